@@ -1,0 +1,59 @@
+"""minigrad: a compact autograd engine on NumPy that behaves like PyTorch.
+
+Use it where a tutorial says ``import torch``::
+
+    import minigrad as torch
+    x = torch.ones(2, 2, requires_grad=True)
+    y = (x * x).sum()
+    y.backward()
+    x.grad          # tensor([[2., 2.], [2., 2.]])
+
+Every part is small Python: ``minigrad/_ops/`` holds one class per op (forward and backward
+side by side), ``minigrad/autograd/engine.py`` the backward engine as a generator of steps.
+"""
+
+from __future__ import annotations
+
+import sys as _sys
+
+from . import _ops as _ops  # attaches the ops to Tensor
+from ._creation import *  # noqa: F401,F403
+from ._creation import __all__ as _creation_all
+from ._dtype import bool, dtype, float32, float64, get_default_dtype, int32, int64, \
+    promote_types, result_type, set_default_dtype, uint8  # noqa: A004
+from ._ops.arithmetic import add, div, mul, neg, reciprocal, rsub, sub, true_divide
+from ._ops.reduce import mean, sum  # noqa: A004
+from ._tensor import Size, Tensor, cpu
+from .autograd import enable_grad, inference_mode, is_grad_enabled, \
+    is_inference_mode_enabled, no_grad, set_grad_enabled
+from . import autograd  # noqa: E402
+
+__version__ = "0.1.0"
+
+float = float32  # noqa: A001 - PyTorch's aliases
+double = float64
+long = int64
+int = int32  # noqa: A001
+half = float32
+
+device = type(cpu)
+
+
+def is_tensor(obj) -> bool:
+    """Whether ``obj`` is a minigrad Tensor."""
+    return isinstance(obj, Tensor)
+
+
+def numel(input) -> int:
+    return input.numel()
+
+
+__all__ = list(_creation_all) + [
+    "Tensor", "Size", "dtype", "bool", "uint8", "int32", "int64", "float32", "float64", "float",
+    "double", "long", "int", "add", "sub", "mul", "div", "neg", "true_divide", "reciprocal",
+    "rsub", "sum", "mean", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
+    "inference_mode", "is_inference_mode_enabled", "autograd", "is_tensor", "numel",
+    "get_default_dtype", "set_default_dtype", "promote_types", "result_type",
+]
+
+_sys.modules.setdefault(__name__ + ".autograd.function", autograd.function)

@@ -1,0 +1,271 @@
+"""Arithmetic: add, sub, mul, div, neg, and the operators (``+``, ``2 * x``, ``x += y``).
+
+Each op is one class named as PyTorch names its node: the function below it computes the
+forward with NumPy, the class's ``backward`` is the chain rule for it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._state import local as _mode
+from ..autograd.graph import Node
+from ._core import SavedTensor, Tensor, binary_operands, make, method, value
+
+__all__ = ["add", "sub", "mul", "div", "neg", "true_divide", "rsub"]
+
+
+def _rg(x) -> bool:
+    return isinstance(x, Tensor) and x._requires_grad
+
+
+def _t(x):
+    return x if isinstance(x, Tensor) else None
+
+
+def _save(x):
+    """Save an operand: a tensor is checked for in-place changes; a Python number kept as is."""
+    return SavedTensor(x) if isinstance(x, Tensor) else x
+
+
+# ---------------------------------------------------------------- add / sub
+class AddBackward0(Node):
+    """z = self + alpha * other:  dz/dself = 1,  dz/dother = alpha."""
+
+    saved = ("alpha",)
+    _s_alpha = 1
+
+    def backward(self, g):
+        a = self._s_alpha
+        return g, (g if a == 1 else g * a)
+
+
+class SubBackward0(Node):
+    """z = self - alpha * other:  dz/dself = 1,  dz/dother = -alpha."""
+
+    saved = ("alpha",)
+    _s_alpha = 1
+
+    def backward(self, g):
+        a = self._s_alpha
+        return g, (-g if a == 1 else g * -a)
+
+
+class RsubBackward1(Node):
+    """z = other - alpha * self (``2 - x``):  dz/dself = -alpha."""
+
+    saved = ("alpha",)
+    _s_alpha = 1
+
+    def backward(self, g):
+        a = self._s_alpha
+        return ((-g if a == 1 else g * -a),)
+
+
+def _alpha(other, alpha):
+    if alpha == 1:
+        return other
+    return other * alpha
+
+
+@method("add", "__add__")
+def add(input, other, *, alpha=1, out=None):
+    """``input + alpha * other``, broadcasting."""
+    a, b, _ = binary_operands(input, other)
+    if a is NotImplemented:
+        return NotImplemented
+    data = np.add(a, b) if alpha == 1 else np.add(a, _alpha(b, alpha))
+    if _mode.grad_enabled and (_rg(input) or _rg(other)):
+        node = AddBackward0()
+        if alpha != 1:
+            node._s_alpha = alpha
+        return make(data, node, _t(input), _t(other), broadcast=True)
+    return Tensor._wrap(data)
+
+
+def __radd__(self, other):
+    return add(other, self)
+
+
+Tensor.__radd__ = __radd__
+
+
+@method("sub", "__sub__", "subtract")
+def sub(input, other, *, alpha=1, out=None):
+    """``input - alpha * other``, broadcasting."""
+    if isinstance(input, Tensor) and input._data.dtype.kind == "b" and \
+            isinstance(other, Tensor) and other._data.dtype.kind == "b":
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    a, b, _ = binary_operands(input, other)
+    if a is NotImplemented:
+        return NotImplemented
+    data = np.subtract(a, b) if alpha == 1 else np.subtract(a, _alpha(b, alpha))
+    if _mode.grad_enabled and (_rg(input) or _rg(other)):
+        node = SubBackward0()
+        if alpha != 1:
+            node._s_alpha = alpha
+        return make(data, node, _t(input), _t(other), broadcast=True)
+    return Tensor._wrap(data)
+
+
+@method("rsub")
+def rsub(input, other, *, alpha=1):
+    """``other - alpha * input`` (what ``2 - x`` computes)."""
+    if isinstance(other, Tensor):
+        return sub(other, input, alpha=alpha)
+    a, b, _ = binary_operands(input, other)
+    data = np.subtract(b, a if alpha == 1 else a * alpha)
+    if _mode.grad_enabled and _rg(input):
+        node = RsubBackward1()
+        if alpha != 1:
+            node._s_alpha = alpha
+        return make(data, node, input, broadcast=True)
+    return Tensor._wrap(data)
+
+
+Tensor.__rsub__ = lambda self, other: rsub(self, other)
+
+
+# ---------------------------------------------------------------- mul / div
+class MulBackward0(Node):
+    """z = self * other:  dz/dself = other,  dz/dother = self.
+
+    Like PyTorch, it keeps ``other`` only if ``self`` needs a gradient, and ``self`` only if
+    ``other`` does; what it did not keep shows as ``None``.
+    """
+
+    saved = saved_tensors_names = ("other", "self")
+    _s_self = _s_other = None
+
+    def backward(self, g):
+        s, o = self._s_self, self._s_other
+        return (None if o is None else g * value(o), None if s is None else g * value(s))
+
+
+@method("mul", "__mul__", "multiply")
+def mul(input, other, *, out=None):
+    """``input * other``, elementwise, broadcasting."""
+    a, b, _ = binary_operands(input, other)
+    if a is NotImplemented:
+        return NotImplemented
+    data = np.multiply(a, b)
+    ra, rb = _rg(input), _rg(other)
+    if (ra or rb) and _mode.grad_enabled:
+        node = MulBackward0()
+        if ra:
+            node._s_other = _save(other)
+        if rb:
+            node._s_self = _save(input)
+        return make(data, node, _t(input), _t(other), broadcast=True)
+    return Tensor._wrap(data)
+
+
+Tensor.__rmul__ = lambda self, other: mul(other, self)
+
+
+class DivBackward0(Node):
+    """z = self / other:  dz/dself = 1 / other,  dz/dother = -self / other**2."""
+
+    saved = saved_tensors_names = ("other", "self")
+    _s_self = _s_other = None
+
+    def backward(self, g):
+        o = value(self._s_other)
+        ga = g / o
+        gb = None if self._s_self is None else -g * value(self._s_self) / (o * o)
+        return ga, gb
+
+
+class ReciprocalBackward0(Node):
+    """z = 1 / self:  dz/dself = -z**2."""
+
+    saved = ("result",)
+
+    def backward(self, g):
+        r = value(self._s_result)
+        return (-g * r * r,)
+
+
+@method("div", "__truediv__", "divide", "true_divide")
+def div(input, other, *, rounding_mode=None, out=None):
+    """``input / other`` (true division: integers give floats), broadcasting."""
+    if rounding_mode is not None:
+        return _div_rounding(input, other, rounding_mode)
+    a, b, _ = binary_operands(input, other, float_result=True)
+    if a is NotImplemented:
+        return NotImplemented
+    with np.errstate(divide="ignore", invalid="ignore"):
+        data = np.true_divide(a, b)
+    ra, rb = _rg(input), _rg(other)
+    if (ra or rb) and _mode.grad_enabled:
+        node = DivBackward0()
+        node._s_other = _save(other)
+        if rb:
+            node._s_self = _save(input)
+        return make(data, node, _t(input), _t(other), broadcast=True)
+    return Tensor._wrap(data)
+
+
+true_divide = div
+
+
+def _div_rounding(input, other, mode):
+    if mode not in ("trunc", "floor"):
+        raise RuntimeError(
+            "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+            f"'{mode}'")
+    a, b, nd = binary_operands(input, other)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q = np.floor_divide(a, b) if mode == "floor" else np.trunc(np.true_divide(a, b))
+    return Tensor._wrap(np.asarray(q).astype(nd, copy=False))
+
+
+def _rtruediv(self, other):
+    """``other / self`` for a number ``other``: PyTorch computes ``reciprocal(self) * other``."""
+    if isinstance(other, Tensor):
+        return div(other, self)
+    return mul(reciprocal(self), other)
+
+
+Tensor.__rtruediv__ = _rtruediv
+
+
+@method("reciprocal")
+def reciprocal(input):
+    """``1 / input``."""
+    data = input._data
+    if data.dtype.kind != "f":
+        data = data.astype(np.float32)
+    with np.errstate(divide="ignore"):
+        data = np.reciprocal(data)
+    if _mode.grad_enabled and input._requires_grad:
+        node = ReciprocalBackward0()
+        out = make(data, node, input)
+        node._s_result = SavedTensor(out, node)
+        return out
+    return Tensor._wrap(data)
+
+
+# ---------------------------------------------------------------- neg
+class NegBackward0(Node):
+    """z = -self:  dz/dself = -1."""
+
+    def backward(self, g):
+        return (-g,)
+
+
+@method("neg", "__neg__", "negative")
+def neg(input):
+    """``-input``."""
+    if input._data.dtype.kind == "b":
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or "
+                           "`logical_not()` operator instead.")
+    data = np.negative(input._data)
+    if _mode.grad_enabled and input._requires_grad:
+        return make(data, NegBackward0(), input)
+    return Tensor._wrap(data)
+
+
+Tensor.__pos__ = lambda self: self

@@ -1,0 +1,15 @@
+"""Per-thread autograd state: whether ops are recorded, and inference mode.
+
+Kept in a ``threading.local`` (PyTorch's grad mode is thread-local too), so it persists from
+one notebook cell to the next and the backward engine can set and restore it around each step.
+"""
+
+import threading
+
+
+class _State(threading.local):
+    grad_enabled = True
+    inference_mode = False
+
+
+local = _State()

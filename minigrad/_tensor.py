@@ -1,0 +1,397 @@
+"""``Tensor``: a NumPy array plus what autograd needs to know about it.
+
+The state is small and visible: ``_data`` (the ndarray), ``requires_grad``, ``grad``,
+``grad_fn`` (the Node that made it, ``None`` for a leaf), ``_output_nr`` (which output of that
+node it is) and ``_version`` (bumped by every in-place change, shared with its views). The ops
+themselves live in ``minigrad/_ops/`` and are attached to this class there.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ._dtype import from_numpy_dtype
+from ._state import local as _mode
+from .autograd import graph as _graph
+
+__all__ = ["Tensor", "Size"]
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple that prints as ``minigrad.Size([2, 3])``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"minigrad.Size([{', '.join(str(s) for s in self)}])"
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+
+class _Device:
+    __slots__ = ()
+    type = "cpu"
+    index = None
+
+    def __repr__(self) -> str:
+        return "device(type='cpu')"
+
+    def __str__(self) -> str:
+        return "cpu"
+
+    def __eq__(self, other) -> bool:
+        return str(other) == "cpu" or isinstance(other, _Device)
+
+    def __hash__(self) -> int:
+        return hash("cpu")
+
+
+cpu = _Device()
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
+    "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+    "github.com/pytorch/pytorch/pull/30531 for more information."
+)
+ONLY_LEAF_MESSAGE = (
+    "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+    "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
+)
+
+
+class Tensor:
+    """A multi-dimensional array that can record the operations done on it.
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([1., 2., 3.], requires_grad=True)
+    >>> (x * x).sum().backward()
+    >>> x.grad
+    tensor([2., 4., 6.])
+    """
+
+    # Defaults shared by all tensors; an instance stores only what differs.
+    _requires_grad = False
+    _grad = None
+    _grad_fn = None
+    _output_nr = 0
+    _accumulator = None  # weakref to this leaf's AccumulateGrad node
+    _base = None  # the tensor this one is a view of
+    _retains_grad = False
+    _hooks = None  # hooks of a leaf tensor, run by its AccumulateGrad
+    __array_priority__ = 1000  # make `ndarray * Tensor` call Tensor.__rmul__
+
+    def __init__(self, *args, dtype=None, requires_grad: bool = False):
+        # The legacy constructor: Tensor([1, 2]) copies data as float32; Tensor(2, 3) makes zeros.
+        from ._creation import _legacy_tensor_data
+
+        self._data = _legacy_tensor_data(args, dtype)
+        self._vc = [0]
+        if requires_grad:
+            self.requires_grad_(True)
+
+    @staticmethod
+    def _wrap(data) -> Tensor:
+        """A new leaf tensor around ``data`` (an ndarray, not copied) with a fresh version."""
+        t = object.__new__(Tensor)
+        t._data = data if type(data) is np.ndarray else np.asarray(data)
+        t._vc = [0]
+        return t
+
+    # ------------------------------------------------------------------ attributes
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim: int | None = None):
+        """The shape, or the length of dimension ``dim``."""
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[self._wrap_dim(dim)]
+
+    def _wrap_dim(self, dim: int) -> int:
+        n = self._data.ndim
+        lo, hi = (-1, 0) if n == 0 else (-n, n - 1)
+        if not lo <= dim <= hi:
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})")
+        return dim % n if n else 0
+
+    @property
+    def dtype(self):
+        return from_numpy_dtype(self._data.dtype)
+
+    @property
+    def device(self):
+        return cpu
+
+    is_cuda = False
+    is_sparse = False
+    is_quantized = False
+    is_meta = False
+    layout = "torch.strided"
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    ndimension = dim
+
+    def numel(self) -> int:
+        return self._data.size
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self._data.itemsize
+
+    def is_floating_point(self) -> bool:
+        return self._data.dtype.kind == "f"
+
+    def is_contiguous(self, memory_format=None) -> bool:
+        return self._data.flags.c_contiguous
+
+    def stride(self, dim: int | None = None):
+        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        return strides if dim is None else strides[self._wrap_dim(dim)]
+
+    @property
+    def _version(self) -> int:
+        return self._vc[0]
+
+    @property
+    def output_nr(self) -> int:
+        return self._output_nr
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._grad_fn is None
+
+    @property
+    def grad_fn(self):
+        return self._grad_fn
+
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag: bool) -> None:
+        self.requires_grad_(flag)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        """Start (or stop) recording operations on this leaf tensor; returns ``self``."""
+        if self._grad_fn is not None:
+            if not requires_grad:
+                raise RuntimeError(ONLY_LEAF_MESSAGE)
+            return self
+        if requires_grad and self._data.dtype.kind != "f":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def grad(self):
+        if self._grad_fn is not None and not self._retains_grad:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of type "
+                    f"{type(value).__name__}")
+            if value._data.dtype != self._data.dtype:
+                raise RuntimeError(
+                    "attempting to assign a gradient with dtype "
+                    f"'{value.dtype}' to a tensor with dtype '{self.dtype}'. Please ensure that "
+                    "the gradient and the tensor have the same dtype")
+            if value._data.shape != self._data.shape:
+                raise RuntimeError(
+                    f"assigned grad has data of a different size: got {list(value.shape)} but "
+                    f"expected {list(self.shape)}")
+        self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
+    @property
+    def data(self) -> Tensor:
+        """The same storage as a new tensor that autograd does not track."""
+        return Tensor._wrap(self._data)
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        self._data = value._data
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def retain_grad(self) -> None:
+        """Keep ``.grad`` for this non-leaf tensor after backward (a no-op on leaves)."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._grad_fn is None or self._retains_grad:
+            return
+        node = self._grad_fn
+        if node._retains_grad is None:
+            node._retains_grad = {}
+        import weakref
+
+        node._retains_grad[self._output_nr] = weakref.ref(self)
+        self._retains_grad = True
+
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new grad.
+
+        Returns a handle whose ``remove()`` takes the hook away.
+        """
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is not None:
+            return self._grad_fn._register_tensor_hook(self._output_nr, hook)
+        if self._hooks is None:
+            self._hooks = _graph._Hooks()
+        return self._hooks.add(hook)
+
+    # ------------------------------------------------------------------ conversion
+    def item(self):
+        """The value of a one-element tensor as a Python number."""
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The ndarray itself (shared memory); refused while the tensor requires grad."""
+        if self._requires_grad and not force:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. "
+                "Use tensor.detach().numpy() instead.")
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype)
+
+    def detach(self) -> Tensor:
+        """A new tensor sharing data and version counter, cut off from the graph."""
+        t = Tensor._wrap(self._data)
+        t._vc = self._vc
+        return t
+
+    def detach_(self) -> Tensor:
+        """Make this tensor a leaf that does not require grad, in place."""
+        if self._base is not None and self._base._requires_grad:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
+        self._grad_fn = None
+        self._requires_grad = False
+        self._output_nr = 0
+        return self
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data)
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError(
+                "only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    __hash__ = object.__hash__
+
+    def __repr__(self, *, tensor_contents=None) -> str:
+        from ._tensor_str import tensor_repr
+
+        return tensor_repr(self)
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild, (self._data.copy(), self._requires_grad))
+
+    def __deepcopy__(self, memo):
+        if self._grad_fn is not None:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                "protocol at the moment.  If you were attempting to deepcopy a module, this may be "
+                "because of a torch.nn.utils.weight_norm usage, see "
+                "https://github.com/pytorch/pytorch/pull/103001")
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._data = self._data.copy()
+        new._vc = [0]
+        new._accumulator = None
+        if self._grad is not None:
+            new._grad = self._grad.__deepcopy__(memo)
+        memo[id(self)] = new
+        return new
+
+    # ------------------------------------------------------------------ autograd
+    def backward(self, gradient=None, retain_graph=None, create_graph: bool = False,
+                 inputs=None) -> None:
+        """Compute the gradient of this tensor w.r.t. the graph leaves, into their ``.grad``."""
+        from .autograd import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    # In-place support: every in-place op calls this before writing.
+    def _check_inplace(self) -> None:
+        if _mode.grad_enabled and self._requires_grad:
+            if self._grad_fn is None:
+                raise RuntimeError(
+                    "a leaf Variable that requires grad is being used in an in-place operation.")
+            base = self._base
+            if base is not None and base._grad_fn is None and base._requires_grad:
+                raise RuntimeError("a view of a leaf Variable that requires grad is being used "
+                                   "in an in-place operation.")
+
+
+def _rebuild(data, requires_grad):
+    t = Tensor._wrap(data)
+    t._requires_grad = requires_grad
+    return t
