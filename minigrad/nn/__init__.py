@@ -1,0 +1,1 @@
+"""Neural-network building blocks (being written)."""

@@ -1,0 +1,54 @@
+"""Shared test set-up: the PyTorch oracle and Hypothesis profiles.
+
+Differential tests take the ``torch`` fixture (real PyTorch 2.13). Where PyTorch cannot be
+installed (no local wheel on a user's machine) they skip with a message saying so; CI always
+has it, and `make test` installs it where a wheel is available.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("ci", max_examples=60, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=25, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("thorough", max_examples=500, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+TORCH_VERSION = "2.13.0"
+
+
+def _load_torch():
+    try:
+        import torch as real_torch
+    except ImportError:
+        return None, ("PyTorch is not installed here; differential tests need torch=="
+                      f"{TORCH_VERSION} (run `make torch`, or pip install torch=={TORCH_VERSION})")
+    if real_torch.__version__.split("+")[0] != TORCH_VERSION:
+        return None, (f"differential tests need PyTorch {TORCH_VERSION}, found "
+                      f"{real_torch.__version__}")
+    return real_torch, None
+
+
+_TORCH, _TORCH_MISSING = _load_torch()
+
+
+@pytest.fixture(scope="session")
+def torch():
+    """Real PyTorch 2.13, the oracle; skips the test (saying why) where it can't be had."""
+    if _TORCH is None:
+        if os.environ.get("CI"):
+            pytest.fail(_TORCH_MISSING + " -- CI must have it")
+        pytest.skip(_TORCH_MISSING)
+    return _TORCH
+
+
+@pytest.fixture
+def mg():
+    import minigrad
+
+    return minigrad

@@ -1,0 +1,1 @@
+"""Widgets (being written)."""
