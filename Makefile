@@ -19,6 +19,7 @@ help:
 	@echo "make test   - run every test"
 	@echo "make bench  - run the benchmarks (ratios against PyTorch and a NumPy floor)"
 	@echo "make lint   - ruff"
+	@echo "make docs   - build the documentation into docs/_site/"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -69,6 +70,9 @@ lint: $(STAMP)
 
 bench: install
 	$(BIN)/python -m bench
+
+docs: $(STAMP)
+	$(BIN)/python docs/build.py
 
 clean:
 	rm -rf $(VENV) $(JS)/node_modules $(BUNDLE) build *.egg-info

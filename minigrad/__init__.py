@@ -21,12 +21,28 @@ from ._creation import *  # noqa: F401,F403
 from ._creation import __all__ as _creation_all
 from ._dtype import bool, dtype, float32, float64, get_default_dtype, int32, int64, \
     promote_types, result_type, set_default_dtype, uint8  # noqa: A004
+from ._ops.activation import log_softmax, relu, relu_, sigmoid, softmax, tanh
 from ._ops.arithmetic import add, div, mul, neg, reciprocal, rsub, sub, true_divide
-from ._ops.reduce import mean, sum  # noqa: A004
+from ._ops.arithmetic import pow, square  # noqa: A004
+from ._ops.compare import all, allclose, any, bitwise_and, bitwise_not, bitwise_or, \
+    bitwise_xor, eq, equal, ge, greater, greater_equal, gt, isclose, le, less, less_equal, \
+    logical_and, logical_not, logical_or, logical_xor, lt, ne, not_equal  # noqa: A004
+from ._ops.indexing import masked_fill, narrow, nonzero, select, where
+from ._ops.join import cat, chunk, concat, concatenate, split, stack, unbind
+from ._ops.movement import clone, flatten, movedim, permute, reshape, squeeze, swapaxes, \
+    swapdims, t, transpose, unsqueeze
+from ._ops.linalg import addmm, bmm, dot, matmul, mm, mv
+from ._ops.minmax import amax, amin, argmax, argmin, max, maximum, min, minimum, \
+    return_types  # noqa: A004
+from ._ops.reduce import mean, norm, prod, sum  # noqa: A004
+from ._ops.unary import abs, absolute, clamp, clamp_max, clamp_min, clip, cos, exp, log, sin, \
+    sqrt  # noqa: A004
 from ._tensor import Size, Tensor, cpu
+from ._tensor_str import set_printoptions
 from .autograd import enable_grad, inference_mode, is_grad_enabled, \
     is_inference_mode_enabled, no_grad, set_grad_enabled
 from . import autograd  # noqa: E402
+from . import nn, optim  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -51,9 +67,21 @@ def numel(input) -> int:
 __all__ = list(_creation_all) + [
     "Tensor", "Size", "dtype", "bool", "uint8", "int32", "int64", "float32", "float64", "float",
     "double", "long", "int", "add", "sub", "mul", "div", "neg", "true_divide", "reciprocal",
-    "rsub", "sum", "mean", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
-    "inference_mode", "is_inference_mode_enabled", "autograd", "is_tensor", "numel",
+    "rsub", "sum", "mean", "pow", "square", "exp", "log", "sqrt", "sin", "cos", "abs", "absolute",
+    "clamp", "clip", "clamp_min", "clamp_max", "relu", "relu_", "sigmoid", "tanh", "softmax",
+    "log_softmax", "prod", "norm", "max", "min", "amax", "amin", "argmax", "argmin", "maximum",
+    "minimum", "return_types", "dot", "mv", "mm", "bmm", "addmm", "matmul",
+    "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
+    "inference_mode", "is_inference_mode_enabled", "autograd", "nn", "optim", "is_tensor",
+    "numel",
     "get_default_dtype", "set_default_dtype", "promote_types", "result_type",
+    "set_printoptions",
+    "all", "any", "allclose", "isclose", "equal", "eq", "ne", "lt", "le", "gt", "ge", "greater",
+    "greater_equal", "less", "less_equal", "not_equal", "logical_and", "logical_or",
+    "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
+    "where", "masked_fill", "narrow", "nonzero", "select", "cat", "concat", "concatenate",
+    "stack", "split", "chunk", "unbind", "clone", "flatten", "movedim", "permute", "reshape",
+    "squeeze", "swapaxes", "swapdims", "t", "transpose", "unsqueeze",
 ]
 
 _sys.modules.setdefault(__name__ + ".autograd.function", autograd.function)

@@ -64,7 +64,7 @@ def initial_seed() -> int:
 
 def _infer_dtype(obj):
     """PyTorch's inference for nested Python data: bool < int64 < default float."""
-    kind = 0
+    kind = -1  # stays -1 when there are no numbers at all, e.g. []
     stack = [obj]
     while stack:
         x = stack.pop()
@@ -74,14 +74,14 @@ def _infer_dtype(obj):
             k = 2 if x._data.dtype.kind == "f" else (0 if x._data.dtype.kind == "b" else 1)
             kind = max(kind, k)
         elif isinstance(x, (bool, np.bool_)):
-            pass
+            kind = max(kind, 0)
         elif isinstance(x, (int, np.integer)):
             kind = max(kind, 1)
         elif isinstance(x, (float, np.floating)):
             kind = 2
         else:
             raise TypeError(f"Could not infer dtype of {type(x).__name__}")
-    return (bool_, int64, _Defaults.float)[kind]
+    return (bool_, int64, _Defaults.float)[kind] if kind >= 0 else _Defaults.float
 
 
 def _nested_array(data):
@@ -95,6 +95,9 @@ def _nested_array(data):
 def _finish(data: np.ndarray, requires_grad: bool) -> Tensor:
     t = Tensor._wrap(data)
     if requires_grad:
+        if data.dtype.kind != "f":  # PyTorch's factory message (requires_grad_ has its own)
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                               "gradients")
         t.requires_grad_(True)
     return t
 

@@ -9,9 +9,11 @@ themselves live in ``minigrad/_ops/`` and are attached to this class there.
 from __future__ import annotations
 
 import warnings
+import weakref
 
 import numpy as np
 
+from . import _dtype as _d
 from ._dtype import from_numpy_dtype
 from ._state import local as _mode
 from .autograd import graph as _graph
@@ -67,6 +69,12 @@ ONLY_LEAF_MESSAGE = (
 )
 
 
+# PyTorch's C++ names of each dtype, as its messages print them: (type name, ScalarType name)
+_CPP_NAMES = {_d.float32: ("float", "Float"), _d.float64: ("double", "Double"),
+              _d.int64: ("long int", "Long"), _d.int32: ("int", "Int"),
+              _d.uint8: ("unsigned char", "Byte"), _d.bool: ("bool", "Bool")}
+
+
 class Tensor:
     """A multi-dimensional array that can record the operations done on it.
 
@@ -86,6 +94,8 @@ class Tensor:
     _base = None  # the tensor this one is a view of
     _retains_grad = False
     _hooks = None  # hooks of a leaf tensor, run by its AccumulateGrad
+    _post_acc_hooks = None  # register_post_accumulate_grad_hook's hooks
+    _inference = False  # made inside inference_mode
     __array_priority__ = 1000  # make `ndarray * Tensor` call Tensor.__rmul__
 
     def __init__(self, *args, dtype=None, requires_grad: bool = False):
@@ -103,6 +113,8 @@ class Tensor:
         t = object.__new__(Tensor)
         t._data = data if type(data) is np.ndarray else np.asarray(data)
         t._vc = [0]
+        if _mode.inference_mode:
+            t._inference = True
         return t
 
     # ------------------------------------------------------------------ attributes
@@ -179,6 +191,8 @@ class Tensor:
 
     @property
     def grad_fn(self):
+        if self._base is not None:
+            self._sync_view()  # a view whose memory changed in place reads from its base now
         return self._grad_fn
 
     @property
@@ -187,6 +201,11 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:
+        if self._grad_fn is not None:
+            raise RuntimeError(ONLY_LEAF_MESSAGE if not flag else ONLY_LEAF_MESSAGE.split(" If")[0])
+        if flag and self._data.dtype.kind != "f":  # message differs from requires_grad_()
+            raise RuntimeError("only Tensors of floating point and complex dtype can require "
+                               "gradients")
         self.requires_grad_(flag)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -197,8 +216,15 @@ class Tensor:
             return self
         if requires_grad and self._data.dtype.kind != "f":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self._inference and not _mode.inference_mode:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside "
+                               "InferenceMode is not allowed.")
         self._requires_grad = bool(requires_grad)
         return self
+
+    def is_inference(self) -> bool:
+        """Whether this tensor was made inside ``inference_mode``."""
+        return self._inference
 
     @property
     def grad(self):
@@ -213,15 +239,21 @@ class Tensor:
                 raise TypeError(
                     f"assigned grad expected to be a Tensor or None but got grad of type "
                     f"{type(value).__name__}")
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
             if value._data.dtype != self._data.dtype:
                 raise RuntimeError(
-                    "attempting to assign a gradient with dtype "
-                    f"'{value.dtype}' to a tensor with dtype '{self.dtype}'. Please ensure that "
-                    "the gradient and the tensor have the same dtype")
+                    f"attempting to assign a gradient with dtype '{_CPP_NAMES[value.dtype][0]}' "
+                    f"to a tensor with grad_dtype '{_CPP_NAMES[self.dtype][1]}'. The gradient "
+                    "must match the tensor's grad_dtype (defaults to the tensor's dtype). You can "
+                    "set the tensor's grad_dtype attribute with a specific dtype, or None to allow "
+                    "any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and "
+                    "its gradient may break downstream systems that assume they match.")
             if value._data.shape != self._data.shape:
                 raise RuntimeError(
-                    f"assigned grad has data of a different size: got {list(value.shape)} but "
-                    f"expected {list(self.shape)}")
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor "
+                    f"of size '{list(self.shape)}'. Please ensure that the gradient and the "
+                    "tensor are the same size")
         self._grad = value
 
     @grad.deleter
@@ -250,15 +282,21 @@ class Tensor:
         node = self._grad_fn
         if node._retains_grad is None:
             node._retains_grad = {}
-        import weakref
-
         node._retains_grad[self._output_nr] = weakref.ref(self)
+        node._hooked = True
         self._retains_grad = True
 
     def register_hook(self, hook):
         """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new grad.
 
         Returns a handle whose ``remove()`` takes the hook away.
+
+        >>> import minigrad as torch
+        >>> x = torch.tensor([1., 2.], requires_grad=True)
+        >>> h = x.register_hook(lambda g: g * 10)
+        >>> (x * x).sum().backward()
+        >>> x.grad
+        tensor([20., 40.])
         """
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
@@ -267,6 +305,17 @@ class Tensor:
         if self._hooks is None:
             self._hooks = _graph._Hooks()
         return self._hooks.add(hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call ``hook(tensor)`` on this leaf after its ``.grad`` has been updated."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is not None:
+            raise RuntimeError(
+                "post accumulate grad hooks cannot be registered on non-leaf tensors")
+        if self._post_acc_hooks is None:
+            self._post_acc_hooks = _graph._Hooks()
+        return self._post_acc_hooks.add(hook)
 
     # ------------------------------------------------------------------ conversion
     def item(self):
@@ -344,10 +393,10 @@ class Tensor:
     def __repr__(self, *, tensor_contents=None) -> str:
         from ._tensor_str import tensor_repr
 
-        return tensor_repr(self)
+        return tensor_repr(self, tensor_contents=tensor_contents)
 
     def __format__(self, spec: str) -> str:
-        if self._data.ndim == 0:
+        if self._data.ndim == 0 and type(self) is Tensor:  # not for Parameter, as in PyTorch
             return self.item().__format__(spec)
         return object.__format__(self, spec)
 
@@ -381,6 +430,11 @@ class Tensor:
 
     # In-place support: every in-place op calls this before writing.
     def _check_inplace(self) -> None:
+        if self._inference and not _mode.inference_mode:
+            raise RuntimeError(
+                "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+                "make a clone to get a normal tensor before doing inplace update.See "
+                "https://github.com/pytorch/rfcs/pull/17 for more details.")
         if _mode.grad_enabled and self._requires_grad:
             if self._grad_fn is None:
                 raise RuntimeError(

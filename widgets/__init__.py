@@ -1,1 +1,35 @@
-"""Widgets (being written)."""
+"""minigrad_widgets: draw autograd graphs and step through ``backward()`` in Jupyter.
+
+>>> import minigrad as torch
+>>> from minigrad_widgets import draw
+>>> x = torch.tensor([1., 2.], requires_grad=True)
+>>> dot = draw((x * x).sum())          # a graphviz.Digraph; shows as a picture in a notebook
+>>> 'label="x\\\\n[2]\\\\n[1., 2.]"' in dot.source
+True
+
+``GraphView(loss)`` is the same drawing as a widget that can ``refresh()``;
+``BackwardStepper(loss)`` runs ``backward()`` one node at a time (``step()``, ``back()``,
+``reset()``, ``run()``). Both print a deterministic text form outside a browser.
+"""
+
+from __future__ import annotations
+
+from .dot import draw, to_dot
+from .graph_model import build_graph
+from .reduce import MAX_NODES, limit_graph
+
+__all__ = ["draw", "to_dot", "build_graph", "limit_graph", "MAX_NODES", "GraphView",
+           "BackwardStepper"]
+
+
+def __getattr__(name: str):
+    # The widgets need anywidget; import it only when a widget is asked for.
+    if name == "GraphView":
+        from .widget import GraphView
+
+        return GraphView
+    if name == "BackwardStepper":
+        from .stepper import BackwardStepper
+
+        return BackwardStepper
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

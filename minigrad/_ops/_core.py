@@ -105,6 +105,8 @@ def make(data, node, *inputs, broadcast: bool = False) -> Tensor:
         if x is None or not x._requires_grad:
             edges.append((None, 0))
             continue
+        if x._base is not None:
+            x._sync_view()  # a view whose memory changed in place reads from its base now
         fn = x._grad_fn
         edges.append((fn, x._output_nr) if fn is not None else (grad_accumulator(x), 0))
         if broadcast:

@@ -12,7 +12,8 @@ from .._state import local as _mode
 from ..autograd.graph import Node
 from ._core import SavedTensor, Tensor, binary_operands, make, method, value
 
-__all__ = ["add", "sub", "mul", "div", "neg", "true_divide", "rsub"]
+__all__ = ["add", "sub", "mul", "div", "neg", "true_divide", "rsub", "reciprocal", "pow",
+           "broadcast_error"]
 
 
 def _rg(x) -> bool:
@@ -26,6 +27,18 @@ def _t(x):
 def _save(x):
     """Save an operand: a tensor is checked for in-place changes; a Python number kept as is."""
     return SavedTensor(x) if isinstance(x, Tensor) else x
+
+
+def broadcast_error(a, b) -> RuntimeError:
+    """PyTorch's error for operands whose shapes do not broadcast (NumPy raises ValueError)."""
+    sa, sb = getattr(a, "shape", ()), getattr(b, "shape", ())
+    for i in range(1, min(len(sa), len(sb)) + 1):
+        x, y = sa[-i], sb[-i]
+        if x != y and x != 1 and y != 1:
+            return RuntimeError(
+                f"The size of tensor a ({x}) must match the size of tensor b ({y}) at "
+                f"non-singleton dimension {max(len(sa), len(sb)) - i}")
+    return RuntimeError(f"shapes {tuple(sa)} and {tuple(sb)} do not broadcast")
 
 
 # ---------------------------------------------------------------- add / sub
@@ -74,7 +87,10 @@ def add(input, other, *, alpha=1, out=None):
     a, b, _ = binary_operands(input, other)
     if a is NotImplemented:
         return NotImplemented
-    data = np.add(a, b) if alpha == 1 else np.add(a, _alpha(b, alpha))
+    try:
+        data = np.add(a, b) if alpha == 1 else np.add(a, _alpha(b, alpha))
+    except ValueError:
+        raise broadcast_error(input, other) from None
     if _mode.grad_enabled and (_rg(input) or _rg(other)):
         node = AddBackward0()
         if alpha != 1:
@@ -83,24 +99,42 @@ def add(input, other, *, alpha=1, out=None):
     return Tensor._wrap(data)
 
 
-def __radd__(self, other):
-    return add(other, self)
+def __radd__(self, other):  # `2 + x` is `x.add(2)` in PyTorch: the tensor stays operand 0
+    return add(self, other)
 
 
 Tensor.__radd__ = __radd__
 
 
+_BOOL = np.dtype(bool)
+
+
+def _is_bool(x) -> bool:
+    return type(x) is bool or (isinstance(x, Tensor) and x._data.dtype == _BOOL)
+
+
+def _check_bool_sub(a, b) -> None:
+    """Raise PyTorch's error for subtracting booleans (one operand is a bool)."""
+    if _is_bool(a) and _is_bool(b):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                       "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                       "operator instead.")
+
+
 @method("sub", "__sub__", "subtract")
 def sub(input, other, *, alpha=1, out=None):
     """``input - alpha * other``, broadcasting."""
-    if isinstance(input, Tensor) and input._data.dtype.kind == "b" and \
-            isinstance(other, Tensor) and other._data.dtype.kind == "b":
-        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
-                           "supported. Use the `^` or `logical_xor()` operator instead.")
-    a, b, _ = binary_operands(input, other)
+    a, b, nd = binary_operands(input, other)
     if a is NotImplemented:
         return NotImplemented
-    data = np.subtract(a, b) if alpha == 1 else np.subtract(a, _alpha(b, alpha))
+    if _is_bool(input) or _is_bool(other):
+        _check_bool_sub(input, other)
+    try:
+        data = np.subtract(a, b) if alpha == 1 else np.subtract(a, _alpha(b, alpha))
+    except ValueError:
+        raise broadcast_error(input, other) from None
     if _mode.grad_enabled and (_rg(input) or _rg(other)):
         node = SubBackward0()
         if alpha != 1:
@@ -114,7 +148,11 @@ def rsub(input, other, *, alpha=1):
     """``other - alpha * input`` (what ``2 - x`` computes)."""
     if isinstance(other, Tensor):
         return sub(other, input, alpha=alpha)
-    a, b, _ = binary_operands(input, other)
+    a, b, nd = binary_operands(input, other)
+    if a is NotImplemented:
+        return NotImplemented
+    if _is_bool(input) or _is_bool(other):
+        _check_bool_sub(input, other)
     data = np.subtract(b, a if alpha == 1 else a * alpha)
     if _mode.grad_enabled and _rg(input):
         node = RsubBackward1()
@@ -149,7 +187,10 @@ def mul(input, other, *, out=None):
     a, b, _ = binary_operands(input, other)
     if a is NotImplemented:
         return NotImplemented
-    data = np.multiply(a, b)
+    try:
+        data = np.multiply(a, b)
+    except ValueError:
+        raise broadcast_error(input, other) from None
     ra, rb = _rg(input), _rg(other)
     if (ra or rb) and _mode.grad_enabled:
         node = MulBackward0()
@@ -161,7 +202,7 @@ def mul(input, other, *, out=None):
     return Tensor._wrap(data)
 
 
-Tensor.__rmul__ = lambda self, other: mul(other, self)
+Tensor.__rmul__ = lambda self, other: mul(self, other)  # `2 * x` saves `_saved_other` = 2
 
 
 class DivBackward0(Node):
@@ -195,8 +236,11 @@ def div(input, other, *, rounding_mode=None, out=None):
     a, b, _ = binary_operands(input, other, float_result=True)
     if a is NotImplemented:
         return NotImplemented
-    with np.errstate(divide="ignore", invalid="ignore"):
-        data = np.true_divide(a, b)
+    try:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            data = np.true_divide(a, b)
+    except ValueError:
+        raise broadcast_error(input, other) from None
     ra, rb = _rg(input), _rg(other)
     if (ra or rb) and _mode.grad_enabled:
         node = DivBackward0()
@@ -269,3 +313,149 @@ def neg(input):
 
 
 Tensor.__pos__ = lambda self: self
+
+
+# ---------------------------------------------------------------- pow
+def _arr(x):
+    """The NumPy data of a tensor (a constant: masks built from it carry no gradient)."""
+    return x._data if isinstance(x, Tensor) else x
+
+
+def _log(x):
+    return x.log() if isinstance(x, Tensor) else np.log(x)
+
+
+def _power(x, p):
+    """``x ** p`` for a number ``p``; +-0.5 as PyTorch computes them (sqrt, 1 / sqrt)."""
+    if p == 0.5:
+        return x.sqrt() if isinstance(x, Tensor) else np.sqrt(x)
+    if p == -0.5:
+        return 1 / (x.sqrt() if isinstance(x, Tensor) else np.sqrt(x))
+    return x ** p
+
+
+class PowBackward0(Node):
+    """z = self ** exponent (a number):  dz/dself = exponent * self ** (exponent - 1)."""
+
+    saved = ("exponent", "self")
+
+    def backward(self, g):
+        p = self._s_exponent
+        if p == 0:
+            return (g * 0,)
+        x = value(self._s_self)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return (g * (p * _power(x, p - 1)),)
+
+
+class PowBackward1(Node):
+    """z = self ** exponent (both tensors):
+
+    dz/dself = exponent * self ** (exponent - 1),   dz/dexponent = z * log(self),
+    each taken as 0 where PyTorch defines it so (exponent == 0; self == 0 with exponent >= 0).
+    """
+
+    saved = saved_tensors_names = ("exponent", "result", "self")
+    _s_self = _s_exponent = None
+
+    def backward(self, g):
+        x, p = value(self._s_self), value(self._s_exponent)
+        xd, pd = _arr(x), _arr(p)
+        ga = gb = None
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if self.next_functions[0][0] is not None:
+                # where self == 0 and exponent == 0, shift self to 1 so 0 * inf does not appear
+                ga = g * (p * (x + ((xd == 0) & (pd == 0))) ** (p - 1))
+            if self.next_functions[1][0] is not None:
+                ga_mask = (xd == 0) & (pd >= 0)  # there log(self) is replaced by log(1) = 0
+                gb = g * (value(self._s_result) * _log(x + ga_mask))
+        return ga, gb
+
+
+class PowBackward2(Node):
+    """z = self ** exponent (self a number):  dz/dexponent = z * log(self)."""
+
+    saved = ("exponent", "result", "self")
+
+    def backward(self, g):
+        base, r = self._s_self, value(self._s_result)
+        if base == 0:  # log(0) = -inf counts only where the exponent is negative
+            return (g * (r * np.where(_arr(value(self._s_exponent)) >= 0, 0.0, -np.inf)
+                         .astype(_arr(r).dtype)),)
+        return (g * (r * float(np.log(base))),)
+
+
+def _int_pow(a, b):
+    """Integer power as PyTorch does it: negative exponents truncate toward zero."""
+    if np.any(np.asarray(b) < 0):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.trunc(np.power(np.asarray(a, np.float64), b)).astype(np.result_type(a, b))
+    return np.power(a, b)
+
+
+@method("pow", "__pow__")
+def pow(input, exponent):  # noqa: A001
+    """``input ** exponent``: a tensor to a number, a tensor or number to a tensor's power."""
+    if not isinstance(input, Tensor):
+        return _rpow(exponent, input)
+    if not isinstance(exponent, Tensor):
+        return _pow_scalar(input, exponent)
+    if input._data.dtype.kind == "b" and exponent._data.dtype.kind == "b":
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+    a, b, nd = binary_operands(input, exponent)
+    try:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            data = np.power(a, b) if nd.kind == "f" else _int_pow(a, b)
+    except ValueError:
+        raise broadcast_error(input, exponent) from None
+    if _mode.grad_enabled and (input._requires_grad or exponent._requires_grad):
+        node = PowBackward1()
+        node._s_self, node._s_exponent = SavedTensor(input), SavedTensor(exponent)
+        out = make(data, node, input, exponent, broadcast=True)
+        node._s_result = SavedTensor(out, node)
+        return out
+    return Tensor._wrap(data)
+
+
+def _pow_scalar(input, p):
+    a, b, nd = binary_operands(input, p)
+    if a is NotImplemented:
+        return NotImplemented
+    if nd.kind != "f" and p < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if nd.kind == "b":  # a bool tensor to a bool power stays bool
+        return Tensor._wrap(np.power(a.astype(np.int64), int(p)).astype(bool))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        data = _power(a, b) if nd.kind == "f" else np.power(a, b)
+    if _mode.grad_enabled and input._requires_grad:
+        node = PowBackward0()
+        node._s_exponent, node._s_self = p, SavedTensor(input)
+        return make(data, node, input)
+    return Tensor._wrap(data)
+
+
+def _rpow(self, base):
+    """``base ** self`` for a number ``base`` (what ``2 ** x`` computes)."""
+    a, b, nd = binary_operands(base, self)
+    if a is NotImplemented:
+        return NotImplemented
+    if nd.kind == "b":
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        data = np.power(a, b) if nd.kind == "f" else _int_pow(a, b)
+    if _mode.grad_enabled and self._requires_grad:
+        node = PowBackward2()
+        node._s_self, node._s_exponent = base, SavedTensor(self)
+        out = make(data, node, self)
+        node._s_result = SavedTensor(out, node)
+        return out
+    return Tensor._wrap(data)
+
+
+Tensor.__rpow__ = _rpow
+
+
+@method("square")
+def square(input):
+    """``input ** 2``."""
+    return _pow_scalar(input, 2)

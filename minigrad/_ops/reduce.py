@@ -1,15 +1,48 @@
-"""Reductions: sum and mean (over everything, or over ``dim`` with ``keepdim``)."""
+"""Reductions: sum, mean and prod (max, min and friends are in minmax.py).
+
+``dim`` may be an int or a tuple, negative dims count from the end; ``keepdim=True`` keeps the
+reduced dims with size 1. A negative dim shows in ``_saved_dim`` the way PyTorch shows it, as an
+unsigned 64-bit number (-1 as 18446744073709551615).
+
+>>> import minigrad as torch
+>>> x = torch.tensor([[1., 5.], [7., 2.]], requires_grad=True)
+>>> x.sum(dim=-1).grad_fn._saved_dim
+(18446744073709551615,)
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .._dtype import int64
 from .._state import local as _mode
 from ..autograd.graph import Node
-from ._core import Tensor, make, method
+from ._core import SavedTensor, Tensor, make, method, value
+from .movement import u64
+from .unary import data
 
-__all__ = ["sum", "mean"]
+__all__ = ["sum", "mean", "prod", "norm"]
+
+_ALL = object()  # "no dim given" (``x.sum()``), unlike an explicit ``dim=None``
+
+
+def _axes(input, dim):
+    """(what ``_saved_dim`` shows, the axes to reduce or None for all) for a dim argument."""
+    if dim is None:
+        return None, None
+    if isinstance(dim, int):
+        dims = (dim,)
+    elif isinstance(dim, (tuple, list)):
+        dims = tuple(dim)
+    else:
+        raise TypeError(f"reduction dim must be an int or a tuple of ints, got "
+                        f"{type(dim).__name__}")
+    axes = tuple(input._wrap_dim(d) for d in dims)
+    if len(set(axes)) != len(axes):
+        dup = next(a for a in axes if axes.count(a) > 1)
+        raise RuntimeError(f"dim {dup} appears multiple times in the list of dims")
+    if not axes or input._data.ndim == 0:
+        axes = None
+    return tuple(u64(d) for d in dims), axes
 
 
 def _dims(input, dim) -> tuple:
@@ -19,18 +52,28 @@ def _dims(input, dim) -> tuple:
     return tuple(input._wrap_dim(d) for d in dim)
 
 
+def _keep_shape(shape, axes):
+    """``shape`` with the reduced ``axes`` (all if None) set to 1."""
+    if axes is None:
+        return (1,) * len(shape)
+    return tuple(1 if i in axes else s for i, s in enumerate(shape))
+
+
 def _expand_back(g, shape, axes, keepdim):
     """The gradient of a reduction: put back the reduced axes, then broadcast to ``shape``."""
-    if not keepdim and axes:
-        full = list(shape)
-        for a in axes:
-            full[a] = 1
-        g = g.reshape(tuple(full))
+    if not keepdim:
+        g = g.reshape(_keep_shape(shape, axes))
     if not isinstance(g, Tensor):
         return np.broadcast_to(g, shape)
     return g.expand(tuple(shape))
 
 
+def _record(out, node, input, dtype):
+    """make() for a reduction; a ``dtype=`` cast is undone on the gradient by the engine."""
+    return make(out, node, input, broadcast=dtype is not None)
+
+
+# ---------------------------------------------------------------- sum / mean
 class SumBackward0(Node):
     """z = self.sum():  every element gets the gradient of z."""
 
@@ -49,31 +92,36 @@ class SumBackward1(Node):
     saved = ("dim", "keepdim", "self_sym_sizes")
 
     def backward(self, g):
-        return (_expand_back(g, self._s_self_sym_sizes, self._s_dim, self._s_keepdim),)
+        return (_expand_back(g, self._s_self_sym_sizes, self._axes, self._s_keepdim),)
 
 
-def _sum_dtype(data):
-    return np.int64 if data.dtype.kind in "biu" else None
+def _sum_input(input, dtype):
+    d = input._data
+    if dtype is not None:
+        return d.astype(dtype.np, copy=False)
+    return d.astype(np.int64) if d.dtype.kind in "biu" and d.dtype != np.int64 else d
 
 
 @method("sum")
-def sum(input, dim=None, keepdim: bool = False, *, dtype=None):  # noqa: A001
+def sum(input, dim=_ALL, keepdim: bool = False, *, dtype=None):  # noqa: A001
     """Sum of all elements, or over dimension(s) ``dim``. Integers sum as int64."""
-    data = input._data
-    npd = dtype.np if dtype is not None else _sum_dtype(data)
-    if dim is None:
-        out = np.asarray(data.sum(dtype=npd))
+    d = input._data
+    if dtype is not None or d.dtype.kind != "f":
+        d = _sum_input(input, dtype)
+    if dim is _ALL:
+        out = np.asarray(d.sum())
         if _mode.grad_enabled and input._requires_grad:
             node = SumBackward0()
-            node._s_self_sym_sizes = data.shape
-            return make(out, node, input)
+            node._s_self_sym_sizes = d.shape
+            return _record(out, node, input, dtype)
         return Tensor._wrap(out)
-    axes = _dims(input, dim)
-    out = np.asarray(data.sum(axis=axes, keepdims=keepdim, dtype=npd))
+    shown, axes = _axes(input, dim)
+    out = np.asarray(d.sum(axis=axes, keepdims=keepdim))
     if _mode.grad_enabled and input._requires_grad:
         node = SumBackward1()
-        node._s_dim, node._s_keepdim, node._s_self_sym_sizes = axes, keepdim, data.shape
-        return make(out, node, input)
+        node._s_dim, node._axes, node._s_keepdim, node._s_self_sym_sizes = \
+            shown, axes, keepdim, d.shape
+        return _record(out, node, input, dtype)
     return Tensor._wrap(out)
 
 
@@ -96,34 +144,170 @@ class MeanBackward1(Node):
     def backward(self, g):
         shape = self._s_self_sym_sizes
         n = 1
-        for a in self._s_dim:
+        for a in (range(len(shape)) if self._axes is None else self._axes):
             n *= shape[a]
-        return (_expand_back(g / n, shape, self._s_dim, self._s_keepdim),)
+        return (_expand_back(g / n, shape, self._axes, self._s_keepdim),)
 
 
 @method("mean")
-def mean(input, dim=None, keepdim: bool = False, *, dtype=None):
+def mean(input, dim=_ALL, keepdim: bool = False, *, dtype=None):
     """Mean of all elements, or over dimension(s) ``dim`` (floating tensors only)."""
-    data = input._data
-    if data.dtype.kind != "f" and dtype is None:
+    d = input._data
+    if dtype is None and d.dtype.kind != "f":
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point "
             f"or complex dtype. Got: {input.dtype._legacy_name[:-6]}")
-    if dim is None:
-        out = np.asarray(data.mean(dtype=None if dtype is None else dtype.np))
+    if dtype is not None:
+        d = d.astype(dtype.np, copy=False)
+    if dim is _ALL:
+        out = np.asarray(d.mean())
         if _mode.grad_enabled and input._requires_grad:
             node = MeanBackward0()
-            node._s_self_sym_numel, node._s_self_sym_sizes = data.size, data.shape
-            return make(out, node, input)
+            node._s_self_sym_numel, node._s_self_sym_sizes = d.size, d.shape
+            return _record(out, node, input, dtype)
         return Tensor._wrap(out)
-    axes = _dims(input, dim)
-    out = np.asarray(data.mean(axis=axes, keepdims=keepdim))
+    shown, axes = _axes(input, dim)
+    out = np.asarray(d.mean(axis=axes, keepdims=keepdim))
     if _mode.grad_enabled and input._requires_grad:
         node = MeanBackward1()
-        node._s_dim, node._s_keepdim = axes, keepdim
-        node._s_self_sym_numel, node._s_self_sym_sizes = data.size, data.shape
-        return make(out, node, input)
+        node._s_dim, node._axes, node._s_keepdim = shown, axes, keepdim
+        node._s_self_sym_numel, node._s_self_sym_sizes = d.size, d.shape
+        return _record(out, node, input, dtype)
     return Tensor._wrap(out)
 
 
-_ = int64
+# ---------------------------------------------------------------- prod
+def _prod_others(x, axis):
+    """For each element, the product of the *other* elements along ``axis`` (exact with 0s)."""
+    n = x.shape[axis]
+    ones = np.ones_like(np.take(x, [0], axis))
+    left = np.cumprod(np.concatenate([ones, np.take(x, range(n - 1), axis)], axis), axis)
+    rev = np.flip(x, axis)
+    right = np.cumprod(np.concatenate([ones, np.take(rev, range(n - 1), axis)], axis), axis)
+    return left * np.flip(right, axis)
+
+
+def _prod_grad(g, x, r, axis, keepdim):
+    """d prod / d x_i = product of the others: ``r / x`` where no element is 0."""
+    xd = data(x)
+    shape = xd.shape
+    if axis is not None and not keepdim:
+        g, r = g.reshape(_keep_shape(shape, (axis,))), r.reshape(_keep_shape(shape, (axis,)))
+    if xd.size and not (xd == 0).any():
+        return g * (r / x)
+    if axis is None:
+        others = _prod_others(xd.reshape(-1), 0).reshape(shape) if xd.size else xd
+    else:
+        others = _prod_others(xd, axis)
+    return g * others
+
+
+class ProdBackward0(Node):
+    """z = self.prod():  dz/dself_i = product of all other elements."""
+
+    saved = ("result", "self")
+
+    def backward(self, g):
+        return (_prod_grad(g, value(self._s_self), value(self._s_result), None, True),)
+
+
+class ProdBackward1(Node):
+    """z = self.prod(dim, keepdim):  dz/dself_i = product of the others along dim."""
+
+    saved = ("dim", "keepdim", "result", "self")
+
+    def backward(self, g):
+        return (_prod_grad(g, value(self._s_self), value(self._s_result), self._axis,
+                           self._s_keepdim),)
+
+
+@method("prod")
+def prod(input, dim=None, keepdim: bool = False, *, dtype=None):
+    """Product of all elements, or along one dimension ``dim``. Integers multiply as int64."""
+    d = _sum_input(input, dtype)
+    if dim is None:
+        out = np.asarray(d.prod())
+        node = ProdBackward0() if _mode.grad_enabled and input._requires_grad else None
+    else:
+        axis = input._wrap_dim(dim)
+        out = np.asarray(d.prod(axis=axis, keepdims=keepdim) if d.ndim else d)
+        node = ProdBackward1() if _mode.grad_enabled and input._requires_grad else None
+        if node is not None:
+            node._s_dim, node._axis, node._s_keepdim = u64(dim), axis, keepdim
+    if node is None:
+        return Tensor._wrap(out)
+    node._s_self = SavedTensor(input)
+    t = _record(out, node, input, dtype)
+    node._s_result = SavedTensor(t, node)
+    return t
+
+
+# ---------------------------------------------------------------- norm
+def _norm_data(d, p, axes, keepdim):
+    a = np.abs(d)
+    if p == 2:
+        return np.sqrt((a * a).sum(axis=axes, keepdims=keepdim))
+    if p == 1:
+        return a.sum(axis=axes, keepdims=keepdim)
+    if p == np.inf:
+        return a.max(axis=axes, keepdims=keepdim, initial=0)
+    if p == -np.inf:
+        return a.min(axis=axes, keepdims=keepdim)
+    if p == 0:
+        return (a != 0).sum(axis=axes, keepdims=keepdim).astype(d.dtype)
+    return (a ** p).sum(axis=axes, keepdims=keepdim) ** (1.0 / p)
+
+
+class LinalgVectorNormBackward0(Node):
+    """z = ||self||_p over dim:  dz/dself = self |self|^(p-2) / z^(p-1)  (x / z for p = 2).
+
+    The gradient is 0 where z is 0; for p = inf it is shared by the largest |self|.
+    """
+
+    saved = ("dim", "keepdim", "ord", "result", "self")
+
+    def backward(self, g):
+        x, r, p = value(self._s_self), value(self._s_result), float(self._s_ord)
+        xd = data(x)
+        keep = _keep_shape(xd.shape, self._axes)
+        if not self._s_keepdim:
+            g, r = g.reshape(keep), r.reshape(keep)
+        rd = data(r)
+        if p == 0:
+            return (g * np.zeros_like(xd),)
+        if p == 1:
+            return (g * np.sign(xd),)
+        if p in (np.inf, -np.inf):
+            mask = np.abs(xd) == rd
+            share = np.sign(xd) * mask / mask.sum(self._axes, keepdims=True)
+            return (g * share.astype(xd.dtype),)
+        r = r + (rd == 0)  # where the norm is 0, so is x: divide by 1 to get a 0 gradient
+        if p == 2:
+            return (g * (x / r),)
+        ax = x.abs() if isinstance(x, Tensor) else np.abs(x)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return (g * (x * ax ** (p - 2) / r ** (p - 1)),)
+
+
+@method("norm")
+def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None):
+    """The vector p-norm of all elements, or over ``dim`` (p=2 by default, also 1, inf, ...)."""
+    d = input._data
+    if d.dtype.kind != "f":
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
+                           f"input. Got {input.dtype._legacy_name[:-6]}")
+    if dtype is not None:
+        d = d.astype(dtype.np, copy=False)
+    ord = 2 if p in ("fro", None) else p  # noqa: A001
+    if isinstance(dim, int):
+        dim = (dim,)
+    shown, axes = _axes(input, dim) if dim is not None else (None, None)
+    out = np.asarray(_norm_data(d, ord, axes, keepdim), dtype=d.dtype)
+    if _mode.grad_enabled and input._requires_grad:
+        node = LinalgVectorNormBackward0()
+        node._s_dim, node._axes, node._s_keepdim, node._s_ord = shown, axes, keepdim, ord
+        node._s_self = SavedTensor(input)
+        t = _record(out, node, input, dtype)
+        node._s_result = SavedTensor(t, node)
+        return t
+    return Tensor._wrap(out)

@@ -1,12 +1,13 @@
 """``minigrad.autograd``: the same entry points as ``torch.autograd``.
 
 ``backward`` fills ``.grad`` of the graph's leaves; ``grad`` returns gradients instead. Both
-drain the engine's step generator (:func:`minigrad.autograd.engine.steps`).
+run the engine's loop (:func:`minigrad.autograd.engine.run`), the one
+:func:`minigrad.autograd.engine.steps` hands out step by step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import warnings
 
 from . import engine, graph
 from .grad_mode import (
@@ -22,23 +23,31 @@ from .graph import Node
 __all__ = ["backward", "grad", "Function", "no_grad", "enable_grad", "set_grad_enabled",
            "is_grad_enabled", "inference_mode", "is_inference_mode_enabled", "gradcheck",
            "gradgradcheck", "GradcheckError", "Node", "graph", "engine", "set_detect_anomaly",
-           "detect_anomaly"]
+           "detect_anomaly", "is_anomaly_enabled"]
+
+CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the "
+    "parameter and its gradient which can cause a memory leak. We recommend using "
+    "autograd.grad when creating the graph to avoid this. If you have to use this function, "
+    "make sure to reset the .grad fields of your parameters to None after use to break the "
+    "cycle and avoid the leak."
+)
+_warned = set()  # warnings PyTorch gives once per process
 
 
-def _as_tuple(x) -> tuple:
+def _tensor_tuple(x, length: int) -> tuple:
+    """``None`` -> ``(None,) * length``; a tensor -> ``(tensor,)``; a sequence -> a tuple."""
     from .._tensor import Tensor
 
     if x is None:
-        return ()
+        return (None,) * length
     if isinstance(x, Tensor):
         return (x,)
     return tuple(x)
 
 
-def _make_grads(outputs, grads, create_graph):
-    """PyTorch's _make_grads: check given gradients, make ones for scalar outputs."""
-    import numpy as np
-
+def _make_grads(outputs, grads, create_graph: bool) -> list:
+    """PyTorch's ``_make_grads``: check the given gradients, make ones for scalar outputs."""
     from .._tensor import Tensor
 
     made = []
@@ -50,10 +59,9 @@ def _make_grads(outputs, grads, create_graph):
                 if out._data.dtype.kind != "f":
                     raise RuntimeError("grad can be implicitly created only for real scalar "
                                        f"outputs but got {out.dtype}")
-                g = np.ones_like(out._data)
-                made.append(Tensor._wrap(g) if create_graph else g)
-            else:
-                made.append(None)
+                ones = __import__("numpy").ones_like(out._data)
+                g = Tensor._wrap(ones) if create_graph else ones
+            made.append(g)
             continue
         if not isinstance(g, Tensor):
             raise TypeError("gradients can be either Tensors or None, but got "
@@ -62,69 +70,69 @@ def _make_grads(outputs, grads, create_graph):
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
                 f"has a shape of {out.shape}.")
-        if g._data.dtype.kind != out._data.dtype.kind and out._data.dtype.kind == "f" \
-                and g._data.dtype.kind != "f":
-            raise RuntimeError(
-                f"For complex Tensors, both grad_output and output are required to have the "
-                f"same dtype. Mismatch in dtype: grad_output[{i}] has a dtype of {g.dtype} and "
-                f"output[{i}] has a dtype of {out.dtype}.")
+        if g._data.dtype != out._data.dtype:  # the engine casts it to the output's dtype
+            g = g.to(out.dtype) if create_graph else Tensor._wrap(
+                g._data.astype(out._data.dtype))
         made.append(g if create_graph else g._data)
     return made
 
 
-def _prepare_backward(tensors, grad_tensors, retain_graph, create_graph, inputs,
-                      capture=None):
-    """Validate arguments; return root edges, root grads, keep_graph and capture targets."""
-    outputs = _as_tuple(tensors)
-    if not outputs:
-        raise RuntimeError("backward() got an empty list of tensors")
-    grads = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(outputs)
+def _graph_root(outputs, grads):
+    """The node backward starts from and its input buffer (a GraphRoot for several outputs)."""
     if len(grads) != len(outputs):
-        raise RuntimeError(f"grad can be implicitly created only for scalar outputs"
-                           if not grads else
-                           f"got {len(grads)} tensors and {len(outputs)} gradients")
-    grads = _make_grads(outputs, grads, create_graph)
-    roots, root_grads = [], []
-    for i, (out, g) in enumerate(zip(outputs, grads)):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
+    edges = []
+    for i, out in enumerate(outputs):
         if not out._requires_grad:
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn")
-        node = out._grad_fn if out._grad_fn is not None else graph.grad_accumulator(out)
-        roots.append((node, out._output_nr))
-        root_grads.append(g)
-    keep_graph = create_graph if retain_graph is None else retain_graph
-    targets = None
-    if capture is not None:
-        targets = capture
-    elif inputs is not None:
-        targets = _accumulate_targets(_as_tuple(inputs))
-    return roots, root_grads, keep_graph, targets
+        edges.append(_gradient_edge(out))
+    if len(edges) == 1:
+        node, nr = edges[0]
+        g = grads[0]
+        if node._num_outputs != 1:
+            g = [None] * node._num_outputs
+            g[nr] = grads[0]
+        return node, {node: g}
+    root = engine.GraphRoot(edges)
+    return root, {root: tuple(grads)}
 
 
-def _input_node(t):
-    """Where the gradient w.r.t. tensor ``t`` arrives: (node, input_nr)."""
-    if t._grad_fn is not None:
+def _gradient_edge(t) -> tuple:
+    """Where the gradient of tensor ``t`` enters the graph: ``(node, input_nr)``."""
+    if t.grad_fn is not None:
         return t._grad_fn, t._output_nr
     return graph.grad_accumulator(t), 0
 
 
-def _accumulate_targets(inputs) -> dict:
-    """Targets for ``backward(inputs=...)``: leaves accumulate as usual, non-leaves into .grad."""
-    from .engine import _store_retained
+def _as_tensors(x) -> tuple:
+    from .._tensor import Tensor
 
-    if not inputs:
-        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
-    targets = {}
-    for t in inputs:
-        if not t._requires_grad:
-            raise RuntimeError("One of the differentiated Tensors does not require grad")
-        node, nr = _input_node(t)
-        if t._grad_fn is None:
-            targets.setdefault(node, [])
-        else:
-            targets.setdefault(node, []).append(
-                (nr, lambda g, t=t: g is not None and _store_retained(t, g, False)))
-    return targets
+    return (x,) if isinstance(x, Tensor) else tuple(x)
+
+
+def _start_backward(tensors, grad_tensors, retain_graph, create_graph, inputs, *, emit,
+                    snapshot=True):
+    """Check the arguments of ``backward`` and return the engine's generator for them."""
+    outputs = _as_tensors(tensors)
+    if inputs is not None:
+        inputs = _as_tensors(inputs)
+        if not inputs:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    grads = _make_grads(outputs, _tensor_tuple(grad_tensors, len(outputs)), create_graph)
+    if not outputs:
+        return iter(())
+    root, buffers = _graph_root(outputs, grads)
+    plan = None
+    if inputs is not None:
+        for t in inputs:
+            t.retain_grad()  # as PyTorch: a non-leaf input keeps its .grad from now on
+        plan = engine.Plan({}, must_run=[_gradient_edge(t)[0] for t in inputs])
+    if create_graph and "create_graph" not in _warned:
+        _warned.add("create_graph")
+        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
+    keep_graph = create_graph if retain_graph is None else retain_graph
+    return engine.run(root, buffers, keep_graph, create_graph, plan, emit, snapshot)
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph: bool = False,
@@ -139,8 +147,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph: bool =
     """
     if grad_variables is not None:
         grad_tensors = grad_variables
-    for _ in engine.steps(tensors, grad_tensors, retain_graph, create_graph, inputs=inputs,
-                          snapshot=False):
+    for _ in _start_backward(tensors, grad_tensors, retain_graph, create_graph, inputs,
+                             emit=False):
         pass
 
 
@@ -151,34 +159,37 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
 
     >>> import minigrad as torch
     >>> x = torch.tensor(3., requires_grad=True)
-    >>> torch.autograd.grad(x ** 2, x)
+    >>> torch.autograd.grad(x * x, x)
     (tensor(6.),)
     """
     from .._tensor import Tensor
 
-    ins = _as_tuple(inputs)
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when "
+                         "materialize_grads=True, but got: allow_unused=False.")
     if allow_unused is None:
         allow_unused = materialize_grads
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
+                      "True). To accumulate gradient for other parts of the graph, please use "
+                      "minigrad.autograd.backward.", FutureWarning, stacklevel=2)
+    outs, ins = _as_tensors(outputs), _as_tensors(inputs)
+    grads = _make_grads(outs, _tensor_tuple(grad_outputs, len(outs)), create_graph)
     if not ins:
-        raise RuntimeError("grad requires non-empty inputs.")
-    results: list = [None] * len(ins)
-    targets: dict = {}
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    root, buffers = _graph_root(outs, grads)
+    captures: dict = {}
     for i, t in enumerate(ins):
         if not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-        node, nr = _input_node(t)
-
-        def capture(g, i=i):
-            if g is not None:
-                results[i] = g if results[i] is None else results[i] + g
-
-        targets.setdefault(node, []).append((nr, capture))
-    roots, grads, keep_graph, targets = _prepare_backward(
-        outputs, grad_outputs, retain_graph, create_graph, None, capture=targets)
-    for _ in engine._execute(roots, grads, keep_graph, create_graph, targets, snapshot=False):
+        node, nr = _gradient_edge(t)
+        captures.setdefault(node, []).append((nr, i))
+    plan = engine.Plan(captures, (), len(ins))
+    keep_graph = create_graph if retain_graph is None else retain_graph
+    for _ in engine.run(root, buffers, keep_graph, create_graph, plan, emit=False):
         pass
-    out = []
-    for i, (t, g) in enumerate(zip(ins, results)):
+    result = []
+    for i, (t, g) in enumerate(zip(ins, plan.results)):
         if g is None:
             if not allow_unused:
                 raise RuntimeError(
@@ -188,31 +199,61 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
                 from .. import zeros_like
 
                 g = zeros_like(t)
-            out.append(g)
-        else:
-            out.append(g if isinstance(g, Tensor) else Tensor._wrap(g))
-    return tuple(out)
+        elif not isinstance(g, Tensor):
+            g = Tensor._wrap(g)
+        result.append(g)
+    return tuple(result)
 
 
-class _AnomalyMode:
+# ---------------------------------------------------------------- anomaly mode
+class _Anomaly:
     enabled = False
+    check_nan = True
 
 
-def set_detect_anomaly(mode: bool) -> None:
-    """Accepted for compatibility; minigrad's errors already name the failing node."""
-    _AnomalyMode.enabled = bool(mode)
+def is_anomaly_enabled() -> bool:
+    return _Anomaly.enabled
 
 
-class detect_anomaly(no_grad.__mro__[1]):  # a decorator-capable context manager
-    def __init__(self, check_nan: bool = True) -> None:
-        self.prev = _AnomalyMode.enabled
+class set_detect_anomaly:
+    """Turn anomaly detection on or off (accepted for compatibility: minigrad's errors already
+    name the failing node); also a context manager that restores the previous setting."""
+
+    def __init__(self, mode: bool, check_nan: bool = True) -> None:
+        self.prev = (_Anomaly.enabled, _Anomaly.check_nan)
+        _Anomaly.enabled, _Anomaly.check_nan = bool(mode), bool(check_nan)
 
     def __enter__(self) -> None:
-        _AnomalyMode.enabled = True
+        pass
 
     def __exit__(self, *exc) -> None:
-        _AnomalyMode.enabled = self.prev
+        _Anomaly.enabled, _Anomaly.check_nan = self.prev
 
 
+class detect_anomaly:
+    """Context manager (and decorator) turning anomaly detection on inside the block."""
+
+    def __init__(self, check_nan: bool = True) -> None:
+        self.check_nan = check_nan
+
+    def __enter__(self) -> None:
+        self.prev = (_Anomaly.enabled, _Anomaly.check_nan)
+        _Anomaly.enabled, _Anomaly.check_nan = True, self.check_nan
+
+    def __exit__(self, *exc) -> None:
+        _Anomaly.enabled, _Anomaly.check_nan = self.prev
+
+    def __call__(self, func):
+        import functools
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with detect_anomaly(self.check_nan):
+                return func(*args, **kwargs)
+
+        return wrapper
+
+
+from . import function  # noqa: E402
 from .function import Function  # noqa: E402
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: E402

@@ -1,8 +1,8 @@
 """The backward engine, as a generator of steps.
 
 ``steps(outputs, grads)`` yields one :class:`Step` per node it executes; ``backward()`` and
-``autograd.grad()`` simply drain it, so a stepper that pulls one step at a time sees exactly
-what the engine does.
+``autograd.grad()`` run the same loop to the end, so a stepper that pulls one step at a time
+sees exactly what the engine does.
 
 **Execution order** (PyTorch's, for a backward on the CPU): first count, for every node
 reachable from the outputs, how many edges point at it. A node is *ready* once gradients have
@@ -17,7 +17,7 @@ way PyTorch's ``std::priority_queue`` (a binary heap) breaks them, reproduced by
 >>> x = torch.tensor(2., requires_grad=True)
 >>> y = x * x + x
 >>> [step.node.name() for step in steps(y)]
-['AddBackward0', 'MulBackward0', 'AccumulateGrad']
+['AddBackward0', 'MulBackward0', 'torch::autograd::AccumulateGrad']
 >>> x.grad
 tensor(5.)
 """
@@ -27,18 +27,19 @@ from __future__ import annotations
 import numpy as np
 
 from .._state import local as _mode
-from .graph import AccumulateGrad, Node
+from . import hooks as _hooks
+from .graph import AccumulateGrad, Node, _sequence
 
-__all__ = ["Step", "steps", "execution_order"]
+__all__ = ["Step", "steps", "execution_order", "GraphRoot"]
 
 
 class Step:
-    """What the engine did at one node: read-only, and a snapshot unless made by ``backward()``.
+    """What the engine did at one node: a read-only snapshot (live arrays if ``snapshot=False``).
 
-    ``grads_in`` are the gradients that arrived (one per output of the forward op);
-    ``grads_out`` are those sent along each entry of ``node.next_functions``. For an
-    ``AccumulateGrad`` node, ``variable`` is the leaf tensor and ``grad_before``/``grad_after``
-    its ``.grad`` around the update.
+    ``grads_in`` are the gradients the node's formula received (one per output of the forward
+    op, after tensor hooks and pre-hooks); ``grads_out`` those it sent along each entry of
+    ``node.next_functions``. For an ``AccumulateGrad`` node, ``variable`` is the leaf tensor
+    and ``grad_before``/``grad_after`` its ``.grad`` around the update.
     """
 
     __slots__ = ("index", "node", "_grads_in", "_grads_out", "variable", "_before", "_after")
@@ -89,19 +90,26 @@ def _frozen(g):
     """A read-only copy of a gradient (array or tensor), for a Step snapshot."""
     if g is None:
         return None
-    a = np.array(g._data if hasattr(g, '_data') else g, copy=True)
+    a = np.array(g._data if hasattr(g, "_data") else g, copy=True)
     a.flags.writeable = False
     return a
 
 
 class GraphRoot(Node):
-    """Internal start node when backward starts from several outputs (never shown as a step)."""
+    """The start node when backward starts from several outputs (runs first, never a Step).
 
-    def __init__(self, grads):
-        self._grads = grads
+    Its input is the tuple of the outputs' gradients, which it sends along ``roots``.
+    """
 
-    def backward(self, grad):
-        return self._grads
+    def __init__(self, roots):
+        self.next_functions = tuple(roots)
+        self._sequence_nr = next(_sequence)
+
+    def name(self) -> str:
+        return "torch::autograd::GraphRoot"
+
+    def backward(self, grads):
+        return grads
 
 
 # ---------------------------------------------------------------- the ready queue
@@ -152,226 +160,252 @@ def _heap_pop(heap: list):
 def _dependencies(root) -> dict:
     """For every node reachable from ``root``: how many edges point at it (no recursion)."""
     deps = {}
-    seen = {root}
     stack = [root]
     while stack:
         for nxt, _ in stack.pop().next_functions:
             if nxt is not None:
-                deps[nxt] = deps.get(nxt, 0) + 1
-                if nxt not in seen:
-                    seen.add(nxt)
+                if nxt in deps:
+                    deps[nxt] += 1
+                else:
+                    deps[nxt] = 1
                     stack.append(nxt)
     return deps
 
 
-def _needed(root, targets) -> set:
-    """The nodes on some path from ``root`` to a node in ``targets`` (iterative post-order)."""
-    needed = set()
-    done = set()
-    stack = [(root, iter(root.next_functions))]
-    while stack:
-        node, children = stack[-1]
-        for nxt, _ in children:
-            if nxt is not None and nxt not in done:
-                stack.append((nxt, iter(nxt.next_functions)))
-                break
-        else:
-            stack.pop()
-            done.add(node)
-            if node in targets or any(n in needed for n, _ in node.next_functions):
-                needed.add(node)
-    return needed
+class Plan:
+    """Which nodes run when only some gradients are wanted (``autograd.grad``, ``inputs=``).
+
+    ``captures`` maps a node to ``(input_nr, slot)`` pairs: the gradient arriving there is kept
+    in ``results[slot]``. ``must_run`` nodes execute (``backward(inputs=...)``). A node runs
+    only if it is in ``must_run`` or has a path to a captured or running node.
+    """
+
+    def __init__(self, captures: dict, must_run=(), n_results: int = 0):
+        self.captures = captures
+        self.must_run = set(must_run)
+        self.results = [None] * n_results
+        self.needed: set = set()
+
+    def prepare(self, root) -> None:
+        """Find the nodes to run (iterative post-order walk from ``root``)."""
+        wanted = self.must_run | self.captures.keys()
+        needed = self.needed
+        done = set()
+        stack = [(root, iter(root.next_functions))]
+        while stack:
+            node, children = stack[-1]
+            for nxt, _ in children:
+                if nxt is not None and nxt not in done:
+                    stack.append((nxt, iter(nxt.next_functions)))
+                    break
+            else:
+                stack.pop()
+                done.add(node)
+                if node in self.must_run or any(
+                        n in needed or n in wanted for n, _ in node.next_functions):
+                    needed.add(node)
+        self.wanted = needed | self.captures.keys()
+
+    def capture(self, node, g):
+        """Keep the gradient arriving at a captured node (after its hooks if it won't run)."""
+        if node not in self.needed:  # PyTorch runs the tensor hooks here only
+            if type(node) is AccumulateGrad:
+                if node.variable._hooks:
+                    g = _hooks.leaf_hooks(node.variable, g)
+            elif node._hooked:
+                g = _hooks.tensor_pre_hooks(node, g)
+        for nr, slot in self.captures[node]:
+            self.results[slot] = g if node._num_outputs == 1 else g[nr]
 
 
 # ---------------------------------------------------------------- running one node
-def _run_tensor_hooks(node, grads, create_graph):
-    """Tensor hooks and retain_grad of the node's outputs, before it runs (PyTorch's order)."""
-    single = node._num_outputs == 1
-    grads = [grads] if single else list(grads)
-    if node._tensor_pre_hooks:
-        for nr, hooks in node._tensor_pre_hooks.items():
-            for hook in list(hooks.values()):
-                if grads[nr] is not None:
-                    grads[nr] = _call_grad_hook(hook, grads[nr], create_graph)
-    if node._retains_grad:
-        for nr, ref in node._retains_grad.items():
-            t = ref()
-            if t is not None and grads[nr] is not None:
-                _store_retained(t, grads[nr], create_graph)
-    return grads[0] if single else grads
-
-
-def _call_grad_hook(hook, g, create_graph):
-    from .._tensor import Tensor
-
-    result = hook(g if isinstance(g, Tensor) else Tensor._wrap(g))
-    if result is None:
-        return g
-    if not isinstance(result, Tensor):
-        raise TypeError(f"hook should return None or a Tensor, got {type(result).__name__}")
-    return result if create_graph else result._data
-
-
-def _store_retained(t, g, create_graph):
-    from .._tensor import Tensor
-
-    new = g if isinstance(g, Tensor) else Tensor._wrap(g.copy())
-    if not create_graph and isinstance(g, Tensor):
-        new = g.detach().clone()
-    t._grad = new if t._grad is None else t._grad + new
-
-
-def _call_node(node, grads, create_graph):
-    """Pre-hooks, the node's backward formula, un-broadcasting, post-hooks."""
+def _run_hooked(node, g, release, create_graph):
+    """A node with hooks: tensor hooks, retain_grad, pre-hooks, formula, post-hooks."""
+    if node._tensor_pre_hooks or node._retains_grad:
+        g = _hooks.tensor_pre_hooks(node, g)
     if node._pre_hooks:
-        grads = _node_pre_hooks(node, grads)
-    if node._num_outputs == 1 and grads is None:
-        out = (None,) * len(node.next_functions)
-    else:
-        out = node.backward(grads)
-        if node._sum_to is not None:
-            out = _fix_grads(out, node._sum_to)
+        g = _hooks.pre_hooks(node, g)
+    out = _apply(node, g)
+    if release and node._has_saved:
+        node.release_variables()
     if node._post_hooks:
-        out = _node_post_hooks(node, out, grads)
+        out = _hooks.post_hooks(node, _live(node, out), g)
+    return g, out
+
+
+def _live(node, out) -> tuple:
+    """The gradients as PyTorch shows them: None along edges that lead nowhere."""
+    return tuple(None if f is None else x for (f, _), x in zip(node.next_functions, out))
+
+
+def _apply(node, g):
+    """The node's formula, with un-broadcasting; no formula runs when no gradient came."""
+    if node._num_outputs == 1:
+        if g is None and not node._custom:
+            return (None,) * len(node.next_functions)
+    elif not node._custom and all(x is None for x in g):
+        return (None,) * len(node.next_functions)
+    out = node.backward(g)
+    if node._sum_to is not None:
+        out = _sum_back(out, node._sum_to)
     return out
 
 
-def _fix_grads(grads, metas):
+def _sum_back(grads, metas) -> tuple:
+    """Sum each gradient back to its input's shape and dtype (the forward broadcast them)."""
     from .functional_utils import sum_to
 
     return tuple(g if m is None or g is None else sum_to(g, m[0], m[1])
                  for g, m in zip(grads, metas))
 
 
-def _node_pre_hooks(node, grads):
-    single = node._num_outputs == 1
-    as_tuple = tuple(_as_tensor(g) for g in ([grads] if single else grads))
-    for hook in list(node._pre_hooks.values()):
-        res = hook(as_tuple)
-        if res is not None:
-            as_tuple = tuple(res)
-    raw = [g if (g is None or _mode.grad_enabled) else g._data for g in as_tuple]
-    return raw[0] if single else raw
+def _fresh(gi, g, out, node) -> bool:
+    """Whether array ``gi`` was just computed by ``node`` and sent on one edge only.
+
+    Only then may a leaf keep it as its ``.grad`` without a copy (PyTorch steals a gradient
+    that no one else holds); a gradient passed through, shared, or from user code is copied.
+    """
+    if type(gi) is not np.ndarray or gi.base is not None or node._custom or node._hooked:
+        return False
+    if gi is g or (type(g) is list and any(gi is x for x in g)):
+        return False
+    n = 0
+    for o in out:
+        if o is gi:
+            n += 1
+    return n == 1
 
 
-def _node_post_hooks(node, out, grads):
-    grad_outputs = tuple(_as_tensor(g) for g in ([grads] if node._num_outputs == 1 else grads))
-    grad_inputs = tuple(_as_tensor(g) for g in out)
-    for hook in list(node._post_hooks.values()):
-        res = hook(grad_inputs, grad_outputs)
-        if res is not None:
-            grad_inputs = tuple(res)
-    return tuple(g if (g is None or _mode.grad_enabled) else g._data for g in grad_inputs)
-
-
-def _accumulate(node: AccumulateGrad, grad, create_graph, snapshot):
-    """Run a leaf's hooks and add ``grad`` to its ``.grad``; returns (before, after) for the Step."""
+def _run_leaf(node: AccumulateGrad, g, owned, create_graph, snapshot):
+    """Hooks of the leaf, the update of its ``.grad``, post-hooks; returns (g, before, after)."""
     var = node.variable
-    if var._hooks:
-        for hook in list(var._hooks.values()):
-            grad = _call_grad_hook(hook, grad, create_graph)
-    before = _frozen(var._grad) if snapshot and var._grad is not None else None
-    if grad is not None:
-        node.accumulate(grad, create_graph)
-    if snapshot:
-        return before, _frozen(var._grad)
-    return None, var._grad
+    if var._hooks and g is not None:
+        new = _hooks.leaf_hooks(var, g)
+        owned = owned and new is g
+        g = new
+    if node._pre_hooks:
+        new = _hooks.pre_hooks(node, g)
+        owned = owned and new is g
+        g = new
+    before = _frozen(var._grad) if snapshot else None
+    if g is not None:
+        node.accumulate(g, owned, create_graph)
+        if var._post_acc_hooks:
+            for hook in list(var._post_acc_hooks.values()):
+                hook(var)
+    if node._post_hooks:
+        _hooks.post_hooks(node, (), g)
+    return g, before, (_frozen(var._grad) if snapshot else var._grad)
+
+
+def _route_multi(buffers, nxt, nr, gi) -> None:
+    """Add gradient ``gi`` to input ``nr`` of a node with several outputs."""
+    buf = buffers.get(nxt)
+    if buf is None:
+        buf = buffers[nxt] = [None] * nxt._num_outputs
+    if gi is not None:
+        buf[nr] = gi if buf[nr] is None else buf[nr] + gi
 
 
 # ---------------------------------------------------------------- the loop
-def _execute(roots, grads, keep_graph, create_graph, targets=None, snapshot=True):
-    """Run the graph from ``roots`` (edges) seeded with ``grads``; yield a Step per node.
+def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | None = None,
+        emit: bool = True, snapshot: bool = True):
+    """Run the graph from ``root``, whose gradient waits in ``buffers``; a generator.
 
-    ``targets`` (for ``inputs=``): node -> list of (input_nr, callback); the gradient arriving
-    there is handed to ``callback`` instead of (or before) running the node, and only nodes on
-    a path to a target run.
+    With ``emit`` it yields a :class:`Step` after each node (grad mode is set to
+    ``create_graph`` while a node runs and given back before each yield); without, it runs to
+    the end on the first ``next()``.
     """
-    if len(roots) == 1:
-        root, nr = roots[0]
-        buffers = {root: grads[0] if root._num_outputs == 1 else _slot(root, nr, grads[0])}
-    else:
-        root = GraphRoot(tuple(grads))
-        root.next_functions = tuple(roots)
-        from .graph import _sequence
-
-        root._sequence_nr = next(_sequence)
-        buffers = {root: None}
     deps = _dependencies(root)
-    needed = _needed(root, targets) if targets is not None else None
+    if plan is not None:
+        plan.prepare(root)
+        wanted, needed = plan.wanted, plan.needed
+        if root not in wanted:
+            return
     heap = [root]
+    owned = set()  # AccumulateGrad nodes whose buffered gradient no one else holds
+    release = not keep_graph
     index = 0
-    previous_mode = _mode.grad_enabled
+    outer = _mode.grad_enabled
+    _mode.grad_enabled = create_graph
     while heap:
         node = _heap_pop(heap) if len(heap) > 1 else heap.pop()
-        g = buffers.pop(node)
-        if targets is not None and node in targets:
-            if node._num_outputs == 1:
-                g = _run_tensor_hooks(node, g, create_graph)
-            for nr, callback in targets[node]:
-                callback(g if node._num_outputs == 1 else g[nr])
+        g = buffers.pop(node, None)
+        if plan is not None:
+            if node in plan.captures:
+                try:
+                    plan.capture(node, g)
+                except BaseException:
+                    _mode.grad_enabled = outer
+                    raise
             if node not in needed:
                 continue
-        elif needed is not None and node not in needed:
-            continue
-        _mode.grad_enabled = create_graph
         try:
             if type(node) is AccumulateGrad:
-                before, after = _accumulate(node, g, create_graph, snapshot)
-                step = Step(index, node, (_frozen(g) if snapshot else g,), (), node.variable,
-                            before, after)
-                index += 1
-                yield_now = True
+                g, before, after = _run_leaf(node, g, node in owned, create_graph,
+                                             emit and snapshot)
                 out = ()
+            elif node._hooked:
+                g, out = _run_hooked(node, g, release, create_graph)
             else:
-                if node._tensor_pre_hooks or node._retains_grad:
-                    g = _run_tensor_hooks(node, g, create_graph)
-                out = _call_node(node, g, create_graph)
-                if not keep_graph:
+                if g is not None and node._num_outputs == 1:  # the common case, inlined
+                    out = node.backward(g)
+                    if node._sum_to is not None:
+                        out = _sum_back(out, node._sum_to)
+                else:
+                    out = _apply(node, g)
+                if release and node._has_saved:
                     node.release_variables()
-                yield_now = type(node) is not GraphRoot
-                if yield_now:
-                    gin = (g,) if node._num_outputs == 1 else tuple(g)
-                    if snapshot:
-                        step = Step(index, node, tuple(_frozen(x) for x in gin),
-                                    tuple(_frozen(x) for x in out))
-                    else:
-                        step = Step(index, node, gin, out)
-                    index += 1
-        finally:
-            _mode.grad_enabled = previous_mode
+        except BaseException:
+            _mode.grad_enabled = outer
+            raise
         for (nxt, nr), gi in zip(node.next_functions, out):
             if nxt is None:
                 continue
             left = deps[nxt] - 1
             deps[nxt] = left
-            if needed is not None and nxt not in needed and nxt not in targets:
+            if plan is not None and nxt not in wanted:
                 continue
-            if nxt._num_outputs == 1:
-                if nxt in buffers:
-                    old = buffers[nxt]
-                    if gi is not None:
-                        buffers[nxt] = gi if old is None else old + gi
-                else:
+            if nxt._num_outputs != 1:
+                _route_multi(buffers, nxt, nr, gi)
+            elif nxt not in buffers:
+                buffers[nxt] = gi
+                if type(nxt) is AccumulateGrad and _fresh(gi, g, out, node):
+                    owned.add(nxt)
+            elif gi is not None:
+                old = buffers[nxt]
+                if old is None:
                     buffers[nxt] = gi
-            else:
-                buf = buffers.get(nxt)
-                if buf is None:
-                    buf = buffers[nxt] = [None] * nxt._num_outputs
-                if gi is not None:
-                    buf[nr] = gi if buf[nr] is None else buf[nr] + gi
+                    if type(nxt) is AccumulateGrad and _fresh(gi, g, out, node):
+                        owned.add(nxt)
+                else:
+                    buffers[nxt] = old + gi
+                    owned.add(nxt)
             if left == 0:
                 if heap:
                     _heap_push(heap, nxt)
                 else:
                     heap.append(nxt)
-        if yield_now:
+        if emit and type(node) is not GraphRoot:
+            step = _make_step(index, node, g, out, snapshot)
+            if step.variable is not None:
+                step._before, step._after = before, after
+            index += 1
+            _mode.grad_enabled = outer
             yield step
+            outer = _mode.grad_enabled  # the caller may have changed it between steps
+            _mode.grad_enabled = create_graph
+    _mode.grad_enabled = outer
 
 
-def _slot(node, nr, g):
-    buf = [None] * node._num_outputs
-    buf[nr] = g
-    return buf
+def _make_step(index, node, g, out, snapshot) -> Step:
+    gin = (g,) if node._num_outputs == 1 else tuple(g)
+    var = node.variable if type(node) is AccumulateGrad else None
+    out = _live(node, out)
+    if snapshot:
+        return Step(index, node, tuple(_frozen(x) for x in gin),
+                    tuple(_frozen(x) for x in out), var)
+    return Step(index, node, gin, out, var)
 
 
 def execution_order(*outputs) -> list:
@@ -379,19 +413,16 @@ def execution_order(*outputs) -> list:
 
     >>> import minigrad as torch
     >>> a = torch.tensor(1., requires_grad=True)
-    >>> [n.name() for n in execution_order((a.exp() * a).sin())]
-    ['SinBackward0', 'MulBackward0', 'ExpBackward0', 'AccumulateGrad']
+    >>> [n.name() for n in execution_order((a * 2 + a) * 3)]
+    ['MulBackward0', 'AddBackward0', 'MulBackward0', 'torch::autograd::AccumulateGrad']
     """
-    roots = [(t.grad_fn, t.output_nr) for t in outputs if t.grad_fn is not None]
+    from .graph import grad_accumulator
+
+    roots = [(t._grad_fn or grad_accumulator(t), t._output_nr) for t in outputs
+             if t._requires_grad]
     if not roots:
         return []
-    root = roots[0][0] if len(roots) == 1 else None
-    if root is None:
-        root = GraphRoot(())
-        root.next_functions = tuple(roots)
-        from .graph import _sequence
-
-        root._sequence_nr = next(_sequence)
+    root = roots[0][0] if len(roots) == 1 else GraphRoot(roots)
     deps = _dependencies(root)
     heap, order = [root], []
     while heap:
@@ -413,11 +444,10 @@ def steps(tensors, grad_tensors=None, retain_graph=None, create_graph: bool = Fa
     Arguments are those of ``autograd.backward``. Each ``next()`` runs exactly one node (the
     learner's tensors change for real: after an ``AccumulateGrad`` step, ``x.grad`` is
     updated). Grad mode is set for the node and restored before the step is handed back, so
-    code run between two steps sees its own mode. With ``snapshot=False`` (what ``backward()``
-    uses) the steps hold the live gradient arrays instead of read-only copies.
+    code run between two steps sees its own mode. With ``snapshot=False`` the steps hold the
+    live gradient arrays instead of read-only copies.
     """
-    from . import _prepare_backward
+    from . import _start_backward
 
-    roots, grads, keep_graph, targets = _prepare_backward(
-        tensors, grad_tensors, retain_graph, create_graph, inputs)
-    return _execute(roots, grads, keep_graph, create_graph, targets, snapshot)
+    return _start_backward(tensors, grad_tensors, retain_graph, create_graph, inputs,
+                           emit=True, snapshot=snapshot)

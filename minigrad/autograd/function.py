@@ -12,18 +12,20 @@
 ...         return grad_output * ctx.constant, None
 >>> a = torch.ones(2, requires_grad=True)
 >>> b = MulConstant.apply(a, 5)
->>> b.grad_fn.name()
-'MulConstantBackward'
+>>> b.grad_fn
+<minigrad.autograd.function.MulConstantBackward object at 0x...>
 >>> b.sum().backward(); a.grad
 tensor([5., 5.])
 """
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .._state import local as _mode
-from .graph import FREED_MESSAGE, Node, SavedTensor, collect_next_edges, needs_grad
+from .graph import FREED_MESSAGE, Node, SavedTensor, _sequence, collect_next_edges
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
 
@@ -55,20 +57,24 @@ class BackwardCFunction(Node, FunctionCtx):
     """The node of a custom Function; it is also the ``ctx`` its forward and backward see."""
 
     _custom = True
+    _has_saved = True
     materialize_grads = True
     to_save = ()
     non_differentiable = ()
     dirty_tensors = ()
+    needs_input_grad = ()
     _saved = None
+    _input_meta = ()
+    _output_meta = ()
 
     @property
     def saved_tensors(self) -> tuple:
         """The tensors given to ``save_for_backward``, as they were then."""
+        if self._released:
+            raise RuntimeError(FREED_MESSAGE)
         if self._saved is None:
-            if self._released:
-                raise RuntimeError(FREED_MESSAGE)
-            return ()
-        return tuple(None if s is None else s.unpack(self) for s in self._saved)
+            return tuple(self.to_save)
+        return tuple(None if s is None else s.unpack() for s in self._saved)
 
     saved_variables = saved_tensors
 
@@ -80,61 +86,67 @@ class BackwardCFunction(Node, FunctionCtx):
                     s.release()
 
     def apply(self, *grads):
+        """Call the Function's ``backward`` on tensors, like PyTorch's ``ctx.apply``."""
         return self._forward_cls.backward(self, *grads)
 
     def backward(self, grads):
+        """What the engine calls: tensors in, the user's ``backward``, checked gradients out."""
         from .._tensor import Tensor
 
-        single = self._num_outputs == 1
-        grads = [grads] if single else list(grads)
-        for i, g in enumerate(grads):
-            if g is None and self.materialize_grads:
-                shape, dtype = self._output_meta[i]
-                grads[i] = np.zeros(shape, dtype)
+        grads = [grads] if self._num_outputs == 1 else list(grads)
+        for i, (g, meta) in enumerate(zip(grads, self._output_meta)):
+            if g is None and self.materialize_grads and meta is not None:
+                grads[i] = np.zeros(*meta)
         if not _mode.grad_enabled:
             grads = [None if g is None else Tensor._wrap(g) for g in grads]
+        else:
+            grads = [g if g is None or isinstance(g, Tensor) else Tensor._wrap(g) for g in grads]
         result = self._forward_cls.backward(self, *grads)
-        return self._check_grads(result if isinstance(result, tuple) else (result,))
+        return self._checked(result if isinstance(result, tuple) else (result,))
 
-    def _check_grads(self, result: tuple) -> tuple:
-        """Validate the user's gradients against the forward inputs; keep those of tensors."""
-        name = self.name()
-        if len(result) != len(self._input_meta):
+    def _checked(self, result: tuple) -> tuple:
+        """PyTorch's checks of the gradients ``backward`` returned; one per tensor input."""
+        from .._tensor import Tensor
+
+        name, metas = self.name(), self._input_meta
+        if len(result) > len(metas) and all(g is None for g in result[len(metas):]):
+            result = result[:len(metas)]
+        if len(result) != len(metas):
             raise RuntimeError(f"function {name} returned an incorrect number of gradients "
-                               f"(expected {len(self._input_meta)}, got {len(result)})")
+                               f"(expected {len(metas)}, got {len(result)})")
         out = []
-        for i, (g, meta) in enumerate(zip(result, self._input_meta)):
-            if meta is None:
+        for i, (g, meta) in enumerate(zip(result, metas)):
+            if meta is None:  # the forward input was not a tensor
                 if g is not None:
                     raise RuntimeError(
                         f"function {name} returned a gradient different than None at position "
                         f"{i + 1}, but the corresponding forward input was not a Variable")
                 continue
-            if g is not None:
-                g = _check_one(name, i, g, meta)
+            if g is not None and not isinstance(g, Tensor):
+                raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
+            if g is not None and meta[2]:
+                g = _fit(name, len(out), g, meta)
+            else:
+                g = None
             out.append(g)
         return tuple(out)
 
 
-def _check_one(name, i, g, meta):
-    from .._tensor import Tensor
+def _fit(name, index, g, meta):
+    """Sum a gradient back to its input's shape and dtype; refuse one that cannot be."""
     from .functional_utils import sum_to
 
-    shape, dtype = meta
-    if not isinstance(g, Tensor):
-        raise TypeError(f"expected a Tensor or None as gradient {i} of {name}, "
-                        f"got {type(g).__name__}")
+    shape, dtype, _ = meta
+    gshape = g._data.shape
     try:
-        np.broadcast_shapes(shape, g._data.shape)
-        ok = np.broadcast_shapes(shape, g._data.shape) == tuple(g._data.shape)
+        ok = np.broadcast_shapes(shape, gshape) == gshape
     except ValueError:
         ok = False
     if not ok:
         raise RuntimeError(
-            f"Function {name} returned an invalid gradient at index {i} - got "
-            f"{list(g._data.shape)} but expected shape compatible with {list(shape)}")
-    g = sum_to(g if _mode.grad_enabled else g._data, shape, dtype)
-    return g
+            f"Function {name} returned an invalid gradient at index {index} - got "
+            f"{list(gshape)} but expected shape compatible with {list(shape)}")
+    return sum_to(g if _mode.grad_enabled else g._data, shape, dtype)
 
 
 class FunctionMeta(type):
@@ -143,8 +155,7 @@ class FunctionMeta(type):
     def __init__(cls, name, bases, attrs):
         super().__init__(name, bases, attrs)
         cls._backward_cls = type(name + "Backward", (BackwardCFunction,),
-                                 {"_forward_cls": cls, "_custom": True,
-                                  "__module__": "minigrad.autograd.function",
+                                 {"_forward_cls": cls, "__module__": __name__,
                                   "__qualname__": name + "Backward"})
 
 
@@ -161,6 +172,10 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
             "You must implement the forward function for custom autograd.Function.")
 
     @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
     def backward(ctx, *grad_outputs):
         raise NotImplementedError(
             "You must implement either the backward or vjp method for your custom "
@@ -169,54 +184,158 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     vjp = backward
 
     @classmethod
-    def apply(cls, *args):
+    def apply(cls, *args, **kwargs):
+        """Run ``forward`` (not recorded) and record one node for it, as a built-in op would."""
         from .._tensor import Tensor
 
+        if kwargs and cls.setup_context is not Function.setup_context:
+            import inspect  # PyTorch binds keyword arguments into the inputs setup_context sees
+
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = tuple(bound.arguments.values()), {}
         ctx = cls._backward_cls()
-        tensors = [a for a in args if isinstance(a, Tensor)]
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
-        record = needs_grad(*tensors)
+        record = _mode.grad_enabled and any(ctx.needs_input_grad)
         prev = _mode.grad_enabled
         _mode.grad_enabled = False
         try:
-            outputs = cls.forward(ctx, *args)
+            if cls.setup_context is Function.setup_context:
+                outputs = cls.forward(ctx, *args, **kwargs)
+            else:
+                outputs = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, outputs)
         finally:
             _mode.grad_enabled = prev
         single = not isinstance(outputs, tuple)
-        outs = (outputs,) if single else outputs
+        outs = _alias_returned_inputs(ctx, args, (outputs,) if single else outputs)
         if record:
-            _connect(ctx, args, tensors, outs)
-        return outputs
+            _connect(ctx, args, outs)
+        return outs[0] if single else outs
 
 
-def _connect(ctx, args, tensors, outs) -> None:
+def _alias_returned_inputs(ctx, args, outs) -> tuple:
+    """An input returned unchanged (and not marked dirty) comes back as a new alias of it."""
+    from .._tensor import Tensor
+
+    dirty = {id(t) for t in ctx.dirty_tensors}
+    inputs = {id(a) for a in args if isinstance(a, Tensor)}
+    fixed = []
+    for o in outs:
+        if isinstance(o, Tensor) and id(o) in inputs and id(o) not in dirty:
+            alias = Tensor._wrap(o._data)
+            alias._vc = o._vc
+            alias._base = o if o._base is None else o._base
+            o = alias
+        fixed.append(o)
+    return tuple(fixed)
+
+
+def _connect(ctx, args, outs) -> None:
     """Record the custom node: edges to the tensor inputs, outputs pointing back at it."""
     from .._tensor import Tensor
-    from .graph import _sequence
 
+    tensors = [a for a in args if isinstance(a, Tensor)]
     ctx.next_functions = collect_next_edges(*tensors)
     ctx._sequence_nr = next(_sequence)
-    ctx._input_meta = [(a._data.shape, a._data.dtype) if isinstance(a, Tensor) else None
-                       for a in args]
+    ctx._input_meta = [(a._data.shape, a._data.dtype, a._requires_grad)
+                       if isinstance(a, Tensor) else None for a in args]
     ctx._num_outputs = len(outs)
-    ctx._output_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor) else ((), None)
+    ctx._output_meta = [(o._data.shape, o._data.dtype) if isinstance(o, Tensor) else None
                         for o in outs]
     non_diff = {id(t) for t in ctx.non_differentiable}
+    dirty = {id(t) for t in ctx.dirty_tensors}
     for nr, o in enumerate(outs):
-        if isinstance(o, Tensor) and id(o) not in non_diff and o._data.dtype.kind == "f":
-            if o._grad_fn is None and o._requires_grad and o in tensors:
-                raise RuntimeError("a leaf Variable that requires grad is being used in an "
+        if not isinstance(o, Tensor):
+            continue
+        if id(o) in dirty:
+            if o._grad_fn is None and o._requires_grad:
+                raise RuntimeError("a leaf Variable that requires grad has been used in an "
                                    "in-place operation.")
-            o._grad_fn = ctx
-            o._output_nr = nr
-            o._requires_grad = True
-    ids = {id(o): o for o in outs if isinstance(o, Tensor)}
-    ctx._saved = tuple(
-        None if t is None else SavedTensor(t, ctx if id(t) in ids else None)
-        for t in ctx.to_save)
+            o._vc[0] += 1
+        if id(o) in non_diff or o._data.dtype.kind != "f":
+            o._requires_grad = False
+            continue
+        o._grad_fn = ctx
+        o._output_nr = nr
+        o._requires_grad = True
+    ctx._saved = _save(ctx, outs)
     ctx.to_save = ()
 
 
+def _save(ctx, outs) -> tuple:
+    """Turn what ``save_for_backward`` got into SavedTensors (an output keeps its grad_fn)."""
+    from .._tensor import Tensor
+
+    out_ids = {id(o) for o in outs if isinstance(o, Tensor) and o._grad_fn is ctx}
+    saved = []
+    for i, t in enumerate(ctx.to_save):
+        if t is None:
+            saved.append(None)
+        elif not isinstance(t, Tensor):
+            raise TypeError(f"save_for_backward can only save variables, but argument {i} is "
+                            f"of type {type(t).__name__}")
+        else:
+            saved.append(SavedTensor(t, ctx if id(t) in out_ids else None))
+    return tuple(saved)
+
+
+# ---------------------------------------------------------------- once_differentiable
+class DelayedError(Node):
+    """Stands behind gradients that must not be differentiated again; raises if reached."""
+
+    def __init__(self, message: str):
+        self.message = message
+
+    def name(self) -> str:
+        return "torch::autograd::Error"
+
+    def backward(self, grad):
+        raise RuntimeError(self.message)
+
+
+DelayedError.__name__ = DelayedError.__qualname__ = "Error"
+
+
 def once_differentiable(fn):
-    """Mark a backward as not differentiable twice (accepted for compatibility)."""
-    return fn
+    """Mark a ``backward`` as differentiable only once.
+
+    It then runs with grad mode off; if its gradients would need a graph (``create_graph``
+    with gradients that require grad), differentiating them again raises an error.
+    """
+
+    @functools.wraps(fn)
+    def wrapper(ctx, *grads):
+        from .._tensor import Tensor
+
+        prev = _mode.grad_enabled
+        _mode.grad_enabled = False
+        try:
+            outputs = fn(ctx, *grads)
+        finally:
+            _mode.grad_enabled = prev
+        if not prev or not any(isinstance(g, Tensor) and g._requires_grad for g in grads):
+            return outputs
+        single = not isinstance(outputs, tuple)
+        node = DelayedError("trying to differentiate twice a function that was marked with "
+                            "@once_differentiable")
+        marked = tuple(_behind(node, o) for o in ((outputs,) if single else outputs))
+        return marked[0] if single else marked
+
+    return wrapper
+
+
+def _behind(node, g):
+    """``g`` detached, made to require grad, then passed through ``node``."""
+    from .._tensor import Tensor
+
+    if g is None:
+        return None
+    leaf = g.detach().requires_grad_(True)
+    out = Tensor._wrap(leaf._data)
+    out._vc = leaf._vc
+    node.next_functions = node.next_functions + collect_next_edges(leaf)
+    node._sequence_nr = next(_sequence)
+    out._grad_fn, out._output_nr, out._requires_grad = node, len(node.next_functions) - 1, True
+    node._num_outputs = len(node.next_functions)
+    return out

@@ -12,6 +12,7 @@ def sum_to(g, shape: tuple, dtype=None):
 
     This is where every op's gradient is un-broadcast (``x + b`` with ``b`` of shape ``(3,)``
     and ``x`` of shape ``(2, 3)`` gives ``b`` a gradient summed over the first dimension).
+    ``dtype`` (NumPy's or minigrad's) casts the result back to the input's dtype.
 
     >>> sum_to(np.ones((2, 3)), (3,))
     array([2., 2., 2.])
@@ -19,30 +20,31 @@ def sum_to(g, shape: tuple, dtype=None):
     array([[3.],
            [3.]])
     """
+    shape = tuple(shape)
     gshape = tuple(g.shape)
-    if gshape != tuple(shape):
+    tensor = not isinstance(g, (np.ndarray, np.generic))
+    if gshape != shape:
         lead = len(gshape) - len(shape)
-        axes = tuple(range(lead)) + tuple(
-            i + lead for i, s in enumerate(shape) if s == 1 and gshape[i + lead] != 1)
-        if not _is_tensor(g):
-            g = g.sum(axis=axes, keepdims=True) if axes else g
-            g = g.reshape(shape)
+        ones = tuple(i + lead for i, s in enumerate(shape) if s == 1 and gshape[i + lead] != 1)
+        if tensor:
+            if ones:
+                g = g.sum(dim=ones, keepdim=True)
+            if lead:
+                g = g.sum(dim=tuple(range(lead)))
         else:
-            if axes:
-                g = g.sum(dim=axes, keepdim=True)
-            g = g.reshape(tuple(shape))
-    if dtype is not None and g.dtype != dtype:
-        g = np.asarray(g).astype(dtype) if not _is_tensor(g) else g.to(_as_minigrad_dtype(dtype))
+            if ones:
+                g = g.sum(axis=ones, keepdims=True)
+            if lead:
+                g = g.sum(axis=tuple(range(lead)))
+        if tuple(g.shape) != shape:  # a 0-d result, or a size-1 dim on both sides
+            g = g.reshape(shape)
+    if dtype is not None:
+        dtype = getattr(dtype, "np", dtype)  # a minigrad dtype or a NumPy one
+        if not tensor:
+            if g.dtype != dtype:
+                g = np.asarray(g).astype(dtype)
+        elif g._data.dtype != dtype:
+            from .._dtype import from_numpy_dtype
+
+            g = g.to(from_numpy_dtype(dtype))
     return g
-
-
-def _as_minigrad_dtype(npdtype):
-    from .._dtype import from_numpy_dtype
-
-    return from_numpy_dtype(npdtype)
-
-
-def _is_tensor(g) -> bool:
-    from .._tensor import Tensor
-
-    return isinstance(g, Tensor)

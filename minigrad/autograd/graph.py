@@ -15,14 +15,18 @@ the leaf.
 from __future__ import annotations
 
 import itertools
+import re
 import weakref
 from collections import OrderedDict
 
+import numpy as np
+
 from .._state import local as _mode
 
-__all__ = ["Node", "AccumulateGrad", "SavedTensor", "RemovableHandle", "collect_next_edges"]
+__all__ = ["Node", "AccumulateGrad", "CopyBackwards", "SavedTensor", "RemovableHandle", "collect_next_edges",
+           "grad_accumulator", "record", "needs_grad"]
 
-_sequence = itertools.count()
+_sequence = itertools.count()  # every new node takes the next number (the engine's priority)
 
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -31,24 +35,33 @@ FREED_MESSAGE = (
     "through the graph a second time or if you need to access saved tensors after calling "
     "backward."
 )
+INFERENCE_MESSAGE = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `minigrad.no_grad()` instead "
+    "of `minigrad.inference_mode()`."
+)
 
 
+# ---------------------------------------------------------------- hooks
 class RemovableHandle:
     """Returned by ``register_hook``; ``handle.remove()`` takes the hook away again."""
 
     _next_id = itertools.count()
 
     def __init__(self, hooks: dict):
-        self._hooks = hooks
+        self.hooks_dict_ref = weakref.ref(hooks)
         self.id = next(RemovableHandle._next_id)
 
     def remove(self) -> None:
-        self._hooks.pop(self.id, None)
+        hooks = self.hooks_dict_ref()
+        if hooks is not None:
+            hooks.pop(self.id, None)
 
-    def __enter__(self):
+    def __enter__(self) -> RemovableHandle:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc) -> None:
         self.remove()
 
 
@@ -61,16 +74,19 @@ class _Hooks(OrderedDict):
         return handle
 
 
+# ---------------------------------------------------------------- nodes
 class _NodeMeta(type):
     """Prints node classes as PyTorch does: ``<class 'MulBackward0'>``."""
 
     def __repr__(cls) -> str:
-        if cls.__dict__.get("_custom", False):
-            return f"<class '{cls.__module__}.{cls.__qualname__}'>"
-        return f"<class '{cls.__name__}'>"
+        return f"<class '{_qualified(cls)}'>"
 
     def _repr_pretty_(cls, p, cycle) -> None:  # IPython shows PyTorch's built-in types bare
-        p.text(repr(cls)[8:-2] if cls.__dict__.get("_custom", False) else cls.__name__)
+        p.text(_qualified(cls))
+
+
+def _qualified(cls) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}" if cls._custom else cls.__name__
 
 
 class Node(metaclass=_NodeMeta):
@@ -86,15 +102,21 @@ class Node(metaclass=_NodeMeta):
     _sequence_nr = 0
     _num_outputs = 1
     _released = False
-    _sum_to = None  # per input: shape to sum the gradient to when the forward broadcast
+    _sum_to = None  # per input: (shape, dtype) to sum the gradient to when the forward broadcast
     _pre_hooks = None
     _post_hooks = None
     _tensor_pre_hooks = None  # output_nr -> _Hooks, from tensor.register_hook
     _retains_grad = None  # output_nr -> weakref to a tensor that called retain_grad()
     _metadata = None
-    _custom = False
+    _hooked = False  # set once any hook (or retain_grad) is registered: the engine then runs them
+    _custom = False  # a custom Function's node (printed with its module)
+    _has_saved = False  # set for classes with saved values: the engine then releases them
     saved: tuple = ()  # names of the values kept for backward, shown as `_saved_<name>`
     saved_tensors_names: tuple = ()  # of those, the ones PyTorch shows as tensors
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._has_saved = cls._has_saved or bool(cls.saved)
 
     def name(self) -> str:
         """The node's PyTorch name, e.g. ``'MulBackward0'``."""
@@ -107,20 +129,22 @@ class Node(metaclass=_NodeMeta):
             self._metadata = {}
         return self._metadata
 
-    @property
-    def requires_grad(self) -> bool:
-        return True
-
     def register_hook(self, fn) -> RemovableHandle:
-        """Call ``fn(grad_inputs, grad_outputs)`` after this node runs; it may return new grad_inputs."""
+        """Call ``fn(grad_inputs, grad_outputs)`` after this node runs; it may return new grad_inputs.
+
+        ``grad_outputs`` are the gradients the node received, ``grad_inputs`` those it computed
+        (one per entry of ``next_functions``).
+        """
         if self._post_hooks is None:
             self._post_hooks = _Hooks()
+        self._hooked = True
         return self._post_hooks.add(fn)
 
     def register_prehook(self, fn) -> RemovableHandle:
         """Call ``fn(grad_outputs)`` before this node runs; it may return new grad_outputs."""
         if self._pre_hooks is None:
             self._pre_hooks = _Hooks()
+        self._hooked = True
         return self._pre_hooks.add(fn)
 
     def _register_tensor_hook(self, output_nr: int, fn) -> RemovableHandle:
@@ -129,6 +153,7 @@ class Node(metaclass=_NodeMeta):
         hooks = self._tensor_pre_hooks.get(output_nr)
         if hooks is None:
             hooks = self._tensor_pre_hooks[output_nr] = _Hooks()
+        self._hooked = True
         return hooks.add(fn)
 
     def backward(self, grad):
@@ -137,8 +162,7 @@ class Node(metaclass=_NodeMeta):
     def release_variables(self) -> None:
         """Free the saved tensors (the engine does this after a backward without retain_graph)."""
         self._released = True
-        for name in self.saved:
-            value = self.__dict__.get("_s_" + name)
+        for value in self.__dict__.values():
             if type(value) is SavedTensor:
                 value.release()
 
@@ -147,11 +171,11 @@ class Node(metaclass=_NodeMeta):
         if name.startswith("_saved_") and name[7:] in type(self).saved:
             value = getattr(self, "_s_" + name[7:], None)
             if type(value) is SavedTensor:
-                return value.unpack(self)
+                return value.unpack()
             if name[7:] in type(self).saved_tensors_names and isinstance(value, (int, float)):
                 from .._tensor import Tensor  # a Python number PyTorch wrapped as a tensor
 
-                return Tensor._wrap(__import__("numpy").array(value))
+                return Tensor._wrap(np.array(value))
             return value
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
@@ -159,139 +183,179 @@ class Node(metaclass=_NodeMeta):
         """Run this node's backward formula on tensors, like calling a PyTorch ``grad_fn``."""
         from .._tensor import Tensor
 
+        if _mode.grad_enabled:
+            raw = self.backward(grads[0] if self._num_outputs == 1 else list(grads))
+            return tuple(raw)
         raw = self.backward(grads[0]._data if self._num_outputs == 1 else
                             [None if g is None else g._data for g in grads])
         return tuple(None if g is None else Tensor._wrap(g) for g in raw)
 
     def __repr__(self) -> str:
-        return f"<{_qualified_name(self)} object at {id(self):#x}>"
+        return f"<{_qualified(type(self))} object at {id(self):#x}>"
 
     def _repr_pretty_(self, p, cycle) -> None:  # what IPython shows for PyTorch's nodes
-        p.text(f"<{_qualified_name(self)} at {id(self):#x}>")
+        p.text(f"<{_qualified(type(self))} at {id(self):#x}>")
 
     def __dir__(self):
         return sorted(set(super().__dir__()) | {"_saved_" + n for n in type(self).saved})
 
 
-def _qualified_name(node) -> str:
-    cls = type(node)
-    return f"{cls.__module__}.{cls.__qualname__}" if cls.__dict__.get("_custom") else cls.__name__
-
-
 class AccumulateGrad(Node):
-    """The node that ends each path at a leaf: it adds the incoming gradient to ``variable.grad``."""
+    """The node that ends each path at a leaf: it adds the incoming gradient to ``variable.grad``.
 
-    _sequence_nr = 2**64 - 1  # PyTorch's UINT64_MAX: ready leaves accumulate first
+    ``name()`` is PyTorch's C++ name, ``'torch::autograd::AccumulateGrad'``.
+    """
+
+    _sequence_nr = 2**64 - 1  # PyTorch's UINT64_MAX: a ready leaf is updated before anything else
 
     def __init__(self, variable):
         self.variable = variable
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
 
     def backward(self, grad):  # the engine calls accumulate(); this is for grad_fn(...) calls
         return ()
 
     def __call__(self, *grads):
-        self.accumulate(grads[0]._data)
+        self.accumulate(grads[0]._data, False, False)
         return ()
 
-    def accumulate(self, grad, create_graph: bool = False) -> None:
-        """Add ``grad`` (an array, or a Tensor under create_graph) into ``variable.grad``."""
+    def accumulate(self, grad, owned: bool = False, create_graph: bool = False) -> None:
+        """Add ``grad`` into ``variable.grad`` as PyTorch does.
+
+        The first gradient is kept as is if the engine ``owned`` it (no one else holds the
+        array), else copied; later ones are added in place. Under ``create_graph`` ``grad`` is
+        a Tensor and both are recorded (``.grad`` then has a ``grad_fn``: ``CopyBackwards``,
+        then ``AddBackward0``).
+        """
         from .._tensor import Tensor
 
         var = self.variable
         old = var._grad
-        if type(grad) is not Tensor:
-            if old is None:
-                var._grad = Tensor._wrap(grad if grad.flags.owndata and grad.flags.writeable
-                                         else grad.copy())
-            elif old._requires_grad or create_graph:
-                var._grad = old + Tensor._wrap(grad)
-            else:
-                old._data += grad
-                old._vc[0] += 1
+        if create_graph:
+            if not isinstance(grad, Tensor):
+                grad = Tensor._wrap(grad)
+            var._grad = _recorded_copy(grad) if old is None else old + grad
         elif old is None:
-            var._grad = grad if create_graph else grad.detach()
+            var._grad = Tensor._wrap(grad if owned else np.array(grad))
         else:
-            var._grad = old + (grad if create_graph else grad.detach())
+            d = old._data
+            if d.flags.writeable:
+                np.add(d, grad, out=d, casting="unsafe")
+            else:
+                old._data = d + grad
+            old._vc[0] += 1
 
 
+class CopyBackwards(Node):
+    """z = self.copy_(src): self's old values are gone (no gradient); src gets grad as is.
+
+    PyTorch's ``.grad`` after ``backward(create_graph=True)`` is such a copy of the gradient.
+    Where self needs a gradient (``a.copy_(src)``), it gets zeros, as in PyTorch.
+    """
+
+    def name(self) -> str:
+        return "torch::autograd::CopyBackwards"
+
+    def backward(self, g):
+        return (None if self.next_functions[0][0] is None else g * 0), g
+
+
+def _recorded_copy(g):
+    """A copy of tensor ``g`` that is part of the graph (PyTorch's ``CopyBackwards``)."""
+    from .._tensor import Tensor
+
+    t = Tensor._wrap(np.array(g._data))
+    if g._requires_grad and _mode.grad_enabled:
+        record(CopyBackwards(), t, (None, g))
+    return t
+
+
+# ---------------------------------------------------------------- saved tensors
 class SavedTensor:
     """A tensor a node keeps for its backward, checked against in-place changes when used.
 
     A saved input is kept as the tensor object itself (``_saved_self is x``); a saved output is
     kept as its data (to avoid a reference cycle) and rebuilt with ``grad_fn`` on access.
+    ``release()`` (after a backward without ``retain_graph``) drops both.
     """
 
-    __slots__ = ("tensor", "data", "vc", "version", "node", "released", "output_nr")
+    __slots__ = ("tensor", "data", "vc", "version", "node", "output_nr", "released")
 
     def __init__(self, tensor, output_of: Node | None = None):
-        self.tensor = None if output_of is not None else tensor
+        if tensor._inference:
+            raise RuntimeError(INFERENCE_MESSAGE)
         self.data = tensor._data
         self.vc = tensor._vc
         self.version = tensor._vc[0]
-        self.node = weakref.ref(output_of) if output_of is not None else None
-        self.output_nr = tensor._output_nr
         self.released = False
+        if output_of is None:
+            self.tensor = tensor
+            self.node = None
+        else:
+            self.tensor = None
+            self.node = weakref.ref(output_of)
+            self.output_nr = tensor._output_nr
 
     def release(self) -> None:
         self.released = True
         self.tensor = self.data = None
 
-    def _check(self, owner) -> None:
+    def _check(self) -> None:
         if self.released:
             raise RuntimeError(FREED_MESSAGE)
         if self.vc[0] != self.version:
-            raise RuntimeError(_modified_message(self, owner))
+            raise RuntimeError(_modified_message(self))
 
-    def unpack(self, owner=None):
+    def unpack(self):
         """The saved tensor, raising PyTorch's errors if freed or modified in place."""
-        self._check(owner)
+        if self.released or self.vc[0] != self.version:
+            self._check()
         if self.tensor is not None:
             return self.tensor
         from .._tensor import Tensor
 
-        node = self.node()
         t = Tensor._wrap(self.data)
         t._vc = self.vc
+        node = self.node()
         if node is not None:
             t._requires_grad = True
             t._grad_fn = node
             t._output_nr = self.output_nr
         return t
 
-    def get(self, owner=None):
+    def get(self):
         """What a backward formula uses: the array, or the tensor under create_graph."""
         if _mode.grad_enabled:
-            return self.unpack(owner)
+            return self.unpack()
         if self.released or self.vc[0] != self.version:
-            self._check(owner)
+            self._check()
         return self.data
 
 
-def _modified_message(saved: SavedTensor, owner) -> str:
-    t = saved.tensor
-    data, dtype_name = saved.data, _legacy_name(saved.data)
+def _modified_message(saved: SavedTensor) -> str:
+    from .._dtype import from_numpy_dtype
+
+    data, t = saved.data, saved.tensor
     shape = ", ".join(str(s) for s in data.shape)
-    if t is not None and t._grad_fn is not None:
-        where = f"which is output {t._output_nr} of {t._grad_fn.name()},"
-    elif t is None and saved.node is not None and saved.node() is not None:
-        where = f"which is output {saved.output_nr} of {saved.node().name()},"
-    else:
-        where = ""
+    node, nr = (t.grad_fn, t._output_nr) if t is not None else (saved.node(), saved.output_nr)
+    where = f", which is output {nr} of {_op_name(node)}," if node is not None else ""
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: [minigrad.{dtype_name} [{shape}]], {where} is at version "
-        f"{saved.vc[0]}; expected version {saved.version} instead. Hint: enable anomaly "
-        "detection to find the operation that failed to compute its gradient, with "
-        "minigrad.autograd.set_detect_anomaly(True)."
+        f"operation: [minigrad.{from_numpy_dtype(data.dtype)._legacy_name} [{shape}]]{where} is "
+        f"at version {saved.vc[0]}; expected version {saved.version} instead. Hint: enable "
+        "anomaly detection to find the operation that failed to compute its gradient, with "
+        "minigrad.autograd.set_detect_anomaly(True, check_nan=False)."
     )
 
 
-def _legacy_name(data) -> str:
-    from .._dtype import from_numpy_dtype
+def _op_name(node) -> str:
+    """``MulBackward0`` -> ``Mul``: how PyTorch names the op in the in-place error."""
+    return re.sub(r"Backward\d*$", "", node.name())
 
-    return from_numpy_dtype(data.dtype)._legacy_name
 
-
+# ---------------------------------------------------------------- recording
 def grad_accumulator(t) -> AccumulateGrad:
     """The leaf's AccumulateGrad node, made on first use and shared while any graph holds it."""
     ref = t._accumulator
@@ -306,6 +370,8 @@ def collect_next_edges(*tensors) -> tuple:
     """``next_functions`` for a node whose inputs are ``tensors`` (None for non-tensors)."""
     edges = []
     for t in tensors:
+        if t is not None and t._base is not None:
+            t._sync_view()  # a view whose memory changed in place reads from its base now
         if t is None or not t._requires_grad:
             edges.append((None, 0))
         elif t._grad_fn is not None:

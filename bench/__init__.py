@@ -1,0 +1,1 @@
+"""Benchmarks: `python -m bench` (core) and `python bench/bench_widgets.py` (widgets)."""

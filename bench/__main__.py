@@ -1,0 +1,54 @@
+"""Run the benchmarks and print one table of ratios (``python -m bench [--quick] [--markdown F]``)."""
+
+from __future__ import annotations
+
+import argparse
+import platform
+
+import numpy as np
+
+from .core import all_cases, torch
+
+
+def _fmt(seconds) -> str:
+    if seconds is None:
+        return "-"
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f} us"
+    if seconds < 1:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds:.3f} s"
+
+
+def _ratio(r) -> str:
+    return "-" if r is None else f"{r:.2f}x"
+
+
+def table(cases) -> str:
+    lines = ["| case | minigrad | PyTorch | NumPy floor | vs PyTorch | vs floor | target |",
+             "|---|---|---|---|---|---|---|"]
+    for c in cases:
+        rt, rf = c.ratios()
+        lines.append(f"| {c.name} | {_fmt(c.minigrad)} | {_fmt(c.torch)} | {_fmt(c.floor)} | "
+                     f"{_ratio(rt)} | {_ratio(rf)} | {'; '.join(c.verdicts())} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer repeats")
+    parser.add_argument("--markdown", help="also write the table to this Markdown file")
+    args = parser.parse_args()
+    header = (f"Python {platform.python_version()}, NumPy {np.__version__}, "
+              f"PyTorch {torch.__version__ if torch else 'not installed'}, "
+              f"{platform.machine()}; medians of repeats, measured in one run")
+    text = table(all_cases(quick=args.quick))
+    print(header)
+    print(text)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(f"# Benchmarks\n\n{header}.\n\n{text}\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,184 @@
+"""Activation functions: relu, sigmoid, tanh, softmax and log_softmax.
+
+Each saves its *result*, which is all its derivative needs (``sigmoid' = z (1 - z)``).
+
+>>> import minigrad as torch
+>>> x = torch.tensor([-1., 2.], requires_grad=True)
+>>> x.relu().sum().backward()
+>>> x.grad
+tensor([0., 1.])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._state import local as _mode
+from ..autograd.graph import Node, _sequence, collect_next_edges
+from ._core import SavedTensor, Tensor, make, method, value
+from .movement import u64
+from .unary import data, floats
+
+__all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax"]
+
+
+def _record_result(d, node, input):
+    out = make(d, node, input)
+    node._s_result = SavedTensor(out, node)
+    return out
+
+
+class ReluBackward0(Node):
+    """z = max(self, 0):  dz/dself = 1 where z > 0, else 0."""
+
+    saved = ("result",)
+
+    def backward(self, g):
+        return (g * (data(value(self._s_result)) > 0),)
+
+
+@method("relu")
+def relu(input):
+    """``max(input, 0)`` elementwise (keeps integer dtypes)."""
+    d = input._data
+    if d.dtype.kind == "b":
+        raise RuntimeError("Boolean inputs not supported for relu")
+    d = np.maximum(d, d.dtype.type(0))
+    if _mode.grad_enabled and input._requires_grad:
+        return _record_result(d, ReluBackward0(), input)
+    return Tensor._wrap(d)
+
+
+@method("relu_")
+def relu_(input):
+    """``relu`` in place: ``input`` itself becomes the output (its grad_fn ReluBackward0)."""
+    input._check_inplace()
+    d = input._data
+    if d.dtype.kind == "b":
+        raise RuntimeError("Boolean inputs not supported for relu")
+    np.maximum(d, d.dtype.type(0), out=d)
+    input._vc[0] += 1
+    if _mode.grad_enabled and input._requires_grad:
+        node = ReluBackward0()
+        node.next_functions = collect_next_edges(input)
+        node._sequence_nr = next(_sequence)
+        input._grad_fn, input._output_nr = node, 0
+        node._s_result = SavedTensor(input, node)
+    return input
+
+
+class SigmoidBackward0(Node):
+    """z = 1 / (1 + exp(-self)):  dz/dself = z (1 - z)."""
+
+    saved = ("result",)
+
+    def backward(self, g):
+        z = value(self._s_result)
+        return (g * (z * (1 - z)),)
+
+
+@method("sigmoid")
+def sigmoid(input):
+    """The logistic function ``1 / (1 + exp(-input))``, elementwise."""
+    d = floats(input, "sigmoid")
+    half = d.dtype.type(0.5)
+    d = np.tanh(d * half)  # sigmoid(x) = (tanh(x/2) + 1) / 2, which cannot overflow
+    d *= half
+    d += half
+    if _mode.grad_enabled and input._requires_grad:
+        return _record_result(d, SigmoidBackward0(), input)
+    return Tensor._wrap(d)
+
+
+class TanhBackward0(Node):
+    """z = tanh(self):  dz/dself = 1 - z**2."""
+
+    saved = ("result",)
+
+    def backward(self, g):
+        z = value(self._s_result)
+        return (g * (1 - z * z),)
+
+
+@method("tanh")
+def tanh(input):
+    """Hyperbolic tangent, elementwise."""
+    d = np.tanh(floats(input, "tanh"))
+    if _mode.grad_enabled and input._requires_grad:
+        return _record_result(d, TanhBackward0(), input)
+    return Tensor._wrap(d)
+
+
+# ---------------------------------------------------------------- softmax
+def _sum_keep(x, axis):
+    return x.sum(axis, keepdim=True) if isinstance(x, Tensor) else x.sum(axis, keepdims=True)
+
+
+def _softmax_input(input, dim, dtype, name):
+    """(input, data, axis) for softmax-like ops: checks dim and dtype as PyTorch does."""
+    if dim is None:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+    if dtype is not None:
+        input = input.to(dtype)
+    axis = input._wrap_dim(dim)
+    d = input._data
+    if d.dtype.kind != "f":
+        last = "lastdim_" if axis == d.ndim - 1 or d.ndim == 0 else ""
+        raise NotImplementedError(f"\"{name}_{last}kernel_impl\" not implemented for "
+                                  f"'{input.dtype._legacy_name[:-6]}'")
+    return input, d, axis
+
+
+class SoftmaxBackward0(Node):
+    """z = softmax(self, dim):  dself = z * (g - sum(g * z, dim))."""
+
+    saved = ("dim", "result")
+
+    def backward(self, g):
+        z = value(self._s_result)
+        gz = g * z
+        return (gz - z * _sum_keep(gz, self._axis),)
+
+
+@method("softmax")
+def softmax(input, dim=None, dtype=None):
+    """``exp(x) / exp(x).sum(dim)``, computed stably (the max is subtracted first)."""
+    input, d, axis = _softmax_input(input, dim, dtype, "softmax")
+    if d.ndim == 0 or d.size == 0:
+        e = np.exp(d - d)
+    else:
+        e = d - d.max(axis, keepdims=True)
+        np.exp(e, out=e)
+        e /= e.sum(axis, keepdims=True)
+    if _mode.grad_enabled and input._requires_grad:
+        node = SoftmaxBackward0()
+        node._s_dim, node._axis = u64(dim), axis
+        return _record_result(e, node, input)
+    return Tensor._wrap(e)
+
+
+class LogSoftmaxBackward0(Node):
+    """z = log_softmax(self, dim):  dself = g - exp(z) * sum(g, dim)."""
+
+    saved = ("dim", "result")
+
+    def backward(self, g):
+        z = value(self._s_result)
+        ez = z.exp() if isinstance(z, Tensor) else np.exp(z)
+        return (g - ez * _sum_keep(g, self._axis),)
+
+
+@method("log_softmax")
+def log_softmax(input, dim=None, dtype=None):
+    """``x - log(exp(x).sum(dim))``, computed stably."""
+    input, d, axis = _softmax_input(input, dim, dtype, "log_softmax")
+    if d.ndim == 0 or d.size == 0:
+        out = d - d
+    else:
+        out = d - d.max(axis, keepdims=True)
+        out -= np.log(np.exp(out).sum(axis, keepdims=True))
+    if _mode.grad_enabled and input._requires_grad:
+        node = LogSoftmaxBackward0()
+        node._s_dim, node._axis = u64(dim), axis
+        return _record_result(out, node, input)
+    return Tensor._wrap(out)

@@ -1,0 +1,119 @@
+"""dtype conversions: ``to``, ``float()``, ``double()``, ``long()``, ``int()``, ``bool()``, ``type_as``.
+
+Converting to the dtype a tensor already has returns the tensor itself (no copy, no node).
+A differentiable conversion (float32 <-> float64) records ``ToCopyBackward0``, whose
+backward casts the gradient back to the input's dtype; conversions to integer or bool types
+are not differentiable.
+
+>>> import minigrad as torch
+>>> x = torch.tensor([1.5, 2.5], requires_grad=True)
+>>> x.float() is x, x.double().grad_fn.name(), x.long()
+(True, 'ToCopyBackward0', tensor([1, 2]))
+"""
+
+from __future__ import annotations
+
+from .. import _dtype
+from .._dtype import dtype as _dtype_cls
+from .._state import local as _mode
+from .._tensor import _Device
+from ..autograd.graph import Node
+from ._core import Tensor, make, method
+
+__all__ = ["to"]
+
+_ALL = (_dtype.bool, _dtype.uint8, _dtype.int32, _dtype.int64, _dtype.float32, _dtype.float64)
+
+
+class ToCopyBackward0(Node):
+    """z = self.to(dtype):  dz/dself = 1 (the engine casts the gradient back to self's dtype)."""
+
+    def backward(self, g):
+        return (g,)
+
+
+def _to_copy(input, dt):
+    data = input._data.astype(dt.np)
+    if _mode.grad_enabled and input._requires_grad and dt.is_floating_point:
+        return make(data, ToCopyBackward0(), input, broadcast=True)
+    return Tensor._wrap(data)
+
+
+def _check_device(device) -> None:
+    if device is not None and str(device).split(":")[0] != "cpu":
+        if str(device).startswith("cuda"):
+            raise AssertionError("Torch not compiled with CUDA enabled")
+        raise RuntimeError(f"Expected one of cpu, cuda, ... device type at start of device "
+                           f"string: {device}")
+
+
+@method("to")
+def to(input, *args, dtype=None, device=None, non_blocking: bool = False, copy: bool = False,
+       memory_format=None):
+    """This tensor converted to ``dtype`` (or to ``other.dtype`` for ``to(other)``).
+
+    ``to('cpu')`` is accepted (minigrad lives on the CPU). Without a change, and unless
+    ``copy=True``, the tensor itself is returned.
+    """
+    for a in args:
+        if isinstance(a, _dtype_cls):
+            dtype = a
+        elif isinstance(a, Tensor):
+            dtype = a.dtype
+        elif isinstance(a, (str, _Device)):
+            device = a
+        elif isinstance(a, bool):
+            non_blocking = a
+        else:
+            raise TypeError(f"to() received an invalid combination of arguments - got "
+                            f"({type(a).__name__})")
+    _check_device(device)
+    if dtype is None or dtype.np == input._data.dtype:
+        return _to_copy(input, input.dtype) if copy else input
+    return _to_copy(input, dtype)
+
+
+def _converter(dt, name: str):
+    def convert(self, memory_format=None):
+        return to(self, dt)
+
+    convert.__name__ = name
+    convert.__doc__ = f"``self.to({dt!r})``."
+    return convert
+
+
+for _name, _dt in (("float", _dtype.float32), ("double", _dtype.float64),
+                   ("half", _dtype.float32), ("long", _dtype.int64), ("int", _dtype.int32),
+                   ("bool", _dtype.bool), ("byte", _dtype.uint8)):
+    setattr(Tensor, _name, _converter(_dt, _name))
+
+
+@method("type_as")
+def type_as(input, other):
+    """``input`` converted to ``other``'s dtype."""
+    return to(input, other.dtype)
+
+
+@method("type")
+def type(input, dtype=None, non_blocking: bool = False):  # noqa: A001
+    """Without arguments, the type name (``'minigrad.FloatTensor'``); else ``to(dtype)``."""
+    if dtype is None:
+        return "minigrad." + input.dtype._legacy_name
+    if isinstance(dtype, str):
+        name = dtype.split(".")[-1]
+        match = [d for d in _ALL if name in (d._legacy_name, d.name)]
+        if not match:
+            raise ValueError(f"invalid type: '{dtype}'")
+        dtype = match[0]
+    return to(input, dtype)
+
+
+@method("cpu")
+def cpu(input, memory_format=None):
+    """The tensor itself: minigrad tensors always live on the CPU."""
+    return input
+
+
+@method("cuda")
+def cuda(input, device=None, non_blocking: bool = False):
+    raise AssertionError("Torch not compiled with CUDA enabled")

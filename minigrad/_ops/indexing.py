@@ -1,0 +1,499 @@
+"""Indexing: ``x[...]`` (select, slice, None, ``...``, integer and boolean tensors), where,
+masked_fill and index_put.
+
+``x[i]``, ``x[a:b:s]``, ``x[None]`` and ``x[...]`` are *views* (``SelectBackward0``,
+``SliceBackward0``, ``UnsqueezeBackward0``, ``AliasBackward0``); indexing with integer or
+boolean tensors (or lists) gathers a copy (``IndexBackward0``). A combined index is applied
+as PyTorch applies it: first the basic parts, left to right, one node each, then one
+``IndexBackward0`` for all tensor indices together.
+
+>>> import minigrad as torch
+>>> x = torch.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True)
+>>> x[0, 1:].grad_fn.name(), x[0, 1:].grad_fn.next_functions[0][0].name()
+('SliceBackward0', 'SelectBackward0')
+>>> x[[0, 0]].sum().backward()   # a repeated index adds up its gradients
+>>> x.grad
+tensor([[2., 2., 2.],
+        [0., 0., 0.]])
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .._dtype import result_type
+from .._state import local as _mode
+from ..autograd.graph import Node
+from ._core import SavedTensor, Tensor, binary_operands, make, method, value
+from .movement import u64, unsqueeze, view_of
+
+__all__ = ["select", "narrow", "alias", "index", "index_put", "where", "nonzero", "masked_fill"]
+
+_INT64_MAX = 2**63 - 1
+
+
+def _along(dim: int, index) -> tuple:
+    return (slice(None),) * dim + (index,)
+
+
+def _place(g, shape, where, node_cls):
+    """Zeros of ``shape`` with ``g`` written at ``where``: the gradient of taking ``x[where]``."""
+    if isinstance(g, Tensor):
+        return _place_op(g, shape, where, node_cls)
+    z = np.zeros(shape, g.dtype)
+    z[where] = g
+    return z
+
+
+class SelectBackwardBackward0(Node):
+    """z = the gradient of a select, placed into zeros:  dz/dgrad picks it back out."""
+
+    def backward(self, gg):
+        return (gg[self._where],)
+
+
+class SliceBackwardBackward0(SelectBackwardBackward0):
+    """z = the gradient of a slice, placed into zeros:  dz/dgrad picks it back out."""
+
+
+def _place_op(g, shape, where, node_cls):
+    data = np.zeros(shape, g._data.dtype)
+    data[where] = g._data
+    if _mode.grad_enabled and g._requires_grad:
+        node = node_cls()
+        node._where = where
+        return make(data, node, g)
+    return Tensor._wrap(data)
+
+
+# ---------------------------------------------------------------- select / slice / alias
+class SelectBackward0(Node):
+    """z = self.select(dim, index):  the gradient fills that slice of zeros."""
+
+    saved = ("dim", "index", "self_sym_sizes")
+
+    def backward(self, g):
+        return (_place(g, self._s_self_sym_sizes, self._where, SelectBackwardBackward0),)
+
+
+class SliceBackward0(Node):
+    """z = self[start:end:step] along dim:  the gradient fills those entries of zeros."""
+
+    saved = ("dim", "end", "self_sym_sizes", "start", "step")
+
+    def backward(self, g):
+        return (_place(g, self._s_self_sym_sizes, self._where, SliceBackwardBackward0),)
+
+
+class AliasBackward0(Node):
+    """z = self (a new view of the same data, from ``x[...]``):  dz/dself = 1."""
+
+    def backward(self, g):
+        return (g,)
+
+
+def _recording(x) -> bool:
+    return _mode.grad_enabled and x._requires_grad
+
+
+@method("select")
+def select(input, dim: int, index: int):
+    """The view ``input[..., index, ...]`` with ``index`` at dimension ``dim``."""
+    shape = input._data.shape
+    if not shape:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    d = input._wrap_dim(dim)
+    if not -shape[d] <= index < shape[d]:
+        raise IndexError(f"index {index} is out of bounds for dimension {d} with size {shape[d]}")
+    where = _along(d, index % shape[d])
+    node = None
+    if _recording(input):
+        node = SelectBackward0()
+        node._s_dim, node._s_index, node._s_self_sym_sizes = d, u64(index), shape
+        node._where = where
+    return view_of(input, input._data[where + (...,)], node)  # `...`: a 0-d view, not a copy
+
+
+def _slice(input, dim: int, start, stop, step):
+    """The view of entries ``start:stop:step`` along ``dim`` (a SliceBackward0 node)."""
+    shape = input._data.shape
+    if not shape:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    where = _along(dim, slice(start, stop, step))
+    node = None
+    if _recording(input):
+        node = SliceBackward0()
+        node._s_dim, node._s_self_sym_sizes, node._s_step = dim, shape, step
+        node._s_start = u64(0 if start is None else start)
+        node._s_end = u64(_INT64_MAX if stop is None else stop)
+        node._where = where
+    return view_of(input, input._data[where], node)
+
+
+@method("narrow")
+def narrow(input, dim: int, start: int, length: int):
+    """The view of ``length`` entries from ``start`` along ``dim``."""
+    d = input._wrap_dim(dim)
+    start = start % input._data.shape[d] if start < 0 else start
+    return _slice(input, d, start, start + length, 1)
+
+
+def alias(input):
+    """A new view of all of ``input`` (what ``x[...]`` returns)."""
+    return view_of(input, input._data[...], AliasBackward0() if _recording(input) else None)
+
+
+# ---------------------------------------------------------------- parsing an index
+def _is_int(i) -> bool:
+    if isinstance(i, Tensor):
+        return i._data.ndim == 0 and i._data.dtype.kind in "iu"
+    return isinstance(i, (int, np.integer)) and not isinstance(i, (bool, np.bool_))
+
+
+def _as_index(i) -> Tensor:
+    """A list or tensor used as an index, as an integer or boolean tensor."""
+    if isinstance(i, Tensor):
+        t = i
+    else:
+        if isinstance(i, str) or not isinstance(i, (list, tuple, np.ndarray)):
+            raise IndexError(
+                "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+                f"are valid indices (got {type(i).__name__})")
+        a = np.asarray([x.item() if isinstance(x, Tensor) else x for x in i]
+                       if isinstance(i, list) else i)
+        t = Tensor._wrap(a.astype(np.int64) if a.size == 0 or a.dtype.kind in "iu" else a)
+    if t._data.dtype.kind not in "iub":
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    return t
+
+
+def _dims_taken(i) -> int:
+    if i is None or i is Ellipsis or isinstance(i, (bool, np.bool_)):
+        return 0
+    if isinstance(i, Tensor) and i._data.dtype.kind in "bu" and not (
+            i._data.dtype.kind == "u" and i._data.ndim == 0):
+        return i._data.ndim
+    return 1
+
+
+def _sequence_as_tuple(index: list) -> bool:
+    """PyTorch reads ``x[[0, slice]]``-like lists as tuples (with a deprecation warning)."""
+    if len(index) >= 32:
+        return False
+    return any(isinstance(i, (list, tuple, Tensor, slice)) or i is None or i is Ellipsis
+               for i in index)
+
+
+def _step(s: slice) -> int:
+    step = 1 if s.step is None else s.step
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
+    if step < 0:
+        raise ValueError("step must be greater than zero")
+    return step
+
+
+def apply_slicing(self, index: tuple):
+    """The basic part of ``index`` applied as views, and the tensor indices left for ``index``.
+
+    Ints select, slices slice (a slice of everything is skipped), None unsqueezes, ``...``
+    skips dimensions; list and tensor indices are collected (``None`` marking dimensions they
+    leave alone, a boolean mask counting once however many dimensions it covers).
+    """
+    ndim = self._data.ndim
+    specified = sum(_dims_taken(i) for i in index)
+    if specified > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    out, dim, shift, found = self, 0, 0, []
+    for i in index:
+        if _is_int(i):
+            if not out._data.ndim:
+                raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python "
+                                 "or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a "
+                                 "number")
+            out = select(out, dim, int(i))
+        elif isinstance(i, slice):
+            start, stop, step = i.start, i.stop, _step(i)
+            if not (start in (None, 0) and step == 1 and out._data.ndim and
+                    (stop is None or stop >= out._data.shape[dim])):
+                out = _slice(out, dim, start, stop, step)
+            dim += 1
+        elif i is None:
+            out, dim = unsqueeze(out, dim), dim + 1
+        elif i is Ellipsis:
+            dim += ndim - specified
+        else:
+            if isinstance(i, (bool, np.bool_)) or (isinstance(i, Tensor) and not i._data.ndim
+                                                   and i._data.dtype.kind == "b"):
+                out = unsqueeze(out, dim)  # True keeps that new dimension, False empties it
+                i = Tensor._wrap(np.array([0] if bool(i) else [], np.int64))
+            t = _as_index(i)
+            found.extend([None] * (dim - shift - len(found)))
+            found.append(t)
+            taken = t._data.ndim if t._data.dtype.kind in "bu" else 1
+            dim, shift = dim + taken, shift + taken - 1
+    return out, found
+
+
+@method("__getitem__")
+def getitem(self, index):
+    """``self[index]``, following PyTorch's rules (see the module docstring)."""
+    if type(index) is not tuple:
+        if _is_int(index) and not isinstance(index, Tensor):
+            if not self._data.ndim:
+                raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python "
+                                 "or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a "
+                                 "number")
+            return select(self, 0, index)
+        if index is None:
+            return unsqueeze(self, 0)
+        if index is Ellipsis:
+            return alias(self)
+        if isinstance(index, slice):  # a lone slice is always recorded, even ``x[:]``
+            return _slice(self, 0, index.start, index.stop, _step(index))
+        if isinstance(index, list) and _sequence_as_tuple(index):
+            warnings.warn(
+                "Using a non-tuple sequence for multidimensional indexing is deprecated and will "
+                "be changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 "
+                "this will be interpreted as tensor index, x[torch.tensor(seq)], which will "
+                "result either in an error or a different result", UserWarning, stacklevel=2)
+            index = tuple(index)
+        else:
+            index = (index,)
+    out, found = apply_slicing(self, index)
+    if found:
+        return _index(out, found)
+    return alias(self) if out is self else out
+
+
+# ---------------------------------------------------------------- index (gather)
+def numpy_index(x, indices) -> tuple:
+    """The NumPy index for PyTorch's tensor-index list ``indices`` on tensor ``x``, checked."""
+    shape, out, dim, sizes = x._data.shape, [], 0, []
+    for t in indices:
+        if t is None:
+            out.append(slice(None))
+            dim += 1
+            continue
+        a = t._data
+        if a.dtype.kind in "bu":
+            if a.dtype.kind == "u":
+                warnings.warn("indexing with dtype minigrad.uint8 is now deprecated, please use "
+                              "a dtype minigrad.bool instead.", UserWarning, stacklevel=3)
+                a = a.astype(bool)
+            for k, n in enumerate(a.shape):
+                if dim + k >= len(shape) or shape[dim + k] != n:
+                    raise IndexError(
+                        f"The shape of the mask [{', '.join(map(str, a.shape))}] at index {k} "
+                        f"does not match the shape of the indexed tensor "
+                        f"[{', '.join(map(str, shape))}] at index {dim + k}")
+            sizes += [[int(a.sum())]] * a.ndim
+            dim += a.ndim
+        else:
+            n = shape[dim]
+            if a.size and not (-n <= a.min() and a.max() < n):
+                bad = a[(a < -n) | (a >= n)].flat[0]
+                raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {n}")
+            sizes.append(list(a.shape))
+            dim += 1
+        out.append(a)
+    try:
+        np.broadcast_shapes(*(tuple(s) for s in sizes))
+    except ValueError:
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with "
+                         f"shapes {', '.join(str(s) for s in sizes)}") from None
+    return tuple(out)
+
+
+class IndexBackward0(Node):
+    """z = self[indices]:  each gradient entry is added back where it was taken from.
+
+    An element taken twice (``x[[0, 0]]``) gets both gradients: ``np.add.at`` adds at repeated
+    indices, where ``a[idx] += g`` would keep only one.
+    """
+
+    saved = ("indices", "self_sym_sizes")
+
+    def backward(self, g):
+        shape = self._s_self_sym_sizes
+        if isinstance(g, Tensor):
+            zeros = Tensor._wrap(np.zeros(shape, g._data.dtype))
+            return (_index_put(zeros, self._s_indices, g, True, IndexPutImplBackward0),)
+        out = np.zeros(shape, g.dtype)
+        np.add.at(out, self._where, g)
+        return (out,)
+
+
+def _index(input, indices):
+    where = numpy_index(input, indices)
+    data = input._data[where]
+    if _recording(input):
+        node = IndexBackward0()
+        node._s_indices, node._s_self_sym_sizes = tuple(indices), input._data.shape
+        node._where = where
+        return make(data, node, input)
+    return Tensor._wrap(data)
+
+
+def index(input, indices):
+    """``input[indices]`` for a list of index tensors (``None`` for a dimension left alone)."""
+    return _index(input, [None if i is None else _as_index(i) for i in indices])
+
+
+# ---------------------------------------------------------------- index_put (scatter)
+class IndexPutBackward0(Node):
+    """z = self with values put at indices:
+    dz/dself = 1 except where overwritten (unless accumulating),  dz/dvalues = grad[indices].
+    """
+
+    saved = ("accumulate", "indices")
+
+    def backward(self, g):
+        gs = gv = None
+        if self.next_functions[0][0] is not None:
+            gs = g
+            if not self._s_accumulate:
+                if isinstance(g, Tensor):
+                    gs = _index_put(g, self._s_indices, Tensor._wrap(np.zeros((), g._data.dtype)))
+                else:
+                    gs = g.copy()
+                    gs[self._where] = 0
+        if self.next_functions[1][0] is not None:
+            gv = _index(g, self._s_indices) if isinstance(g, Tensor) else g[self._where]
+        return gs, gv
+
+
+class IndexPutImplBackward0(IndexPutBackward0):
+    """The accumulating index_put made by IndexBackward0's backward (create_graph=True)."""
+
+
+def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0):
+    if values._data.dtype != input._data.dtype:
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{input.dtype._legacy_name[:-6]} for the destination and "
+            f"{values.dtype._legacy_name[:-6]} for the source.")
+    where = numpy_index(input, indices)
+    data = np.array(input._data)
+    target = data[where].shape
+    try:
+        np.broadcast_shapes(values._data.shape, target)
+    except ValueError:
+        raise RuntimeError(
+            f"shape mismatch: value tensor of shape [{', '.join(map(str, values.shape))}] "
+            f"cannot be broadcast to indexing result of shape [{', '.join(map(str, target))}]"
+        ) from None
+    if accumulate:
+        np.add.at(data, where, values._data)
+    else:
+        data[where] = values._data
+    if _mode.grad_enabled and (input._requires_grad or values._requires_grad):
+        node = cls()
+        node._s_accumulate, node._s_indices, node._where = accumulate, tuple(indices), where
+        return make(data, node, input, values, broadcast=True)
+    return Tensor._wrap(data)
+
+
+@method("index_put")
+def index_put(input, indices, values, accumulate: bool = False):
+    """A copy of ``input`` with ``values`` written (or added) at the tensor ``indices``."""
+    return _index_put(input, [None if i is None else _as_index(i) for i in indices], values,
+                      accumulate)
+
+
+# ---------------------------------------------------------------- where / masked_fill
+class WhereBackward0(Node):
+    """z = where(condition, self, other):  the gradient goes to self where condition holds,
+    to other elsewhere."""
+
+    saved = saved_tensors_names = ("condition",)
+
+    def backward(self, g):
+        c = value(self._s_condition)
+        if isinstance(g, Tensor):
+            return where(c, g, 0.0), where(c, 0.0, g)
+        return np.where(c, g, 0), np.where(c, 0, g)
+
+
+@method("nonzero")
+def nonzero(input, *, as_tuple: bool = False):
+    """Indices of the non-zero entries: one row each, or (as_tuple) one tensor per dimension."""
+    if as_tuple:
+        return tuple(Tensor._wrap(i.astype(np.int64)) for i in np.nonzero(input._data))
+    return Tensor._wrap(np.argwhere(input._data).astype(np.int64))
+
+
+def where(condition, input=None, other=None, *, out=None):
+    """``input`` where ``condition`` holds, else ``other`` (tensors or numbers, broadcast).
+
+    With only ``condition``: ``condition.nonzero(as_tuple=True)``.
+    """
+    if input is None and other is None:
+        return nonzero(condition, as_tuple=True)
+    if condition._data.dtype.kind != "b":
+        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
+                           f"with dtype {condition.dtype._legacy_name[:-6]}")
+    if isinstance(input, Tensor) or isinstance(other, Tensor):
+        a, b, dt = binary_operands(input, other)
+    else:
+        dt = result_type(input, other).np
+        a, b = np.asarray(input, dt), np.asarray(other, dt)
+    try:
+        data = np.where(condition._data, a, b).astype(dt, copy=False)
+    except ValueError:
+        from .arithmetic import broadcast_error
+
+        raise broadcast_error(condition, input if isinstance(input, Tensor) else other) from None
+    ti, to = isinstance(input, Tensor), isinstance(other, Tensor)
+    if _mode.grad_enabled and ((ti and input._requires_grad) or (to and other._requires_grad)):
+        node = WhereBackward0()
+        node._s_condition = SavedTensor(condition)
+        return make(data, node, input if ti else None, other if to else None, broadcast=True)
+    return Tensor._wrap(data)
+
+
+Tensor.where = lambda self, condition, other: where(condition, self, other)
+
+
+class MaskedFillBackward0(Node):
+    """z = self.masked_fill(mask, number):  dz/dself = 1 where mask is False, 0 where True."""
+
+    saved = saved_tensors_names = ("mask",)
+
+    def backward(self, g):
+        m = value(self._s_mask)
+        return ((where(m, 0.0, g) if isinstance(g, Tensor) else np.where(m, 0, g)),)
+
+
+class MaskedFillBackward1(MaskedFillBackward0):
+    """z = self.masked_fill(mask, value tensor):  value gets the sum of the masked gradient."""
+
+    def backward(self, g):
+        m = value(self._s_mask)
+        if isinstance(g, Tensor):
+            return where(m, 0.0, g), where(m, g, 0.0).sum()
+        return np.where(m, 0, g), np.asarray(np.where(m, g, 0).sum())
+
+
+@method("masked_fill")
+def masked_fill(input, mask, value):
+    """A copy of ``input`` with ``value`` (a number or 0-d tensor) where ``mask`` is True."""
+    if mask._data.dtype.kind != "b":
+        name = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
+                "uint8": "unsigned char"}[mask._data.dtype.name]
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{name}")
+    vt = isinstance(value, Tensor)
+    if vt and value._data.ndim:
+        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value._data.ndim} dimension(s).")
+    dt = input._data.dtype
+    fill = np.asarray(value._data if vt else value).astype(dt)
+    data = np.where(mask._data, fill, input._data)
+    if _mode.grad_enabled and (input._requires_grad or (vt and value._requires_grad)):
+        node = MaskedFillBackward1() if vt else MaskedFillBackward0()
+        node._s_mask = SavedTensor(mask)
+        return make(data, node, input, *((value,) if vt else ()), broadcast=True)
+    return Tensor._wrap(data)

@@ -1,0 +1,394 @@
+"""In-place ops (``add_``, ``mul_``, ``x += y``, ``x[i] = v``, ...) and how autograd follows them.
+
+An in-place op here is its out-of-place op plus three steps:
+
+1. the result is written into the tensor's own memory, and its version counter (shared with
+   every view of the same memory) goes up by one, so saved tensors notice the change;
+2. the op's node becomes the tensor's ``grad_fn``: its history is *rebased* onto the op, whose
+   ``next_functions`` lead to the old ``grad_fn`` (``a.mul_(2)`` gives ``MulBackward0``);
+3. when the tensor is a view, the *base* is rebased instead, with a ``CopySlices`` node: its
+   gradient is the incoming one, except on the view's elements, which go through the op's
+   backward first. The view itself then reads from the base (``AsStridedBackward0``).
+
+>>> import minigrad as torch
+>>> x = torch.tensor([1., 2., 3.], requires_grad=True)
+>>> a = x * 1
+>>> a[0:2].mul_(10)
+tensor([10., 20.], grad_fn=<AsStridedBackward0>)
+>>> a.grad_fn.name(), a._version
+('CopySlices', 1)
+>>> a.sum().backward()
+>>> x.grad
+tensor([10., 10.,  1.])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._state import local as _mode
+from ..autograd.functional_utils import sum_to
+from ..autograd.graph import CopyBackwards, Node, SavedTensor, _sequence, collect_next_edges
+from ._core import Tensor, dtype_of, make, method
+from .movement import clone
+
+__all__ = ["apply_inplace", "CopySlices", "AsStridedBackward0"]
+
+Tensor._view_vc = 0  # version of the base that a view's grad_fn was made for
+
+
+# ---------------------------------------------------------------- where a view sits in its base
+def _geometry(view: Tensor, base: Tensor):
+    """(sizes, strides, storage offset) of ``view`` in ``base``'s memory, counted in elements."""
+    v, b = view._data, base._data
+    item = v.itemsize
+    offset = (v.__array_interface__["data"][0] - b.__array_interface__["data"][0]) // item
+    return v.shape, tuple(s // item for s in v.strides), offset
+
+
+def _offsets(sizes, strides, offset=0) -> np.ndarray:
+    """The memory offset of every element of an array with this geometry."""
+    out = np.full(sizes, offset, np.int64)
+    for k, (n, s) in enumerate(zip(sizes, strides)):
+        out += (np.arange(n, dtype=np.int64) * s).reshape((n,) + (1,) * (len(sizes) - k - 1))
+    return out
+
+
+def _positions(base: np.ndarray, sizes, strides, offset) -> np.ndarray:
+    """For each element of the view: its index in ``base.reshape(-1)`` (row-major order)."""
+    off = _offsets(sizes, strides, offset)
+    if base.flags.c_contiguous:
+        return off
+    item = base.itemsize
+    mine = _offsets(base.shape, tuple(s // item for s in base.strides)).reshape(-1)
+    order = np.argsort(mine, kind="stable")
+    return order[np.searchsorted(mine, off, sorter=order)]
+
+
+def _scatter(g, where, shape, accumulate):
+    """Zeros of ``shape`` with ``g`` put (or added) at flat positions ``where``."""
+    if isinstance(g, Tensor):
+        flat = Tensor._wrap(np.zeros(int(np.prod(shape)), g._data.dtype))
+        return flat.index_put((Tensor._wrap(where.reshape(-1)),), g.reshape(-1),
+                              accumulate).reshape(shape)
+    out = np.zeros(shape, g.dtype)
+    np.add.at(out.reshape(-1), where, g)
+    return out
+
+
+class AsStridedBackward0(Node):
+    """z = the view's elements read from its base's memory (after the base changed in place):
+    each element's gradient is added back at the place it was read from."""
+
+    saved = ("size", "storage_offset", "stride")
+
+    def backward(self, g):
+        return (_scatter(g, self._where, self._base_shape, True),)
+
+
+@method("_sync_view")
+def _sync_view(self) -> None:
+    """Bring a view's grad_fn up to date after its memory was changed in place.
+
+    Like PyTorch, this happens when the grad_fn is next needed: the view then reads its values
+    from the base's current history through an ``AsStridedBackward0`` node.
+    """
+    vc = self._vc[0]
+    base = self._base
+    if self._view_vc == vc or (self._grad_fn is None and not base._requires_grad):
+        return
+    self._view_vc = vc
+    node = AsStridedBackward0()
+    sizes, strides, offset = _geometry(self, base)
+    node._s_size, node._s_stride, node._s_storage_offset = sizes, strides, offset
+    node._where = _positions(base._data, sizes, strides, offset)
+    node._base_shape = base._data.shape
+    node.next_functions = collect_next_edges(base)
+    node._sequence_nr = next(_sequence)
+    self._grad_fn, self._requires_grad, self._output_nr = node, True, 0
+
+
+class CopySlices(Node):
+    """The base's node after an in-place op ``fn`` on one of its views.
+
+    Gradient for the base: the incoming gradient, where the view's elements are replaced by
+    what ``fn``'s backward makes of them. ``fn``'s other inputs get the rest of its gradients.
+    """
+
+    _has_saved = True  # fn's saved values are released with it
+
+    def __init__(self, base: Tensor, view: Tensor, fn: Node):
+        self.fn = fn
+        self._base_shape = base._data.shape
+        self._where = _positions(base._data, *_geometry(view, base))
+        self.next_functions = collect_next_edges(base) + fn.next_functions[1:]
+        self._sequence_nr = next(_sequence)
+
+    def backward(self, g):
+        where, fn = self._where, self.fn
+        if isinstance(g, Tensor):
+            flat = g.reshape(-1)
+            res = self._fn_backward(flat[Tensor._wrap(where)])
+            mine = res[0] if res[0] is not None else flat[Tensor._wrap(where)] * 0
+            out = flat.index_put((Tensor._wrap(where.reshape(-1)),), mine.reshape(-1))
+            return (out.reshape(self._base_shape),) + res[1:]
+        out = np.array(g, order="C")
+        flat = out.reshape(-1)
+        res = self._fn_backward(flat[where])
+        flat[where] = 0 if res[0] is None else res[0]
+        return (out,) + res[1:]
+
+    def name(self) -> str:
+        return "torch::autograd::CopySlices"
+
+    def _fn_backward(self, g) -> tuple:
+        fn = self.fn
+        res = tuple(fn.backward(g))
+        if fn._sum_to is not None:
+            res = tuple(r if m is None or r is None else sum_to(r, m[0], m[1])
+                        for r, m in zip(res, fn._sum_to))
+        return res
+
+    def release_variables(self) -> None:
+        self._released = True
+        self.fn.release_variables()
+
+
+# ---------------------------------------------------------------- the in-place recipe
+_MULTI_VIEW = (" is a view and is being modified inplace. This view is the output of a function "
+               "that returns multiple views. Such functions do not allow the output views to be "
+               "modified inplace. You should replace the inplace operation by an out-of-place one.")
+_NO_GRAD_VIEW = "A view was created in no_grad mode and is being modified inplace with grad mode enabled."
+
+
+def _check_view(self: Tensor, recording: bool) -> None:
+    """PyTorch's refusals to modify some views in place while recording."""
+    multi = self.__dict__.get("_view_multi")
+    if multi is not None and (recording or self._requires_grad):
+        if self._grad_fn is None:
+            raise RuntimeError(_NO_GRAD_VIEW + _MULTI_VIEW[_MULTI_VIEW.index(" This"):])
+        raise RuntimeError(f"Output {self._output_nr} of {multi}" + _MULTI_VIEW)
+    if self.__dict__.get("_view_no_grad") and self._base._requires_grad:
+        raise RuntimeError(
+            _NO_GRAD_VIEW + " Given that this use case is ambiguous and error-prone, it is "
+            "forbidden. You can clarify your code by moving both the view and the inplace either "
+            "both inside the no_grad block (if you don't want the inplace to be tracked) or both "
+            "outside (if you want the inplace to be tracked).")
+
+
+def _kind(d: np.dtype) -> int:
+    return 2 if d.kind == "f" else (0 if d.kind == "b" else 1)
+
+
+def _write(self: Tensor, data: np.ndarray) -> None:
+    """Copy an op's result into ``self``'s memory (shared with its views); bump the version."""
+    dst = self._data
+    if data.shape != dst.shape:
+        raise RuntimeError(f"output with shape [{', '.join(map(str, dst.shape))}] doesn't match "
+                           f"the broadcast shape [{', '.join(map(str, data.shape))}]")
+    if _kind(data.dtype) > _kind(dst.dtype):
+        raise RuntimeError(f"result type {dtype_of(data.dtype)._legacy_name[:-6]} can't be cast "
+                           f"to the desired output type {dtype_of(dst.dtype)._legacy_name[:-6]}")
+    if not dst.flags.writeable:
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers to a "
+            "single memory location. Please clone() the tensor before performing the operation.")
+    np.copyto(dst, data, casting="unsafe")
+    self._vc[0] += 1
+
+
+def _save_original(node: Node, self: Tensor) -> None:
+    """``self`` is about to change: a node that saved it keeps a clone of its current value."""
+    saved = node.__dict__.get("_s_self")
+    if type(saved) is SavedTensor and saved.tensor is self:
+        node._s_self = SavedTensor(clone(self))
+
+
+def _follow_result(node: Node, out: Tensor, self: Tensor) -> None:
+    """The op's result now lives in ``self``: a node that saved it follows ``self``'s version."""
+    for name in type(node).saved:
+        saved = node.__dict__.get("_s_" + name)
+        if type(saved) is SavedTensor and saved.tensor is None and saved.data is out._data:
+            saved.data, saved.vc, saved.version = self._data, self._vc, self._vc[0]
+
+
+def _rebase(self: Tensor, node: Node) -> None:
+    """Make ``node`` the new history of ``self`` (of its base, through CopySlices, for a view)."""
+    base = self._base
+    if base is None:
+        self._grad_fn, self._requires_grad, self._output_nr = node, True, 0
+        return
+    base._grad_fn, base._requires_grad, base._output_nr = CopySlices(base, self, node), True, 0
+    self._view_vc = -1
+    _sync_view(self)
+
+
+def apply_inplace(self: Tensor, op, *args, **kwargs):
+    """Run the out-of-place ``op(self, *args)`` and make its result and node ``self``'s own."""
+    if _mode.grad_enabled:
+        self._check_inplace()
+    out = op(self, *args, **kwargs)
+    if out is NotImplemented:
+        return NotImplemented
+    node = out._grad_fn
+    if self._base is not None and _mode.grad_enabled:
+        _check_view(self, node is not None)
+    if node is not None:
+        _save_original(node, self)
+    _write(self, out._data)
+    if node is not None:
+        _follow_result(node, out, self)
+        _rebase(self, node)
+    return self
+
+
+# ---------------------------------------------------------------- the in-place ops
+def _variant(name: str):
+    """``x.name_(...)``: the in-place form of the out-of-place op ``x.name(...)``."""
+
+    def op_(self, *args, **kwargs):
+        return apply_inplace(self, getattr(Tensor, name), *args, **kwargs)
+
+    op_.__name__ = name + "_"
+    op_.__doc__ = f"In-place ``{name}``: writes the result into this tensor and returns it."
+    return op_
+
+
+for _name in ("add", "sub", "mul", "div", "neg", "clamp", "clamp_min", "clamp_max", "pow",
+              "exp", "log", "sqrt", "abs", "sigmoid", "tanh", "relu", "sin", "cos",
+              "reciprocal", "square", "masked_fill", "index_put", "bitwise_and",
+              "bitwise_or", "bitwise_xor", "logical_not"):
+    if not hasattr(Tensor, _name + "_"):
+        setattr(Tensor, _name + "_", _variant(_name))
+Tensor.subtract_, Tensor.multiply_, Tensor.divide_ = Tensor.sub_, Tensor.mul_, Tensor.div_
+Tensor.true_divide_, Tensor.negative_ = Tensor.div_, Tensor.neg_
+Tensor.clip_ = Tensor.clamp_
+
+# augmented assignment on a tensor is in place, as in PyTorch (`a += 1` keeps `a`'s identity)
+for _dunder, _name in (("__iadd__", "add"), ("__isub__", "sub"), ("__imul__", "mul"),
+                       ("__itruediv__", "div"), ("__iand__", "bitwise_and"),
+                       ("__ior__", "bitwise_or"), ("__ixor__", "bitwise_xor"),
+                       ("__ipow__", "pow")):
+    setattr(Tensor, _dunder, _variant(_name))
+
+
+class ZeroBackward0(Node):
+    """z = self.zero_():  z no longer depends on self; dz/dself = 0."""
+
+    def backward(self, g):
+        return (g * 0,)
+
+
+class FillBackward2(ZeroBackward0):
+    """z = self.fill_(number):  dz/dself = 0."""
+
+
+class FillBackward3(Node):
+    """z = self.fill_(value tensor):  dz/dself = 0,  dz/dvalue = sum of the gradient."""
+
+    def backward(self, g):
+        return g * 0, g.sum()
+
+
+def _recording(*tensors) -> bool:
+    return _mode.grad_enabled and any(t._requires_grad for t in tensors)
+
+
+def _zeroed(input):
+    data = np.zeros_like(input._data)
+    return make(data, ZeroBackward0(), input) if _recording(input) else Tensor._wrap(data)
+
+
+def _filled(input, value):
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value._data.ndim} dimensions.")
+        data = np.full_like(input._data, value._data)
+        if _recording(input, value):
+            return make(data, FillBackward3(), input, value, broadcast=True)
+        return Tensor._wrap(data)
+    data = np.full_like(input._data, value)
+    return make(data, FillBackward2(), input) if _recording(input) else Tensor._wrap(data)
+
+
+def _copied(input, src):
+    try:
+        data = np.array(np.broadcast_to(src._data, input._data.shape), input._data.dtype)
+    except ValueError:
+        from .arithmetic import broadcast_error
+
+        raise broadcast_error(input, src) from None
+    if _recording(input, src):
+        return make(data, CopyBackwards(), input, src, broadcast=True)
+    return Tensor._wrap(data)
+
+
+@method("zero_")
+def zero_(self):
+    """Fill with zeros, in place."""
+    return apply_inplace(self, _zeroed)
+
+
+@method("fill_")
+def fill_(self, value):
+    """Fill with ``value`` (a number or a 0-d tensor), in place."""
+    return apply_inplace(self, _filled, value)
+
+
+@method("copy_")
+def copy_(self, src, non_blocking: bool = False):
+    """Copy ``src`` (broadcast, converted to this tensor's dtype) into this tensor."""
+    return apply_inplace(self, _copied, src)
+
+
+# ---------------------------------------------------------------- x[index] = value
+def _as_value(self, value) -> Tensor:
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (int, float, bool, np.number, np.bool_)):
+        return Tensor._wrap(np.array(value, dtype=self._data.dtype))
+    raise TypeError(f"can't assign a {_type_name(value)} to a {self.type()}")
+
+
+def _type_name(value) -> str:
+    cls = type(value)
+    return cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__name__}"
+
+
+def _copy_to(dst, src) -> None:
+    """PyTorch's assignment of ``src`` to the selected part ``dst`` of a tensor."""
+    if dst._data.shape == src._data.shape:
+        copy_(dst, src)
+    elif src._data.ndim == 0:
+        fill_(dst, src)
+    else:
+        shape = src._data.shape
+        while shape and shape[0] == 1:
+            shape = shape[1:]  # leading size-1 dimensions are dropped first
+        src = src.view(shape)
+        copy_(dst, src if shape == dst._data.shape else src.expand(dst._data.shape))
+
+
+@method("__setitem__")
+def setitem(self, index, value):
+    """``self[index] = value``: the selected elements are overwritten in place.
+
+    Basic indexing selects a view that is then copied into (``CopySlices`` when recorded);
+    tensor indices write with ``index_put_`` (``IndexPutBackward0``).
+    """
+    from .indexing import _sequence_as_tuple, apply_slicing
+
+    if index is False:
+        return
+    if type(index) is not tuple:
+        index = tuple(index) if isinstance(index, list) and _sequence_as_tuple(index) else (index,)
+    value = _as_value(self, value)
+    dst, found = apply_slicing(self, index)
+    if not found:
+        _copy_to(dst, value)
+        return
+    shape = value._data.shape
+    while shape and shape[0] == 1:
+        shape = shape[1:]
+    Tensor.index_put_(dst, found, value.view(shape) if shape != value._data.shape else value)

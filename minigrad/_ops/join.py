@@ -1,0 +1,227 @@
+"""Joining and splitting: cat, stack (new tensors) and split, chunk, unbind (views).
+
+``split``, ``chunk`` and ``unbind`` return several views made by *one* node: the outputs are
+outputs 0, 1, 2, ... of it (``t.output_nr``), and its backward receives one gradient per output.
+
+>>> import minigrad as torch
+>>> a, b = torch.tensor([1., 2., 3.], requires_grad=True).split(2)
+>>> a.grad_fn is b.grad_fn, b.output_nr
+(True, 1)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._dtype import result_type
+from .._state import local as _mode
+from ..autograd.graph import Node, _sequence, collect_next_edges
+from ._core import Tensor, make, make_view, method
+from .movement import u64, view_of
+
+__all__ = ["cat", "concat", "concatenate", "stack", "split", "chunk", "unbind"]
+
+
+def _along(dim: int, index) -> tuple:
+    """An index picking ``index`` (an int or a slice) along dimension ``dim``."""
+    return (slice(None),) * dim + (index,)
+
+
+# ---------------------------------------------------------------- cat / stack
+class CatBackward0(Node):
+    """z = cat(tensors, dim):  each input gets its own slice of the gradient."""
+
+    saved = ("dim",)
+
+    def backward(self, g):
+        out, start = [], 0
+        for n in self._sizes:
+            # a skipped 1-d empty input gets an empty gradient
+            out.append(g[_along(self._dim, slice(start, start + n))] if n >= 0
+                       else g.reshape(-1)[:0])
+            start += max(n, 0)
+        return tuple(out)
+
+
+class StackBackward0(Node):
+    """z = stack(tensors, dim):  input i gets the gradient's i-th entry along ``dim``."""
+
+    saved = ("dim",)
+
+    def backward(self, g):
+        return tuple(g[_along(self._dim, i)] for i in range(len(self.next_functions)))
+
+
+def _check_list(tensors, name: str):
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, "
+                        f"not {type(tensors).__name__}")
+
+
+def _promoted(tensors) -> np.dtype:
+    dt = tensors[0]._data.dtype
+    if all(t._data.dtype == dt for t in tensors):
+        return dt
+    return result_type(*tensors).np
+
+
+def cat(tensors, dim: int = 0, *, out=None):
+    """Join tensors along an existing dimension ``dim`` (1-d empty tensors are skipped)."""
+    _check_list(tensors, "cat")
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    used = [t for t in tensors if t._data.shape != (0,)] or list(tensors[:1])
+    first = used[0]
+    d = first._wrap_dim(dim)
+    for t in used[1:]:
+        if t._data.ndim != first._data.ndim:
+            raise RuntimeError("Tensors must have same number of dimensions: got "
+                               f"{first._data.ndim} and {t._data.ndim}")
+    for i, t in enumerate(tensors):
+        for k, (a, b) in enumerate(zip(first._data.shape, t._data.shape)):
+            if k != d and a != b and t._data.shape != (0,):
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {d}. Expected size {a} "
+                    f"but got size {b} for tensor number {i} in the list.")
+    dt = _promoted(tensors)
+    data = np.concatenate([t._data for t in used], axis=d, dtype=dt)
+    if _mode.grad_enabled and any(t._requires_grad for t in tensors):
+        node = CatBackward0()
+        node._s_dim, node._dim = u64(dim), d
+        node._sizes = [t._data.shape[d] if t._data.shape != (0,) else -1 for t in tensors]
+        return make(data, node, *tensors, broadcast=True)
+    return Tensor._wrap(data)
+
+
+concat = concatenate = cat
+
+
+def stack(tensors, dim: int = 0, *, out=None):
+    """Join equally shaped tensors along a new dimension ``dim``."""
+    _check_list(tensors, "stack")
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    shape = tensors[0]._data.shape
+    for i, t in enumerate(tensors):
+        if t._data.shape != shape:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got [{', '.join(map(str, shape))}]"
+                f" at entry 0 and [{', '.join(map(str, t._data.shape))}] at entry {i}")
+    n = len(shape) + 1
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
+                         f"but got {dim})")
+    data = np.stack([t._data for t in tensors], axis=dim % n, dtype=_promoted(tensors))
+    if _mode.grad_enabled and any(t._requires_grad for t in tensors):
+        node = StackBackward0()
+        node._s_dim, node._dim = u64(dim), dim % n
+        return make(data, node, *tensors, broadcast=True)
+    return Tensor._wrap(data)
+
+
+# ---------------------------------------------------------------- split / chunk / unbind
+def _joined(node, grads):
+    """Concatenate the outputs' gradients along the split dimension (zeros where none came)."""
+    shape = list(node._shape)
+    ref = next(g for g in grads if g is not None)
+    gs = []
+    for g, n in zip(grads, node._lengths):
+        if g is None:
+            shape[node._dim] = n
+            g = np.zeros(shape, ref.dtype)
+            if isinstance(ref, Tensor):
+                g = Tensor._wrap(g)
+        gs.append(g)
+    return cat(gs, node._dim) if isinstance(ref, Tensor) else np.concatenate(gs, node._dim)
+
+
+class SplitBackward0(Node):
+    """(z0, z1, ...) = self.split(split_size, dim):  concatenate the outputs' gradients."""
+
+    saved = ("dim", "self_sym_sizes", "split_size")
+
+    def backward(self, grads):
+        return (_joined(self, grads),)
+
+
+class SplitWithSizesBackward0(SplitBackward0):
+    """(z0, z1, ...) = self.split([sizes], dim):  concatenate the outputs' gradients."""
+
+    saved = ("dim", "self_sym_sizes", "split_sizes")
+
+
+class UnbindBackward0(Node):
+    """(z0, z1, ...) = self.unbind(dim):  stack the outputs' gradients."""
+
+    saved = ("dim",)
+
+    def backward(self, grads):
+        return (_joined(self, [None if g is None else g.reshape(self._piece) for g in grads]),)
+
+
+def _views(input, datas, node):
+    """Several views of ``input`` made by one multi-output node."""
+    if not (_mode.grad_enabled and input._requires_grad):
+        outs = [view_of(input, d) for d in datas]
+    else:
+        node.next_functions = collect_next_edges(input)
+        node._sequence_nr = next(_sequence)
+        node._num_outputs = len(datas)
+        outs = []
+        for i, d in enumerate(datas):
+            t = make_view(d, None, input)
+            t._view_vc = t._vc[0]
+            t._grad_fn, t._requires_grad, t._output_nr = node, True, i
+            outs.append(t)
+    for t in outs:
+        t._view_multi = type(node).__name__[:-9]  # modifying them in place is an error
+    return tuple(outs)
+
+
+@method("split")
+def split(input, split_size_or_sections, dim: int = 0):
+    """Views of consecutive pieces along ``dim``: of ``split_size`` each, or of the given sizes."""
+    d = input._wrap_dim(dim)
+    size = input._data.shape[d]
+    if isinstance(split_size_or_sections, int):
+        step = split_size_or_sections
+        lengths = [min(step, size - s) for s in range(0, size, step)] if step else [size]
+        node = SplitBackward0()
+        node._s_split_size = step
+    else:
+        lengths = list(split_size_or_sections)
+        if sum(lengths) != size:
+            raise RuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
+                f"size at dimension {d}), but got split_sizes=[{', '.join(map(str, lengths))}]")
+        node = SplitWithSizesBackward0()
+        node._s_split_sizes = tuple(lengths)
+    starts = np.cumsum([0] + lengths[:-1]).tolist()
+    datas = [input._data[_along(d, slice(s, s + n))] for s, n in zip(starts, lengths)]
+    node._s_dim, node._dim, node._lengths = u64(dim), d, lengths
+    node._s_self_sym_sizes = node._shape = input._data.shape
+    return _views(input, datas, node)
+
+
+@method("chunk")
+def chunk(input, chunks: int, dim: int = 0):
+    """Split into ``chunks`` pieces of equal size (the last may be smaller, or fewer pieces)."""
+    if chunks <= 0:
+        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
+    size = input._data.shape[input._wrap_dim(dim)]
+    return split(input, max(-(-size // chunks), 1), dim)
+
+
+@method("unbind")
+def unbind(input, dim: int = 0):
+    """The slices along ``dim``, as views, each without that dimension."""
+    d = input._wrap_dim(dim)
+    datas = [input._data[_along(d, i) + (...,)] for i in range(input._data.shape[d])]
+    node = UnbindBackward0()
+    node._s_dim, node._dim = u64(dim), d
+    node._shape, node._lengths = input._data.shape, [1] * len(datas)
+    node._piece = input._data.shape[:d] + (1,) + input._data.shape[d + 1:]
+    return _views(input, datas, node)
+
+
+Tensor.split_with_sizes = lambda self, split_sizes, dim=0: split(self, list(split_sizes), dim)

@@ -1,0 +1,402 @@
+"""Matrix products: dot, mv, mm, bmm, addmm, and ``matmul`` (``@``) built from them.
+
+``matmul`` picks the product by the inputs' dims, as PyTorch does, so ``a @ b`` records the
+same nodes: ``DotBackward0`` (1-D @ 1-D), ``MvBackward0`` (2-D @ 1-D), ``MmBackward0``
+(2-D @ 2-D), ``SqueezeBackward4`` over ``MmBackward0`` (1-D @ 2-D); batched inputs are folded
+into one ``mm`` or expanded for ``bmm``, and the result is ``UnsafeViewBackward0``.
+
+>>> import minigrad as torch
+>>> A = torch.ones(2, 3, requires_grad=True)
+>>> (A @ torch.ones(3, 4)).grad_fn.name()
+'MmBackward0'
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._state import local as _mode
+from ..autograd.graph import Node, _sequence, collect_next_edges
+from ._core import SavedTensor, Tensor, make, method, value
+from .movement import UnsafeViewBackward0
+
+__all__ = ["dot", "mv", "mm", "bmm", "addmm", "matmul"]
+
+# C++ type names PyTorch's mm uses in its dtype error
+_C_NAMES = {"f": {4: "float", 8: "double"}, "i": {4: "int", 8: "long int"},
+            "u": {1: "unsigned char"}, "b": {1: "bool"}}
+
+
+def _short(t) -> str:
+    """A dtype's short PyTorch name: Float, Double, Long, Int, Byte, Bool."""
+    return t.dtype._legacy_name[:-6]
+
+
+def _mT(x):
+    """Swap the last two dims (a tensor under create_graph, else an array)."""
+    return x.transpose(-2, -1) if isinstance(x, Tensor) else np.swapaxes(x, -1, -2)
+
+
+def _no_bool(t, kernel):
+    if t._data.dtype.kind == "b":
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+
+
+# ---------------------------------------------------------------- dot / mv
+class DotBackward0(Node):
+    """z = self . tensor:  dz/dself = tensor,  dz/dtensor = self."""
+
+    saved = ("self", "tensor")
+    _s_self = _s_tensor = None
+
+    def backward(self, g):
+        s, t = self._s_self, self._s_tensor
+        return (None if t is None else g * value(t), None if s is None else g * value(s))
+
+
+@method("dot")
+def dot(input, tensor):
+    """The dot product of two 1-D tensors of one dtype."""
+    a, b = input._data, tensor._data
+    if a.ndim != 1 or b.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    if a.dtype != b.dtype:
+        raise RuntimeError("dot : expected both vectors to have same dtype, but found "
+                           f"{_short(input)} and {_short(tensor)}")
+    if a.shape != b.shape:
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{a.size}] and src [{b.size}] to have "
+            f"the same number of elements, but got {a.size} and {b.size} elements respectively")
+    _no_bool(input, "dot")
+    d = np.asarray(np.dot(a, b))
+    ra, rb = input._requires_grad, tensor._requires_grad
+    if (ra or rb) and _mode.grad_enabled:
+        node = DotBackward0()
+        if ra:
+            node._s_tensor = SavedTensor(tensor)
+        if rb:
+            node._s_self = SavedTensor(input)
+        return make(d, node, input, tensor)
+    return Tensor._wrap(d)
+
+
+class MvBackward0(Node):
+    """z = self @ vec:  dz/dself = outer(grad, vec),  dz/dvec = self^T @ grad."""
+
+    saved = ("self", "vec")
+    _s_self = _s_vec = None
+
+    def backward(self, g):
+        s, v = self._s_self, self._s_vec
+        return (None if v is None else g.reshape(-1, 1) * value(v),
+                None if s is None else _mT(value(s)) @ g)
+
+
+@method("mv")
+def mv(input, vec):
+    """Matrix (n x m) times vector (m)."""
+    a, b = input._data, vec._data
+    if a.ndim != 2 or b.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {b.ndim}")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat "
+                           f"({a.shape[0]}x{a.shape[1]}), vec ({b.shape[0]})")
+    if a.dtype != b.dtype:
+        raise RuntimeError("addmv input tensors must have the same dtype, but got "
+                           f"{_short(vec)}, {_short(input)}, and {_short(vec)}")
+    _no_bool(input, "addmv_impl_cpu")
+    d = a @ b
+    ra, rb = input._requires_grad, vec._requires_grad
+    if (ra or rb) and _mode.grad_enabled:
+        node = MvBackward0()
+        if ra:
+            node._s_vec = SavedTensor(vec)
+        if rb:
+            node._s_self = SavedTensor(input)
+        return make(d, node, input, vec)
+    return Tensor._wrap(d)
+
+
+# ---------------------------------------------------------------- mm / bmm / addmm
+def _check_mm(a, b, first="self", second="mat2"):
+    if a._data.ndim != 2:
+        raise RuntimeError(f"{first} must be a matrix")
+    if b._data.ndim != 2:
+        raise RuntimeError(f"{second} must be a matrix")
+    (n, k), (k2, m) = a._data.shape, b._data.shape
+    if k != k2:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
+    da, db = a._data.dtype, b._data.dtype
+    if da != db:
+        raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
+                           f"{_C_NAMES[da.kind][da.itemsize]} != {_C_NAMES[db.kind][db.itemsize]}")
+    _no_bool(a, "addmm_impl_cpu_")
+
+
+def _mm_meta(a, b):
+    """What mm-like nodes keep besides tensors: sizes always, and a strided input's strides
+    only if it needs a gradient (as PyTorch)."""
+    da, db = a._data, b._data
+    return (da.shape, tuple(s // da.itemsize for s in da.strides) if a._requires_grad else (),
+            db.shape, tuple(s // db.itemsize for s in db.strides) if b._requires_grad else ())
+
+
+class MmBackward0(Node):
+    """z = self @ mat2:  dz/dself = grad @ mat2^T,  dz/dmat2 = self^T @ grad."""
+
+    saved = ("mat2", "mat2_sym_sizes", "mat2_sym_strides", "self", "self_sym_sizes",
+             "self_sym_strides")
+    _s_self = _s_mat2 = None
+
+    def backward(self, g):
+        s, m = self._s_self, self._s_mat2
+        return (None if m is None else g @ _mT(value(m)),
+                None if s is None else _mT(value(s)) @ g)
+
+
+@method("mm")
+def mm(input, mat2):
+    """Matrix product of an (n x k) and a (k x m) matrix."""
+    _check_mm(input, mat2)
+    d = input._data @ mat2._data
+    if (input._requires_grad or mat2._requires_grad) and _mode.grad_enabled:
+        node = MmBackward0()
+        (node._s_self_sym_sizes, node._s_self_sym_strides, node._s_mat2_sym_sizes,
+         node._s_mat2_sym_strides) = _mm_meta(input, mat2)
+        if input._requires_grad:
+            node._s_mat2 = SavedTensor(mat2)
+        if mat2._requires_grad:
+            node._s_self = SavedTensor(input)
+        return make(d, node, input, mat2)
+    return Tensor._wrap(d)
+
+
+class BmmBackward0(Node):
+    """z = self @ mat2 per batch:  dz/dself = grad @ mat2^T,  dz/dmat2 = self^T @ grad."""
+
+    saved = ("mat2", "self")
+    _s_self = _s_mat2 = None
+
+    def backward(self, g):
+        s, m = self._s_self, self._s_mat2
+        return (None if m is None else _bmm(g, _mT(value(m))),
+                None if s is None else _bmm(_mT(value(s)), g))
+
+
+def _bmm(a, b):
+    return bmm(a, b) if isinstance(a, Tensor) else np.matmul(a, b)
+
+
+@method("bmm")
+def bmm(input, mat2):
+    """Batched matrix product: (b x n x k) @ (b x k x m)."""
+    a, b = input._data, mat2._data
+    if a.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if b.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if b.shape[:2] != (a.shape[0], a.shape[2]):
+        raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"expected scalar type {_short(input)} but found {_short(mat2)}")
+    _no_bool(input, "bmm")
+    d = np.matmul(a, b)
+    if (input._requires_grad or mat2._requires_grad) and _mode.grad_enabled:
+        node = BmmBackward0()
+        if input._requires_grad:
+            node._s_mat2 = SavedTensor(mat2)
+        if mat2._requires_grad:
+            node._s_self = SavedTensor(input)
+        return make(d, node, input, mat2)
+    return Tensor._wrap(d)
+
+
+class AddmmBackward0(Node):
+    """z = beta * self + alpha * (mat1 @ mat2):
+
+    dz/dself = beta (summed back to self's shape),  dz/dmat1 = alpha * grad @ mat2^T,
+    dz/dmat2 = alpha * mat1^T @ grad.
+    """
+
+    saved = ("alpha", "beta", "mat1", "mat1_sym_sizes", "mat1_sym_strides", "mat2",
+             "mat2_sym_sizes", "mat2_sym_strides")
+    _s_mat1 = _s_mat2 = None
+
+    def backward(self, g):
+        a, b, m1, m2 = self._s_alpha, self._s_beta, self._s_mat1, self._s_mat2
+        ga = g if a == 1 else g * a
+        return (None if self.next_functions[0][0] is None else (g if b == 1 else g * b),
+                None if m2 is None else ga @ _mT(value(m2)),
+                None if m1 is None else _mT(value(m1)) @ ga)
+
+
+def _addmm_bias(input, mat2, shape):
+    """``input`` broadcast to the product's ``shape``, with PyTorch's errors."""
+    d = input._data
+    if d.dtype != mat2._data.dtype:
+        raise RuntimeError("self and mat2 must have the same dtype, but got "
+                           f"{_short(input)} and {_short(mat2)}")
+    if d.ndim > 2:
+        raise RuntimeError(
+            f"expand(minigrad.{input.dtype._legacy_name}{{[{', '.join(map(str, d.shape))}]}}, "
+            f"size=[{', '.join(map(str, shape))}]): the number of sizes provided (2) must be "
+            f"greater or equal to the number of dimensions in the tensor ({d.ndim})")
+    for i in range(1, d.ndim + 1):
+        if d.shape[-i] not in (1, shape[-i]):
+            raise RuntimeError(
+                f"The expanded size of the tensor ({shape[-i]}) must match the existing size "
+                f"({d.shape[-i]}) at non-singleton dimension {2 - i}.  Target sizes: "
+                f"[{', '.join(map(str, shape))}].  Tensor sizes: [{', '.join(map(str, d.shape))}]")
+    return d
+
+
+@method("addmm")
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    """``beta * input + alpha * (mat1 @ mat2)``; what ``nn.Linear`` computes on 2-D input."""
+    for name, m in (("mat1", mat1), ("mat2", mat2)):
+        if m._data.ndim != 2:
+            raise RuntimeError(f"{name} must be a matrix, got {m._data.ndim}-D tensor")
+    if mat1._data.dtype != mat2._data.dtype:
+        raise RuntimeError("mat1 and mat2 must have the same dtype, but got "
+                           f"{_short(mat1)} and {_short(mat2)}")
+    _check_mm(mat1, mat2, "mat1", "mat2")
+    prod = mat1._data @ mat2._data
+    bias = _addmm_bias(input, mat2, prod.shape)
+    if alpha != 1:
+        prod = prod * alpha
+    d = prod + (bias if beta == 1 else bias * beta)
+    if _mode.grad_enabled and (input._requires_grad or mat1._requires_grad
+                               or mat2._requires_grad):
+        node = AddmmBackward0()
+        node._s_alpha, node._s_beta = alpha, beta
+        (node._s_mat1_sym_sizes, node._s_mat1_sym_strides, node._s_mat2_sym_sizes,
+         node._s_mat2_sym_strides) = _mm_meta(mat1, mat2)
+        if mat1._requires_grad:
+            node._s_mat2 = SavedTensor(mat2)
+        if mat2._requires_grad:
+            node._s_mat1 = SavedTensor(mat1)
+        out = make(d, node, input, mat1, mat2)
+        if bias.shape != d.shape and input._requires_grad:
+            node._sum_to = [(bias.shape, bias.dtype), None, None]
+        return out
+    return Tensor._wrap(d)
+
+
+# ---------------------------------------------------------------- matmul
+def _unsafe_view(t, shape):
+    """``t`` (a fresh result nobody else sees) reshaped, recorded as ``UnsafeViewBackward0``."""
+    d = t._data.reshape(shape)
+    if _mode.grad_enabled and t._requires_grad:
+        node = UnsafeViewBackward0()
+        node._s_self_sym_sizes = t._data.shape
+        return make(d, node, t)
+    return Tensor._wrap(d)
+
+
+class SqueezeBackward4(Node):
+    """z = self.squeeze_(dim), in place:  grad gets the dim back."""
+
+    saved = ("dim", "self_sym_sizes")
+
+    def backward(self, g):
+        return (g.reshape(self._s_self_sym_sizes),)
+
+
+def _squeeze0_(t):
+    """``t.squeeze_(0)`` on a fresh product (matmul's 1-D @ 2-D case), rebasing its grad_fn."""
+    shape = t._data.shape
+    t._data = t._data.reshape(shape[1:])
+    t._vc[0] += 1
+    if t._requires_grad:
+        node = SqueezeBackward4()
+        node._s_dim, node._s_self_sym_sizes = 0, shape
+        node.next_functions = collect_next_edges(t)
+        node._sequence_nr = next(_sequence)
+        t._grad_fn, t._output_nr = node, 0
+    return t
+
+
+def _foldable(big, small, transposed: bool) -> bool:
+    """Whether matmul computes ``big @ small`` as one mm/mv on ``big`` flattened to 2-D.
+
+    PyTorch folds when the small operand needs a gradient (which avoids a large expanded copy
+    in backward), and otherwise when flattening ``big`` costs no copy.
+    """
+    if small._requires_grad:
+        return True
+    if transposed and small._data.ndim == 2:
+        return False
+    d = np.swapaxes(big._data, -1, -2) if transposed else big._data
+    if d.size == 0:
+        return True
+    shape, strides = d.shape, d.strides
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(d.ndim - 2))
+
+
+def _fold(a, b):
+    """(batch..., n, k) @ (k, m) or (k,) as one mm / mv on a (batch*n, k) matrix."""
+    flat = a.reshape(-1, a._data.shape[-1])
+    out = mm(flat, b) if b._data.ndim == 2 else mv(flat, b)
+    return _unsafe_view(out, a._data.shape[:-1] + b._data.shape[1:])
+
+
+def _fold_transposed(a, b):
+    """(n, k) or (k,) @ (batch..., k, m), computed as (b^T @ a^T)^T with one mm / mv."""
+    bt = b.transpose(-2, -1)
+    flat = bt.reshape(-1, bt._data.shape[-1])
+    if a._data.ndim == 1:
+        return _unsafe_view(mv(flat, a), b._data.shape[:-2] + b._data.shape[-1:])
+    out = _unsafe_view(mm(flat, a.t()), bt._data.shape[:-1] + a._data.shape[:1])
+    return out.transpose(-2, -1).contiguous()
+
+
+def _batched(a, b):
+    """Broadcast the batch dims, then one bmm on (batch, n, k) @ (batch, k, m)."""
+    d1, d2 = a._data.ndim, b._data.ndim
+    if d1 == 1:
+        a = a.unsqueeze(0)
+    if d2 == 1:
+        b = b.unsqueeze(-1)
+    (n, k), (k2, m) = a._data.shape[-2:], b._data.shape[-2:]
+    try:
+        batch = np.broadcast_shapes(a._data.shape[:-2], b._data.shape[:-2])
+    except ValueError:
+        from .arithmetic import broadcast_error
+
+        raise broadcast_error(np.empty(a._data.shape[:-2]), np.empty(b._data.shape[:-2])) \
+            from None
+    a = a.expand(batch + (n, k)).reshape(-1, n, k)
+    b = b.expand(batch + (k2, m)).reshape(-1, k2, m)
+    shape = batch + ((n,) if d1 > 1 else ()) + ((m,) if d2 > 1 else ())
+    return _unsafe_view(bmm(a, b), shape)
+
+
+@method("matmul", "__matmul__")
+def matmul(input, other):
+    """Matrix product with PyTorch's rules for 1-D, 2-D and batched (N-D) operands."""
+    if not isinstance(other, Tensor):
+        return NotImplemented
+    d1, d2 = input._data.ndim, other._data.ndim
+    if d1 == 0 or d2 == 0:
+        raise RuntimeError("both arguments to matmul need to be at least 1D, but they are "
+                           f"{d1}D and {d2}D")
+    if d2 == 1:
+        if d1 == 1:
+            return dot(input, other)
+        if d1 == 2:
+            return mv(input, other)
+    elif d2 == 2:
+        if d1 == 1:
+            return _squeeze0_(mm(input.unsqueeze(0), other))
+        if d1 == 2:
+            return mm(input, other)
+    if d1 >= 3 and d2 <= 2 and _foldable(input, other, False):
+        return _fold(input, other)
+    if d2 >= 3 and d1 <= 2 and _foldable(other, input, True):
+        return _fold_transposed(input, other)
+    return _batched(input, other)
+
+
+Tensor.__rmatmul__ = lambda self, other: matmul(other, self) if isinstance(other, Tensor) \
+    else NotImplemented

@@ -1,0 +1,414 @@
+"""Shape ops: reshape/view, flatten, transpose, permute, squeeze, unsqueeze, expand, clone.
+
+Most of them return a *view*: a tensor sharing memory (and the version counter) with its
+base, made from a NumPy view of the base's array. Writing into a view writes into the base.
+Their backward formulas only move the gradient back into the input's shape.
+
+>>> import minigrad as torch
+>>> x = torch.zeros(2, 3)
+>>> v = x.t()
+>>> v[0, 1] = 5.
+>>> x
+tensor([[0., 5., 0.],
+        [0., 0., 0.]])
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .._state import local as _mode
+from ..autograd.functional_utils import sum_to
+from ..autograd.graph import Node
+from ._core import Tensor, make, make_view, method
+
+__all__ = ["reshape", "view", "flatten", "transpose", "permute", "t", "squeeze", "unsqueeze",
+           "expand", "expand_as", "clone", "contiguous", "movedim", "swapaxes", "swapdims",
+           "view_of", "u64"]
+
+
+def u64(n: int) -> int:
+    """How PyTorch shows a negative int it saved for backward (as unsigned 64-bit: -1 -> 2**64-1)."""
+    return n if n >= 0 else n + 2**64
+
+
+def view_of(src: Tensor, data: np.ndarray, node: Node | None = None) -> Tensor:
+    """``data`` (a NumPy view of ``src._data``) as a view of ``src``: shared memory and version."""
+    t = make_view(data, node, src)
+    t._view_vc = t._vc[0]  # the version its grad_fn describes (see inplace._sync_view)
+    if node is None and src._requires_grad:
+        t._view_no_grad = True  # made in no_grad mode: PyTorch forbids modifying it in place later
+    return t
+
+
+def _recording(x: Tensor) -> bool:
+    return _mode.grad_enabled and x._requires_grad
+
+
+def _size_args(name: str, args) -> tuple:
+    """``(2, 3)``, ``((2, 3),)`` or ``(torch.Size([2, 3]),)`` as a tuple of ints."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = tuple(args[0])
+    for i, s in enumerate(args):
+        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
+            if isinstance(s, Tensor) and s.numel() == 1 and not s.is_floating_point():
+                continue
+            raise TypeError(f"{name}(): argument 'size' failed to unpack the object at pos "
+                            f"{i + 1} with error \"type must be tuple of ints,but got "
+                            f"{type(s).__name__}\"")
+    return tuple(int(s) for s in args)
+
+
+def _infer_size(shape: tuple, numel: int) -> tuple:
+    """Fill in the one ``-1`` of ``shape`` so that it holds ``numel`` elements."""
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = 1
+    for s in shape:
+        if s < -1:
+            raise RuntimeError(f"invalid shape dimension {s}")
+        if s != -1:
+            known *= s
+    bad = RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size "
+                       f"{numel}")
+    if -1 in shape:
+        if known == 0 or numel % known:
+            raise bad
+        return tuple(numel // known if s == -1 else s for s in shape)
+    if known != numel:
+        raise bad
+    return shape
+
+
+# ---------------------------------------------------------------- view / reshape / flatten
+class ViewBackward0(Node):
+    """z = self.view(shape):  the gradient is reshaped back to self's shape."""
+
+    saved = ("self_sym_sizes",)
+
+    def backward(self, g):
+        return (g.reshape(self._s_self_sym_sizes),)
+
+
+class UnsafeViewBackward0(ViewBackward0):
+    """z = reshape of a copy (``reshape`` when no view is possible):  reshape the gradient back."""
+
+
+class CloneBackward0(Node):
+    """z = self.clone():  dz/dself = 1."""
+
+    def backward(self, g):
+        return (g,)
+
+
+def _view_node(x: Tensor, cls=ViewBackward0):
+    node = cls()
+    node._s_self_sym_sizes = x._data.shape
+    return node
+
+
+@method("view")
+def view(input, *shape):
+    """The same data seen with another shape; raises if the strides do not allow it."""
+    data = input._data
+    shape = _infer_size(_size_args("view", shape), data.size)
+    try:
+        out = np.reshape(data, shape, copy=False)
+    except ValueError:
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+        ) from None
+    return view_of(input, out, _view_node(input) if _recording(input) else None)
+
+
+@method("reshape")
+def reshape(input, *shape):
+    """A view with the new shape when the strides allow it, else a reshaped copy.
+
+    The copy is recorded as PyTorch does: ``CloneBackward0`` then ``UnsafeViewBackward0``.
+    """
+    data = input._data
+    shape = _infer_size(_size_args("reshape", shape), data.size)
+    try:
+        out = np.reshape(data, shape, copy=False)
+    except ValueError:
+        copy = np.ascontiguousarray(data)
+        if not _recording(input):
+            return Tensor._wrap(copy.reshape(shape))
+        cloned = make(copy, CloneBackward0(), input)
+        return make(copy.reshape(shape), _view_node(cloned, UnsafeViewBackward0), cloned)
+    return view_of(input, out, _view_node(input) if _recording(input) else None)
+
+
+@method("view_as")
+def view_as(input, other):
+    return view(input, other._data.shape)
+
+
+@method("reshape_as")
+def reshape_as(input, other):
+    return reshape(input, other._data.shape)
+
+
+@method("flatten")
+def flatten(input, start_dim: int = 0, end_dim: int = -1):
+    """Merge dimensions ``start_dim`` .. ``end_dim`` into one (a reshape)."""
+    shape = input._data.shape
+    if not shape:
+        return reshape(input, 1)
+    s, e = input._wrap_dim(start_dim), input._wrap_dim(end_dim)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return input
+    return reshape(input, shape[:s] + (-1,) + shape[e + 1:])
+
+
+# ---------------------------------------------------------------- transpose / permute / t
+class TransposeBackward0(Node):
+    """z = self.transpose(dim0, dim1):  swap the two dimensions of the gradient back."""
+
+    saved = ("dim0", "dim1")
+
+    def backward(self, g):
+        return (g.swapaxes(*self._dims),)
+
+
+class PermuteBackward0(Node):
+    """z = self.permute(dims):  apply the inverse permutation to the gradient."""
+
+    saved = ("dims",)
+
+    def backward(self, g):
+        inverse = tuple(np.argsort(self._order).tolist())
+        return ((g.permute(inverse) if isinstance(g, Tensor) else g.transpose(inverse)),)
+
+
+class TBackward0(Node):
+    """z = self.t():  the gradient, transposed back."""
+
+    def backward(self, g):
+        return ((g.t() if isinstance(g, Tensor) else g.T),)
+
+
+@method("transpose", "swapaxes", "swapdims")
+def transpose(input, dim0: int, dim1: int):
+    """A view with dimensions ``dim0`` and ``dim1`` swapped (also ``swapaxes``, ``swapdims``)."""
+    a, b = input._wrap_dim(dim0), input._wrap_dim(dim1)
+    out = np.swapaxes(input._data, a, b)
+    node = None
+    if _recording(input):
+        node = TransposeBackward0()
+        node._s_dim0, node._s_dim1, node._dims = u64(dim0), u64(dim1), (a, b)
+    return view_of(input, out, node)
+
+
+@method("permute")
+def permute(input, *dims):
+    """A view with the dimensions reordered: dimension ``i`` of the result is ``dims[i]``."""
+    dims = _size_args("permute", dims)
+    n = input._data.ndim
+    if len(dims) != n:
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
+            "length of the desired ordering of dimensions i.e. input.dim() = "
+            f"{n} is not equal to len(dims) = {len(dims)}")
+    order = tuple(input._wrap_dim(d) for d in dims)
+    if len(set(order)) != n:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    node = None
+    if _recording(input):
+        node = PermuteBackward0()
+        node._s_dims, node._order = tuple(u64(d) for d in dims), order
+    return view_of(input, input._data.transpose(order), node)
+
+
+swapaxes = swapdims = transpose
+
+
+@method("t")
+def t(input):
+    """Transpose of a matrix (a 0-d or 1-d tensor is returned as a view of itself)."""
+    n = input._data.ndim
+    if n > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {n}D")
+    return view_of(input, input._data.T, TBackward0() if _recording(input) else None)
+
+
+def _T(self):
+    n = self._data.ndim
+    if n == 0:
+        warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
+                      "these cases.", UserWarning, stacklevel=2)
+    elif n != 2:
+        warnings.warn(
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+            "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
+            "reverse the dimensions of a tensor.", UserWarning, stacklevel=2)
+    return permute(self, tuple(range(n - 1, -1, -1)))
+
+
+def _mT(self):
+    if self._data.ndim < 2:
+        raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
+                           f"Got {self._data.ndim}-D tensor.")
+    return transpose(self, -2, -1)
+
+
+Tensor.T = property(_T, doc="All dimensions reversed (``permute``); for matrices, the transpose.")
+Tensor.mT = property(_mT, doc="The last two dimensions swapped.")
+
+
+@method("movedim", "moveaxis")
+def movedim(input, source: int, destination: int):
+    """Move dimension ``source`` to position ``destination`` (a ``permute``)."""
+    s, d = input._wrap_dim(source), input._wrap_dim(destination)
+    order = [i for i in range(input._data.ndim) if i != s]
+    order.insert(d, s)
+    return permute(input, tuple(order))
+
+
+# ---------------------------------------------------------------- squeeze / unsqueeze
+class SqueezeBackward0(Node):
+    """z = self.squeeze():  reshape the gradient back (size-1 dimensions return)."""
+
+    saved = ("self_sym_sizes",)
+
+    def backward(self, g):
+        return (g.reshape(self._s_self_sym_sizes),)
+
+
+class SqueezeBackward1(SqueezeBackward0):
+    """z = self.squeeze(dim):  reshape the gradient back."""
+
+    saved = ("dim", "self_sym_sizes")
+
+
+class SqueezeBackward2(SqueezeBackward1):
+    """z = self.squeeze(dims):  reshape the gradient back."""
+
+
+class UnsqueezeBackward0(Node):
+    """z = self.unsqueeze(dim):  remove the added dimension from the gradient."""
+
+    saved = ("dim",)
+
+    def backward(self, g):
+        return (g.squeeze(self._axis),)
+
+
+@method("squeeze")
+def squeeze(input, dim=None):
+    """A view without size-1 dimensions (all of them, or those among ``dim``)."""
+    shape = input._data.shape
+    if dim is None:
+        axes, node = tuple(i for i, s in enumerate(shape) if s == 1), SqueezeBackward0()
+    elif isinstance(dim, (tuple, list)):
+        axes, node = tuple(input._wrap_dim(d) for d in dim), SqueezeBackward2()
+        for i, a in enumerate(axes):
+            if a in axes[:i]:
+                raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
+        node._s_dim = tuple(u64(d) for d in dim)
+        axes = tuple(a for a in axes if shape and shape[a] == 1)
+    else:
+        a = input._wrap_dim(dim)
+        axes, node = ((a,) if shape and shape[a] == 1 else ()), SqueezeBackward1()
+        node._s_dim = u64(dim)
+    if not _recording(input):
+        node = None
+    else:
+        node._s_self_sym_sizes = shape
+    return view_of(input, np.squeeze(input._data, axes), node)
+
+
+@method("unsqueeze")
+def unsqueeze(input, dim: int):
+    """A view with a new size-1 dimension at position ``dim``."""
+    n = input._data.ndim + 1
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
+                         f"but got {dim})")
+    node = None
+    if _recording(input):
+        node = UnsqueezeBackward0()
+        node._s_dim, node._axis = u64(dim), dim % n
+    return view_of(input, np.expand_dims(input._data, dim % n), node)
+
+
+# ---------------------------------------------------------------- expand
+class ExpandBackward0(Node):
+    """z = self.expand(sizes):  sum the gradient over the expanded dimensions."""
+
+    saved = ("self_sym_sizes",)
+
+    def backward(self, g):
+        return (sum_to(g, self._s_self_sym_sizes),)
+
+
+def _expanded_shape(input, sizes) -> tuple:
+    shape = input._data.shape
+    lead = len(sizes) - len(shape)
+    if lead < 0:
+        raise RuntimeError(
+            f"expand({input.type()}{{[{', '.join(map(str, shape))}]}}, size=[{', '.join(map(str, sizes))}]): "
+            f"the number of sizes provided ({len(sizes)}) must be greater or equal to the number "
+            f"of dimensions in the tensor ({len(shape)})")
+    out = []
+    for i, s in enumerate(sizes):
+        if i < lead:
+            if s < 0:
+                raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a "
+                                   f"leading, non-existing dimension {i}")
+            out.append(s)
+            continue
+        old = shape[i - lead]
+        if s == -1:
+            s = old
+        elif old != 1 and s != old:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({s}) must match the existing size ({old}) at "
+                f"non-singleton dimension {i}.  Target sizes: [{', '.join(map(str, sizes))}].  "
+                f"Tensor sizes: [{', '.join(map(str, shape))}]")
+        out.append(s)
+    return tuple(out)
+
+
+@method("expand")
+def expand(input, *sizes):
+    """A read-only view repeating size-1 dimensions (``-1`` keeps a size); no data is copied."""
+    shape = _expanded_shape(input, _size_args("expand", sizes))
+    node = None
+    if _recording(input):
+        node = ExpandBackward0()
+        node._s_self_sym_sizes = input._data.shape
+    return view_of(input, np.broadcast_to(input._data, shape), node)
+
+
+@method("expand_as")
+def expand_as(input, other):
+    return expand(input, other._data.shape)
+
+
+# ---------------------------------------------------------------- clone / contiguous
+@method("clone")
+def clone(input, *, memory_format=None):
+    """A copy with its own memory; gradients flow through it unchanged."""
+    data = np.copy(input._data)  # keeps the memory layout, as PyTorch's preserve_format does
+    if _recording(input):
+        return make(data, CloneBackward0(), input)
+    return Tensor._wrap(data)
+
+
+@method("contiguous")
+def contiguous(input, memory_format=None):
+    """``input`` itself if its memory is row-major already, else a row-major copy."""
+    if input._data.flags.c_contiguous:
+        return input
+    data = np.ascontiguousarray(input._data)
+    if _recording(input):
+        return make(data, CloneBackward0(), input)
+    return Tensor._wrap(data)

@@ -1,0 +1,356 @@
+"""Elementwise functions of one tensor: exp, log, sqrt, sin, cos, abs, and clamp.
+
+Integer and bool inputs of a floating-point function compute in the default float dtype, as in
+PyTorch (``torch.tensor([1, 2]).exp()`` is float32). Each backward formula is written so it
+also runs on tensors (``create_graph=True``); masks such as ``self >= min`` are taken from the
+data, as constants, since they have no gradient.
+
+>>> import minigrad as torch
+>>> x = torch.tensor([0., 1.], requires_grad=True)
+>>> y = x.exp()
+>>> y.grad_fn.name(), y.grad_fn._saved_result is not None
+('ExpBackward0', True)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._dtype import _Defaults, result_type
+from .._state import local as _mode
+from ..autograd.graph import Node
+from ._core import SavedTensor, Tensor, make, method, value
+from .arithmetic import broadcast_error
+
+__all__ = ["exp", "log", "sqrt", "sin", "cos", "abs", "absolute", "clamp", "clip", "clamp_min",
+           "clamp_max"]
+
+
+def floats(x, name: str):
+    """The data of ``x`` for a floating-point function (integers and bools become floats)."""
+    try:
+        d = x._data
+    except AttributeError:
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(x).__name__}") from None
+    return d if d.dtype.kind == "f" else d.astype(_Defaults.float.np)
+
+
+def data(x):
+    """The NumPy data of a saved value (a constant: masks built from it carry no gradient)."""
+    return x._data if isinstance(x, Tensor) else x
+
+
+def _unary(fn, name):
+    """Call ``x.<name>()`` on a tensor or NumPy's ``fn`` on an array (for backward formulas)."""
+    return lambda x: getattr(x, name)() if isinstance(x, Tensor) else fn(x)
+
+
+np_sin, np_cos = _unary(np.sin, "sin"), _unary(np.cos, "cos")
+
+
+def _record_result(data, node_cls, input):
+    """Output of an op whose backward uses its result: save it (without a reference cycle)."""
+    node = node_cls()
+    out = make(data, node, input)
+    node._s_result = SavedTensor(out, node)
+    return out
+
+
+def _record_self(data, node_cls, input):
+    node = node_cls()
+    node._s_self = SavedTensor(input)
+    return make(data, node, input)
+
+
+# ---------------------------------------------------------------- exp / log / sqrt
+class ExpBackward0(Node):
+    """z = exp(self):  dz/dself = z."""
+
+    saved = ("result",)
+
+    def backward(self, g):
+        return (g * value(self._s_result),)
+
+
+@method("exp")
+def exp(input):
+    """``e ** input``, elementwise."""
+    d = floats(input, "exp")
+    with np.errstate(over="ignore"):
+        d = np.exp(d)
+    if _mode.grad_enabled and input._requires_grad:
+        return _record_result(d, ExpBackward0, input)
+    return Tensor._wrap(d)
+
+
+class LogBackward0(Node):
+    """z = log(self):  dz/dself = 1 / self."""
+
+    saved = ("self",)
+
+    def backward(self, g):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return (g / value(self._s_self),)
+
+
+@method("log")
+def log(input):
+    """Natural logarithm (``-inf`` at 0, ``nan`` below), elementwise."""
+    d = floats(input, "log")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d = np.log(d)
+    if _mode.grad_enabled and input._requires_grad:
+        return _record_self(d, LogBackward0, input)
+    return Tensor._wrap(d)
+
+
+class SqrtBackward0(Node):
+    """z = sqrt(self):  dz/dself = 1 / (2 z)."""
+
+    saved = ("result",)
+
+    def backward(self, g):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return (g / (2 * value(self._s_result)),)
+
+
+@method("sqrt")
+def sqrt(input):
+    """Square root (``nan`` below 0), elementwise."""
+    d = floats(input, "sqrt")
+    with np.errstate(invalid="ignore"):
+        d = np.sqrt(d)
+    if _mode.grad_enabled and input._requires_grad:
+        return _record_result(d, SqrtBackward0, input)
+    return Tensor._wrap(d)
+
+
+# ---------------------------------------------------------------- sin / cos
+class SinBackward0(Node):
+    """z = sin(self):  dz/dself = cos(self)."""
+
+    saved = ("self",)
+
+    def backward(self, g):
+        return (g * np_cos(value(self._s_self)),)
+
+
+@method("sin")
+def sin(input):
+    """Sine, elementwise (radians)."""
+    with np.errstate(invalid="ignore"):  # sin(inf) is nan, without a warning
+        d = np.sin(floats(input, "sin"))
+    if _mode.grad_enabled and input._requires_grad:
+        return _record_self(d, SinBackward0, input)
+    return Tensor._wrap(d)
+
+
+class CosBackward0(Node):
+    """z = cos(self):  dz/dself = -sin(self)."""
+
+    saved = ("self",)
+
+    def backward(self, g):
+        return (g * -np_sin(value(self._s_self)),)
+
+
+@method("cos")
+def cos(input):
+    """Cosine, elementwise (radians)."""
+    with np.errstate(invalid="ignore"):
+        d = np.cos(floats(input, "cos"))
+    if _mode.grad_enabled and input._requires_grad:
+        return _record_self(d, CosBackward0, input)
+    return Tensor._wrap(d)
+
+
+# ---------------------------------------------------------------- abs
+class AbsBackward0(Node):
+    """z = |self|:  dz/dself = sign(self) (0 at 0)."""
+
+    saved = ("self",)
+
+    def backward(self, g):
+        return (g * np.sign(data(value(self._s_self))),)
+
+
+@method("abs", "absolute", "__abs__")
+def abs(input):  # noqa: A001
+    """Absolute value, elementwise (keeps integer dtypes)."""
+    d = input._data
+    if d.dtype.kind == "b":
+        raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
+    d = np.abs(d)
+    if _mode.grad_enabled and input._requires_grad:
+        return _record_self(d, AbsBackward0, input)
+    return Tensor._wrap(d)
+
+
+absolute = abs
+
+
+# ---------------------------------------------------------------- clamp
+class ClampBackward1(Node):
+    """z = clamp(self, min, max) with numbers:  dz/dself = 1 where min <= self <= max, else 0."""
+
+    saved = ("max", "min", "self")
+    _s_min = _s_max = None
+
+    def backward(self, g):
+        x, lo, hi = data(value(self._s_self)), self._s_min, self._s_max
+        inside = (x >= lo) if lo is not None else True
+        if hi is not None:
+            inside = inside & (x <= hi)
+        return (g * inside,)
+
+
+class ClampBackward0(Node):
+    """z = clamp(self, min, max) with tensors: the gradient goes to whichever value z took.
+
+    self where min <= self <= max; min where self < min < max; max where max(self, min) > max.
+    """
+
+    saved = ("max", "min", "self")
+    _s_min = _s_max = None
+
+    def backward(self, g):
+        x = data(value(self._s_self))
+        lo = None if self._s_min is None else data(value(self._s_min))
+        hi = None if self._s_max is None else data(value(self._s_max))
+        inside = True if lo is None else x >= lo
+        if hi is not None:
+            inside = inside & (x <= hi)
+        g_lo = g_hi = None
+        if lo is not None and self.next_functions[1][0] is not None:
+            g_lo = g * ((x < lo) & (lo < hi) if hi is not None else x < lo)
+        if hi is not None and self.next_functions[2][0] is not None:
+            g_hi = g * ((x > hi) | (lo > hi) if lo is not None else x > hi)
+        return g * inside, g_lo, g_hi
+
+
+def _clamp_data(x, lo, hi, nd):
+    out = x if x.dtype == nd else x.astype(nd)
+    if lo is not None:
+        out = np.maximum(out, lo._data if isinstance(lo, Tensor) else lo)
+    if hi is not None:
+        out = np.minimum(out, hi._data if isinstance(hi, Tensor) else hi)
+    return np.asarray(out, dtype=nd)
+
+
+@method("clamp", "clip")
+def clamp(input, min=None, max=None):  # noqa: A002
+    """Limit every element to ``[min, max]`` (numbers or tensors; either may be None)."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        return _clamp_tensors(input, min, max)
+    nd = result_type(*(v for v in (input, min, max) if v is not None)).np
+    d = _clamp_data(input._data, min, max, nd)
+    if _mode.grad_enabled and input._requires_grad:
+        node = ClampBackward1()
+        node._s_min, node._s_max, node._s_self = min, max, SavedTensor(input)
+        return make(d, node, input)
+    return Tensor._wrap(d)
+
+
+clip = clamp
+
+
+def _as_tensor(v):
+    return v if v is None or isinstance(v, Tensor) else Tensor._wrap(np.array(v))
+
+
+def _clamp_tensors(input, lo, hi):
+    lo, hi = _as_tensor(lo), _as_tensor(hi)
+    nd = result_type(*(v for v in (input, lo, hi) if v is not None)).np
+    for v in (lo, hi):
+        if v is not None:
+            try:
+                np.broadcast_shapes(input._data.shape, v._data.shape)
+            except ValueError:
+                raise broadcast_error(input, v) from None
+    d = _clamp_data(input._data, lo, hi, nd)
+    if _mode.grad_enabled and any(v is not None and v._requires_grad for v in (input, lo, hi)):
+        node = ClampBackward0()
+        node._s_self = SavedTensor(input)
+        if lo is not None:
+            node._s_min = SavedTensor(lo)
+        if hi is not None:
+            node._s_max = SavedTensor(hi)
+        return make(d, node, input, lo, hi, broadcast=True)
+    return Tensor._wrap(d)
+
+
+class ClampMinBackward0(Node):
+    """z = max(self, min) with a number min:  dz/dself = 1 where self >= min."""
+
+    saved = ("min", "self")
+
+    def backward(self, g):
+        return (g * (data(value(self._s_self)) >= self._s_min),)
+
+
+class ClampMinBackward1(Node):
+    """z = max(self, min) with a tensor min:  self where self >= min, else min."""
+
+    saved = ("min", "self")
+
+    def backward(self, g):
+        keep = data(value(self._s_self)) >= data(value(self._s_min))
+        return g * keep, (g * ~keep if self.next_functions[1][0] is not None else None)
+
+
+class ClampMaxBackward0(Node):
+    """z = min(self, max) with a number max:  dz/dself = 1 where self <= max."""
+
+    saved = ("max", "self")
+
+    def backward(self, g):
+        return (g * (data(value(self._s_self)) <= self._s_max),)
+
+
+class ClampMaxBackward1(Node):
+    """z = min(self, max) with a tensor max:  self where self <= max, else max."""
+
+    saved = ("max", "self")
+
+    def backward(self, g):
+        keep = data(value(self._s_self)) <= data(value(self._s_max))
+        return g * keep, (g * ~keep if self.next_functions[1][0] is not None else None)
+
+
+def _clamp_one(input, bound, is_min):
+    """clamp_min / clamp_max: one bound, a number (…Backward0) or a tensor (…Backward1)."""
+    bt = isinstance(bound, Tensor)
+    nd = result_type(input, bound).np
+    x = input._data if input._data.dtype == nd else input._data.astype(nd)
+    b = bound._data if bt else bound
+    try:
+        d = np.asarray(np.maximum(x, b) if is_min else np.minimum(x, b), dtype=nd)
+    except ValueError:
+        raise broadcast_error(input, bound) from None
+    if _mode.grad_enabled and (input._requires_grad or (bt and bound._requires_grad)):
+        if is_min:
+            node = ClampMinBackward1() if bt else ClampMinBackward0()
+            node._s_min = SavedTensor(bound) if bt else bound
+        else:
+            node = ClampMaxBackward1() if bt else ClampMaxBackward0()
+            node._s_max = SavedTensor(bound) if bt else bound
+        node._s_self = SavedTensor(input)
+        if bt:
+            return make(d, node, input, bound, broadcast=True)
+        return make(d, node, input)
+    return Tensor._wrap(d)
+
+
+@method("clamp_min")
+def clamp_min(input, min):  # noqa: A002
+    """``max(input, min)`` elementwise."""
+    return _clamp_one(input, min, True)
+
+
+@method("clamp_max")
+def clamp_max(input, max):  # noqa: A002
+    """``min(input, max)`` elementwise."""
+    return _clamp_one(input, max, False)

@@ -1,0 +1,224 @@
+"""The loss ops behind ``nn.functional``: mean squared error and negative log-likelihood.
+
+Each is one node class (named as PyTorch names it) next to the function computing its forward.
+``reduction`` is kept as PyTorch keeps it: 0 = 'none', 1 = 'mean', 2 = 'sum'.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._dtype import from_numpy_dtype
+from .._state import local as _mode
+from .._tensor import Tensor
+from .._ops._core import SavedTensor, binary_operands, make, value
+from ..autograd.graph import Node
+
+__all__ = ["REDUCTIONS", "mse_loss", "nll_loss", "div_by_number",
+           "MseLossBackward0", "NllLossBackward0", "NllLoss2DBackward0", "DivBackward1"]
+
+REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+_UINT64 = 2**64 - 1  # PyTorch shows a saved negative int as its uint64 bit pattern
+
+
+def _reduce(per_element, reduction: int):
+    if reduction == 1:
+        if per_element.size == 0:  # the mean of nothing: nan, without NumPy's warning
+            return np.full((), np.nan, per_element.dtype)
+        return np.asarray(per_element.mean())
+    if reduction == 2:
+        return np.asarray(per_element.sum())
+    return per_element
+
+
+# ---------------------------------------------------------------- mean squared error
+class MseLossBackward0(Node):
+    """loss = reduce((self - target)**2):  d/dself = 2 (self - target) / n (n = numel for 'mean',
+    1 for 'sum'), times the incoming gradient;  d/dtarget = the negative of that."""
+
+    saved = ("reduction", "self", "target")
+    saved_tensors_names = ("self", "target")
+
+    def backward(self, g):
+        diff = value(self._s_self) - value(self._s_target)
+        scale = 2.0 / self._numel if self._s_reduction == 1 else 2.0
+        grad = diff * scale * g
+        need_target = self.next_functions[1][0] is not None
+        return grad, (-grad if need_target else None)
+
+
+def mse_loss(input: Tensor, target: Tensor, reduction: int) -> Tensor:
+    """``reduce((input - target)**2)``; both already expanded to one shape."""
+    a, b, dtype = binary_operands(input, target)
+    if dtype.kind != "f":
+        name = from_numpy_dtype(dtype)._legacy_name[:-6]
+        raise NotImplementedError(f"\"mse_cpu\" not implemented for '{name}'")
+    diff = a - b
+    data = _reduce(diff * diff, reduction)
+    if _mode.grad_enabled and (input._requires_grad or target._requires_grad):
+        node = MseLossBackward0()
+        node._s_reduction = reduction
+        node._s_self = SavedTensor(input)
+        node._s_target = SavedTensor(target)
+        node._numel = diff.size
+        out = make(data, node, input, target)
+        if input._data.dtype != diff.dtype or target._data.dtype != diff.dtype:
+            # mixed dtypes: the engine casts each gradient back to its input's dtype
+            node._sum_to = [(x._data.shape, x._data.dtype) if x._data.dtype != diff.dtype
+                            else None for x in (input, target)]
+        return out
+    return Tensor._wrap(data)
+
+
+# ---------------------------------------------------------------- negative log-likelihood
+class NllLossBackward0(Node):
+    """loss_i = -weight[t_i] * self[i, t_i]:  d/dself is zero except at each row's target class,
+    where it is -weight[t_i] (divided by the total weight for 'mean'), times the gradient."""
+
+    saved = ("ignore_index", "reduction", "self", "target", "total_weight", "weight")
+    saved_tensors_names = ("self", "target", "total_weight", "weight")
+    _s_weight = None
+
+    @property
+    def _s_total_weight(self):  # made on demand: the backward formula uses the array
+        return Tensor._wrap(self._total)
+
+    def backward(self, g):
+        value(self._s_self)  # PyTorch's errors if it was freed or changed in place
+        flat = self._one_hot()
+        if self._s_reduction == 0 and len(self._shape) > 1:  # one gradient per sample
+            if isinstance(g, Tensor):
+                return (g.unsqueeze(1) * flat,)
+            return (np.expand_dims(g, 1) * flat,)
+        return (g * flat,)
+
+    def _one_hot(self):
+        """-w[t_i] at each (sample, target class), zeros elsewhere, in the input's layout."""
+        shape, w = self._shape, self._w
+        if self._s_reduction == 1:
+            w = w / self._total
+        flat = np.zeros((self._rows.size, shape[1] if len(shape) > 1 else shape[0]), self._dtype)
+        flat[self._rows, self._cols] = -w
+        if len(shape) == 1:
+            return flat[0]
+        if len(shape) == 2:
+            return flat
+        moved = flat.reshape((shape[0],) + tuple(shape[2:]) + (shape[1],))
+        return np.moveaxis(moved, -1, 1)
+
+
+def _as_rows(x: np.ndarray, t: np.ndarray):
+    """The input as (samples, classes) and the targets as one flat vector."""
+    if x.ndim == 1:
+        return x.reshape(1, -1), t.reshape(1)
+    if x.ndim == 2:
+        return x, t
+    return np.moveaxis(x, 1, -1).reshape(-1, x.shape[1]), t.reshape(-1)
+
+
+def _all_classes(t: np.ndarray, n_classes: int) -> bool:
+    """Whether every target is a class index, in one pass (negatives wrap to huge unsigned)."""
+    return t.size == 0 or (t.view(np.uint64) if t.dtype.kind == "i" else t).max() < n_classes
+
+
+def _row_weights(t, n_classes, weight, ignore_index, dtype):
+    """Each row's weight: its class weight, or 0 where the target is ``ignore_index``."""
+    keep = t != ignore_index
+    bad = keep & ((t < 0) | (t >= n_classes))
+    if bad.any():
+        raise IndexError(f"Target {t[bad][0]} is out of bounds.")
+    w = keep.astype(dtype) if weight is None else np.where(keep, weight[np.where(keep, t, 0)], 0)
+    return w.astype(dtype, copy=False)
+
+
+_ARANGES: dict = {}
+
+
+def _arange(n: int) -> np.ndarray:
+    """``np.arange(n)``, kept (read-only) for the next batch of the same size."""
+    rows = _ARANGES.get(n)
+    if rows is None:
+        rows = _ARANGES[n] = np.arange(n)
+        rows.flags.writeable = False
+    return rows
+
+
+class NllLoss2DBackward0(NllLossBackward0):
+    """The same, for (N, C, H, W) input with (N, H, W) targets: one sample per position."""
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None, ignore_index: int,
+             reduction: int) -> Tensor:
+    """``-input[i, target[i]]`` per sample (times its class weight), then reduced.
+
+    As in PyTorch, 4-D input goes through ``NllLoss2DBackward0``, and 3-D or 5-D+ input is
+    first viewed as 4-D ``(N, C, 1, -1)`` (and a per-sample result viewed back).
+    """
+    ndim = input._data.ndim
+    if ndim == 3 or ndim > 4:
+        n, c = input._data.shape[:2]
+        out = _nll(input.view(n, c, 1, -1), target.view(n, 1, -1), weight, ignore_index,
+                   reduction, NllLoss2DBackward0)
+        return out.view(target._data.shape) if reduction == 0 else out
+    return _nll(input, target, weight, ignore_index, reduction,
+                NllLoss2DBackward0 if ndim == 4 else NllLossBackward0)
+
+
+def _nll(input, target, weight, ignore_index, reduction, node_cls):
+    x, t = _as_rows(input._data, target._data)
+    n_classes, dtype = x.shape[1], x.dtype
+    rows = _arange(t.size)
+    if weight is None and not 0 <= ignore_index < n_classes and _all_classes(t, n_classes):
+        cols, w = t, np.ones((), dtype)  # the common case: every row counts once
+        losses = -x[rows, cols]
+        total = np.asarray(t.size, dtype)
+    else:
+        w = _row_weights(t, n_classes, None if weight is None else weight._data,
+                         ignore_index, dtype)
+        cols = np.where(t == ignore_index, 0, t)
+        losses = -x[rows, cols] * w
+        total = np.asarray(np.add.reduce(w), dtype)
+    if reduction == 1:
+        summed = np.add.reduce(losses)
+        if total:
+            data = np.asarray(summed / total)
+        else:  # no sample counts: 0 / 0 is nan, as in PyTorch
+            with np.errstate(invalid="ignore", divide="ignore"):
+                data = np.asarray(summed / total)
+    elif reduction == 2:
+        data = np.asarray(np.add.reduce(losses))
+    else:
+        data = losses.reshape(target._data.shape)
+        total = np.zeros((), dtype)
+    if _mode.grad_enabled and input._requires_grad:
+        node = node_cls()
+        node._s_ignore_index = ignore_index & _UINT64
+        node._s_reduction = reduction
+        node._s_self = SavedTensor(input)
+        node._s_target = SavedTensor(target)
+        if weight is not None:
+            node._s_weight = SavedTensor(weight)
+        node._rows, node._cols, node._w, node._total = rows, cols, w, total
+        node._shape, node._dtype = input._data.shape, dtype
+        return make(data, node, input)
+    return Tensor._wrap(data)
+
+
+# ---------------------------------------------------------------- dividing by a number
+class DivBackward1(Node):
+    """z = self / other (a Python number):  dz/dself = 1 / other."""
+
+    saved = ("other",)
+
+    def backward(self, g):
+        return (g / self._s_other,)
+
+
+def div_by_number(input: Tensor, other) -> Tensor:
+    """``input / other`` recorded as PyTorch's ``div(Tensor, Scalar)``."""
+    data = np.asarray(np.true_divide(input._data, other), input._data.dtype)
+    if _mode.grad_enabled and input._requires_grad:
+        node = DivBackward1()
+        node._s_other = other
+        return make(data, node, input)
+    return Tensor._wrap(data)

@@ -1,0 +1,223 @@
+"""``nn.functional``: the layers and losses as plain functions (``import ... as F``).
+
+>>> import minigrad as torch
+>>> import minigrad.nn.functional as F
+>>> logits = torch.tensor([[2., 0., -1.]], requires_grad=True)
+>>> loss = F.cross_entropy(logits, torch.tensor([0]))
+>>> loss.grad_fn.name(), loss.grad_fn.next_functions[0][0].name()
+('NllLossBackward0', 'LogSoftmaxBackward0')
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .._tensor import Tensor
+from . import _loss_nodes as _loss
+from ._loss_nodes import REDUCTIONS
+
+__all__ = ["relu", "tanh", "sigmoid", "softmax", "log_softmax", "linear", "mse_loss",
+           "nll_loss", "cross_entropy"]
+
+
+# ---------------------------------------------------------------- activations
+def _need_tensor(name: str, input) -> None:
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``max(input, 0)`` elementwise."""
+    _need_tensor("relu", input)
+    return input.relu_() if inplace else input.relu()
+
+
+def tanh(input: Tensor) -> Tensor:
+    return input.tanh()
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    return input.sigmoid()
+
+
+def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
+                  "to include dim=X as an argument.", UserWarning, stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    """``exp(x) / exp(x).sum(dim)``: each slice along ``dim`` becomes probabilities."""
+    if dim is None:
+        dim = _softmax_dim("softmax", input.dim(), _stacklevel)
+    return input.softmax(dim, dtype)
+
+
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+                dtype=None) -> Tensor:
+    """``log(softmax(x, dim))``, computed without overflow."""
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
+    return input.log_softmax(dim, dtype)
+
+
+# ---------------------------------------------------------------- linear
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``input @ weight.T + bias``, recorded as PyTorch records it.
+
+    With a bias: ``addmm(bias, input, weight.t())`` (``AddmmBackward0``), the input flattened
+    to 2-D first and the result shaped back (``ViewBackward0``) when it is not 2-D.
+    Without a bias: ``input.matmul(weight.t())``.
+    """
+    _need_tensor("linear", input)
+    if input._data.ndim == 0 or weight._data.ndim == 0:
+        raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
+                           f"{input._data.ndim}D and {weight._data.ndim}D")
+    if bias is None:
+        return input.matmul(weight.t())
+    if input._data.ndim == 2:
+        return bias.addmm(input, weight.t())
+    shape = input._data.shape
+    out = bias.addmm(input.reshape(-1, shape[-1]) if shape else input, weight.t())
+    return out.view(shape[:-1] + (out._data.shape[-1],))
+
+
+# ---------------------------------------------------------------- losses
+def _reduction_enum(size_average, reduce, reduction: str) -> int:
+    if size_average is not None or reduce is not None:
+        size_average = True if size_average is None else size_average
+        reduce = True if reduce is None else reduce
+        reduction = "none" if not reduce else ("mean" if size_average else "sum")
+        warnings.warn("size_average and reduce args will be deprecated, please use "
+                      f"reduction='{reduction}' instead.", UserWarning, stacklevel=3)
+    code = REDUCTIONS.get(reduction)
+    if code is None:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return code
+
+
+def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
+             reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
+    """Mean squared error ``((input - target)**2).mean()`` (or its sum, or per element)."""
+    if input.size() != target.size():
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}). This will likely lead to incorrect results due to "
+            "broadcasting. Please ensure they have the same size.", UserWarning, stacklevel=2)
+    code = _reduction_enum(size_average, reduce, reduction)
+    if input.shape != target.shape:
+        input, target = _broadcast(input, target)
+    if weight is not None:
+        return _weighted_mse(input, target, weight, code)
+    return _loss.mse_loss(input, target, code)
+
+
+def _broadcast(a: Tensor, b: Tensor):
+    """Both tensors expanded to their common shape (``ExpandBackward0`` where recorded)."""
+    try:
+        shape = np.broadcast_shapes(a._data.shape, b._data.shape)
+    except ValueError:
+        a.detach() - b.detach()  # raises PyTorch's "The size of tensor a (3) must match ..."
+        raise
+    return (a if a._data.shape == shape else a.expand(shape),
+            b if b._data.shape == shape else b.expand(shape))
+
+
+def _weighted_mse(input, target, weight, code):
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    weighted = (input - target) ** 2 * weight
+    if code == 0:
+        return weighted
+    if code == 2:
+        return weighted.sum()
+    return weighted.sum() / weight.sum()
+
+
+_INT64 = np.dtype(np.int64)
+
+
+def _check_nll_args(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
+    x, t = input._data, target._data
+    if x.ndim == 2 and t.ndim == 1 and t.dtype == _INT64 and weight is None and \
+            x.shape[0] == t.shape[0]:
+        return  # the usual (batch, classes) scores with one class index per sample
+    if x.ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {x.ndim})")
+    if t.dtype != _INT64 and t.dtype != np.uint8:
+        raise RuntimeError("expected target dtype to be Long or Byte, but got "
+                           f"{target.dtype._legacy_name[:-6]}")
+    if x.ndim == 1:
+        if t.ndim > 1 or t.ndim == 1 and t.shape[0] != 1:
+            raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
+                             f"{t.shape[0] if t.ndim else 0}")
+    elif x.ndim == 2 and t.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    elif x.shape[0] != (t.shape[0] if t.ndim else 0):
+        raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target "
+                         f"batch_size ({t.shape[0] if t.ndim else 0}).")
+    elif x.ndim > 2 and t.shape[1:] != x.shape[2:]:
+        raise RuntimeError(f"Expected target size {[x.shape[0], *x.shape[2:]]}, got "
+                           f"{list(t.shape)}")
+    if weight is not None:
+        classes = x.shape[1] if x.ndim > 1 else x.shape[0]
+        if weight._data.shape != (classes,):
+            raise RuntimeError(f"weight tensor should be defined either for all {classes} "
+                               "classes or no classes but got weight tensor of shape: "
+                               f"{list(weight.shape)}")
+        if weight._data.dtype != x.dtype:
+            raise RuntimeError(f"expected scalar type {input.dtype._legacy_name[:-6]} but "
+                               f"found {weight.dtype._legacy_name[:-6]}")
+        if weight._requires_grad:
+            raise RuntimeError("The function 'nll_loss_forward' is not differentiable with "
+                               "respect to argument 'weight'. This input cannot have "
+                               "requires_grad True.")
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
+             ignore_index: int = -100, reduce=None, reduction: str = "mean") -> Tensor:
+    """Negative log-likelihood: ``-input[i, target[i]]`` averaged over the samples.
+
+    ``input`` holds log-probabilities, shape (N, C) (or (C,), or (N, C, d1, ...)); ``target``
+    holds class indices. Samples whose target is ``ignore_index`` do not count.
+    """
+    code = _reduction_enum(size_average, reduce, reduction)
+    _check_nll_args(input, target, weight)
+    return _loss.nll_loss(input, target, weight, ignore_index, code)
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                  size_average=None, ignore_index: int = -100, reduce=None,
+                  reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
+    """Cross-entropy of raw scores ``input`` against class indices (or class probabilities).
+
+    For class indices it is ``nll_loss(log_softmax(input, 1), target)``, as in PyTorch.
+    """
+    _need_tensor("cross_entropy_loss", input)
+    code = _reduction_enum(size_average, reduce, reduction)
+    if label_smoothing != 0.0:
+        raise NotImplementedError("minigrad's cross_entropy does not support label_smoothing")
+    class_dim = 0 if input._data.ndim == 1 else 1
+    if target._data.dtype.kind == "f" and target._data.shape == input._data.shape:
+        return _cross_entropy_probs(input.log_softmax(class_dim), target, weight, code,
+                                    class_dim)
+    _check_nll_args(input, target, weight)
+    return _loss.nll_loss(input.log_softmax(class_dim), target, weight, ignore_index, code)
+
+
+def _cross_entropy_probs(logp, target, weight, code, class_dim):
+    """Cross-entropy against class probabilities: ``-(logp * target).sum(class_dim)``."""
+    if weight is not None:
+        shape = [1] * logp.dim()
+        shape[class_dim] = -1
+        target = target * weight.reshape(shape)
+    prod = logp * target
+    if code == 0:
+        return -prod.sum(class_dim)
+    total = -prod.sum()
+    if code == 2:
+        return total
+    return _loss.div_by_number(total, logp._data.size // logp._data.shape[class_dim])

@@ -1,0 +1,11 @@
+"""The layers: one file per kind, as in ``torch/nn/modules/``."""
+
+from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .container import ModuleList, Sequential
+from .flatten import Flatten
+from .linear import Identity, Linear
+from .loss import CrossEntropyLoss, MSELoss, NLLLoss
+from .module import Module
+
+__all__ = ["Module", "Linear", "Identity", "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax",
+           "Sequential", "ModuleList", "Flatten", "MSELoss", "CrossEntropyLoss", "NLLLoss"]

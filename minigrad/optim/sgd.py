@@ -1,0 +1,82 @@
+"""``SGD``: stochastic gradient descent, with optional momentum, dampening, weight decay and
+Nesterov momentum, by PyTorch's update rule.
+
+For each parameter ``p`` with gradient ``g`` (negated when ``maximize``)::
+
+    g = g + weight_decay * p                       (if weight_decay)
+    buf = g                                         (first step)
+    buf = momentum * buf + (1 - dampening) * g      (later steps)
+    g = g + momentum * buf if nesterov else buf     (if momentum)
+    p = p - lr * g
+
+>>> import minigrad as torch
+>>> w = torch.nn.Parameter(torch.tensor([1.]))
+>>> opt = torch.optim.SGD([w], lr=0.1, momentum=0.9)
+>>> for _ in range(2):
+...     opt.zero_grad()
+...     (w * 3).sum().backward()
+...     opt.step()
+>>> w
+Parameter containing:
+tensor([-0.1700], requires_grad=True)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._tensor import Tensor
+from .optimizer import Optimizer
+
+__all__ = ["SGD"]
+
+
+class SGD(Optimizer):
+    def __init__(self, params, lr: float = 1e-3, momentum: float = 0, dampening: float = 0,
+                 weight_decay: float = 0, nesterov: bool = False, *, maximize: bool = False,
+                 foreach=None, differentiable: bool = False, fused=None) -> None:
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if momentum < 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if differentiable:
+            raise NotImplementedError("minigrad's optimizers are not differentiable")
+        defaults = dict(lr=lr, momentum=momentum, dampening=dampening,
+                        weight_decay=weight_decay, nesterov=nesterov, maximize=maximize,
+                        foreach=foreach, differentiable=differentiable, fused=fused)
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        super().__init__(params, defaults)
+
+    def step(self, closure=None):
+        """Update every parameter that has a gradient; returns the closure's loss, if any."""
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            lr, momentum, wd = group["lr"], group["momentum"], group["weight_decay"]
+            maximize, dampening, nesterov = group["maximize"], group["dampening"], \
+                group["nesterov"]
+            for p in group["params"]:
+                grad = p._grad
+                if grad is None:
+                    continue
+                g = -grad._data if maximize else grad._data
+                if wd != 0:
+                    g = g + wd * p._data
+                if momentum != 0:
+                    g = self._momentum(p, g, momentum, dampening, nesterov)
+                p._data -= lr * g
+                p._vc[0] += 1
+        return loss
+
+    def _momentum(self, p, g, momentum, dampening, nesterov):
+        state = self.state[p]
+        buf = state.get("momentum_buffer")
+        if buf is None:
+            buf = state["momentum_buffer"] = Tensor._wrap(np.array(g, copy=True))
+        else:
+            b = buf._data
+            b *= momentum
+            b += (1 - dampening) * g
+        return g + momentum * buf._data if nesterov else buf._data

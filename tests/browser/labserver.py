@@ -1,0 +1,198 @@
+"""A throwaway JupyterLab and an offline headless chromium, for the browser tests and the bench.
+
+Shared by tests/browser/conftest.py and bench/bench_browser.py. Nothing here fetches anything
+from outside the machine: the server listens on 127.0.0.1 with news, update checks and the
+PyPI extension manager off, and every browser request for another host is aborted (and
+recorded, so a test can say which one).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["CHROMIUM_FLAGS", "Lab", "OfflinePage", "chromium_path", "launch_chromium",
+           "start_lab"]
+
+REPO = Path(__file__).resolve().parents[2]
+BUNDLE = REPO / "widgets" / "static" / "widget.js"
+
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                  "--no-first-run", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync"]
+
+# JupyterLab settings that keep a fresh profile quiet: no news, no update checks, no toasts.
+_SETTINGS = {
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
+        {"fetchNews": "false", "checkForUpdates": False, "doNotDisturbMode": True},
+}
+
+
+def chromium_path() -> str | None:
+    """Debian's chromium, if installed."""
+    for candidate in ("/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Lab:
+    """A running JupyterLab: ``url`` (no trailing slash), ``token``, ``root`` (its notebooks)."""
+
+    url: str
+    token: str
+    root: Path
+    process: subprocess.Popen
+    log: Path
+    _tmp: tempfile.TemporaryDirectory = field(repr=False)
+
+    def notebook_url(self, name: str) -> str:
+        return f"{self.url}/lab/tree/{name}?token={self.token}&reset"
+
+    def write_notebook(self, name: str, cells: list[str]) -> Path:
+        """Writes a notebook of code cells (a cell starting with '#md' is Markdown)."""
+        nb_cells = []
+        for source in cells:
+            if source.startswith("#md\n"):
+                nb_cells.append({"cell_type": "markdown", "metadata": {}, "source": source[4:]})
+            else:
+                nb_cells.append({"cell_type": "code", "metadata": {}, "source": source,
+                                 "outputs": [], "execution_count": None})
+        notebook = {"nbformat": 4, "nbformat_minor": 5, "cells": nb_cells, "metadata": {
+            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+            "language_info": {"name": "python"}}}
+        path = self.root / name
+        path.write_text(json.dumps(notebook, indent=1))
+        return path
+
+    def log_tail(self, lines: int = 40) -> str:
+        text = self.log.read_text(errors="replace") if self.log.exists() else ""
+        return "\n".join(text.splitlines()[-lines:])
+
+    def stop(self) -> None:
+        """Stops the server (it shuts its kernels down) and removes its directories."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)  # our own session's group
+                self.process.wait(timeout=5)
+        self._tmp.cleanup()
+
+
+def start_lab(*, timeout: float = 90.0) -> Lab:
+    """Starts JupyterLab on 127.0.0.1 (free port, fresh token, temporary root and config)."""
+    tmp = tempfile.TemporaryDirectory(prefix="minigrad-lab-")
+    base = Path(tmp.name)
+    root, settings = base / "notebooks", base / "user-settings"
+    root.mkdir()
+    for name, values in _SETTINGS.items():
+        path = settings / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
+    port, token = _free_port(), secrets.token_hex(16)
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(base / "config"),
+           "JUPYTER_RUNTIME_DIR": str(base / "runtime"), "IPYTHONDIR": str(base / "ipython"),
+           "JUPYTER_PLATFORM_DIRS": "1", "PYTHONUNBUFFERED": "1"}
+    env.pop("ANYWIDGET_HMR", None)
+    command = [
+        sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
+        "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+        f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={base / 'ws'}",
+        "--LabApp.news_url=None",
+        "--LabApp.check_for_updates_class=jupyterlab.handlers.announcements.NeverCheckForUpdate",
+        "--LabApp.extension_manager=readonly", "--LabApp.expose_app_in_browser=True",
+        "--LanguageServerManager.autodetect=False",
+    ]
+    log = base / "server.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                   cwd=root, start_new_session=True)
+    lab = Lab(f"http://127.0.0.1:{port}", token, root, process, log, tmp)
+    try:
+        _wait_until_up(lab, timeout)
+    except BaseException:
+        lab.stop()
+        raise
+    return lab
+
+
+def _wait_until_up(lab: Lab, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    status = f"{lab.url}/api/status?token={lab.token}"
+    while time.monotonic() < deadline:
+        if lab.process.poll() is not None:
+            raise RuntimeError(f"JupyterLab exited with {lab.process.returncode}:\n"
+                               + lab.log_tail())
+        try:
+            with urllib.request.urlopen(status, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise TimeoutError(f"JupyterLab did not answer within {timeout:.0f} s:\n{lab.log_tail()}")
+
+
+def launch_chromium(playwright, executable: str):
+    """Headless Debian chromium with the background networking that this machine refuses off."""
+    return playwright.chromium.launch(executable_path=executable, headless=True,
+                                      args=CHROMIUM_FLAGS)
+
+
+_LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+
+
+class OfflinePage:
+    """A page that may reach only this machine; collects console errors and blocked requests."""
+
+    def __init__(self, browser, *, width: int = 1280, height: int = 900):
+        self.context = browser.new_context(viewport={"width": width, "height": height})
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.blocked: list[str] = []
+        self.context.route("**/*", self._route)
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+
+    def _route(self, route) -> None:
+        url = route.request.url
+        host = url.split("://", 1)[-1].split("/", 1)[0].rsplit(":", 1)[0]
+        if url.startswith(("data:", "blob:")) or host in _LOCAL_HOSTS:
+            route.continue_()
+        else:
+            self.blocked.append(url)
+            route.abort()
+
+    def _console(self, message) -> None:
+        if message.type == "error":
+            self.errors.append(f"console error: {message.text}")
+
+    def take_errors(self) -> list[str]:
+        """Console errors and blocked requests since the last call."""
+        found = self.errors + [f"blocked request to {url}" for url in self.blocked]
+        self.errors, self.blocked = [], []
+        return found
+
+    def close(self) -> None:
+        self.context.close()

@@ -1,0 +1,125 @@
+"""The lessons in notebooks/: their stored outputs are the answer key.
+
+``pytest`` (configured in pyproject.toml) runs every lesson with nbval against its stored
+outputs, with tests/nbval_sanitize.cfg masking object addresses and ids. This file checks
+what nbval cannot: that the check itself can fail (a deliberately broken fixture notebook),
+that each lesson opens the same way and stores nothing machine-specific, and that the
+lessons teach PyTorch's behaviour: run on real PyTorch, they print what they store.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from notebook_tools import WIDGET_MIME, as_pytorch, execute, machine_paths
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+LESSONS = sorted((REPO / "notebooks").glob("*.ipynb"))
+SANITIZE = HERE / "nbval_sanitize.cfg"
+BROKEN = HERE / "nbval_fixtures" / "broken.ipynb"
+
+
+def _read(path: Path) -> nbformat.NotebookNode:
+    return nbformat.read(path, as_version=4)
+
+
+def _code_cells(nb):
+    return [c for c in nb.cells if c.cell_type == "code"]
+
+
+def _raises(cell) -> bool:
+    return "raises-exception" in cell.metadata.get("tags", [])
+
+
+def test_there_are_three_to_five_lessons():
+    assert 3 <= len(LESSONS) <= 5, [p.name for p in LESSONS]
+
+
+def test_nbval_rejects_a_notebook_whose_stored_output_is_wrong(tmp_path):
+    """Proves the notebook check can fail; also that the sanitize file masks addresses/ids."""
+    shutil.copy(BROKEN, tmp_path / "broken.ipynb")
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env",
+         f"--nbval-sanitize-with={SANITIZE}", "-p", "no:cacheprovider", "-q", "broken.ipynb"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    report = proc.stdout + proc.stderr
+    assert proc.returncode == 1, report
+    assert re.search(r"\b1 failed, 3 passed\b", report), report
+    assert "broken.ipynb::Cell 1" in report and "tensor([2., 5.])" in report, report
+
+
+def test_sanitize_file_masks_addresses_and_ids():
+    text = SANITIZE.read_text()
+    patterns = re.findall(r"^regex: (.*)$", text, re.M)
+    samples = {"<AddBackward0 object at 0x7f5570054850>": "0xADDRESS",
+               "x的id： 140346490174784": "ID"}
+    for sample, mask in samples.items():
+        masked = sample
+        for pattern, replace in zip(patterns, re.findall(r"^replace: (.*)$", text, re.M)):
+            masked = re.sub(pattern, replace, masked)
+        assert mask in masked and masked != sample
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
+def test_lesson_opens_with_what_you_will_do_learn_and_need(path):
+    first = _read(path).cells[0]
+    assert first.cell_type == "markdown"
+    assert first.source.startswith("# ")
+    for heading in ("**What you will do.**", "**What you will learn.**", "**What you need.**"):
+        assert heading in first.source, f"{path.name}: missing {heading}"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
+def test_lesson_stores_executed_outputs_without_widget_state_or_machine_paths(path):
+    nb = _read(path)
+    assert "widgets" not in nb.metadata
+    assert machine_paths(nb) == []
+    for n, cell in enumerate(_code_cells(nb)):
+        assert cell.execution_count == n + 1, f"cell {n}: run the notebook top to bottom"
+        assert "execution" not in cell.metadata
+        for output in cell.outputs:
+            assert not set(output.get("data", {})) & set(WIDGET_MIME)
+        errors = [o for o in cell.outputs if o.output_type == "error"]
+        assert bool(errors) == _raises(cell), (
+            f"cell {n}: an error output needs the raises-exception tag, and the tag an error")
+
+
+def _comparable(nb, *, from_torch: bool) -> list[list[str]]:
+    """Each code cell's outputs as text, addresses masked, ``torch.`` -> ``minigrad.``."""
+    cells = []
+    for cell in _code_cells(nb):
+        texts = []
+        for o in cell.outputs:
+            if o.output_type == "stream":
+                texts.append(f"{o.name}: {o.text}")
+            elif o.output_type == "error":
+                texts.append(f"error: {o.ename}: {o.evalue}")
+            else:
+                texts.append(f"{o.output_type}: {o.data.get('text/plain', '')}")
+        text = re.sub(r"0x[0-9a-fA-F]+", "0x…", "\n".join(texts))
+        if from_torch:
+            text = re.sub(r"\btorch\.", "minigrad.", text)
+        cells.append(text)
+    return cells
+
+
+PYTORCH_LESSONS = [p for p in LESSONS if "minigrad_widgets" not in p.read_text()]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("path", PYTORCH_LESSONS, ids=[p.stem for p in PYTORCH_LESSONS])
+def test_lesson_prints_on_pytorch_what_it_stores(path, torch):
+    """Change ``import minigrad as torch`` to ``import torch``: the stored outputs still hold."""
+    stored = _read(path)
+    twin = execute(as_pytorch(stored))
+    assert json.dumps(_comparable(twin, from_torch=True), ensure_ascii=False, indent=1) == \
+        json.dumps(_comparable(stored, from_torch=False), ensure_ascii=False, indent=1)

@@ -1,0 +1,70 @@
+"""Every op of tests/op_table_tensor.py, run in minigrad and in PyTorch on the same inputs.
+
+For each op: forward values and dtype, gradients, the grad_fn graph (node names,
+next_functions with their None edges and input numbers, which leaf each AccumulateGrad
+holds), every node's ``_saved_*`` attributes, and which outputs are views of which input.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from op_table import assert_close, assert_same_graph, both, sample
+from op_table_tensor import TENSOR_OPS, assert_same_saved
+
+import minigrad as mg
+
+pytestmark = pytest.mark.torch
+
+GRAD_OPS = [case for case in TENSOR_OPS if case.differentiable]
+
+
+def _run(torch, case, seed=0, requires_grad=True):
+    arrays = sample(case, np.random.default_rng(seed), dtype=np.float32)
+    ts, ms = both(torch, arrays, requires_grad)
+    return ts, ms, case.torch(torch)(*ts), case.minigrad(*ms)
+
+
+@pytest.mark.parametrize("case", TENSOR_OPS, ids=repr)
+def test_forward_matches_torch(torch, case):
+    _, _, t_out, m_out = _run(torch, case, requires_grad=False)
+    assert_close(m_out, t_out)
+    assert m_out.grad_fn is None and not m_out.requires_grad
+
+
+@pytest.mark.parametrize("case", GRAD_OPS, ids=repr)
+def test_gradients_match_torch(torch, case):
+    ts, ms, t_out, m_out = _run(torch, case, seed=1)
+    weights = np.random.default_rng(2).standard_normal(tuple(t_out.shape)).astype(np.float32)
+    (t_out * torch.tensor(weights)).sum().backward()
+    (m_out * mg.tensor(weights)).sum().backward()
+    for t, m in zip(ts, ms):
+        assert (m.grad is None) == (t.grad is None)
+        if t.grad is not None:
+            assert_close(m.grad, t.grad, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("case", GRAD_OPS, ids=repr)
+def test_graph_matches_torch(torch, case):
+    ts, ms, t_out, m_out = _run(torch, case)
+    assert m_out.requires_grad and not m_out.is_leaf
+    assert m_out.grad_fn.name() == t_out.grad_fn.name()
+    assert_same_graph(t_out.grad_fn, m_out.grad_fn, ts, ms)
+
+
+@pytest.mark.parametrize("case", GRAD_OPS, ids=repr)
+def test_saved_attributes_match_torch(torch, case):
+    ts, ms, t_out, m_out = _run(torch, case)
+    assert_same_saved(torch, t_out.grad_fn, m_out.grad_fn, ts, ms)
+
+
+@pytest.mark.parametrize("case", TENSOR_OPS, ids=repr)
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_views_and_versions_match_torch(torch, case, requires_grad):
+    """The output is a view of the same input as in torch, and versions agree."""
+    ts, ms, t_out, m_out = _run(torch, case, requires_grad=requires_grad)
+    assert [m_out._base is m for m in ms] == [t_out._base is t for t in ts]
+    assert [m is m_out for m in ms] == [t is t_out for t in ts]
+    if case.differentiable:  # torch's isclose bumps its own fresh result; no lesson in that
+        assert m_out._version == t_out._version
+    assert [m._version for m in ms] == [t._version for t in ts]

@@ -1,0 +1,132 @@
+"""Errors and warnings of the shape, indexing, comparison and conversion ops, against torch.
+
+Each case is written once for both libraries (``L`` is ``torch`` or ``minigrad``, ``x`` a
+(2, 3, 4) float tensor, ``i`` a (3,) int64 tensor, ``b`` a (3,) bool tensor); the exception
+type and message must match, with ``torch.`` read as ``minigrad.``.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from op_table import assert_same_error
+
+import minigrad as mg
+
+pytestmark = pytest.mark.torch
+
+ERRORS = {
+    # movement
+    "view_incompatible_strides": lambda L, x, i, b: x.transpose(0, 1).view(-1),
+    "view_wrong_size": lambda L, x, i, b: x.view(5, 5),
+    "view_two_inferred": lambda L, x, i, b: x.view(-1, -1),
+    "reshape_cannot_infer": lambda L, x, i, b: x.reshape(5, -1),
+    "view_float_size": lambda L, x, i, b: x.view(2, 3, 4.0),
+    "transpose_out_of_range": lambda L, x, i, b: x.transpose(0, 3),
+    "permute_too_few": lambda L, x, i, b: x.permute(0, 1),
+    "permute_duplicate": lambda L, x, i, b: x.permute(0, 1, 1),
+    "t_of_3d": lambda L, x, i, b: x.t(),
+    "mT_of_1d": lambda L, x, i, b: i.mT,
+    "squeeze_out_of_range": lambda L, x, i, b: x.squeeze(5),
+    "squeeze_duplicate_dims": lambda L, x, i, b: x[:, :1].squeeze((1, -2)),
+    "unsqueeze_out_of_range": lambda L, x, i, b: x.unsqueeze(-5),
+    "expand_mismatch": lambda L, x, i, b: x.expand(3, 3, 4),
+    "expand_too_few_sizes": lambda L, x, i, b: x.expand(3, 4),
+    "expand_minus_one_new_dim": lambda L, x, i, b: x.expand(-1, 2, 3, 4),
+    "flatten_start_after_end": lambda L, x, i, b: x.flatten(2, 1),
+    "cat_sizes": lambda L, x, i, b: L.cat([x, L.zeros(2, 2, 4)], 0),
+    "cat_ndim": lambda L, x, i, b: L.cat([x, L.zeros(2, 3)], 0),
+    "cat_empty_list": lambda L, x, i, b: L.cat([], 0),
+    "cat_dim_out_of_range": lambda L, x, i, b: L.cat([x, x], 3),
+    "stack_sizes": lambda L, x, i, b: L.stack([x, L.zeros(2, 2, 4)]),
+    "stack_empty_list": lambda L, x, i, b: L.stack([]),
+    "stack_dim_out_of_range": lambda L, x, i, b: L.stack([x, x], 4),
+    "split_sizes_sum": lambda L, x, i, b: x.split([1, 1], 1),
+    # indexing
+    "index_out_of_range": lambda L, x, i, b: x[2],
+    "negative_index_out_of_range": lambda L, x, i, b: x[-3],
+    "too_many_indices": lambda L, x, i, b: x[0, 0, 0, 0],
+    "index_0d_tensor": lambda L, x, i, b: x[0, 0, 0][0],
+    "select_0d_tensor": lambda L, x, i, b: x[0, 0, 0].select(0, 0),
+    "slice_0d_tensor": lambda L, x, i, b: x[0, 0, 0][:],
+    "float_index": lambda L, x, i, b: x[1.5],
+    "dict_index": lambda L, x, i, b: x[{}],
+    "float_tensor_index": lambda L, x, i, b: x[L.tensor([1.0])],
+    "list_index_out_of_range": lambda L, x, i, b: x[[0, 5]],
+    "second_list_index_out_of_range": lambda L, x, i, b: x[[0, 1], [1, 5]],
+    "mask_shape_mismatch": lambda L, x, i, b: x[b],
+    "mask_after_ellipsis_mismatch": lambda L, x, i, b: x[..., b],
+    "index_lists_do_not_broadcast": lambda L, x, i, b: x[[0, 1], [1, 2, 0]],
+    "negative_step": lambda L, x, i, b: x[::-1],
+    "zero_step": lambda L, x, i, b: x[:, ::0],
+    "where_float_condition": lambda L, x, i, b: L.where(x, x, x),
+    "where_shapes": lambda L, x, i, b: L.where(L.tensor([True, False]), x, 0.0),
+    "masked_fill_int_mask": lambda L, x, i, b: x.masked_fill(L.ones(2, 3, 4, dtype=L.int64), 0),
+    "masked_fill_float_mask": lambda L, x, i, b: x.masked_fill(x, 0),
+    "masked_fill_1d_value": lambda L, x, i, b: x.masked_fill(x > 0, L.tensor([0.0])),
+    "index_put_dtype": lambda L, x, i, b: x.index_put((i,), L.ones(3, 4, dtype=L.float64)),
+    "index_put_shape": lambda L, x, i, b: x.index_put((i[:2] * 0,), L.ones(3, 3, 4)),
+    # comparison and logic
+    "compare_shapes": lambda L, x, i, b: x > L.ones(5),
+    "allclose_dtypes": lambda L, x, i, b: L.allclose(x, x.double()),
+    "bitwise_and_float": lambda L, x, i, b: x[0, :, 0] & b,
+    "invert_float": lambda L, x, i, b: ~x,
+    "logical_or_number": lambda L, x, i, b: L.logical_or(b, 0),
+    # in place
+    "add_broadcast_shape": lambda L, x, i, b: x[0].add_(L.ones(2, 3, 4)),
+    "int_iadd_float": lambda L, x, i, b: i.__iadd__(1.5),
+    "int_mul_float_": lambda L, x, i, b: i.mul_(1.5),
+    "bool_add_int_": lambda L, x, i, b: b.add_(i),
+    "fill_1d_tensor": lambda L, x, i, b: x.fill_(L.ones(2)),
+    "copy_broadcast": lambda L, x, i, b: x.copy_(L.ones(5)),
+    "in_place_on_expanded": lambda L, x, i, b: x[:, :1].expand(2, 3, 4).add_(1),
+    "setitem_value_does_not_fit": lambda L, x, i, b: x.__setitem__(0, L.ones(5)),
+    "setitem_list_value": lambda L, x, i, b: x.__setitem__(0, [1.0, 2.0, 3.0]),
+    "setitem_numpy_value": lambda L, x, i, b: x.__setitem__(0, np.ones(4)),
+    "setitem_index_put_dtype": lambda L, x, i, b: x.__setitem__((0, [1]), L.ones(4).double()),
+    "setitem_index_put_shape": lambda L, x, i, b: x.__setitem__([0, 1], L.ones(3, 3)),
+    # conversion
+    "to_cuda": lambda L, x, i, b: x.to("cuda"),
+    "long_requires_grad": lambda L, x, i, b: x.long().requires_grad_(),
+    "split_view_in_place": lambda L, x, i, b: (x.requires_grad_() * 1).split(1)[1].mul_(2),
+    "unbind_view_in_place": lambda L, x, i, b: (x.requires_grad_() * 1).unbind(2)[3].add_(1),
+}
+
+
+def _inputs(lib):
+    x = lib.tensor(np.arange(24, dtype=np.float32).reshape(2, 3, 4) - 11.5)
+    return x, lib.tensor([0, 2, 1]), lib.tensor([True, False, True])
+
+
+@pytest.mark.parametrize("name", sorted(ERRORS))
+def test_error_matches_torch(torch, name):
+    fn = ERRORS[name]
+    assert_same_error(lambda: fn(torch, *_inputs(torch)), lambda: fn(mg, *_inputs(mg)))
+
+
+WARNINGS = {
+    "T_of_3d": lambda L, x: x.T,
+    "T_of_0d": lambda L, x: x[0, 0, 0].T,
+    "nested_list_index": lambda L, x: x[[[0, 1]]],
+    "uint8_mask": lambda L, x: x[L.tensor([1, 0], dtype=L.uint8)],
+}
+
+
+def _warning(fn):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = fn()
+    messages = [str(w.message).split(" (Triggered internally")[0].replace("torch.", "minigrad.")
+                for w in caught]
+    return tuple(out.shape), [w.category for w in caught], messages
+
+
+@pytest.mark.parametrize("name", sorted(WARNINGS))
+def test_warning_matches_torch(torch, name):
+    fn = WARNINGS[name]
+    t = _warning(lambda: fn(torch, _inputs(torch)[0]))
+    m = _warning(lambda: fn(mg, _inputs(mg)[0]))
+    assert t[1], "torch warned nothing"
+    assert m == t

@@ -1,0 +1,61 @@
+"""The layering of the house: the core never imports the widgets; the widgets read the core
+only through public attributes (and PyTorch's graphs have the same ones)."""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+import subprocess
+import sys
+
+WIDGETS = pathlib.Path(__file__).parents[2] / "widgets"
+# Private names the widgets may read on other objects: what PyTorch's tensors and nodes
+# also have (`_saved_*`, `_version`), and the standard library's frame access.
+ALLOWED_PRIVATE = {"_version", "_getframe"}
+
+
+def test_importing_the_core_loads_no_widget_library():
+    code = ("import sys, minigrad\n"
+            "x = minigrad.ones(2, requires_grad=True); (x * x).sum().backward()\n"
+            "bad = [m for m in ('minigrad_widgets', 'anywidget', 'ipywidgets', 'graphviz', "
+            "'IPython', 'traitlets') if m in sys.modules]\n"
+            "print(bad)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
+
+
+def _private_reads(path: pathlib.Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            name = node.attr
+            own = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
+            if (name.startswith("_") and not name.startswith("__") and not own
+                    and not name.startswith("_saved_") and name not in ALLOWED_PRIVATE):
+                found.append(f"{path.name}:{node.lineno}: .{name}")
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("minigrad"):
+            parts = node.module.split(".")
+            if any(p.startswith("_") for p in parts) or any(a.name.startswith("_")
+                                                            for a in node.names):
+                found.append(f"{path.name}:{node.lineno}: from {node.module} import ...")
+    return found
+
+
+def test_widgets_read_the_core_only_through_public_attributes():
+    found = [hit for path in sorted(WIDGETS.glob("*.py")) for hit in _private_reads(path)]
+    assert found == []
+
+
+def test_the_check_above_catches_a_private_read(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f(t):\n    return t._data\n\nfrom minigrad._tensor import Tensor\n")
+    assert sorted(_private_reads(bad)) == ["bad.py:2: ._data",
+                                           "bad.py:4: from minigrad._tensor import ..."]
+
+
+def test_widget_files_stay_small():
+    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines())
+             for p in WIDGETS.glob("*.py")}
+    assert all(n < 400 for n in sizes.values()), sizes

@@ -1,0 +1,129 @@
+"""DOT source for a graph model, with the ``graphviz`` package.
+
+Colours mean what they mean in torchviz: leaf tensors light blue, outputs green, saved tensors
+orange, backward nodes grey. On top of that: the learner's variable names, shapes, the values
+of small tensors, inputs that need no gradient drawn faded, and the output's ``grad_fn``
+outlined. Every node has the DOT ``id`` of its model node (``n0``, ``n1``, ...) and every edge
+its edge id (``e0``, ...), which the SVG keeps, so a front end can restyle them by id.
+
+Every piece of text is escaped (:func:`escape_text`): a name such as ``'"]; evil ['`` or
+``'<b>'`` shows up as those characters and cannot end a string or start an HTML label.
+
+>>> import minigrad as torch
+>>> x = torch.tensor(2., requires_grad=True)
+>>> for line in draw(x * x, names={"x": x}).source.splitlines()[4:-1]:
+...     print(line.strip())  # doctest: +ELLIPSIS
+n0 [label="output\\n[]\\n4." class="mg-output" fillcolor=darkolivegreen1 id=n0 ...]
+n1 [label=MulBackward0 class="mg-backward" color=darkgreen fillcolor=lightgrey id=n1 ...]
+n1 -> n0 [class="mg-output" id=e0]
+n2 [label="x\\n[]\\n2." class="mg-leaf" fillcolor=lightblue id=n2 ...]
+n2 -> n1 [class="mg-grad" id=e1]
+n2 -> n1 [class="mg-grad" id=e2]
+"""
+
+from __future__ import annotations
+
+import graphviz
+
+from .graph_model import Graph, GraphNode, build_graph, node_lines
+from .names import resolve_names
+from .reduce import limit_graph
+
+__all__ = ["draw", "to_dot", "escape_text", "label_of"]
+
+GRAPH_ATTR = {"nodesep": "0.25", "ranksep": "0.3", "fontname": "monospace", "fontsize": "10"}
+NODE_ATTR = {"shape": "box", "style": "filled,rounded", "fontname": "monospace",
+             "fontsize": "10", "height": "0.2", "margin": "0.08,0.04"}
+EDGE_ATTR = {"arrowsize": "0.6"}
+
+NODE_STYLE = {
+    "output": {"fillcolor": "darkolivegreen1"},
+    "backward": {"fillcolor": "lightgrey"},
+    "leaf": {"fillcolor": "lightblue"},
+    "saved": {"fillcolor": "orange"},
+    "none": {"fillcolor": "white", "color": "gray70", "fontcolor": "gray55",
+             "style": "filled,rounded,dashed"},
+    "chain": {"fillcolor": "lightgrey", "shape": "box3d", "style": "filled"},
+    "more": {"fillcolor": "white", "color": "gray60", "fontcolor": "gray40",
+             "style": "filled,dashed"},
+}
+MARKED_STYLE = {"color": "darkgreen", "penwidth": "2"}
+EDGE_STYLE = {
+    "grad": {},
+    "output": {},
+    "none": {"color": "gray70", "style": "dashed"},
+    "saved": {"dir": "none", "color": "orange3", "style": "dashed"},
+    "more": {"color": "gray60", "style": "dotted"},
+}
+
+
+def escape_text(text: str) -> str:
+    """``text`` as a piece of a quoted DOT string, shown literally.
+
+    Unprintable characters are written as Python escapes, backslashes doubled (DOT gives
+    ``\\n``, ``\\N``, ``\\l`` ... a meaning), double quotes escaped, and ``&`` written
+    ``&amp;`` (Graphviz reads entities such as ``&lt;`` even in plain labels).
+
+    >>> print(escape_text('say "hi"\\\\n'))
+    say \\"hi\\"\\\\n
+    """
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                       for c in text)
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("&", "&amp;")
+
+
+def _literal(pieces) -> str:
+    """Escaped lines joined by DOT line breaks; never taken for an HTML-like ``<...>`` label."""
+    return graphviz.nohtml("\\n".join(escape_text(p) for p in pieces))
+
+
+def label_of(node: GraphNode) -> str:
+    """The escaped DOT label of a model node."""
+    return _literal(node_lines(node))
+
+
+TOOLTIP = {"output": "output tensor", "saved": "tensor saved for backward",
+           "none": "input that needs no gradient", "more": "nodes not drawn"}
+
+
+def _tooltip(node: GraphNode) -> str:
+    return _literal([TOOLTIP.get(node.kind, node.title)])
+
+
+def to_dot(g: Graph, *, caption: bool = False) -> graphviz.Digraph:
+    """The DOT drawing of graph model ``g`` (already reduced, if it needed to be)."""
+    dot = graphviz.Digraph("autograd", graph_attr=dict(GRAPH_ATTR), node_attr=dict(NODE_ATTR),
+                           edge_attr=dict(EDGE_ATTR))
+    if caption and g.note:
+        dot.attr(label=_literal([g.note]), labelloc="b")
+    edges_into: dict[str, list] = {}
+    for e in g.edges:
+        edges_into.setdefault(e.src, []).append(e)
+    for node in g.nodes:
+        attrs = dict(NODE_STYLE[node.kind])
+        if node.marked:
+            attrs.update(MARKED_STYLE)
+        dot.node(node.id, label_of(node), id=node.id, tooltip=_tooltip(node),
+                 **{"class": f"mg-{node.kind}"}, **attrs)
+        for e in edges_into.pop(node.id, ()):  # each edge right after its tail, as in the walk
+            if e.dst in g.by_id:
+                dot.edge(e.src, e.dst, id=e.id, **{"class": f"mg-{e.kind}"}, **EDGE_STYLE[e.kind])
+    return dot
+
+
+def draw(*tensors, names=None, show_saved: bool = False,
+         max_nodes: int | None = None) -> graphviz.Digraph:
+    """Draw the autograd graph behind ``tensors`` as a ``graphviz.Digraph``.
+
+    In a notebook the result shows as a picture; ``.source`` is the DOT text. ``names`` maps
+    names to tensors (``names={"x": x}``); by default the names are found among your
+    variables. ``show_saved=True`` adds the tensors saved for backward (orange). Graphs over
+    ``max_nodes`` nodes (150 by default) are shortened; a caption says how.
+    """
+    if len(tensors) == 1 and not hasattr(tensors[0], "grad_fn"):
+        tensors = tuple(tensors[0])  # draw([a, b]) as well as draw(a, b)
+    if not tensors:
+        raise TypeError("draw() needs at least one tensor, e.g. draw(loss)")
+    g = build_graph(tensors, names=resolve_names(names), show_saved=show_saved)
+    return to_dot(limit_graph(g, max_nodes), caption=True)

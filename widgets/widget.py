@@ -1,0 +1,112 @@
+"""The widget base and ``GraphView``; ``BackwardStepper`` is in :mod:`minigrad_widgets.stepper`.
+
+Both are anywidgets: Python holds the state in synced traits and the front end
+(``static/widget.js``) only draws what they say. Every button of the stepper has a Python
+twin (``step()``, ``back()``, ``reset()``, ``run()``), so everything but the drawing works
+without a browser, and outside one each widget prints a deterministic text form.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import anywidget
+import traitlets
+
+from .dot import to_dot
+from .graph_model import Graph, build_graph, outputs_of
+from .names import resolve_names
+from .reduce import limit_graph
+from .text import graph_text
+
+__all__ = ["GraphView", "WidgetBase"]
+
+STATIC = pathlib.Path(__file__).parent / "static"
+_MISSING_BUNDLE = """
+export function render({ el }) {
+  el.textContent = "minigrad_widgets: the front-end bundle static/widget.js is not built " +
+    "(run `make frontend`); the text form of this widget is shown instead.";
+}
+"""
+
+
+def _asset(name: str, fallback: str):
+    path = STATIC / name
+    return path if path.is_file() else fallback
+
+
+class WidgetBase(anywidget.AnyWidget):
+    """The traits the front end reads; shared by both widgets (the contract with widget.js)."""
+
+    _esm = _asset("widget.js", _MISSING_BUNDLE)
+    _css = _asset("widget.css", "")
+
+    dot = traitlets.Unicode("", help="DOT source of the drawing; node ids n0, n1, ..., "
+                            "edge ids e0, e1, ...").tag(sync=True)
+    node_states = traitlets.Dict(help="node id -> 'pending' | 'current' | 'done'").tag(sync=True)
+    edge_states = traitlets.Dict(help="edge id -> 'pending' | 'active' | 'done'").tag(sync=True)
+    panel = traitlets.Dict(help="what the side panel shows: title, lines, and accumulate for "
+                           "an AccumulateGrad step").tag(sync=True)
+    step_index = traitlets.Int(0, help="steps run so far").tag(sync=True)
+    total_steps = traitlets.Int(0, help="nodes backward() runs in all").tag(sync=True)
+    playing = traitlets.Bool(False, help="the Play timer of the front end is on").tag(sync=True)
+    speed = traitlets.Float(2.0, help="Play speed, in steps per second").tag(sync=True)
+    note = traitlets.Unicode("", help="a remark shown under the graph, e.g. that it was "
+                             "truncated").tag(sync=True)
+    kind = traitlets.Unicode("graph", help="'graph' or 'stepper'").tag(sync=True)
+
+    def _show(self, view: Graph) -> None:
+        self._view = view
+        self.dot = to_dot(view).source
+        self.note = view.note
+
+
+class GraphView(WidgetBase):
+    """The autograd graph behind a tensor, drawn in the notebook.
+
+    ``GraphView(loss)`` draws ``loss`` and everything it was computed from: leaf tensors in
+    light blue, the output in green, backward nodes in grey (``show_saved=True`` adds the
+    tensors saved for backward, in orange). Names come from your variables, or from
+    ``names={"x": x}``. Graphs over ``max_nodes`` nodes are shortened (see ``note``).
+
+    The picture does not follow later changes by itself: call ``refresh()`` after more ops
+    or after ``backward()`` freed the saved values (``follow=lambda: loss`` re-reads a
+    variable each time), or ``update(new_tensor)`` to draw another tensor.
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor(3., requires_grad=True)
+    >>> GraphView(x * x)
+    GraphView: 3 nodes
+    output [] = 9.  [n0]
+    └── MulBackward0  [n1]
+        ├── x (leaf) [] = 3.  [n2]
+        └── x (leaf) [] = 3.  [n2]
+    """
+
+    def __init__(self, tensor=None, names=None, show_saved: bool = False, *, follow=None,
+                 max_nodes: int | None = None, **kwargs):
+        super().__init__(kind="graph", **kwargs)
+        if tensor is None and follow is None:
+            raise TypeError("GraphView needs a tensor to draw, or follow=a function returning it")
+        self._tensor = tensor
+        self._follow = follow
+        self._names = names
+        self._show_saved = show_saved
+        self._max_nodes = max_nodes
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Walk the graph again and redraw (after more ops, or after backward())."""
+        tensor = self._follow() if self._follow is not None else self._tensor
+        outputs = outputs_of(tensor)
+        g = build_graph(outputs, names=resolve_names(self._names), show_saved=self._show_saved)
+        self._show(limit_graph(g, self._max_nodes))
+
+    def update(self, tensor) -> None:
+        """Draw another tensor (or tuple of tensors) from now on."""
+        self._tensor, self._follow = tensor, None
+        self.refresh()
+
+    def __repr__(self) -> str:
+        return graph_text("GraphView", self._view)
+
