@@ -44,11 +44,14 @@ torch: | $(BIN)/python
 		echo "      (to download it, several GB: $(BIN)/pip install torch==2.13.0)"; \
 	fi
 
-frontend:
-	@if [ -f $(JS)/package.json ]; then $(MAKE) --no-print-directory $(BUNDLE); fi
+frontend: $(BUNDLE)
 
-$(BUNDLE): $(JS)/package.json $(JS)/package-lock.json $(wildcard $(JS)/src/*)
+# The widgets' front end: one ES module with Graphviz (WebAssembly) inlined, so the browser
+# fetches nothing. Built by esbuild from widgets/js/src; not committed.
+$(BUNDLE): $(JS)/package.json $(JS)/package-lock.json $(JS)/build.mjs $(wildcard $(JS)/src/*)
+	@command -v npm >/dev/null 2>&1 || { echo "error: building $@ needs Node.js and npm"; exit 1; }
 	cd $(JS) && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build
+	@touch $@
 
 # Debian's chromium drives the browser tests; installed when we can (root with apt-get).
 browser-deps:

@@ -23,17 +23,18 @@ from ._dtype import bool, dtype, float32, float64, get_default_dtype, int32, int
     promote_types, result_type, set_default_dtype, uint8  # noqa: A004
 from ._ops.activation import log_softmax, relu, relu_, sigmoid, softmax, tanh
 from ._ops.arithmetic import add, div, mul, neg, reciprocal, rsub, sub, true_divide
-from ._ops.arithmetic import pow, square  # noqa: A004
 from ._ops.compare import all, allclose, any, bitwise_and, bitwise_not, bitwise_or, \
     bitwise_xor, eq, equal, ge, greater, greater_equal, gt, isclose, le, less, less_equal, \
-    logical_and, logical_not, logical_or, logical_xor, lt, ne, not_equal  # noqa: A004
-from ._ops.indexing import masked_fill, narrow, nonzero, select, where
+    logical_and, logical_not, logical_or, logical_xor, lt, masked_fill, ne, nonzero, not_equal, \
+    where  # noqa: A004
+from ._ops.indexing import narrow, select
 from ._ops.join import cat, chunk, concat, concatenate, split, stack, unbind
-from ._ops.movement import clone, flatten, movedim, permute, reshape, squeeze, swapaxes, \
-    swapdims, t, transpose, unsqueeze
 from ._ops.linalg import addmm, bmm, dot, matmul, mm, mv
 from ._ops.minmax import amax, amin, argmax, argmin, max, maximum, min, minimum, \
     return_types  # noqa: A004
+from ._ops.movement import clone, flatten, movedim, permute, reshape, squeeze, swapaxes, \
+    swapdims, t, transpose, unsqueeze
+from ._ops.power import pow, square  # noqa: A004
 from ._ops.reduce import mean, norm, prod, sum  # noqa: A004
 from ._ops.unary import abs, absolute, clamp, clamp_max, clamp_min, clip, cos, exp, log, sin, \
     sqrt  # noqa: A004

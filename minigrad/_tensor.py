@@ -14,6 +14,7 @@ import weakref
 import numpy as np
 
 from . import _dtype as _d
+from . import autograd as _autograd
 from ._dtype import from_numpy_dtype
 from ._state import local as _mode
 from .autograd import graph as _graph
@@ -286,6 +287,21 @@ class Tensor:
         node._hooked = True
         self._retains_grad = True
 
+    def _history_changed(self, old_node) -> None:
+        """An in-place op gave this tensor a new ``grad_fn``: ``retain_grad`` moves with it.
+
+        (Tensor hooks stay where they were registered, as in PyTorch.)
+        """
+        if not self._retains_grad:
+            return
+        if old_node is not None and old_node._retains_grad:
+            for nr, ref in list(old_node._retains_grad.items()):
+                if ref() is self:
+                    del old_node._retains_grad[nr]
+        self._retains_grad = False
+        if self._grad_fn is not None:
+            self.retain_grad()
+
     def register_hook(self, hook):
         """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new grad.
 
@@ -373,7 +389,7 @@ class Tensor:
     def __bool__(self) -> bool:
         if self._data.size != 1:
             raise RuntimeError(
-                f"Boolean value of Tensor with more than one value is ambiguous")
+                "Boolean value of Tensor with more than one value is ambiguous")
         return bool(self._data)
 
     def __float__(self) -> float:
@@ -413,7 +429,7 @@ class Tensor:
         new = type(self).__new__(type(self))
         new.__dict__.update(self.__dict__)
         new._data = self._data.copy()
-        new._vc = [0]
+        new._vc = [1]  # PyTorch deep-copies with set_(), which counts as a change
         new._accumulator = None
         if self._grad is not None:
             new._grad = self._grad.__deepcopy__(memo)
@@ -423,10 +439,15 @@ class Tensor:
     # ------------------------------------------------------------------ autograd
     def backward(self, gradient=None, retain_graph=None, create_graph: bool = False,
                  inputs=None) -> None:
-        """Compute the gradient of this tensor w.r.t. the graph leaves, into their ``.grad``."""
-        from .autograd import backward
+        """Compute the gradient of this tensor w.r.t. the graph leaves, into their ``.grad``.
 
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        >>> import minigrad as torch
+        >>> x = torch.tensor(3., requires_grad=True)
+        >>> (x * x).backward()
+        >>> x.grad
+        tensor(6.)
+        """
+        _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     # In-place support: every in-place op calls this before writing.
     def _check_inplace(self) -> None:
@@ -447,5 +468,6 @@ class Tensor:
 
 def _rebuild(data, requires_grad):
     t = Tensor._wrap(data)
+    t._vc = [1]  # PyTorch rebuilds with set_(), which counts as a change
     t._requires_grad = requires_grad
     return t

@@ -234,7 +234,7 @@ def tensor_repr(t, *, tensor_contents: str | None = None) -> str:
         if dtype is not get_default_dtype() and dtype is not int64 and dtype is not _bool:
             suffixes.append(f"dtype={dtype}")
         text = _tensor_str(data, indent) if tensor_contents is None else tensor_contents
-    if t._grad_fn is not None:
+    if t.grad_fn is not None:  # (the property: a view changed in place shows its new node)
         suffixes.append(f"grad_fn=<{type(t._grad_fn).__name__}>")
     elif t._requires_grad:
         suffixes.append("requires_grad=True")

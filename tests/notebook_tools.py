@@ -22,7 +22,7 @@ NOTEBOOKS = REPO / "notebooks"
 WIDGET_MIME = ("application/vnd.jupyter.widget-view+json",
                "application/vnd.jupyter.widget-state+json")
 # Anything that looks like a path on this machine must not end up in a stored output.
-MACHINE_PATH = re.compile(r"(/(home|root|tmp|usr|work|opt|var|Users)/[^\s'\"]+)|([A-Z]:\\\\)")
+MACHINE_PATH = re.compile(r"/(home|root|tmp|usr|work|opt|var|Users)/[^\s'\",]+|[A-Z]:\\\\")
 
 
 def clean(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:

@@ -3,7 +3,8 @@
 The companion of tests/op_table.py (same :class:`OpCase`: ``fn(lib, *inputs)`` written once
 for both libraries, ``shapes`` of the float inputs, ``domain`` where they are drawn). In-place
 entries work on a non-leaf copy (``x * 1``) so that both libraries allow them; several entries
-return a tensor that went through ``CopySlices`` or ``AsStridedBackward0``. Used by
+return a tensor that went through ``CopySlices`` or ``AsStridedBackward0``. Every differentiable
+entry passes ``gradcheck`` and ``gradgradcheck`` on float64 inputs. Used by
 tests/test_ops_tensor.py (values, gradients, graphs, saved attributes against torch) and meant
 for gradcheck over every entry::
 
@@ -73,14 +74,14 @@ def _setitem_scalar(L, x):
 
 
 def _setitem_into_plain_tensor(L, x):
-    a = L.zeros(3, 3)
+    a = L.zeros(3, 3, dtype=x.dtype)
     a[1:] = x
     return a
 
 
-def _setitem_repeated_index(L, x, v):
+def _setitem_index_list(L, x, v):
     a = x * 1
-    a[[0, 0, 1]] = v
+    a[[1, 0]] = v  # (repeated indices: see test_repeated_index_assignment_gradient_matches_torch)
     return a
 
 
@@ -227,8 +228,8 @@ CONVERSION = [
     _op("to_dtype", lambda L, x: x.to(L.float64), (2, 3)),
     _op("to_other_tensor", lambda L, x: x.to(L.zeros(1, dtype=L.float64)), (3,)),
     _op("to_device_and_dtype", lambda L, x: x.to("cpu", L.float64), (3,)),
-    _op("to_copy_same_dtype", lambda L, x: x.to(L.float32, copy=True), (3,)),
-    _op("double_then_float", lambda L, x: x.double().float(), (2, 3)),
+    _op("to_copy_same_dtype", lambda L, x: x.to(x.dtype, copy=True), (3,)),
+    _op("double_then_back", lambda L, x: x.double().to(x.dtype), (2, 3)),
     _op("type_as", lambda L, x, y: x.type_as(y.double()) * y, (3,), (3,)),
     _op("long_is_not_differentiable", lambda L, x: x.long(), (2, 3), differentiable=False),
     _op("bool_is_not_differentiable", lambda L, x: x.bool(), (2, 3), differentiable=False),
@@ -245,7 +246,7 @@ INPLACE = [
     _op("fill_", lambda L, x: (x * 1).fill_(2.5) * x, (2, 3)),
     _op("fill_tensor_", lambda L, x, v: (x * 1).fill_(v), (2, 3), ()),
     _op("copy_", lambda L, x, y: (x * 1).copy_(y), (2, 3), (3,)),
-    _op("copy_into_plain_tensor", lambda L, y: L.zeros(2, 3).copy_(y), (3,)),
+    _op("copy_into_plain_tensor", lambda L, y: L.zeros(2, 3, dtype=y.dtype).copy_(y), (3,)),
     _op("clamp_", lambda L, x: (x * 1).clamp_(-0.5, 0.5), (2, 3), domain="clamp"),
     _op("exp_", lambda L, x: (x * 1).exp_(), (2, 3)),
     _op("masked_fill_", lambda L, x: (x * 1).masked_fill_(_mask(L), 0.0), (2, 3)),
@@ -259,7 +260,7 @@ INPLACE = [
     _op("setitem_column", _setitem_row, (2, 3), (2,)),
     _op("setitem_scalar", _setitem_scalar, (2, 3)),
     _op("setitem_into_plain_tensor", _setitem_into_plain_tensor, (2, 3)),
-    _op("setitem_repeated_index", _setitem_repeated_index, (2, 3), (3, 3)),
+    _op("setitem_index_list", _setitem_index_list, (2, 3), (2, 3)),
     _op("setitem_mask", _setitem_mask, (2, 3)),
     _op("setitem_mixed_index", _setitem_mixed, (2, 3, 4), (2, 3)),
     _op("setitem_ellipsis_broadcast", _setitem_ellipsis_broadcast, (2, 3), (3,)),

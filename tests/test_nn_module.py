@@ -44,7 +44,8 @@ def mlp(lib):
                          nn.Sequential(nn.Linear(8, 3, bias=False), nn.Tanh()),
                          nn.Sigmoid(), nn.Softmax(dim=1), nn.Softmax(), nn.LogSoftmax(dim=0),
                          nn.MSELoss(), nn.CrossEntropyLoss(), nn.MSELoss(reduction="sum"),
-                         nn.ReLU(inplace=True), nn.Identity(), nn.Flatten(), nn.NLLLoss())
+                         nn.ReLU(inplace=True), nn.Identity(), nn.Flatten(), nn.NLLLoss(),
+                         nn.Dropout(0.25))
 
 
 class Net:
@@ -228,7 +229,7 @@ def test_train_eval_requires_grad_and_apply_return_self_and_recurse(torch):
         assert m.train() is m and m[2][1].training
         assert m.requires_grad_(False) is m and not m[0].weight.requires_grad
         seen = []
-        assert m.apply(lambda mod: seen.append(type(mod).__name__)) is m
+        assert m.apply(lambda mod, seen=seen: seen.append(type(mod).__name__)) is m
         assert seen[-1] == "Sequential" and seen[2:4] == ["Linear", "Tanh"]
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from notebook_tools import WIDGET_MIME, as_pytorch, execute, machine_paths
+from notebook_tools import WIDGET_MIME, as_pytorch, clean, execute, machine_paths
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -67,6 +67,25 @@ def test_sanitize_file_masks_addresses_and_ids():
         for pattern, replace in zip(patterns, re.findall(r"^replace: (.*)$", text, re.M)):
             masked = re.sub(pattern, replace, masked)
         assert mask in masked and masked != sample
+
+
+def test_cleaning_drops_widget_state_but_keeps_the_text_form():
+    nb = nbformat.v4.new_notebook(metadata={"widgets": {"state": {"big": "blob"}}})
+    view = {"application/vnd.jupyter.widget-view+json": {"model_id": "5f3c"},
+            "text/plain": "BackwardStepper: step 0 of 3"}
+    nb.cells = [nbformat.v4.new_code_cell("stepper", outputs=[
+        nbformat.v4.new_output("display_data", data=view)])]
+    nb.cells[0].metadata["execution"] = {"iopub.status.busy": "2024-01-01T00:00:00Z"}
+    clean(nb)
+    assert "widgets" not in nb.metadata and "execution" not in nb.cells[0].metadata
+    assert nb.cells[0].outputs[0].data == {"text/plain": "BackwardStepper: step 0 of 3"}
+
+
+def test_machine_paths_in_outputs_are_found():
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("1/0", outputs=[nbformat.v4.new_output(
+        "stream", name="stderr", text="File /home/ann/minigrad/x.py, line 3\n")])]
+    assert machine_paths(nb) == ["/home/ann/minigrad/x.py"]
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])

@@ -20,8 +20,8 @@ def matmul_shapes(draw):
     n, k, m = draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(1, 3))
     d1, d2 = draw(st.integers(1, 4)), draw(st.integers(1, 4))
     batch = draw(st.lists(st.integers(1, 3), min_size=2, max_size=2))
-    b1 = [draw(st.sampled_from([b, 1])) for b in batch][:max(d1 - 2, 0)]
-    b2 = [draw(st.sampled_from([b, 1])) for b in batch][:max(d2 - 2, 0)]
+    b1 = [draw(st.sampled_from([b, 1])) for b in batch][2 - max(d1 - 2, 0):]
+    b2 = [draw(st.sampled_from([b, 1])) for b in batch][2 - max(d2 - 2, 0):]
     s1 = (k,) if d1 == 1 else tuple(b1) + (n, k)
     s2 = (k,) if d2 == 1 else tuple(b2) + (k, m)
     return s1, s2
@@ -36,7 +36,7 @@ def _leaves(torch, s1, s2, rg, transpose_first):
         x, y = lib.tensor(a, requires_grad=rg[0]), lib.tensor(b, requires_grad=rg[1])
         leaves = [x, y]
         if transpose_first and x.dim() >= 2:  # a non-contiguous operand
-            x = lib.tensor(np.ascontiguousarray(np.swapaxes(a, -1, -2)),
+            x = lib.tensor(np.swapaxes(a, -1, -2).copy(),
                            requires_grad=rg[0])
             leaves[0] = x
             x = x.transpose(-1, -2)

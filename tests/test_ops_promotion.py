@@ -112,8 +112,8 @@ def test_shapes_that_do_not_broadcast_raise_torch_error(torch, op, a_shape, b_sh
                                               ((3,), (2,)), ((2, 3), (5,))])
 def test_shape_mismatch_names_the_dimension_like_torch(torch, a_shape, b_shape):
     for op in (lambda L, a, b: a + b, lambda L, a, b: a * b, lambda L, a, b: a / b):
-        assert_same_error(lambda: op(torch, torch.ones(a_shape), torch.ones(b_shape)),
-                          lambda: op(mg, mg.ones(a_shape), mg.ones(b_shape)))
+        assert_same_error(lambda op=op: op(torch, torch.ones(a_shape), torch.ones(b_shape)),
+                          lambda op=op: op(mg, mg.ones(a_shape), mg.ones(b_shape)))
 
 
 def test_broadcast_gradients_sum_back_to_each_input_shape(torch):
@@ -149,3 +149,25 @@ def test_tensor_with_number_graph_matches_torch(torch, expr):
             assert_close(mv, tv)
         else:
             assert (type(mv), mv) == (type(tv), tv)
+
+
+MIXED = ["x * i", "i * x", "x / i", "i / x", "x + i", "x - i", "i - x", "x ** i", "i ** x",
+         "x * d0", "x / d0", "d0 / x", "x ** d0", "d0 ** x", "x * 2", "2.5 / x", "L.maximum(x, i)",
+         "L.minimum(d0, x)", "x.clamp(i, i + 2)", "x.clamp_min(i)", "x * b", "b * x + x",
+         "x * d", "d / x"]
+
+
+@pytest.mark.parametrize("expr", MIXED)
+def test_gradient_keeps_the_leaf_dtype_with_mixed_dtype_operands(torch, expr):
+    """A float32 leaf gets a float32 gradient even through an int or float64 operand."""
+    grads = []
+    for L in (torch, mg):
+        x = L.tensor([0.5, 1.5, 2.0], requires_grad=True)
+        env = {"x": x, "L": L, "i": L.tensor([1, 2, 3]), "b": L.tensor([True, False, True]),
+               "d0": L.tensor(2.5, dtype=L.float64), "d": L.tensor([1.0, 2.0, 3.0], dtype=L.float64)}
+        out = eval(expr, env)  # noqa: S307 - fixed test expressions
+        out.sum().backward()
+        grads.append((out, x.grad))
+    (t_out, t_grad), (m_out, m_grad) = grads
+    assert_close(m_out, t_out)
+    assert_close(m_grad, t_grad)

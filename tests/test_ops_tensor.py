@@ -68,3 +68,51 @@ def test_views_and_versions_match_torch(torch, case, requires_grad):
     if case.differentiable:  # torch's isclose bumps its own fresh result; no lesson in that
         assert m_out._version == t_out._version
     assert [m._version for m in ms] == [t._version for t in ts]
+
+
+def _second_order(lib, case, arrays):
+    """Gradients of sum(g * g), g = d(sum(out * out * w))/dinputs taken with create_graph."""
+    xs = [lib.tensor(a, requires_grad=True) for a in arrays]
+    out = case.fn(lib, *xs)
+    w = lib.tensor(np.random.default_rng(2).standard_normal(tuple(out.shape)),
+                   requires_grad=True)
+    gs = lib.autograd.grad((out * out * w).sum(), xs, create_graph=True, allow_unused=True)
+    names = [None if g is None or g.grad_fn is None else g.grad_fn.name() for g in gs]
+    total = sum((g * g).sum() for g in gs if g is not None)
+    total.backward()
+    return names, [x.grad for x in xs] + [w.grad]
+
+
+@pytest.mark.parametrize("case", GRAD_OPS, ids=repr)
+def test_second_order_gradients_match_torch(torch, case):
+    arrays = sample(case, np.random.default_rng(0), dtype=np.float64)
+    _, t_grads = _second_order(torch, case, arrays)
+    _, m_grads = _second_order(mg, case, arrays)
+    for m, t in zip(m_grads, t_grads):
+        assert (m is None) == (t is None)
+        if t is not None:
+            assert_close(m, t, rtol=1e-6, atol=1e-9)
+
+
+# Where the gradient's own grad_fn comes from the op's backward formula (not from the
+# engine's un-broadcasting), it is the node PyTorch makes.
+DOUBLE_BACKWARD_NAMES = [
+    "select", "slice_step", "select_then_slice", "int_list", "bool_mask", "squeeze", "unsqueeze",
+    "cat", "stack", "split_piece", "unbind", "masked_fill", "where_scalar", "t", "permute",
+    "transpose", "view", "to_copy_same_dtype", "narrow", "cat_skips_1d_empty", "fill_tensor_",
+]
+
+
+@pytest.mark.parametrize("name", DOUBLE_BACKWARD_NAMES)
+def test_gradient_graph_under_create_graph_matches_torch(torch, name):
+    case = next(c for c in GRAD_OPS if c.name == name)
+    arrays = sample(case, np.random.default_rng(0), dtype=np.float64)
+    assert _second_order(mg, case, arrays)[0] == _second_order(torch, case, arrays)[0]
+
+
+@pytest.mark.parametrize("case", GRAD_OPS, ids=repr)
+def test_gradcheck_and_gradgradcheck_pass(case):
+    arrays = sample(case, np.random.default_rng(4), dtype=np.float64)
+    xs = [mg.tensor(a, requires_grad=True) for a in arrays]
+    assert mg.autograd.gradcheck(case.minigrad, xs)
+    assert mg.autograd.gradgradcheck(case.minigrad, xs)

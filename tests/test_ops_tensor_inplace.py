@@ -267,3 +267,73 @@ def test_repeated_index_assignment_gradient_matches_torch(torch):
 
     for m, t in zip(run(mg), run(torch)):
         assert_close(m, t)
+
+
+# ---------------------------------------------------------------- views made in no_grad mode
+def test_view_made_in_no_grad_mode_requires_grad_but_leads_nowhere(torch):
+    def run(lib):
+        x = _leaves(lib)[0]
+        with lib.no_grad():
+            v, pieces, plain = x[0], (x * 1).split(1), lib.ones(2)[0]
+            shown = repr(v)
+        y = v * 2 + x[1]
+        y.sum().backward()
+        edges = [f is None for f, _ in (v * 2).grad_fn.next_functions]
+        return (shown.replace("torch.", "minigrad."), v.requires_grad, v.is_leaf,
+                pieces[0].requires_grad, plain.requires_grad, edges, x.grad.tolist(), v.grad)
+
+    assert run(mg) == run(torch)
+
+
+NO_GRAD_VIEW_ERRORS = {
+    "backward_from_it": lambda lib, v: v.backward(v.detach()),
+    "in_place_on_it": lambda lib, v: v.add_(1),
+    "in_place_on_split_piece": lambda lib, v: v.split(1)[0].mul_(2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NO_GRAD_VIEW_ERRORS))
+def test_view_made_in_no_grad_mode_errors_match_torch(torch, name):
+    def run(lib):
+        a = _leaves(lib)[0] * 1
+        with lib.no_grad():
+            v = a[0]
+            pieces = a.split(1)
+        return lambda: NO_GRAD_VIEW_ERRORS[name](lib, pieces[0] if "split" in name else v)
+
+    assert_same_error(run(torch), run(mg))
+
+
+def test_printing_a_view_after_its_base_changed_shows_its_new_node(torch):
+    def run(lib):
+        x = _leaves(lib)[0]
+        a = x * 1
+        v = a[0]
+        a.mul_(2)
+        text = repr(v)
+        a[1] = 5.0
+        return text + repr(a)
+
+    assert run(mg) == run(torch)
+
+
+def test_a_view_can_be_made_a_leaf_that_requires_grad(torch):
+    def run(lib):
+        x = lib.arange(6.0).view(2, 3).requires_grad_()
+        (x * x).sum().backward()
+        return x.is_leaf, x._base is not None, x.grad.tolist()
+
+    assert run(mg) == run(torch)
+
+
+def test_iterating_gives_unbind_views(torch):
+    def run(lib):
+        x = _leaves(lib)[0]
+        rows = list(x * 1)
+        names = [(r.grad_fn.name(), r.output_nr, r._base is not None) for r in rows]
+        try:
+            rows[1].mul_(2)
+        except RuntimeError as e:
+            return names, str(e)
+
+    assert run(mg) == run(torch)

@@ -107,6 +107,9 @@ def make(data, node, *inputs, broadcast: bool = False) -> Tensor:
             continue
         if x._base is not None:
             x._sync_view()  # a view whose memory changed in place reads from its base now
+            if x._grad_fn is None and x._view_no_grad:  # made in no_grad mode: leads nowhere
+                edges.append((None, 0))
+                continue
         fn = x._grad_fn
         edges.append((fn, x._output_nr) if fn is not None else (grad_accumulator(x), 0))
         if broadcast:

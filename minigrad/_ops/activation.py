@@ -14,18 +14,12 @@ from __future__ import annotations
 import numpy as np
 
 from .._state import local as _mode
-from ..autograd.graph import Node, _sequence, collect_next_edges
-from ._core import SavedTensor, Tensor, make, method, value
+from ..autograd.graph import Node
+from ._core import Tensor, method, value
 from .movement import u64
-from .unary import data, floats
+from .unary import data, floats, record_result
 
 __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax"]
-
-
-def _record_result(d, node, input):
-    out = make(d, node, input)
-    node._s_result = SavedTensor(out, node)
-    return out
 
 
 class ReluBackward0(Node):
@@ -45,26 +39,13 @@ def relu(input):
         raise RuntimeError("Boolean inputs not supported for relu")
     d = np.maximum(d, d.dtype.type(0))
     if _mode.grad_enabled and input._requires_grad:
-        return _record_result(d, ReluBackward0(), input)
+        return record_result(d, ReluBackward0(), input)
     return Tensor._wrap(d)
 
 
-@method("relu_")
 def relu_(input):
-    """``relu`` in place: ``input`` itself becomes the output (its grad_fn ReluBackward0)."""
-    input._check_inplace()
-    d = input._data
-    if d.dtype.kind == "b":
-        raise RuntimeError("Boolean inputs not supported for relu")
-    np.maximum(d, d.dtype.type(0), out=d)
-    input._vc[0] += 1
-    if _mode.grad_enabled and input._requires_grad:
-        node = ReluBackward0()
-        node.next_functions = collect_next_edges(input)
-        node._sequence_nr = next(_sequence)
-        input._grad_fn, input._output_nr = node, 0
-        node._s_result = SavedTensor(input, node)
-    return input
+    """``relu`` in place: ``input`` becomes the output (``Tensor.relu_``, from inplace.py)."""
+    return input.relu_()
 
 
 class SigmoidBackward0(Node):
@@ -86,7 +67,7 @@ def sigmoid(input):
     d *= half
     d += half
     if _mode.grad_enabled and input._requires_grad:
-        return _record_result(d, SigmoidBackward0(), input)
+        return record_result(d, SigmoidBackward0(), input)
     return Tensor._wrap(d)
 
 
@@ -105,7 +86,7 @@ def tanh(input):
     """Hyperbolic tangent, elementwise."""
     d = np.tanh(floats(input, "tanh"))
     if _mode.grad_enabled and input._requires_grad:
-        return _record_result(d, TanhBackward0(), input)
+        return record_result(d, TanhBackward0(), input)
     return Tensor._wrap(d)
 
 
@@ -153,7 +134,7 @@ def softmax(input, dim=None, dtype=None):
     if _mode.grad_enabled and input._requires_grad:
         node = SoftmaxBackward0()
         node._s_dim, node._axis = u64(dim), axis
-        return _record_result(e, node, input)
+        return record_result(e, node, input)
     return Tensor._wrap(e)
 
 
@@ -180,5 +161,5 @@ def log_softmax(input, dim=None, dtype=None):
     if _mode.grad_enabled and input._requires_grad:
         node = LogSoftmaxBackward0()
         node._s_dim, node._axis = u64(dim), axis
-        return _record_result(out, node, input)
+        return record_result(out, node, input)
     return Tensor._wrap(out)

@@ -1,7 +1,15 @@
 """Arithmetic: add, sub, mul, div, neg, and the operators (``+``, ``2 * x``, ``x += y``).
 
 Each op is one class named as PyTorch names its node: the function below it computes the
-forward with NumPy, the class's ``backward`` is the chain rule for it.
+forward with NumPy, the class's ``backward`` is the chain rule for it. A Python number is a
+constant operand: ``x + 2`` has a ``(None, 0)`` edge for it, and ``2 / x`` is computed, as in
+PyTorch, as ``reciprocal(x) * 2``.
+
+>>> import minigrad as torch
+>>> x = torch.tensor([1., 2.], requires_grad=True)
+>>> y = 2 / x
+>>> y.grad_fn.name(), y.grad_fn.next_functions[0][0].name(), y.grad_fn._saved_other
+('MulBackward0', 'ReciprocalBackward0', tensor(2))
 """
 
 from __future__ import annotations
@@ -12,8 +20,8 @@ from .._state import local as _mode
 from ..autograd.graph import Node
 from ._core import SavedTensor, Tensor, binary_operands, make, method, value
 
-__all__ = ["add", "sub", "mul", "div", "neg", "true_divide", "rsub", "reciprocal", "pow",
-           "broadcast_error"]
+__all__ = ["add", "sub", "mul", "div", "neg", "true_divide", "rsub", "reciprocal",
+           "broadcast_error", "like"]
 
 
 def _rg(x) -> bool:
@@ -27,6 +35,17 @@ def _t(x):
 def _save(x):
     """Save an operand: a tensor is checked for in-place changes; a Python number kept as is."""
     return SavedTensor(x) if isinstance(x, Tensor) else x
+
+
+def like(v, g):
+    """A saved operand ``v`` as a factor of the gradient ``g``, in ``g``'s dtype.
+
+    NumPy would make ``float32 * int64`` arrays float64 (PyTorch keeps the gradient's dtype);
+    Python numbers and tensors (under create_graph) already combine as PyTorch does.
+    """
+    if type(v) is np.ndarray and v.dtype != g.dtype:
+        return v.astype(g.dtype)
+    return v
 
 
 def broadcast_error(a, b) -> RuntimeError:
@@ -143,8 +162,7 @@ def sub(input, other, *, alpha=1, out=None):
     return Tensor._wrap(data)
 
 
-@method("rsub")
-def rsub(input, other, *, alpha=1):
+def rsub(input, other, *, alpha=1):  # a function only: PyTorch's Tensor has no .rsub method
     """``other - alpha * input`` (what ``2 - x`` computes)."""
     if isinstance(other, Tensor):
         return sub(other, input, alpha=alpha)
@@ -178,7 +196,8 @@ class MulBackward0(Node):
 
     def backward(self, g):
         s, o = self._s_self, self._s_other
-        return (None if o is None else g * value(o), None if s is None else g * value(s))
+        return (None if o is None else g * like(value(o), g),
+                None if s is None else g * like(value(s), g))
 
 
 @method("mul", "__mul__", "multiply")
@@ -212,9 +231,9 @@ class DivBackward0(Node):
     _s_self = _s_other = None
 
     def backward(self, g):
-        o = value(self._s_other)
+        o = like(value(self._s_other), g)
         ga = g / o
-        gb = None if self._s_self is None else -g * value(self._s_self) / (o * o)
+        gb = None if self._s_self is None else -g * like(value(self._s_self), g) / (o * o)
         return ga, gb
 
 
@@ -313,149 +332,3 @@ def neg(input):
 
 
 Tensor.__pos__ = lambda self: self
-
-
-# ---------------------------------------------------------------- pow
-def _arr(x):
-    """The NumPy data of a tensor (a constant: masks built from it carry no gradient)."""
-    return x._data if isinstance(x, Tensor) else x
-
-
-def _log(x):
-    return x.log() if isinstance(x, Tensor) else np.log(x)
-
-
-def _power(x, p):
-    """``x ** p`` for a number ``p``; +-0.5 as PyTorch computes them (sqrt, 1 / sqrt)."""
-    if p == 0.5:
-        return x.sqrt() if isinstance(x, Tensor) else np.sqrt(x)
-    if p == -0.5:
-        return 1 / (x.sqrt() if isinstance(x, Tensor) else np.sqrt(x))
-    return x ** p
-
-
-class PowBackward0(Node):
-    """z = self ** exponent (a number):  dz/dself = exponent * self ** (exponent - 1)."""
-
-    saved = ("exponent", "self")
-
-    def backward(self, g):
-        p = self._s_exponent
-        if p == 0:
-            return (g * 0,)
-        x = value(self._s_self)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return (g * (p * _power(x, p - 1)),)
-
-
-class PowBackward1(Node):
-    """z = self ** exponent (both tensors):
-
-    dz/dself = exponent * self ** (exponent - 1),   dz/dexponent = z * log(self),
-    each taken as 0 where PyTorch defines it so (exponent == 0; self == 0 with exponent >= 0).
-    """
-
-    saved = saved_tensors_names = ("exponent", "result", "self")
-    _s_self = _s_exponent = None
-
-    def backward(self, g):
-        x, p = value(self._s_self), value(self._s_exponent)
-        xd, pd = _arr(x), _arr(p)
-        ga = gb = None
-        with np.errstate(divide="ignore", invalid="ignore"):
-            if self.next_functions[0][0] is not None:
-                # where self == 0 and exponent == 0, shift self to 1 so 0 * inf does not appear
-                ga = g * (p * (x + ((xd == 0) & (pd == 0))) ** (p - 1))
-            if self.next_functions[1][0] is not None:
-                ga_mask = (xd == 0) & (pd >= 0)  # there log(self) is replaced by log(1) = 0
-                gb = g * (value(self._s_result) * _log(x + ga_mask))
-        return ga, gb
-
-
-class PowBackward2(Node):
-    """z = self ** exponent (self a number):  dz/dexponent = z * log(self)."""
-
-    saved = ("exponent", "result", "self")
-
-    def backward(self, g):
-        base, r = self._s_self, value(self._s_result)
-        if base == 0:  # log(0) = -inf counts only where the exponent is negative
-            return (g * (r * np.where(_arr(value(self._s_exponent)) >= 0, 0.0, -np.inf)
-                         .astype(_arr(r).dtype)),)
-        return (g * (r * float(np.log(base))),)
-
-
-def _int_pow(a, b):
-    """Integer power as PyTorch does it: negative exponents truncate toward zero."""
-    if np.any(np.asarray(b) < 0):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.trunc(np.power(np.asarray(a, np.float64), b)).astype(np.result_type(a, b))
-    return np.power(a, b)
-
-
-@method("pow", "__pow__")
-def pow(input, exponent):  # noqa: A001
-    """``input ** exponent``: a tensor to a number, a tensor or number to a tensor's power."""
-    if not isinstance(input, Tensor):
-        return _rpow(exponent, input)
-    if not isinstance(exponent, Tensor):
-        return _pow_scalar(input, exponent)
-    if input._data.dtype.kind == "b" and exponent._data.dtype.kind == "b":
-        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
-    a, b, nd = binary_operands(input, exponent)
-    try:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            data = np.power(a, b) if nd.kind == "f" else _int_pow(a, b)
-    except ValueError:
-        raise broadcast_error(input, exponent) from None
-    if _mode.grad_enabled and (input._requires_grad or exponent._requires_grad):
-        node = PowBackward1()
-        node._s_self, node._s_exponent = SavedTensor(input), SavedTensor(exponent)
-        out = make(data, node, input, exponent, broadcast=True)
-        node._s_result = SavedTensor(out, node)
-        return out
-    return Tensor._wrap(data)
-
-
-def _pow_scalar(input, p):
-    a, b, nd = binary_operands(input, p)
-    if a is NotImplemented:
-        return NotImplemented
-    if nd.kind != "f" and p < 0:
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
-    if nd.kind == "b":  # a bool tensor to a bool power stays bool
-        return Tensor._wrap(np.power(a.astype(np.int64), int(p)).astype(bool))
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        data = _power(a, b) if nd.kind == "f" else np.power(a, b)
-    if _mode.grad_enabled and input._requires_grad:
-        node = PowBackward0()
-        node._s_exponent, node._s_self = p, SavedTensor(input)
-        return make(data, node, input)
-    return Tensor._wrap(data)
-
-
-def _rpow(self, base):
-    """``base ** self`` for a number ``base`` (what ``2 ** x`` computes)."""
-    a, b, nd = binary_operands(base, self)
-    if a is NotImplemented:
-        return NotImplemented
-    if nd.kind == "b":
-        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        data = np.power(a, b) if nd.kind == "f" else _int_pow(a, b)
-    if _mode.grad_enabled and self._requires_grad:
-        node = PowBackward2()
-        node._s_self, node._s_exponent = base, SavedTensor(self)
-        out = make(data, node, self)
-        node._s_result = SavedTensor(out, node)
-        return out
-    return Tensor._wrap(data)
-
-
-Tensor.__rpow__ = _rpow
-
-
-@method("square")
-def square(input):
-    """``input ** 2``."""
-    return _pow_scalar(input, 2)

@@ -1,7 +1,9 @@
-"""Comparisons and logic: ``==``, ``<``, ..., ``all``/``any``, ``&``, ``|``, ``^``, ``~``.
+"""Comparisons and logic (``==``, ``<``, ..., ``all``/``any``, ``&``, ``|``, ``^``, ``~``), and
+choosing by a condition (``where``, ``masked_fill``).
 
-They return ``bool`` tensors and are not differentiable (no ``grad_fn``). Operands are
-compared in PyTorch's promoted dtype, so ``int_tensor < 2.5`` compares as floats.
+Comparisons return ``bool`` tensors and are not differentiable (no ``grad_fn``). Operands are
+compared in PyTorch's promoted dtype, so ``int_tensor < 2.5`` compares as floats. ``where``
+and ``masked_fill`` are differentiable in the values they choose from.
 
 >>> import minigrad as torch
 >>> x = torch.tensor([1., 2., 3.], requires_grad=True)
@@ -15,13 +17,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._core import Tensor, binary_operands, dtype_of, method
+from .._dtype import result_type
+from .._state import local as _mode
+from ..autograd.graph import Node
+from ._core import SavedTensor, Tensor, binary_operands, dtype_of, make, method, value
 from .reduce import _dims
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "not_equal", "less", "less_equal", "greater",
            "greater_equal", "equal", "isclose", "allclose", "all", "any",
            "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and",
-           "bitwise_or", "bitwise_xor", "bitwise_not"]
+           "bitwise_or", "bitwise_xor", "bitwise_not", "where", "nonzero", "masked_fill"]
 
 
 def _compare(ufunc, input, other):
@@ -165,3 +170,99 @@ def bitwise_not(input):
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
                         "tensors")
     return Tensor._wrap(np.asarray(np.invert(input._data)))
+
+
+# ---------------------------------------------------------------- where / masked_fill
+class WhereBackward0(Node):
+    """z = where(condition, self, other):  the gradient goes to self where condition holds,
+    to other elsewhere."""
+
+    saved = saved_tensors_names = ("condition",)
+
+    def backward(self, g):
+        c = value(self._s_condition)
+        if isinstance(g, Tensor):
+            return where(c, g, 0.0), where(c, 0.0, g)
+        return np.where(c, g, 0), np.where(c, 0, g)
+
+
+@method("nonzero")
+def nonzero(input, *, as_tuple: bool = False):
+    """Indices of the non-zero entries: one row each, or (as_tuple) one tensor per dimension."""
+    if as_tuple:
+        return tuple(Tensor._wrap(i.astype(np.int64)) for i in np.nonzero(input._data))
+    return Tensor._wrap(np.argwhere(input._data).astype(np.int64))
+
+
+def where(condition, input=None, other=None, *, out=None):
+    """``input`` where ``condition`` holds, else ``other`` (tensors or numbers, broadcast).
+
+    With only ``condition``: ``condition.nonzero(as_tuple=True)``.
+    """
+    if input is None and other is None:
+        return nonzero(condition, as_tuple=True)
+    if condition._data.dtype.kind != "b":
+        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
+                           f"with dtype {condition.dtype._legacy_name[:-6]}")
+    if isinstance(input, Tensor) or isinstance(other, Tensor):
+        a, b, dt = binary_operands(input, other)
+    else:
+        dt = result_type(input, other).np
+        a, b = np.asarray(input, dt), np.asarray(other, dt)
+    try:
+        data = np.where(condition._data, a, b).astype(dt, copy=False)
+    except ValueError:
+        from .arithmetic import broadcast_error
+
+        raise broadcast_error(condition, input if isinstance(input, Tensor) else other) from None
+    ti, to = isinstance(input, Tensor), isinstance(other, Tensor)
+    if _mode.grad_enabled and ((ti and input._requires_grad) or (to and other._requires_grad)):
+        node = WhereBackward0()
+        node._s_condition = SavedTensor(condition)
+        return make(data, node, input if ti else None, other if to else None, broadcast=True)
+    return Tensor._wrap(data)
+
+
+Tensor.where = lambda self, condition, other: where(condition, self, other)
+
+
+class MaskedFillBackward0(Node):
+    """z = self.masked_fill(mask, number):  dz/dself = 1 where mask is False, 0 where True."""
+
+    saved = saved_tensors_names = ("mask",)
+
+    def backward(self, g):
+        m = value(self._s_mask)
+        return ((g.masked_fill(m, 0) if isinstance(g, Tensor) else np.where(m, 0, g)),)
+
+
+class MaskedFillBackward1(MaskedFillBackward0):
+    """z = self.masked_fill(mask, value tensor):  value gets the sum of the masked gradient."""
+
+    def backward(self, g):
+        m = value(self._s_mask)
+        if isinstance(g, Tensor):
+            return g.masked_fill(m, 0), where(m, g, 0.0).sum()
+        return np.where(m, 0, g), np.asarray(np.where(m, g, 0).sum())
+
+
+@method("masked_fill")
+def masked_fill(input, mask, value):
+    """A copy of ``input`` with ``value`` (a number or 0-d tensor) where ``mask`` is True."""
+    if mask._data.dtype.kind != "b":
+        name = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
+                "uint8": "unsigned char"}[mask._data.dtype.name]
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{name}")
+    vt = isinstance(value, Tensor)
+    if vt and value._data.ndim:
+        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value._data.ndim} dimension(s).")
+    dt = input._data.dtype
+    fill = np.asarray(value._data if vt else value).astype(dt)
+    data = np.where(mask._data, fill, input._data)
+    if _mode.grad_enabled and (input._requires_grad or (vt and value._requires_grad)):
+        node = MaskedFillBackward1() if vt else MaskedFillBackward0()
+        node._s_mask = SavedTensor(mask)
+        return make(data, node, input, *((value,) if vt else ()), broadcast=True)
+    return Tensor._wrap(data)

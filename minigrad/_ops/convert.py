@@ -1,4 +1,4 @@
-"""dtype conversions: ``to``, ``float()``, ``double()``, ``long()``, ``int()``, ``bool()``, ``type_as``.
+"""dtype conversions: ``to``, ``float()``, ``double()``, ``long()``, ``int()``, ``bool()``, ...
 
 Converting to the dtype a tensor already has returns the tensor itself (no copy, no node).
 A differentiable conversion (float32 <-> float64) records ``ToCopyBackward0``, whose
@@ -63,7 +63,7 @@ def to(input, *args, dtype=None, device=None, non_blocking: bool = False, copy: 
         elif isinstance(a, (str, _Device)):
             device = a
         elif isinstance(a, bool):
-            non_blocking = a
+            pass  # non_blocking: everything here is synchronous
         else:
             raise TypeError(f"to() received an invalid combination of arguments - got "
                             f"({type(a).__name__})")

@@ -1,5 +1,5 @@
-"""Indexing: ``x[...]`` (select, slice, None, ``...``, integer and boolean tensors), where,
-masked_fill and index_put.
+"""Indexing: ``x[...]`` (select, slice, None, ``...``, integer and boolean tensors) and
+index_put.
 
 ``x[i]``, ``x[a:b:s]``, ``x[None]`` and ``x[...]`` are *views* (``SelectBackward0``,
 ``SliceBackward0``, ``UnsqueezeBackward0``, ``AliasBackward0``); indexing with integer or
@@ -23,13 +23,12 @@ import warnings
 
 import numpy as np
 
-from .._dtype import result_type
 from .._state import local as _mode
 from ..autograd.graph import Node
-from ._core import SavedTensor, Tensor, binary_operands, make, method, value
+from ._core import Tensor, make, method
 from .movement import u64, unsqueeze, view_of
 
-__all__ = ["select", "narrow", "alias", "index", "index_put", "where", "nonzero", "masked_fill"]
+__all__ = ["select", "narrow", "alias", "index", "index_put"]
 
 _INT64_MAX = 2**63 - 1
 
@@ -146,6 +145,10 @@ def alias(input):
 
 
 # ---------------------------------------------------------------- parsing an index
+_ZERO_DIM = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+
+
 def _is_int(i) -> bool:
     if isinstance(i, Tensor):
         return i._data.ndim == 0 and i._data.dtype.kind in "iu"
@@ -170,11 +173,12 @@ def _as_index(i) -> Tensor:
 
 
 def _dims_taken(i) -> int:
+    """How many dimensions of the indexed tensor an entry of the index uses up."""
     if i is None or i is Ellipsis or isinstance(i, (bool, np.bool_)):
         return 0
-    if isinstance(i, Tensor) and i._data.dtype.kind in "bu" and not (
-            i._data.dtype.kind == "u" and i._data.ndim == 0):
-        return i._data.ndim
+    a = i._data if isinstance(i, Tensor) else i
+    if isinstance(a, np.ndarray) and (a.dtype.kind == "b" or (a.dtype.kind == "u" and a.ndim)):
+        return a.ndim  # a mask
     return 1
 
 
@@ -210,9 +214,7 @@ def apply_slicing(self, index: tuple):
     for i in index:
         if _is_int(i):
             if not out._data.ndim:
-                raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python "
-                                 "or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a "
-                                 "number")
+                raise IndexError(_ZERO_DIM)
             out = select(out, dim, int(i))
         elif isinstance(i, slice):
             start, stop, step = i.start, i.stop, _step(i)
@@ -243,9 +245,7 @@ def getitem(self, index):
     if type(index) is not tuple:
         if _is_int(index) and not isinstance(index, Tensor):
             if not self._data.ndim:
-                raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python "
-                                 "or `tensor.item<T>()` in C++ to convert a 0-dim tensor to a "
-                                 "number")
+                raise IndexError(_ZERO_DIM)
             return select(self, 0, index)
         if index is None:
             return unsqueeze(self, 0)
@@ -401,99 +401,3 @@ def index_put(input, indices, values, accumulate: bool = False):
     """A copy of ``input`` with ``values`` written (or added) at the tensor ``indices``."""
     return _index_put(input, [None if i is None else _as_index(i) for i in indices], values,
                       accumulate)
-
-
-# ---------------------------------------------------------------- where / masked_fill
-class WhereBackward0(Node):
-    """z = where(condition, self, other):  the gradient goes to self where condition holds,
-    to other elsewhere."""
-
-    saved = saved_tensors_names = ("condition",)
-
-    def backward(self, g):
-        c = value(self._s_condition)
-        if isinstance(g, Tensor):
-            return where(c, g, 0.0), where(c, 0.0, g)
-        return np.where(c, g, 0), np.where(c, 0, g)
-
-
-@method("nonzero")
-def nonzero(input, *, as_tuple: bool = False):
-    """Indices of the non-zero entries: one row each, or (as_tuple) one tensor per dimension."""
-    if as_tuple:
-        return tuple(Tensor._wrap(i.astype(np.int64)) for i in np.nonzero(input._data))
-    return Tensor._wrap(np.argwhere(input._data).astype(np.int64))
-
-
-def where(condition, input=None, other=None, *, out=None):
-    """``input`` where ``condition`` holds, else ``other`` (tensors or numbers, broadcast).
-
-    With only ``condition``: ``condition.nonzero(as_tuple=True)``.
-    """
-    if input is None and other is None:
-        return nonzero(condition, as_tuple=True)
-    if condition._data.dtype.kind != "b":
-        raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
-                           f"with dtype {condition.dtype._legacy_name[:-6]}")
-    if isinstance(input, Tensor) or isinstance(other, Tensor):
-        a, b, dt = binary_operands(input, other)
-    else:
-        dt = result_type(input, other).np
-        a, b = np.asarray(input, dt), np.asarray(other, dt)
-    try:
-        data = np.where(condition._data, a, b).astype(dt, copy=False)
-    except ValueError:
-        from .arithmetic import broadcast_error
-
-        raise broadcast_error(condition, input if isinstance(input, Tensor) else other) from None
-    ti, to = isinstance(input, Tensor), isinstance(other, Tensor)
-    if _mode.grad_enabled and ((ti and input._requires_grad) or (to and other._requires_grad)):
-        node = WhereBackward0()
-        node._s_condition = SavedTensor(condition)
-        return make(data, node, input if ti else None, other if to else None, broadcast=True)
-    return Tensor._wrap(data)
-
-
-Tensor.where = lambda self, condition, other: where(condition, self, other)
-
-
-class MaskedFillBackward0(Node):
-    """z = self.masked_fill(mask, number):  dz/dself = 1 where mask is False, 0 where True."""
-
-    saved = saved_tensors_names = ("mask",)
-
-    def backward(self, g):
-        m = value(self._s_mask)
-        return ((where(m, 0.0, g) if isinstance(g, Tensor) else np.where(m, 0, g)),)
-
-
-class MaskedFillBackward1(MaskedFillBackward0):
-    """z = self.masked_fill(mask, value tensor):  value gets the sum of the masked gradient."""
-
-    def backward(self, g):
-        m = value(self._s_mask)
-        if isinstance(g, Tensor):
-            return where(m, 0.0, g), where(m, g, 0.0).sum()
-        return np.where(m, 0, g), np.asarray(np.where(m, g, 0).sum())
-
-
-@method("masked_fill")
-def masked_fill(input, mask, value):
-    """A copy of ``input`` with ``value`` (a number or 0-d tensor) where ``mask`` is True."""
-    if mask._data.dtype.kind != "b":
-        name = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
-                "uint8": "unsigned char"}[mask._data.dtype.name]
-        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
-                           f"{name}")
-    vt = isinstance(value, Tensor)
-    if vt and value._data.ndim:
-        raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
-                           f"tensor with {value._data.ndim} dimension(s).")
-    dt = input._data.dtype
-    fill = np.asarray(value._data if vt else value).astype(dt)
-    data = np.where(mask._data, fill, input._data)
-    if _mode.grad_enabled and (input._requires_grad or (vt and value._requires_grad)):
-        node = MaskedFillBackward1() if vt else MaskedFillBackward0()
-        node._s_mask = SavedTensor(mask)
-        return make(data, node, input, *((value,) if vt else ()), broadcast=True)
-    return Tensor._wrap(data)

@@ -16,7 +16,7 @@ An in-place op here is its out-of-place op plus three steps:
 >>> a[0:2].mul_(10)
 tensor([10., 20.], grad_fn=<AsStridedBackward0>)
 >>> a.grad_fn.name(), a._version
-('CopySlices', 1)
+('torch::autograd::CopySlices', 1)
 >>> a.sum().backward()
 >>> x.grad
 tensor([10., 10.,  1.])
@@ -34,16 +34,44 @@ from .movement import clone
 
 __all__ = ["apply_inplace", "CopySlices", "AsStridedBackward0"]
 
-Tensor._view_vc = 0  # version of the base that a view's grad_fn was made for
+Tensor._view_vc = None  # version of the base that a view's grad_fn was made for
 
 
 # ---------------------------------------------------------------- where a view sits in its base
-def _geometry(view: Tensor, base: Tensor):
-    """(sizes, strides, storage offset) of ``view`` in ``base``'s memory, counted in elements."""
-    v, b = view._data, base._data
-    item = v.itemsize
-    offset = (v.__array_interface__["data"][0] - b.__array_interface__["data"][0]) // item
-    return v.shape, tuple(s // item for s in v.strides), offset
+class _Placement:
+    """Where a view's elements sit in its base, found from their memory addresses.
+
+    ``geometry()`` gives sizes, strides and storage offset (in elements, as PyTorch counts
+    them); ``where()`` each element's index in the flattened base. Both are worked out only
+    when first asked for (most in-place ops never need them: no backward runs through them).
+    """
+
+    __slots__ = ("arrays", "base_shape", "_geometry", "_where")
+
+    def __init__(self, view: Tensor, base: Tensor):
+        self.arrays = (view._data, base._data)
+        self.base_shape = base._data.shape
+        self._geometry = self._where = None
+
+    def geometry(self) -> tuple:
+        if self._geometry is None:
+            v, b = self.arrays
+            item = v.itemsize
+            self._geometry = (v.shape, tuple(s // item for s in v.strides),
+                              (v.ctypes.data - b.ctypes.data) // item)
+        return self._geometry
+
+    def where(self) -> np.ndarray:
+        if self._where is None:
+            off = _offsets(*self.geometry())
+            b = self.arrays[1]
+            if not b.flags.c_contiguous:  # map memory offsets to row-major positions in b
+                mine = _offsets(b.shape, tuple(s // b.itemsize for s in b.strides)).reshape(-1)
+                order = np.argsort(mine, kind="stable")
+                off = order[np.searchsorted(mine, off, sorter=order)]
+            self._where = off
+            self.arrays = None  # the memory itself is no longer needed
+        return self._where
 
 
 def _offsets(sizes, strides, offset=0) -> np.ndarray:
@@ -52,17 +80,6 @@ def _offsets(sizes, strides, offset=0) -> np.ndarray:
     for k, (n, s) in enumerate(zip(sizes, strides)):
         out += (np.arange(n, dtype=np.int64) * s).reshape((n,) + (1,) * (len(sizes) - k - 1))
     return out
-
-
-def _positions(base: np.ndarray, sizes, strides, offset) -> np.ndarray:
-    """For each element of the view: its index in ``base.reshape(-1)`` (row-major order)."""
-    off = _offsets(sizes, strides, offset)
-    if base.flags.c_contiguous:
-        return off
-    item = base.itemsize
-    mine = _offsets(base.shape, tuple(s // item for s in base.strides)).reshape(-1)
-    order = np.argsort(mine, kind="stable")
-    return order[np.searchsorted(mine, off, sorter=order)]
 
 
 def _scatter(g, where, shape, accumulate):
@@ -81,9 +98,13 @@ class AsStridedBackward0(Node):
     each element's gradient is added back at the place it was read from."""
 
     saved = ("size", "storage_offset", "stride")
+    _s_size = property(lambda self: self._placement.geometry()[0])
+    _s_stride = property(lambda self: self._placement.geometry()[1])
+    _s_storage_offset = property(lambda self: self._placement.geometry()[2])
 
     def backward(self, g):
-        return (_scatter(g, self._where, self._base_shape, True),)
+        p = self._placement
+        return (_scatter(g, p.where(), p.base_shape, True),)
 
 
 @method("_sync_view")
@@ -97,12 +118,11 @@ def _sync_view(self) -> None:
     base = self._base
     if self._view_vc == vc or (self._grad_fn is None and not base._requires_grad):
         return
-    self._view_vc = vc
+    seen, self._view_vc = self._view_vc, vc
+    if seen is None:  # a view not made by view_of (a custom Function's alias): take it as new
+        return
     node = AsStridedBackward0()
-    sizes, strides, offset = _geometry(self, base)
-    node._s_size, node._s_stride, node._s_storage_offset = sizes, strides, offset
-    node._where = _positions(base._data, sizes, strides, offset)
-    node._base_shape = base._data.shape
+    node._placement = _Placement(self, base)
     node.next_functions = collect_next_edges(base)
     node._sequence_nr = next(_sequence)
     self._grad_fn, self._requires_grad, self._output_nr = node, True, 0
@@ -119,19 +139,18 @@ class CopySlices(Node):
 
     def __init__(self, base: Tensor, view: Tensor, fn: Node):
         self.fn = fn
-        self._base_shape = base._data.shape
-        self._where = _positions(base._data, *_geometry(view, base))
+        self._placement = _Placement(view, base)
         self.next_functions = collect_next_edges(base) + fn.next_functions[1:]
         self._sequence_nr = next(_sequence)
 
     def backward(self, g):
-        where, fn = self._where, self.fn
+        where = self._placement.where()
         if isinstance(g, Tensor):
             flat = g.reshape(-1)
             res = self._fn_backward(flat[Tensor._wrap(where)])
             mine = res[0] if res[0] is not None else flat[Tensor._wrap(where)] * 0
             out = flat.index_put((Tensor._wrap(where.reshape(-1)),), mine.reshape(-1))
-            return (out.reshape(self._base_shape),) + res[1:]
+            return (out.reshape(self._placement.base_shape),) + res[1:]
         out = np.array(g, order="C")
         flat = out.reshape(-1)
         res = self._fn_backward(flat[where])
@@ -155,25 +174,34 @@ class CopySlices(Node):
 
 
 # ---------------------------------------------------------------- the in-place recipe
-_MULTI_VIEW = (" is a view and is being modified inplace. This view is the output of a function "
-               "that returns multiple views. Such functions do not allow the output views to be "
-               "modified inplace. You should replace the inplace operation by an out-of-place one.")
-_NO_GRAD_VIEW = "A view was created in no_grad mode and is being modified inplace with grad mode enabled."
+_MULTI = ("This view is the output of a function that returns multiple views. Such functions "
+          "do not allow the output views to be modified inplace. You should replace the inplace "
+          "operation by an out-of-place one.")
+_NO_GRAD = ("A view was created in no_grad mode and is being modified inplace with grad mode "
+            "enabled.")
 
 
-def _check_view(self: Tensor, recording: bool) -> None:
-    """PyTorch's refusals to modify some views in place while recording."""
-    multi = self.__dict__.get("_view_multi")
-    if multi is not None and (recording or self._requires_grad):
+def _check_view(self: Tensor, recording: bool | None) -> None:
+    """PyTorch's refusals to modify some views in place with grad mode on.
+
+    Views made in no_grad mode are refused at once (``recording`` None); views made by split,
+    chunk or unbind when the op would be recorded.
+    """
+    d = self.__dict__
+    multi = d.get("_view_multi")
+    if recording is None:
+        if d.get("_view_no_grad") and self._base._requires_grad:
+            raise RuntimeError(f"{_NO_GRAD} {_MULTI}" if multi else
+                               f"{_NO_GRAD} Given that this use case is ambiguous and "
+                               "error-prone, it is forbidden. You can clarify your code by moving "
+                               "both the view and the inplace either both inside the no_grad block "
+                               "(if you don't want the inplace to be tracked) or both outside (if "
+                               "you want the inplace to be tracked).")
+    elif multi is not None and (recording or self._requires_grad):
         if self._grad_fn is None:
-            raise RuntimeError(_NO_GRAD_VIEW + _MULTI_VIEW[_MULTI_VIEW.index(" This"):])
-        raise RuntimeError(f"Output {self._output_nr} of {multi}" + _MULTI_VIEW)
-    if self.__dict__.get("_view_no_grad") and self._base._requires_grad:
-        raise RuntimeError(
-            _NO_GRAD_VIEW + " Given that this use case is ambiguous and error-prone, it is "
-            "forbidden. You can clarify your code by moving both the view and the inplace either "
-            "both inside the no_grad block (if you don't want the inplace to be tracked) or both "
-            "outside (if you want the inplace to be tracked).")
+            raise RuntimeError(f"{_NO_GRAD} {_MULTI}")
+        raise RuntimeError(f"Output {self._output_nr} of {multi} is a view and is being modified "
+                           f"inplace. {_MULTI}")
 
 
 def _kind(d: np.dtype) -> int:
@@ -216,16 +244,22 @@ def _rebase(self: Tensor, node: Node) -> None:
     """Make ``node`` the new history of ``self`` (of its base, through CopySlices, for a view)."""
     base = self._base
     if base is None:
+        old = self._grad_fn
         self._grad_fn, self._requires_grad, self._output_nr = node, True, 0
+        self._history_changed(old)  # retain_grad follows the new grad_fn
         return
+    old = base._grad_fn
     base._grad_fn, base._requires_grad, base._output_nr = CopySlices(base, self, node), True, 0
+    base._history_changed(old)
     self._view_vc = -1
-    _sync_view(self)
+    _sync_view(self)  # the view now reads from its base: AsStridedBackward0
 
 
 def apply_inplace(self: Tensor, op, *args, **kwargs):
     """Run the out-of-place ``op(self, *args)`` and make its result and node ``self``'s own."""
     if _mode.grad_enabled:
+        if self._base is not None:
+            _check_view(self, None)
         self._check_inplace()
     out = op(self, *args, **kwargs)
     if out is NotImplemented:
@@ -272,11 +306,16 @@ for _dunder, _name in (("__iadd__", "add"), ("__isub__", "sub"), ("__imul__", "m
     setattr(Tensor, _dunder, _variant(_name))
 
 
+def _zeros_like(g):
+    """Zeros shaped like ``g`` that take no part in any graph."""
+    return Tensor._wrap(np.zeros_like(g._data)) if isinstance(g, Tensor) else np.zeros_like(g)
+
+
 class ZeroBackward0(Node):
     """z = self.zero_():  z no longer depends on self; dz/dself = 0."""
 
     def backward(self, g):
-        return (g * 0,)
+        return (_zeros_like(g),)
 
 
 class FillBackward2(ZeroBackward0):
@@ -287,7 +326,7 @@ class FillBackward3(Node):
     """z = self.fill_(value tensor):  dz/dself = 0,  dz/dvalue = sum of the gradient."""
 
     def backward(self, g):
-        return g * 0, g.sum()
+        return _zeros_like(g), g.sum()
 
 
 def _recording(*tensors) -> bool:

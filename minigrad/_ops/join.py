@@ -34,12 +34,14 @@ class CatBackward0(Node):
     saved = ("dim",)
 
     def backward(self, g):
-        out, start = [], 0
+        out, start, d = [], 0, self._dim
         for n in self._sizes:
-            # a skipped 1-d empty input gets an empty gradient
-            out.append(g[_along(self._dim, slice(start, start + n))] if n >= 0
-                       else g.reshape(-1)[:0])
-            start += max(n, 0)
+            if n < 0:  # a skipped 1-d empty input gets an empty gradient
+                out.append(g.reshape(-1)[:0])
+                continue
+            out.append(g.narrow(d, start, n) if isinstance(g, Tensor)
+                       else g[_along(d, slice(start, start + n))])
+            start += n
         return tuple(out)
 
 
@@ -105,8 +107,9 @@ def stack(tensors, dim: int = 0, *, out=None):
     for i, t in enumerate(tensors):
         if t._data.shape != shape:
             raise RuntimeError(
-                f"stack expects each tensor to be equal size, but got [{', '.join(map(str, shape))}]"
-                f" at entry 0 and [{', '.join(map(str, t._data.shape))}] at entry {i}")
+                "stack expects each tensor to be equal size, but got "
+                f"[{', '.join(map(str, shape))}] at entry 0 and "
+                f"[{', '.join(map(str, t._data.shape))}] at entry {i}")
     n = len(shape) + 1
     if not -n <= dim < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
@@ -128,9 +131,10 @@ def _joined(node, grads):
     for g, n in zip(grads, node._lengths):
         if g is None:
             shape[node._dim] = n
-            g = np.zeros(shape, ref.dtype)
             if isinstance(ref, Tensor):
-                g = Tensor._wrap(g)
+                g = Tensor._wrap(np.zeros(shape, ref._data.dtype))
+            else:
+                g = np.zeros(shape, ref.dtype)
         gs.append(g)
     return cat(gs, node._dim) if isinstance(ref, Tensor) else np.concatenate(gs, node._dim)
 
@@ -156,7 +160,13 @@ class UnbindBackward0(Node):
     saved = ("dim",)
 
     def backward(self, grads):
-        return (_joined(self, [None if g is None else g.reshape(self._piece) for g in grads]),)
+        ref = next(g for g in grads if g is not None)
+        shape = self._shape[:self._dim] + self._shape[self._dim + 1:]
+        if isinstance(ref, Tensor):
+            zeros = Tensor._wrap(np.zeros(shape, ref._data.dtype))
+            return (stack([zeros if g is None else g for g in grads], self._dim),)
+        zeros = np.zeros(shape, ref.dtype)
+        return (np.stack([zeros if g is None else g for g in grads], self._dim),)
 
 
 def _views(input, datas, node):
@@ -219,9 +229,18 @@ def unbind(input, dim: int = 0):
     datas = [input._data[_along(d, i) + (...,)] for i in range(input._data.shape[d])]
     node = UnbindBackward0()
     node._s_dim, node._dim = u64(dim), d
-    node._shape, node._lengths = input._data.shape, [1] * len(datas)
-    node._piece = input._data.shape[:d] + (1,) + input._data.shape[d + 1:]
+    node._shape = input._data.shape
     return _views(input, datas, node)
 
 
 Tensor.split_with_sizes = lambda self, split_sizes, dim=0: split(self, list(split_sizes), dim)
+
+
+def _iter(self):
+    """``for row in x``: the rows as views made by ``unbind`` (as PyTorch iterates)."""
+    if self._data.ndim == 0:
+        raise TypeError("iteration over a 0-d tensor")
+    return iter(unbind(self, 0))
+
+
+Tensor.__iter__ = _iter

@@ -130,15 +130,22 @@ def _check_mm(a, b, first="self", second="mat2"):
     if da != db:
         raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
                            f"{_C_NAMES[da.kind][da.itemsize]} != {_C_NAMES[db.kind][db.itemsize]}")
-    _no_bool(a, "addmm_impl_cpu_")
+    if da.kind == "b":
+        _no_bool(a, "addmm_impl_cpu_")
+
+
+def _strides2(d) -> tuple:
+    """A matrix's strides in elements (NumPy counts bytes)."""
+    s0, s1 = d.strides
+    return s0 // d.itemsize, s1 // d.itemsize
 
 
 def _mm_meta(a, b):
     """What mm-like nodes keep besides tensors: sizes always, and a strided input's strides
     only if it needs a gradient (as PyTorch)."""
     da, db = a._data, b._data
-    return (da.shape, tuple(s // da.itemsize for s in da.strides) if a._requires_grad else (),
-            db.shape, tuple(s // db.itemsize for s in db.strides) if b._requires_grad else ())
+    return (da.shape, _strides2(da) if a._requires_grad else (),
+            db.shape, _strides2(db) if b._requires_grad else ())
 
 
 class MmBackward0(Node):
@@ -353,23 +360,28 @@ def _fold_transposed(a, b):
 
 def _batched(a, b):
     """Broadcast the batch dims, then one bmm on (batch, n, k) @ (batch, k, m)."""
-    d1, d2 = a._data.ndim, b._data.ndim
-    if d1 == 1:
-        a = a.unsqueeze(0)
-    if d2 == 1:
-        b = b.unsqueeze(-1)
-    (n, k), (k2, m) = a._data.shape[-2:], b._data.shape[-2:]
+    sa, sb = a._data.shape, b._data.shape
+    if len(sa) == 3 and len(sb) == 3 and sa[0] != sb[0]:
+        # a batch of one that needs a gradient is dropped rather than expanded
+        if sa[0] == 1 and a._requires_grad:
+            return matmul(a.squeeze(0), b)
+        if sb[0] == 1 and b._requires_grad:
+            return matmul(a, b.squeeze(0))
+    n, k = (sa[-2] if len(sa) > 1 else 1), sa[-1]
+    k2, m = (sb[-2], sb[-1]) if len(sb) > 1 else (sb[0], 1)
     try:
-        batch = np.broadcast_shapes(a._data.shape[:-2], b._data.shape[:-2])
+        batch = np.broadcast_shapes(sa[:-2], sb[:-2])
     except ValueError:
         from .arithmetic import broadcast_error
 
-        raise broadcast_error(np.empty(a._data.shape[:-2]), np.empty(b._data.shape[:-2])) \
-            from None
-    a = a.expand(batch + (n, k)).reshape(-1, n, k)
-    b = b.expand(batch + (k2, m)).reshape(-1, k2, m)
-    shape = batch + ((n,) if d1 > 1 else ()) + ((m,) if d2 > 1 else ())
-    return _unsafe_view(bmm(a, b), shape)
+        raise broadcast_error(np.empty(sa[:-2]), np.empty(sb[:-2])) from None
+    size = int(np.prod(batch))
+    a = a.expand(batch + (n, k)).reshape(size, n, k)
+    if len(sb) == 1:
+        out = bmm(a, b.expand(batch + (k2,)).reshape(size, k2).unsqueeze(2)).squeeze(-1)
+    else:
+        out = bmm(a, b.expand(batch + (k2, m)).reshape(size, k2, m))
+    return _unsafe_view(out, batch + ((n,) if len(sa) > 1 else ()) + ((m,) if len(sb) > 1 else ()))
 
 
 @method("matmul", "__matmul__")

@@ -109,7 +109,7 @@ def _extreme(input, dim, keepdim, name, pick, full_node, dim_node, rtype):
             raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
                                "input.numel() == 0. Specify the reduction dim with the 'dim' "
                                "argument.")
-        out = np.asarray(d.reshape(-1)[pick(d.reshape(-1))])
+        out = np.asarray(d.max() if name == "max" else d.min())  # nan wins, as in PyTorch
         if _mode.grad_enabled and input._requires_grad:
             node = full_node()
             node._s_self = SavedTensor(input)

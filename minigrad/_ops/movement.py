@@ -9,8 +9,8 @@ Their backward formulas only move the gradient back into the input's shape.
 >>> v = x.t()
 >>> v[0, 1] = 5.
 >>> x
-tensor([[0., 5., 0.],
-        [0., 0., 0.]])
+tensor([[0., 0., 0.],
+        [5., 0., 0.]])
 """
 
 from __future__ import annotations
@@ -30,8 +30,11 @@ __all__ = ["reshape", "view", "flatten", "transpose", "permute", "t", "squeeze",
 
 
 def u64(n: int) -> int:
-    """How PyTorch shows a negative int it saved for backward (as unsigned 64-bit: -1 -> 2**64-1)."""
+    """How PyTorch shows a negative int saved for backward: as unsigned 64-bit (-1 -> 2**64-1)."""
     return n if n >= 0 else n + 2**64
+
+
+Tensor._view_no_grad = False  # True for a view of a tensor requiring grad made in no_grad mode
 
 
 def view_of(src: Tensor, data: np.ndarray, node: Node | None = None) -> Tensor:
@@ -39,7 +42,9 @@ def view_of(src: Tensor, data: np.ndarray, node: Node | None = None) -> Tensor:
     t = make_view(data, node, src)
     t._view_vc = t._vc[0]  # the version its grad_fn describes (see inplace._sync_view)
     if node is None and src._requires_grad:
-        t._view_no_grad = True  # made in no_grad mode: PyTorch forbids modifying it in place later
+        # made in no_grad mode: it shows requires_grad=True (as the base does) but leads nowhere
+        # in a graph, and PyTorch forbids modifying it in place with grad mode on
+        t._requires_grad = t._view_no_grad = True
     return t
 
 
@@ -96,6 +101,10 @@ class UnsafeViewBackward0(ViewBackward0):
     """z = reshape of a copy (``reshape`` when no view is possible):  reshape the gradient back."""
 
 
+class ReshapeAliasBackward0(ViewBackward0):
+    """z = self.reshape(shape) as a view of a non-contiguous self:  reshape the gradient back."""
+
+
 class CloneBackward0(Node):
     """z = self.clone():  dz/dself = 1."""
 
@@ -128,7 +137,9 @@ def view(input, *shape):
 def reshape(input, *shape):
     """A view with the new shape when the strides allow it, else a reshaped copy.
 
-    The copy is recorded as PyTorch does: ``CloneBackward0`` then ``UnsafeViewBackward0``.
+    Recorded as PyTorch records it: ``ViewBackward0`` for a contiguous input,
+    ``ReshapeAliasBackward0`` for another view, ``CloneBackward0`` + ``UnsafeViewBackward0``
+    for a copy.
     """
     data = input._data
     shape = _infer_size(_size_args("reshape", shape), data.size)
@@ -140,7 +151,10 @@ def reshape(input, *shape):
             return Tensor._wrap(copy.reshape(shape))
         cloned = make(copy, CloneBackward0(), input)
         return make(copy.reshape(shape), _view_node(cloned, UnsafeViewBackward0), cloned)
-    return view_of(input, out, _view_node(input) if _recording(input) else None)
+    if not _recording(input):
+        return view_of(input, out)
+    cls = ViewBackward0 if data.flags.c_contiguous else ReshapeAliasBackward0
+    return view_of(input, out, _view_node(input, cls))
 
 
 @method("view_as")
@@ -274,12 +288,16 @@ def movedim(input, source: int, destination: int):
 
 # ---------------------------------------------------------------- squeeze / unsqueeze
 class SqueezeBackward0(Node):
-    """z = self.squeeze():  reshape the gradient back (size-1 dimensions return)."""
+    """z = self.squeeze():  the removed size-1 dimensions are put back into the gradient."""
 
     saved = ("self_sym_sizes",)
 
     def backward(self, g):
-        return (g.reshape(self._s_self_sym_sizes),)
+        if not isinstance(g, Tensor):
+            return (g.reshape(self._s_self_sym_sizes),)
+        for axis in self._axes:
+            g = g.unsqueeze(axis)
+        return (g,)
 
 
 class SqueezeBackward1(SqueezeBackward0):
@@ -321,7 +339,7 @@ def squeeze(input, dim=None):
     if not _recording(input):
         node = None
     else:
-        node._s_self_sym_sizes = shape
+        node._s_self_sym_sizes, node._axes = shape, axes
     return view_of(input, np.squeeze(input._data, axes), node)
 
 
@@ -354,9 +372,9 @@ def _expanded_shape(input, sizes) -> tuple:
     lead = len(sizes) - len(shape)
     if lead < 0:
         raise RuntimeError(
-            f"expand({input.type()}{{[{', '.join(map(str, shape))}]}}, size=[{', '.join(map(str, sizes))}]): "
-            f"the number of sizes provided ({len(sizes)}) must be greater or equal to the number "
-            f"of dimensions in the tensor ({len(shape)})")
+            f"expand({input.type()}{{[{', '.join(map(str, shape))}]}}, "
+            f"size=[{', '.join(map(str, sizes))}]): the number of sizes provided ({len(sizes)}) "
+            f"must be greater or equal to the number of dimensions in the tensor ({len(shape)})")
     out = []
     for i, s in enumerate(sizes):
         if i < lead:

@@ -29,6 +29,9 @@ def _axes(input, dim):
     """(what ``_saved_dim`` shows, the axes to reduce or None for all) for a dim argument."""
     if dim is None:
         return None, None
+    if type(dim) is int:  # the common case, quickly
+        axis = input._wrap_dim(dim)
+        return (dim if dim >= 0 else dim + 2**64,), ((axis,) if input._data.ndim else None)
     if isinstance(dim, int):
         dims = (dim,)
     elif isinstance(dim, (tuple, list)):
@@ -149,6 +152,14 @@ class MeanBackward1(Node):
         return (_expand_back(g / n, shape, self._axes, self._s_keepdim),)
 
 
+def _mean_data(d, axes, keepdim, count):
+    """The sum divided by ``count``; a mean of no elements is nan (without NumPy's warning)."""
+    total = d.sum(axis=axes, keepdims=keepdim)
+    if count == 0:
+        return np.full(np.shape(total), np.nan, d.dtype)
+    return np.asarray(np.true_divide(total, count, dtype=d.dtype))
+
+
 @method("mean")
 def mean(input, dim=_ALL, keepdim: bool = False, *, dtype=None):
     """Mean of all elements, or over dimension(s) ``dim`` (floating tensors only)."""
@@ -160,14 +171,15 @@ def mean(input, dim=_ALL, keepdim: bool = False, *, dtype=None):
     if dtype is not None:
         d = d.astype(dtype.np, copy=False)
     if dim is _ALL:
-        out = np.asarray(d.mean())
+        out = _mean_data(d, None, False, d.size)
         if _mode.grad_enabled and input._requires_grad:
             node = MeanBackward0()
             node._s_self_sym_numel, node._s_self_sym_sizes = d.size, d.shape
             return _record(out, node, input, dtype)
         return Tensor._wrap(out)
     shown, axes = _axes(input, dim)
-    out = np.asarray(d.mean(axis=axes, keepdims=keepdim))
+    count = d.size if axes is None else int(np.prod([d.shape[a] for a in axes]))
+    out = _mean_data(d, axes, keepdim, count)
     if _mode.grad_enabled and input._requires_grad:
         node = MeanBackward1()
         node._s_dim, node._axes, node._s_keepdim = shown, axes, keepdim
@@ -298,9 +310,12 @@ def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None):
                            f"input. Got {input.dtype._legacy_name[:-6]}")
     if dtype is not None:
         d = d.astype(dtype.np, copy=False)
-    ord = 2 if p in ("fro", None) else p  # noqa: A001
     if isinstance(dim, int):
         dim = (dim,)
+    if p == "fro" and dim is not None and len(dim) > 2:
+        raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
+                           + " ".join(str(d) for d in dim))
+    ord = 2 if p == "fro" else 2.0 if p is None else p  # noqa: A001
     shown, axes = _axes(input, dim) if dim is not None else (None, None)
     out = np.asarray(_norm_data(d, ord, axes, keepdim), dtype=d.dtype)
     if _mode.grad_enabled and input._requires_grad:

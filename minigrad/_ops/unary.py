@@ -41,26 +41,25 @@ def data(x):
     return x._data if isinstance(x, Tensor) else x
 
 
-def _unary(fn, name):
-    """Call ``x.<name>()`` on a tensor or NumPy's ``fn`` on an array (for backward formulas)."""
-    return lambda x: getattr(x, name)() if isinstance(x, Tensor) else fn(x)
+def _sin(x):  # in a backward formula: an array, or a tensor under create_graph
+    return x.sin() if isinstance(x, Tensor) else np.sin(x)
 
 
-np_sin, np_cos = _unary(np.sin, "sin"), _unary(np.cos, "cos")
+def _cos(x):
+    return x.cos() if isinstance(x, Tensor) else np.cos(x)
 
 
-def _record_result(data, node_cls, input):
-    """Output of an op whose backward uses its result: save it (without a reference cycle)."""
-    node = node_cls()
-    out = make(data, node, input)
+def record_result(d, node, input):
+    """The output of an op whose backward uses its result, saved (without a reference cycle)."""
+    out = make(d, node, input)
     node._s_result = SavedTensor(out, node)
     return out
 
 
-def _record_self(data, node_cls, input):
-    node = node_cls()
+def record_self(d, node, input):
+    """The output of an op whose backward uses its input, saved as ``_saved_self``."""
     node._s_self = SavedTensor(input)
-    return make(data, node, input)
+    return make(d, node, input)
 
 
 # ---------------------------------------------------------------- exp / log / sqrt
@@ -80,7 +79,7 @@ def exp(input):
     with np.errstate(over="ignore"):
         d = np.exp(d)
     if _mode.grad_enabled and input._requires_grad:
-        return _record_result(d, ExpBackward0, input)
+        return record_result(d, ExpBackward0(), input)
     return Tensor._wrap(d)
 
 
@@ -101,7 +100,7 @@ def log(input):
     with np.errstate(divide="ignore", invalid="ignore"):
         d = np.log(d)
     if _mode.grad_enabled and input._requires_grad:
-        return _record_self(d, LogBackward0, input)
+        return record_self(d, LogBackward0(), input)
     return Tensor._wrap(d)
 
 
@@ -122,7 +121,7 @@ def sqrt(input):
     with np.errstate(invalid="ignore"):
         d = np.sqrt(d)
     if _mode.grad_enabled and input._requires_grad:
-        return _record_result(d, SqrtBackward0, input)
+        return record_result(d, SqrtBackward0(), input)
     return Tensor._wrap(d)
 
 
@@ -133,7 +132,7 @@ class SinBackward0(Node):
     saved = ("self",)
 
     def backward(self, g):
-        return (g * np_cos(value(self._s_self)),)
+        return (g * _cos(value(self._s_self)),)
 
 
 @method("sin")
@@ -142,7 +141,7 @@ def sin(input):
     with np.errstate(invalid="ignore"):  # sin(inf) is nan, without a warning
         d = np.sin(floats(input, "sin"))
     if _mode.grad_enabled and input._requires_grad:
-        return _record_self(d, SinBackward0, input)
+        return record_self(d, SinBackward0(), input)
     return Tensor._wrap(d)
 
 
@@ -152,7 +151,7 @@ class CosBackward0(Node):
     saved = ("self",)
 
     def backward(self, g):
-        return (g * -np_sin(value(self._s_self)),)
+        return (g * -_sin(value(self._s_self)),)
 
 
 @method("cos")
@@ -161,7 +160,7 @@ def cos(input):
     with np.errstate(invalid="ignore"):
         d = np.cos(floats(input, "cos"))
     if _mode.grad_enabled and input._requires_grad:
-        return _record_self(d, CosBackward0, input)
+        return record_self(d, CosBackward0(), input)
     return Tensor._wrap(d)
 
 
@@ -183,7 +182,7 @@ def abs(input):  # noqa: A001
         raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
     d = np.abs(d)
     if _mode.grad_enabled and input._requires_grad:
-        return _record_self(d, AbsBackward0, input)
+        return record_self(d, AbsBackward0(), input)
     return Tensor._wrap(d)
 
 
@@ -245,7 +244,9 @@ def clamp(input, min=None, max=None):  # noqa: A002
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         return _clamp_tensors(input, min, max)
-    nd = result_type(*(v for v in (input, min, max) if v is not None)).np
+    nd = input._data.dtype
+    if nd.kind != "f" or type(min) is bool or type(max) is bool:
+        nd = result_type(*(v for v in (input, min, max) if v is not None)).np
     d = _clamp_data(input._data, min, max, nd)
     if _mode.grad_enabled and input._requires_grad:
         node = ClampBackward1()

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
+
+from .. import _tensor  # the module: its Tensor class is looked up when used
 from . import engine, graph
 from .grad_mode import (
     enable_grad,
@@ -37,7 +40,7 @@ _warned = set()  # warnings PyTorch gives once per process
 
 def _tensor_tuple(x, length: int) -> tuple:
     """``None`` -> ``(None,) * length``; a tensor -> ``(tensor,)``; a sequence -> a tuple."""
-    from .._tensor import Tensor
+    Tensor = _tensor.Tensor
 
     if x is None:
         return (None,) * length
@@ -48,18 +51,18 @@ def _tensor_tuple(x, length: int) -> tuple:
 
 def _make_grads(outputs, grads, create_graph: bool) -> list:
     """PyTorch's ``_make_grads``: check the given gradients, make ones for scalar outputs."""
-    from .._tensor import Tensor
-
+    Tensor = _tensor.Tensor
     made = []
     for i, (out, g) in enumerate(zip(outputs, grads)):
         if g is None:
             if out._requires_grad:
-                if out._data.size != 1:
+                data = out._data
+                if data.size != 1:
                     raise RuntimeError("grad can be implicitly created only for scalar outputs")
-                if out._data.dtype.kind != "f":
+                if data.dtype.kind != "f":
                     raise RuntimeError("grad can be implicitly created only for real scalar "
                                        f"outputs but got {out.dtype}")
-                ones = __import__("numpy").ones_like(out._data)
+                ones = np.ones(data.shape, data.dtype)
                 g = Tensor._wrap(ones) if create_graph else ones
             made.append(g)
             continue
@@ -83,7 +86,7 @@ def _graph_root(outputs, grads):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     edges = []
     for i, out in enumerate(outputs):
-        if not out._requires_grad:
+        if not out._requires_grad or (out._view_no_grad and out.grad_fn is None):
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn")
         edges.append(_gradient_edge(out))
@@ -105,8 +108,20 @@ def _gradient_edge(t) -> tuple:
     return graph.grad_accumulator(t), 0
 
 
+def _user_stacklevel() -> int:
+    """The ``stacklevel`` that points a warning at the first caller outside minigrad."""
+    import os
+    import sys
+
+    package = os.path.dirname(os.path.dirname(__file__))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def _as_tensors(x) -> tuple:
-    from .._tensor import Tensor
+    Tensor = _tensor.Tensor
 
     return (x,) if isinstance(x, Tensor) else tuple(x)
 
@@ -130,7 +145,7 @@ def _start_backward(tensors, grad_tensors, retain_graph, create_graph, inputs, *
         plan = engine.Plan({}, must_run=[_gradient_edge(t)[0] for t in inputs])
     if create_graph and "create_graph" not in _warned:
         _warned.add("create_graph")
-        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
+        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=_user_stacklevel())
     keep_graph = create_graph if retain_graph is None else retain_graph
     return engine.run(root, buffers, keep_graph, create_graph, plan, emit, snapshot)
 
@@ -162,7 +177,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     >>> torch.autograd.grad(x * x, x)
     (tensor(6.),)
     """
-    from .._tensor import Tensor
+    Tensor = _tensor.Tensor
 
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
@@ -254,6 +269,5 @@ class detect_anomaly:
         return wrapper
 
 
-from . import function  # noqa: E402
 from .function import Function  # noqa: E402
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: E402

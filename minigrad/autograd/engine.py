@@ -9,8 +9,8 @@ reachable from the outputs, how many edges point at it. A node is *ready* once g
 arrived along all of them. Ready nodes wait in a priority queue; the engine always runs the
 ready node created most recently (highest ``_sequence_nr``), and ``AccumulateGrad`` nodes carry
 the largest number so that a ready leaf is updated at once. Ties between leaves are broken the
-way PyTorch's ``std::priority_queue`` (a binary heap) breaks them, reproduced by
-``_heap_push``/``_heap_pop`` below. After a node runs, its gradients are sent along
+way PyTorch's ``std::priority_queue`` (a binary heap) breaks them, reproduced in
+:mod:`minigrad.autograd.ready_queue`. After a node runs, its gradients are sent along
 ``next_functions`` in order; gradients meeting at one input are summed.
 
 >>> import minigrad as torch
@@ -26,9 +26,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _tensor  # the module: its Tensor class is looked up when used
 from .._state import local as _mode
 from . import hooks as _hooks
+from .functional_utils import sum_to
 from .graph import AccumulateGrad, Node, _sequence
+from .ready_queue import heap_pop, heap_push
 
 __all__ = ["Step", "steps", "execution_order", "GraphRoot"]
 
@@ -79,7 +82,7 @@ class Step:
 
 
 def _as_tensor(g):
-    from .._tensor import Tensor
+    Tensor = _tensor.Tensor
 
     if g is None or isinstance(g, Tensor):
         return g
@@ -110,50 +113,6 @@ class GraphRoot(Node):
 
     def backward(self, grads):
         return grads
-
-
-# ---------------------------------------------------------------- the ready queue
-def _heap_push(heap: list, node) -> None:
-    """libstdc++'s push_heap with PyTorch's comparison (higher sequence number on top)."""
-    heap.append(node)
-    hole = len(heap) - 1
-    seq = node._sequence_nr
-    while hole > 0:
-        parent = (hole - 1) // 2
-        if not heap[parent]._sequence_nr < seq:
-            break
-        heap[hole] = heap[parent]
-        hole = parent
-    heap[hole] = node
-
-
-def _heap_pop(heap: list):
-    """libstdc++'s pop_heap + pop_back: take the top, re-heap the rest the same way C++ does."""
-    top = heap[0]
-    value = heap.pop()
-    n = len(heap)
-    if n == 0:
-        return top
-    hole = second = 0
-    while second < (n - 1) // 2:
-        second = 2 * (second + 1)
-        if heap[second]._sequence_nr < heap[second - 1]._sequence_nr:
-            second -= 1
-        heap[hole] = heap[second]
-        hole = second
-    if n & 1 == 0 and second == (n - 2) // 2:
-        second = 2 * (second + 1)
-        heap[hole] = heap[second - 1]
-        hole = second - 1
-    seq = value._sequence_nr
-    while hole > 0:
-        parent = (hole - 1) // 2
-        if not heap[parent]._sequence_nr < seq:
-            break
-        heap[hole] = heap[parent]
-        hole = parent
-    heap[hole] = value
-    return top
 
 
 # ---------------------------------------------------------------- graph analysis
@@ -253,8 +212,6 @@ def _apply(node, g):
 
 def _sum_back(grads, metas) -> tuple:
     """Sum each gradient back to its input's shape and dtype (the forward broadcast them)."""
-    from .functional_utils import sum_to
-
     return tuple(g if m is None or g is None else sum_to(g, m[0], m[1])
                  for g, m in zip(grads, metas))
 
@@ -326,10 +283,11 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
     owned = set()  # AccumulateGrad nodes whose buffered gradient no one else holds
     release = not keep_graph
     index = 0
+    leaf_type, pop, push = AccumulateGrad, heap_pop, heap_push  # locals: a faster loop
     outer = _mode.grad_enabled
     _mode.grad_enabled = create_graph
     while heap:
-        node = _heap_pop(heap) if len(heap) > 1 else heap.pop()
+        node = pop(heap) if len(heap) > 1 else heap.pop()
         g = buffers.pop(node, None)
         if plan is not None:
             if node in plan.captures:
@@ -341,7 +299,7 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
             if node not in needed:
                 continue
         try:
-            if type(node) is AccumulateGrad:
+            if type(node) is leaf_type:
                 g, before, after = _run_leaf(node, g, node in owned, create_graph,
                                              emit and snapshot)
                 out = ()
@@ -370,20 +328,20 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
                 _route_multi(buffers, nxt, nr, gi)
             elif nxt not in buffers:
                 buffers[nxt] = gi
-                if type(nxt) is AccumulateGrad and _fresh(gi, g, out, node):
+                if type(nxt) is leaf_type and _fresh(gi, g, out, node):
                     owned.add(nxt)
             elif gi is not None:
                 old = buffers[nxt]
                 if old is None:
                     buffers[nxt] = gi
-                    if type(nxt) is AccumulateGrad and _fresh(gi, g, out, node):
+                    if type(nxt) is leaf_type and _fresh(gi, g, out, node):
                         owned.add(nxt)
                 else:
                     buffers[nxt] = old + gi
                     owned.add(nxt)
             if left == 0:
                 if heap:
-                    _heap_push(heap, nxt)
+                    push(heap, nxt)
                 else:
                     heap.append(nxt)
         if emit and type(node) is not GraphRoot:
@@ -426,14 +384,14 @@ def execution_order(*outputs) -> list:
     deps = _dependencies(root)
     heap, order = [root], []
     while heap:
-        node = _heap_pop(heap) if len(heap) > 1 else heap.pop()
+        node = heap_pop(heap) if len(heap) > 1 else heap.pop()
         if type(node) is not GraphRoot:
             order.append(node)
         for nxt, _ in node.next_functions:
             if nxt is not None:
                 deps[nxt] -= 1
                 if deps[nxt] == 0:
-                    _heap_push(heap, nxt)
+                    heap_push(heap, nxt)
     return order
 
 

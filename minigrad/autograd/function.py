@@ -12,7 +12,7 @@
 ...         return grad_output * ctx.constant, None
 >>> a = torch.ones(2, requires_grad=True)
 >>> b = MulConstant.apply(a, 5)
->>> b.grad_fn
+>>> b.grad_fn  # doctest: +ELLIPSIS
 <minigrad.autograd.function.MulConstantBackward object at 0x...>
 >>> b.sum().backward(); a.grad
 tensor([5., 5.])
@@ -24,6 +24,7 @@ import functools
 
 import numpy as np
 
+from .. import _tensor  # the module: its Tensor class is looked up when used
 from .._state import local as _mode
 from .graph import FREED_MESSAGE, Node, SavedTensor, _sequence, collect_next_edges
 
@@ -85,13 +86,18 @@ class BackwardCFunction(Node, FunctionCtx):
                 if s is not None:
                     s.release()
 
+    def __dir__(self):
+        """The node's names, the ctx methods, and what ``forward`` stored on ``ctx``."""
+        names = set(super().__dir__()) | set(_CTX_NAMES)
+        return sorted(names | {k for k in self.__dict__ if not k.startswith("_")})
+
     def apply(self, *grads):
         """Call the Function's ``backward`` on tensors, like PyTorch's ``ctx.apply``."""
         return self._forward_cls.backward(self, *grads)
 
     def backward(self, grads):
         """What the engine calls: tensors in, the user's ``backward``, checked gradients out."""
-        from .._tensor import Tensor
+        Tensor = _tensor.Tensor
 
         grads = [grads] if self._num_outputs == 1 else list(grads)
         for i, (g, meta) in enumerate(zip(grads, self._output_meta)):
@@ -106,7 +112,7 @@ class BackwardCFunction(Node, FunctionCtx):
 
     def _checked(self, result: tuple) -> tuple:
         """PyTorch's checks of the gradients ``backward`` returned; one per tensor input."""
-        from .._tensor import Tensor
+        Tensor = _tensor.Tensor
 
         name, metas = self.name(), self._input_meta
         if len(result) > len(metas) and all(g is None for g in result[len(metas):]):
@@ -130,6 +136,12 @@ class BackwardCFunction(Node, FunctionCtx):
                 g = None
             out.append(g)
         return tuple(out)
+
+
+_CTX_NAMES = ("__dict__", "__module__", "__weakref__", "_forward_cls", "apply", "dirty_tensors",
+              "mark_dirty", "mark_non_differentiable", "materialize_grads", "needs_input_grad",
+              "non_differentiable", "save_for_backward", "save_for_forward", "saved_tensors",
+              "saved_variables", "set_materialize_grads", "to_save")
 
 
 def _fit(name, index, g, meta):
@@ -186,7 +198,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     @classmethod
     def apply(cls, *args, **kwargs):
         """Run ``forward`` (not recorded) and record one node for it, as a built-in op would."""
-        from .._tensor import Tensor
+        Tensor = _tensor.Tensor
 
         if kwargs and cls.setup_context is not Function.setup_context:
             import inspect  # PyTorch binds keyword arguments into the inputs setup_context sees
@@ -216,7 +228,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
 
 def _alias_returned_inputs(ctx, args, outs) -> tuple:
     """An input returned unchanged (and not marked dirty) comes back as a new alias of it."""
-    from .._tensor import Tensor
+    Tensor = _tensor.Tensor
 
     dirty = {id(t) for t in ctx.dirty_tensors}
     inputs = {id(a) for a in args if isinstance(a, Tensor)}
@@ -233,7 +245,7 @@ def _alias_returned_inputs(ctx, args, outs) -> tuple:
 
 def _connect(ctx, args, outs) -> None:
     """Record the custom node: edges to the tensor inputs, outputs pointing back at it."""
-    from .._tensor import Tensor
+    Tensor = _tensor.Tensor
 
     tensors = [a for a in args if isinstance(a, Tensor)]
     ctx.next_functions = collect_next_edges(*tensors)
@@ -265,7 +277,7 @@ def _connect(ctx, args, outs) -> None:
 
 def _save(ctx, outs) -> tuple:
     """Turn what ``save_for_backward`` got into SavedTensors (an output keeps its grad_fn)."""
-    from .._tensor import Tensor
+    Tensor = _tensor.Tensor
 
     out_ids = {id(o) for o in outs if isinstance(o, Tensor) and o._grad_fn is ctx}
     saved = []
@@ -306,7 +318,7 @@ def once_differentiable(fn):
 
     @functools.wraps(fn)
     def wrapper(ctx, *grads):
-        from .._tensor import Tensor
+        Tensor = _tensor.Tensor
 
         prev = _mode.grad_enabled
         _mode.grad_enabled = False
@@ -327,7 +339,7 @@ def once_differentiable(fn):
 
 def _behind(node, g):
     """``g`` detached, made to require grad, then passed through ``node``."""
-    from .._tensor import Tensor
+    Tensor = _tensor.Tensor
 
     if g is None:
         return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["sum_to"]
+__all__ = ["sum_to", "expand_to"]
 
 
 def sum_to(g, shape: tuple, dtype=None):
@@ -48,3 +48,21 @@ def sum_to(g, shape: tuple, dtype=None):
 
             g = g.to(from_numpy_dtype(dtype))
     return g
+
+
+def expand_to(g, shape: tuple):
+    """``g`` repeated to ``shape`` as a read-only view (no copy), like PyTorch's ``expand``.
+
+    The gradient of a full reduction (``sum``, ``mean``) is its one-element gradient expanded
+    to the input's shape. ``np.broadcast_to`` does this too, but costs microseconds of Python
+    for a tiny array; a one-element array is viewed with zero strides directly.
+
+    >>> expand_to(np.array(2.0), (2, 3))
+    array([[2., 2., 2.],
+           [2., 2., 2.]])
+    """
+    if isinstance(g, np.ndarray) and g.size == 1 and g.flags.c_contiguous:
+        view = np.ndarray(shape, g.dtype, g, 0, (0,) * len(shape))
+        view.flags.writeable = False
+        return view
+    return np.broadcast_to(g, shape)

@@ -21,10 +21,11 @@ from collections import OrderedDict
 
 import numpy as np
 
+from .. import _tensor  # the module: its Tensor class is looked up when used
 from .._state import local as _mode
 
-__all__ = ["Node", "AccumulateGrad", "CopyBackwards", "SavedTensor", "RemovableHandle", "collect_next_edges",
-           "grad_accumulator", "record", "needs_grad"]
+__all__ = ["Node", "AccumulateGrad", "CopyBackwards", "SavedTensor", "RemovableHandle",
+           "collect_next_edges", "grad_accumulator", "record", "needs_grad"]
 
 _sequence = itertools.count()  # every new node takes the next number (the engine's priority)
 
@@ -130,7 +131,7 @@ class Node(metaclass=_NodeMeta):
         return self._metadata
 
     def register_hook(self, fn) -> RemovableHandle:
-        """Call ``fn(grad_inputs, grad_outputs)`` after this node runs; it may return new grad_inputs.
+        """Call ``fn(grad_inputs, grad_outputs)`` after this node runs; may return new grad_inputs.
 
         ``grad_outputs`` are the gradients the node received, ``grad_inputs`` those it computed
         (one per entry of ``next_functions``).
@@ -168,12 +169,14 @@ class Node(metaclass=_NodeMeta):
 
     def __getattr__(self, name: str):
         # `_saved_self`, `_saved_exponent`, ...: what PyTorch shows of the values kept for backward
+        if name.startswith("_raw_saved_") and name in self._saved_names():
+            return getattr(self, "_s_" + name[11:])
         if name.startswith("_saved_") and name[7:] in type(self).saved:
             value = getattr(self, "_s_" + name[7:], None)
             if type(value) is SavedTensor:
                 return value.unpack()
             if name[7:] in type(self).saved_tensors_names and isinstance(value, (int, float)):
-                from .._tensor import Tensor  # a Python number PyTorch wrapped as a tensor
+                Tensor = _tensor.Tensor
 
                 return Tensor._wrap(np.array(value))
             return value
@@ -181,7 +184,7 @@ class Node(metaclass=_NodeMeta):
 
     def __call__(self, *grads):
         """Run this node's backward formula on tensors, like calling a PyTorch ``grad_fn``."""
-        from .._tensor import Tensor
+        Tensor = _tensor.Tensor
 
         if _mode.grad_enabled:
             raw = self.backward(grads[0] if self._num_outputs == 1 else list(grads))
@@ -197,7 +200,45 @@ class Node(metaclass=_NodeMeta):
         p.text(f"<{_qualified(type(self))} at {id(self):#x}>")
 
     def __dir__(self):
-        return sorted(set(super().__dir__()) | {"_saved_" + n for n in type(self).saved})
+        """What PyTorch lists for a node: its public surface and the saved values."""
+        names = set(_OBJECT_NAMES) | set(_NODE_NAMES) | self._saved_names()
+        if type(self) is AccumulateGrad:
+            names.add("variable")
+        return sorted(names)
+
+    def _saved_names(self) -> set:
+        """``_saved_<name>``, and ``_raw_saved_<name>`` for those PyTorch saves as tensors."""
+        names = set()
+        for n in type(self).saved:
+            names.add("_saved_" + n)
+            if n in type(self).saved_tensors_names or \
+                    type(self.__dict__.get("_s_" + n)) is SavedTensor:
+                names.add("_raw_saved_" + n)
+        return names
+
+    # PyTorch's names on every node, kept for code that looks at them
+    @property
+    def requires_grad(self) -> bool:
+        return True
+
+    @property
+    def _input_metadata(self) -> list:
+        """(shape, dtype) of each output of the forward op, where known."""
+        meta = getattr(self, "_output_meta", None) or ()
+        return [m for m in meta if m is not None]
+
+    def _set_sequence_nr(self, nr: int) -> None:
+        self._sequence_nr = nr
+
+    def _register_hook_dict(self, tensor) -> None:
+        """PyTorch stores a tensor's hooks on its node this way; minigrad does it in
+        ``Tensor.register_hook``, so there is nothing left to do here."""
+
+
+_OBJECT_NAMES = tuple(dir(object()))
+_NODE_NAMES = ("__call__", "_input_metadata", "_register_hook_dict", "_sequence_nr",
+               "_set_sequence_nr", "metadata", "name", "next_functions", "register_hook",
+               "register_prehook", "requires_grad")
 
 
 class AccumulateGrad(Node):
@@ -229,7 +270,7 @@ class AccumulateGrad(Node):
         a Tensor and both are recorded (``.grad`` then has a ``grad_fn``: ``CopyBackwards``,
         then ``AddBackward0``).
         """
-        from .._tensor import Tensor
+        Tensor = _tensor.Tensor
 
         var = self.variable
         old = var._grad
@@ -259,12 +300,15 @@ class CopyBackwards(Node):
         return "torch::autograd::CopyBackwards"
 
     def backward(self, g):
-        return (None if self.next_functions[0][0] is None else g * 0), g
+        if self.next_functions[0][0] is None:
+            return None, g
+        zeros = g * 0
+        return (zeros.detach() if hasattr(zeros, "detach") else zeros), g
 
 
 def _recorded_copy(g):
     """A copy of tensor ``g`` that is part of the graph (PyTorch's ``CopyBackwards``)."""
-    from .._tensor import Tensor
+    Tensor = _tensor.Tensor
 
     t = Tensor._wrap(np.array(g._data))
     if g._requires_grad and _mode.grad_enabled:
@@ -314,7 +358,7 @@ class SavedTensor:
             self._check()
         if self.tensor is not None:
             return self.tensor
-        from .._tensor import Tensor
+        Tensor = _tensor.Tensor
 
         t = Tensor._wrap(self.data)
         t._vc = self.vc
@@ -376,6 +420,8 @@ def collect_next_edges(*tensors) -> tuple:
             edges.append((None, 0))
         elif t._grad_fn is not None:
             edges.append((t._grad_fn, t._output_nr))
+        elif t._view_no_grad:  # a view made in no_grad mode: requires grad, leads nowhere
+            edges.append((None, 0))
         else:
             edges.append((grad_accumulator(t), 0))
     return tuple(edges)

@@ -14,13 +14,14 @@ Hooks always see Tensors; the engine works on NumPy arrays unless ``create_graph
 
 from __future__ import annotations
 
+from .. import _tensor  # the module: its Tensor class is looked up when used
 from .._state import local as _mode
 
 __all__ = ["tensor_pre_hooks", "leaf_hooks", "pre_hooks", "post_hooks", "store_retained"]
 
 
-def _tensor(g):
-    from .._tensor import Tensor
+def _as_tensor(g):
+    Tensor = _tensor.Tensor
 
     return g if g is None or isinstance(g, Tensor) else Tensor._wrap(g)
 
@@ -36,7 +37,7 @@ def _hook_name(hook) -> str:
 
 def _checked(hook, before, after):
     """PyTorch's checks on a gradient a hook returned in place of ``before``."""
-    from .._tensor import Tensor
+    Tensor = _tensor.Tensor
 
     if after is None:
         return None
@@ -64,7 +65,7 @@ def _run_grad_hooks(hooks, g):
 
 def store_retained(t, g) -> None:
     """``retain_grad``: keep a copy of gradient ``g`` in the non-leaf ``t.grad``."""
-    from .._tensor import Tensor
+    Tensor = _tensor.Tensor
 
     if type(g) is Tensor or isinstance(g, Tensor):
         new = g.clone() if _mode.grad_enabled else Tensor._wrap(g._data.copy())
@@ -80,7 +81,7 @@ def tensor_pre_hooks(node, grads):
     if node._tensor_pre_hooks:
         for nr, hooks in list(node._tensor_pre_hooks.items()):
             if hooks and grads[nr] is not None:
-                grads[nr] = _raw(_run_grad_hooks(hooks, _tensor(grads[nr])))
+                grads[nr] = _raw(_run_grad_hooks(hooks, _as_tensor(grads[nr])))
     if node._retains_grad:
         for nr, ref in list(node._retains_grad.items()):
             t = ref()
@@ -93,13 +94,13 @@ def leaf_hooks(var, grad):
     """Step 1 for an ``AccumulateGrad`` node: the hooks registered on the leaf ``var``."""
     if grad is None:
         return None
-    return _raw(_run_grad_hooks(var._hooks, _tensor(grad)))
+    return _raw(_run_grad_hooks(var._hooks, _as_tensor(grad)))
 
 
 def pre_hooks(node, grads):
     """Step 3: ``fn(grad_outputs)`` may return a tuple of new gradients."""
     single = node._num_outputs == 1
-    values = tuple(_tensor(g) for g in ([grads] if single else grads))
+    values = tuple(_as_tensor(g) for g in ([grads] if single else grads))
     for hook in list(node._pre_hooks.values()):
         res = hook(values)
         if res is not None:
@@ -111,8 +112,8 @@ def pre_hooks(node, grads):
 def post_hooks(node, grad_inputs, grad_outputs):
     """Step 5: ``fn(grad_inputs, grad_outputs)`` may return a tuple of new ``grad_inputs``."""
     single = node._num_outputs == 1
-    outs = tuple(_tensor(g) for g in ([grad_outputs] if single else grad_outputs))
-    ins = tuple(_tensor(g) for g in grad_inputs)
+    outs = tuple(_as_tensor(g) for g in ([grad_outputs] if single else grad_outputs))
+    ins = tuple(_as_tensor(g) for g in grad_inputs)
     for hook in list(node._post_hooks.values()):
         res = hook(ins, outs)
         if res is not None:

@@ -14,10 +14,25 @@ Sequential(
 """
 
 from . import functional, init
-from .modules import (CrossEntropyLoss, Flatten, Identity, Linear, LogSoftmax, Module,
-                      ModuleList, MSELoss, NLLLoss, ReLU, Sequential, Sigmoid, Softmax, Tanh)
+from .modules import (
+    CrossEntropyLoss,
+    Dropout,
+    Flatten,
+    Identity,
+    Linear,
+    LogSoftmax,
+    Module,
+    ModuleList,
+    MSELoss,
+    NLLLoss,
+    ReLU,
+    Sequential,
+    Sigmoid,
+    Softmax,
+    Tanh,
+)
 from .parameter import Parameter
 
 __all__ = ["Parameter", "Module", "Linear", "Identity", "ReLU", "Tanh", "Sigmoid", "Softmax",
-           "LogSoftmax", "Sequential", "ModuleList", "Flatten", "MSELoss", "CrossEntropyLoss",
-           "NLLLoss", "functional", "init"]
+           "LogSoftmax", "Sequential", "ModuleList", "Flatten", "Dropout", "MSELoss",
+           "CrossEntropyLoss", "NLLLoss", "functional", "init"]

@@ -9,13 +9,14 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import from_numpy_dtype
+from .._ops._core import SavedTensor, binary_operands, make, value
 from .._state import local as _mode
 from .._tensor import Tensor
-from .._ops._core import SavedTensor, binary_operands, make, value
-from ..autograd.graph import Node
+from ..autograd.graph import FREED_MESSAGE, Node
 
-__all__ = ["REDUCTIONS", "mse_loss", "nll_loss", "div_by_number",
-           "MseLossBackward0", "NllLossBackward0", "NllLoss2DBackward0", "DivBackward1"]
+__all__ = ["REDUCTIONS", "mse_loss", "nll_loss", "mul_by_number", "div_by_number",
+           "MseLossBackward0", "NllLossBackward0", "NllLoss2DBackward0", "MulBackward1",
+           "DivBackward1"]
 
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 _UINT64 = 2**64 - 1  # PyTorch shows a saved negative int as its uint64 bit pattern
@@ -81,10 +82,13 @@ class NllLossBackward0(Node):
 
     @property
     def _s_total_weight(self):  # made on demand: the backward formula uses the array
+        if self._released:
+            raise RuntimeError(FREED_MESSAGE)
         return Tensor._wrap(self._total)
 
     def backward(self, g):
-        value(self._s_self)  # PyTorch's errors if it was freed or changed in place
+        value(self._s_self)  # PyTorch's errors if these were freed or changed in place
+        value(self._s_target)
         flat = self._one_hot()
         if self._s_reduction == 0 and len(self._shape) > 1:  # one gradient per sample
             if isinstance(g, Tensor):
@@ -204,7 +208,26 @@ def _nll(input, target, weight, ignore_index, reduction, node_cls):
     return Tensor._wrap(data)
 
 
-# ---------------------------------------------------------------- dividing by a number
+# ---------------------------------------------------------------- scaling by a number
+class MulBackward1(Node):
+    """z = self * other (a Python number):  dz/dself = other."""
+
+    saved = ("other",)
+
+    def backward(self, g):
+        return (g * self._s_other,)
+
+
+def mul_by_number(input: Tensor, other) -> Tensor:
+    """``input * other`` recorded as PyTorch's ``mul(Tensor, Scalar)``."""
+    data = np.asarray(np.multiply(input._data, other), input._data.dtype)
+    if _mode.grad_enabled and input._requires_grad:
+        node = MulBackward1()
+        node._s_other = other
+        return make(data, node, input)
+    return Tensor._wrap(data)
+
+
 class DivBackward1(Node):
     """z = self / other (a Python number):  dz/dself = 1 / other."""
 

@@ -14,12 +14,13 @@ import warnings
 
 import numpy as np
 
+from .._creation import default_generator
 from .._tensor import Tensor
 from . import _loss_nodes as _loss
 from ._loss_nodes import REDUCTIONS
 
-__all__ = ["relu", "tanh", "sigmoid", "softmax", "log_softmax", "linear", "mse_loss",
-           "nll_loss", "cross_entropy"]
+__all__ = ["relu", "tanh", "sigmoid", "softmax", "log_softmax", "dropout", "linear",
+           "mse_loss", "nll_loss", "cross_entropy"]
 
 
 # ---------------------------------------------------------------- activations
@@ -62,6 +63,30 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
     if dim is None:
         dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
     return input.log_softmax(dim, dtype)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True,
+            inplace: bool = False) -> Tensor:
+    """Zero each element with probability ``p`` and scale the rest by ``1 / (1 - p)``.
+
+    Only while ``training``; otherwise ``input`` itself is returned. As on PyTorch's CPU, it
+    is recorded as a multiplication by the (scaled) mask, ``MulBackward0``.
+    """
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0:
+        return input
+    d = input._data
+    if d.dtype.kind != "f":
+        raise RuntimeError("result type Float can't be cast to the desired output type "
+                           f"{input.dtype._legacy_name[:-6]}")
+    if p == 1:
+        mask = np.zeros((), d.dtype)
+    else:
+        keep = default_generator._rng.random(d.shape) >= p
+        mask = keep.astype(d.dtype) / d.dtype.type(1 - p)
+    mask = Tensor._wrap(mask)
+    return input.mul_(mask) if inplace else input * mask
 
 
 # ---------------------------------------------------------------- linear
@@ -194,27 +219,61 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
                   reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
     """Cross-entropy of raw scores ``input`` against class indices (or class probabilities).
 
-    For class indices it is ``nll_loss(log_softmax(input, 1), target)``, as in PyTorch.
+    For class indices it is ``nll_loss(log_softmax(input, 1), target)``, as in PyTorch;
+    ``label_smoothing`` mixes in the loss against the uniform distribution over classes.
     """
     _need_tensor("cross_entropy_loss", input)
     code = _reduction_enum(size_average, reduce, reduction)
-    if label_smoothing != 0.0:
-        raise NotImplementedError("minigrad's cross_entropy does not support label_smoothing")
+    if label_smoothing > 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     class_dim = 0 if input._data.ndim == 1 else 1
     if target._data.dtype.kind == "f" and target._data.shape == input._data.shape:
+        if label_smoothing > 0:
+            n_classes = input._data.shape[class_dim]
+            target = target * (1 - label_smoothing) + label_smoothing / n_classes
         return _cross_entropy_probs(input.log_softmax(class_dim), target, weight, code,
                                     class_dim)
     _check_nll_args(input, target, weight)
-    return _loss.nll_loss(input.log_softmax(class_dim), target, weight, ignore_index, code)
+    logp = input.log_softmax(class_dim)
+    loss = _loss.nll_loss(logp, target, weight, ignore_index, code)
+    if label_smoothing > 0:
+        return _smoothed(loss, logp, target, weight, ignore_index, code, class_dim,
+                         label_smoothing)
+    return loss
+
+
+def _class_shaped(weight: Tensor, ndim: int, class_dim: int) -> Tensor:
+    """``weight`` (one value per class) shaped to broadcast along ``class_dim``."""
+    shape = [1] * ndim
+    shape[class_dim] = -1
+    return weight.reshape(shape)
+
+
+def _smoothed(loss, logp, target, weight, ignore_index, code, class_dim, smoothing):
+    """``(1 - s) * loss + s / C * (the loss against uniform class probabilities)``."""
+    n_classes = logp._data.shape[class_dim]
+    ignored = target._data == ignore_index
+    if weight is not None:
+        logp = logp * _class_shaped(weight, logp.dim(), class_dim)
+    uniform = -logp.sum(class_dim)
+    uniform.masked_fill_(Tensor._wrap(ignored), 0.0)
+    if code == 1:  # averaged over the samples that count
+        if weight is None:
+            count = np.asarray(np.count_nonzero(~ignored))
+        else:
+            count = np.asarray(weight._data[target._data[~ignored]].sum())
+        uniform = uniform.sum() / Tensor._wrap(count)
+    elif code == 2:
+        uniform = uniform.sum()
+    return _loss.mul_by_number(loss, 1 - smoothing) + \
+        _loss.mul_by_number(uniform, smoothing / n_classes)
 
 
 def _cross_entropy_probs(logp, target, weight, code, class_dim):
     """Cross-entropy against class probabilities: ``-(logp * target).sum(class_dim)``."""
-    if weight is not None:
-        shape = [1] * logp.dim()
-        shape[class_dim] = -1
-        target = target * weight.reshape(shape)
     prod = logp * target
+    if weight is not None:
+        prod = prod * _class_shaped(weight, logp.dim(), class_dim)
     if code == 0:
         return -prod.sum(class_dim)
     total = -prod.sum()

@@ -18,7 +18,7 @@ For each parameter ``p`` with gradient ``g`` (negated when ``maximize``)::
 ...     opt.step()
 >>> w
 Parameter containing:
-tensor([-0.1700], requires_grad=True)
+tensor([0.1300], requires_grad=True)
 """
 
 from __future__ import annotations

@@ -22,11 +22,12 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["CHROMIUM_FLAGS", "Lab", "OfflinePage", "chromium_path", "launch_chromium",
-           "start_lab"]
+__all__ = ["CHROMIUM_FLAGS", "Lab", "Notebook", "OfflinePage", "chromium_path",
+           "launch_chromium", "open_notebook", "start_lab"]
 
 REPO = Path(__file__).resolve().parents[2]
 BUNDLE = REPO / "widgets" / "static" / "widget.js"
+ARTIFACTS = REPO / "test-artifacts" / "browser"
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                   "--no-first-run", "--disable-background-networking",
@@ -36,6 +37,8 @@ CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 _SETTINGS = {
     "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
         {"fetchNews": "false", "checkForUpdates": False, "doNotDisturbMode": True},
+    # every cell stays in the page, so a test can find any output without scrolling to it
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
 }
 
 
@@ -196,3 +199,98 @@ class OfflinePage:
 
     def close(self) -> None:
         self.context.close()
+
+
+# Runs a cell the way Run > Run Selected Cell does and returns its text output once the
+# kernel is idle again (JupyterLab's run command resolves only then).
+RUN_CELL_JS = """async (index) => {
+  const app = window.jupyterapp;
+  const notebook = app.shell.currentWidget.content;
+  notebook.activeCellIndex = index;
+  await app.commands.execute("notebook:run-cell");
+  const outputs = notebook.widgets[index].model.outputs.toJSON();
+  return outputs.map((o) => o.text ?? (o.data && o.data["text/plain"]) ??
+    (o.ename ? `${o.ename}: ${o.evalue}` : ""))
+    .map((t) => (Array.isArray(t) ? t.join("") : t)).join("");
+}"""
+
+# Runs a cell and measures the time until a new SVG appears in its output (not the old one).
+TIME_TO_SVG_JS = """async (index) => {
+  const app = window.jupyterapp;
+  const notebook = app.shell.currentWidget.content;
+  const cell = notebook.widgets[index];
+  const old = cell.node.querySelector(".mg-graph svg");
+  notebook.activeCellIndex = index;
+  const start = performance.now();
+  const run = app.commands.execute("notebook:run-cell");
+  await new Promise((resolve, reject) => {
+    const found = () => {
+      const svg = cell.node.querySelector(".mg-graph svg");
+      if (svg && svg !== old) { observer.disconnect(); clearTimeout(timer); resolve(); }
+    };
+    const observer = new MutationObserver(found);
+    const timer = setTimeout(() => {
+      observer.disconnect();
+      reject(new Error("no SVG within 30 s"));
+    }, 30000);
+    observer.observe(cell.node, { childList: true, subtree: true });
+    found();
+  });
+  const elapsed = performance.now() - start;
+  await run;
+  return elapsed;
+}"""
+
+# Resolves once the notebook opened from the URL is restored and its kernel is ready.
+NOTEBOOK_READY_JS = """async () => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  await panel.context.ready;
+  await panel.sessionContext.ready;
+  return panel.sessionContext.session.kernel.status;
+}"""
+
+
+class Notebook:
+    """An open, running notebook: the page, and helpers that use JupyterLab's own commands."""
+
+    def __init__(self, offline: OfflinePage):
+        self.offline = offline
+        self.page = offline.page
+
+    def run_cell(self, index: int) -> str:
+        return self.page.evaluate(RUN_CELL_JS, index)
+
+    def time_to_svg(self, index: int) -> float:
+        """Milliseconds from running cell ``index`` to the first SVG in its output."""
+        return self.page.evaluate(TIME_TO_SVG_JS, index)
+
+    def screenshot(self, name: str, locator=None) -> str:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / name
+        (locator or self.page).screenshot(path=str(path))
+        return str(path)
+
+    def close(self) -> None:
+        self.offline.close()
+
+
+def open_notebook(lab: Lab, browser, name: str, cells: list[str], *, run_all: bool = True,
+                  wait_for: str | None = None, count: int = 1,
+                  timeout_ms: int = 90_000) -> Notebook:
+    """Writes a notebook, opens it once its kernel is ready, and (by default) runs all cells;
+    then waits until ``count`` elements match the CSS selector ``wait_for``, if given."""
+    lab.write_notebook(name, cells)
+    offline = OfflinePage(browser)
+    page = offline.page
+    page.set_default_timeout(30_000)
+    page.goto(lab.notebook_url(name))
+    page.wait_for_function("window.jupyterapp?.shell?.currentWidget?.sessionContext",
+                           timeout=timeout_ms)
+    page.evaluate(NOTEBOOK_READY_JS)
+    if run_all:
+        page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    if wait_for:
+        page.wait_for_function("([selector, count]) => "
+                               "document.querySelectorAll(selector).length >= count",
+                               arg=[wait_for, count], timeout=timeout_ms)
+    return Notebook(offline)

@@ -2,10 +2,12 @@
 
 from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from .container import ModuleList, Sequential
+from .dropout import Dropout
 from .flatten import Flatten
 from .linear import Identity, Linear
 from .loss import CrossEntropyLoss, MSELoss, NLLLoss
 from .module import Module
 
 __all__ = ["Module", "Linear", "Identity", "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax",
-           "Sequential", "ModuleList", "Flatten", "MSELoss", "CrossEntropyLoss", "NLLLoss"]
+           "Sequential", "ModuleList", "Flatten", "Dropout", "MSELoss", "CrossEntropyLoss",
+           "NLLLoss"]

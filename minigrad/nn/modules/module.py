@@ -27,12 +27,10 @@ Net(
 
 from __future__ import annotations
 
-from collections import OrderedDict, namedtuple
-from collections.abc import Mapping
-
 from ..._tensor import Tensor
 from ...autograd.graph import _Hooks
 from ..parameter import Parameter
+from . import _state_dict
 
 __all__ = ["Module"]
 
@@ -44,17 +42,6 @@ def typename(obj) -> str:
     cls = type(obj)
     module = cls.__module__
     return cls.__qualname__ if module in (None, "builtins") else f"{module}.{cls.__qualname__}"
-
-
-class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
-    """What ``load_state_dict`` returns: the keys it did not find, and those it did not use."""
-
-    def __repr__(self) -> str:
-        if not self.missing_keys and not self.unexpected_keys:
-            return "<All keys matched successfully>"
-        return super().__repr__()
-
-    __str__ = __repr__
 
 
 def _indent(text: str, spaces: int) -> str:
@@ -393,21 +380,7 @@ class Module:
     # ------------------------------------------------------------------ state_dict
     def state_dict(self, *, destination=None, prefix: str = "", keep_vars: bool = False):
         """An OrderedDict of every parameter and persistent buffer, by dotted name (detached)."""
-        if destination is None:
-            destination = OrderedDict()
-            destination._metadata = OrderedDict()
-        destination._metadata[prefix[:-1]] = {"version": self._version}
-        for name, p in self._parameters.items():
-            if p is not None:
-                destination[prefix + name] = p if keep_vars else p.detach()
-        for name, b in self._buffers.items():
-            if b is not None and name not in self._non_persistent_buffers_set:
-                destination[prefix + name] = b if keep_vars else b.detach()
-        for name, module in self._modules.items():
-            if module is not None:
-                module.state_dict(destination=destination, prefix=prefix + name + ".",
-                                  keep_vars=keep_vars)
-        return destination
+        return _state_dict.save(self, destination, prefix, keep_vars)
 
     def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):
         """Copy parameters and buffers from ``state_dict`` (a name -> tensor mapping).
@@ -415,50 +388,7 @@ class Module:
         With ``strict`` (the default), missing or unexpected keys are an error; otherwise they
         are returned as ``(missing_keys, unexpected_keys)``.
         """
-        if not isinstance(state_dict, Mapping):
-            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
-        missing, unexpected, errors = [], [], []
-        for prefix, module in self.named_modules(remove_duplicate=False):
-            prefix = prefix + "." if prefix else ""
-            module._load_own_state(state_dict, prefix, missing, unexpected, errors)
-        if strict:
-            if unexpected:
-                errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
-                    ", ".join(f'"{k}"' for k in unexpected)))
-            if missing:
-                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(
-                    ", ".join(f'"{k}"' for k in missing)))
-        if errors:
-            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
-                self._get_name(), "\n\t".join(errors)))
-        return _IncompatibleKeys(missing, unexpected)
-
-    def _load_own_state(self, state_dict, prefix, missing, unexpected, errors) -> None:
-        own = {name: p for name, p in self._parameters.items() if p is not None}
-        own.update((name, b) for name, b in self._buffers.items()
-                   if b is not None and name not in self._non_persistent_buffers_set)
-        for name, target in own.items():
-            key = prefix + name
-            if key not in state_dict:
-                missing.append(key)
-                continue
-            source = state_dict[key]
-            if not isinstance(source, Tensor):
-                errors.append(f'While copying the parameter named "{key}", expected '
-                              "minigrad.Tensor or Tensor-like object from checkpoint but "
-                              f"received {type(source)}")
-            elif source.shape != target.shape:
-                errors.append(f"size mismatch for {key}: copying a param with shape "
-                              f"{source.shape} from checkpoint, the shape in current model is "
-                              f"{target.shape}.")
-            else:
-                target._data[...] = source._data
-                target._vc[0] += 1
-        for key in state_dict:
-            if key.startswith(prefix):
-                first = key[len(prefix):].split(".", 1)[0]
-                if first not in self._modules and first not in own:
-                    unexpected.append(key)
+        return _state_dict.load(self, state_dict, strict)
 
     # ------------------------------------------------------------------ printing
     def _get_name(self) -> str:

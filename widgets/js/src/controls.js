@@ -19,25 +19,22 @@ function button(label, title, onClick) {
   return b;
 }
 
-let speedInputs = 0; // gives each speed slider its own id for its <label>
-
+// The label wraps its slider (no ids: each widget view has its own copy of this module, so
+// counters would repeat across widgets and a label[for] could name another widget's slider).
 function speedControl(model) {
   const wrap = document.createElement("span");
   wrap.className = "mg-speed";
+  const label = document.createElement("label");
   const input = document.createElement("input");
   input.type = "range";
-  input.id = `mg-speed-${++speedInputs}`;
   Object.assign(input, { min: "0.5", max: "10", step: "0.5" });
-  const label = document.createElement("label");
-  label.htmlFor = input.id;
-  label.textContent = "Speed";
   const shown = document.createElement("output");
-  shown.htmlFor = input.id;
   input.addEventListener("input", () => {
     model.set("speed", Number(input.value));
     model.save_changes();
   });
-  wrap.append(label, input, shown);
+  label.append("Speed", input);
+  wrap.append(label, shown);
   const update = () => {
     const speed = model.get("speed");
     input.value = String(speed);

@@ -35,6 +35,12 @@ function parseSvg(text) {
   return document.importNode(svg, true);
 }
 
+/** Shrinks a wide drawing to fit, but not below half size: past that, the area scrolls. */
+function limitShrink(svg) {
+  const width = parseFloat(svg.getAttribute("width")); // Graphviz gives points
+  if (Number.isFinite(width)) svg.style.minWidth = `${Math.round((width * 4) / 3 / 2)}px`;
+}
+
 /** Map from DOT id ("n3", "e0") to its <g> element, for restyling without a search. */
 function indexById(svg) {
   const index = new Map();
@@ -96,6 +102,7 @@ export function createGraph(model) {
       console.error("[minigrad_widgets] could not lay out the graph:", error);
       return message(`Could not lay out the graph: ${error.message || error}`, "error");
     }
+    limitShrink(svg);
     svg.setAttribute("role", "img");
     svg.setAttribute("aria-label", `autograd graph with ${count} nodes`);
     el.replaceChildren(svg);

@@ -1,0 +1,165 @@
+"""Powers: ``x ** 2`` (PowBackward0), ``x ** y`` (PowBackward1), ``2 ** x`` (PowBackward2).
+
+Which node records a power depends on what is a tensor: the base, the exponent, or both. Where
+the derivative has a 0 * inf (at a zero base), PyTorch defines it as 0, and so does minigrad.
+
+>>> import minigrad as torch
+>>> x = torch.tensor([1., 2.], requires_grad=True)
+>>> (x ** 3).grad_fn.name(), (x ** x).grad_fn.name(), (2 ** x).grad_fn.name()
+('PowBackward0', 'PowBackward1', 'PowBackward2')
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._state import local as _mode
+from ..autograd.graph import Node
+from ._core import SavedTensor, Tensor, binary_operands, make, method, value
+from .arithmetic import broadcast_error, like
+from .unary import data
+
+__all__ = ["pow", "square"]
+
+
+def _log(x):
+    return x.log() if isinstance(x, Tensor) else np.log(x)
+
+
+def _power(x, p):
+    """``x ** p`` for a number ``p``; +-0.5 as PyTorch computes them (sqrt, 1 / sqrt)."""
+    if p == 0.5:
+        return x.sqrt() if isinstance(x, Tensor) else np.sqrt(x)
+    if p == -0.5:
+        return 1 / (x.sqrt() if isinstance(x, Tensor) else np.sqrt(x))
+    return x ** p
+
+
+class PowBackward0(Node):
+    """z = self ** exponent (a number):  dz/dself = exponent * self ** (exponent - 1)."""
+
+    saved = ("exponent", "self")
+
+    def backward(self, g):
+        p = self._s_exponent
+        if p == 0:
+            return (g * 0,)
+        x = value(self._s_self)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return (g * (p * _power(x, p - 1)),)
+
+
+class PowBackward1(Node):
+    """z = self ** exponent (both tensors):
+
+    dz/dself = exponent * self ** (exponent - 1),   dz/dexponent = z * log(self),
+    each taken as 0 where PyTorch defines it so (exponent == 0; self == 0 with exponent >= 0).
+    """
+
+    saved = saved_tensors_names = ("exponent", "result", "self")
+    _s_self = _s_exponent = None
+
+    def backward(self, g):
+        x, p = like(value(self._s_self), g), like(value(self._s_exponent), g)
+        xd, pd = data(x), data(p)
+        ga = gb = None
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if self.next_functions[0][0] is not None:
+                # where self == 0 and exponent == 0, shift self to 1 so 0 * inf does not appear
+                ga = g * (p * (x + ((xd == 0) & (pd == 0))) ** (p - 1))
+            if self.next_functions[1][0] is not None:
+                zero_base = (xd == 0) & (pd >= 0)  # there log(self) is taken as log(1) = 0
+                gb = g * (value(self._s_result) * _log(x + zero_base))
+        return ga, gb
+
+
+class PowBackward2(Node):
+    """z = self ** exponent (self a number):  dz/dexponent = z * log(self)."""
+
+    saved = ("exponent", "result", "self")
+
+    def backward(self, g):
+        base, r = self._s_self, value(self._s_result)
+        if base == 0:  # log(0) = -inf counts only where the exponent is negative
+            return (g * (r * np.where(data(value(self._s_exponent)) >= 0, 0.0, -np.inf)
+                         .astype(data(r).dtype)),)
+        return (g * (r * float(np.log(base))),)
+
+
+def _int_pow(a, b):
+    """Integer power as PyTorch does it: negative exponents truncate toward zero."""
+    if np.any(np.asarray(b) < 0):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.trunc(np.power(np.asarray(a, np.float64), b)).astype(np.result_type(a, b))
+    return np.power(a, b)
+
+
+@method("pow", "__pow__")
+def pow(input, exponent):  # noqa: A001
+    """``input ** exponent``: a tensor to a number, a tensor or number to a tensor's power."""
+    if not isinstance(input, Tensor):
+        return _rpow(exponent, input)
+    if not isinstance(exponent, Tensor):
+        return _pow_scalar(input, exponent)
+    if input._data.dtype.kind == "b" and exponent._data.dtype.kind == "b":
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+    a, b, nd = binary_operands(input, exponent)
+    try:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            data = np.power(a, b) if nd.kind == "f" else _int_pow(a, b)
+    except ValueError:
+        raise broadcast_error(input, exponent) from None
+    if _mode.grad_enabled and (input._requires_grad or exponent._requires_grad):
+        node = PowBackward1()
+        node._s_self, node._s_exponent = SavedTensor(input), SavedTensor(exponent)
+        out = make(data, node, input, exponent, broadcast=True)
+        node._s_result = SavedTensor(out, node)
+        return out
+    return Tensor._wrap(data)
+
+
+def _pow_scalar(input, p):
+    a, b, nd = binary_operands(input, p)
+    if a is NotImplemented:
+        return NotImplemented
+    if nd.kind != "f" and p < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if nd.kind == "b":  # a bool tensor to a bool power stays bool
+        return Tensor._wrap(np.power(a.astype(np.int64), int(p)).astype(bool))
+    if nd.kind == "f" and type(p) is int and p >= 0:  # cannot divide by 0 or leave the domain
+        data = np.power(a, b)
+    else:
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            data = _power(a, b) if nd.kind == "f" else np.power(a, b)
+    if _mode.grad_enabled and input._requires_grad:
+        node = PowBackward0()
+        node._s_exponent, node._s_self = p, SavedTensor(input)
+        return make(data, node, input)
+    return Tensor._wrap(data)
+
+
+def _rpow(self, base):
+    """``base ** self`` for a number ``base`` (what ``2 ** x`` computes)."""
+    a, b, nd = binary_operands(base, self)
+    if a is NotImplemented:
+        return NotImplemented
+    if nd.kind == "b":
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        data = np.power(a, b) if nd.kind == "f" else _int_pow(a, b)
+    if _mode.grad_enabled and self._requires_grad:
+        node = PowBackward2()
+        node._s_self, node._s_exponent = base, SavedTensor(self)
+        out = make(data, node, self)
+        node._s_result = SavedTensor(out, node)
+        return out
+    return Tensor._wrap(data)
+
+
+Tensor.__rpow__ = _rpow
+
+
+@method("square")
+def square(input):
+    """``input ** 2``."""
+    return _pow_scalar(input, 2)

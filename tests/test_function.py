@@ -1,0 +1,368 @@
+"""Custom ``autograd.Function``: the same classes run on both libraries and behave alike."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import minigrad as mg
+
+
+def make_classes(L):
+    """The same custom Functions, written once for library ``L``."""
+    Function = L.autograd.Function
+    once_differentiable = L.autograd.function.once_differentiable
+
+    class MulConstant(Function):
+        @staticmethod
+        def forward(ctx, tensor, constant):
+            ctx.constant = constant
+            return tensor * constant
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output * ctx.constant, None
+
+    class Square(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 2 * x * g
+
+    class ExpSaveOutput(Function):
+        @staticmethod
+        def forward(ctx, x):
+            out = x.exp()
+            ctx.save_for_backward(out)
+            return out
+
+        @staticmethod
+        def backward(ctx, g):
+            (out,) = ctx.saved_tensors
+            return g * out
+
+    class Needs(Function):
+        @staticmethod
+        def forward(ctx, a, b, k):
+            ctx.seen = ctx.needs_input_grad, L.is_grad_enabled()
+            ctx.save_for_backward(a, None, b)
+            return a * b * k
+
+        @staticmethod
+        def backward(ctx, g):
+            a, none, b = ctx.saved_tensors
+            ctx.in_backward = none, L.is_grad_enabled()
+            return g * b * 2, g * a * 2, None
+
+    class SplitTwo(Function):
+        @staticmethod
+        def forward(ctx, x):
+            idx = L.tensor([0, 1])
+            ctx.mark_non_differentiable(idx)
+            return x * 2, x * 3, idx
+
+        @staticmethod
+        def backward(ctx, g1, g2, g3):
+            ctx.got = [None if g is None else g.tolist() for g in (g1, g2, g3)]
+            return g1 * 2 + g2 * 3
+
+    class NoMaterialize(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            ctx.got = (g1 is None, g2 is None)
+            return g1 * 2
+
+    class Identity(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+    class OnceSquare(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        @once_differentiable
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 2 * x * g
+
+    class DoubleInPlace(Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.mul_(2)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    class WithSetupContext(Function):
+        @staticmethod
+        def forward(x, k):
+            return x * k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.k = inputs[1]
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.k, None
+
+    return {c.__name__: c for c in (MulConstant, Square, ExpSaveOutput, Needs, SplitTwo,
+                                     NoMaterialize, Identity, OnceSquare, DoubleInPlace,
+                                     WithSetupContext)}
+
+
+def norm(s: str) -> str:
+    return re.sub(r"0x[0-9a-f]+", "0x", s.replace("torch.", "minigrad."))
+
+
+def both(torch, fn):
+    return fn(mg, make_classes(mg)), fn(torch, make_classes(torch))
+
+
+def test_node_name_repr_and_structure(torch):
+    def run(L, F):
+        a = L.ones(2, requires_grad=True)
+        b = F["MulConstant"].apply(a, 5)
+        b.sum().backward()
+        node = b.grad_fn
+        return (node.name(), norm(repr(node)), norm(repr(type(node))), type(node).__name__,
+                norm(repr(b)), [(f is None, n) for f, n in node.next_functions],
+                node.next_functions[0][0].variable is a, a.grad.tolist())
+
+    m, t = both(torch, run)
+    assert m == t
+    assert m[1] == "<minigrad.autograd.function.MulConstantBackward object at 0x>"
+
+
+def test_function_importable_from_the_function_module():
+    from minigrad.autograd.function import Function, once_differentiable
+
+    assert Function is mg.autograd.Function
+    assert callable(once_differentiable)
+
+
+def test_save_for_backward_needs_input_grad_and_grad_mode(torch):
+    def run(L, F):
+        a = L.tensor([1., 2.], requires_grad=True)
+        b = L.tensor([3., 4.])
+        y = F["Needs"].apply(a, b, 2)
+        node = y.grad_fn
+        saved_is_a = node.saved_tensors[0] is a
+        y.sum().backward()
+        return node.seen, node.in_backward, node.needs_input_grad, saved_is_a, a.grad.tolist()
+
+    m, t = both(torch, run)
+    assert m == t
+
+
+def test_saved_output_comes_back_with_its_grad_fn(torch):
+    def run(L, F):
+        x = L.tensor([0., 1.], requires_grad=True)
+        y = F["ExpSaveOutput"].apply(x)
+        (saved,) = y.grad_fn.saved_tensors
+        info = (saved is y, saved.grad_fn is y.grad_fn, saved.requires_grad)
+        y.sum().backward()
+        return info, [round(v, 5) for v in x.grad.tolist()]
+
+    m, t = both(torch, run)
+    assert m == t
+
+
+def test_saved_tensors_are_freed_after_backward(torch):
+    def run(L, F):
+        x = L.tensor([1., 2.], requires_grad=True)
+        y = F["Square"].apply(x)
+        y.sum().backward()
+        try:
+            _ = y.grad_fn.saved_tensors
+        except RuntimeError as e:
+            return str(e)
+
+    m, t = both(torch, run)
+    assert m == t and m.startswith("Trying to backward through the graph a second time")
+
+
+def test_multiple_outputs_non_differentiable_and_materialized_grads(torch):
+    def run(L, F):
+        x = L.tensor([1., 2.], requires_grad=True)
+        p, q, idx = F["SplitTwo"].apply(x)
+        info = (p.grad_fn is q.grad_fn, p.output_nr, q.output_nr, idx.requires_grad,
+                idx.grad_fn)
+        p.sum().backward()
+        return info, p.grad_fn.got, x.grad.tolist()
+
+    m, t = both(torch, run)
+    assert m == t
+
+
+def test_set_materialize_grads_false_passes_none(torch):
+    def run(L, F):
+        x = L.tensor([1., 2.], requires_grad=True)
+        p, q = F["NoMaterialize"].apply(x)
+        p.sum().backward()
+        return p.grad_fn.got, x.grad.tolist()
+
+    m, t = both(torch, run)
+    assert m == t
+
+
+def test_forward_returning_its_input_gives_a_new_tensor(torch):
+    def run(L, F):
+        x = L.tensor([1., 2.], requires_grad=True)
+        y = F["Identity"].apply(x)
+        info = (y is x, y.is_leaf, x.is_leaf, y.grad_fn.name(), y._base is x)
+        y.sum().backward()
+        with L.no_grad():
+            z = F["Identity"].apply(x)
+        return info, x.grad.tolist(), z is x, z.requires_grad
+
+    m, t = both(torch, run)
+    assert m == t
+
+
+def test_mark_dirty_changes_the_input_in_place(torch):
+    def run(L, F):
+        x = L.tensor([1., 2.], requires_grad=True)
+        h = x * 1
+        y = F["DoubleInPlace"].apply(h)
+        info = (y is h, h.grad_fn.name(), h._version, h.tolist())
+        y.sum().backward()
+        try:
+            F["DoubleInPlace"].apply(x)
+        except RuntimeError as e:
+            return info, x.grad.tolist(), str(e)
+
+    m, t = both(torch, run)
+    assert m == t
+
+
+def test_once_differentiable_refuses_a_second_derivative(torch):
+    def run(L, F):
+        x = L.tensor(3., requires_grad=True)
+        y = F["OnceSquare"].apply(x)
+        (g,) = L.autograd.grad(y, x, L.tensor(1., requires_grad=True), create_graph=True)
+        info = (g.item(), g.grad_fn.name(), type(g.grad_fn).__name__)
+        try:
+            g.backward()
+        except RuntimeError as e:
+            return info, str(e)
+
+    m, t = both(torch, run)
+    assert m == t
+
+
+def test_double_backward_through_a_custom_function(torch):
+    def run(L, F):
+        x = L.tensor([1., 2.], dtype=L.float64, requires_grad=True)
+        y = F["Square"].apply(x * x)
+        (g,) = L.autograd.grad(y.sum(), x, create_graph=True)
+        (h,) = L.autograd.grad(g.sum(), x)
+        return g.tolist(), h.tolist()
+
+    m, t = both(torch, run)
+    assert m == t
+
+
+def test_setup_context_style_and_keyword_arguments(torch):
+    def run(L, F):
+        x = L.tensor([1., 2.], requires_grad=True)
+        y = F["WithSetupContext"].apply(x, k=3)
+        y.sum().backward()
+        return x.grad.tolist(), y.grad_fn.name()
+
+    m, t = both(torch, run)
+    assert m == t
+
+
+def test_apply_without_grad_records_nothing(torch):
+    def run(L, F):
+        y = F["MulConstant"].apply(L.ones(2), 3)
+        with L.no_grad():
+            z = F["MulConstant"].apply(L.ones(2, requires_grad=True), 3)
+        return y.requires_grad, y.grad_fn, z.requires_grad, z.grad_fn
+
+    m, t = both(torch, run)
+    assert m == t
+
+
+# ---------------------------------------------------------------- wrong backward results
+def bad_function(L, forward, backward, n_inputs=1):
+    class Bad(L.autograd.Function):
+        pass
+
+    Bad.forward = staticmethod(forward)
+    Bad.backward = staticmethod(backward)
+    return Bad
+
+
+BAD = {
+    "too_few": (lambda ctx, t, c: t * c, lambda ctx, g: g, lambda L, x: (x, 2)),
+    "too_many": (lambda ctx, t: t * 2, lambda ctx, g: (g, g, None), lambda L, x: (x,)),
+    "extra_nones_are_fine": (lambda ctx, t: t * 2, lambda ctx, g: (g, None, None),
+                             lambda L, x: (x,)),
+    "extra_tensor": (lambda ctx, t: t * 2, lambda ctx, g: (g, g), lambda L, x: (x,)),
+    "wrong_shape": (lambda ctx, t: t * 2, lambda ctx, g: g.sum(), lambda L, x: (x,)),
+    "broadcastable_shape": (lambda ctx, t: t * 2, lambda ctx, g: g.expand(4, 2),
+                            lambda L, x: (x,)),
+    "grad_for_a_number": (lambda ctx, t, c: t * c, lambda ctx, g: (g, g), lambda L, x: (x, 2)),
+    "not_a_tensor": (lambda ctx, t: t * 2, lambda ctx, g: 3.0, lambda L, x: (x,)),
+    "other_dtype": (lambda ctx, t: t * 2, lambda ctx, g: g.double(), lambda L, x: (x,)),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD))
+def test_wrong_gradients_from_backward_raise_pytorchs_errors(torch, case):
+    forward, backward, args = BAD[case]
+
+    def run(L):
+        Bad = bad_function(L, forward, backward)
+        x = L.tensor([1., 2.], requires_grad=True)
+        try:
+            Bad.apply(*args(L, x)).sum().backward()
+        except Exception as e:  # noqa: BLE001 - compared with torch's
+            return type(e).__name__, str(e).replace("torch.", "minigrad.")
+        return x.grad.tolist(), str(x.grad.dtype).split(".")[-1]
+
+    assert run(mg) == run(torch)
+
+
+def test_save_for_backward_of_a_number_raises(torch):
+    def run(L):
+        class Bad(L.autograd.Function):
+            @staticmethod
+            def forward(ctx, t):
+                ctx.save_for_backward(t, 3)
+                return t * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+        try:
+            Bad.apply(L.ones(2, requires_grad=True))
+        except TypeError as e:
+            return str(e)
+
+    assert run(mg) == run(torch) is not None

@@ -1,0 +1,211 @@
+"""Grad modes: no_grad, enable_grad, set_grad_enabled, inference_mode, as context managers,
+decorators (of functions and generators), per thread, against PyTorch."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+import minigrad as mg
+
+
+def state(L) -> tuple:
+    x = L.ones(2, requires_grad=True)
+    y = x * 2
+    return L.is_grad_enabled(), y.requires_grad, y.grad_fn is not None
+
+
+def run_both(torch, fn):
+    return fn(mg), fn(torch)
+
+
+def test_no_grad_block_records_nothing_and_restores(torch):
+    def run(L):
+        with L.no_grad() as entered:
+            inside = state(L)
+        return entered, inside, state(L)
+
+    m, t = run_both(torch, run)
+    assert m == t
+
+
+def test_nested_modes(torch):
+    def run(L):
+        out = []
+        with L.no_grad():
+            out.append(state(L))
+            with L.enable_grad():
+                out.append(state(L))
+                with L.set_grad_enabled(False):
+                    out.append(state(L))
+                out.append(state(L))
+            out.append(state(L))
+        out.append(state(L))
+        return out
+
+    m, t = run_both(torch, run)
+    assert m == t
+
+
+def test_modes_restore_after_an_exception(torch):
+    def run(L):
+        try:
+            with L.no_grad():
+                raise KeyError
+        except KeyError:
+            pass
+        return state(L)
+
+    m, t = run_both(torch, run)
+    assert m == t
+
+
+def test_decorators_with_and_without_parentheses(torch):
+    def run(L):
+        @L.no_grad()
+        def a():
+            return state(L)
+
+        @L.no_grad
+        def b():
+            return state(L)
+
+        @L.enable_grad
+        def c():
+            return state(L)
+
+        @L.set_grad_enabled(False)
+        def d():
+            return state(L)
+
+        @L.inference_mode
+        def e():
+            return state(L), L.is_inference_mode_enabled()
+
+        @L.inference_mode(False)
+        def f():
+            return state(L), L.is_inference_mode_enabled()
+
+        with L.no_grad():
+            inner = c()
+        return a(), b(), inner, d(), state(L), e(), f(), a.__name__, b.__name__
+
+    m, t = run_both(torch, run)
+    assert m == t
+
+
+def test_set_grad_enabled_as_a_function_call(torch):
+    def run(L):
+        L.set_grad_enabled(False)
+        off = state(L)
+        L.set_grad_enabled(True)
+        return off, state(L), repr(L.set_grad_enabled(True)).replace("torch.", "minigrad.")
+
+    m, t = run_both(torch, run)
+    assert m == t
+
+
+def test_set_grad_enabled_rejects_a_non_bool(torch):
+    def run(L):
+        try:
+            L.set_grad_enabled(lambda: 1)
+        except TypeError as e:
+            return str(e)
+
+    m, t = run_both(torch, run)
+    assert m == t and m is not None
+
+
+def test_decorated_generator_holds_the_mode_only_while_running(torch):
+    def run(L):
+        @L.no_grad()
+        def gen():
+            got = yield state(L)
+            yield got, state(L)
+
+        g = gen()
+        first = next(g)
+        between = state(L)
+        second = g.send("sent")
+        return first, between, second
+
+    m, t = run_both(torch, run)
+    assert m == t
+
+
+def test_inference_mode_makes_inference_tensors(torch):
+    def run(L):
+        x = L.ones(2, requires_grad=True)
+        with L.inference_mode():
+            inside = state(L), L.is_inference_mode_enabled()
+            y = x * 2
+        outside = L.is_inference_mode_enabled()
+        errors = []
+        for action in (lambda: y.requires_grad_(), lambda: y.add_(1)):
+            try:
+                action()
+            except RuntimeError as e:
+                errors.append(str(e).replace("torch.", "minigrad."))
+        return inside, outside, y.is_inference(), x.is_inference(), y.requires_grad, errors
+
+    m, t = run_both(torch, run)
+    assert m == t
+
+
+def test_grad_mode_is_per_thread(torch):
+    def run(L):
+        seen = {}
+
+        def worker():
+            seen["worker"] = L.is_grad_enabled()
+            with L.no_grad():
+                seen["worker_inside"] = L.is_grad_enabled()
+
+        with L.no_grad():
+            t = threading.Thread(target=worker)
+            t.start()
+            t.join()
+            seen["main"] = L.is_grad_enabled()
+        return seen
+
+    m, t = run_both(torch, run)
+    assert m == t == {"worker": True, "worker_inside": False, "main": False}
+
+
+def test_thread_switching_modes_does_not_disturb_another_thread():
+    flags = []
+    go, done = threading.Event(), threading.Event()
+
+    def worker():
+        mg.set_grad_enabled(False)
+        go.set()
+        done.wait(5)
+        flags.append(mg.is_grad_enabled())
+
+    t = threading.Thread(target=worker)
+    t.start()
+    go.wait(5)
+    assert mg.is_grad_enabled()
+    x = mg.ones(1, requires_grad=True)
+    assert (x * 2).requires_grad
+    done.set()
+    t.join()
+    assert flags == [False]
+
+
+def test_backward_inside_no_grad_still_works(torch):
+    def run(L):
+        x = L.tensor([1., 2.], requires_grad=True)
+        loss = (x * x).sum()
+        with L.no_grad():
+            loss.backward()
+        return x.grad.tolist(), x.grad.requires_grad
+
+    m, t = run_both(torch, run)
+    assert m == t
+
+
+def test_no_grad_rejects_decorating_a_non_callable():
+    with pytest.raises(TypeError):
+        mg.no_grad()(3)
