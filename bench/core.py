@@ -23,11 +23,18 @@ except ImportError:  # the ratios against PyTorch are then left out
     torch = None
 
 
-def median_time(fn, *, number: int, repeat: int) -> float:
-    """Median over ``repeat`` runs of the mean time of ``number`` calls (seconds)."""
+def median_time(fn, *, number: int, repeat: int, setup=None) -> float:
+    """Median over ``repeat`` runs of the mean time of ``number`` calls (seconds).
+
+    ``setup`` (untimed) runs before each repeat, e.g. to restore weights a training step moved.
+    """
+    if setup:
+        setup()
     fn()  # warm up
     times = []
     for _ in range(repeat):
+        if setup:
+            setup()
         start = time.perf_counter()
         for _ in range(number):
             fn()
@@ -122,6 +129,13 @@ def mlp_case(*, number: int, repeat: int) -> Case:
         opt.step()
 
     params = [w1.copy(), b1.copy(), w2.copy(), b2.copy()]
+
+    def restore():  # every repeat trains from the same weights, in all three
+        _load(model, mg, w1, b1, w2, b2)
+        for p, a in zip(params, (w1, b1, w2, b2)):
+            p[...] = a
+        if tmodel is not None:
+            _load(tmodel, torch, w1, b1, w2, b2)
     rows = np.arange(batch)
 
     def run_floor():
@@ -144,6 +158,7 @@ def mlp_case(*, number: int, repeat: int) -> Case:
         return loss
 
     t_torch = None
+    tmodel = None
     if torch is not None:
         tmodel = torch.nn.Sequential(torch.nn.Linear(n_in, n_hidden), torch.nn.ReLU(),
                                      torch.nn.Linear(n_hidden, n_out))
@@ -157,10 +172,10 @@ def mlp_case(*, number: int, repeat: int) -> Case:
             tloss(tmodel(tx), ttarget).backward()
             topt.step()
 
-        t_torch = median_time(run_torch, number=number, repeat=repeat)
+        t_torch = median_time(run_torch, number=number, repeat=repeat, setup=restore)
     return Case("MLP 64-128-10, batch 64, cross-entropy, SGD step",
-                median_time(run_minigrad, number=number, repeat=repeat), t_torch,
-                median_time(run_floor, number=number, repeat=repeat), 0.6, 1.3)
+                median_time(run_minigrad, number=number, repeat=repeat, setup=restore), t_torch,
+                median_time(run_floor, number=number, repeat=repeat, setup=restore), 0.6, 1.3)
 
 
 def _load(model, lib, w1, b1, w2, b2) -> None:

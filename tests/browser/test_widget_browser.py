@@ -206,3 +206,12 @@ def test_a_200_node_graph_is_drawn_soon_after_running_its_cell(lesson):
     big = lesson.page.locator(".jp-Cell").nth(BIG_CELL).locator(".mg-graph svg")
     expect(big.locator("g.node")).to_have_count(203)  # 40 x 5, x, SumBackward0, output
     lesson.screenshot("big-graph.png", lesson.page.locator(".jp-Cell").nth(BIG_CELL))
+
+
+def test_the_page_cannot_reach_another_machine(lesson):
+    """The guard the other tests rely on: a request for another host is stopped and reported."""
+    with lesson.page.expect_console_message(lambda m: "ERR_FAILED" in m.text):
+        lesson.page.evaluate("fetch('http://example.com/minigrad-probe').catch(() => null)")
+    problems = lesson.offline.take_errors()
+    assert "blocked request to http://example.com/minigrad-probe" in problems
+    assert any("ERR_FAILED" in problem for problem in problems)

@@ -73,7 +73,7 @@ export function createControls(model) {
     reset.disabled = back.disabled = i <= 0;
     step.disabled = run.disabled = i >= n;
     play.textContent = playing ? "Pause" : "Play";
-    play.setAttribute("aria-pressed", String(Boolean(playing)));
+    play.classList.toggle("mg-playing", Boolean(playing));
     play.disabled = !playing && i >= n;
     speed.update();
   }
