@@ -31,8 +31,8 @@ from .reduce import limit_graph
 
 __all__ = ["draw", "to_dot", "escape_text", "label_of"]
 
-GRAPH_ATTR = {"nodesep": "0.25", "ranksep": "0.3", "fontname": "monospace", "fontsize": "10"}
-NODE_ATTR = {"shape": "box", "style": "filled,rounded", "fontname": "monospace",
+GRAPH_ATTR = {"nodesep": "0.25", "ranksep": "0.3", "fontname": "Courier", "fontsize": "10"}
+NODE_ATTR = {"shape": "box", "style": "filled,rounded", "fontname": "Courier",
              "fontsize": "10", "height": "0.2", "margin": "0.08,0.04"}
 EDGE_ATTR = {"arrowsize": "0.6"}
 

@@ -23,10 +23,11 @@ __all__ = ["GraphView", "WidgetBase"]
 
 STATIC = pathlib.Path(__file__).parent / "static"
 _MISSING_BUNDLE = """
-export function render({ el }) {
+function render({ el }) {
   el.textContent = "minigrad_widgets: the front-end bundle static/widget.js is not built " +
     "(run `make frontend`); the text form of this widget is shown instead.";
 }
+export default { render };
 """
 
 
