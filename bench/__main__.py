@@ -7,7 +7,12 @@ import platform
 
 import numpy as np
 
-from .core import all_cases, torch
+from .core import all_cases
+
+try:
+    import torch  # only for its version number in the header
+except ImportError:
+    torch = None
 
 
 def _fmt(seconds) -> str:

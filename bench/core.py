@@ -3,24 +3,31 @@
 Each case times the same work three ways and reports medians of repeats; the targets come from
 the core issue. These are measurements, not tests: machines are noisy, so nothing here fails.
 
+Each library is timed in a fresh Python process of its own (``python -m bench.core CASE LIB``),
+so neither pays for the other's objects: with PyTorch imported, every full garbage collection
+also walks PyTorch's ~165,000 Python objects, which would slow minigrad's graph-building loops
+for reasons that are not minigrad's. The workers run with glibc's malloc told to keep freed
+memory (``MALLOC_MMAP_THRESHOLD_``/``MALLOC_TRIM_THRESHOLD_``): otherwise every 4 MB NumPy
+array is a fresh ``mmap`` whose pages fault in on first touch, and the 1000x1000 case would
+time the kernel's page-fault handling (PyTorch sidesteps it with its caching allocator).
+
     python -m bench            # all cases
     python -m bench --quick    # fewer repeats
 """
 
 from __future__ import annotations
 
+import json
+import os
 import statistics
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
-import minigrad as mg
-
-try:
-    import torch
-except ImportError:  # the ratios against PyTorch are then left out
-    torch = None
+LIBS = ("minigrad", "torch", "floor")
 
 
 def median_time(fn, *, number: int, repeat: int, setup=None) -> float:
@@ -40,6 +47,164 @@ def median_time(fn, *, number: int, repeat: int, setup=None) -> float:
             fn()
         times.append((time.perf_counter() - start) / number)
     return statistics.median(times)
+
+
+def _lib(name: str):
+    if name == "minigrad":
+        import minigrad
+
+        return minigrad
+    import torch
+
+    return torch
+
+
+# ---------------------------------------------------------------- (a), (b): (x * y + x).sum()
+def build_xyx(lib: str, n: int):
+    rng = np.random.default_rng(0)
+    xa = rng.random((n, n), dtype=np.float32)
+    ya = rng.random((n, n), dtype=np.float32)
+    if lib == "floor":
+        def run():
+            u = xa * ya + xa
+            u.sum()
+            g = np.broadcast_to(np.float32(1.0), u.shape)  # d sum / d u
+            gx = g * ya + g  # through x * y and through + x
+            gy = g * xa
+            return gx, gy
+
+        return run, None
+    m = _lib(lib)
+    x = m.tensor(xa, requires_grad=True)
+    y = m.tensor(ya, requires_grad=True)
+
+    def run():
+        x.grad = None
+        y.grad = None
+        (x * y + x).sum().backward()
+
+    return run, None
+
+
+# ---------------------------------------------------------------- (c): MLP training step
+def build_mlp(lib: str):
+    rng = np.random.default_rng(0)
+    batch, n_in, n_hidden, n_out, lr = 64, 64, 128, 10, 0.1
+    xa = rng.standard_normal((batch, n_in)).astype(np.float32)
+    labels = rng.integers(0, n_out, batch)
+    weights = [(rng.standard_normal((n_hidden, n_in)) * 0.1).astype(np.float32),
+               np.zeros(n_hidden, np.float32),
+               (rng.standard_normal((n_out, n_hidden)) * 0.1).astype(np.float32),
+               np.zeros(n_out, np.float32)]
+    if lib == "floor":
+        return _mlp_floor(xa, labels, weights, lr)
+    m = _lib(lib)
+    model = m.nn.Sequential(m.nn.Linear(n_in, n_hidden), m.nn.ReLU(),
+                            m.nn.Linear(n_hidden, n_out))
+    opt = m.optim.SGD(model.parameters(), lr=lr)
+    loss_fn = m.nn.CrossEntropyLoss()
+    x, target = m.tensor(xa), m.tensor(labels)
+
+    def restore():  # every repeat trains from the same weights
+        with m.no_grad():
+            for p, a in zip(model.parameters(), weights):
+                p.copy_(m.tensor(a))
+
+    def run():
+        opt.zero_grad()
+        loss_fn(model(x), target).backward()
+        opt.step()
+
+    return run, restore
+
+
+def _mlp_floor(xa, labels, weights, lr):
+    """The same step written by hand in NumPy: forward, backward, SGD update."""
+    batch = xa.shape[0]
+    params = [w.copy() for w in weights]
+    rows = np.arange(batch)
+
+    def restore():
+        for p, w in zip(params, weights):
+            p[...] = w
+
+    def run():
+        w1, b1, w2, b2 = params
+        h = xa @ w1.T + b1
+        r = np.maximum(h, 0)
+        z = r @ w2.T + b2
+        z = z - z.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        p = e / e.sum(axis=1, keepdims=True)
+        loss = -np.log(p[rows, labels]).mean()
+        gz = p
+        gz[rows, labels] -= 1
+        gz /= batch
+        gw2, gb2 = gz.T @ r, gz.sum(0)
+        gh = (gz @ w2) * (h > 0)
+        gw1, gb1 = gh.T @ xa, gh.sum(0)
+        for prm, g in zip(params, (gw1, gb1, gw2, gb2)):
+            prm -= lr * g
+        return loss
+
+    return run, restore
+
+
+# ---------------------------------------------------------------- (d): a long chain
+def build_chain(lib: str, n: int):
+    if lib == "floor":
+        def run():
+            x = np.array([1.0], np.float32)
+            values = [x]
+            for _ in range(n):
+                values.append(values[-1] * np.float32(1.0000001))
+            g = np.ones_like(x)
+            for _ in range(n):
+                g = g * np.float32(1.0000001)
+            return g
+
+        return run, None
+    m = _lib(lib)
+
+    def run():
+        x = m.tensor([1.0], requires_grad=True)
+        y = x
+        for _ in range(n):
+            y = y * 1.0000001
+        y.sum().backward()
+
+    return run, None
+
+
+CASES = {
+    "tiny": (lambda lib: build_xyx(lib, 5), "(x*y + x).sum() fwd+bwd, 5x5 float32",
+             (3000, 7), (0.5, None)),
+    "big": (lambda lib: build_xyx(lib, 1000), "(x*y + x).sum() fwd+bwd, 1000x1000 float32",
+            (10, 7), (None, 1.15)),
+    "mlp": (build_mlp, "MLP 64-128-10, batch 64, cross-entropy, SGD step", (500, 7),
+            (0.6, 1.3)),
+    "chain": (lambda lib: build_chain(lib, 100_000), "chain of 100,000 multiplies, fwd+bwd",
+              (1, 5), (0.5, None)),
+}
+
+
+def measure(case: str, lib: str, number: int, repeat: int) -> float:
+    """Time one case with one library in this process (seconds per call)."""
+    run, setup = CASES[case][0](lib)
+    return median_time(run, number=number, repeat=repeat, setup=setup)
+
+
+def measure_isolated(case: str, lib: str, number: int, repeat: int) -> float | None:
+    """Time one case with one library in a fresh process; None if that library is missing."""
+    env = dict(os.environ, MALLOC_MMAP_THRESHOLD_=str(64 << 20),
+               MALLOC_TRIM_THRESHOLD_=str(128 << 20))
+    proc = subprocess.run([sys.executable, "-m", "bench.core", case, lib, str(number),
+                           str(repeat)], capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        if lib == "torch" and "No module named 'torch'" in proc.stderr:
+            return None
+        raise RuntimeError(f"benchmark {case}/{lib} failed:\n{proc.stderr}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])["seconds"]
 
 
 @dataclass
@@ -68,152 +233,26 @@ class Case:
         return out
 
 
-# ---------------------------------------------------------------- (a), (b): (x * y + x).sum()
-def xyx_case(n: int, *, number: int, repeat: int, target_torch=None, target_floor=None) -> Case:
-    rng = np.random.default_rng(0)
-    xa = rng.random((n, n), dtype=np.float32)
-    ya = rng.random((n, n), dtype=np.float32)
-    x = mg.tensor(xa, requires_grad=True)
-    y = mg.tensor(ya, requires_grad=True)
-
-    def run_minigrad():
-        x.grad = None
-        y.grad = None
-        (x * y + x).sum().backward()
-
-    def run_floor():
-        u = xa * ya + xa
-        u.sum()
-        g = np.broadcast_to(np.float32(1.0), u.shape)  # d sum / d u
-        gx = g * ya + g  # through x * y and through + x
-        gy = g * xa
-        return gx, gy
-
-    t_torch = None
-    if torch is not None:
-        tx = torch.tensor(xa, requires_grad=True)
-        ty = torch.tensor(ya, requires_grad=True)
-
-        def run_torch():
-            tx.grad = None
-            ty.grad = None
-            (tx * ty + tx).sum().backward()
-
-        t_torch = median_time(run_torch, number=number, repeat=repeat)
-    return Case(f"(x*y + x).sum() fwd+bwd, {n}x{n} float32",
-                median_time(run_minigrad, number=number, repeat=repeat), t_torch,
-                median_time(run_floor, number=number, repeat=repeat), target_torch, target_floor)
-
-
-# ---------------------------------------------------------------- (c): MLP training step
-def mlp_case(*, number: int, repeat: int) -> Case:
-    rng = np.random.default_rng(0)
-    batch, n_in, n_hidden, n_out, lr = 64, 64, 128, 10, 0.1
-    xa = rng.standard_normal((batch, n_in)).astype(np.float32)
-    labels = rng.integers(0, n_out, batch)
-    w1 = (rng.standard_normal((n_hidden, n_in)) * 0.1).astype(np.float32)
-    b1 = np.zeros(n_hidden, np.float32)
-    w2 = (rng.standard_normal((n_out, n_hidden)) * 0.1).astype(np.float32)
-    b2 = np.zeros(n_out, np.float32)
-
-    model = mg.nn.Sequential(mg.nn.Linear(n_in, n_hidden), mg.nn.ReLU(),
-                             mg.nn.Linear(n_hidden, n_out))
-    _load(model, mg, w1, b1, w2, b2)
-    opt = mg.optim.SGD(model.parameters(), lr=lr)
-    loss_fn = mg.nn.CrossEntropyLoss()
-    x, target = mg.tensor(xa), mg.tensor(labels)
-
-    def run_minigrad():
-        opt.zero_grad()
-        loss_fn(model(x), target).backward()
-        opt.step()
-
-    params = [w1.copy(), b1.copy(), w2.copy(), b2.copy()]
-
-    def restore():  # every repeat trains from the same weights, in all three
-        _load(model, mg, w1, b1, w2, b2)
-        for p, a in zip(params, (w1, b1, w2, b2)):
-            p[...] = a
-        if tmodel is not None:
-            _load(tmodel, torch, w1, b1, w2, b2)
-    rows = np.arange(batch)
-
-    def run_floor():
-        pw1, pb1, pw2, pb2 = params
-        h = xa @ pw1.T + pb1
-        r = np.maximum(h, 0)
-        z = r @ pw2.T + pb2
-        z = z - z.max(axis=1, keepdims=True)
-        e = np.exp(z)
-        p = e / e.sum(axis=1, keepdims=True)
-        loss = -np.log(p[rows, labels]).mean()
-        gz = p
-        gz[rows, labels] -= 1
-        gz /= batch
-        gw2, gb2 = gz.T @ r, gz.sum(0)
-        gh = (gz @ pw2) * (h > 0)
-        gw1, gb1 = gh.T @ xa, gh.sum(0)
-        for prm, g in zip(params, (gw1, gb1, gw2, gb2)):
-            prm -= lr * g
-        return loss
-
-    t_torch = None
-    tmodel = None
-    if torch is not None:
-        tmodel = torch.nn.Sequential(torch.nn.Linear(n_in, n_hidden), torch.nn.ReLU(),
-                                     torch.nn.Linear(n_hidden, n_out))
-        _load(tmodel, torch, w1, b1, w2, b2)
-        topt = torch.optim.SGD(tmodel.parameters(), lr=lr)
-        tloss = torch.nn.CrossEntropyLoss()
-        tx, ttarget = torch.tensor(xa), torch.tensor(labels)
-
-        def run_torch():
-            topt.zero_grad()
-            tloss(tmodel(tx), ttarget).backward()
-            topt.step()
-
-        t_torch = median_time(run_torch, number=number, repeat=repeat, setup=restore)
-    return Case("MLP 64-128-10, batch 64, cross-entropy, SGD step",
-                median_time(run_minigrad, number=number, repeat=repeat, setup=restore), t_torch,
-                median_time(run_floor, number=number, repeat=repeat, setup=restore), 0.6, 1.3)
-
-
-def _load(model, lib, w1, b1, w2, b2) -> None:
-    with lib.no_grad():
-        for p, a in zip(model.parameters(), (w1, b1, w2, b2)):
-            p.copy_(lib.tensor(a))
-
-
-# ---------------------------------------------------------------- (d): a long chain
-def chain_case(n: int, *, repeat: int) -> Case:
-    def run(lib):
-        x = lib.tensor([1.0], requires_grad=True)
-        y = x
-        for _ in range(n):
-            y = y * 1.0000001
-        y.sum().backward()
-
-    def run_floor():
-        x = np.array([1.0], np.float32)
-        values = [x]
-        for _ in range(n):
-            values.append(values[-1] * np.float32(1.0000001))
-        g = np.ones_like(x)
-        for _ in range(n):
-            g = g * np.float32(1.0000001)
-        return g
-
-    t_torch = median_time(lambda: run(torch), number=1, repeat=repeat) if torch else None
-    return Case(f"chain of {n:,} multiplies, fwd+bwd",
-                median_time(lambda: run(mg), number=1, repeat=repeat), t_torch,
-                median_time(run_floor, number=1, repeat=repeat), 0.5, None)
+def run_case(case: str, quick: bool = False) -> Case:
+    _, title, (number, repeat), (target_torch, target_floor) = CASES[case]
+    if quick:
+        number, repeat = max(1, number // 5), 3
+    times = {lib: measure_isolated(case, lib, number, repeat) for lib in LIBS}
+    return Case(title, times["minigrad"], times["torch"], times["floor"], target_torch,
+                target_floor)
 
 
 def all_cases(quick: bool = False) -> list[Case]:
-    r = 3 if quick else 7
-    return [
-        xyx_case(5, number=500 if quick else 3000, repeat=r, target_torch=0.5),
-        xyx_case(1000, number=3 if quick else 10, repeat=r, target_floor=1.15),
-        mlp_case(number=100 if quick else 500, repeat=r),
-        chain_case(100_000, repeat=3),
-    ]
+    return [run_case(case, quick) for case in CASES]
+
+
+def mlp_case(number: int = 500, repeat: int = 7) -> Case:
+    """Case (c) alone (handy while tuning the nn path)."""
+    _, title, _, (tt, tf) = CASES["mlp"]
+    times = {lib: measure_isolated("mlp", lib, number, repeat) for lib in LIBS}
+    return Case(title, times["minigrad"], times["torch"], times["floor"], tt, tf)
+
+
+if __name__ == "__main__":  # the worker: python -m bench.core CASE LIB NUMBER REPEAT
+    case_name, lib_name, num, rep = sys.argv[1:5]
+    print(json.dumps({"seconds": measure(case_name, lib_name, int(num), int(rep))}))

@@ -9,6 +9,7 @@ themselves live in ``minigrad/_ops/`` and are attached to this class there.
 from __future__ import annotations
 
 import warnings
+from array import array
 import weakref
 
 import numpy as np
@@ -76,6 +77,22 @@ _CPP_NAMES = {_d.float32: ("float", "Float"), _d.float64: ("double", "Double"),
               _d.uint8: ("unsigned char", "Byte"), _d.bool: ("bool", "Bool")}
 
 
+class _VersionCounter:
+    """``tensor._vc``: the tensor's version counter, made the first time it is needed.
+
+    A counter is a one-element ``array('q')`` shared by a tensor and its views; in-place ops
+    do ``t._vc[0] += 1``. It is an ``array`` rather than a list because arrays are not tracked
+    by Python's garbage collector: a long chain of ops then leaves fewer objects for it to
+    scan (a measurable cost), and most tensors never need a counter at all.
+    """
+
+    def __get__(self, tensor, owner=None):
+        if tensor is None:
+            return self
+        counter = tensor._vc = array("q", (0,))
+        return counter
+
+
 class Tensor:
     """A multi-dimensional array that can record the operations done on it.
 
@@ -98,13 +115,13 @@ class Tensor:
     _post_acc_hooks = None  # register_post_accumulate_grad_hook's hooks
     _inference = False  # made inside inference_mode
     __array_priority__ = 1000  # make `ndarray * Tensor` call Tensor.__rmul__
+    _vc = _VersionCounter()  # made on first use; see _VersionCounter
 
     def __init__(self, *args, dtype=None, requires_grad: bool = False):
         # The legacy constructor: Tensor([1, 2]) copies data as float32; Tensor(2, 3) makes zeros.
         from ._creation import _legacy_tensor_data
 
         self._data = _legacy_tensor_data(args, dtype)
-        self._vc = [0]
         if requires_grad:
             self.requires_grad_(True)
 
@@ -113,7 +130,6 @@ class Tensor:
         """A new leaf tensor around ``data`` (an ndarray, not copied) with a fresh version."""
         t = object.__new__(Tensor)
         t._data = data if type(data) is np.ndarray else np.asarray(data)
-        t._vc = [0]
         if _mode.inference_mode:
             t._inference = True
         return t
@@ -429,7 +445,7 @@ class Tensor:
         new = type(self).__new__(type(self))
         new.__dict__.update(self.__dict__)
         new._data = self._data.copy()
-        new._vc = [1]  # PyTorch deep-copies with set_(), which counts as a change
+        new._vc = array("q", (1,))  # PyTorch deep-copies with set_(), which counts as a change
         new._accumulator = None
         if self._grad is not None:
             new._grad = self._grad.__deepcopy__(memo)
@@ -468,6 +484,6 @@ class Tensor:
 
 def _rebuild(data, requires_grad):
     t = Tensor._wrap(data)
-    t._vc = [1]  # PyTorch rebuilds with set_(), which counts as a change
+    t._vc = array("q", (1,))  # PyTorch rebuilds with set_(), which counts as a change
     t._requires_grad = requires_grad
     return t

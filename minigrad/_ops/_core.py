@@ -11,7 +11,7 @@ import numpy as np
 from .._dtype import _Defaults, from_numpy_dtype, result_type
 from .._state import local as _mode
 from .._tensor import Tensor
-from ..autograd.graph import SavedTensor, _sequence, grad_accumulator
+from ..autograd.graph import SavedTensor, _sequence, grad_accumulator, intern_nrs
 
 __all__ = ["Tensor", "SavedTensor", "make", "make_view", "binary_operands", "value", "method",
            "wrap_scalar", "to_tensor"]
@@ -88,6 +88,21 @@ def binary_operands(a, b, float_result: bool = False):
     return (xa if xa.dtype == nd else xa.astype(nd), xb if xb.dtype == nd else xb.astype(nd), nd)
 
 
+def next_node(x):
+    """The node that the gradient for input ``x`` goes to (None if ``x`` needs none)."""
+    if x is None or not x._requires_grad:
+        return None
+    if x._base is not None:
+        x._sync_view()  # a view whose memory changed in place reads from its base now
+        if x._grad_fn is None and x._view_no_grad:  # made in no_grad mode: leads nowhere
+            return None
+    fn = x._grad_fn
+    return fn if fn is not None else grad_accumulator(x)
+
+
+_ZEROS = [(), (0,), (0, 0), (0, 0, 0), (0, 0, 0, 0)]  # the usual input_nrs: all first outputs
+
+
 def make(data, node, *inputs, broadcast: bool = False) -> Tensor:
     """Wrap ``data`` as the op's output; if ``node`` is given, make it the output's grad_fn.
 
@@ -99,29 +114,25 @@ def make(data, node, *inputs, broadcast: bool = False) -> Tensor:
     t = Tensor._wrap(data)
     if node is None:
         return t
-    edges = []
-    fix = None
-    for i, x in enumerate(inputs):
-        if x is None or not x._requires_grad:
-            edges.append((None, 0))
-            continue
-        if x._base is not None:
-            x._sync_view()  # a view whose memory changed in place reads from its base now
-            if x._grad_fn is None and x._view_no_grad:  # made in no_grad mode: leads nowhere
-                edges.append((None, 0))
-                continue
-        fn = x._grad_fn
-        edges.append((fn, x._output_nr) if fn is not None else (grad_accumulator(x), 0))
-        if broadcast:
-            xd = x._data
-            if xd.shape != t._data.shape or xd.dtype != t._data.dtype:
-                if fix is None:
-                    fix = [None] * len(inputs)
-                fix[i] = (xd.shape, xd.dtype)
-    node.next_functions = tuple(edges)
+    nodes = tuple([next_node(x) for x in inputs])
+    node._next_nodes = nodes
+    for x in inputs:
+        if x is not None and x._output_nr:  # some input is a later output of its node
+            node._next_nrs = intern_nrs(tuple(0 if fn is None else x._output_nr
+                                              for fn, x in zip(nodes, inputs)))
+            break
+    else:
+        node._next_nrs = _ZEROS[len(inputs)] if len(inputs) < 5 else (0,) * len(inputs)
+    if broadcast:
+        shape, dtype = t._data.shape, t._data.dtype
+        for i, x in enumerate(inputs):
+            if x is not None and nodes[i] is not None:
+                xd = x._data
+                if xd.shape != shape or xd.dtype != dtype:
+                    if node._sum_to is None:
+                        node._sum_to = [None] * len(inputs)
+                    node._sum_to[i] = (xd.shape, xd.dtype)
     node._sequence_nr = next(_sequence)
-    if fix is not None:
-        node._sum_to = fix
     t._grad_fn = node
     t._requires_grad = True
     return t

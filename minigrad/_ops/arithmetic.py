@@ -210,14 +210,15 @@ def mul(input, other, *, out=None):
         data = np.multiply(a, b)
     except ValueError:
         raise broadcast_error(input, other) from None
-    ra, rb = _rg(input), _rg(other)
+    ta, tb = isinstance(input, Tensor), isinstance(other, Tensor)
+    ra, rb = ta and input._requires_grad, tb and other._requires_grad
     if (ra or rb) and _mode.grad_enabled:
         node = MulBackward0()
         if ra:
-            node._s_other = _save(other)
+            node._s_other = SavedTensor(other) if tb else other
         if rb:
-            node._s_self = _save(input)
-        return make(data, node, _t(input), _t(other), broadcast=True)
+            node._s_self = SavedTensor(input) if ta else input
+        return make(data, node, input if ta else None, other if tb else None, broadcast=True)
     return Tensor._wrap(data)
 
 

@@ -148,17 +148,33 @@ def _mm_meta(a, b):
             db.shape, _strides2(db) if b._requires_grad else ())
 
 
+def _transposed(d) -> bool:
+    """Whether matrix ``d`` is laid out as a transposed C array (``weight.t()`` in nn.Linear)."""
+    return d.ndim == 2 and not d.flags.c_contiguous and d.flags.f_contiguous
+
+
+def _product(a, b, transposed: bool):
+    """``a @ b`` for arrays; computed as ``(b^T @ a^T)^T`` when the result should come out in
+    the transposed layout: a gradient shaped like its input (``weight.t()``) then reaches the
+    leaf as a C array, with no copy, and BLAS does the same work either way."""
+    return (b.T @ a.T).T if transposed else a @ b
+
+
 class MmBackward0(Node):
     """z = self @ mat2:  dz/dself = grad @ mat2^T,  dz/dmat2 = self^T @ grad."""
 
     saved = ("mat2", "mat2_sym_sizes", "mat2_sym_strides", "self", "self_sym_sizes",
              "self_sym_strides")
     _s_self = _s_mat2 = None
+    _mat2_t = False  # mat2 is a transposed view: its gradient is made in that layout
 
     def backward(self, g):
         s, m = self._s_self, self._s_mat2
-        return (None if m is None else g @ _mT(value(m)),
-                None if s is None else _mT(value(s)) @ g)
+        if isinstance(g, Tensor):  # create_graph: the formula is recorded
+            return (None if m is None else g @ _mT(value(m)),
+                    None if s is None else _mT(value(s)) @ g)
+        return (None if m is None else g @ value(m).T,
+                None if s is None else _product(value(s).T, g, self._mat2_t))
 
 
 @method("mm")
@@ -174,6 +190,7 @@ def mm(input, mat2):
             node._s_mat2 = SavedTensor(mat2)
         if mat2._requires_grad:
             node._s_self = SavedTensor(input)
+            node._mat2_t = _transposed(mat2._data)
         return make(d, node, input, mat2)
     return Tensor._wrap(d)
 
@@ -228,14 +245,37 @@ class AddmmBackward0(Node):
 
     saved = ("alpha", "beta", "mat1", "mat1_sym_sizes", "mat1_sym_strides", "mat2",
              "mat2_sym_sizes", "mat2_sym_strides")
+    _s_alpha = _s_beta = 1
     _s_mat1 = _s_mat2 = None
+    _need_self = True  # whether self (the bias) wants a gradient
+    _sum_rows = False  # self was a row (m,) added to every row: its gradient is summed over them
+    _mat2_t = False  # mat2 is a transposed view (nn.Linear's weight.t())
 
     def backward(self, g):
         a, b, m1, m2 = self._s_alpha, self._s_beta, self._s_mat1, self._s_mat2
         ga = g if a == 1 else g * a
-        return (None if self.next_functions[0][0] is None else (g if b == 1 else g * b),
-                None if m2 is None else ga @ _mT(value(m2)),
-                None if m1 is None else _mT(value(m1)) @ ga)
+        gb = None
+        if self._need_self:
+            gb = g if b == 1 else g * b
+            if self._sum_rows:  # (here rather than in the engine: the common nn.Linear case)
+                gb = gb.sum(dim=(0,)) if isinstance(gb, Tensor) else np.add.reduce(gb, 0)
+        if isinstance(g, Tensor):  # create_graph: the formula is recorded
+            return (gb, None if m2 is None else ga @ _mT(value(m2)),
+                    None if m1 is None else _mT(value(m1)) @ ga)
+        return (gb, None if m2 is None else ga @ value(m2).T,
+                None if m1 is None else _product(value(m1).T, ga, self._mat2_t))
+
+
+def _check_addmm(input, mat1, mat2):
+    """PyTorch's checks and errors for ``addmm``, in its order."""
+    for name, m in (("mat1", mat1), ("mat2", mat2)):
+        if m._data.ndim != 2:
+            raise RuntimeError(f"{name} must be a matrix, got {m._data.ndim}-D tensor")
+    if mat1._data.dtype != mat2._data.dtype:
+        raise RuntimeError("mat1 and mat2 must have the same dtype, but got "
+                           f"{_short(mat1)} and {_short(mat2)}")
+    _check_mm(mat1, mat2, "mat1", "mat2")
+    _addmm_bias(input, mat2, (mat1._data.shape[0], mat2._data.shape[1]))
 
 
 def _addmm_bias(input, mat2, shape):
@@ -261,31 +301,38 @@ def _addmm_bias(input, mat2, shape):
 @method("addmm")
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     """``beta * input + alpha * (mat1 @ mat2)``; what ``nn.Linear`` computes on 2-D input."""
-    for name, m in (("mat1", mat1), ("mat2", mat2)):
-        if m._data.ndim != 2:
-            raise RuntimeError(f"{name} must be a matrix, got {m._data.ndim}-D tensor")
-    if mat1._data.dtype != mat2._data.dtype:
-        raise RuntimeError("mat1 and mat2 must have the same dtype, but got "
-                           f"{_short(mat1)} and {_short(mat2)}")
-    _check_mm(mat1, mat2, "mat1", "mat2")
-    prod = mat1._data @ mat2._data
-    bias = _addmm_bias(input, mat2, prod.shape)
-    if alpha != 1:
-        prod = prod * alpha
-    d = prod + (bias if beta == 1 else bias * beta)
+    a, b, bias = mat1._data, mat2._data, input._data
+    # nn.Linear's case passes these few tests; anything else gets every check, in order
+    if not (a.ndim == 2 and b.ndim == 2 and a.shape[1] == b.shape[0] and a.dtype.kind == "f"
+            and a.dtype == b.dtype == bias.dtype and bias.shape == b.shape[1:]):
+        _check_addmm(input, mat1, mat2)
+    prod = a @ b
+    if alpha == 1 and beta == 1:
+        prod += bias  # the product is a new array: add in place, saving a copy
+        d = prod
+    else:
+        d = prod * alpha + bias * beta
     if _mode.grad_enabled and (input._requires_grad or mat1._requires_grad
                                or mat2._requires_grad):
         node = AddmmBackward0()
-        node._s_alpha, node._s_beta = alpha, beta
+        if alpha != 1 or beta != 1:
+            node._s_alpha, node._s_beta = alpha, beta
         (node._s_mat1_sym_sizes, node._s_mat1_sym_strides, node._s_mat2_sym_sizes,
          node._s_mat2_sym_strides) = _mm_meta(mat1, mat2)
         if mat1._requires_grad:
             node._s_mat2 = SavedTensor(mat2)
         if mat2._requires_grad:
             node._s_mat1 = SavedTensor(mat1)
-        out = make(d, node, input, mat1, mat2)
+            node._mat2_t = _transposed(b)
         if bias.shape != d.shape and input._requires_grad:
-            node._sum_to = [(bias.shape, bias.dtype), None, None]
+            if bias.shape == d.shape[1:]:
+                node._sum_rows = True
+            else:  # a column or a single value: the engine sums it back
+                node._sum_to = [(bias.shape, bias.dtype), None, None]
+        out = make(d, node, input, mat1, mat2)
+        if not input._requires_grad or (input._base is not None
+                                        and node.next_functions[0][0] is None):
+            node._need_self = False
         return out
     return Tensor._wrap(d)
 

@@ -121,7 +121,7 @@ def _dependencies(root) -> dict:
     deps = {}
     stack = [root]
     while stack:
-        for nxt, _ in stack.pop().next_functions:
+        for nxt in stack.pop()._next_nodes:
             if nxt is not None:
                 if nxt in deps:
                     deps[nxt] += 1
@@ -194,16 +194,16 @@ def _run_hooked(node, g, release, create_graph):
 
 def _live(node, out) -> tuple:
     """The gradients as PyTorch shows them: None along edges that lead nowhere."""
-    return tuple(None if f is None else x for (f, _), x in zip(node.next_functions, out))
+    return tuple(None if f is None else x for f, x in zip(node._next_nodes, out))
 
 
 def _apply(node, g):
     """The node's formula, with un-broadcasting; no formula runs when no gradient came."""
     if node._num_outputs == 1:
         if g is None and not node._custom:
-            return (None,) * len(node.next_functions)
+            return (None,) * len(node._next_nodes)
     elif not node._custom and all(x is None for x in g):
-        return (None,) * len(node.next_functions)
+        return (None,) * len(node._next_nodes)
     out = node.backward(g)
     if node._sum_to is not None:
         out = _sum_back(out, node._sum_to)
@@ -317,7 +317,7 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
         except BaseException:
             _mode.grad_enabled = outer
             raise
-        for (nxt, nr), gi in zip(node.next_functions, out):
+        for nxt, nr, gi in zip(node._next_nodes, node._next_nrs, out):
             if nxt is None:
                 continue
             left = deps[nxt] - 1
@@ -387,7 +387,7 @@ def execution_order(*outputs) -> list:
         node = heap_pop(heap) if len(heap) > 1 else heap.pop()
         if type(node) is not GraphRoot:
             order.append(node)
-        for nxt, _ in node.next_functions:
+        for nxt in node._next_nodes:
             if nxt is not None:
                 deps[nxt] -= 1
                 if deps[nxt] == 0:

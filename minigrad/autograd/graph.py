@@ -99,7 +99,10 @@ class Node(metaclass=_NodeMeta):
     runs with ``create_graph=True``, so it is written with operators both understand.
     """
 
-    next_functions: tuple = ()
+    # The edges, kept as two flat tuples (the nodes, and which input of each): one tuple the
+    # garbage collector has to track per node instead of one per edge plus one holding them.
+    _next_nodes: tuple = ()
+    _next_nrs: tuple = ()
     _sequence_nr = 0
     _num_outputs = 1
     _released = False
@@ -113,15 +116,29 @@ class Node(metaclass=_NodeMeta):
     _custom = False  # a custom Function's node (printed with its module)
     _has_saved = False  # set for classes with saved values: the engine then releases them
     saved: tuple = ()  # names of the values kept for backward, shown as `_saved_<name>`
+    _saved_attrs: tuple = ()  # the attributes holding them: `_s_<name>`
     saved_tensors_names: tuple = ()  # of those, the ones PyTorch shows as tensors
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         cls._has_saved = cls._has_saved or bool(cls.saved)
+        cls._saved_attrs = tuple(  # where the values live (a property computes its own)
+            "_s_" + name for name in cls.saved
+            if not isinstance(getattr(cls, "_s_" + name, None), property))
 
     def name(self) -> str:
         """The node's PyTorch name, e.g. ``'MulBackward0'``."""
         return type(self).__name__
+
+    @property
+    def next_functions(self) -> tuple:
+        """``((node, input_nr), ...)``: where each gradient this node computes goes next."""
+        return tuple(zip(self._next_nodes, self._next_nrs))
+
+    @next_functions.setter
+    def next_functions(self, edges) -> None:
+        self._next_nodes = tuple(fn for fn, _ in edges)
+        self._next_nrs = intern_nrs(tuple(nr for _, nr in edges))
 
     @property
     def metadata(self) -> dict:
@@ -163,7 +180,8 @@ class Node(metaclass=_NodeMeta):
     def release_variables(self) -> None:
         """Free the saved tensors (the engine does this after a backward without retain_graph)."""
         self._released = True
-        for value in self.__dict__.values():
+        for name in self._saved_attrs:
+            value = getattr(self, name)
             if type(value) is SavedTensor:
                 value.release()
 
@@ -408,6 +426,14 @@ def grad_accumulator(t) -> AccumulateGrad:
         node = AccumulateGrad(t)
         t._accumulator = weakref.ref(node)
     return node
+
+
+_NRS: dict = {}
+
+
+def intern_nrs(nrs: tuple) -> tuple:
+    """One shared tuple per distinct ``input_nr`` pattern (they are nearly all zeros)."""
+    return _NRS.setdefault(nrs, nrs)
 
 
 def collect_next_edges(*tensors) -> tuple:

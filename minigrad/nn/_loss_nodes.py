@@ -89,20 +89,22 @@ class NllLossBackward0(Node):
     def backward(self, g):
         value(self._s_self)  # PyTorch's errors if these were freed or changed in place
         value(self._s_target)
-        flat = self._one_hot()
+        w = self._w
         if self._s_reduction == 0 and len(self._shape) > 1:  # one gradient per sample
             if isinstance(g, Tensor):
-                return (g.unsqueeze(1) * flat,)
-            return (np.expand_dims(g, 1) * flat,)
-        return (g * flat,)
-
-    def _one_hot(self):
-        """-w[t_i] at each (sample, target class), zeros elsewhere, in the input's layout."""
-        shape, w = self._shape, self._w
+                return (g.unsqueeze(1) * self._one_hot(-w),)
+            return (self._one_hot(-w * g.reshape(-1)),)  # (rows in the input's order)
         if self._s_reduction == 1:
             w = w / self._total
+        if isinstance(g, Tensor):  # create_graph: the product is recorded
+            return (g * self._one_hot(-w),)
+        return (self._one_hot(-w * g),)  # only the target entries see g (zeros stay zero)
+
+    def _one_hot(self, values):
+        """``values`` at each (sample, target class), zeros elsewhere, in the input's layout."""
+        shape = self._shape
         flat = np.zeros((self._rows.size, shape[1] if len(shape) > 1 else shape[0]), self._dtype)
-        flat[self._rows, self._cols] = -w
+        flat[self._rows, self._cols] = values
         if len(shape) == 1:
             return flat[0]
         if len(shape) == 2:
@@ -173,7 +175,7 @@ def _nll(input, target, weight, ignore_index, reduction, node_cls):
     n_classes, dtype = x.shape[1], x.dtype
     rows = _arange(t.size)
     if weight is None and not 0 <= ignore_index < n_classes and _all_classes(t, n_classes):
-        cols, w = t, np.ones((), dtype)  # the common case: every row counts once
+        cols, w = t, np.array(1, dtype)  # the common case: every row counts once
         losses = -x[rows, cols]
         total = np.asarray(t.size, dtype)
     else:
