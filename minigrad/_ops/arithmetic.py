@@ -37,6 +37,14 @@ def _save(x):
     return SavedTensor(x) if isinstance(x, Tensor) else x
 
 
+def factor(saved, g):
+    """A saved operand as a factor of the gradient ``g``: ``like(value(saved), g)``, one call."""
+    v = saved.get() if type(saved) is SavedTensor else saved
+    if type(v) is np.ndarray and v.dtype != g.dtype:
+        return v.astype(g.dtype)
+    return v
+
+
 def like(v, g):
     """A saved operand ``v`` as a factor of the gradient ``g``, in ``g``'s dtype.
 
@@ -196,14 +204,17 @@ class MulBackward0(Node):
 
     def backward(self, g):
         s, o = self._s_self, self._s_other
-        return (None if o is None else g * like(value(o), g),
-                None if s is None else g * like(value(s), g))
+        return (None if o is None else g * factor(o, g),
+                None if s is None else g * factor(s, g))
 
 
 @method("mul", "__mul__", "multiply")
 def mul(input, other, *, out=None):
     """``input * other``, elementwise, broadcasting."""
-    a, b, _ = binary_operands(input, other)
+    if type(other) is float and type(input) is Tensor and input._data.dtype.kind == "f":
+        a, b = input._data, other  # the commonest case, `x * 0.5`, without the general checks
+    else:
+        a, b, _ = binary_operands(input, other)
     if a is NotImplemented:
         return NotImplemented
     try:
@@ -232,9 +243,9 @@ class DivBackward0(Node):
     _s_self = _s_other = None
 
     def backward(self, g):
-        o = like(value(self._s_other), g)
+        o = factor(self._s_other, g)
         ga = g / o
-        gb = None if self._s_self is None else -g * like(value(self._s_self), g) / (o * o)
+        gb = None if self._s_self is None else -g * factor(self._s_self, g) / (o * o)
         return ga, gb
 
 
