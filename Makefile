@@ -66,7 +66,7 @@ test: install browser-deps
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lab: install
-	$(BIN)/jupyter lab notebooks/
+	$(BIN)/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root)
 
 lint: $(STAMP)
 	$(BIN)/ruff check minigrad widgets tests bench

@@ -1,0 +1,177 @@
+"""The fast paths of an MLP training step, against PyTorch 2.13.
+
+``addmm`` (what ``nn.Linear`` runs) sums a row bias's gradient in its own formula and makes a
+weight's gradient in the weight's layout; ``log_softmax``/``softmax`` take the row maximum of
+many short rows from a transposed copy; ``nll_loss`` puts the incoming gradient only at the
+target entries. Each must give PyTorch's values, gradients, strides and graphs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from op_table import assert_close
+
+import minigrad as mg
+
+pytestmark = pytest.mark.torch
+
+
+def _arrays(*shapes, seed=0):
+    rng = np.random.default_rng(seed)
+    return [rng.standard_normal(s).astype(np.float32) for s in shapes]
+
+
+# ---------------------------------------------------------------- addmm / nn.Linear
+def test_linear_weight_gradient_has_torch_strides(torch):
+    x, w, b = _arrays((6, 4), (3, 4), (3,))
+    grads = []
+    for lib in (torch, mg):
+        lw, lb = lib.tensor(w, requires_grad=True), lib.tensor(b, requires_grad=True)
+        lx = lib.tensor(x, requires_grad=True)
+        lib.nn.functional.linear(lx, lw, lb).pow(2).sum().backward()
+        grads.append((lx.grad, lw.grad, lb.grad))
+    for m, t in zip(grads[1], grads[0]):
+        assert_close(m, t)
+        assert m.stride() == t.stride() and m.is_contiguous()
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+def test_mm_and_addmm_gradients_take_their_input_layout(torch, transposed):
+    """A plain matrix gets a C gradient; a transposed leaf (w.t()) gets one PyTorch-strided."""
+    a, m, bias = _arrays((5, 3), (4, 3) if transposed else (3, 4), (4,))
+    results = []
+    for lib in (torch, mg):
+        la, lm = lib.tensor(a, requires_grad=True), lib.tensor(m, requires_grad=True)
+        mat2 = lm.t() if transposed else lm
+        lb = lib.tensor(bias, requires_grad=True)
+        ((la @ mat2) * 2 + lib.addmm(lb, la, mat2)).pow(2).sum().backward()
+        results.append((la.grad, lm.grad, lb.grad))
+    for m_grad, t_grad in zip(results[1], results[0]):
+        assert_close(m_grad, t_grad, rtol=1e-5, atol=1e-5)
+        assert m_grad.stride() == t_grad.stride()
+
+
+@pytest.mark.parametrize("bias_shape", [(4,), (1, 4), (5, 1), (), (5, 4)])
+@pytest.mark.parametrize("scales", [(1, 1), (0.5, 2.0)])
+def test_addmm_gradients_for_each_bias_shape_match_torch(torch, bias_shape, scales):
+    beta, alpha = scales
+    bias, m1, m2 = _arrays(bias_shape, (5, 3), (3, 4))
+    weights = _arrays((5, 4), seed=1)[0]
+    results = []
+    for lib in (torch, mg):
+        leaves = [lib.tensor(v, requires_grad=True) for v in (bias, m1, m2)]
+        out = lib.addmm(*leaves, beta=beta, alpha=alpha)
+        (out * lib.tensor(weights)).sum().backward()
+        results.append((out, [t.grad for t in leaves]))
+    (t_out, t_grads), (m_out, m_grads) = results
+    assert_close(m_out, t_out, rtol=1e-5, atol=1e-5)
+    for m, t in zip(m_grads, t_grads):
+        assert_close(m, t, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("bias_shape", [(4,), (5, 1)])
+def test_addmm_double_backward_matches_torch(torch, bias_shape):
+    """Under create_graph the formula is recorded (the bias sum too) and differentiable."""
+    bias, m1, m2 = _arrays(bias_shape, (5, 3), (3, 4))
+    results = []
+    for lib in (torch, mg):
+        leaves = [lib.tensor(v, requires_grad=True) for v in (bias, m1, m2)]
+        out = lib.addmm(*leaves)
+        grads = lib.autograd.grad(out.pow(2).sum(), leaves, create_graph=True)
+        total = sum((g * g).sum() for g in grads)
+        results.append(lib.autograd.grad(total, leaves))
+    for m, t in zip(results[1], results[0]):
+        assert_close(m, t, rtol=1e-4, atol=1e-4)
+
+
+def test_addmm_with_a_bias_that_needs_no_gradient_matches_torch(torch):
+    bias, m1, m2 = _arrays((4,), (5, 3), (3, 4))
+    results = []
+    for lib in (torch, mg):
+        b = lib.tensor(bias)
+        x, w = lib.tensor(m1, requires_grad=True), lib.tensor(m2, requires_grad=True)
+        out = lib.addmm(b, x, w)
+        edges = [(f is None, nr) for f, nr in out.grad_fn.next_functions]
+        out.sum().backward()
+        results.append((edges, x.grad, w.grad, b.grad))
+    (t_edges, *t_grads), (m_edges, *m_grads) = results
+    assert m_edges == t_edges
+    assert m_grads[2] is None and t_grads[2] is None
+    for m, t in zip(m_grads[:2], t_grads[:2]):
+        assert_close(m, t, rtol=1e-5, atol=1e-5)
+
+
+# ---------------------------------------------------------------- softmax / log_softmax
+@pytest.mark.parametrize("shape", [(64, 10), (40, 32), (10, 64), (64, 33), (3, 32, 5)])
+@pytest.mark.parametrize("fn", ["log_softmax", "softmax"])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed"])
+def test_softmax_of_many_short_rows_matches_torch(torch, shape, fn, layout):
+    (a,) = _arrays(shape)
+    a[0] += 80.0  # a row far from the others: the per-row shift must be per row
+    a[1, 0] = -np.inf
+    weights = _arrays(shape, seed=1)[0]
+    mask = np.zeros(shape, bool)
+    mask[1, 0] = True  # log_softmax is -inf there: left out of the sum
+    results = []
+    for lib in (torch, mg):
+        if layout == "transposed":
+            x = lib.tensor(np.ascontiguousarray(np.swapaxes(a, 0, -1)), requires_grad=True)
+            leaf, x = x, x.transpose(0, -1)
+        else:
+            leaf = x = lib.tensor(a, requires_grad=True)
+        out = getattr(x, fn)(1)
+        (out.masked_fill(lib.tensor(mask), 0) * lib.tensor(weights)).sum().backward()
+        results.append((out, leaf.grad))
+    for m, t in zip(results[1], results[0]):
+        assert_close(m, t, rtol=1e-5, atol=1e-5)
+
+
+# ---------------------------------------------------------------- nll_loss / cross_entropy
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("shape", [(4, 3), (2, 3, 2, 2), (3,)])
+@pytest.mark.parametrize("bad", [float("inf"), float("nan")])
+def test_nll_loss_gradient_is_zero_off_target_even_for_inf_or_nan(torch, reduction, shape, bad):
+    """PyTorch writes the incoming gradient only at each target entry; the rest stay 0."""
+    (a,) = _arrays(shape)
+    if len(shape) == 1:
+        target = np.array(1)
+    else:
+        target = np.random.default_rng(2).integers(0, shape[1], (shape[0],) + shape[2:])
+    grads = []
+    for lib in (torch, mg):
+        x = lib.tensor(a, requires_grad=True)
+        loss = lib.nn.functional.nll_loss(x, lib.tensor(target), reduction=reduction)
+        g = np.full(tuple(loss.shape), bad, np.float32)
+        if g.ndim:
+            g.reshape(-1)[1:] = np.arange(1, g.size)
+        loss.backward(lib.tensor(g))
+        grads.append(x.grad)
+    assert_close(grads[1], grads[0])
+
+
+def test_cross_entropy_training_step_matches_torch(torch):
+    """The benchmark's step: Linear-ReLU-Linear, cross-entropy, SGD; three steps in a row."""
+    x, w1, b1, w2, b2 = _arrays((64, 16), (32, 16), (32,), (10, 32), (10,))
+    labels = np.random.default_rng(3).integers(0, 10, 64)
+    results = []
+    for lib in (torch, mg):
+        model = lib.nn.Sequential(lib.nn.Linear(16, 32), lib.nn.ReLU(), lib.nn.Linear(32, 10))
+        with lib.no_grad():
+            for p, v in zip(model.parameters(), (w1, b1, w2, b2)):
+                p.copy_(lib.tensor(v))
+        opt = lib.optim.SGD(model.parameters(), lr=0.1)
+        losses = []
+        for _ in range(3):
+            opt.zero_grad()
+            loss = lib.nn.CrossEntropyLoss()(model(lib.tensor(x)), lib.tensor(labels))
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+        results.append((losses, [p.detach().clone() for p in model.parameters()],
+                        [p.grad.stride() for p in model.parameters()]))
+    (t_losses, t_params, t_strides), (m_losses, m_params, m_strides) = results
+    np.testing.assert_allclose(m_losses, t_losses, rtol=1e-5)
+    for m, t in zip(m_params, t_params):
+        assert_close(m, t, rtol=1e-5, atol=1e-6)
+    assert m_strides == t_strides
