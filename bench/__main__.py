@@ -1,4 +1,4 @@
-"""Run the benchmarks and print one table of ratios (``python -m bench [--quick] [--markdown F]``)."""
+"""Run the benchmarks, print one table of ratios: ``python -m bench [--quick] [--markdown F]``."""
 
 from __future__ import annotations
 

@@ -17,33 +17,109 @@ from __future__ import annotations
 import sys as _sys
 
 from . import _ops as _ops  # attaches the ops to Tensor
+from . import (  # noqa: E402
+    autograd,  # noqa: E402
+    nn,
+    optim,
+)
 from ._creation import *  # noqa: F401,F403
 from ._creation import __all__ as _creation_all
-from ._dtype import bool, dtype, float32, float64, get_default_dtype, int32, int64, \
-    promote_types, result_type, set_default_dtype, uint8  # noqa: A004
+from ._dtype import (
+    bool,
+    dtype,
+    float32,
+    float64,
+    get_default_dtype,
+    int32,
+    int64,
+    promote_types,  # noqa: A004
+    result_type,
+    set_default_dtype,
+    uint8,
+)
 from ._ops.activation import log_softmax, relu, relu_, sigmoid, softmax, tanh
 from ._ops.arithmetic import add, div, mul, neg, reciprocal, rsub, sub, true_divide
-from ._ops.compare import all, allclose, any, bitwise_and, bitwise_not, bitwise_or, \
-    bitwise_xor, eq, equal, ge, greater, greater_equal, gt, isclose, le, less, less_equal, \
-    logical_and, logical_not, logical_or, logical_xor, lt, masked_fill, ne, nonzero, not_equal, \
-    where  # noqa: A004
+from ._ops.compare import (
+    all,
+    allclose,
+    any,
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+    eq,
+    equal,
+    ge,
+    greater,
+    greater_equal,
+    gt,
+    isclose,
+    le,
+    less,
+    less_equal,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    lt,
+    masked_fill,
+    ne,
+    nonzero,
+    not_equal,
+    where,  # noqa: A004
+)
 from ._ops.indexing import narrow, select
 from ._ops.join import cat, chunk, concat, concatenate, split, stack, unbind
 from ._ops.linalg import addmm, bmm, dot, matmul, mm, mv
-from ._ops.minmax import amax, amin, argmax, argmin, max, maximum, min, minimum, \
-    return_types  # noqa: A004
-from ._ops.movement import clone, flatten, movedim, permute, reshape, squeeze, swapaxes, \
-    swapdims, t, transpose, unsqueeze
+from ._ops.minmax import (
+    amax,
+    amin,
+    argmax,
+    argmin,
+    max,
+    maximum,
+    min,
+    minimum,
+    return_types,  # noqa: A004
+)
+from ._ops.movement import (
+    clone,
+    flatten,
+    movedim,
+    permute,
+    reshape,
+    squeeze,
+    swapaxes,
+    swapdims,
+    t,
+    transpose,
+    unsqueeze,
+)
 from ._ops.power import pow, square  # noqa: A004
 from ._ops.reduce import mean, norm, prod, sum  # noqa: A004
-from ._ops.unary import abs, absolute, clamp, clamp_max, clamp_min, clip, cos, exp, log, sin, \
-    sqrt  # noqa: A004
+from ._ops.unary import (
+    abs,
+    absolute,
+    clamp,
+    clamp_max,
+    clamp_min,
+    clip,
+    cos,
+    exp,
+    log,
+    sin,
+    sqrt,  # noqa: A004
+)
 from ._tensor import Size, Tensor, cpu
 from ._tensor_str import set_printoptions
-from .autograd import enable_grad, inference_mode, is_grad_enabled, \
-    is_inference_mode_enabled, no_grad, set_grad_enabled
-from . import autograd  # noqa: E402
-from . import nn, optim  # noqa: E402
+from .autograd import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 
 __version__ = "0.1.0"
 

@@ -10,7 +10,9 @@ import warnings
 
 import numpy as np
 
-from ._dtype import _Defaults, bool as bool_, dtype as _dtype_cls, float32, from_numpy_dtype, int64
+from ._dtype import _Defaults, float32, from_numpy_dtype, int64
+from ._dtype import bool as bool_
+from ._dtype import dtype as _dtype_cls
 from ._tensor import Tensor
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "ones_like", "zeros_like",

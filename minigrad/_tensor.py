@@ -9,8 +9,8 @@ themselves live in ``minigrad/_ops/`` and are attached to this class there.
 from __future__ import annotations
 
 import warnings
-from array import array
 import weakref
+from array import array
 
 import numpy as np
 
