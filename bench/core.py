@@ -10,6 +10,8 @@ for reasons that are not minigrad's. The workers run with glibc's malloc told to
 memory (``MALLOC_MMAP_THRESHOLD_``/``MALLOC_TRIM_THRESHOLD_``): otherwise every 4 MB NumPy
 array is a fresh ``mmap`` whose pages fault in on first touch, and the 1000x1000 case would
 time the kernel's page-fault handling (PyTorch sidesteps it with its caching allocator).
+All three run single-threaded (``OMP_NUM_THREADS=1`` and friends): on a 2-core machine a
+threaded BLAS or PyTorch's thread pool swings by several times whenever anything else runs.
 
     python -m bench            # all cases
     python -m bench --quick    # fewer repeats
@@ -197,7 +199,8 @@ def measure(case: str, lib: str, number: int, repeat: int) -> float:
 def measure_isolated(case: str, lib: str, number: int, repeat: int) -> float | None:
     """Time one case with one library in a fresh process; None if that library is missing."""
     env = dict(os.environ, MALLOC_MMAP_THRESHOLD_=str(64 << 20),
-               MALLOC_TRIM_THRESHOLD_=str(128 << 20))
+               MALLOC_TRIM_THRESHOLD_=str(128 << 20), OMP_NUM_THREADS="1",
+               OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
     proc = subprocess.run([sys.executable, "-m", "bench.core", case, lib, str(number),
                            str(repeat)], capture_output=True, text=True, env=env)
     if proc.returncode != 0:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._state import local as _mode
+from ..autograd.functional_utils import expand_to
 from ..autograd.graph import Node
 from ._core import SavedTensor, Tensor, make, method, value
 from .movement import u64
@@ -67,7 +68,7 @@ def _expand_back(g, shape, axes, keepdim):
     if not keepdim:
         g = g.reshape(_keep_shape(shape, axes))
     if not isinstance(g, Tensor):
-        return np.broadcast_to(g, shape)
+        return expand_to(g, shape)
     return g.expand(tuple(shape))
 
 
@@ -85,7 +86,7 @@ class SumBackward0(Node):
     def backward(self, g):
         shape = self._s_self_sym_sizes
         if not isinstance(g, Tensor):
-            return (np.broadcast_to(g, shape),)
+            return (expand_to(g, shape),)
         return (g.expand(shape),)
 
 
@@ -136,7 +137,7 @@ class MeanBackward0(Node):
     def backward(self, g):
         shape = self._s_self_sym_sizes
         g = g / self._s_self_sym_numel
-        return (np.broadcast_to(g, shape) if not isinstance(g, Tensor) else g.expand(shape),)
+        return (expand_to(g, shape) if not isinstance(g, Tensor) else g.expand(shape),)
 
 
 class MeanBackward1(Node):

@@ -62,7 +62,7 @@ def _make_grads(outputs, grads, create_graph: bool) -> list:
                 if data.dtype.kind != "f":
                     raise RuntimeError("grad can be implicitly created only for real scalar "
                                        f"outputs but got {out.dtype}")
-                ones = np.ones(data.shape, data.dtype)
+                ones = np.array(1, data.dtype).reshape(data.shape)  # cheaper than np.ones
                 g = Tensor._wrap(ones) if create_graph else ones
             made.append(g)
             continue
