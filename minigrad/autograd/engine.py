@@ -300,8 +300,12 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
                 continue
         try:
             if type(node) is leaf_type:
-                g, before, after = _run_leaf(node, g, node in owned, create_graph,
-                                             emit and snapshot)
+                var = node.variable
+                if emit or node._hooked or var._hooks or var._post_acc_hooks:
+                    g, before, after = _run_leaf(node, g, node in owned, create_graph,
+                                                 emit and snapshot)
+                elif g is not None:  # the common case, inlined: no hooks, no Step to report
+                    node.accumulate(g, node in owned, create_graph)
                 out = ()
             elif node._hooked:
                 g, out = _run_hooked(node, g, release, create_graph)
