@@ -487,3 +487,24 @@ def _rebuild(data, requires_grad):
     t._vc = array("q", (1,))  # PyTorch rebuilds with set_(), which counts as a change
     t._requires_grad = requires_grad
     return t
+
+
+def clear_grads(params, set_to_none: bool = True) -> None:
+    """What ``zero_grad`` does for modules and optimizers: ``.grad = None``, or zeros in place.
+
+    Zeroing in place cuts the gradient off any graph (as PyTorch's ``zero_grad`` does) and
+    counts as an in-place change of it.
+    """
+    for p in params:
+        g = p._grad
+        if g is None:
+            continue
+        if set_to_none:
+            p._grad = None
+            continue
+        if g._grad_fn is not None:
+            g.detach_()
+        else:
+            g._requires_grad = False
+        g._data[...] = 0
+        g._vc[0] += 1

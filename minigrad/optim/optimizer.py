@@ -25,7 +25,7 @@ from collections import defaultdict
 import numpy as np
 
 from .._state import local as _mode
-from .._tensor import Tensor
+from .._tensor import Tensor, clear_grads
 
 __all__ = ["Optimizer"]
 
@@ -97,19 +97,7 @@ class Optimizer:
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Forget every parameter's gradient: ``.grad = None`` (or zeros in place)."""
         for group in self.param_groups:
-            for p in group["params"]:
-                g = p._grad
-                if g is None:
-                    continue
-                if set_to_none:
-                    p._grad = None
-                else:
-                    if g._grad_fn is not None:
-                        g.detach_()
-                    else:
-                        g._requires_grad = False
-                    g._data[...] = 0
-                    g._vc[0] += 1
+            clear_grads(group["params"], set_to_none)
 
     def step(self, closure=None):
         raise NotImplementedError

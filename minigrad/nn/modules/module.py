@@ -27,7 +27,7 @@ Net(
 
 from __future__ import annotations
 
-from ..._tensor import Tensor
+from ..._tensor import Tensor, clear_grads
 from ...autograd.graph import _Hooks
 from ..parameter import Parameter
 from . import _state_dict
@@ -315,19 +315,7 @@ class Module:
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Forget the gradients: set every parameter's ``.grad`` to None (or to zeros)."""
-        for p in self.parameters():
-            g = p._grad
-            if g is None:
-                continue
-            if set_to_none:
-                p._grad = None
-            else:
-                if g._grad_fn is not None:
-                    g.detach_()
-                else:
-                    g._requires_grad = False
-                g._data[...] = 0
-                g._vc[0] += 1
+        clear_grads(self.parameters(), set_to_none)
 
     def apply(self, fn) -> Module:
         """Call ``fn`` on every sub-module (children first), then on self; returns self."""
