@@ -256,7 +256,8 @@ class ReciprocalBackward0(Node):
 
     def backward(self, g):
         r = value(self._s_result)
-        return (-g * r * r,)
+        with np.errstate(over="ignore"):  # inf, as in PyTorch, without NumPy's warning
+            return (-g * r * r,)
 
 
 @method("div", "__truediv__", "divide", "true_divide")

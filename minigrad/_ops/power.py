@@ -45,7 +45,7 @@ class PowBackward0(Node):
         if p == 0:
             return (g * 0,)
         x = value(self._s_self)
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             return (g * (p * _power(x, p - 1)),)
 
 
@@ -63,7 +63,7 @@ class PowBackward1(Node):
         x, p = like(value(self._s_self), g), like(value(self._s_exponent), g)
         xd, pd = data(x), data(p)
         ga = gb = None
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             if self.next_functions[0][0] is not None:
                 # where self == 0 and exponent == 0, shift self to 1 so 0 * inf does not appear
                 ga = g * (p * (x + ((xd == 0) & (pd == 0))) ** (p - 1))
@@ -89,7 +89,7 @@ class PowBackward2(Node):
 def _int_pow(a, b):
     """Integer power as PyTorch does it: negative exponents truncate toward zero."""
     if np.any(np.asarray(b) < 0):
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             return np.trunc(np.power(np.asarray(a, np.float64), b)).astype(np.result_type(a, b))
     return np.power(a, b)
 
@@ -105,7 +105,7 @@ def pow(input, exponent):  # noqa: A001
         raise NotImplementedError("\"pow\" not implemented for 'Bool'")
     a, b, nd = binary_operands(input, exponent)
     try:
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             data = np.power(a, b) if nd.kind == "f" else _int_pow(a, b)
     except ValueError:
         raise broadcast_error(input, exponent) from None
