@@ -88,18 +88,6 @@ def binary_operands(a, b, float_result: bool = False):
     return (xa if xa.dtype == nd else xa.astype(nd), xb if xb.dtype == nd else xb.astype(nd), nd)
 
 
-def next_node(x):
-    """The node that the gradient for input ``x`` goes to (None if ``x`` needs none)."""
-    if x is None or not x._requires_grad:
-        return None
-    if x._base is not None:
-        x._sync_view()  # a view whose memory changed in place reads from its base now
-        if x._grad_fn is None and x._view_no_grad:  # made in no_grad mode: leads nowhere
-            return None
-    fn = x._grad_fn
-    return fn if fn is not None else grad_accumulator(x)
-
-
 _ZEROS = [(), (0,), (0, 0), (0, 0, 0), (0, 0, 0, 0)]  # the usual input_nrs: all first outputs
 
 
@@ -109,29 +97,41 @@ def make(data, node, *inputs, broadcast: bool = False) -> Tensor:
     ``inputs`` are the op's operands in order (Tensors, or None for a non-tensor operand); they
     become ``node.next_functions``. With ``broadcast=True`` (elementwise ops) the engine sums
     each input's gradient back to that input's shape and dtype: un-broadcasting lives here,
-    once, not in every backward formula.
+    once, not in every backward formula. (One pass over the inputs: this runs for every op.)
     """
     t = Tensor._wrap(data)
     if node is None:
         return t
-    nodes = tuple([next_node(x) for x in inputs])
-    node._next_nodes = nodes
+    nodes = []
+    later_output = False  # some input is a second (third...) output of its node
     for x in inputs:
-        if x is not None and x._output_nr:  # some input is a later output of its node
-            node._next_nrs = intern_nrs(tuple(0 if fn is None else x._output_nr
-                                              for fn, x in zip(nodes, inputs)))
-            break
+        if x is None or not x._requires_grad:
+            nodes.append(None)
+            continue
+        if x._base is not None:
+            x._sync_view()  # a view whose memory changed in place reads from its base now
+            if x._grad_fn is None and x._view_no_grad:  # made in no_grad mode: leads nowhere
+                nodes.append(None)
+                continue
+        fn = x._grad_fn
+        if fn is None:
+            nodes.append(grad_accumulator(x))
+        else:
+            nodes.append(fn)
+            if x._output_nr:
+                later_output = True
+        if broadcast:
+            xd = x._data
+            if xd.shape != t._data.shape or xd.dtype != t._data.dtype:
+                if node._sum_to is None:
+                    node._sum_to = [None] * len(inputs)
+                node._sum_to[len(nodes) - 1] = (xd.shape, xd.dtype)
+    node._next_nodes = tuple(nodes)
+    if later_output:
+        node._next_nrs = intern_nrs(tuple(0 if fn is None else x._output_nr
+                                          for fn, x in zip(nodes, inputs)))
     else:
-        node._next_nrs = _ZEROS[len(inputs)] if len(inputs) < 5 else (0,) * len(inputs)
-    if broadcast:
-        shape, dtype = t._data.shape, t._data.dtype
-        for i, x in enumerate(inputs):
-            if x is not None and nodes[i] is not None:
-                xd = x._data
-                if xd.shape != shape or xd.dtype != dtype:
-                    if node._sum_to is None:
-                        node._sum_to = [None] * len(inputs)
-                    node._sum_to[i] = (xd.shape, xd.dtype)
+        node._next_nrs = _ZEROS[len(nodes)] if len(nodes) < 5 else (0,) * len(nodes)
     node._sequence_nr = next(_sequence)
     t._grad_fn = node
     t._requires_grad = True

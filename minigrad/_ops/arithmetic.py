@@ -212,9 +212,14 @@ class MulBackward0(Node):
 def mul(input, other, *, out=None):
     """``input * other``, elementwise, broadcasting."""
     if type(other) is float and type(input) is Tensor and input._data.dtype.kind == "f":
-        a, b = input._data, other  # the commonest case, `x * 0.5`, without the general checks
-    else:
-        a, b, _ = binary_operands(input, other)
+        # the commonest case, `x * 0.5`, without the general checks (it cannot fail)
+        data = np.multiply(input._data, other)
+        if input._requires_grad and _mode.grad_enabled:
+            node = MulBackward0()
+            node._s_other = other
+            return make(data, node, input, None, broadcast=True)
+        return Tensor._wrap(data)
+    a, b, _ = binary_operands(input, other)
     if a is NotImplemented:
         return NotImplemented
     try:
