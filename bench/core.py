@@ -182,7 +182,7 @@ CASES = {
     "tiny": (lambda lib: build_xyx(lib, 5), "(x*y + x).sum() fwd+bwd, 5x5 float32",
              (3000, 7), (0.5, None)),
     "big": (lambda lib: build_xyx(lib, 1000), "(x*y + x).sum() fwd+bwd, 1000x1000 float32",
-            (10, 7), (None, 1.15)),
+            (50, 7), (None, 1.15)),
     "mlp": (build_mlp, "MLP 64-128-10, batch 64, cross-entropy, SGD step", (500, 7),
             (0.6, 1.3)),
     "chain": (lambda lib: build_chain(lib, 100_000), "chain of 100,000 multiplies, fwd+bwd",
