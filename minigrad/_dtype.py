@@ -3,7 +3,7 @@
 A ``dtype`` names a NumPy dtype the way PyTorch names its own; it prints as
 ``minigrad.float32`` where PyTorch prints ``torch.float32``.
 
->>> float32, float64.is_floating_point, long
+>>> float32, float64.is_floating_point, int64
 (minigrad.float32, True, minigrad.int64)
 """
 

@@ -1,0 +1,37 @@
+"""Every docstring example in minigrad and minigrad_widgets runs and prints what it says.
+
+(tests/test_autograd_doctests.py also insists that each autograd module has examples.)
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+
+import minigrad_widgets
+import pytest
+
+import minigrad
+
+
+def _modules():
+    names = []
+    for package in (minigrad, minigrad_widgets):
+        names.append(package.__name__)
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            names.append(info.name)
+    return sorted(names)
+
+
+@pytest.mark.parametrize("name", _modules())
+def test_docstring_examples_pass(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {name}"
+
+
+def test_examples_exist_across_the_packages():
+    attempted = sum(doctest.testmod(importlib.import_module(n), report=False).attempted
+                    for n in _modules())
+    assert attempted >= 50
