@@ -270,6 +270,13 @@ def both(torch, arrays, requires_grad=True):
     return ts, ms
 
 
+def run_both(torch, case, seed=0, requires_grad=True):
+    """``case`` on the same float32 inputs in both: (torch inputs, minigrad inputs, outputs)."""
+    arrays = sample(case, np.random.default_rng(seed), dtype=np.float32)
+    ts, ms = both(torch, arrays, requires_grad)
+    return ts, ms, case.torch(torch)(*ts), case.minigrad(*ms)
+
+
 def assert_close(m, t, **tol):
     """Same dtype, shape and values (nan where torch has nan)."""
     assert dtype_name(m.dtype) == dtype_name(t.dtype), (m.dtype, t.dtype)

@@ -3,63 +3,16 @@
 from __future__ import annotations
 
 import math
-import re
 import warnings
 
 import numpy as np
 import pytest
+from nn_helpers import both_raise, close, f32, ints, pair, tree
 
 import minigrad as mg
 import minigrad.nn.functional as F
 
 pytestmark = pytest.mark.torch
-
-
-def norm(text: str) -> str:
-    return re.sub(r"\btorch\b", "minigrad", text)
-
-
-def tree(fn):
-    """A grad_fn graph as nested (node class name, input_nr, children) tuples."""
-    if fn is None:
-        return None
-    return (type(fn).__name__, tuple((tree(f), nr) for f, nr in fn.next_functions))
-
-
-def raised(fn):
-    with pytest.raises(Exception) as info:
-        fn()
-    return type(info.value).__name__, norm(str(info.value))
-
-
-def both_raise(torch, build):
-    assert raised(lambda: build(mg)) == raised(lambda: build(torch))
-
-
-def pair(torch, array, requires_grad=True):
-    """The same values as a minigrad tensor and a torch tensor."""
-    array = np.asarray(array)
-    return (mg.tensor(array, requires_grad=requires_grad),
-            torch.tensor(array, requires_grad=requires_grad))
-
-
-def close(m, t, tol=1e-5):
-    if m is None or t is None:
-        return m is None and t is None
-    return m.dtype.name == str(t.dtype).split(".")[1] and \
-        np.allclose(m.detach().numpy(), t.detach().numpy(), rtol=tol, atol=tol)
-
-
-def ints(lib, *shape):
-    return lib.zeros(shape, dtype=lib.int64)
-
-
-def rng(seed=0):
-    return np.random.default_rng(seed)
-
-
-def f32(*shape, seed=0):
-    return rng(seed).standard_normal(shape).astype(np.float32)
 
 
 # ---------------------------------------------------------------- linear

@@ -16,6 +16,7 @@ from op_table import (
     assert_same_saved,
     both,
     first_output,
+    run_both,
     sample,
 )
 
@@ -26,15 +27,9 @@ pytestmark = pytest.mark.torch
 GRAD_OPS = [case for case in OPS if case.differentiable]
 
 
-def _run(torch, case, seed=0, requires_grad=True):
-    arrays = sample(case, np.random.default_rng(seed), dtype=np.float32)
-    ts, ms = both(torch, arrays, requires_grad)
-    return ts, ms, case.torch(torch)(*ts), case.minigrad(*ms)
-
-
 @pytest.mark.parametrize("case", OPS, ids=repr)
 def test_forward_matches_torch(torch, case):
-    _, _, t_out, m_out = _run(torch, case, requires_grad=False)
+    _, _, t_out, m_out = run_both(torch, case, requires_grad=False)
     assert isinstance(m_out, tuple) == isinstance(t_out, tuple)
     if isinstance(t_out, tuple):
         assert type(m_out).__name__ == type(t_out).__name__
@@ -47,7 +42,7 @@ def test_forward_matches_torch(torch, case):
 
 @pytest.mark.parametrize("case", GRAD_OPS, ids=repr)
 def test_gradients_match_torch(torch, case):
-    ts, ms, t_out, m_out = _run(torch, case, seed=1)
+    ts, ms, t_out, m_out = run_both(torch, case, seed=1)
     t_out, m_out = first_output(t_out), first_output(m_out)
     weights = np.random.default_rng(2).standard_normal(tuple(t_out.shape)).astype(np.float32)
     (t_out * torch.tensor(weights)).sum().backward()
@@ -60,7 +55,7 @@ def test_gradients_match_torch(torch, case):
 
 @pytest.mark.parametrize("case", GRAD_OPS, ids=repr)
 def test_graph_matches_torch(torch, case):
-    ts, ms, t_out, m_out = _run(torch, case)
+    ts, ms, t_out, m_out = run_both(torch, case)
     t_out, m_out = first_output(t_out), first_output(m_out)
     assert m_out.requires_grad and not m_out.is_leaf
     assert m_out.grad_fn.name() == t_out.grad_fn.name()
@@ -69,7 +64,7 @@ def test_graph_matches_torch(torch, case):
 
 @pytest.mark.parametrize("case", GRAD_OPS, ids=repr)
 def test_saved_attributes_match_torch(torch, case):
-    ts, ms, t_out, m_out = _run(torch, case)
+    ts, ms, t_out, m_out = run_both(torch, case)
     assert_same_saved(torch, first_output(t_out).grad_fn, first_output(m_out).grad_fn, ts, ms)
 
 

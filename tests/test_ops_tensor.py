@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from op_table import assert_close, assert_same_graph, both, sample
+from op_table import assert_close, assert_same_graph, run_both, sample
 from op_table_tensor import TENSOR_OPS, assert_same_saved
 
 import minigrad as mg
@@ -19,22 +19,16 @@ pytestmark = pytest.mark.torch
 GRAD_OPS = [case for case in TENSOR_OPS if case.differentiable]
 
 
-def _run(torch, case, seed=0, requires_grad=True):
-    arrays = sample(case, np.random.default_rng(seed), dtype=np.float32)
-    ts, ms = both(torch, arrays, requires_grad)
-    return ts, ms, case.torch(torch)(*ts), case.minigrad(*ms)
-
-
 @pytest.mark.parametrize("case", TENSOR_OPS, ids=repr)
 def test_forward_matches_torch(torch, case):
-    _, _, t_out, m_out = _run(torch, case, requires_grad=False)
+    _, _, t_out, m_out = run_both(torch, case, requires_grad=False)
     assert_close(m_out, t_out)
     assert m_out.grad_fn is None and not m_out.requires_grad
 
 
 @pytest.mark.parametrize("case", GRAD_OPS, ids=repr)
 def test_gradients_match_torch(torch, case):
-    ts, ms, t_out, m_out = _run(torch, case, seed=1)
+    ts, ms, t_out, m_out = run_both(torch, case, seed=1)
     weights = np.random.default_rng(2).standard_normal(tuple(t_out.shape)).astype(np.float32)
     (t_out * torch.tensor(weights)).sum().backward()
     (m_out * mg.tensor(weights)).sum().backward()
@@ -46,7 +40,7 @@ def test_gradients_match_torch(torch, case):
 
 @pytest.mark.parametrize("case", GRAD_OPS, ids=repr)
 def test_graph_matches_torch(torch, case):
-    ts, ms, t_out, m_out = _run(torch, case)
+    ts, ms, t_out, m_out = run_both(torch, case)
     assert m_out.requires_grad and not m_out.is_leaf
     assert m_out.grad_fn.name() == t_out.grad_fn.name()
     assert_same_graph(t_out.grad_fn, m_out.grad_fn, ts, ms)
@@ -54,7 +48,7 @@ def test_graph_matches_torch(torch, case):
 
 @pytest.mark.parametrize("case", GRAD_OPS, ids=repr)
 def test_saved_attributes_match_torch(torch, case):
-    ts, ms, t_out, m_out = _run(torch, case)
+    ts, ms, t_out, m_out = run_both(torch, case)
     assert_same_saved(torch, t_out.grad_fn, m_out.grad_fn, ts, ms)
 
 
@@ -62,7 +56,7 @@ def test_saved_attributes_match_torch(torch, case):
 @pytest.mark.parametrize("requires_grad", [False, True])
 def test_views_and_versions_match_torch(torch, case, requires_grad):
     """The output is a view of the same input as in torch, and versions agree."""
-    ts, ms, t_out, m_out = _run(torch, case, requires_grad=requires_grad)
+    ts, ms, t_out, m_out = run_both(torch, case, requires_grad=requires_grad)
     assert [m_out._base is m for m in ms] == [t_out._base is t for t in ts]
     assert [m is m_out for m in ms] == [t is t_out for t in ts]
     if case.differentiable:  # torch's isclose bumps its own fresh result; no lesson in that
