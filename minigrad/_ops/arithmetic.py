@@ -21,7 +21,7 @@ from ..autograd.graph import Node
 from ._core import SavedTensor, Tensor, binary_operands, make, method, value
 
 __all__ = ["add", "sub", "mul", "div", "neg", "true_divide", "rsub", "reciprocal",
-           "broadcast_error", "like"]
+           "broadcast_error", "factor"]
 
 
 def _rg(x) -> bool:
@@ -38,19 +38,12 @@ def _save(x):
 
 
 def factor(saved, g):
-    """A saved operand as a factor of the gradient ``g``: ``like(value(saved), g)``, one call."""
-    v = saved.get() if type(saved) is SavedTensor else saved
-    if type(v) is np.ndarray and v.dtype != g.dtype:
-        return v.astype(g.dtype)
-    return v
-
-
-def like(v, g):
-    """A saved operand ``v`` as a factor of the gradient ``g``, in ``g``'s dtype.
+    """A saved operand as a factor of the gradient ``g``, in ``g``'s dtype.
 
     NumPy would make ``float32 * int64`` arrays float64 (PyTorch keeps the gradient's dtype);
     Python numbers and tensors (under create_graph) already combine as PyTorch does.
     """
+    v = saved.get() if type(saved) is SavedTensor else saved
     if type(v) is np.ndarray and v.dtype != g.dtype:
         return v.astype(g.dtype)
     return v

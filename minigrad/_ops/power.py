@@ -16,7 +16,7 @@ import numpy as np
 from .._state import local as _mode
 from ..autograd.graph import Node
 from ._core import SavedTensor, Tensor, binary_operands, make, method, value
-from .arithmetic import broadcast_error, like
+from .arithmetic import broadcast_error, factor
 from .unary import data
 
 __all__ = ["pow", "square"]
@@ -60,7 +60,7 @@ class PowBackward1(Node):
     _s_self = _s_exponent = None
 
     def backward(self, g):
-        x, p = like(value(self._s_self), g), like(value(self._s_exponent), g)
+        x, p = factor(self._s_self, g), factor(self._s_exponent, g)
         xd, pd = data(x), data(p)
         ga = gb = None
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):

@@ -19,10 +19,8 @@ from __future__ import annotations
 __all__ = ["heap_push", "heap_pop"]
 
 
-def heap_push(heap: list, node) -> None:
-    """libstdc++'s push_heap with PyTorch's comparison (higher sequence number on top)."""
-    heap.append(node)
-    hole = len(heap) - 1
+def _sift_up(heap: list, hole: int, node) -> None:
+    """libstdc++'s __push_heap: move ``node`` up from ``hole`` past parents it outranks."""
     seq = node._sequence_nr
     while hole > 0:
         parent = (hole - 1) // 2
@@ -33,6 +31,12 @@ def heap_push(heap: list, node) -> None:
     heap[hole] = node
 
 
+def heap_push(heap: list, node) -> None:
+    """libstdc++'s push_heap with PyTorch's comparison (higher sequence number on top)."""
+    heap.append(node)
+    _sift_up(heap, len(heap) - 1, node)
+
+
 def heap_pop(heap: list):
     """libstdc++'s pop_heap + pop_back: take the top, re-heap the rest the same way C++ does."""
     top = heap[0]
@@ -40,7 +44,7 @@ def heap_pop(heap: list):
     n = len(heap)
     if n == 0:
         return top
-    hole = second = 0
+    hole = second = 0  # __adjust_heap: walk the hole down to a leaf along the larger children
     while second < (n - 1) // 2:
         second = 2 * (second + 1)
         if heap[second]._sequence_nr < heap[second - 1]._sequence_nr:
@@ -51,12 +55,5 @@ def heap_pop(heap: list):
         second = 2 * (second + 1)
         heap[hole] = heap[second - 1]
         hole = second - 1
-    seq = value._sequence_nr
-    while hole > 0:
-        parent = (hole - 1) // 2
-        if not heap[parent]._sequence_nr < seq:
-            break
-        heap[hole] = heap[parent]
-        hole = parent
-    heap[hole] = value
+    _sift_up(heap, hole, value)  # then put the last element back in from there
     return top
