@@ -90,6 +90,9 @@ EN: dict[str, str] = {
                        "runs only once all its gradients have arrived.",
     "predict.leaf_first": "Not {guess}: {expected} goes first, because a leaf whose gradient "
                           "has arrived is updated at once.",
+    "predict.leaf_tie": "Not {guess}: it and {expected} are both leaves whose gradient has "
+                        "arrived; between ready leaves the engine's priority queue (a binary "
+                        "heap) decides, and it hands out {expected} first.",
     "predict.later_first": "Not {guess}: it and {expected} are both ready, and the engine "
                            "runs the node created later in the forward pass first.",
     "predict.finished": "backward() has finished: no node runs next.",
@@ -108,6 +111,7 @@ EN: dict[str, str] = {
     "state.done": "done",
     "state.current": "current",
     "state.pending": "pending",
+    "state.failed": "failed",
     # --- view: drawing, legend, offline pages ---
 }
 
@@ -182,6 +186,9 @@ ZH: dict[str, str] = {
     "predict.waiting": "还轮不到 {guess}：它还在等 {nodes} 传来的梯度。"
                        "一个节点要等所有梯度都到齐才会运行。",
     "predict.leaf_first": "不是 {guess}：{expected} 先运行，因为梯度到齐的叶子节点会立即更新。",
+    "predict.leaf_tie": "不是 {guess}：它和 {expected} 都是梯度已到齐的叶子节点；"
+                        "就绪的叶子节点之间由引擎的优先队列（二叉堆）决定先后，"
+                        "这次先出队的是 {expected}。",
     "predict.later_first": "不是 {guess}：它和 {expected} 都已就绪，"
                            "引擎先运行前向计算中创建得更晚的那个节点。",
     "predict.finished": "backward() 已经结束，没有下一个节点了。",
@@ -200,6 +207,7 @@ ZH: dict[str, str] = {
     "state.done": "已完成",
     "state.current": "当前",
     "state.pending": "待运行",
+    "state.failed": "出错",
     # --- view: drawing, legend, offline pages ---
 }
 

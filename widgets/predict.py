@@ -2,8 +2,9 @@
 
 The rule that decides is the engine's: a node is *ready* once every node that sends it a
 gradient has run; of the ready nodes, a leaf's ``AccumulateGrad`` goes first, then the node
-created last in the forward pass (PyTorch's ``sequence_nr``). :func:`judge` says which of
-these settles the learner's guess.
+created last in the forward pass (PyTorch's ``sequence_nr``); between two ready leaves, the
+order in which the engine's priority queue (a binary heap) hands them out. :func:`judge` says
+which of these settles the learner's guess.
 """
 
 from __future__ import annotations
@@ -79,6 +80,8 @@ def judge(candidates, expected, done: set, planned: list, senders: dict) -> tupl
     waiting = [s for s in senders.get(guess, []) if s not in done and s in set(planned)]
     if waiting:
         return False, "predict.waiting", {"nodes": waiting}
+    if is_leaf_node(expected) and is_leaf_node(guess):
+        return False, "predict.leaf_tie", {}
     if is_leaf_node(expected):
         return False, "predict.leaf_first", {}
     return False, "predict.later_first", {}

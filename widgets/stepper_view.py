@@ -113,8 +113,14 @@ class StepperView(_Traits):
             nodes = nodes[:pos]
         lo, hi = max(0, pos - 1 - LIST_WINDOW), min(len(nodes), pos + LIST_WINDOW)
         out = [t("text.earlier", lang, n=lo)] if lo else []
+        failed_at = self._failure[0] - 1 if self._failure and pos == len(self._log.records) \
+            else None
+        if failed_at is not None and failed_at >= len(nodes):  # prediction mode: show it too
+            nodes.append(self._failure[1])
+            hi = min(len(nodes), pos + LIST_WINDOW)
         for i in range(lo, hi):
-            key = "done" if i < pos - 1 else "current" if i == pos - 1 else "pending"
+            key = "done" if i < pos - 1 else "current" if i == pos - 1 else \
+                "failed" if i == failed_at else "pending"
             vid = self._view.node_of.get(nodes[i], t("text.hidden", lang))
             out.append(f"{'>' if i == pos - 1 else ' '} {i + 1:>3} "
                        f"{t('state.' + key, lang):<8} {self._describe(nodes[i])}  [{vid}]")

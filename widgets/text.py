@@ -110,6 +110,7 @@ def panel_text(panel: dict) -> list[str]:
         lines.append("  " + acc["equation"])
         lines.append("  " + acc["identity"])
     for sec in panel.get("sections", []):
-        lines.append(f"  {sec['heading']}:")
+        heading = sec["heading"]
+        lines.append(f"  {heading}{'：' if not heading.isascii() else ':'}")
         lines += ["    " + line for line in sec["lines"]]
     return lines
