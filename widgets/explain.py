@@ -14,7 +14,7 @@ import re
 
 import numpy as np
 
-from minigrad.autograd.derivatives import CUSTOM, evaluate, rule_for
+from minigrad.autograd.derivatives import CUSTOM, evaluate, rule_for, signed
 
 from ._format import PANEL_LIMIT, format_array, is_tensor, to_numpy
 from .i18n import t
@@ -38,8 +38,8 @@ def _plain(value):
     if isinstance(value, (list, tuple)) and value and all(is_tensor(v) for v in value):
         return None
     if isinstance(value, (list, tuple)):
-        return tuple(value)
-    return value
+        return signed(tuple(value))
+    return signed(value)
 
 
 def read_saved(node) -> dict:

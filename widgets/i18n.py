@@ -139,7 +139,7 @@ ZH: dict[str, str] = {
     "panel.failed_title": "第 {index}/{total} 步出错：{name}",
     "panel.cannot_start": "这个逐步执行器无法开始",
     "panel.rule": "链式法则",
-    "panel.contrib": "流入的梯度",
+    "panel.contrib": "各条边传来的梯度",
     "panel.check": "数值检验",
     "panel.flag": "注意这里",
     "panel.error": "错误",

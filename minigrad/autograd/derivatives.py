@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["Rule", "RULES", "CUSTOM", "rule_for", "evaluate", "document_nodes", "node_classes"]
+__all__ = ["Rule", "RULES", "CUSTOM", "rule_for", "evaluate", "signed", "document_nodes",
+           "node_classes", "class_name"]
 
 
 @dataclass(frozen=True)
@@ -97,8 +98,9 @@ RULES: dict[str, Rule] = {
     "ClampBackward1": _r("z = clamp(a, lo, hi)", {"a": "self", "lo": "min", "hi": "max"},
                          a="grad * inside(a, lo, hi)"),
     "ClampBackward0": _r("z = clamp(a, lo, hi)", {"a": "self", "lo": "min", "hi": "max"},
-                         a="grad * inside(a, lo, hi)", lo="grad * (a < lo)",
-                         hi="grad * (a > hi)"),
+                         np={"lo": "grad * below(a, lo, hi)", "hi": "grad * above(a, lo, hi)"},
+                         a="grad * inside(a, lo, hi)", lo="grad * (a < lo, where lo < hi)",
+                         hi="grad * (a > hi or lo > hi)"),
     "ClampMinBackward0": _r("z = max(a, lo)  (lo a number)", {"a": "self", "lo": "min"},
                             a="grad * (a >= lo)"),
     "ClampMinBackward1": _r("z = max(a, lo)", {"a": "self", "lo": "min"},
@@ -132,8 +134,10 @@ RULES: dict[str, Rule] = {
                         {"a": "self", "z": "result", "dim": "dim", "keepdim": "keepdim"},
                         a="expand(grad * z, a.shape, dim, keepdim) / a"),
     "LinalgVectorNormBackward0": _r(
-        "z = norm(a, p=2, dim)", {"a": "self", "z": "result", "dim": "dim", "keepdim": "keepdim"},
-        a="a * expand(grad / z, a.shape, dim, keepdim)"),
+        "z = norm(a, p, dim)  (p = 2: the length)",
+        {"a": "self", "z": "result", "p": "ord", "dim": "dim", "keepdim": "keepdim"},
+        np={"a": "norm_grad(grad, a, z, p, dim, keepdim)"},
+        a="expand(grad * z ** (1 - p), a.shape, dim, keepdim) * sign(a) * abs(a) ** (p - 1)"),
     "MaxBackward1": _r("z = a.max()", _AZ, a="grad * (a == z) / total(a == z)"),
     "MinBackward1": _r("z = a.min()", _AZ, a="grad * (a == z) / total(a == z)"),
     "MaxBackward0": _r("(z, i) = a.max(dim)", words=True,
@@ -276,14 +280,41 @@ def _inside(a, lo, hi):
     return ok
 
 
+def _below(a, lo, hi):
+    return (a < lo) & (lo < hi) if hi is not None else a < lo
+
+
+def _above(a, lo, hi):
+    return (a > hi) | (lo > hi) if lo is not None else a > hi
+
+
+def _norm_grad(grad, a, z, p, dim, keepdim):
+    g, z = _expand(grad, a.shape, dim, keepdim), _expand(z, a.shape, dim, keepdim)
+    if np.isinf(p):  # the largest |a_i| take the gradient, shared evenly
+        mask = np.abs(a) == z
+        count = _expand(np.sum(mask, axis=dim, keepdims=True), a.shape, None)
+        return g * np.sign(a) * mask / count
+    return g * z ** (1 - p) * np.sign(a) * np.abs(a) ** (p - 1)
+
+
 _FUNCTIONS = {
     "exp": np.exp, "log": np.log, "sqrt": np.sqrt, "sin": np.sin, "cos": np.cos,
-    "sign": np.sign, "where": np.where, "outer": np.outer, "reshape": np.reshape,
+    "sign": np.sign, "abs": np.abs, "where": np.where, "outer": np.outer, "reshape": np.reshape,
     "squeeze": np.squeeze, "swapaxes": np.swapaxes, "transpose": np.transpose,
     "argsort": np.argsort, "total": np.sum, "expand": _expand, "count": _count,
-    "sum_to": _sum_to, "inside": _inside, "mT": lambda m: np.swapaxes(m, -1, -2),
+    "sum_to": _sum_to, "inside": _inside, "norm_grad": _norm_grad, "below": _below,
+    "above": _above, "mT": lambda m: np.swapaxes(m, -1, -2),
     "sum": lambda g, dim: np.sum(g, axis=dim, keepdims=True),
 }
+
+
+def signed(value):
+    """A saved dim as the learner wrote it: PyTorch keeps ``-1`` as ``2**64 - 1``."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 2**63:
+        return value - 2**64
+    if isinstance(value, (list, tuple)):
+        return type(value)(signed(v) for v in value)
+    return value
 
 
 def evaluate(rule: Rule, symbol: str, **values):
@@ -293,8 +324,9 @@ def evaluate(rule: Rule, symbol: str, **values):
         return None
     expr = rule.np.get(symbol, rule.grads[symbol])
     scope = dict(_FUNCTIONS)
-    scope.update({k: (np.asarray(v) if isinstance(v, (list, tuple)) and k != "shape" else v)
-                  for k, v in values.items()})
+    for k, v in values.items():
+        v = signed(v)
+        scope[k] = np.asarray(v) if isinstance(v, (list, tuple)) and k != "shape" else v
     return np.asarray(eval(expr, {"__builtins__": {}}, scope))  # noqa: S307 - our own table
 
 
