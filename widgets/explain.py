@@ -102,7 +102,8 @@ def rule_lines(rec, describe, lang) -> list[str]:
         filled = None if rule.words else _filled(expr, values)
         if filled is not None and filled != expr and not _NAME.fullmatch(expr):
             head += f" = {filled}"
-        lines.append(f"{head} = {_show(g)}   → {_target(child, describe, lang)}")
+        lines.append(f"{head} = {_show(g)}")
+        lines.append(f"    → {_target(child, describe, lang)}")
     if grad is not None and not _small(grad):
         lines.append(t("rule.where", lang, values="; ".join(
             f"{k}: {_show(v)}" for k, v in values.items() if isinstance(v, np.ndarray))))
