@@ -26,7 +26,8 @@ import numpy as np
 
 from .._state import local as _mode
 from .._tensor import Tensor
-from .graph import FREED_MESSAGE, Node, SavedTensor, record, should_record
+from .graph import Node, SavedTensor, record, should_record
+from .saved import FREED_MESSAGE
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
 
