@@ -14,14 +14,8 @@ side by side), ``minigrad/autograd/engine.py`` the backward engine as a generato
 
 from __future__ import annotations
 
-import sys as _sys
-
 from . import _ops as _ops  # attaches the ops to Tensor
-from . import (  # noqa: E402
-    autograd,  # noqa: E402
-    nn,
-    optim,
-)
+from . import autograd, nn, optim
 from ._creation import *  # noqa: F401,F403
 from ._creation import __all__ as _creation_all
 from ._dtype import (
@@ -160,5 +154,3 @@ __all__ = list(_creation_all) + [
     "stack", "split", "chunk", "unbind", "clone", "flatten", "movedim", "permute", "reshape",
     "squeeze", "swapaxes", "swapdims", "t", "transpose", "unsqueeze",
 ]
-
-_sys.modules.setdefault(__name__ + ".autograd.function", autograd.function)

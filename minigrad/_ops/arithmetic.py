@@ -18,7 +18,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ._core import binary_operands, method, value
+from ._core import binary_operands, broadcast_error, method, value
 
 __all__ = ["add", "sub", "mul", "div", "neg", "true_divide", "rsub", "reciprocal",
            "broadcast_error", "factor", "mul_by_number", "div_by_number"]
@@ -39,18 +39,6 @@ def factor(saved, g):
     if type(v) is np.ndarray and v.dtype != g.dtype:
         return v.astype(g.dtype)
     return v
-
-
-def broadcast_error(a, b) -> RuntimeError:
-    """PyTorch's error for operands whose shapes do not broadcast (NumPy raises ValueError)."""
-    sa, sb = getattr(a, "shape", ()), getattr(b, "shape", ())
-    for i in range(1, min(len(sa), len(sb)) + 1):
-        x, y = sa[-i], sb[-i]
-        if x != y and x != 1 and y != 1:
-            return RuntimeError(
-                f"The size of tensor a ({x}) must match the size of tensor b ({y}) at "
-                f"non-singleton dimension {max(len(sa), len(sb)) - i}")
-    return RuntimeError(f"shapes {tuple(sa)} and {tuple(sb)} do not broadcast")
 
 
 # ---------------------------------------------------------------- add / sub

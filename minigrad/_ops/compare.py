@@ -20,7 +20,7 @@ import numpy as np
 from .._dtype import result_type
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ._core import binary_operands, dtype_of, method, value
+from ._core import binary_operands, broadcast_error, dtype_of, method, value
 from .reduce import _dims
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "not_equal", "less", "less_equal", "greater",
@@ -36,8 +36,6 @@ def _compare(ufunc, input, other):
     try:
         return Tensor._wrap(np.asarray(ufunc(a, b)))
     except ValueError:
-        from .arithmetic import broadcast_error
-
         raise broadcast_error(input, other) from None
 
 
@@ -212,8 +210,6 @@ def where(condition, input=None, other=None, *, out=None):
     try:
         data = np.where(condition._data, a, b).astype(dt, copy=False)
     except ValueError:
-        from .arithmetic import broadcast_error
-
         raise broadcast_error(condition, input if isinstance(input, Tensor) else other) from None
     out = Tensor._wrap(data)
     if should_record(input, other):

@@ -30,7 +30,8 @@ from .._tensor import Tensor
 from ..autograd.functional_utils import sum_to
 from ..autograd.grad_mode import is_grad_enabled, is_inference_mode_enabled
 from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_record
-from ._core import dtype_of, method
+from ._core import broadcast_error, dtype_of, method
+from .indexing import _sequence_as_tuple, apply_slicing
 from .movement import clone
 
 __all__ = ["apply_inplace", "CopySlices", "AsStridedBackward0"]
@@ -364,8 +365,6 @@ def _copied(input, src):
     try:
         data = np.array(np.broadcast_to(src._data, input._data.shape), input._data.dtype)
     except ValueError:
-        from .arithmetic import broadcast_error
-
         raise broadcast_error(input, src) from None
     out = Tensor._wrap(data)
     if should_record(input, src):
@@ -426,8 +425,6 @@ def setitem(self, index, value):
     Basic indexing selects a view that is then copied into (``CopySlices`` when recorded);
     tensor indices write with ``index_put_`` (``IndexPutBackward0``).
     """
-    from .indexing import _sequence_as_tuple, apply_slicing
-
     if index is False:
         return
     if type(index) is not tuple:

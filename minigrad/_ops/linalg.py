@@ -17,7 +17,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ._core import method, value
+from ._core import broadcast_error, method, value
 from .movement import UnsafeViewBackward0
 
 __all__ = ["dot", "mv", "mm", "bmm", "addmm", "matmul"]
@@ -414,8 +414,6 @@ def _batched(a, b):
     try:
         batch = np.broadcast_shapes(sa[:-2], sb[:-2])
     except ValueError:
-        from .arithmetic import broadcast_error
-
         raise broadcast_error(np.empty(sa[:-2]), np.empty(sb[:-2])) from None
     size = int(np.prod(batch))
     a = a.expand(batch + (n, k)).reshape(size, n, k)

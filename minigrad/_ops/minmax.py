@@ -17,8 +17,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ._core import binary_operands, method, value
-from .arithmetic import broadcast_error
+from ._core import binary_operands, broadcast_error, method, value
 from .movement import u64
 from .reduce import _axes, _keep_shape
 from .unary import data

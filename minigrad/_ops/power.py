@@ -15,8 +15,8 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ._core import binary_operands, method, value
-from .arithmetic import broadcast_error, factor
+from ._core import binary_operands, broadcast_error, method, value
+from .arithmetic import factor
 from .unary import data
 
 __all__ = ["pow", "square"]

@@ -19,8 +19,7 @@ import numpy as np
 from .._dtype import _Defaults, result_type
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ._core import method, value
-from .arithmetic import broadcast_error
+from ._core import broadcast_error, method, value
 
 __all__ = ["exp", "log", "sqrt", "sin", "cos", "abs", "absolute", "clamp", "clip", "clamp_min",
            "clamp_max"]

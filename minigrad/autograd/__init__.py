@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import warnings
 
+from .._creation import zeros_like
 from .._tensor import Tensor
 from . import engine, graph
+from .function import Function
 from .grad_mode import (
     enable_grad,
     inference_mode,
@@ -19,6 +21,7 @@ from .grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph import Node
 
 __all__ = ["backward", "grad", "Function", "no_grad", "enable_grad", "set_grad_enabled",
@@ -85,8 +88,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
                     f"The differentiated Tensor at index {i} appears to not have been used in "
                     "the graph. Set allow_unused=True if this is the desired behavior.")
             if materialize_grads:
-                from .. import zeros_like
-
                 g = zeros_like(t)
         elif not isinstance(g, Tensor):
             g = Tensor._wrap(g)
@@ -142,6 +143,3 @@ class detect_anomaly:
 
         return wrapper
 
-
-from .function import Function  # noqa: E402
-from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: E402
