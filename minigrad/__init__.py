@@ -104,8 +104,9 @@ from ._ops.unary import (
     sin,
     sqrt,  # noqa: A004
 )
-from ._tensor import Size, Tensor, cpu
+from ._tensor import Tensor
 from ._tensor_str import set_printoptions
+from ._types import Size, cpu
 from .autograd import (
     enable_grad,
     inference_mode,

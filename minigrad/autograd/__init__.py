@@ -11,6 +11,7 @@ import warnings
 
 from .._creation import zeros_like
 from .._tensor import Tensor
+from .._types import unsupported
 from . import engine, graph
 from .function import Function
 from .grad_mode import (
@@ -56,6 +57,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     >>> torch.autograd.grad(x * x, x)
     (tensor(6.),)
     """
+    unsupported("grad", is_grads_batched=is_grads_batched)
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False.")

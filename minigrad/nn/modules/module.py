@@ -29,7 +29,9 @@ from __future__ import annotations
 
 from ..._dtype import dtype as dtype_cls
 from ..._dtype import float32, float64
-from ..._tensor import Tensor, clear_grads
+from ..._tensor import Tensor
+from ..._types import unsupported
+from ...optim.optimizer import clear_grads
 from ...utils.hooks import Hooks as _Hooks
 from ..parameter import Parameter
 from . import _state_dict
@@ -372,6 +374,7 @@ class Module:
         With ``strict`` (the default), missing or unexpected keys are an error; otherwise they
         are returned as ``(missing_keys, unexpected_keys)``.
         """
+        unsupported("load_state_dict", assign=assign)
         return _state_dict.load(self, state_dict, strict)
 
     # ------------------------------------------------------------------ printing
