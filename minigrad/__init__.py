@@ -14,14 +14,8 @@ side by side), ``minigrad/autograd/engine.py`` the backward engine as a generato
 
 from __future__ import annotations
 
-import sys as _sys
-
 from . import _ops as _ops  # attaches the ops to Tensor
-from . import (  # noqa: E402
-    autograd,  # noqa: E402
-    nn,
-    optim,
-)
+from . import autograd, nn, optim
 from ._creation import *  # noqa: F401,F403
 from ._creation import __all__ as _creation_all
 from ._dtype import (
@@ -110,8 +104,9 @@ from ._ops.unary import (
     sin,
     sqrt,  # noqa: A004
 )
-from ._tensor import Size, Tensor, cpu
+from ._tensor import Tensor
 from ._tensor_str import set_printoptions
+from ._types import Size, cpu
 from .autograd import derivatives as _derivatives
 from .autograd import (
     enable_grad,
@@ -162,5 +157,4 @@ __all__ = list(_creation_all) + [
     "squeeze", "swapaxes", "swapdims", "t", "transpose", "unsqueeze",
 ]
 
-_sys.modules.setdefault(__name__ + ".autograd.function", autograd.function)
 _derivatives.document_nodes()  # every node class's docstring from its rule in derivatives.py

@@ -14,6 +14,7 @@ from ._dtype import _Defaults, float32, from_numpy_dtype, int64
 from ._dtype import bool as bool_
 from ._dtype import dtype as _dtype_cls
 from ._tensor import Tensor
+from ._types import check_device, unsupported
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "ones_like", "zeros_like",
            "full", "full_like", "empty", "empty_like", "arange", "linspace", "eye", "rand",
@@ -114,6 +115,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False,
     >>> tensor([1, 2]).dtype, tensor(2.5).dtype
     (minigrad.int64, minigrad.float32)
     """
+    check_device(device)
+    unsupported("tensor", pin_memory=pin_memory)
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
@@ -130,6 +133,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False,
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
+    check_device(device)
     if isinstance(data, Tensor) and (dtype is None or data.dtype is dtype):
         return data
     if isinstance(data, np.ndarray) and (dtype is None or from_numpy_dtype(data.dtype) is dtype):
@@ -164,21 +168,27 @@ def _np(dtype):
 
 def ones(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
     """A tensor of ones of the given size."""
+    check_device(device)
+    unsupported("ones", out=out)
     return _finish(np.ones(_size(size), _np(dtype)), requires_grad)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
     """A tensor of zeros of the given size."""
+    check_device(device)
+    unsupported("zeros", out=out)
     return _finish(np.zeros(_size(size), _np(dtype)), requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of the given size (minigrad fills it with zeros)."""
+    check_device(device)
     return zeros(*size, dtype=dtype, requires_grad=requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of the given size filled with ``fill_value`` (dtype inferred from it)."""
+    check_device(device)
     d = dtype or _infer_dtype(fill_value)
     return _finish(np.full(_size((size,)), fill_value, d.np), requires_grad)
 
@@ -188,21 +198,25 @@ def _like(input, dtype):
 
 
 def ones_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    check_device(device)
     shape, d = _like(input, dtype)
     return _finish(np.ones(shape, d), requires_grad)
 
 
 def zeros_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    check_device(device)
     shape, d = _like(input, dtype)
     return _finish(np.zeros(shape, d), requires_grad)
 
 
 def empty_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    check_device(device)
     return zeros_like(input, dtype=dtype, requires_grad=requires_grad)
 
 
 def full_like(input, fill_value, *, dtype=None, device=None,
               requires_grad: bool = False) -> Tensor:
+    check_device(device)
     shape, d = _like(input, dtype)
     return _finish(np.full(shape, fill_value, d), requires_grad)
 
@@ -210,6 +224,7 @@ def full_like(input, fill_value, *, dtype=None, device=None,
 def arange(start, end=None, step=1, *, dtype=None, device=None,
            requires_grad: bool = False) -> Tensor:
     """Values from ``start`` up to (not including) ``end`` in steps of ``step``."""
+    check_device(device)
     if end is None:
         start, end = 0, start
     if step == 0:
@@ -225,6 +240,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
 def linspace(start, end, steps: int, *, dtype=None, device=None,
              requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    check_device(device)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     return _finish(np.linspace(start, end, steps).astype(_np(dtype)), requires_grad)
@@ -233,6 +249,7 @@ def linspace(start, end, steps: int, *, dtype=None, device=None,
 def eye(n: int, m: int | None = None, *, dtype=None, device=None,
         requires_grad: bool = False) -> Tensor:
     """An ``n`` x ``m`` identity matrix."""
+    check_device(device)
     return _finish(np.eye(n, m, dtype=_np(dtype)), requires_grad)
 
 
@@ -242,12 +259,14 @@ def _gen(generator):
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Uniform random numbers in [0, 1)."""
+    check_device(device)
     data = _gen(generator).random(_size(size), dtype=np.float64).astype(_np(dtype))
     return _finish(data, requires_grad)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Standard normal random numbers."""
+    check_device(device)
     data = _gen(generator).standard_normal(_size(size)).astype(_np(dtype))
     return _finish(data, requires_grad)
 
@@ -255,6 +274,7 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = 
 def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
             requires_grad: bool = False) -> Tensor:
     """Random integers in [low, high)."""
+    check_device(device)
     if size is None:
         low, high, size = 0, low, high
     if high is None:
@@ -264,10 +284,12 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
 
 
 def rand_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    check_device(device)
     return rand(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
 def randn_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    check_device(device)
     return randn(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 

@@ -120,7 +120,7 @@ class BackwardStepper(StepperView):
 
             gen = engine.steps(loss, gradient, retain_graph, create_graph, inputs=inputs,
                                snapshot=True)
-            self._planned = self._plan(engine.execution_order(*outputs), inputs_t)
+            self._planned = engine.execution_order(*outputs, inputs=inputs_t or None)
             self._log = StepLog(watch, EngineSource(gen, self._leaf_names))
         else:
             self._planned = []
@@ -353,16 +353,3 @@ class BackwardStepper(StepperView):
         tensors += [t_ for _, t_ in graph.names.items() if t_.grad_fn is not None]
         return tensors + list(inputs)
 
-    def _plan(self, order: list, inputs) -> list:
-        """The nodes the engine will run: all of ``order``, or with ``inputs=`` those that
-        lead to an input (their gradient is needed)."""
-        if not inputs:
-            return order
-        targets = {t_.grad_fn for t_ in inputs if t_.grad_fn is not None}
-        wanted = {id(t_) for t_ in inputs if t_.grad_fn is None}
-        targets |= {n for n in order if is_leaf_node(n) and id(n.variable) in wanted}
-        needed: set = set()
-        for node in reversed(order):  # inputs come after the nodes using them in `order`
-            if node in targets or any(c in needed for c, _ in node.next_functions):
-                needed.add(node)
-        return [n for n in order if n in needed]

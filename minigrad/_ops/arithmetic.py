@@ -17,8 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
+from .._types import unsupported
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ._core import binary_operands, method, value
+from ._core import binary_operands, broadcast_error, method, value
 
 __all__ = ["add", "sub", "mul", "div", "neg", "true_divide", "rsub", "reciprocal",
            "broadcast_error", "factor", "mul_by_number", "div_by_number"]
@@ -39,18 +40,6 @@ def factor(saved, g):
     if type(v) is np.ndarray and v.dtype != g.dtype:
         return v.astype(g.dtype)
     return v
-
-
-def broadcast_error(a, b) -> RuntimeError:
-    """PyTorch's error for operands whose shapes do not broadcast (NumPy raises ValueError)."""
-    sa, sb = getattr(a, "shape", ()), getattr(b, "shape", ())
-    for i in range(1, min(len(sa), len(sb)) + 1):
-        x, y = sa[-i], sb[-i]
-        if x != y and x != 1 and y != 1:
-            return RuntimeError(
-                f"The size of tensor a ({x}) must match the size of tensor b ({y}) at "
-                f"non-singleton dimension {max(len(sa), len(sb)) - i}")
-    return RuntimeError(f"shapes {tuple(sa)} and {tuple(sb)} do not broadcast")
 
 
 # ---------------------------------------------------------------- add / sub
@@ -94,8 +83,10 @@ def _alpha(other, alpha):
 
 
 @method("add", "__add__")
-def add(input, other, *, alpha=1, out=None):
+def add(input, other, *, alpha=1, out=None) -> Tensor:
     """``input + alpha * other``, broadcasting."""
+    if out is not None:
+        unsupported("add", out=out)
     a, b, _ = binary_operands(input, other)
     if a is NotImplemented:
         return NotImplemented
@@ -137,8 +128,10 @@ def _check_bool_sub(a, b) -> None:
 
 
 @method("sub", "__sub__", "subtract")
-def sub(input, other, *, alpha=1, out=None):
+def sub(input, other, *, alpha=1, out=None) -> Tensor:
     """``input - alpha * other``, broadcasting."""
+    if out is not None:
+        unsupported("sub", out=out)
     a, b, nd = binary_operands(input, other)
     if a is NotImplemented:
         return NotImplemented
@@ -197,8 +190,10 @@ class MulBackward0(Node):
 
 
 @method("mul", "__mul__", "multiply")
-def mul(input, other, *, out=None):
+def mul(input, other, *, out=None) -> Tensor:
     """``input * other``, elementwise, broadcasting."""
+    if out is not None:
+        unsupported("mul", out=out)
     if type(other) is float and type(input) is Tensor and input._data.dtype.kind == "f":
         # the commonest case, `x * 0.5`, without the general checks (it cannot fail)
         out = Tensor._wrap(np.multiply(input._data, other))
@@ -253,8 +248,10 @@ class ReciprocalBackward0(Node):
 
 
 @method("div", "__truediv__", "divide", "true_divide")
-def div(input, other, *, rounding_mode=None, out=None):
+def div(input, other, *, rounding_mode=None, out=None) -> Tensor:
     """``input / other`` (true division: integers give floats), broadcasting."""
+    if out is not None:
+        unsupported("div", out=out)
     if rounding_mode is not None:
         return _div_rounding(input, other, rounding_mode)
     a, b, _ = binary_operands(input, other, float_result=True)
@@ -300,7 +297,7 @@ Tensor.__rtruediv__ = _rtruediv
 
 
 @method("reciprocal")
-def reciprocal(input):
+def reciprocal(input) -> Tensor:
     """``1 / input``."""
     data = input._data
     if data.dtype.kind != "f":
@@ -363,7 +360,7 @@ class NegBackward0(Node):
 
 
 @method("neg", "__neg__", "negative")
-def neg(input):
+def neg(input) -> Tensor:
     """``-input``."""
     if input._data.dtype.kind == "b":
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from .. import _dtype
 from .._dtype import dtype as _dtype_cls
-from .._tensor import Tensor, _Device
+from .._tensor import Tensor
+from .._types import _Device, check_device, unsupported
 from ..autograd.graph import Node, record, should_record
 from ._core import method
 
@@ -39,14 +40,6 @@ def _to_copy(input, dt):
     return out
 
 
-def _check_device(device) -> None:
-    if device is not None and str(device).split(":")[0] != "cpu":
-        if str(device).startswith("cuda"):
-            raise AssertionError("Torch not compiled with CUDA enabled")
-        raise RuntimeError(f"Expected one of cpu, cuda, ... device type at start of device "
-                           f"string: {device}")
-
-
 @method("to")
 def to(input, *args, dtype=None, device=None, non_blocking: bool = False, copy: bool = False,
        memory_format=None):
@@ -67,7 +60,8 @@ def to(input, *args, dtype=None, device=None, non_blocking: bool = False, copy: 
         else:
             raise TypeError(f"to() received an invalid combination of arguments - got "
                             f"({type(a).__name__})")
-    _check_device(device)
+    check_device(device)
+    unsupported("to", memory_format=memory_format)
     if dtype is None or dtype.np == input._data.dtype:
         return _to_copy(input, input.dtype) if copy else input
     return _to_copy(input, dtype)
@@ -75,6 +69,7 @@ def to(input, *args, dtype=None, device=None, non_blocking: bool = False, copy: 
 
 def _converter(dt, name: str):
     def convert(self, memory_format=None):
+        unsupported(name, memory_format=memory_format)
         return to(self, dt)
 
     convert.__name__ = name
@@ -111,6 +106,7 @@ def type(input, dtype=None, non_blocking: bool = False):  # noqa: A001
 @method("cpu")
 def cpu(input, memory_format=None):
     """The tensor itself: minigrad tensors always live on the CPU."""
+    unsupported("cpu", memory_format=memory_format)
     return input
 
 
