@@ -22,6 +22,7 @@ from .i18n import t
 __all__ = ["read_saved", "step_panel", "section", "rule_lines", "contribution_lines"]
 
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
+CONTRIB_LIMIT = 12  # contributions listed one by one at a node; the rest are counted
 
 
 def section(kind: str, heading: str, lines: list, **extra) -> dict:
@@ -138,7 +139,10 @@ def contribution_lines(rec, describe, lang) -> list[str]:
     several = len(rec.contribs) > 1
     for nr, entry in enumerate(rec.contribs):
         prefix = f"[{nr}] " if several else ""
-        for sender, edge, g in entry:
+        for k, (sender, edge, g) in enumerate(entry):
+            if k == CONTRIB_LIMIT and len(entry) > CONTRIB_LIMIT + 1:
+                lines.append(prefix + t("contrib.more", lang, n=len(entry) - k))
+                break
             source = (t("contrib.start", lang) if sender is None
                       else t("contrib.from", lang, node=describe(sender), edge=edge))
             lines.append(f"{prefix}{_show(g)}  ← {source}")

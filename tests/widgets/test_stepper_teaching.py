@@ -311,3 +311,15 @@ def test_a_snapshot_stays_frozen_while_the_stepper_moves_on():
             snap.counter) == state
     assert repr(snap) == text and snap.frozen and not snap.can_step
     assert snap.dot == stepper.dot
+
+
+def test_a_leaf_used_many_times_lists_the_first_contributions_and_counts_the_rest():
+    w = mg.tensor(1.0, requires_grad=True)
+    y = mg.tensor(2.0, requires_grad=True)
+    for _ in range(20):
+        y = y * w
+    stepper = BackwardStepper(y, names={"w": w})
+    stepper.run()
+    lines = _section(stepper, "contrib")["lines"]
+    assert sum("←" in line for line in lines) == 12
+    assert lines[-2:] == ["… and 8 more", "sum of the 20 (gradient accumulation) = 40."]
