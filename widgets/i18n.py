@@ -97,6 +97,7 @@ EN: dict[str, str] = {
     "predict.later_first": "Not {guess}: it and {expected} are both ready, and the engine "
                            "runs the node created later in the forward pass first.",
     "predict.finished": "backward() has finished: no node runs next.",
+    "predict.failed": "backward() cannot go on from here: press Back or Reset.",
     "start.title": "Before backward()",
     "start.line": "backward() starts at {start} with gradient {grad}",
     "start.count": "{total} nodes to run: press Step to run the first one.",
@@ -194,6 +195,7 @@ ZH: dict[str, str] = {
     "predict.later_first": "不是 {guess}：它和 {expected} 都已就绪，"
                            "引擎先运行前向计算中创建得更晚的那个节点。",
     "predict.finished": "backward() 已经结束，没有下一个节点了。",
+    "predict.failed": "backward() 无法从这里继续：请按“后退”或“重置”。",
     "start.title": "backward() 之前",
     "start.line": "backward() 从 {start} 开始，起始梯度为 {grad}",
     "start.count": "共有 {total} 个节点要运行：按“单步”运行第一个。",

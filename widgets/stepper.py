@@ -255,7 +255,8 @@ class BackwardStepper(StepperView):
         expected = self._next_node()
         pos = self._log.position
         if expected is None or expected is _ENGINE_DECIDES:
-            message = t("predict.finished", self._lang)
+            message = t("predict.failed" if self._failure or self._unusable
+                        else "predict.finished", self._lang)
             self._feedback = (pos, None, message)
             self._sync()
             return message

@@ -323,3 +323,26 @@ def test_a_leaf_used_many_times_lists_the_first_contributions_and_counts_the_res
     lines = _section(stepper, "contrib")["lines"]
     assert sum("←" in line for line in lines) == 12
     assert lines[-2:] == ["… and 8 more", "sum of the 20 (gradient accumulation) = 40."]
+
+
+def _contributions(stepper):
+    out = []
+    while stepper.step_index < stepper.total_steps:
+        stepper.step()
+        rec = stepper._log.records[stepper.step_index - 1]
+        out.append((rec.name, [[(None if s is None else s.name(), e, np.asarray(g, float))
+                                for s, e, g in entry] for entry in rec.contribs]))
+    return out
+
+
+@given(program=programs())
+def test_pytorch_contributions_from_the_record_equal_minigrads_from_the_engine(torch, program):
+    mine = _contributions(BackwardStepper(run_program(mg, program)[1]))
+    theirs = _contributions(BackwardStepper(run_program(torch, program)[1]))
+    assert [name for name, _ in mine] == [name for name, _ in theirs]
+    for (name, a), (_, b) in zip(mine, theirs):
+        assert [[(s, e) for s, e, _ in entry] for entry in a] == \
+            [[(s, e) for s, e, _ in entry] for entry in b], name
+        for ea, eb in zip(a, b):
+            for (_, _, ga), (_, _, gb) in zip(ea, eb):
+                np.testing.assert_allclose(ga, gb, rtol=1e-12)
