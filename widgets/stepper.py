@@ -108,6 +108,7 @@ class BackwardStepper(StepperView):
         inputs_t = outputs_of(inputs) if inputs is not None else ()
         watch = Watch(self._watched(graph, inputs_t))
         self._kept = {}
+        self._flags: list[int] = []  # indices of the records flagged on the graph
         if check:
             for gnode in graph.nodes:
                 kept = keep_inputs(gnode.obj) if gnode.obj is not None else None
@@ -149,9 +150,11 @@ class BackwardStepper(StepperView):
                                read_saved, seeds)
         self._planned = [rec.node for rec in records]
         self._log = StepLog(watch, None, records)
-        for rec in records:
+        for i, rec in enumerate(records):
             if self._check:
                 check_record(rec, self._check, self._kept)
+            if rec.flagged:
+                self._flags.append(i)
 
     # ------------------------------------------------------------ the Python twins
     def step(self) -> None:
@@ -227,8 +230,11 @@ class BackwardStepper(StepperView):
             self._failure = (pos + 1, node, error)
             self.playing = False
             return None
-        if rec is not None and rec.check is None and self._check and pos == len(log.records) - 1:
-            check_record(rec, self._check, self._kept)
+        if rec is not None and pos == len(log.records) - 1:  # a new step, not a replay
+            if self._check:
+                check_record(rec, self._check, self._kept)
+            if rec.flagged:
+                self._flags.append(pos)
         return rec
 
     # ------------------------------------------------------------ prediction
@@ -249,7 +255,8 @@ class BackwardStepper(StepperView):
         expected = self._next_node()
         pos = self._log.position
         if expected is None or expected is _ENGINE_DECIDES:
-            message = t("predict.finished", self._lang)
+            message = t("predict.failed" if self._failure or self._unusable
+                        else "predict.finished", self._lang)
             self._feedback = (pos, None, message)
             self._sync()
             return message

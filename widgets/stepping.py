@@ -19,6 +19,7 @@ from __future__ import annotations
 import sys
 import warnings
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -119,12 +120,17 @@ class Record:
     def name(self) -> str:
         return self.node.name()
 
-    @property
+    @cached_property
     def nonfinite(self) -> bool:
         """The node sent a NaN or inf gradient although every gradient it got was finite."""
         def finite(arrays):
             return all(a is None or np.isfinite(a).all() for a in arrays)
         return finite(self.grads_in) and not finite(self.grads_out)
+
+    @property
+    def flagged(self) -> bool:
+        """Worth a mark on the graph: a non-finite gradient, or a failed check."""
+        return self.nonfinite or (self.check is not None and self.check.get("ok") is False)
 
 
 class StepLog:

@@ -37,6 +37,8 @@ function render({ model, el }) {
     root.className = `mg-widget mg-kind-${kind}` +
       (model.get("predict_mode") ? " mg-predict" : "") + (model.get("frozen") ? " mg-frozen" : "");
     controls.el.hidden = kind !== "stepper";
+    const asking = Boolean(model.get("predict_mode")) && !model.get("frozen");
+    graph.el.title = asking ? (model.get("labels") || {}).node_tip || "" : "";
     controls.update();
     panel.update(model.get("panel"));
     const text = model.get("note") || "";
