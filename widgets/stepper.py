@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._format import format_array, format_value, is_leaf_node
+from .gradients import GradientLabels
 from .graph_model import GRADIENT_EDGES, build_graph, outputs_of
 from .names import resolve_names
 from .reduce import limit_graph
@@ -60,6 +61,8 @@ class BackwardStepper(WidgetBase):
     None
     """
 
+    _backward_arrows = True  # gradient edges drawn the way the gradient travels
+
     def __init__(self, loss, gradient=None, retain_graph=None, create_graph: bool = False,
                  inputs=None, names=None, *, max_nodes: int | None = None, **kwargs):
         super().__init__(kind="stepper", **kwargs)
@@ -68,7 +71,9 @@ class BackwardStepper(WidgetBase):
         self._seeds = (None,) * len(outputs) if gradient is None else outputs_of(gradient)
         graph = build_graph(outputs, names=resolve_names(names))
         self._graph = graph
-        self._show(limit_graph(graph, max_nodes))
+        self._max_nodes, self._center = max_nodes, None
+        self._show(limit_graph(graph, max_nodes, lang=self.lang))
+        self._gradients = GradientLabels(graph, outputs, self._seeds, self.lang)
         inputs_t = outputs_of(inputs) if inputs is not None else ()
         watch = Watch(self._watched(graph, inputs_t))
         if _library(outputs[0]) == "minigrad":
@@ -138,8 +143,11 @@ class BackwardStepper(WidgetBase):
 
     def _sync(self) -> None:
         pos, total = self._log.position, self._total
+        self._follow(pos)
         states = self._node_states()
         with self.hold_sync():
+            self.edge_labels, self.node_notes = self._gradients.at(self._log.records[:pos],
+                                                                   self._view)
             self.total_steps = total
             self.step_index = pos
             self.node_states = states
@@ -149,6 +157,21 @@ class BackwardStepper(WidgetBase):
                           else self._start_panel(total))
             if pos >= total:
                 self.playing = False
+
+    def _follow(self, pos: int) -> None:
+        """In a large graph, move the window drawn to the node being run when it nears the
+        window's edge (only then is the graph laid out again)."""
+        if self._view is self._graph:
+            return
+        center = self._log.records[pos - 1].node if pos else None
+        if center is None:
+            moved = self._center is not None
+        else:
+            vid = self._view.node_of.get(center)
+            moved = vid is None or (self._view.core is not None and vid not in self._view.core)
+        if moved:
+            self._center = center
+            self._show(limit_graph(self._graph, self._max_nodes, center=center, lang=self.lang))
 
     def _node_states(self) -> dict:
         view, pos = self._view, self._log.position

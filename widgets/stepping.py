@@ -103,6 +103,7 @@ class Record:
     lines: list
     accumulate: dict | None = None
     changes: list = field(default_factory=list)
+    sent: list = field(default_factory=list)  # gradient (array or None) per next_functions
 
     def panel(self, index: int, total: int) -> dict:
         panel = {"title": f"Step {index}/{total}: {self.name}", "lines": list(self.lines)}
@@ -207,9 +208,9 @@ class EngineSource:
                                     (name, step.variable, tensor, to_numpy(step.grad_before),
                                      to_numpy(step.grad_after)))
             return Record(node, node.name(), lines, acc)
-        lines, _ = step_panel(node, [to_numpy(g) for g in step.grads_in],
-                              [to_numpy(g) for g in step.grads_out], self.describe)
-        return Record(node, node.name(), lines)
+        sent = [to_numpy(g) for g in step.grads_out]
+        lines, _ = step_panel(node, [to_numpy(g) for g in step.grads_in], sent, self.describe)
+        return Record(node, node.name(), lines, sent=sent)
 
 
 def record_torch(backward, nodes, watch: Watch, describe, leaf_names) -> list[Record]:
@@ -232,10 +233,11 @@ def record_torch(backward, nodes, watch: Watch, describe, leaf_names) -> list[Re
                 after = mine[0].after[1] if mine else before
                 lines, acc = step_panel(fn, grads_in, [], describe,
                                         (name, fn.variable, tensor, before, after))
+                sent = []
             else:
-                lines, acc = step_panel(fn, grads_in, [_values(g) for g in grad_inputs],
-                                        describe)
-            records.append(Record(fn, fn.name(), lines, acc, changes))
+                sent = [_values(g) for g in grad_inputs]
+                lines, acc = step_panel(fn, grads_in, sent, describe)
+            records.append(Record(fn, fn.name(), lines, acc, changes, sent))
         return hook
 
     handles = [fn.register_hook(post_hook(fn)) for fn in nodes]
