@@ -164,7 +164,9 @@ def _needs_dot(method):
         except graphviz.ExecutableNotFound:
             raise GraphvizNotFound(t("view.dot_missing")) from None
 
-    call.__name__, call.__doc__ = method.__name__, method.__doc__
+    call.__name__ = method.__name__
+    call.__doc__ = (f"``graphviz.Digraph.{method.__name__}``; runs Graphviz's ``dot`` program "
+                    "and raises :class:`GraphvizNotFound` where it is not installed.")
     return call
 
 

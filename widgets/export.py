@@ -88,6 +88,8 @@ def _delta(old: dict, new: dict) -> dict:
 
 def _move_to(widget, index: int) -> None:
     """Steps ``widget`` back or forward to step ``index`` (stops where it cannot move)."""
+    if index == 0 and widget.step_index > 0:
+        widget.reset()  # undoes every step at once, drawing only the end
     while widget.step_index != index:
         before = widget.step_index
         widget.back() if before > index else widget.step()

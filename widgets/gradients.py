@@ -10,10 +10,10 @@ new formatting of every gradient so far.
 >>> from minigrad_widgets import BackwardStepper
 >>> x = torch.tensor([1., 2.], requires_grad=True)
 >>> stepper = BackwardStepper((x * x).sum(), names={"x": x})
->>> stepper.step(); stepper.step()
+>>> stepper.step()                  # SumBackward0 sends ones to MulBackward0
 >>> stepper.edge_labels
 {'e0': '1.', 'e1': '[1., 1.]'}
->>> stepper.step(); stepper.step()
+>>> stepper.step(); stepper.step()  # MulBackward0, then x's AccumulateGrad
 >>> sorted(stepper.edge_labels.values()), stepper.node_notes
 (['1.', '[1., 1.]', '[1., 2.]', '[1., 2.]'], {'n3': '.grad = [2., 4.]'})
 """
@@ -47,6 +47,7 @@ class GradientLabels:
                 grad = to_numpy(seed) if seed is not None else np.ones(tuple(t_out.shape))
                 self.seed[heads[nid]] = format_array(grad, LABEL_LIMIT)
         self._cache: dict[int, tuple] = {}
+        self._last: tuple | None = None  # (view, steps, last record, labels, notes, edge ids)
 
     def _of(self, rec) -> tuple:
         """(edge id, text) pairs and the leaf note of one record, made once."""
@@ -63,12 +64,17 @@ class GradientLabels:
         return hit[1], hit[2]
 
     def at(self, records, view: Graph) -> tuple[dict, dict]:
-        """Labels of the edges drawn in ``view`` and notes of its leaves, after ``records``."""
-        edges = {e.id for e in view.edges}
-        labels = {eid: text for eid, text in self.seed.items() if eid in edges} if records \
-            else {}
-        notes = {}
-        for rec in records:
+        """Labels of the edges drawn in ``view`` and notes of its leaves, after ``records``
+        (a prefix of the log: one step on from the last call costs one step's work)."""
+        last = self._last
+        if last is not None and last[0] is view and last[1] <= len(records) and \
+                (not last[1] or records[last[1] - 1] is last[2]):
+            start, labels, notes, edges = last[1], dict(last[3]), dict(last[4]), last[5]
+        else:
+            edges = {e.id for e in view.edges}
+            start, notes = 0, {}
+            labels = {eid: text for eid, text in self.seed.items() if eid in edges}
+        for rec in records[start:]:
             pairs, note = self._of(rec)
             for eid, text in pairs:
                 if eid in edges:
@@ -77,4 +83,5 @@ class GradientLabels:
                 vid = view.node_of.get(rec.node)
                 if vid is not None:
                     notes[vid] = note
-        return labels, notes
+        self._last = (view, len(records), records[-1] if records else None, labels, notes, edges)
+        return (labels if records else {}), notes

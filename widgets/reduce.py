@@ -36,6 +36,7 @@ __all__ = ["MAX_NODES", "MIN_CHAIN", "limit_graph", "collapse_chains", "truncate
 
 MAX_NODES = 150  # the default limit of nodes drawn
 MIN_CHAIN = 3  # shortest run of identical nodes that gets collapsed
+ENDS = ("leaf", "saved", "none")  # a window's walk reaches these but does not pass them
 
 
 def size(g: Graph) -> int:
@@ -180,15 +181,22 @@ def truncate(g: Graph, max_nodes: int) -> Graph:
 
 
 def _distance_order(g: Graph, center: str) -> list[str]:
-    """Ids of ``g`` breadth first from ``center`` along edges either way (then the rest)."""
+    """Ids of ``g`` breadth first from ``center`` along edges either way (then the rest).
+
+    The walk does not go on through a leaf: a weight used by every layer would otherwise put
+    every node two edges from every other.
+    """
     near: dict[str, list[str]] = {}
     for e in g.edges:
-        near.setdefault(e.src, []).append(e.dst)
         near.setdefault(e.dst, []).append(e.src)
+        near.setdefault(e.src, []).append(e.dst)
     order = {center: None}
     queue = deque([center])
     while queue:
-        for other in near.get(queue.popleft(), ()):
+        here = queue.popleft()
+        if here != center and g.by_id[here].kind in ENDS:
+            continue
+        for other in near.get(here, ()):
             if other not in order:
                 order[other] = None
                 queue.append(other)
