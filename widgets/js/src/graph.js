@@ -155,9 +155,10 @@ export function createGraph(model) {
       if (!g) continue;
       const box = g.getBBox();
       const y = box.y + box.height + 13;
-      layer.append(svgText("mg-node-note", box.x + box.width / 2, y, text));
-      const w = text.length * CHAR_WIDTH;
-      placed.push({ x: box.x + box.width / 2 - w / 2, y: y - 10, w, h: 13 });
+      const note = svgText("mg-node-note", box.x, y, text); // left-aligned: never off the left
+      note.setAttribute("text-anchor", "start");
+      layer.append(note);
+      placed.push({ x: box.x, y: y - 10, w: text.length * CHAR_WIDTH, h: 13 });
     }
     const labels = model.get("show_edge_labels") ? model.get("edge_labels") || {} : {};
     for (const [id, text] of Object.entries(labels)) {
