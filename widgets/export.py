@@ -30,6 +30,7 @@ __all__ = ["page", "fragment", "carry_bundle", "recorded_steps", "synced_state",
 STATIC = pathlib.Path(__file__).parent / "static"
 BUNDLE_ID = "minigrad-widgets-bundle"
 MARK = "data-minigrad-static"  # every static view has it (tests/notebook_tools.py looks for it)
+RECORD_LIMIT = 2000  # steps recorded into a page at most
 _SKIP = {"_dom_classes", "layout", "tabbable", "tooltip", "playing"}
 
 # Mounts every static view of the page once the bundle is found (after the page is parsed,
@@ -102,9 +103,10 @@ def recorded_steps(widget) -> tuple[dict, list, int]:
 
     The stepper is stepped from its start to its end through its own ``back()`` and
     ``step()`` (so ``.grad`` is put back exactly) and left at the step it was at; a step
-    that fails ends the record there. A GraphView has one state and no steps.
+    that fails ends the record there. A GraphView has one state and no steps, and so does a
+    stepper of more than ``RECORD_LIMIT`` steps (its page shows the step it is at).
     """
-    if getattr(widget, "kind", "graph") != "stepper":
+    if getattr(widget, "kind", "graph") != "stepper" or widget.total_steps > RECORD_LIMIT:
         return synced_state(widget), [], 0
     here = widget.step_index
     states = []

@@ -153,7 +153,7 @@ class GraphView(WidgetBase):
         tensor = self._follow() if self._follow is not None else self._tensor
         outputs = outputs_of(tensor)
         g = build_graph(outputs, names=resolve_names(self._names), show_saved=self._show_saved)
-        self._show(limit_graph(g, self._max_nodes))
+        self._show(limit_graph(g, self._max_nodes, lang=self.lang))
 
     def update(self, tensor) -> None:
         """Draw another tensor (or tuple of tensors) from now on."""

@@ -60,24 +60,32 @@ const overlaps = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h
 
 /** Where an edge's label goes: near the middle of its path, beside the line, and not on a
  * label already placed (two edges between the same nodes, as in y * y). */
-function labelSpot(g, text, placed) {
+function labelSpot(g, w, placed) {
   const path = g.querySelector("path");
   if (!path || typeof path.getTotalLength !== "function") return null;
   const length = path.getTotalLength();
-  const w = text.length * CHAR_WIDTH;
   let best = null;
   let fewest = Infinity;
   for (const dy of [0, -14, 14, -28, 28]) {
     for (const t of ALONG) {
       const p = path.getPointAtLength(length * t);
       for (const [x, anchor] of [[p.x + 5, "start"], [p.x - 5, "end"]]) {
-        const box = { x: anchor === "start" ? x : x - w, y: p.y + dy - 6, w, h: 13 };
+        // the box of the text and its halo
+        const box = { x: (anchor === "start" ? x : x - w) - 3, y: p.y + dy - 7, w: w + 6, h: 15 };
         const spot = { x, y: p.y + dy + 4, anchor, box };
         const hits = placed.filter((other) => overlaps(box, other)).length;
         if (!hits) return spot;
         if (hits < fewest) [best, fewest] = [spot, hits];
       }
     }
+  }
+  // crowded: slide to the right of whatever is in the way, a little away from the line
+  const p = path.getPointAtLength(length / 2);
+  const box = { x: p.x + 2, y: p.y - 7, w: w + 6, h: 15 };
+  for (let tries = 0; tries < 6 && box.x < p.x + 160; tries++) {
+    const hit = placed.filter((other) => overlaps(box, other));
+    if (!hit.length) return { x: box.x + 3, y: p.y + 4, anchor: "start", box };
+    box.x = Math.max(...hit.map((other) => other.x + other.w)) + 1;
   }
   return best;
 }
@@ -161,17 +169,24 @@ export function createGraph(model) {
       placed.push({ x: box.x, y: y - 10, w: text.length * CHAR_WIDTH, h: 13 });
     }
     const labels = model.get("show_edge_labels") ? model.get("edge_labels") || {} : {};
+    svg.querySelector("g.graph")?.append(layer); // in the page, so text can be measured
     for (const [id, text] of Object.entries(labels)) {
       const g = index.get(id);
-      const spot = g && labelSpot(g, text, placed);
-      if (!spot) continue;
-      placed.push(spot.box);
-      const label = svgText("mg-edge-label", spot.x, spot.y, text);
-      label.setAttribute("text-anchor", spot.anchor);
+      if (!g) continue;
+      const label = svgText("mg-edge-label", 0, 0, text);
       label.dataset.edge = id;
       layer.append(label);
+      const width = label.getComputedTextLength?.() || text.length * CHAR_WIDTH;
+      const spot = labelSpot(g, width, placed);
+      if (!spot) {
+        label.remove();
+        continue;
+      }
+      placed.push(spot.box);
+      label.setAttribute("x", spot.x.toFixed(1));
+      label.setAttribute("y", spot.y.toFixed(1));
+      label.setAttribute("text-anchor", spot.anchor);
     }
-    svg.querySelector("g.graph")?.append(layer);
     overlay.labels = layer;
   }
 
