@@ -13,8 +13,8 @@ Every piece of text is escaped (:func:`escape_text`): a name such as ``'"]; evil
 >>> x = torch.tensor(2., requires_grad=True)
 >>> for line in draw(x * x, names={"x": x}).source.splitlines()[4:-1]:
 ...     print(line.strip())  # doctest: +ELLIPSIS
-n0 [label="output\\n[]\\n4." class="mg-output" fillcolor=darkolivegreen1 id=n0 ...]
-n1 [label=MulBackward0 class="mg-backward" color=darkgreen fillcolor=lightgrey id=n1 ...]
+n0 [label="output\\n[]\\n4." class="mg-output" fillcolor=darkolivegreen1 group=spine ...]
+n1 [label=MulBackward0 class="mg-backward" color=darkgreen fillcolor=lightgrey group=spine ...]
 n1 -> n0 [class="mg-output" id=e0]
 n2 [label="x\\n[]\\n2." class="mg-leaf" fillcolor=lightblue id=n2 ...]
 n2 -> n1 [class="mg-grad" id=e1]
@@ -51,6 +51,7 @@ NODE_STYLE = {
     "more": {"fillcolor": "white", "color": "gray60", "fontcolor": "gray40",
              "style": "filled,dashed"},
 }
+SPINE = ("backward", "chain", "output")  # a chain of ops is drawn as one straight column
 MARKED_STYLE = {"color": "darkgreen", "penwidth": "2"}
 EDGE_STYLE = {
     "grad": {},
@@ -117,6 +118,8 @@ def to_dot(g: Graph, *, caption: bool = False, backward: bool = False,
         edges_into.setdefault(e.src, []).append(e)
     for node in g.nodes:
         attrs = dict(NODE_STYLE[node.kind])
+        if node.kind in SPINE:
+            attrs["group"] = "spine"  # Graphviz keeps edges inside a group straight
         if node.marked:
             attrs.update(MARKED_STYLE)
         dot.node(node.id, label_of(node), id=node.id, tooltip=_tooltip(node),
@@ -124,8 +127,8 @@ def to_dot(g: Graph, *, caption: bool = False, backward: bool = False,
         for e in edges_into.pop(node.id, ()):  # each edge right after its tail, as in the walk
             if e.dst in g.by_id:
                 style = dict(EDGE_STYLE[e.kind])
-                if backward and e.kind in GRADIENT_KINDS:
-                    style.update(GRADIENT_DIRECTION)
+                if backward and e.kind in GRADIENT_KINDS:  # to a None mark: no arrow
+                    style.update(GRADIENT_DIRECTION if e.kind != "none" else {"dir": "none"})
                 dot.edge(e.src, e.dst, id=e.id, **{"class": f"mg-{e.kind}"}, **style)
     return dot
 
