@@ -103,10 +103,13 @@ def recorded_steps(widget) -> tuple[dict, list, int]:
 
     The stepper is stepped from its start to its end through its own ``back()`` and
     ``step()`` (so ``.grad`` is put back exactly) and left at the step it was at; a step
-    that fails ends the record there. A GraphView has one state and no steps, and so does a
-    stepper of more than ``RECORD_LIMIT`` steps (its page shows the step it is at).
+    that fails ends the record there. A GraphView has one state and no steps, and so do a
+    frozen snapshot and a stepper of more than ``RECORD_LIMIT`` steps (their page shows the
+    step they are at).
     """
-    if getattr(widget, "kind", "graph") != "stepper" or widget.total_steps > RECORD_LIMIT:
+    steppable = all(callable(getattr(widget, name, None)) for name in ("step", "back", "reset"))
+    if (getattr(widget, "kind", "graph") != "stepper" or not steppable
+            or getattr(widget, "frozen", False) or widget.total_steps > RECORD_LIMIT):
         return synced_state(widget), [], 0
     here = widget.step_index
     states = []
