@@ -1,7 +1,7 @@
 """Gradients on the drawing: what each edge carried, and each leaf's ``.grad``, after k steps.
 
 The stepper's records keep the gradient a node sent along each entry of its
-``next_functions`` (``Record.sent``); in the graph model those are the edges into the node,
+``next_functions`` (``Record.grads_out``); in the graph model those are the edges into the node,
 in the same order (``build_graph`` adds them that way, a ``None`` input included). The text
 of a record's labels is made once and cached, so a step costs a dict update per edge, not a
 new formatting of every gradient so far.
@@ -56,10 +56,10 @@ class GradientLabels:
         if hit is None or hit[0] is not rec:
             fid = self.graph.node_of.get(rec.node)
             labels = [(eid, format_array(g, LABEL_LIMIT))
-                      for eid, g in zip(self.into.get(fid, ()), rec.sent) if g is not None]
+                      for eid, g in zip(self.into.get(fid, ()), rec.grads_out) if g is not None]
             note = None
-            if rec.accumulate is not None:
-                note = t("view.leaf_grad", self.lang, value=rec.accumulate["grad_after"])
+            if rec.acc is not None:  # (name, variable, tensor, grad before, grad after)
+                note = t("view.leaf_grad", self.lang, value=format_array(rec.acc[4]))
             hit = self._cache[key] = (rec, labels, note)
         return hit[1], hit[2]
 

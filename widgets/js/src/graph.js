@@ -95,10 +95,17 @@ function labelSpot(g, w, placed) {
  * `restyle()` applies `node_states`/`edge_states`, the gradients on the edges and the notes
  * under the nodes to the drawing already on screen, and scrolls the current node into view.
  * A node or edge in state s gets the class `mg-s` (any state Python names).
+ * `onNodeClick(id)`, if given, is called with the DOT id of a node the learner clicks.
  */
-export function createGraph(model) {
+export function createGraph(model, { onNodeClick } = {}) {
   const el = document.createElement("div");
   el.className = "mg-graph";
+  if (onNodeClick) {
+    el.addEventListener("click", (event) => {
+      const node = event.target.closest && event.target.closest("g.node[id]");
+      if (node && el.contains(node)) onNodeClick(node.id);
+    });
+  }
   let index = new Map();
   let svg = null;
   let drawn = null; // the dot text currently on screen
@@ -264,8 +271,10 @@ function panning(el, zoomBy) {
     start = [e.clientX, e.clientY, el.scrollLeft, el.scrollTop];
     el.classList.add("mg-panning");
   };
+  let dragged = false;
   const move = (e) => {
     if (!start) return;
+    dragged ||= Math.abs(e.clientX - start[0]) + Math.abs(e.clientY - start[1]) > 4;
     el.scrollLeft = start[2] - (e.clientX - start[0]);
     el.scrollTop = start[3] - (e.clientY - start[1]);
   };
@@ -273,6 +282,12 @@ function panning(el, zoomBy) {
     start = null;
     el.classList.remove("mg-panning");
   };
+  // a drag is not a click on the node it ended on (prediction mode listens for those)
+  const click = (e) => {
+    if (dragged) e.stopPropagation();
+    dragged = false;
+  };
+  el.addEventListener("click", click, true);
   const wheel = (e) => {
     if (!(e.ctrlKey || e.metaKey)) return;
     e.preventDefault();
@@ -287,5 +302,6 @@ function panning(el, zoomBy) {
     window.removeEventListener("pointermove", move);
     window.removeEventListener("pointerup", up);
     el.removeEventListener("wheel", wheel);
+    el.removeEventListener("click", click, true);
   };
 }

@@ -2,10 +2,11 @@
 //
 // It draws what Python says and nothing more: the synced traits (`dot`, `node_states`,
 // `edge_states`, `edge_labels`, `node_notes`, `panel`, `step_index`, `total_steps`,
-// `playing`, `speed`, `note`, `kind`, `scale`, `strings`, ...) come from Python; buttons send
-// {event: "step" | "back" | "reset" | "run"} back. The only thing decided here is when the
-// Play timer sends the next "step". `mountStatic` runs the same code with no kernel, on a
-// record of every step (see offline.js and minigrad_widgets/export.py).
+// `playing`, `speed`, `note`, `kind`, `scale`, `strings`, `labels`, `counter`, ...) come from
+// Python; buttons send {event: "step" | "back" | "reset" | "run"} back, and in prediction
+// mode a click on a node sends {event: "node_click", node: id}. The only thing decided here
+// is when the Play timer sends the next "step". `mountStatic` runs the same code with no
+// kernel, on a record of every step (see offline.js and minigrad_widgets/export.py).
 
 import { createControls, startPlayer } from "./controls.js";
 import { createGraph } from "./graph.js";
@@ -19,7 +20,11 @@ function initialize({ model }) {
 
 function render({ model, el }) {
   const root = document.createElement("div");
-  const graph = createGraph(model);
+  const graph = createGraph(model, {
+    onNodeClick: (id) => {
+      if (model.get("predict_mode") && !model.get("frozen")) model.send({ event: "node_click", node: id });
+    },
+  });
   const panel = createPanel();
   const controls = createControls(model);
   const viewbar = createViewBar(model, graph);
@@ -38,7 +43,8 @@ function render({ model, el }) {
 
   function updateFrame() {
     const kind = model.get("kind") || "graph";
-    root.className = `mg-widget mg-kind-${kind}`;
+    root.className = `mg-widget mg-kind-${kind}` +
+      (model.get("predict_mode") ? " mg-predict" : "") + (model.get("frozen") ? " mg-frozen" : "");
     root.lang = model.get("lang") === "zh" ? "zh-CN" : "en";
     controls.el.hidden = kind !== "stepper";
     controls.update();
@@ -55,7 +61,7 @@ function render({ model, el }) {
     "change:node_states change:edge_states": () => graph.restyle(),
     "change:edge_labels change:node_notes change:show_edge_labels": () => graph.drawOverlay(),
     "change:scale": () => graph.onScale(),
-    "change:panel change:note change:kind change:step_index change:total_steps change:playing change:speed change:strings change:lang change:show_edge_labels":
+    "change:panel change:note change:kind change:step_index change:total_steps change:playing change:speed change:labels change:counter change:can_step change:predict_mode change:frozen change:strings change:lang change:show_edge_labels":
       updateFrame,
   };
   for (const [events, callback] of Object.entries(listeners)) model.on(events, callback);
