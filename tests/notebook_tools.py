@@ -4,8 +4,8 @@
     python tests/notebook_tools.py notebooks/02_running_backward.ipynb
 
 Run it after changing a lesson (or minigrad), then read the diff. Stored notebooks carry
-no widget state (``metadata.widgets``, widget-state and widget-view outputs are dropped; the
-widget's deterministic ``text/plain`` stays), no timing metadata and no machine paths.
+no widget state (``metadata.widgets``, widget-state and widget-view outputs and the widgets'
+static ``text/html`` views are dropped; the widget's deterministic ``text/plain`` stays), no timing metadata and no machine paths.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ REPO = Path(__file__).resolve().parent.parent
 NOTEBOOKS = REPO / "notebooks"
 WIDGET_MIME = ("application/vnd.jupyter.widget-view+json",
                "application/vnd.jupyter.widget-state+json")
+STATIC_VIEW = "data-minigrad-static"  # marks a widget's static text/html view
 # Anything that looks like a path on this machine must not end up in a stored output.
 MACHINE_PATH = re.compile(r"/(home|root|tmp|usr|work|opt|var|Users)/[^\s'\",]+|[A-Z]:\\\\")
 
@@ -38,6 +39,9 @@ def clean(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
             data = output.get("data", {})
             for mime in WIDGET_MIME:
                 data.pop(mime, None)
+            html = data.get("text/html", "")
+            if STATIC_VIEW in ("".join(html) if isinstance(html, list) else html):
+                data.pop("text/html")  # a widget's static view: up to 800 KB, for exports
     return nb
 
 

@@ -13,8 +13,8 @@ Every piece of text is escaped (:func:`escape_text`): a name such as ``'"]; evil
 >>> x = torch.tensor(2., requires_grad=True)
 >>> for line in draw(x * x, names={"x": x}).source.splitlines()[4:-1]:
 ...     print(line.strip())  # doctest: +ELLIPSIS
-n0 [label="output\\n[]\\n4." class="mg-output" fillcolor=darkolivegreen1 id=n0 ...]
-n1 [label=MulBackward0 class="mg-backward" color=darkgreen fillcolor=lightgrey id=n1 ...]
+n0 [label="output\\n[]\\n4." class="mg-output" fillcolor=darkolivegreen1 group=spine ...]
+n1 [label=MulBackward0 class="mg-backward" color=darkgreen fillcolor=lightgrey group=spine ...]
 n1 -> n0 [class="mg-output" id=e0]
 n2 [label="x\\n[]\\n2." class="mg-leaf" fillcolor=lightblue id=n2 ...]
 n2 -> n1 [class="mg-grad" id=e1]
@@ -25,15 +25,18 @@ from __future__ import annotations
 
 import graphviz
 
+from .graph_model import GRADIENT_EDGES as GRADIENT_KINDS
 from .graph_model import Graph, GraphNode, build_graph, node_lines
+from .i18n import t
 from .names import resolve_names
 from .reduce import limit_graph
 
-__all__ = ["draw", "to_dot", "escape_text", "label_of"]
+__all__ = ["draw", "to_dot", "escape_text", "label_of", "Drawing", "GraphvizNotFound"]
 
-GRAPH_ATTR = {"nodesep": "0.25", "ranksep": "0.3", "fontname": "Courier", "fontsize": "10"}
+# 12 pt Courier: about 16 px at the widget's scale 1, legible on a projector.
+GRAPH_ATTR = {"nodesep": "0.3", "ranksep": "0.35", "fontname": "Courier", "fontsize": "12"}
 NODE_ATTR = {"shape": "box", "style": "filled,rounded", "fontname": "Courier",
-             "fontsize": "10", "height": "0.2", "margin": "0.08,0.04"}
+             "fontsize": "12", "height": "0.2", "margin": "0.08,0.04"}
 EDGE_ATTR = {"arrowsize": "0.6"}
 
 NODE_STYLE = {
@@ -41,12 +44,14 @@ NODE_STYLE = {
     "backward": {"fillcolor": "lightgrey"},
     "leaf": {"fillcolor": "lightblue"},
     "saved": {"fillcolor": "orange"},
-    "none": {"fillcolor": "white", "color": "gray70", "fontcolor": "gray55",
-             "style": "filled,rounded,dashed"},
+    # an input that needs no gradient: a small mark, not a box
+    "none": {"shape": "point", "width": "0.09", "fillcolor": "gray60", "color": "gray60",
+             "style": "filled"},
     "chain": {"fillcolor": "lightgrey", "shape": "box3d", "style": "filled"},
     "more": {"fillcolor": "white", "color": "gray60", "fontcolor": "gray40",
              "style": "filled,dashed"},
 }
+SPINE = ("backward", "chain", "output")  # a chain of ops is drawn as one straight column
 MARKED_STYLE = {"color": "darkgreen", "penwidth": "2"}
 EDGE_STYLE = {
     "grad": {},
@@ -91,10 +96,21 @@ def _tooltip(node: GraphNode) -> str:
     return _literal([TOOLTIP.get(node.kind, node.title)])
 
 
-def to_dot(g: Graph, *, caption: bool = False) -> graphviz.Digraph:
-    """The DOT drawing of graph model ``g`` (already reduced, if it needed to be)."""
-    dot = graphviz.Digraph("autograd", graph_attr=dict(GRAPH_ATTR), node_attr=dict(NODE_ATTR),
-                           edge_attr=dict(EDGE_ATTR))
+LABEL_ROOM = {"nodesep": "0.5", "ranksep": "0.55"}  # the stepper writes gradients on edges
+GRADIENT_DIRECTION = {"dir": "back"}  # arrowhead at the input: the way a gradient travels
+
+
+def to_dot(g: Graph, *, caption: bool = False, backward: bool = False,
+           cls: type | None = None) -> graphviz.Digraph:
+    """The DOT drawing of graph model ``g`` (already reduced, if it needed to be).
+
+    Edges run from an input to the node that used it, as in the forward pass; with
+    ``backward=True`` (the stepper) the arrows along which gradients flow point the other
+    way, the way the gradient travels. ``cls`` is the ``Digraph`` subclass to make.
+    """
+    graph_attr = dict(GRAPH_ATTR, **(LABEL_ROOM if backward else {}))
+    dot = (cls or graphviz.Digraph)("autograd", graph_attr=graph_attr,
+                                    node_attr=dict(NODE_ATTR), edge_attr=dict(EDGE_ATTR))
     if caption and g.note:
         dot.attr(label=_literal([g.note]), labelloc="b")
     edges_into: dict[str, list] = {}
@@ -102,13 +118,18 @@ def to_dot(g: Graph, *, caption: bool = False) -> graphviz.Digraph:
         edges_into.setdefault(e.src, []).append(e)
     for node in g.nodes:
         attrs = dict(NODE_STYLE[node.kind])
+        if node.kind in SPINE:
+            attrs["group"] = "spine"  # Graphviz keeps edges inside a group straight
         if node.marked:
             attrs.update(MARKED_STYLE)
         dot.node(node.id, label_of(node), id=node.id, tooltip=_tooltip(node),
                  **{"class": f"mg-{node.kind}"}, **attrs)
         for e in edges_into.pop(node.id, ()):  # each edge right after its tail, as in the walk
             if e.dst in g.by_id:
-                dot.edge(e.src, e.dst, id=e.id, **{"class": f"mg-{e.kind}"}, **EDGE_STYLE[e.kind])
+                style = dict(EDGE_STYLE[e.kind])
+                if backward and e.kind in GRADIENT_KINDS:  # to a None mark: no arrow
+                    style.update(GRADIENT_DIRECTION if e.kind != "none" else {"dir": "none"})
+                dot.edge(e.src, e.dst, id=e.id, **{"class": f"mg-{e.kind}"}, **style)
     return dot
 
 
@@ -126,4 +147,58 @@ def draw(*tensors, names=None, show_saved: bool = False,
     if not tensors:
         raise TypeError("draw() needs at least one tensor, e.g. draw(loss)")
     g = build_graph(tensors, names=resolve_names(names), show_saved=show_saved)
-    return to_dot(limit_graph(g, max_nodes), caption=True)
+    view = limit_graph(g, max_nodes)
+    drawing = to_dot(view, caption=True, cls=Drawing)
+    drawing.graph_view = view
+    return drawing
+
+
+class GraphvizNotFound(graphviz.ExecutableNotFound):
+    """Rendering to a file was asked for, and Graphviz's ``dot`` program is not installed."""
+
+    def __init__(self, message: str):
+        RuntimeError.__init__(self, message)
+
+
+def _needs_dot(method):
+    def call(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except graphviz.ExecutableNotFound:
+            raise GraphvizNotFound(t("view.dot_missing")) from None
+
+    call.__name__ = method.__name__
+    call.__doc__ = (f"``graphviz.Digraph.{method.__name__}``; runs Graphviz's ``dot`` program "
+                    "and raises :class:`GraphvizNotFound` where it is not installed.")
+    return call
+
+
+class Drawing(graphviz.Digraph):
+    """What :func:`draw` returns: a ``graphviz.Digraph`` a notebook shows without ``dot``.
+
+    In a notebook it is displayed as a :class:`~minigrad_widgets.GraphView`: laid out by the
+    Graphviz compiled to WebAssembly that the widget's front end carries, with a static HTML
+    copy for exported pages. ``.source`` is the DOT text. Only rendering to a file or to
+    bytes (``render``, ``pipe``, ``view``) runs Graphviz's ``dot`` program, and without it
+    they raise :class:`GraphvizNotFound`, saying how to install it.
+    """
+
+    graph_view: Graph | None = None  # the graph model drawn
+
+    def _ipython_display_(self):
+        from IPython.display import display
+
+        if self.graph_view is None:  # a copy() or a hand-made Drawing: the DOT text
+            display(self.source)
+            return
+        from .widget import GraphView
+
+        display(GraphView.from_graph(self.graph_view))
+
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        return {"text/plain": self.source}  # (IPython displays through _ipython_display_)
+
+    render = _needs_dot(graphviz.Digraph.render)
+    pipe = _needs_dot(graphviz.Digraph.pipe)
+    view = _needs_dot(graphviz.Digraph.view)
+    unflatten = _needs_dot(graphviz.Digraph.unflatten)

@@ -81,6 +81,7 @@ class Graph:
         self.names = names if names is not None else Names()
         self.note = ""
         self.full_size = 0  # nodes before any reduction (see minigrad_widgets.reduce)
+        self.core: set | None = None  # in a window of a large graph: ids well inside it
 
     def add(self, kind: str, **fields) -> GraphNode:
         node = GraphNode(f"n{len(self.nodes)}", kind, **fields)

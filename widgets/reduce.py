@@ -26,24 +26,40 @@ The view keeps the ids of the nodes it shows (a chain takes its first member's i
 
 from __future__ import annotations
 
-from .graph_model import Graph, GraphNode
+from collections import deque
 
-__all__ = ["MAX_NODES", "MIN_CHAIN", "limit_graph", "collapse_chains", "truncate"]
+from .graph_model import Graph, GraphEdge, GraphNode
+from .i18n import t
+
+__all__ = ["MAX_NODES", "MIN_CHAIN", "limit_graph", "collapse_chains", "truncate", "window",
+           "size"]
 
 MAX_NODES = 150  # the default limit of nodes drawn
 MIN_CHAIN = 3  # shortest run of identical nodes that gets collapsed
+ENDS = ("leaf", "saved", "none")  # a window's walk reaches these but does not pass them
 
 
-def limit_graph(g: Graph, max_nodes: int | None = None) -> Graph:
-    """``g`` itself if it has at most ``max_nodes`` nodes, else a smaller view of it."""
+def size(g: Graph) -> int:
+    """Nodes that count against the limit: all but the small marks of inputs needing no grad."""
+    return sum(1 for n in g.nodes if n.kind != "none")
+
+
+def limit_graph(g: Graph, max_nodes: int | None = None, *, center=None,
+                lang: str | None = None) -> Graph:
+    """``g`` itself if it has at most ``max_nodes`` nodes, else a smaller view of it.
+
+    ``center`` (an autograd node) asks for a window of nodes around it instead of the first
+    ``max_nodes`` (see :func:`window`); the stepper centres on the node it runs.
+    """
     limit = MAX_NODES if max_nodes is None else max_nodes
     if limit < 1:
         raise ValueError(f"max_nodes must be at least 1, got {limit}")
-    if len(g.nodes) <= limit:
+    if size(g) <= limit:
         return g
     view = collapse_chains(g)
-    if len(view.nodes) > limit:
-        view = truncate(view, limit)
+    if size(view) > limit:
+        cid = view.node_of.get(center) if center is not None else None
+        view = truncate(view, limit) if cid is None else window(view, cid, limit, lang=lang)
     return view
 
 
@@ -131,13 +147,21 @@ def _empty_like(g: Graph) -> Graph:
     return view
 
 
+def _with_marks(g: Graph, kept: set) -> list:
+    """Nodes of ``g`` in walk order: those in ``kept``, and the marks of their None inputs."""
+    marks = {e.src for e in g.edges if e.kind == "none" and e.dst in kept}
+    return [n for n in g.nodes if n.id in kept or n.id in marks]
+
+
 def truncate(g: Graph, max_nodes: int) -> Graph:
     """A view with the first ``max_nodes`` nodes of ``g`` and a ``more`` node for the rest."""
     view = _empty_like(g)
-    for node in g.nodes[:max_nodes]:
+    first = [n.id for n in g.nodes if n.kind != "none"][:max_nodes]
+    for node in _with_marks(g, set(first)):
         view.nodes.append(node)
         view.by_id[node.id] = node
-    left_out = len(g.nodes) - max_nodes
+    view.core = set(first[: max(1, max_nodes * 3 // 5)])
+    left_out = len(g.nodes) - len(view.nodes)
     cut = []
     for e in g.edges:
         if e.src in view.by_id and e.dst in view.by_id:
@@ -152,5 +176,72 @@ def truncate(g: Graph, max_nodes: int) -> Graph:
             view.edges.append(type(g.edges[0])(f"more_e{k}", "more", dst, "more"))
     view.node_of = {fn: nid for fn, nid in g.node_of.items() if nid in view.by_id}
     shown = f"graph truncated: showing the first {max_nodes} of {len(g.nodes)} nodes"
+    view.note = f"{g.note}; {shown}" if g.note else shown
+    return view
+
+
+def _distance_order(g: Graph, center: str) -> list[str]:
+    """Ids of ``g`` breadth first from ``center`` along edges either way (then the rest).
+
+    The walk does not go on through a leaf: a weight used by every layer would otherwise put
+    every node two edges from every other.
+    """
+    near: dict[str, list[str]] = {}
+    for e in g.edges:
+        near.setdefault(e.dst, []).append(e.src)
+        near.setdefault(e.src, []).append(e.dst)
+    order = {center: None}
+    queue = deque([center])
+    while queue:
+        here = queue.popleft()
+        if here != center and g.by_id[here].kind in ENDS:
+            continue
+        for other in near.get(here, ()):
+            if other not in order:
+                order[other] = None
+                queue.append(other)
+    order.update((n.id, None) for n in g.nodes if n.id not in order)
+    return list(order)
+
+
+def window(g: Graph, center: str, max_nodes: int, *, lang: str | None = None) -> Graph:
+    """A view of the ``max_nodes`` nodes of ``g`` nearest to node ``center`` (by edges).
+
+    Where edges leave the window, a ``more`` node (towards the inputs) and a ``more_up``
+    node (towards the outputs) say how many nodes are not drawn. ``view.core`` holds the
+    nodes well inside the window: once the current node leaves it, the stepper moves the
+    window.
+    """
+    order = [nid for nid in _distance_order(g, center) if g.by_id[nid].kind != "none"]
+    kept = set(order[:max_nodes])
+    view = _empty_like(g)
+    for node in _with_marks(g, kept):
+        view.nodes.append(node)
+        view.by_id[node.id] = node
+    view.core = set(order[: max(1, max_nodes * 3 // 5)])
+    index = {n.id: k for k, n in enumerate(g.nodes)}
+    hidden = order[max_nodes:]
+    up = sum(1 for nid in hidden if index[nid] < index[center])
+    sides = {"more_up": up, "more": len(hidden) - up}
+    cut: list = []
+    for e in g.edges:
+        if e.src in view.by_id and e.dst in view.by_id:
+            view.edges.append(e)
+        elif e.dst in kept and e.kind != "none":
+            cut.append(("more", e.dst, e))
+        elif e.src in kept:
+            cut.append(("more_up", e.src, e))
+    for side in {side for side, _, _ in cut}:
+        more = GraphNode(side, "more", title=t("view.more_nodes", lang, count=sides[side]))
+        view.nodes.append(more)
+        view.by_id[more.id] = more
+    seen = set()
+    for k, (side, kept_id, _) in enumerate(cut):
+        if (side, kept_id) not in seen:
+            seen.add((side, kept_id))
+            src, dst = (side, kept_id) if side == "more" else (kept_id, side)
+            view.edges.append(GraphEdge(f"{side}_e{k}", src, dst, "more"))
+    view.node_of = {fn: nid for fn, nid in g.node_of.items() if nid in view.by_id}
+    shown = t("view.window", lang, total=g.full_size, shown=len(kept))
     view.note = f"{g.note}; {shown}" if g.note else shown
     return view

@@ -20,8 +20,9 @@ import numpy as np
 from ._format import format_array, format_value, is_leaf_node, to_numpy
 from .check import check_record, keep_inputs
 from .explain import read_saved, section, step_panel
+from .gradients import GradientLabels
 from .graph_model import build_graph, outputs_of
-from .i18n import get_language, t
+from .i18n import t
 from .names import resolve_names
 from .predict import Score, judge, resolve, senders_of
 from .reduce import limit_graph
@@ -85,13 +86,15 @@ class BackwardStepper(StepperView):
     None
     """
 
+    _backward_arrows = True  # gradient edges drawn the way the gradient travels
+
     def __init__(self, loss, gradient=None, retain_graph=None, create_graph: bool = False,
                  inputs=None, names=None, *, max_nodes: int | None = None,
                  predict: bool = False, check: bool | str = False, lang: str | None = None,
                  **kwargs):
         t("button.step", lang)  # a wrong language fails here, before anything runs
-        super().__init__(kind="stepper", **kwargs)
-        self._lang = lang or get_language()
+        super().__init__(kind="stepper", lang=lang, **kwargs)
+        self._lang = self.lang
         self.predict_mode = bool(predict)
         self._check = check
         self._score = [0, 0]
@@ -104,7 +107,9 @@ class BackwardStepper(StepperView):
         self._seeds = (None,) * len(outputs) if gradient is None else outputs_of(gradient)
         graph = build_graph(outputs, names=resolve_names(names))
         self._graph = graph
-        self._show(limit_graph(graph, max_nodes))
+        self._max_nodes, self._center = max_nodes, None
+        self._show(limit_graph(graph, max_nodes, lang=self.lang))
+        self._gradients = GradientLabels(graph, outputs, self._seeds, self.lang)
         inputs_t = outputs_of(inputs) if inputs is not None else ()
         watch = Watch(self._watched(graph, inputs_t))
         self._kept = {}
@@ -295,6 +300,21 @@ class BackwardStepper(StepperView):
         done = len(self._log.records)
         return done if self._log.finished and not self._failure else max(len(self._planned),
                                                                           done)
+
+    def _follow(self, pos: int) -> None:
+        """In a large graph, move the window drawn to the node being run when it nears the
+        window's edge (only then is the graph laid out again)."""
+        if self._view is self._graph:
+            return
+        center = self._log.records[pos - 1].node if pos else None
+        if center is None:
+            moved = self._center is not None
+        else:
+            vid = self._view.node_of.get(center)
+            moved = vid is None or (self._view.core is not None and vid not in self._view.core)
+        if moved:
+            self._center = center
+            self._show(limit_graph(self._graph, self._max_nodes, center=center, lang=self.lang))
 
     def _panel(self, pos: int, total: int) -> dict:
         lang = self._lang

@@ -46,11 +46,14 @@ class StepperView(_Traits):
 
     def _sync(self) -> None:
         pos, total = self._log.position, self._total
+        self._follow(pos)
         base = self._node_states()
         states = dict(base)
         states.update(self._marks(pos))
         failed = self._failure is not None and pos == len(self._log.records)
         with self.hold_sync():
+            self.edge_labels, self.node_notes = self._gradients.at(self._log.records[:pos],
+                                                                   self._view)
             self.labels = button_labels(self._lang)
             self.total_steps = total
             self.step_index = pos
@@ -155,8 +158,9 @@ class StepperSnapshot(_Traits):
 
     def __init__(self, stepper: StepperView):
         names = ("dot", "node_states", "edge_states", "panel", "step_index", "total_steps",
-                 "note", "labels", "counter", "predict_mode")
-        super().__init__(kind="stepper", frozen=True, can_step=False,
+                 "note", "labels", "counter", "predict_mode", "edge_labels", "node_notes",
+                 "show_edge_labels", "scale")
+        super().__init__(kind="stepper", frozen=True, can_step=False, lang=stepper.lang,
                          **{n: _copy(getattr(stepper, n)) for n in names})
         self._text = repr(stepper)
         self._graph_text = stepper.graph_text()

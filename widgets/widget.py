@@ -13,8 +13,10 @@ import pathlib
 import anywidget
 import traitlets
 
+from . import export
 from .dot import to_dot
 from .graph_model import Graph, build_graph, outputs_of
+from .i18n import LANGUAGES, front_end_strings, get_language
 from .names import resolve_names
 from .reduce import limit_graph
 from .text import graph_text
@@ -55,11 +57,50 @@ class WidgetBase(anywidget.AnyWidget):
     note = traitlets.Unicode("", help="a remark shown under the graph, e.g. that it was "
                              "truncated").tag(sync=True)
     kind = traitlets.Unicode("graph", help="'graph' or 'stepper'").tag(sync=True)
+    edge_labels = traitlets.Dict(help="edge id -> the gradient it carried, as text (shown on "
+                                 "the edge)").tag(sync=True)
+    node_notes = traitlets.Dict(help="node id -> a line under the node, e.g. a leaf's .grad "
+                                "after its AccumulateGrad step").tag(sync=True)
+    show_edge_labels = traitlets.Bool(True, help="draw edge_labels on the graph (a toggle in "
+                                      "the front end)").tag(sync=True)
+    scale = traitlets.Float(1.0, help="zoom of the drawing; 1 is 12 pt labels").tag(sync=True)
+    lang = traitlets.Unicode("en", help="language of every visible string: 'en' or "
+                             "'zh'").tag(sync=True)
+    strings = traitlets.Dict(help="the front end's visible strings, in `lang`").tag(sync=True)
+
+    _backward_arrows = False  # the stepper draws gradient edges the way gradients travel
+
+    def __init__(self, *, lang: str | None = None, scale: float = 1.0, **kwargs):
+        lang = lang or get_language()
+        if lang not in LANGUAGES:
+            raise ValueError(f"lang must be one of {', '.join(LANGUAGES)}, got {lang!r}")
+        if not scale > 0:
+            raise ValueError(f"scale must be a positive number, got {scale!r}")
+        super().__init__(lang=lang, scale=float(scale), strings=front_end_strings(lang),
+                         **kwargs)
 
     def _show(self, view: Graph) -> None:
         self._view = view
-        self.dot = to_dot(view).source
+        self.dot = to_dot(view, backward=self._backward_arrows).source
         self.note = view.note
+
+    # ------------------------------------------------------------ outside a kernel
+    def to_html(self) -> str:
+        """This widget as one self-contained HTML page: the front end (with Graphviz in
+        WebAssembly), the drawing and, for a stepper, every step, so that Reset, Back,
+        Step, Run and Play work in any browser, with no kernel and no network."""
+        return export.page(self)
+
+    def save_html(self, path) -> pathlib.Path:
+        """Writes :meth:`to_html` to ``path`` (UTF-8) and returns the path."""
+        path = pathlib.Path(path)
+        path.write_text(self.to_html(), encoding="utf-8")
+        return path
+
+    def _repr_mimebundle_(self, **kwargs):
+        data, metadata = super()._repr_mimebundle_(**kwargs)
+        data["text/html"] = export.fragment(self, carry=export.carry_bundle())
+        return data, metadata
 
 
 class GraphView(WidgetBase):
@@ -86,7 +127,6 @@ class GraphView(WidgetBase):
 
     def __init__(self, tensor=None, names=None, show_saved: bool = False, *, follow=None,
                  max_nodes: int | None = None, **kwargs):
-        super().__init__(kind="graph", **kwargs)
         if tensor is None and follow is None:
             raise TypeError("GraphView needs a tensor to draw, or follow=a function returning it")
         self._tensor = tensor
@@ -94,14 +134,26 @@ class GraphView(WidgetBase):
         self._names = names
         self._show_saved = show_saved
         self._max_nodes = max_nodes
+        super().__init__(kind="graph", **kwargs)
         self.refresh()
+
+    @classmethod
+    def from_graph(cls, view: Graph, **kwargs) -> GraphView:
+        """A GraphView of a graph model already built (what ``draw()`` shows in a notebook)."""
+        self = cls.__new__(cls)
+        WidgetBase.__init__(self, kind="graph", **kwargs)
+        self._tensor = self._follow = None
+        self._show(view)
+        return self
 
     def refresh(self) -> None:
         """Walk the graph again and redraw (after more ops, or after backward())."""
+        if self._tensor is None and self._follow is None:
+            return  # made from a graph model: nothing to walk again
         tensor = self._follow() if self._follow is not None else self._tensor
         outputs = outputs_of(tensor)
         g = build_graph(outputs, names=resolve_names(self._names), show_saved=self._show_saved)
-        self._show(limit_graph(g, self._max_nodes))
+        self._show(limit_graph(g, self._max_nodes, lang=self.lang))
 
     def update(self, tensor) -> None:
         """Draw another tensor (or tuple of tensors) from now on."""

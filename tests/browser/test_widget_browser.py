@@ -6,7 +6,8 @@ really drawn (an SVG whose <g> ids are the DOT ids), the node Python calls curre
 highlighted, and Python sees the same step (a cell prints the stepper's state and ``x.grad``).
 The step logic itself is tested without a browser in tests/widgets/.
 
-Screenshots: test-artifacts/browser/*.png; docs/img/stepper.png is a copy of stepper-step2.png.
+Screenshots: test-artifacts/browser/*.png (the README's docs/img/stepper.png is taken by
+tests/browser/readme_screenshot.py).
 """
 
 from __future__ import annotations

@@ -87,11 +87,16 @@ def test_a_stepper_on_a_collapsed_chain_marks_the_chain_current_until_it_is_done
     assert x.grad.item() == 1.0
 
 
-def test_a_stepper_on_a_truncated_graph_has_states_only_for_drawn_nodes():
+def test_a_stepper_on_a_large_graph_draws_a_window_that_follows_the_current_node():
     xs, total = _wide(200)
     stepper = BackwardStepper(total)
-    drawn = set(stepper._view.by_id)
-    stepper.run()
-    assert set(stepper.node_states) <= drawn and set(stepper.edge_states) <= {
-        e.id for e in stepper._view.edges}
+    layouts = {stepper.dot}
+    while stepper.step_index < stepper.total_steps:
+        stepper.step()
+        drawn = set(stepper._view.by_id)
+        assert set(stepper.node_states) <= drawn and set(stepper.edge_states) <= {
+            e.id for e in stepper._view.edges}
+        assert "current" in stepper.node_states.values()
+        layouts.add(stepper.dot)
+    assert 1 < len(layouts) < stepper.total_steps / 4  # moved, but not at every step
     assert all(x.grad.item() == 2 * x.item() for x in xs)

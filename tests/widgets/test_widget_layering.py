@@ -33,7 +33,9 @@ def _private_reads(path: pathlib.Path) -> list[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute):
             name = node.attr
-            own = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
+            own = (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
+                   or isinstance(node.value, ast.Call)
+                   and getattr(node.value.func, "id", None) == "super")
             if (name.startswith("_") and not name.startswith("__") and not own
                     and not name.startswith("_saved_") and name not in ALLOWED_PRIVATE):
                 found.append(f"{path.name}:{node.lineno}: .{name}")

@@ -33,7 +33,8 @@ def test_text_forms_are_the_same_in_two_processes():
                            check=True).stdout for _ in range(2)]
     assert runs[0] == runs[1]
     assert not re.search(r"0x[0-9a-f]{6,}|\d{9,}", runs[0])  # no addresses, no id()s
-    assert "True ['application/vnd.jupyter.widget-view+json', 'text/plain']" in runs[0]
+    assert "True ['application/vnd.jupyter.widget-view+json', 'text/html', 'text/plain']" \
+        in runs[0]
 
 
 def test_graph_view_text_is_a_tree_with_names_shapes_and_values():

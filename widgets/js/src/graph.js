@@ -35,12 +35,6 @@ function parseSvg(text) {
   return document.importNode(svg, true);
 }
 
-/** Shrinks a wide drawing to fit, but not below half size: past that, the area scrolls. */
-function limitShrink(svg) {
-  const width = parseFloat(svg.getAttribute("width")); // Graphviz gives points
-  if (Number.isFinite(width)) svg.style.minWidth = `${Math.round((width * 4) / 3 / 2)}px`;
-}
-
 /** Map from DOT id ("n3", "e0") to its <g> element, for restyling without a search. */
 function indexById(svg) {
   const index = new Map();
@@ -48,12 +42,59 @@ function indexById(svg) {
   return index;
 }
 
-const NODE_STATES = ["pending", "current", "done", "flagged", "error"];
-const EDGE_STATES = ["pending", "active", "done"];
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function svgText(className, x, y, text) {
+  const node = document.createElementNS(SVG_NS, "text");
+  node.setAttribute("class", className);
+  node.setAttribute("x", x.toFixed(1));
+  node.setAttribute("y", y.toFixed(1));
+  node.setAttribute("text-anchor", "middle");
+  node.textContent = text;
+  return node;
+}
+
+const ALONG = [0.5, 0.3, 0.7, 0.2, 0.8];
+const CHAR_WIDTH = 6.6; // px of an 11 px monospace character
+const overlaps = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+/** Where an edge's label goes: near the middle of its path, beside the line, and not on a
+ * label already placed (two edges between the same nodes, as in y * y). */
+function labelSpot(g, w, placed) {
+  const path = g.querySelector("path");
+  if (!path || typeof path.getTotalLength !== "function") return null;
+  const length = path.getTotalLength();
+  let best = null;
+  let fewest = Infinity;
+  for (const dy of [0, -14, 14, -28, 28]) {
+    for (const t of ALONG) {
+      const p = path.getPointAtLength(length * t);
+      for (const [x, anchor] of [[p.x + 5, "start"], [p.x - 5, "end"]]) {
+        // the box of the text and its halo
+        const box = { x: (anchor === "start" ? x : x - w) - 3, y: p.y + dy - 7, w: w + 6, h: 15 };
+        const spot = { x, y: p.y + dy + 4, anchor, box };
+        const hits = placed.filter((other) => overlaps(box, other)).length;
+        if (!hits) return spot;
+        if (hits < fewest) [best, fewest] = [spot, hits];
+      }
+    }
+  }
+  // crowded: slide to the right of whatever is in the way, a little away from the line
+  const p = path.getPointAtLength(length / 2);
+  const box = { x: p.x + 2, y: p.y - 7, w: w + 6, h: 15 };
+  for (let tries = 0; tries < 6 && box.x < p.x + 160; tries++) {
+    const hit = placed.filter((other) => overlaps(box, other));
+    if (!hit.length) return { x: box.x + 3, y: p.y + 4, anchor: "start", box };
+    box.x = Math.max(...hit.map((other) => other.x + other.w)) + 1;
+  }
+  return best;
+}
 
 /**
  * Creates the graph area. `update()` redraws after a change of `dot` (async: Graphviz);
- * `restyle()` applies `node_states`/`edge_states` to the drawing already on screen.
+ * `restyle()` applies `node_states`/`edge_states`, the gradients on the edges and the notes
+ * under the nodes to the drawing already on screen, and scrolls the current node into view.
+ * A node or edge in state s gets the class `mg-s` (any state Python names).
  * `onNodeClick(id)`, if given, is called with the DOT id of a node the learner clicks.
  */
 export function createGraph(model, { onNodeClick } = {}) {
@@ -66,8 +107,12 @@ export function createGraph(model, { onNodeClick } = {}) {
     });
   }
   let index = new Map();
+  let svg = null;
   let drawn = null; // the dot text currently on screen
   let generation = 0; // discards a layout that finished after a newer one started
+  let zoom = Number(model.get("scale")) || 1;
+  let natural = null; // [width, height] of the drawing in px at zoom 1
+  const overlay = { labels: null };
 
   function message(text, kind = "info") {
     const p = document.createElement("p");
@@ -75,18 +120,106 @@ export function createGraph(model, { onNodeClick } = {}) {
     p.textContent = text;
     el.replaceChildren(p);
     index = new Map();
+    svg = null;
+  }
+
+  function applyZoom() {
+    if (!svg || !natural) return;
+    svg.style.width = `${Math.round(natural[0] * zoom)}px`;
+    svg.style.height = `${Math.round(natural[1] * zoom)}px`;
+  }
+
+  function setZoom(value, keepCenter = true) {
+    const next = Math.min(4, Math.max(0.1, value));
+    const cx = el.scrollLeft + el.clientWidth / 2;
+    const cy = el.scrollTop + el.clientHeight / 2;
+    const ratio = next / zoom;
+    zoom = next;
+    applyZoom();
+    if (keepCenter) {
+      el.scrollLeft = cx * ratio - el.clientWidth / 2;
+      el.scrollTop = cy * ratio - el.clientHeight / 2;
+    }
+  }
+
+  function fit() {
+    if (natural && el.clientWidth) setZoom(Math.min(1, (el.clientWidth - 4) / natural[0]), false);
+  }
+
+  function setState(g, state) {
+    const old = g.dataset.mgState;
+    if (old === state) return;
+    if (old) g.classList.remove(`mg-${old}`);
+    if (state) g.classList.add(`mg-${state}`);
+    g.dataset.mgState = state || "";
+  }
+
+  function drawOverlay() {
+    if (!svg) return;
+    overlay.labels?.remove();
+    const layer = document.createElementNS(SVG_NS, "g");
+    layer.setAttribute("class", "mg-overlay");
+    const placed = [];
+    for (const g of index.values()) {
+      if (!g.classList.contains("node")) continue;
+      const box = g.getBBox();
+      placed.push({ x: box.x, y: box.y, w: box.width, h: box.height });
+    }
+    for (const [id, text] of Object.entries(model.get("node_notes") || {})) {
+      const g = index.get(id);
+      if (!g) continue;
+      const box = g.getBBox();
+      const y = box.y + box.height + 13;
+      const note = svgText("mg-node-note", box.x, y, text); // left-aligned: never off the left
+      note.setAttribute("text-anchor", "start");
+      layer.append(note);
+      placed.push({ x: box.x, y: y - 10, w: text.length * CHAR_WIDTH, h: 13 });
+    }
+    const labels = model.get("show_edge_labels") ? model.get("edge_labels") || {} : {};
+    svg.querySelector("g.graph")?.append(layer); // in the page, so text can be measured
+    for (const [id, text] of Object.entries(labels)) {
+      const g = index.get(id);
+      if (!g) continue;
+      const label = svgText("mg-edge-label", 0, 0, text);
+      label.dataset.edge = id;
+      layer.append(label);
+      const width = label.getComputedTextLength?.() || text.length * CHAR_WIDTH;
+      const spot = labelSpot(g, width, placed);
+      if (!spot) {
+        label.remove();
+        continue;
+      }
+      placed.push(spot.box);
+      label.setAttribute("x", spot.x.toFixed(1));
+      label.setAttribute("y", spot.y.toFixed(1));
+      label.setAttribute("text-anchor", spot.anchor);
+    }
+    overlay.labels = layer;
+  }
+
+  /** Scrolls the graph area (not the page) so that the current node is in view. */
+  function reveal() {
+    const current = svg?.querySelector("g.node.mg-current, g.node.mg-error");
+    if (!current) return;
+    const box = current.getBoundingClientRect();
+    const area = el.getBoundingClientRect();
+    const margin = 40;
+    if (box.left < area.left + margin || box.right > area.right - margin) {
+      el.scrollLeft += box.left + box.width / 2 - (area.left + area.width / 2);
+    }
+    if (box.top < area.top + margin || box.bottom > area.bottom - margin) {
+      el.scrollTop += box.top + box.height / 2 - (area.top + area.height / 2);
+    }
   }
 
   function restyle() {
     const nodes = model.get("node_states") || {};
     const edges = model.get("edge_states") || {};
     for (const [id, g] of index) {
-      const isNode = g.classList.contains("node");
-      const state = (isNode ? nodes : edges)[id];
-      for (const name of isNode ? NODE_STATES : EDGE_STATES) {
-        g.classList.toggle(`mg-${name}`, state === name);
-      }
+      setState(g, (g.classList.contains("node") ? nodes : edges)[id]);
     }
+    drawOverlay();
+    reveal();
   }
 
   async function update() {
@@ -102,20 +235,73 @@ export function createGraph(model, { onNodeClick } = {}) {
     if (!index.size) message("Laying out the graph…");
     const graphviz = await loadGraphviz();
     if (mine !== generation) return;
-    let svg;
+    let drawing;
     try {
-      svg = parseSvg(graphviz.dot(dot));
+      drawing = parseSvg(graphviz.dot(dot));
     } catch (error) {
       console.error("[minigrad_widgets] could not lay out the graph:", error);
       return message(`Could not lay out the graph: ${error.message || error}`, "error");
     }
-    limitShrink(svg);
-    svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", `autograd graph with ${count} nodes`);
-    el.replaceChildren(svg);
+    // Graphviz sizes the drawing in points; at zoom 1 a 12 pt label is 16 px.
+    natural = [parseFloat(drawing.getAttribute("width")) * (4 / 3),
+      parseFloat(drawing.getAttribute("height")) * (4 / 3)];
+    drawing.removeAttribute("width");
+    drawing.removeAttribute("height");
+    drawing.setAttribute("role", "img");
+    drawing.setAttribute("aria-label", `autograd graph with ${count} nodes`);
+    el.replaceChildren(drawing);
+    svg = drawing;
+    overlay.labels = null;
+    applyZoom();
     index = indexById(svg);
     restyle();
   }
 
-  return { el, update, restyle };
+  const onScale = () => setZoom(Number(model.get("scale")) || 1);
+  const zoomBy = (factor) => setZoom(zoom * factor);
+  const pan = panning(el, (factor) => zoomBy(factor));
+  return { el, update, restyle, drawOverlay, fit, zoomBy, onScale, reset: onScale, cleanup: pan };
+}
+
+/** Drag to pan; ctrl (or cmd) + wheel to zoom. Returns a cleanup function. */
+function panning(el, zoomBy) {
+  let start = null;
+  const down = (e) => {
+    if (e.button !== 0 || e.target.closest("a, button, input")) return;
+    start = [e.clientX, e.clientY, el.scrollLeft, el.scrollTop];
+    el.classList.add("mg-panning");
+  };
+  let dragged = false;
+  const move = (e) => {
+    if (!start) return;
+    dragged ||= Math.abs(e.clientX - start[0]) + Math.abs(e.clientY - start[1]) > 4;
+    el.scrollLeft = start[2] - (e.clientX - start[0]);
+    el.scrollTop = start[3] - (e.clientY - start[1]);
+  };
+  const up = () => {
+    start = null;
+    el.classList.remove("mg-panning");
+  };
+  // a drag is not a click on the node it ended on (prediction mode listens for those)
+  const click = (e) => {
+    if (dragged) e.stopPropagation();
+    dragged = false;
+  };
+  el.addEventListener("click", click, true);
+  const wheel = (e) => {
+    if (!(e.ctrlKey || e.metaKey)) return;
+    e.preventDefault();
+    zoomBy(e.deltaY < 0 ? 1.15 : 1 / 1.15);
+  };
+  el.addEventListener("pointerdown", down);
+  window.addEventListener("pointermove", move);
+  window.addEventListener("pointerup", up);
+  el.addEventListener("wheel", wheel, { passive: false });
+  return () => {
+    el.removeEventListener("pointerdown", down);
+    window.removeEventListener("pointermove", move);
+    window.removeEventListener("pointerup", up);
+    el.removeEventListener("wheel", wheel);
+    el.removeEventListener("click", click, true);
+  };
 }
