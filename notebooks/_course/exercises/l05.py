@@ -31,7 +31,8 @@ def keep(answer):
 @exercise("L5.second",
           hint=Text(en="The first grad needs create_graph=True so that its result can be "
                        "differentiated; d²(t⁴)/dt² = 12t².",
-                    zh="第一次 grad 需要 create_graph=True，它的结果才能再求导；d²(t⁴)/dt² = 12t²。"),
+                    zh="第一次 grad 需要 create_graph=True，它的结果才能再求导；"
+                       "d²(t⁴)/dt² = 12t²。"),
           wrong=[32.0, 24.0, 96.0])
 def second(answer):
     return number(answer) == 48.0
