@@ -33,6 +33,13 @@ OPENING = {"en": ("**What you will do.**", "**What you will learn.**", "**What y
            "zh": ("**你将做什么。**", "**你将学到什么。**", "**你需要什么。**")}
 
 
+@pytest.fixture(autouse=True)
+def english_afterwards():
+    """The checker's set_language also sets the widgets' language: leave both as found."""
+    yield
+    _course.set_language("en")
+
+
 def _read(path: Path) -> nbformat.NotebookNode:
     return nbformat.read(path, as_version=4)
 

@@ -18,6 +18,7 @@ Each lesson defines its exercises in its own module, ``_course/exercises/lNN.py`
 >>> set_language("zh")
 >>> check("L0.demo", 41)
 ❌ L0.demo：再想想。提示：六乘以七。
+>>> set_language("en")
 """
 
 from __future__ import annotations
