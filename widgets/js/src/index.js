@@ -1,7 +1,8 @@
 // Front end of minigrad_widgets (GraphView and BackwardStepper), an anywidget ES module.
 //
 // It draws what Python says and nothing more: the traits `dot`, `node_states`, `edge_states`,
-// `panel`, `step_index`, `total_steps`, `playing`, `speed`, `note` and `kind` come from Python;
+// `panel`, `step_index`, `total_steps`, `playing`, `speed`, `note` and `kind` come from Python
+// (and for a stepper `labels`, `counter`, `can_step`, `predict_mode` and `frozen`);
 // buttons send {event: "step" | "back" | "reset" | "run"} back, and in prediction mode a click
 // on a node sends {event: "node_click", node: id}. The only thing decided here is
 // when the Play timer sends the next "step".
