@@ -156,7 +156,7 @@ ZH: dict[str, str] = {
     "button.pause": "暂停",
     "button.speed": "速度",
     "button.speed_unit": "每秒 {speed} 步",
-    "button.toolbar": "backward() 逐步执行器",
+    "button.toolbar": "反向传播（backward()）逐步执行器",
     "button.reset_tip": "撤销所有步骤，回到 backward() 之前",
     "button.back_tip": "撤销上一步",
     "button.step_tip": "运行 backward() 的下一个节点",
@@ -216,7 +216,7 @@ ZH: dict[str, str] = {
     "predict.right_leaf": "对了：下一个运行的是 {expected}：梯度到齐的叶子节点会立即更新"
                           "（AccumulateGrad 优先）。",
     "predict.already": "不是 {guess}：它已经运行过了。",
-    "predict.never": "不是 {guess}：backward() 不会运行它（那里不需要梯度）。",
+    "predict.never": "不是 {guess}：反向传播不会运行它（那里不需要梯度）。",
     "predict.waiting": "还轮不到 {guess}：它还在等 {nodes} 传来的梯度。"
                        "一个节点要等所有梯度都到齐才会运行。",
     "predict.leaf_first": "不是 {guess}：{expected} 先运行，因为梯度到齐的叶子节点会立即更新。",
@@ -225,10 +225,10 @@ ZH: dict[str, str] = {
                         "这次先出队的是 {expected}。",
     "predict.later_first": "不是 {guess}：它和 {expected} 都已就绪，"
                            "引擎先运行前向计算中创建得更晚的那个节点。",
-    "predict.finished": "backward() 已经结束，没有下一个节点了。",
-    "predict.failed": "backward() 无法从这里继续：请按“后退”或“重置”。",
-    "start.title": "backward() 之前",
-    "start.line": "backward() 从 {start} 开始，起始梯度为 {grad}",
+    "predict.finished": "反向传播已经结束，没有下一个节点了。",
+    "predict.failed": "反向传播无法从这里继续：请按“后退”或“重置”。",
+    "start.title": "反向传播开始之前",
+    "start.line": "反向传播从 {start} 开始，起始梯度为 {grad}",
     "start.count": "共有 {total} 个节点要运行：按“单步”运行第一个。",
     "start.itself": "这个张量本身",
     "text.header": "BackwardStepper：第 {index} 步，共 {total} 步",

@@ -151,9 +151,12 @@ class BackwardStepper(StepperView):
             if out.grad_fn is not None:
                 value = np.ones(tuple(out.shape)) if seed is None else to_numpy(seed)
                 seeds[out.grad_fn] = (out.output_nr, value)
-        records = record_torch(backward, list(self._graph.node_of), watch, self._leaf_names,
-                               read_saved, seeds)
+        records, failure = record_torch(backward, list(self._graph.node_of), watch,
+                                        self._leaf_names, read_saved, seeds)
         self._planned = [rec.node for rec in records]
+        if failure is not None:  # shown once the learner steps up to it
+            self._failure = (len(records) + 1, failure[0], failure[1])
+            self._planned.append(failure[0])
         self._log = StepLog(watch, None, records)
         for i, rec in enumerate(records):
             if self._check:

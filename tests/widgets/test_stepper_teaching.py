@@ -378,3 +378,25 @@ def test_check_all_catches_a_built_in_backward_gone_wrong(monkeypatch):
     assert _section(stepper, "check")["lines"] == [
         "the node sent [1., 1.]; the forward's numerical VJP is [1.    , 0.5403]"]
     assert stepper.node_states["n2"] == "flagged"
+
+
+def test_a_pytorch_backward_that_raises_is_shown_on_its_node_when_reached(torch):
+    class TwoGradsT(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, t):
+            return t * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    v = torch.tensor([1., 2.], requires_grad=True)
+    u = torch.tensor([3., 4.], requires_grad=True)
+    stepper = BackwardStepper((TwoGradsT.apply(v * 3) * u).sum(), names={"u": u, "v": v})
+    assert u.grad is None and stepper.counter == "step 0 / 4"  # recorded, then put back
+    stepper.run()
+    assert stepper.counter == "failed at step 4 of 4" and stepper.node_states["n3"] == "error"
+    assert "incorrect number of gradients" in _section(stepper, "error")["lines"][1]
+    assert u.grad.tolist() == [6., 12.] and v.grad is None
+    stepper.reset()
+    assert u.grad is None

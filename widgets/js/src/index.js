@@ -2,11 +2,12 @@
 //
 // It draws what Python says and nothing more: the synced traits (`dot`, `node_states`,
 // `edge_states`, `edge_labels`, `node_notes`, `panel`, `step_index`, `total_steps`,
-// `playing`, `speed`, `note`, `kind`, `scale`, `strings`, `labels`, `counter`, ...) come from
-// Python; buttons send {event: "step" | "back" | "reset" | "run"} back, and in prediction
-// mode a click on a node sends {event: "node_click", node: id}. The only thing decided here
-// is when the Play timer sends the next "step". `mountStatic` runs the same code with no
-// kernel, on a record of every step (see offline.js and minigrad_widgets/export.py).
+// `playing`, `speed`, `note`, `kind`, `scale`, `strings`, and for a stepper `labels`,
+// `counter`, `can_step`, `predict_mode` and `frozen`) come from Python; buttons send
+// {event: "step" | "back" | "reset" | "run"} back, and in prediction mode a click on a node
+// sends {event: "node_click", node: id}. The only thing decided here is when the Play timer
+// sends the next "step". `mountStatic` runs the same code with no kernel, on a record of
+// every step (see offline.js and minigrad_widgets/export.py).
 
 import { createControls, startPlayer } from "./controls.js";
 import { createGraph } from "./graph.js";
