@@ -112,13 +112,8 @@ class BackwardStepper(StepperView):
         self._gradients = GradientLabels(graph, outputs, self._seeds, self.lang)
         inputs_t = outputs_of(inputs) if inputs is not None else ()
         watch = Watch(self._watched(graph, inputs_t))
-        self._kept = {}
+        self._kept = self._keep_inputs(graph) if check else {}  # held for the checks only
         self._flags: list[int] = []  # indices of the records flagged on the graph
-        if check:
-            for gnode in graph.nodes:
-                kept = keep_inputs(gnode.obj) if gnode.obj is not None else None
-                if kept is not None:
-                    self._kept[gnode.obj] = kept
         if _freed(graph):
             self._unusable = "error.graph_used"
         if _library(outputs[0]) == "minigrad":
@@ -377,6 +372,16 @@ class BackwardStepper(StepperView):
         return name, self._graph.names.tensor_named(name)
 
     # ------------------------------------------------------------ set-up helpers
+    @staticmethod
+    def _keep_inputs(graph) -> dict:
+        """Custom Function node -> its forward's inputs, taken now (they may be gone later)."""
+        kept = {}
+        for gnode in graph.nodes:
+            inputs = keep_inputs(gnode.obj) if gnode.obj is not None else None
+            if inputs is not None:
+                kept[gnode.obj] = inputs
+        return kept
+
     def _watched(self, graph, inputs) -> list:
         """Tensors whose ``.grad`` a step may change: leaves, outputs, named results, inputs."""
         tensors = [n.tensor for n in graph.nodes if n.kind in ("leaf", "output")]
