@@ -12,10 +12,12 @@ JS     := widgets/js
 BUNDLE := widgets/static/widget.js
 PYTEST_ARGS ?=
 
-.PHONY: test lab install torch frontend browser-deps lint bench docs clean help
+.PHONY: test lab lessons student install torch frontend browser-deps lint bench docs clean help
 
 help:
-	@echo "make lab    - open the lessons in JupyterLab"
+	@echo "make lab    - open the course (notebooks/index.ipynb) in JupyterLab"
+	@echo "make lessons [L=03] - build the lessons from notebooks/_source/ and run them"
+	@echo "make student [STUDENT=build/student] - the hand-out version, without solutions"
 	@echo "make test   - run every test"
 	@echo "make bench  - run the benchmarks (ratios against PyTorch and a NumPy floor)"
 	@echo "make lint   - ruff"
@@ -66,10 +68,20 @@ test: install browser-deps
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lab: install
-	$(BIN)/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root)
+	cd notebooks && ../$(BIN)/jupyter lab index.ipynb $(if $(filter 0,$(shell id -u)),--allow-root)
+
+# The lessons are built from one source each (notebooks/_source/NN_slug.md): English and
+# Chinese notebooks and their solutions, executed so that the stored outputs are real.
+L ?=
+lessons: install
+	$(BIN)/python notebooks/build.py $(L)
+
+STUDENT ?= build/student
+student: $(STAMP)
+	$(BIN)/python notebooks/build.py --student $(STUDENT)
 
 lint: $(STAMP)
-	$(BIN)/ruff check minigrad widgets tests bench
+	$(BIN)/ruff check minigrad widgets tests bench docs notebooks/build.py notebooks/_course
 
 bench: install
 	$(BIN)/python -m bench

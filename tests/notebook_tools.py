@@ -1,10 +1,7 @@
-"""Execute the lesson notebooks and store clean outputs: the answer key nbval checks.
+"""Execute notebooks and store clean outputs: the answer key nbval checks.
 
-    python tests/notebook_tools.py                 # re-run every lesson in notebooks/
-    python tests/notebook_tools.py notebooks/02_running_backward.ipynb
-
-Run it after changing a lesson (or minigrad), then read the diff. Stored notebooks carry
-no widget state (``metadata.widgets``, widget-state and widget-view outputs are dropped; the
+Used by notebooks/build.py (which builds the lessons from notebooks/_source/) and by the
+tests. Stored notebooks carry no widget state (``metadata.widgets``, widget-state and widget-view outputs are dropped; the
 widget's deterministic ``text/plain`` stays), no timing metadata and no machine paths.
 """
 
@@ -12,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import nbformat
@@ -51,13 +47,14 @@ def machine_paths(nb: nbformat.NotebookNode) -> list[str]:
     return found
 
 
-def execute(nb: nbformat.NotebookNode, *, timeout: int = 120) -> nbformat.NotebookNode:
-    """Run every cell in a fresh kernel started in notebooks/ (cells tagged
+def execute(nb: nbformat.NotebookNode, *, cwd: Path = NOTEBOOKS,
+            timeout: int = 120) -> nbformat.NotebookNode:
+    """Run every cell in a fresh kernel started in ``cwd`` (cells tagged
     ``raises-exception`` may raise; any other error stops the run)."""
     from nbclient import NotebookClient
 
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                            resources={"metadata": {"path": str(NOTEBOOKS)}})
+                            resources={"metadata": {"path": str(cwd)}})
     client.execute()
     return nb
 
@@ -71,19 +68,3 @@ def as_pytorch(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
             source = re.sub(r"^import minigrad as torch\b", "import torch", cell.source, flags=re.M)
             cell.source = re.sub(r"^from minigrad([. ])", r"from torch\1", source, flags=re.M)
     return twin
-
-
-def refresh(path: Path) -> None:
-    nb = nbformat.read(path, as_version=4)
-    clean(execute(nb))
-    paths = machine_paths(nb)
-    if paths:
-        raise SystemExit(f"{path}: machine paths in outputs: {paths[:3]}")
-    nbformat.write(nb, path)
-
-
-if __name__ == "__main__":
-    targets = [Path(p) for p in sys.argv[1:]] or sorted(NOTEBOOKS.glob("*.ipynb"))
-    for target in targets:
-        refresh(target)
-        print(f"executed and cleaned {target}")

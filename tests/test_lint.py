@@ -15,5 +15,6 @@ def test_ruff_finds_no_problems_in_the_code():
     if ruff is None:
         pytest.skip("ruff is not installed (pip install ruff)")
     proc = subprocess.run([ruff, "check", "--output-format", "concise", "minigrad", "widgets",
-                           "tests", "bench", "docs"], cwd=ROOT, capture_output=True, text=True)
+                           "tests", "bench", "docs", "notebooks/build.py", "notebooks/_course"],
+                          cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -22,7 +22,7 @@ from notebook_tools import WIDGET_MIME, as_pytorch, clean, execute, machine_path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-LESSONS = sorted((REPO / "notebooks").glob("*.ipynb"))
+LESSONS = sorted((REPO / "notebooks").glob("0*.ipynb"))
 SANITIZE = HERE / "nbval_sanitize.cfg"
 BROKEN = HERE / "nbval_fixtures" / "broken.ipynb"
 

@@ -1,0 +1,1 @@
+"""One module per lesson, ``lNN.py``, each registering that lesson's exercises."""

@@ -1,0 +1,286 @@
+"""Build the course's notebooks from their sources in notebooks/_source/.
+
+    python notebooks/build.py              # every lesson, executed, and the index (make lessons)
+    python notebooks/build.py 03 06        # lessons 3 and 6 only (make lessons L="03 06")
+    python notebooks/build.py --index      # the index notebook only (no kernel)
+    python notebooks/build.py --student build/student    # the hand-out version (make student)
+
+Each lesson has ONE source, ``_source/NN_slug.md``: plain text cut into blocks by header lines
+
+    <<< en                      Markdown in English          } a pair: one Markdown cell,
+    <<< zh                      the same, in Chinese         } in each language's notebook
+    <<< code [tag ...]          a code cell, identical in both languages (tags such as
+                                raises-exception go into the cell's metadata)
+    <<< exercise L3.order       the stub a learner completes: ``answer = ...`` then
+                                ``check("L3.order", answer)``; stored output: "not answered yet"
+    <<< solution L3.order       the solved cell; replaces the stub in the solutions notebooks
+
+From it come en/NN_slug.ipynb, zh/NN_slug.ipynb, en/solutions/NN_slug.ipynb and
+zh/solutions/NN_slug.ipynb, each executed in a fresh kernel whose working directory is the
+notebook's folder, then cleaned (no widget state, no timings, no machine paths). The build
+fails if a cell not tagged raises-exception errors, if a stub does not print "not answered
+yet", or if a solution is not judged right.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+SOURCES = HERE / "_source"
+LANGS = ("en", "zh")
+sys.path.insert(0, str(REPO / "tests"))
+from notebook_tools import WIDGET_MIME, clean, execute, machine_paths  # noqa: E402, F401
+
+HEADER = re.compile(r"^<<< (en|zh|code|exercise|solution)\b(.*)$")
+KERNEL = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+SOLUTIONS_NOTE = {
+    "en": "**Solutions.** This is the lesson with every exercise solved "
+          "(for teachers; the learners' copy is [../{name}](../{name})).",
+    "zh": "**参考答案。** 这是每道练习都已解答的版本（供教师使用；学生版见 "
+          "[../{name}](../{name})）。",
+}
+COURSE_PY = '''"""The course helpers for the lessons in this folder: ``from course import check``.
+
+Written by notebooks/build.py; the shared code is in notebooks/_course/.
+"""
+
+import sys
+from pathlib import Path
+
+for _folder in Path(__file__).resolve().parents:
+    if (_folder / "_course").is_dir():
+        if str(_folder) not in sys.path:
+            sys.path.insert(0, str(_folder))
+        break
+
+from _course import check, set_language  # noqa: E402
+
+set_language("{lang}")
+__all__ = ["check"]
+'''
+
+
+@dataclass
+class Block:
+    kind: str           # en, zh, code, exercise, solution
+    args: list[str]     # tags of a code block; the id of an exercise or solution
+    text: str
+    line: int
+
+
+def parse(path: Path) -> list[Block]:
+    """The blocks of a lesson source, checked: Markdown in en/zh pairs, every exercise
+    followed by its solution."""
+    blocks: list[Block] = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        match = HEADER.match(line)
+        if match:
+            blocks.append(Block(match.group(1), match.group(2).split(), "", n))
+        elif blocks:
+            blocks[-1].text += line + "\n"
+        elif line.strip():
+            raise SyntaxError(f"{path.name}:{n}: text before the first '<<< ' block header")
+    for block in blocks:
+        block.text = block.text.strip("\n")
+    _validate(path, blocks)
+    return blocks
+
+
+def _validate(path: Path, blocks: list[Block]) -> None:
+    def fail(block, message):
+        raise SyntaxError(f"{path.name}:{block.line}: {message}")
+
+    i = 0
+    while i < len(blocks):
+        block = blocks[i]
+        following = blocks[i + 1] if i + 1 < len(blocks) else None
+        if not block.text:
+            fail(block, f"empty '<<< {block.kind}' block")
+        if block.kind in LANGS:
+            other = "zh" if block.kind == "en" else "en"
+            if following is None or following.kind != other:
+                fail(block, f"'<<< {block.kind}' must be followed by its '<<< {other}'")
+            i += 2
+            continue
+        if block.kind in ("exercise", "solution") and len(block.args) != 1:
+            fail(block, f"'<<< {block.kind}' takes one exercise id, e.g. L3.order")
+        if block.kind == "exercise":
+            if following is None or following.kind != "solution" or following.args != block.args:
+                fail(block, f"exercise {block.args[0]} must be followed by its solution")
+            if f'check("{block.args[0]}"' not in block.text:
+                fail(block, f'the exercise must call check("{block.args[0]}", ...)')
+            i += 2
+            continue
+        if block.kind == "solution":
+            fail(block, "a solution must follow its exercise")
+        i += 1
+    if not blocks or blocks[0].kind not in LANGS:
+        raise SyntaxError(f"{path.name}: a lesson opens with its title in '<<< en' and '<<< zh'")
+
+
+def notebook(blocks: list[Block], lang: str, *, solutions: bool, stem: str):
+    """One of the four notebooks of a lesson, not yet executed."""
+    new_md, new_code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+    cells = []
+    if solutions:
+        cells.append(new_md(SOLUTIONS_NOTE[lang].format(name=f"{stem}.ipynb")))
+    for block in blocks:
+        if block.kind == lang:
+            cells.append(new_md(block.text))
+        elif block.kind == "code":
+            cells.append(new_code(block.text, metadata={"tags": block.args} if block.args else {}))
+        elif block.kind == ("solution" if solutions else "exercise"):
+            cells.append(new_code(block.text, metadata={
+                "tags": [block.kind], "course": {block.kind: block.args[0]}}))
+    for n, cell in enumerate(cells):
+        cell.id = f"{stem[:2]}-{n:03d}{'-s' if solutions else ''}"
+    nb = nbformat.v4.new_notebook(cells=cells)
+    nb.metadata = {"kernelspec": KERNEL, "language_info": {"name": "python"},
+                   "course": {"lesson": stem, "language": lang, "solutions": solutions}}
+    return nb
+
+
+def _outputs_text(cell) -> str:
+    parts = []
+    for output in cell.get("outputs", []):
+        if output.output_type == "stream":
+            parts.append(output.text)
+        elif output.output_type == "error":
+            parts.append(f"{output.ename}: {output.evalue}")
+        else:
+            parts.append(output.get("data", {}).get("text/plain", ""))
+    return "\n".join(parts)
+
+
+def verify(nb, where: str) -> None:
+    """Errors only where tagged; stubs say "not answered yet", solutions are judged right."""
+    for n, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        tags = cell.metadata.get("tags", [])
+        errors = [o for o in cell.outputs if o.output_type == "error"]
+        if bool(errors) != ("raises-exception" in tags):
+            raise SystemExit(f"{where}, cell {n}: {'unexpected error' if errors else 'no error'}"
+                             f" ({'untagged' if errors else 'tagged raises-exception'}):\n"
+                             + _outputs_text(cell))
+        course = cell.metadata.get("course", {})
+        for kind, mark in (("exercise", "✏️"), ("solution", "✅")):
+            if kind in course and f"{mark} {course[kind]}" not in _outputs_text(cell):
+                raise SystemExit(f"{where}, cell {n}: the {kind} {course[kind]} should print "
+                                 f"'{mark} {course[kind]}...', got:\n{_outputs_text(cell)}")
+    paths = machine_paths(nb)
+    if paths:
+        raise SystemExit(f"{where}: machine paths in outputs: {paths[:3]}")
+
+
+def targets(stem: str) -> list[tuple[Path, str, bool]]:
+    """(path, language, solutions?) of the four notebooks made from one source."""
+    return [(HERE / lang / ("solutions" if sol else "") / f"{stem}.ipynb", lang, sol)
+            for lang in LANGS for sol in (False, True)]
+
+
+def build(source: Path, *, run: bool = True) -> None:
+    blocks = parse(source)
+    for path, lang, solutions in targets(source.stem):
+        nb = notebook(blocks, lang, solutions=solutions, stem=source.stem)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_course_py(path.parent, lang)
+        if run:
+            clean(execute(nb, cwd=path.parent))
+            verify(nb, str(path.relative_to(REPO)))
+        nbformat.write(nb, path)
+        print(f"{'built' if run else 'wrote (not executed)'} {path.relative_to(REPO)}")
+
+
+def write_course_py(folder: Path, lang: str) -> None:
+    (folder / "course.py").write_text(COURSE_PY.replace("{lang}", lang), encoding="utf-8")
+
+
+def title(blocks: list[Block], lang: str) -> str:
+    first = next(b for b in blocks if b.kind == lang).text.splitlines()[0]
+    return first.lstrip("#").strip()
+
+
+def sources() -> list[Path]:
+    return sorted(SOURCES.glob("[0-9][0-9]_*.md"))
+
+
+def index_notebook(links_to_solutions: bool = True):
+    """The course's front page: every lesson, in both languages."""
+    rows = []
+    for source in sources():
+        blocks, stem = parse(source), source.stem
+        row = (f"| {int(stem[:2])} | [{title(blocks, 'zh')}](zh/{stem}.ipynb) "
+               f"| [{title(blocks, 'en')}](en/{stem}.ipynb) |")
+        if links_to_solutions:
+            row += f" [答案](zh/solutions/{stem}.ipynb) · [solutions](en/solutions/{stem}.ipynb) |"
+        rows.append(row)
+    head = "| | 中文 | English |" + (" 参考答案 / solutions |" if links_to_solutions else "")
+    rule = "|---|---|---|" + ("---|" if links_to_solutions else "")
+    text = ("# minigrad：自动求导课程 · a course in automatic differentiation\n\n"
+            "每一课约 15 分钟，从上到下依次运行即可；练习会自动检查你的答案。\n"
+            "Each lesson takes about 15 minutes: run it top to bottom; the exercises check "
+            "your answers themselves.\n\n" + "\n".join([head, rule, *rows]))
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(text)])
+    nb.cells[0].id = "index"
+    nb.metadata = {"kernelspec": KERNEL, "language_info": {"name": "python"}}
+    return nb
+
+
+def write_index() -> None:
+    nbformat.write(index_notebook(), HERE / "index.ipynb")
+    print("wrote notebooks/index.ipynb")
+
+
+def student(dest: Path) -> None:
+    """The hand-out: lessons with the exercise cells' outputs cleared, no solutions."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    shutil.copytree(HERE / "_course", dest / "_course",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    for source in sources():
+        for lang in LANGS:
+            nb = nbformat.read(HERE / lang / f"{source.stem}.ipynb", as_version=4)
+            for cell in nb.cells:
+                if "exercise" in cell.metadata.get("course", {}):
+                    cell.outputs, cell.execution_count = [], None
+            (dest / lang).mkdir(parents=True, exist_ok=True)
+            nbformat.write(nb, dest / lang / f"{source.stem}.ipynb")
+    for lang in LANGS:
+        write_course_py(dest / lang, lang)
+    nbformat.write(index_notebook(links_to_solutions=False), dest / "index.ipynb")
+    print(f"wrote the student version to {dest}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("lessons", nargs="*", help="lesson numbers (03) or stems; default all")
+    parser.add_argument("--no-execute", action="store_true", help="write without running")
+    parser.add_argument("--index", action="store_true", help="only write notebooks/index.ipynb")
+    parser.add_argument("--student", type=Path, metavar="DIR", help="write the student version")
+    args = parser.parse_args(argv)
+    if args.student:
+        return student(args.student)
+    if args.index:
+        return write_index()
+    chosen = [s for s in sources()
+              if not args.lessons or any(s.stem.startswith(w) for w in args.lessons)]
+    if args.lessons and not chosen:
+        raise SystemExit(f"no lesson source matches {args.lessons} in {SOURCES}")
+    for source in chosen:
+        build(source, run=not args.no_execute)
+    if not args.lessons:
+        write_index()
+
+
+if __name__ == "__main__":
+    main()
