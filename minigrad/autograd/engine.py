@@ -24,6 +24,8 @@ tensor(5.)
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .. import _tensor  # the module: its Tensor class is looked up when used
@@ -210,6 +212,25 @@ def _apply(node, g):
     return out
 
 
+def _check_nan(node, out) -> None:
+    """Anomaly mode: a node whose backward returned NaN is named (PyTorch's message)."""
+    for i, gi in enumerate(out):
+        if gi is not None and np.isnan(_as_array(gi)).any():
+            raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th "
+                               "output.")
+
+
+def _warn_anomaly(node) -> None:
+    """Anomaly mode: say which node failed, with its forward traceback if one was kept."""
+    trace = (node._metadata or {}).get("traceback_", "")
+    warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused the "
+                  f"error:\n{''.join(trace)}", stacklevel=2)
+
+
+def _as_array(g):
+    return g._data if isinstance(g, _tensor.Tensor) else np.asarray(g)
+
+
 def _sum_back(grads, metas) -> tuple:
     """Sum each gradient back to its input's shape and dtype (the forward broadcast them)."""
     return tuple(g if m is None or g is None else sum_to(g, m[0], m[1])
@@ -318,8 +339,12 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
                     out = _apply(node, g)
                 if release and node._has_saved:
                     node.release_variables()
+            if _mode.anomaly_enabled and _mode.anomaly_check_nan:
+                _check_nan(node, out)
         except BaseException:
             _mode.grad_enabled = outer
+            if _mode.anomaly_enabled:
+                _warn_anomaly(node)
             raise
         for nxt, nr, gi in zip(node._next_nodes, node._next_nrs, out):
             if nxt is None:
