@@ -69,7 +69,8 @@ def grads(answer):
 @exercise("L7.needs",
           hint=Text(en="One flag per input of forward, in order (w, x, b): True where that "
                        "input requires grad.",
-                    zh="forward 的每个输入各一个标志，按 (w, x, b) 的顺序：该输入需要梯度就是 True。"),
+                    zh="forward 的每个输入各一个标志，按 (w, x, b) 的顺序："
+                       "该输入需要梯度就是 True。"),
           wrong=[(True, True, True), (True, False, True), (False, False, False)])
 def needs(answer):
     return tuple(bool(v) for v in answer) == (False, False, True) and len(answer) == 3
