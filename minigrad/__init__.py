@@ -112,6 +112,7 @@ from ._ops.unary import (
 )
 from ._tensor import Size, Tensor, cpu
 from ._tensor_str import set_printoptions
+from .autograd import derivatives as _derivatives
 from .autograd import (
     enable_grad,
     inference_mode,
@@ -162,3 +163,4 @@ __all__ = list(_creation_all) + [
 ]
 
 _sys.modules.setdefault(__name__ + ".autograd.function", autograd.function)
+_derivatives.document_nodes()  # every node class's docstring from its rule in derivatives.py

@@ -10,16 +10,18 @@ True
 ``GraphView(loss)`` is the same drawing as a widget that can ``refresh()``;
 ``BackwardStepper(loss)`` runs ``backward()`` one node at a time (``step()``, ``back()``,
 ``reset()``, ``run()``). Both print a deterministic text form outside a browser.
+``set_language("zh")`` makes every widget speak Chinese (or ``lang="zh"`` on one widget).
 """
 
 from __future__ import annotations
 
 from .dot import draw, to_dot
 from .graph_model import build_graph
+from .i18n import get_language, set_language
 from .reduce import MAX_NODES, limit_graph
 
 __all__ = ["draw", "to_dot", "build_graph", "limit_graph", "MAX_NODES", "GraphView",
-           "BackwardStepper"]
+           "BackwardStepper", "set_language", "get_language"]
 
 
 def __getattr__(name: str):

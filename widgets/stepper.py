@@ -6,47 +6,72 @@ learner's tensors change for real (after an ``AccumulateGrad`` step, ``x.grad`` 
 cell is what the panel says). For a PyTorch tensor, whose C++ engine cannot stop between
 nodes, the stepper runs PyTorch's own ``backward()`` once when it is created, records every
 node with hooks, puts every ``.grad`` back, and then replays the record step by step.
+
+The panel explains each step (:mod:`minigrad_widgets.explain`): the node's local rule with
+the step's numbers put in, the gradients summed where edges meet, and, with ``check=True``, a
+numerical check of custom backwards (:mod:`minigrad_widgets.check`). ``predict=True`` turns
+the stepper into a quiz (:mod:`minigrad_widgets.predict`); ``run(until=...)`` is a breakpoint.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._format import format_array, format_value, is_leaf_node
-from .graph_model import GRADIENT_EDGES, build_graph, outputs_of
+from ._format import format_array, format_value, is_leaf_node, to_numpy
+from .check import check_record, keep_inputs
+from .explain import read_saved, section, step_panel
+from .graph_model import build_graph, outputs_of
+from .i18n import get_language, t
 from .names import resolve_names
+from .predict import Score, judge, resolve, senders_of
 from .reduce import limit_graph
+from .stepper_view import StepperView
 from .stepping import EngineSource, StepLog, Watch, record_torch
-from .text import graph_tree, panel_text
-from .widget import WidgetBase
 
 __all__ = ["BackwardStepper"]
 
-_EDGE_STATE = {"pending": "pending", "current": "active", "done": "done"}
-_RUNNABLE = ("backward", "leaf", "chain")
-LIST_WINDOW = 12  # steps listed before and after the current one in the text form
+_ENGINE_DECIDES = object()  # past the plan: which node runs next is the engine's to say
 
 
-def _library(t) -> str:
-    return type(t).__module__.partition(".")[0]
+def _library(t_) -> str:
+    return type(t_).__module__.partition(".")[0]
 
 
-class BackwardStepper(WidgetBase):
+def _freed(graph) -> bool:
+    """Whether a backward without retain_graph already freed the graph's saved values."""
+    for gnode in graph.nodes:
+        fn = gnode.obj
+        if gnode.kind != "backward" or fn is None:
+            continue
+        for attr in dir(fn):
+            if attr.startswith("_saved_"):
+                try:
+                    getattr(fn, attr)
+                except RuntimeError:
+                    return True
+    return False
+
+
+class BackwardStepper(StepperView):
     """Step through ``loss.backward(gradient, retain_graph, create_graph, inputs)`` node by node.
 
     Buttons Reset, Back, Step, Run and Play in the notebook; ``step()``, ``back()``,
-    ``reset()`` and ``run()`` in Python do the same. The panel shows the gradients entering
-    and leaving the current node, and for an ``AccumulateGrad`` step the leaf's ``.grad``
-    before, plus the incoming gradient, equals after, and that ``variable is x``.
+    ``reset()`` and ``run()`` in Python do the same. The panel shows the node's chain rule
+    with the step's numbers, the gradients entering (each contribution, and their sum where
+    several edges meet) and leaving it, and for an ``AccumulateGrad`` step the leaf's
+    ``.grad`` before, plus the incoming gradient, equals after, and that ``variable is x``.
 
     ``back()`` puts back every ``.grad`` the last step changed (the very same objects with
     the same values); stepping forward again replays the step from the record, so back then
-    step changes nothing, and ``reset()`` goes back to before ``backward()``. The engine
-    runs each node only once, so none of this needs ``retain_graph=True``; after ``run()``
-    the tensors are exactly as a plain ``backward()`` leaves them.
+    step changes nothing, and ``reset()`` goes back to before ``backward()``. After ``run()``
+    the tensors are exactly as a plain ``backward()`` leaves them. An exception raised in a
+    node's backward marks that node (state ``error``) and the panel shows it; Back and Reset
+    keep working.
 
-    With PyTorch tensors, PyTorch's backward runs (for real, with hooks recording each node)
-    when the stepper is made; every ``.grad`` is then put back and the steps are replayed.
+    Options: ``predict=True`` hides the plan and asks which node runs next (click it, or
+    ``predict(node)``; ``score`` counts); ``check=True`` compares each custom Function's
+    backward with a numerical VJP of its forward (``check="all"``: every node with its rule);
+    ``lang="zh"`` speaks Chinese (default: ``minigrad_widgets.set_language``).
 
     >>> import minigrad as torch
     >>> x = torch.tensor(2., requires_grad=True)
@@ -61,8 +86,19 @@ class BackwardStepper(WidgetBase):
     """
 
     def __init__(self, loss, gradient=None, retain_graph=None, create_graph: bool = False,
-                 inputs=None, names=None, *, max_nodes: int | None = None, **kwargs):
+                 inputs=None, names=None, *, max_nodes: int | None = None,
+                 predict: bool = False, check: bool | str = False, lang: str | None = None,
+                 **kwargs):
+        t("button.step", lang)  # a wrong language fails here, before anything runs
         super().__init__(kind="stepper", **kwargs)
+        self._lang = lang or get_language()
+        self.predict_mode = bool(predict)
+        self._check = check
+        self._score = [0, 0]
+        self._asked_at = None  # the step whose question was answered (only the first counts)
+        self._feedback = None  # (step index, right, message)
+        self._failure = None  # (index, node, exception) of a backward that raised
+        self._unusable = None  # why this stepper cannot run (a graph already used)
         outputs = outputs_of(loss)
         self._outputs = outputs
         self._seeds = (None,) * len(outputs) if gradient is None else outputs_of(gradient)
@@ -71,33 +107,56 @@ class BackwardStepper(WidgetBase):
         self._show(limit_graph(graph, max_nodes))
         inputs_t = outputs_of(inputs) if inputs is not None else ()
         watch = Watch(self._watched(graph, inputs_t))
+        self._kept = {}
+        if check:
+            for gnode in graph.nodes:
+                kept = keep_inputs(gnode.obj) if gnode.obj is not None else None
+                if kept is not None:
+                    self._kept[gnode.obj] = kept
+        if _freed(graph):
+            self._unusable = "error.graph_used"
         if _library(outputs[0]) == "minigrad":
             from minigrad.autograd import engine
 
             gen = engine.steps(loss, gradient, retain_graph, create_graph, inputs=inputs,
                                snapshot=True)
             self._planned = self._plan(engine.execution_order(*outputs), inputs_t)
-            self._log = StepLog(watch, EngineSource(gen, self._describe, self._leaf_names))
+            self._log = StepLog(watch, EngineSource(gen, self._leaf_names))
         else:
-            import importlib
-
-            autograd = importlib.import_module(_library(outputs[0])).autograd
-
-            def backward():
-                autograd.backward(loss, grad_tensors=gradient, retain_graph=retain_graph,
-                                  create_graph=create_graph, inputs=inputs)
-
-            records = record_torch(backward, list(graph.node_of), watch, self._describe,
-                                   self._leaf_names)
-            self._planned = [rec.node for rec in records]
-            self._log = StepLog(watch, None, records)
+            self._planned = []
+            self._log = StepLog(watch, None, [])
+            if self._unusable is None:
+                self._record_torch(loss, gradient, retain_graph, create_graph, inputs, watch)
+        self._senders = senders_of(self._planned)
         self.on_msg(self._on_msg)
         self._sync()
+
+    def _record_torch(self, loss, gradient, retain_graph, create_graph, inputs, watch):
+        import importlib
+
+        autograd = importlib.import_module(_library(self._outputs[0])).autograd
+
+        def backward():
+            autograd.backward(loss, grad_tensors=gradient, retain_graph=retain_graph,
+                              create_graph=create_graph, inputs=inputs)
+
+        seeds = {}
+        for out, seed in zip(self._outputs, self._seeds):
+            if out.grad_fn is not None:
+                value = np.ones(tuple(out.shape)) if seed is None else to_numpy(seed)
+                seeds[out.grad_fn] = (out.output_nr, value)
+        records = record_torch(backward, list(self._graph.node_of), watch, self._leaf_names,
+                               read_saved, seeds)
+        self._planned = [rec.node for rec in records]
+        self._log = StepLog(watch, None, records)
+        for rec in records:
+            if self._check:
+                check_record(rec, self._check, self._kept)
 
     # ------------------------------------------------------------ the Python twins
     def step(self) -> None:
         """Run the next node (or redo it from the record after ``back()``)."""
-        self._log.forward()
+        self._forward()
         self._sync()
 
     def back(self) -> None:
@@ -112,77 +171,171 @@ class BackwardStepper(WidgetBase):
         self.playing = False
         self._sync()
 
-    def run(self) -> None:
-        """Run every remaining step (tensors end as a plain ``backward()`` leaves them)."""
-        while self._log.forward() is not None:
-            pass
+    def run(self, until=None) -> None:
+        """Run the remaining steps, or stop at a breakpoint ``until``:
+
+        - a node name (``"SqrtBackward0"``), a node id (``"n4"``), a tensor or a learner's
+          name (``"y"``: the node that made it): stop *before* that node runs;
+        - a function of the engine's ``Step``: stop at the first step it returns True for;
+        - ``"nonfinite"``: stop at the first node that sent a NaN or inf gradient although
+          every gradient it got was finite (it is flagged on the graph and in the panel).
+
+        Without ``until`` the tensors end as a plain ``backward()`` leaves them.
+        """
+        before, after = self._breakpoint(until)
+        while True:
+            nxt = self._next_node()
+            if nxt is None or (before is not None and nxt in before):
+                break
+            rec = self._forward()
+            if rec is None or (after is not None and after(rec)):
+                break
         self._sync()
 
-    def _on_msg(self, _widget, content, _buffers) -> None:
-        actions = {"step": self.step, "back": self.back, "reset": self.reset, "run": self.run}
-        action = actions.get(content.get("event")) if isinstance(content, dict) else None
-        if action is None:
-            return
+    def _breakpoint(self, until):
+        if until is None:
+            return None, None
+        if isinstance(until, str) and until == "nonfinite":
+            return None, lambda rec: rec.nonfinite
+        if callable(until) and not hasattr(until, "next_functions"):
+            return None, lambda rec: bool(until(rec.step))
+        return set(resolve(self._view, self._graph, until)), None
+
+    def _next_node(self):
+        log, pos = self._log, self._log.position
+        if self._unusable or (self._failure and pos == len(log.records)):
+            return None
+        if pos < len(log.records):
+            return log.records[pos].node
+        if log.finished:
+            return None
+        return self._planned[pos] if pos < len(self._planned) else _ENGINE_DECIDES
+
+    def _forward(self):
+        """One step forwards; an exception in a node's backward is kept, shown, not raised."""
+        log, pos = self._log, self._log.position
+        if self._unusable or (self._failure and pos == len(log.records)):
+            return None
+        saved = None
+        if pos == len(log.records) and pos < len(self._planned):
+            nxt = self._planned[pos]
+            saved = (nxt, read_saved(nxt))
         try:
-            action()
-        except Exception as error:  # shown to the learner; the kernel log gets it too
+            rec = log.forward(saved)
+        except Exception as error:  # noqa: BLE001 - the learner's backward may raise anything
+            node = self._planned[pos] if pos < len(self._planned) else None
+            self._failure = (pos + 1, node, error)
             self.playing = False
-            self.note = f"{type(error).__name__}: {error}"
-            raise
+            return None
+        if rec is not None and rec.check is None and self._check and pos == len(log.records) - 1:
+            check_record(rec, self._check, self._kept)
+        return rec
+
+    # ------------------------------------------------------------ prediction
+    @property
+    def score(self) -> Score:
+        """Right predictions, of the steps asked (only a step's first guess counts)."""
+        return Score(*self._score)
+
+    @property
+    def error(self):
+        """The exception a node's backward raised, or None."""
+        return self._failure[2] if self._failure else None
+
+    def predict(self, node) -> str:
+        """Guess the node that runs next (a node id, a node name, a learner's name or a
+        tensor). A right guess runs it; either way the panel says why. Returns the feedback."""
+        candidates = resolve(self._view, self._graph, node)
+        expected = self._next_node()
+        pos = self._log.position
+        if expected is None or expected is _ENGINE_DECIDES:
+            message = t("predict.finished", self._lang)
+            self._feedback = (pos, None, message)
+            self._sync()
+            return message
+        done = {rec.node for rec in self._log.records[:pos]}
+        right, key, values = judge(candidates, expected, done, self._planned, self._senders)
+        if self._asked_at != pos:
+            self._asked_at = pos
+            self._score[1] += 1
+            self._score[0] += right
+        guess = candidates[0]
+        words = {"guess": self._describe(guess), "expected": self._describe(expected),
+                 "nodes": ", ".join(self._describe(n) for n in values.get("nodes", ()))}
+        message = t(key, self._lang, **words)
+        if right:
+            self._forward()
+        self._feedback = (self._log.position, right, message)
+        self._sync()
+        return message
+
+    def _on_msg(self, _widget, content, _buffers) -> None:
+        if self.frozen or not isinstance(content, dict):
+            return
+        event = content.get("event")
+        if event == "node_click":
+            if self.predict_mode and isinstance(content.get("node"), str):
+                self.predict(content["node"])
+            return
+        actions = {"step": self.step, "back": self.back, "reset": self.reset, "run": self.run}
+        action = actions.get(event)
+        if action is not None:
+            action()
 
     # ------------------------------------------------------------ what the learner sees
     @property
     def _total(self) -> int:
         done = len(self._log.records)
-        return done if self._log.finished else max(len(self._planned), done)
+        return done if self._log.finished and not self._failure else max(len(self._planned),
+                                                                          done)
 
-    def _sync(self) -> None:
-        pos, total = self._log.position, self._total
-        states = self._node_states()
-        with self.hold_sync():
-            self.total_steps = total
-            self.step_index = pos
-            self.node_states = states
-            self.edge_states = {e.id: _EDGE_STATE[states.get(e.dst, "pending")]
-                                for e in self._view.edges if e.kind in GRADIENT_EDGES}
-            self.panel = (self._log.records[pos - 1].panel(pos, total) if pos
-                          else self._start_panel(total))
-            if pos >= total:
-                self.playing = False
-
-    def _node_states(self) -> dict:
-        view, pos = self._view, self._log.position
-        runs: dict = {}
-        for rec in self._log.records[:pos]:
-            vid = view.node_of.get(rec.node)
-            runs[vid] = runs.get(vid, 0) + 1
-        current = view.node_of.get(self._log.records[pos - 1].node) if pos else None
-        states = {}
-        for node in view.nodes:
-            if node.kind in _RUNNABLE:
-                done = runs.get(node.id, 0) >= max(1, len(node.members))
-                states[node.id] = ("current" if node.id == current
-                                   else "done" if done else "pending")
-            elif node.kind == "output":
-                states[node.id] = "done"
-        return states
+    def _panel(self, pos: int, total: int) -> dict:
+        lang = self._lang
+        failed = self._failure is not None and pos == len(self._log.records)
+        if self._unusable:
+            panel = {"title": t("panel.cannot_start", lang), "lines": [],
+                     "sections": [section("error", t("panel.error", lang),
+                                          [t(self._unusable, lang)])]}
+        elif failed:
+            index, node, error = self._failure
+            name = node.name() if node is not None else "?"
+            panel = {"title": t("panel.failed_title", lang, index=index, total=total, name=name),
+                     "lines": [], "sections": [section("error", t("panel.error", lang), [
+                         t("error.in_backward", lang, node=self._describe(node) if node
+                           else "?"), f"{type(error).__name__}: {error}",
+                         t("error.hint", lang)])]}
+        elif pos:
+            panel = step_panel(self._log.records[pos - 1], pos, total, self._describe, lang)
+        else:
+            panel = self._start_panel(total)
+        if self._feedback is not None and self._feedback[0] == pos:
+            _, right, message = self._feedback
+            kind = "right" if right else "wrong" if right is False else "info"
+            panel.setdefault("sections", []).append(
+                section("predict", t("panel.predict", lang), [message], verdict=kind))
+        elif self.predict_mode and not failed and self._next_node() is not None:
+            panel.setdefault("sections", []).append(
+                section("predict", t("panel.predict", lang), [t("predict.ask", lang)]))
+        return panel
 
     def _start_panel(self, total: int) -> dict:
         lines = []
-        for t, seed in zip(self._outputs, self._seeds):
-            start = self._describe(t.grad_fn) if t.grad_fn is not None else "the tensor itself"
+        for out, seed in zip(self._outputs, self._seeds):
+            start = (self._describe(out.grad_fn) if out.grad_fn is not None
+                     else t("start.itself", self._lang))
             grad = format_value(seed) if seed is not None else format_array(
-                np.ones(tuple(t.shape)))
-            lines.append(f"backward() starts at {start} with gradient {grad}")
-        lines.append(f"{total} nodes to run: press Step to run the first one.")
-        return {"title": "Before backward()", "lines": lines}
+                np.ones(tuple(out.shape)))
+            lines.append(t("start.line", self._lang, start=start, grad=grad))
+        lines.append(t("start.count", self._lang, total=total))
+        return {"title": t("start.title", self._lang), "lines": lines, "sections": []}
 
     def _describe(self, node) -> str:
         """A node as the learner knows it: ``MulBackward0 (y.grad_fn)``, ``x (AccumulateGrad)``."""
         nid = self._graph.node_of.get(node)
         gnode = self._graph.by_id[nid] if nid is not None else None
         if is_leaf_node(node):
-            return f"{gnode.name if gnode and gnode.name else 'leaf'} ({node.name()})"
+            name = gnode.name if gnode and gnode.name else t("text.leaf", self._lang)
+            return f"{name} ({node.name()})"
         if gnode is not None and gnode.name:
             return f"{node.name()} ({gnode.name}.grad_fn)"
         return node.name()
@@ -190,14 +343,14 @@ class BackwardStepper(WidgetBase):
     def _leaf_names(self, variable) -> tuple:
         name = self._graph.names.name_of(variable)
         if name is None:
-            return "(unnamed leaf)", None
+            return t("text.unnamed_leaf", self._lang), None
         return name, self._graph.names.tensor_named(name)
 
     # ------------------------------------------------------------ set-up helpers
     def _watched(self, graph, inputs) -> list:
         """Tensors whose ``.grad`` a step may change: leaves, outputs, named results, inputs."""
         tensors = [n.tensor for n in graph.nodes if n.kind in ("leaf", "output")]
-        tensors += [t for _, t in graph.names.items() if t.grad_fn is not None]
+        tensors += [t_ for _, t_ in graph.names.items() if t_.grad_fn is not None]
         return tensors + list(inputs)
 
     def _plan(self, order: list, inputs) -> list:
@@ -205,35 +358,11 @@ class BackwardStepper(WidgetBase):
         lead to an input (their gradient is needed)."""
         if not inputs:
             return order
-        targets = {t.grad_fn for t in inputs if t.grad_fn is not None}
-        wanted = {id(t) for t in inputs if t.grad_fn is None}
+        targets = {t_.grad_fn for t_ in inputs if t_.grad_fn is not None}
+        wanted = {id(t_) for t_ in inputs if t_.grad_fn is None}
         targets |= {n for n in order if is_leaf_node(n) and id(n.variable) in wanted}
         needed: set = set()
         for node in reversed(order):  # inputs come after the nodes using them in `order`
             if node in targets or any(c in needed for c, _ in node.next_functions):
                 needed.add(node)
         return [n for n in order if n in needed]
-
-    # ------------------------------------------------------------ text form
-    def __repr__(self) -> str:
-        pos, total = self._log.position, self._total
-        out = [f"BackwardStepper: step {pos} of {total}"]
-        nodes = [rec.node for rec in self._log.records]
-        nodes += self._planned[len(nodes):]
-        lo, hi = max(0, pos - 1 - LIST_WINDOW), min(len(nodes), pos + LIST_WINDOW)
-        if lo:
-            out.append(f"   … {lo} earlier steps")
-        for i in range(lo, hi):
-            state = "done" if i < pos - 1 else "current" if i == pos - 1 else "pending"
-            vid = self._view.node_of.get(nodes[i], "hidden")
-            out.append(f"{'>' if i == pos - 1 else ' '} {i + 1:>3} {state:<8} "
-                       f"{self._describe(nodes[i])}  [{vid}]")
-        if hi < len(nodes):
-            out.append(f"   … {len(nodes) - hi} more steps")
-        if self.note:
-            out.append(f"note: {self.note}")
-        return "\n".join(out + panel_text(self.panel))
-
-    def graph_text(self) -> str:
-        """The graph being stepped through, as a text tree."""
-        return "\n".join(graph_tree(self._view))

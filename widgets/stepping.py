@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._format import format_array, is_leaf_node, to_numpy
+from ._format import is_leaf_node, to_numpy
 
-__all__ = ["Record", "Watch", "StepLog", "EngineSource", "record_torch", "step_panel"]
+__all__ = ["Record", "Watch", "StepLog", "EngineSource", "ReplayStep", "record_torch"]
 
 
 # ---------------------------------------------------------------- watching .grad
@@ -94,21 +94,37 @@ class Watch:
 
 
 # ---------------------------------------------------------------- records and the log
-@dataclass
+@dataclass(eq=False)
 class Record:
-    """One step: the autograd node run, its panel, and the ``.grad`` changes it made."""
+    """One step: the node run, the gradients in, out and their contributions (NumPy arrays),
+    the saved values its rule names, and the ``.grad`` changes it made.
+
+    ``contribs`` has one list per element of ``grads_in``: ``(sender node or None, edge,
+    array)``; ``acc`` is ``(name, variable, the learner's tensor, grad before, grad after)``
+    for an ``AccumulateGrad`` step; ``step`` is the engine's ``Step`` (a look-alike for
+    PyTorch), for ``run(until=predicate)``.
+    """
 
     node: object
-    name: str
-    lines: list
-    accumulate: dict | None = None
+    grads_in: list
+    grads_out: list
+    contribs: list
+    acc: tuple | None = None
+    saved: dict = field(default_factory=dict)
+    step: object = None
     changes: list = field(default_factory=list)
+    check: dict | None = None
 
-    def panel(self, index: int, total: int) -> dict:
-        panel = {"title": f"Step {index}/{total}: {self.name}", "lines": list(self.lines)}
-        if self.accumulate is not None:
-            panel["accumulate"] = dict(self.accumulate)
-        return panel
+    @property
+    def name(self) -> str:
+        return self.node.name()
+
+    @property
+    def nonfinite(self) -> bool:
+        """The node sent a NaN or inf gradient although every gradient it got was finite."""
+        def finite(arrays):
+            return all(a is None or np.isfinite(a).all() for a in arrays)
+        return finite(self.grads_in) and not finite(self.grads_out)
 
 
 class StepLog:
@@ -124,8 +140,13 @@ class StepLog:
     def finished(self) -> bool:
         return self.source is None
 
-    def forward(self) -> Record | None:
-        """Redo the next step from the log, or run a new one; None at the end."""
+    def forward(self, saved=None) -> Record | None:
+        """Redo the next step from the log, or run a new one; None at the end.
+
+        ``saved`` is ``(node, values)``: the saved values read before the node expected next
+        ran (the engine frees them as it runs it). An exception raised by the node's backward
+        leaves the log as it was, and the source is closed.
+        """
         if self.position < len(self.records):
             rec = self.records[self.position]
             for ch in rec.changes:
@@ -134,17 +155,28 @@ class StepLog:
             if self.source is None:
                 return None
             self.watch.changes()  # take in any change made by hand since the last step
-            rec = self.source.next_record()
+            try:
+                rec = self.source.next_record()
+            except BaseException:
+                self.source = None
+                self._undo(self.watch.changes())
+                raise
             changes = self.watch.changes()
             if rec is None:
                 self.source = None
                 if self.records:  # made after the last node ran (e.g. inputs= captures)
                     self.records[-1].changes.extend(changes)
                 return None
+            if saved is not None and saved[0] is rec.node:
+                rec.saved = saved[1]
             rec.changes = changes
             self.records.append(rec)
         self.position += 1
         return rec
+
+    def _undo(self, changes) -> None:
+        for ch in reversed(changes):
+            self.watch.put(ch.tensor, ch.before)
 
     def backward(self) -> Record | None:
         """Undo the last step: every ``.grad`` it changed is as it was before it."""
@@ -152,93 +184,96 @@ class StepLog:
             return None
         self.position -= 1
         rec = self.records[self.position]
-        for ch in reversed(rec.changes):
-            self.watch.put(ch.tensor, ch.before)
+        self._undo(rec.changes)
         return rec
 
 
-# ---------------------------------------------------------------- the panel of a step
-def _target(child, describe) -> str:
-    return "None (needs no gradient)" if child is None else describe(child)
-
-
-def step_panel(node, grads_in, grads_out, describe, accumulate=None) -> tuple[list, dict]:
-    """Panel lines for a node run with these gradients (arrays or None).
-
-    ``describe(node)`` names a node for the learner; ``accumulate`` is (variable name,
-    variable, the learner's tensor of that name, grad before, grad after) for a leaf.
-    """
-    if accumulate is not None:
-        name, variable, tensor, before, after = accumulate
-        incoming = format_array(grads_in[0]) if grads_in else "None"
-        acc = {"variable_name": name, "variable_id": str(id(variable)),
-               "tensor_id": str(id(tensor)) if tensor is not None else "n/a",
-               "is_same": str(tensor is variable) if tensor is not None else "n/a",
-               "grad_before": format_array(before), "incoming": incoming,
-               "grad_after": format_array(after)}
-        lines = [f"grad in: {incoming}", f"{name}.grad before: {acc['grad_before']}",
-                 f"{name}.grad after:  {acc['grad_after']}"]
-        return lines, acc
-    lines = ["grads in (one per output of the forward op):"]
-    lines += [f"  [{i}] {format_array(g)}" for i, g in enumerate(grads_in)]
-    lines.append("grads out (one per next_functions entry):")
-    for i, ((child, _), g) in enumerate(zip(node.next_functions, grads_out)):
-        lines.append(f"  [{i}] → {_target(child, describe)}: {format_array(g)}")
-    return lines, None
-
-
 # ---------------------------------------------------------------- sources
+def _arrays(grads) -> list:
+    return [to_numpy(g) for g in grads]
+
+
 class EngineSource:
     """minigrad's engine, one node per ``next()`` (``engine.steps(..., snapshot=True)``)."""
 
-    def __init__(self, generator, describe, leaf_names):
+    def __init__(self, generator, leaf_names):
         self.generator = generator
-        self.describe = describe
         self.leaf_names = leaf_names  # variable -> (name, the learner's tensor or None)
 
     def next_record(self) -> Record | None:
         step = next(self.generator, None)
         if step is None:
             return None
-        node = step.node
+        contribs = [[(c.node, c.edge, to_numpy(c.grad)) for c in entry]
+                    for entry in step.contributions]
+        acc = None
         if step.is_accumulate:
             name, tensor = self.leaf_names(step.variable)
-            lines, acc = step_panel(node, [to_numpy(step.grads_in[0])], [], self.describe,
-                                    (name, step.variable, tensor, to_numpy(step.grad_before),
-                                     to_numpy(step.grad_after)))
-            return Record(node, node.name(), lines, acc)
-        lines, _ = step_panel(node, [to_numpy(g) for g in step.grads_in],
-                              [to_numpy(g) for g in step.grads_out], self.describe)
-        return Record(node, node.name(), lines)
+            acc = (name, step.variable, tensor, to_numpy(step.grad_before),
+                   to_numpy(step.grad_after))
+        return Record(step.node, _arrays(step.grads_in), _arrays(step.grads_out), contribs,
+                      acc, step=step)
 
 
-def record_torch(backward, nodes, watch: Watch, describe, leaf_names) -> list[Record]:
+@dataclass
+class ReplayStep:
+    """What a recorded PyTorch step offers a ``run(until=...)`` predicate (like ``Step``)."""
+
+    index: int
+    node: object
+    grads_in: tuple
+    grads_out: tuple
+    contributions: tuple
+    variable: object = None
+
+    @property
+    def is_accumulate(self) -> bool:
+        return self.variable is not None
+
+
+def record_torch(backward, nodes, watch: Watch, leaf_names, read_saved, seeds) -> list[Record]:
     """Run PyTorch's ``backward()`` (the callable given) with hooks; one Record per node run.
 
-    A pre-hook and a post-hook on every node see the gradients in and out, and the
-    ``.grad`` changes are read after each node. Afterwards every ``.grad`` is put back as it
-    was, so the records can be replayed step by step.
+    A pre-hook on every node reads its saved values (``read_saved(node)``) before it runs, a
+    post-hook sees the gradients in and out, and the ``.grad`` changes are read after each
+    node. Contributions are worked out from the record: what each node sent along each edge,
+    after the gradients ``seeds`` (``{node: (input_nr, array)}``) backward started with.
+    Afterwards every ``.grad`` is put back as it was, so the records can be replayed.
     """
     records: list[Record] = []
+    arrived = {node: [(nr, None, 0, g)] for node, (nr, g) in seeds.items()}
+    saved: dict = {}
 
     def post_hook(fn):
         def hook(grad_inputs, grad_outputs):
             changes = watch.changes()
-            grads_in = [_values(g) for g in grad_outputs]
+            grads_in, grads_out = _arrays(grad_outputs), _arrays(grad_inputs)
+            acc = None
             if is_leaf_node(fn):
                 name, tensor = leaf_names(fn.variable)
                 mine = [c for c in changes if c.tensor is fn.variable]
                 before = mine[0].before[1] if mine else _values(read_grad(fn.variable))
                 after = mine[0].after[1] if mine else before
-                lines, acc = step_panel(fn, grads_in, [], describe,
-                                        (name, fn.variable, tensor, before, after))
-            else:
-                lines, acc = step_panel(fn, grads_in, [_values(g) for g in grad_inputs],
-                                        describe)
-            records.append(Record(fn, fn.name(), lines, acc, changes))
+                acc, grads_out = (name, fn.variable, tensor, before, after), []
+            contribs = [[] for _ in grads_in]
+            for nr, sender, edge, g in arrived.pop(fn, []):
+                contribs[nr].append((sender, edge, g))
+            for edge, ((child, nr), g) in enumerate(zip(fn.next_functions, grads_out)):
+                if child is not None and g is not None:
+                    arrived.setdefault(child, []).append((nr, fn, edge, g))
+            step = ReplayStep(len(records), fn, tuple(grad_outputs), tuple(grad_inputs),
+                              tuple(map(tuple, contribs)), getattr(fn, "variable", None))
+            records.append(Record(fn, grads_in, grads_out, contribs, acc,
+                                  saved.pop(fn, {}), step, changes))
+        return hook
+
+    def pre_hook(fn):
+        def hook(grad_outputs):
+            saved[fn] = read_saved(fn)
         return hook
 
     handles = [fn.register_hook(post_hook(fn)) for fn in nodes]
+    handles += [fn.register_prehook(pre_hook(fn)) for fn in nodes]
     try:
         backward()
     finally:

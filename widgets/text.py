@@ -107,8 +107,10 @@ def panel_text(panel: dict) -> list[str]:
     lines += ["  " + line for line in panel.get("lines", [])]
     acc = panel.get("accumulate")
     if acc:
-        name = acc["variable_name"]
-        lines.append(f"  {name}.grad: {acc['grad_before']} + {acc['incoming']} = "
-                     f"{acc['grad_after']}")
-        lines.append(f"  variable is {name}: {acc['is_same']}")
+        lines.append("  " + acc["equation"])
+        lines.append("  " + acc["identity"])
+    for sec in panel.get("sections", []):
+        heading = sec["heading"]
+        lines.append(f"  {heading}{'：' if not heading.isascii() else ':'}")
+        lines += ["    " + line for line in sec["lines"]]
     return lines

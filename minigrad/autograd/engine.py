@@ -25,6 +25,7 @@ tensor(5.)
 from __future__ import annotations
 
 import warnings
+from collections import namedtuple
 
 import numpy as np
 
@@ -35,7 +36,10 @@ from .functional_utils import sum_to
 from .graph import AccumulateGrad, Node, record
 from .ready_queue import heap_pop, heap_push
 
-__all__ = ["Step", "steps", "execution_order", "GraphRoot"]
+__all__ = ["Step", "Contribution", "steps", "execution_order", "GraphRoot"]
+
+# One gradient arriving at a node: sent by `node` (None: the start gradient) along its edge.
+Contribution = namedtuple("Contribution", "node edge grad")
 
 
 class Step:
@@ -45,9 +49,13 @@ class Step:
     op, after tensor hooks and pre-hooks); ``grads_out`` those it sent along each entry of
     ``node.next_functions``. For an ``AccumulateGrad`` node, ``variable`` is the leaf tensor
     and ``grad_before``/``grad_after`` its ``.grad`` around the update.
+
+    ``contributions``: per element of ``grads_in``, the ``Contribution``\\ s summed into it
+    (before hooks), in arrival order; a node reached along two edges (``x * x``) lists two.
     """
 
-    __slots__ = ("index", "node", "_grads_in", "_grads_out", "variable", "_before", "_after")
+    __slots__ = ("index", "node", "_grads_in", "_grads_out", "variable", "_before", "_after",
+                 "_arrived")
 
     def __init__(self, index, node, grads_in, grads_out, variable=None, before=None, after=None):
         self.index = index
@@ -57,6 +65,14 @@ class Step:
         self.variable = variable
         self._before = before
         self._after = after
+        self._arrived = ()
+
+    @property
+    def contributions(self) -> tuple:
+        groups = [[] for _ in self._grads_in]
+        for nr, node, edge, g in self._arrived:
+            groups[nr].append(Contribution(node, edge, _as_tensor(g)))
+        return tuple(map(tuple, groups))
 
     @property
     def is_accumulate(self) -> bool:
@@ -304,6 +320,7 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
     leaf_type, pop, push = AccumulateGrad, heap_pop, heap_push  # locals: a faster loop
     outer = _mode.grad_enabled
     _mode.grad_enabled = create_graph
+    arrivals = _first_arrivals(root, buffers, snapshot) if emit else None
     while heap:
         node = pop(heap) if len(heap) > 1 else heap.pop()
         g = buffers.pop(node, None)
@@ -343,6 +360,8 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
             if _mode.anomaly_enabled:
                 _warn_anomaly(node)
             raise
+        if arrivals is not None:
+            _note_arrivals(arrivals, node, out, wanted if plan is not None else None, snapshot)
         for nxt, nr, gi in zip(node._next_nodes, node._next_nrs, out):
             if nxt is None:
                 continue
@@ -372,6 +391,7 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
                     heap.append(nxt)
         if emit and type(node) is not GraphRoot:
             step = _make_step(index, node, g, out, snapshot)
+            step._arrived = arrivals.pop(node, ())
             if step.variable is not None:
                 step._before, step._after = before, after
             index += 1
@@ -380,6 +400,23 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
             outer = _mode.grad_enabled  # the caller may have changed it between steps
             _mode.grad_enabled = create_graph
     _mode.grad_enabled = outer
+
+
+def _first_arrivals(root, buffers, snapshot) -> dict:
+    """node -> [(input_nr, sender, edge, grad)]: first the start gradient, sent by None."""
+    g, keep = buffers.get(root), (_frozen if snapshot else (lambda x: x))
+    if type(root) is GraphRoot or g is None:
+        return {}
+    gs = [g] if root._num_outputs == 1 else g
+    return {root: [(nr, None, 0, keep(x)) for nr, x in enumerate(gs) if x is not None]}
+
+
+def _note_arrivals(arrivals, node, out, wanted, snapshot) -> None:
+    sender = None if type(node) is GraphRoot else node
+    for edge, (nxt, nr, gi) in enumerate(zip(node._next_nodes, node._next_nrs, out)):
+        if nxt is not None and gi is not None and (wanted is None or nxt in wanted):
+            arrivals.setdefault(nxt, []).append(
+                (nr, sender, edge, _frozen(gi) if snapshot else gi))
 
 
 def _make_step(index, node, g, out, snapshot) -> Step:

@@ -10,8 +10,10 @@ import sys
 
 WIDGETS = pathlib.Path(__file__).parents[2] / "widgets"
 # Private names the widgets may read on other objects: what PyTorch's tensors and nodes
-# also have (`_saved_*`, `_version`), and the standard library's frame access.
-ALLOWED_PRIVATE = {"_version", "_getframe"}
+# also have (`_saved_*`, `_version`, a custom Function's node's `_forward_cls`), the weak
+# references to a custom Function's inputs that minigrad's nodes keep for check=True
+# (`_forward_args`), and the standard library's frame access.
+ALLOWED_PRIVATE = {"_version", "_getframe", "_forward_cls", "_forward_args"}
 
 
 def test_importing_the_core_loads_no_widget_library():

@@ -65,7 +65,11 @@ def test_stepper_text_lists_the_steps_and_the_panel():
         "  x.grad before: None",
         "  x.grad after:  4.",
         "  x.grad: None + 4. = 4.",
-        "  variable is x: True",
+        "  variable is x ✓",
+        "  Gradients that arrived:",
+        "    2.  ← from MulBackward0, edge 0",
+        "    2.  ← from MulBackward0, edge 1",
+        "    sum of the 2 (gradient accumulation) = 4.",
     ])
 
 

@@ -1,5 +1,7 @@
 // The stepper's toolbar and its Play timer. Buttons only send events to Python
 // ({event: "step"|"back"|"reset"|"run"}); Python steps the engine and sends back the state.
+// Every word shown (labels, tooltips, the counter) comes from Python, in the widget's
+// language: the `labels` and `counter` traits.
 
 const MIN_SPEED = 0.25;
 const MAX_SPEED = 20;
@@ -9,15 +11,15 @@ function clampSpeed(speed) {
   return Number.isFinite(s) ? Math.min(MAX_SPEED, Math.max(MIN_SPEED, s)) : 1;
 }
 
-function button(label, title, onClick) {
+function button(onClick) {
   const b = document.createElement("button");
   b.type = "button";
   b.className = "mg-button";
-  b.textContent = label;
-  b.title = title;
   b.addEventListener("click", onClick);
   return b;
 }
+
+const labelsOf = (model) => model.get("labels") || {};
 
 // The label wraps its slider (no ids: each widget view has its own copy of this module, so
 // counters would repeat across widgets and a label[for] could name another widget's slider).
@@ -33,12 +35,15 @@ function speedControl(model) {
     model.set("speed", Number(input.value));
     model.save_changes();
   });
-  label.append("Speed", input);
+  const word = document.createTextNode("");
+  label.append(word, input);
   wrap.append(label, shown);
   const update = () => {
     const speed = model.get("speed");
+    const labels = labelsOf(model);
     input.value = String(speed);
-    shown.textContent = `${speed} steps/s`;
+    word.textContent = labels.speed || "";
+    shown.textContent = (labels.speed_unit || "{speed}").replace("{speed}", String(speed));
   };
   return { el: wrap, update };
 }
@@ -50,11 +55,12 @@ export function createControls(model) {
     model.set("playing", !model.get("playing"));
     model.save_changes();
   };
-  const reset = button("Reset", "Undo every step: back to before backward()", send("reset"));
-  const back = button("Back", "Undo the last step", send("back"));
-  const step = button("Step", "Run the next node of backward()", send("step"));
-  const run = button("Run", "Run every remaining step", send("run"));
-  const play = button("Play", "Step automatically at the chosen speed", togglePlay);
+  const reset = button(send("reset"));
+  const back = button(send("back"));
+  const step = button(send("step"));
+  const run = button(send("run"));
+  const play = button(togglePlay);
+  const named = { reset, back, step, run, play };
   const speed = speedControl(model);
   const counter = document.createElement("span");
   counter.className = "mg-counter";
@@ -62,19 +68,26 @@ export function createControls(model) {
   const el = document.createElement("div");
   el.className = "mg-toolbar";
   el.setAttribute("role", "toolbar");
-  el.setAttribute("aria-label", "backward() stepper");
   el.append(reset, back, step, run, play, speed.el, counter);
 
   function update() {
     const i = model.get("step_index");
-    const n = model.get("total_steps");
     const playing = model.get("playing");
-    counter.textContent = `step ${i} / ${n}`;
-    reset.disabled = back.disabled = i <= 0;
-    step.disabled = run.disabled = i >= n;
-    play.textContent = playing ? "Pause" : "Play";
+    const frozen = Boolean(model.get("frozen"));
+    const canStep = Boolean(model.get("can_step")) && !frozen;
+    const labels = labelsOf(model);
+    for (const [name, b] of Object.entries(named)) {
+      b.textContent = labels[name] || "";
+      b.title = labels[`${name}_tip`] || "";
+    }
+    if (playing) play.textContent = labels.pause || "";
+    el.setAttribute("aria-label", labels.toolbar || "");
+    counter.textContent = model.get("counter") || "";
+    reset.disabled = back.disabled = frozen || i <= 0;
+    step.disabled = run.disabled = !canStep;
     play.classList.toggle("mg-playing", Boolean(playing));
-    play.disabled = !playing && i >= n;
+    play.disabled = frozen || (!playing && !canStep);
+    speed.el.hidden = frozen;
     speed.update();
   }
 
@@ -98,7 +111,7 @@ export function startPlayer(model) {
     timer = null;
     if (!model.get("playing")) return;
     const i = model.get("step_index");
-    if (i >= model.get("total_steps")) {
+    if (i >= model.get("total_steps") || model.get("can_step") === false) {
       model.set("playing", false);
       model.save_changes();
       return;

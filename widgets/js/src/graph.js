@@ -48,16 +48,23 @@ function indexById(svg) {
   return index;
 }
 
-const NODE_STATES = ["pending", "current", "done"];
+const NODE_STATES = ["pending", "current", "done", "flagged", "error"];
 const EDGE_STATES = ["pending", "active", "done"];
 
 /**
  * Creates the graph area. `update()` redraws after a change of `dot` (async: Graphviz);
  * `restyle()` applies `node_states`/`edge_states` to the drawing already on screen.
+ * `onNodeClick(id)`, if given, is called with the DOT id of a node the learner clicks.
  */
-export function createGraph(model) {
+export function createGraph(model, { onNodeClick } = {}) {
   const el = document.createElement("div");
   el.className = "mg-graph";
+  if (onNodeClick) {
+    el.addEventListener("click", (event) => {
+      const node = event.target.closest && event.target.closest("g.node[id]");
+      if (node && el.contains(node)) onNodeClick(node.id);
+    });
+  }
   let index = new Map();
   let drawn = null; // the dot text currently on screen
   let generation = 0; // discards a layout that finished after a newer one started

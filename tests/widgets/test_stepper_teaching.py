@@ -1,0 +1,313 @@
+"""The stepper as a teaching and debugging instrument, without a browser: the chain rule and
+contributions in the panel, breakpoints, numerical checks, errors on the node, predictions,
+snapshots."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from minigrad_widgets import BackwardStepper
+from widget_programs import programs, run_program
+
+import minigrad as mg
+from minigrad.autograd import Function
+
+
+def _section(stepper, kind):
+    found = [s for s in stepper.panel.get("sections", []) if s["kind"] == kind]
+    return found[0] if found else None
+
+
+class MulConstantWrong(Function):
+    """The seeds' MulConstant with the mistake: backward returns grad_output unchanged."""
+
+    @staticmethod
+    def forward(ctx, tensor, constant):
+        ctx.constant = constant
+        return tensor * constant
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output, None
+
+
+class MulConstant(MulConstantWrong):
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * ctx.constant, None
+
+
+class TwoGrads(Function):
+    """A backward that returns one gradient too many (PyTorch raises)."""
+
+    @staticmethod
+    def forward(ctx, t):
+        return t * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        return g, g
+
+
+# ---------------------------------------------------------------- the chain rule on screen
+def test_the_panel_shows_the_rule_with_the_steps_numbers():
+    a = mg.tensor([1., 2.], requires_grad=True)
+    b = mg.tensor([3., 4.], requires_grad=True)
+    stepper = BackwardStepper((a * b).sum(), names={"a": a, "b": b})
+    stepper.step()
+    stepper.step()
+    rule = _section(stepper, "rule")["lines"]
+    assert rule == ["z = a * b", "grad_a = grad * b = [1., 1.] * [3., 4.] = [3., 4.]",
+                    "    → a (torch::autograd::AccumulateGrad)",
+                    "grad_b = grad * a = [1., 1.] * [1., 2.] = [1., 2.]",
+                    "    → b (torch::autograd::AccumulateGrad)"]
+
+
+def test_large_tensors_show_shape_and_norm_in_the_rule():
+    x = mg.ones(10, 10, requires_grad=True)
+    stepper = BackwardStepper((x.exp()).sum())
+    stepper.step()
+    stepper.step()
+    lines = _section(stepper, "rule")["lines"]
+    assert lines[1] == "grad_a = grad * z = shape [10, 10], norm 27.18"
+    assert lines[-1].startswith("where z: shape [10, 10], norm 27.18; grad: shape [10, 10], "
+                                "norm 10")
+
+
+def test_a_custom_function_shows_your_backward():
+    a = mg.tensor([1., 2.], requires_grad=True)
+    stepper = BackwardStepper(MulConstant.apply(a, 5).sum())
+    stepper.step()
+    stepper.step()
+    lines = _section(stepper, "rule")["lines"]
+    assert lines[0] == "MulConstant.backward: your backward computed these gradients"
+    assert lines[1].endswith(": [5., 5.]")
+
+
+def test_a_fork_lists_each_contribution_and_their_sum():
+    x = mg.tensor(-1.25, requires_grad=True)
+    stepper = BackwardStepper(x * 2 + x * 2, names={"x": x})
+    stepper.run()
+    lines = _section(stepper, "contrib")["lines"]
+    assert lines == ["2.  ← from MulBackward0, edge 0", "2.  ← from MulBackward0, edge 0",
+                     "sum of the 2 (gradient accumulation) = 4."]
+    assert stepper.panel["accumulate"]["equation"] == "x.grad: None + 4. = 4."
+
+
+@given(programs())
+def test_the_panel_lists_every_contribution_at_every_fork(program):
+    leaves, loss = run_program(mg, program)
+    stepper = BackwardStepper(loss)
+    while stepper.step_index < stepper.total_steps:
+        stepper.step()
+        rec = stepper._log.records[stepper.step_index - 1]
+        lines = _section(stepper, "contrib")["lines"]
+        arrived = sum(len(e) for e in rec.contribs)
+        assert sum("←" in line for line in lines) == arrived
+        for entry, g in zip(rec.contribs, rec.grads_in):
+            if len(entry) > 1:
+                np.testing.assert_allclose(sum(c[2] for c in entry), g)
+                assert any(line.startswith("sum of the") for line in lines)
+
+
+def test_pytorch_graphs_get_the_same_rules_and_contributions(torch):
+    x = torch.tensor([1., 2.], requires_grad=True)
+    stepper = BackwardStepper((x * x).sum(), names={"x": x})
+    stepper.step()
+    stepper.step()
+    assert _section(stepper, "rule")["lines"][1].startswith(
+        "grad_a = grad * b = [1., 1.] * [1., 2.] = [1., 2.]")
+    stepper.step()
+    assert _section(stepper, "contrib")["lines"] == [
+        "[1., 2.]  ← from MulBackward0, edge 0", "[1., 2.]  ← from MulBackward0, edge 1",
+        "sum of the 2 (gradient accumulation) = [2., 4.]"]
+
+
+# ---------------------------------------------------------------- breakpoints
+def _sqrt_graph():
+    x = mg.tensor([0., 4.], requires_grad=True)
+    y = x.sqrt()
+    return x, y, (y * 2).sum()
+
+
+def test_run_until_nonfinite_stops_at_the_first_node_that_makes_an_inf():
+    x, y, loss = _sqrt_graph()
+    stepper = BackwardStepper(loss, names={"x": x, "y": y})
+    stepper.run(until="nonfinite")
+    assert stepper.panel["title"] == "Step 3/4: SqrtBackward0"
+    assert stepper.node_states["n3"] == "flagged"
+    assert _section(stepper, "flag") is not None
+    assert x.grad is None  # the leaf has not been reached
+    stepper.run()
+    assert stepper.node_states["n3"] == "flagged" and np.isinf(x.grad.numpy()[0])
+
+
+def test_run_until_a_node_stops_before_it():
+    x, y, loss = _sqrt_graph()
+    for until in ("SqrtBackward0", "n3", "y", y):
+        stepper = BackwardStepper(loss, names={"x": x, "y": y}, retain_graph=True)
+        stepper.run(until=until)
+        assert stepper.step_index == 2 and stepper.panel["title"] == "Step 2/4: MulBackward0"
+        stepper.reset()
+
+
+def test_run_until_a_predicate_on_the_step():
+    x, y, loss = _sqrt_graph()
+    stepper = BackwardStepper(loss, names={"x": x})
+    stepper.run(until=lambda step: step.is_accumulate)
+    assert stepper.step_index == 4 and x.grad is not None
+
+
+def test_run_until_an_unknown_node_says_what_to_give():
+    x, _, loss = _sqrt_graph()
+    with pytest.raises(ValueError, match="no node 'ExpBackward0' in this graph"):
+        BackwardStepper(loss).run(until="ExpBackward0")
+
+
+# ---------------------------------------------------------------- numerical checks
+def test_check_flags_the_wrong_mul_constant_and_passes_the_right_one():
+    a = mg.tensor([1., 2.], requires_grad=True)
+    wrong = BackwardStepper(MulConstantWrong.apply(a, 5), gradient=mg.ones(2), check=True)
+    wrong.step()
+    check = _section(wrong, "check")
+    assert check["ok"] is False
+    assert check["lines"] == ["your backward sent [1., 1.]; the forward's numerical VJP is "
+                              "[5., 5.]"]
+    assert wrong.node_states["n1"] == "flagged"
+    right = BackwardStepper(MulConstant.apply(a, 5), gradient=mg.ones(2), check=True)
+    right.step()
+    assert _section(right, "check")["ok"] is True
+    assert right.node_states["n1"] == "current"
+
+
+def test_check_reports_an_input_modified_in_place_instead_of_using_it():
+    a = mg.tensor([1., 2.], requires_grad=True)
+    b = a * 1.0
+    c = MulConstant.apply(b, 5)
+    stepper = BackwardStepper(c.sum(), check=True)
+    with mg.no_grad():
+        b.add_(1)
+    stepper.step()
+    stepper.step()
+    assert _section(stepper, "check")["lines"][0].startswith("not checked: input 0 was "
+                                                             "modified in place")
+
+
+def test_without_check_nothing_is_kept_or_checked():
+    a = mg.tensor([1., 2.], requires_grad=True)
+    stepper = BackwardStepper(MulConstantWrong.apply(a, 5).sum())
+    stepper.run()
+    assert stepper._kept == {} and all(r.check is None for r in stepper._log.records)
+
+
+def test_check_all_compares_every_node_with_its_rule():
+    x = mg.tensor([1., 2.], requires_grad=True)
+    stepper = BackwardStepper((x.exp() * x).sum(), check="all")
+    stepper.step()
+    stepper.step()
+    assert _section(stepper, "check")["lines"] == ["the gradients sent agree with the "
+                                                   "node's rule ✓"]
+
+
+# ---------------------------------------------------------------- errors on the node
+def test_an_exception_in_backward_marks_the_node_and_keeps_the_grads_consistent():
+    x = mg.tensor([1., 2.], requires_grad=True)
+    w = mg.tensor([3., 4.], requires_grad=True)
+    loss = (TwoGrads.apply(x * 3) * w).sum()
+    stepper = BackwardStepper(loss, names={"x": x, "w": w})
+    stepper.run()
+    assert stepper.counter == f"failed at step 4 of {stepper.total_steps}"
+    assert stepper.node_states["n3"] == "error" and not stepper.can_step
+    error = _section(stepper, "error")["lines"]
+    assert error[0] == "the backward of TwoGradsBackward raised an error:"
+    assert "incorrect number of gradients (expected 1, got 2)" in error[1]
+    assert w.grad.tolist() == [6., 12.] and x.grad is None  # w's step ran, x's never did
+    stepper.back()
+    assert w.grad is None and stepper.counter.startswith("step 2 /") and stepper.can_step
+    stepper.step()
+    assert w.grad.tolist() == [6., 12.]
+    stepper.step()
+    assert stepper.counter.startswith("failed at step 4") and isinstance(stepper.error,
+                                                                         RuntimeError)
+    stepper.reset()
+    assert w.grad is None and x.grad is None and stepper.step_index == 0
+
+
+def test_a_stepper_on_an_already_used_graph_says_so_when_made():
+    x = mg.tensor(2., requires_grad=True)
+    y = x * x
+    y.backward()
+    for lang, words in [("en", "this graph was already used by backward(); run the cell "
+                         "that computes the loss again"),
+                        ("zh", "这个计算图已经被 backward() 用过了")]:
+        stepper = BackwardStepper(y, lang=lang)
+        assert words in stepper.note and not stepper.can_step
+        stepper.step()
+        assert stepper.step_index == 0 and x.grad.item() == 4.0
+
+
+def test_a_used_pytorch_graph_says_so_too(torch):
+    x = torch.tensor(2., requires_grad=True)
+    y = x * x
+    y.backward()
+    assert "already used by backward()" in BackwardStepper(y).note
+
+
+# ---------------------------------------------------------------- prediction
+def _predict_graph():
+    x = mg.tensor(2., requires_grad=True)
+    w = mg.tensor(3., requires_grad=True)
+    y = x * w
+    return x, w, y, y * y + w
+
+
+def test_prediction_scores_the_first_guess_of_each_step_and_says_why():
+    x, w, y, z = _predict_graph()
+    stepper = BackwardStepper(z, predict=True, names={"x": x, "w": w, "y": y})
+    assert stepper.predict("x").startswith("Not x (torch::autograd::AccumulateGrad) yet: it "
+                                           "still waits for gradients from MulBackward0")
+    assert stepper.step_index == 0
+    assert stepper.predict("AddBackward0").startswith("Right: AddBackward0 runs next.")
+    assert stepper.step_index == 1 and stepper.score == (0, 1)  # only the first guess counts
+    stepper.step()  # a step taken without a guess is not scored
+    assert stepper.predict("y").startswith("Right: MulBackward0 (y.grad_fn)")
+    assert stepper.score == (1, 2)
+    assert stepper.predict("AddBackward0").startswith("Not AddBackward0: it has already run")
+    assert stepper.predict("w").startswith("Not w (torch::autograd::AccumulateGrad): it and "
+                                           "x (torch::autograd::AccumulateGrad) are both leaves")
+    assert stepper.predict("x").startswith("Right: x (torch::autograd::AccumulateGrad) runs")
+    assert stepper.score == (1, 3) and str(stepper.score) == "1/3"
+
+
+def test_prediction_by_clicking_a_node_in_the_browser():
+    x, w, y, z = _predict_graph()
+    stepper = BackwardStepper(z, predict=True, names={"x": x, "w": w, "y": y})
+    stepper._on_msg(stepper, {"event": "node_click", "node": "n1"}, [])
+    assert stepper.step_index == 1
+    assert _section(stepper, "predict")["verdict"] == "right"
+
+
+def test_prediction_mode_text_lists_only_the_steps_taken():
+    x, w, y, z = _predict_graph()
+    stepper = BackwardStepper(z, predict=True, names={"x": x, "w": w, "y": y})
+    stepper.step()
+    text = repr(stepper)
+    assert "AddBackward0" in text and "pending" not in text and "y.grad_fn" not in text
+    assert "predictions right: 0 of 0" in text
+
+
+# ---------------------------------------------------------------- snapshots
+def test_a_snapshot_stays_frozen_while_the_stepper_moves_on():
+    x = mg.tensor([1., 2.], requires_grad=True)
+    stepper = BackwardStepper((x * x).sum(), names={"x": x})
+    stepper.step()
+    snap = stepper.snapshot()
+    state = (snap.panel, snap.node_states, snap.edge_states, snap.step_index, snap.counter)
+    text = repr(stepper)
+    stepper.run()
+    assert not hasattr(snap, "step")
+    assert (snap.panel, snap.node_states, snap.edge_states, snap.step_index,
+            snap.counter) == state
+    assert repr(snap) == text and snap.frozen and not snap.can_step
+    assert snap.dot == stepper.dot

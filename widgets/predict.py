@@ -1,0 +1,92 @@
+"""Prediction mode: the learner names the node they think runs next; was it, and why?
+
+The rule that decides is the engine's: a node is *ready* once every node that sends it a
+gradient has run; of the ready nodes, a leaf's ``AccumulateGrad`` goes first, then the node
+created last in the forward pass (PyTorch's ``sequence_nr``); between two ready leaves, the
+order in which the engine's priority queue (a binary heap) hands them out. :func:`judge` says
+which of these settles the learner's guess.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ._format import is_leaf_node, is_tensor
+
+__all__ = ["Score", "senders_of", "judge", "resolve"]
+
+
+class Score(NamedTuple):
+    """Predictions right so far, of those asked (one per step: the first guess counts)."""
+
+    right: int
+    asked: int
+
+    def __str__(self) -> str:
+        return f"{self.right}/{self.asked}"
+
+
+def senders_of(order) -> dict:
+    """node -> the nodes of ``order`` that send it a gradient (its consumers in the forward)."""
+    senders: dict = {}
+    for node in order:
+        for child, _ in node.next_functions:
+            if child is not None:
+                senders.setdefault(child, []).append(node)
+    return senders
+
+
+def resolve(view, graph, guess) -> list:
+    """The autograd nodes a guess can mean: a node id (``"n3"``), a node name
+    (``"MulBackward0"``), a learner's name (``"x"``, ``"y"``), a tensor, or a node itself."""
+    if is_tensor(guess):
+        return [_node_of_tensor(graph, guess)]
+    if not isinstance(guess, str):
+        return [guess]
+    if guess in view.by_id:
+        gnode = view.by_id[guess]
+        return list(gnode.members) or ([gnode.obj] if gnode.obj is not None else [])
+    tensor = graph.names.tensor_named(guess)
+    if tensor is not None:
+        return [_node_of_tensor(graph, tensor)]
+    found = [n.obj for n in graph.nodes if n.obj is not None and n.obj.name() == guess]
+    if not found:
+        raise ValueError(f"no node {guess!r} in this graph: give a node id such as 'n1', "
+                         "a node name such as 'MulBackward0', or a tensor's name")
+    return found
+
+
+def _node_of_tensor(graph, t):
+    """A tensor's node: its ``grad_fn``, or for a leaf its ``AccumulateGrad`` in the graph."""
+    if t.grad_fn is not None:
+        return t.grad_fn
+    for n in graph.nodes:
+        if n.kind == "leaf" and n.tensor is t:
+            return n.obj
+    raise ValueError("this tensor is not part of the graph being stepped through")
+
+
+def judge(candidates, expected, done: set, planned: list, senders: dict) -> tuple[bool, str, dict]:
+    """(right, message key, values) for a guess among ``candidates`` when ``expected`` runs
+    next, ``done`` have run and ``planned`` is every node backward runs."""
+    if expected in candidates or any(_same(c, expected) for c in candidates):
+        key = "predict.right_leaf" if is_leaf_node(expected) else "predict.right"
+        return True, key, {}
+    guess = candidates[0]
+    if guess in done:
+        return False, "predict.already", {}
+    if guess not in set(planned):
+        return False, "predict.never", {}
+    waiting = [s for s in senders.get(guess, []) if s not in done and s in set(planned)]
+    if waiting:
+        return False, "predict.waiting", {"nodes": waiting}
+    if is_leaf_node(expected) and is_leaf_node(guess):
+        return False, "predict.leaf_tie", {}
+    if is_leaf_node(expected):
+        return False, "predict.leaf_first", {}
+    return False, "predict.later_first", {}
+
+
+def _same(a, b) -> bool:
+    """Two AccumulateGrad look-ups of one leaf count as the same node."""
+    return is_leaf_node(a) and is_leaf_node(b) and a.variable is b.variable
