@@ -2,7 +2,7 @@
 
     python notebooks/build.py              # every lesson, executed, and the index (make lessons)
     python notebooks/build.py 03 06        # lessons 3 and 6 only (make lessons L="03 06")
-    python notebooks/build.py --index      # the index notebook only (no kernel)
+    python notebooks/build.py --index      # the index notebook and the answer keys (no kernel)
     python notebooks/build.py --student build/student    # the hand-out version (make student)
 
 Each lesson has ONE source, ``_source/NN_slug.md``: plain text cut into blocks by header lines
@@ -236,9 +236,45 @@ def index_notebook(links_to_solutions: bool = True):
     return nb
 
 
+ANSWER_KEYS = {
+    "en": ("# Answer keys\n\nEvery exercise of the course with its solution, as the solution "
+           "notebooks run it (their stored outputs show each one judged right). Generated from "
+           "the lesson sources by `python notebooks/build.py --index`; do not edit by hand.\n"),
+    "zh": ("# 参考答案\n\n课程中每道练习及其解答，与参考答案笔记本中运行的代码相同"
+           "（笔记本中保存的输出显示每道题都判定为正确）。"
+           "由 `python notebooks/build.py --index` 根据课程源文件生成，"
+           "请勿手工修改。\n"),
+}
+PROMPT_START = {"en": "**Exercise", "zh": "**练习"}
+SOLUTIONS_AT = {"en": "Solutions notebook: ", "zh": "参考答案笔记本："}
+
+
+def answer_keys(lang: str) -> str:
+    """The teacher's answer keys in ``lang``: each exercise's question and solution."""
+    parts = [ANSWER_KEYS[lang]]
+    for source in sources():
+        blocks, stem = parse(source), source.stem
+        parts.append(f"\n## {title(blocks, lang)}\n\n{SOLUTIONS_AT[lang]}"
+                     f"`notebooks/{lang}/solutions/{stem}.ipynb`\n")
+        for n, block in enumerate(blocks):
+            if block.kind != "solution":
+                continue
+            prompt = next(b.text for b in reversed(blocks[:n]) if b.kind == lang)
+            start = prompt.rfind(PROMPT_START[lang])
+            prompt = prompt[start:] if start >= 0 else ""
+            parts.append(f"\n### `{block.args[0]}`\n\n{prompt}\n\n```python\n"
+                         f"{block.text}\n```\n")
+    return "".join(parts)
+
+
 def write_index() -> None:
+    """The index notebook and the teacher's answer keys (both are made from the sources)."""
     nbformat.write(index_notebook(), HERE / "index.ipynb")
-    print("wrote notebooks/index.ipynb")
+    for lang in LANGS:
+        path = REPO / "docs" / "teachers" / lang / "answer-keys.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(answer_keys(lang), encoding="utf-8")
+    print("wrote notebooks/index.ipynb and docs/teachers/*/answer-keys.md")
 
 
 def student(dest: Path) -> None:
@@ -265,7 +301,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("lessons", nargs="*", help="lesson numbers (03) or stems; default all")
     parser.add_argument("--no-execute", action="store_true", help="write without running")
-    parser.add_argument("--index", action="store_true", help="only write notebooks/index.ipynb")
+    parser.add_argument("--index", action="store_true",
+                        help="only write notebooks/index.ipynb and the answer keys")
     parser.add_argument("--student", type=Path, metavar="DIR", help="write the student version")
     args = parser.parse_args(argv)
     if args.student:

@@ -210,3 +210,13 @@ def test_course_py_in_every_lesson_folder_sets_its_language():
     for lang in build.LANGS:
         for folder in (NOTEBOOKS / lang, NOTEBOOKS / lang / "solutions"):
             assert (folder / "course.py").read_text() == build.COURSE_PY.replace("{lang}", lang)
+
+
+def test_answer_keys_hold_every_exercise_and_solution_in_both_languages():
+    for lang in build.LANGS:
+        text = (REPO / "docs" / "teachers" / lang / "answer-keys.md").read_text(encoding="utf-8")
+        assert text == build.answer_keys(lang), "run `python notebooks/build.py --index`"
+        for source in SOURCES:
+            for block in build.parse(source):
+                if block.kind == "solution":
+                    assert f"### `{block.args[0]}`" in text and block.text in text
