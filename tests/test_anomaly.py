@@ -63,3 +63,22 @@ def test_anomaly_mode_says_what_pytorch_says(torch):
     assert _nan_distance(minigrad)[:2] == _nan_distance(torch)[:2]
     assert _nan_distance(minigrad, check_nan=False)[0] == \
         _nan_distance(torch, check_nan=False)[0] is None
+
+
+def test_the_warning_shows_the_forward_line_that_made_the_failing_node():
+    a = minigrad.tensor([1., 2.], requires_grad=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with minigrad.autograd.detect_anomaly():
+            squared = (a - a.detach()) ** 2  # the forward line the warning must show
+            with pytest.raises(RuntimeError, match="'PowBackward0' returned nan"):
+                squared.sum().sqrt().backward()
+    text = str(caught[-1].message)
+    assert text.startswith("Error detected in PowBackward0. Traceback of forward call")
+    assert "squared = (a - a.detach()) ** 2" in text and "minigrad/_ops" not in text
+    assert "squared = (a - a.detach()) ** 2" in squared.grad_fn.metadata["traceback_"][-1]
+
+
+def test_outside_anomaly_mode_no_trace_is_kept():
+    a = minigrad.tensor([1., 2.], requires_grad=True)
+    assert "traceback_" not in (a * 2).grad_fn.metadata

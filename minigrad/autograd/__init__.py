@@ -11,9 +11,14 @@ import warnings
 
 import numpy as np
 
-from .._state import local as _mode
 from .._tensor import Tensor
 from . import engine, graph
+from .anomaly_mode import (
+    detect_anomaly,
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_detect_anomaly,
+)
 from .grad_mode import (
     enable_grad,
     inference_mode,
@@ -212,72 +217,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
             g = Tensor._wrap(g)
         result.append(g)
     return tuple(result)
-
-
-# ---------------------------------------------------------------- anomaly mode
-def is_anomaly_enabled() -> bool:
-    return _mode.anomaly_enabled
-
-
-def is_anomaly_check_nan_enabled() -> bool:
-    return _mode.anomaly_check_nan
-
-
-class set_detect_anomaly:
-    """Turn anomaly detection on or off; also a context manager that restores the previous
-    setting. While it is on (and ``check_nan``), ``backward()`` raises at the first node whose
-    backward returns NaN, naming that node."""
-
-    def __init__(self, mode: bool, check_nan: bool = True) -> None:
-        self.prev = (_mode.anomaly_enabled, _mode.anomaly_check_nan)
-        _mode.anomaly_enabled, _mode.anomaly_check_nan = bool(mode), bool(check_nan)
-
-    def __enter__(self) -> None:
-        pass
-
-    def __exit__(self, *exc) -> None:
-        _mode.anomaly_enabled, _mode.anomaly_check_nan = self.prev
-
-
-class detect_anomaly:
-    """Context manager (and decorator) turning anomaly detection on inside the block: a
-    backward node that returns NaN raises ``RuntimeError: Function 'PowBackward0' returned nan
-    values in its 0th output.`` (with ``check_nan=True``, the default).
-
-    >>> import minigrad as torch, warnings
-    >>> x = torch.tensor(0., requires_grad=True)
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore")
-    ...     with torch.autograd.detect_anomaly():
-    ...         (x.sqrt() * 0).backward()
-    Traceback (most recent call last):
-    RuntimeError: Function 'SqrtBackward0' returned nan values in its 0th output.
-    """
-
-    def __init__(self, check_nan: bool = True) -> None:
-        self.check_nan = check_nan
-        warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime "
-                      "and should only be enabled for debugging.", stacklevel=2)
-
-    def __enter__(self) -> None:
-        self.prev = (_mode.anomaly_enabled, _mode.anomaly_check_nan)
-        _mode.anomaly_enabled, _mode.anomaly_check_nan = True, self.check_nan
-
-    def __exit__(self, *exc) -> None:
-        _mode.anomaly_enabled, _mode.anomaly_check_nan = self.prev
-
-    def __call__(self, func):
-        import functools
-
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                anomaly = detect_anomaly(self.check_nan)
-            with anomaly:
-                return func(*args, **kwargs)
-
-        return wrapper
 
 
 from .function import Function  # noqa: E402

@@ -24,7 +24,6 @@ tensor(5.)
 
 from __future__ import annotations
 
-import warnings
 from collections import namedtuple
 
 import numpy as np
@@ -32,6 +31,7 @@ import numpy as np
 from .._state import local as _mode
 from .._tensor import Tensor
 from . import hooks as _hooks
+from .anomaly_mode import check_nan, warn_failed_node
 from .functional_utils import sum_to
 from .graph import AccumulateGrad, Node, record
 from .ready_queue import heap_pop, heap_push
@@ -225,25 +225,6 @@ def _apply(node, g):
     return out
 
 
-def _check_nan(node, out) -> None:
-    """Anomaly mode: a node whose backward returned NaN is named (PyTorch's message)."""
-    for i, gi in enumerate(out):
-        if gi is not None and np.isnan(_as_array(gi)).any():
-            raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th "
-                               "output.")
-
-
-def _warn_anomaly(node) -> None:
-    """Anomaly mode: say which node failed, with its forward traceback if one was kept."""
-    trace = (node._metadata or {}).get("traceback_", "")
-    warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused the "
-                  f"error:\n{''.join(trace)}", stacklevel=2)
-
-
-def _as_array(g):
-    return g._data if isinstance(g, Tensor) else np.asarray(g)
-
-
 def _sum_back(grads, metas) -> tuple:
     """Sum each gradient back to its input's shape and dtype (the forward broadcast them)."""
     return tuple(g if m is None or g is None else sum_to(g, m[0], m[1])
@@ -354,11 +335,11 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
                 if release and node._has_saved:
                     node.release_variables()
             if _mode.anomaly_enabled and _mode.anomaly_check_nan:
-                _check_nan(node, out)
+                check_nan(node, out)
         except BaseException:
             _mode.grad_enabled = outer
             if _mode.anomaly_enabled:
-                _warn_anomaly(node)
+                warn_failed_node(node)
             raise
         if arrivals is not None:
             _note_arrivals(arrivals, node, out, wanted if plan is not None else None, snapshot)
