@@ -123,7 +123,7 @@ def test_contributions_are_read_only_snapshots():
 # ---------------------------------------------------------------- every node type on screen
 def _extra_graphs():
     """A loss for each node type the op table does not make (one graph may make several)."""
-    from minigrad.nn._loss_nodes import div_by_number, mul_by_number
+    from minigrad._ops.arithmetic import div_by_number, mul_by_number
 
     def x():
         return mg.tensor(np.arange(1., 7.).reshape(2, 3), requires_grad=True)

@@ -13,6 +13,12 @@ from .._creation import zeros_like
 from .._tensor import Tensor
 from .._types import unsupported
 from . import engine, graph
+from .anomaly_mode import (
+    detect_anomaly,
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_detect_anomaly,
+)
 from .function import Function
 from .grad_mode import (
     enable_grad,
@@ -28,7 +34,7 @@ from .graph import Node
 __all__ = ["backward", "grad", "Function", "no_grad", "enable_grad", "set_grad_enabled",
            "is_grad_enabled", "inference_mode", "is_inference_mode_enabled", "gradcheck",
            "gradgradcheck", "GradcheckError", "Node", "graph", "engine", "set_detect_anomaly",
-           "detect_anomaly", "is_anomaly_enabled"]
+           "detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled"]
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph: bool = False,
              grad_variables=None, inputs=None) -> None:
@@ -96,52 +102,4 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
         result.append(g)
     return tuple(result)
 
-
-# ---------------------------------------------------------------- anomaly mode
-class _Anomaly:
-    enabled = False
-    check_nan = True
-
-
-def is_anomaly_enabled() -> bool:
-    return _Anomaly.enabled
-
-
-class set_detect_anomaly:
-    """Turn anomaly detection on or off (accepted for compatibility: minigrad's errors already
-    name the failing node); also a context manager that restores the previous setting."""
-
-    def __init__(self, mode: bool, check_nan: bool = True) -> None:
-        self.prev = (_Anomaly.enabled, _Anomaly.check_nan)
-        _Anomaly.enabled, _Anomaly.check_nan = bool(mode), bool(check_nan)
-
-    def __enter__(self) -> None:
-        pass
-
-    def __exit__(self, *exc) -> None:
-        _Anomaly.enabled, _Anomaly.check_nan = self.prev
-
-
-class detect_anomaly:
-    """Context manager (and decorator) turning anomaly detection on inside the block."""
-
-    def __init__(self, check_nan: bool = True) -> None:
-        self.check_nan = check_nan
-
-    def __enter__(self) -> None:
-        self.prev = (_Anomaly.enabled, _Anomaly.check_nan)
-        _Anomaly.enabled, _Anomaly.check_nan = True, self.check_nan
-
-    def __exit__(self, *exc) -> None:
-        _Anomaly.enabled, _Anomaly.check_nan = self.prev
-
-    def __call__(self, func):
-        import functools
-
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            with detect_anomaly(self.check_nan):
-                return func(*args, **kwargs)
-
-        return wrapper
 

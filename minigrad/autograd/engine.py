@@ -32,6 +32,7 @@ import numpy as np
 from .._state import local as _mode
 from .._tensor import Tensor
 from . import hooks as _hooks
+from .anomaly_mode import check_nan, warn_failed_node
 from .functional_utils import sum_to
 from .graph import AccumulateGrad, GraphRoot, grad_accumulator
 from .schedule import GraphTask, Plan
@@ -60,7 +61,14 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
             g = buffers.pop(node, None)
             if plan is not None and not plan.visit(node, g):  # captured, not run
                 continue
-            g, out, leaf = _execute(node, g, task)
+            try:
+                g, out, leaf = _execute(node, g, task)
+                if _mode.anomaly_enabled and _mode.anomaly_check_nan:
+                    check_nan(node, out)
+            except BaseException:
+                if _mode.anomaly_enabled:  # anomaly mode names the node and where it was made
+                    warn_failed_node(node)
+                raise
             task.send(node, g, out)
             if emit and type(node) is not GraphRoot:
                 step = Step.made(index, node, g, out, leaf, task.arrivals.pop(node, ()),

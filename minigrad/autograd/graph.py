@@ -24,6 +24,7 @@ from .._state import local as _mode
 from .._tensor import Tensor
 from ..utils.hooks import Hooks as _Hooks
 from ..utils.hooks import RemovableHandle
+from .anomaly_mode import keep_forward_trace
 from .saved import SavedTensor
 
 __all__ = ["Node", "AccumulateGrad", "GraphRoot", "CopyBackwards", "SavedTensor", "RemovableHandle",
@@ -370,6 +371,8 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
     node._next_nodes = tuple(nodes)
     node._next_nrs = _ZEROS[len(nodes)] if nrs is None else intern_nrs(tuple(nrs))
     node._sequence_nr = next(_sequence)
+    if _mode.anomaly_enabled:
+        keep_forward_trace(node)
     if single:
         if out._data.dtype.kind not in "fc":
             raise RuntimeError("Autograd not support dtype: "
