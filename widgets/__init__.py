@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+from . import _deps  # noqa: F401  (one clear line if the widgets extra is not installed)
 from .dot import draw, to_dot
 from .graph_model import build_graph
 from .reduce import MAX_NODES, limit_graph
