@@ -95,8 +95,9 @@ def make_env(root: Path, wheelhouse: Path, requirement: str) -> FreshEnv:
     run([sys.executable, "-m", "venv", str(root)])
     path = str(root / "bin")  # nothing else: no node, no npm, no system jupyter
     env = FreshEnv(root, path)
-    env.run("-m", "pip", "install", "-q", "--no-index", "--find-links", str(wheelhouse),
-            requirement)
+    # --no-compile: the bytecode would be written at first import anyway; saves ~10 s here
+    env.run("-m", "pip", "install", "-q", "--no-compile", "--no-index", "--find-links",
+            str(wheelhouse), requirement)
     return env
 
 
