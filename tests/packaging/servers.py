@@ -31,7 +31,8 @@ def start(python: str, path: str, *, app: str = "lab", timeout: float = 90.0) ->
     base = Path(tmp.name)
     root, settings = base / "notebooks", base / "user-settings"
     root.mkdir()
-    for name, values in _SETTINGS.items():
+    # Notebook 7 lacks some of JupyterLab's plugins: settings for them would fail to load
+    for name, values in (_SETTINGS if app == "lab" else {}).items():
         target = settings / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(values))

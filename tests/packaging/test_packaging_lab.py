@@ -30,6 +30,10 @@ CELLS = [
     "print(json.dumps({'step_index': stepper.step_index, 'x_grad': str(x.grad)}))",
 ]
 
+# Notebook 7.6's own settings loader throws this on every notebook page of a fresh profile, with
+# or without widgets (its stack is in notebook_core.js, not in any widget's code).
+NOTEBOOK7_OWN_ERROR = "page error: Cannot read properties of undefined (reading 'schema')"
+
 
 @pytest.fixture(scope="module")
 def browser():
@@ -72,7 +76,10 @@ def test_the_widgets_draw_and_step_in_a_server_from_the_wheel(app, lab_env, brow
             prefix = notebook.run_cell(0).strip()
             assert prefix == str(lab_env.root)
             notebook.screenshot(f"packaging-{app}.png")
-            assert notebook.offline.take_errors() == []
+            errors = notebook.offline.take_errors()
+            if app == "notebook":  # Notebook 7.6 itself, on any page (seen with print(1) alone)
+                errors = [e for e in errors if e != NOTEBOOK7_OWN_ERROR]
+            assert errors == []
         finally:
             notebook.close()
     finally:
