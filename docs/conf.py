@@ -31,6 +31,7 @@ extensions = [
     "sphinx.ext.viewcode",
     "language_switch",  # docs/_ext/language_switch.py
     "optional_glob",  # docs/_ext/optional_glob.py: {glob-toctree}
+    "zh_search",  # docs/_ext/zh_search.py: one search index for both languages
 ]
 
 exclude_patterns = ["_site", "README.md", "**/.ipynb_checkpoints", "Thumbs.db", ".DS_Store"]
@@ -40,6 +41,8 @@ html_css_files = ["minigrad.css"]
 
 # One search index for both languages: the Chinese splitter (jieba) also indexes English words.
 html_search_language = "zh"
+# the course's own terms (叶子节点, 计算图, 梯度累加...) as whole words, so a search for one finds it
+html_search_options = {"dict": str(DOCS / "_ext" / "zh_terms.txt")}
 jieba.setLogLevel(logging.WARNING)
 language = "en"
 
@@ -53,6 +56,8 @@ html_theme_options = {
     "footer_start": ["copyright"],
     "footer_end": [],
 }
+# the colour scheme follows the reader's system (an empty mode logs an error in the console)
+html_context = {"default_mode": "auto"}
 html_sidebars = {"**": ["sidebar-nav-bs"]}
 html_show_sourcelink = False
 html_copy_source = False
