@@ -20,7 +20,7 @@ help:
 	@echo "make test   - run every test"
 	@echo "make bench  - run the benchmarks (ratios against PyTorch and a NumPy floor)"
 	@echo "make lint   - ruff"
-	@echo "make docs   - build the documentation site into docs/_site/ (warnings fail it)"
+	@echo "make docs   - build the documentation site into docs/_build/html/ (warnings fail it)"
 	@echo "make dist   - build the sdist and the wheel (with the front end) into dist/"
 	@echo "make wheelhouse - every wheel a class needs, into wheelhouse/ (offline installs)"
 
@@ -79,9 +79,9 @@ bench: install
 
 # Sphinx + myst-nb (docs/README.md says why); lessons render from their stored outputs.
 docs: $(STAMP)
-	rm -rf docs/_site
-	$(BIN)/python -m sphinx -W --keep-going -q -b html docs docs/_site
-	@echo "docs: open docs/_site/index.html"
+	rm -rf docs/_build
+	$(BIN)/python -m sphinx -W --keep-going -q -b html docs docs/_build/html
+	@echo "docs: open docs/_build/html/index.html"
 
 # The sdist and the wheel, each carrying the front-end bundle (the build runs esbuild through
 # hatch-jupyter-builder and fails if it cannot). Needs only `build` in the venv, not `make install`.
@@ -99,4 +99,4 @@ wheelhouse: dist
 	@echo "wheelhouse: $$(ls wheelhouse | wc -l) wheels in wheelhouse/"
 
 clean:
-	rm -rf $(VENV) $(JS)/node_modules $(BUNDLE) build dist wheelhouse docs/_site *.egg-info
+	rm -rf $(VENV) $(JS)/node_modules $(BUNDLE) build dist wheelhouse docs/_build docs/jupyter_execute docs/lessons *.egg-info

@@ -34,14 +34,15 @@ extensions = [
     "zh_search",  # docs/_ext/zh_search.py: one search index for both languages
 ]
 
-exclude_patterns = ["_site", "README.md", "**/.ipynb_checkpoints", "Thumbs.db", ".DS_Store"]
+# _build: make docs writes the site to _build/html and myst-nb its notebook copies beside it
+exclude_patterns = ["_build", "jupyter_execute", "README.md", "**/.ipynb_checkpoints"]
 templates_path = ["_templates"]
 html_static_path = ["_static"]
 html_css_files = ["minigrad.css"]
 
 # One search index for both languages: the Chinese splitter (jieba) also indexes English words.
 html_search_language = "zh"
-# the course's own terms (叶子节点, 计算图, 梯度累加...) as whole words, so a search for one finds it
+# the course's terms (叶子节点, 计算图, 梯度累加...) as whole words: a search for one finds it
 html_search_options = {"dict": str(DOCS / "_ext" / "zh_terms.txt")}
 jieba.setLogLevel(logging.WARNING)
 language = "en"

@@ -5,24 +5,13 @@ from __future__ import annotations
 
 import functools
 import http.server
-import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
-DOCS = REPO / "docs"
-sys.path[:0] = [str(DOCS / "_ext"), str(REPO / "tests" / "browser")]
-
-
-def sphinx(source: Path, out: Path) -> subprocess.CompletedProcess:
-    """``sphinx-build -W --keep-going -b html``, as in the Makefile's docs target."""
-    return subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b",
-                           "html", str(source), str(out)], capture_output=True, text=True)
+from docsite import DOCS, sphinx  # (docsite also puts docs/_ext on sys.path)
 
 
 @dataclass

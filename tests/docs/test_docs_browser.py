@@ -10,25 +10,11 @@ from urllib.parse import urldefrag, urljoin, urlparse
 
 import lessons
 import pytest
-from conftest import REPO
-from labserver import OfflinePage, chromium_path, launch_chromium
+from docsite import REPO
+from labserver import OfflinePage
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    path = chromium_path()
-    if path is None:
-        pytest.fail("chromium is not installed: run `make browser-deps` (`make test` does it)")
-    from playwright.sync_api import sync_playwright
-
-    playwright = sync_playwright().start()
-    instance = launch_chromium(playwright, path)
-    yield instance
-    instance.close()
-    playwright.stop()
 
 
 @pytest.fixture

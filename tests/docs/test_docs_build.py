@@ -11,7 +11,7 @@ import shutil
 import language_switch
 import lessons
 import pytest
-from conftest import DOCS, REPO, sphinx
+from docsite import DOCS, REPO, sphinx
 
 pytestmark = pytest.mark.slow
 

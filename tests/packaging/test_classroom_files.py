@@ -9,7 +9,7 @@ import shlex
 from urllib.parse import parse_qs, unquote, urlparse
 
 import yaml
-from conftest import DIST_NAME, REPO
+from pkgenv import DIST_NAME, REPO
 
 BINDER = REPO / "binder"
 PAGES = [REPO / "docs" / "classroom", REPO / "docs" / "zh" / "classroom"]

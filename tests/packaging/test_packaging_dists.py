@@ -9,7 +9,7 @@ import zipfile
 from email.parser import Parser
 
 import pytest
-from conftest import BUNDLE_IN_WHEEL, DIST_NAME, clone, offline_pip_env
+from pkgenv import BUNDLE_IN_WHEEL, DIST_NAME, REPO, clone, make_env, offline_pip_env
 
 pytestmark = pytest.mark.slow
 
@@ -80,8 +80,6 @@ def test_a_clone_without_node_fails_to_build_and_says_why(tmp_path):
 
 
 def test_importing_the_widgets_without_their_extra_names_the_extra(built, tmp_path):
-    from conftest import make_env
-
     env = make_env(tmp_path / "bare", built.wheelhouse, DIST_NAME)  # NumPy only
     env.run("-c", "import minigrad; print(minigrad.tensor([1.]) * 2)")
     result = subprocess.run([env.python, "-c", "import minigrad_widgets"], capture_output=True,
@@ -94,6 +92,4 @@ def test_importing_the_widgets_without_their_extra_names_the_extra(built, tmp_pa
 
 
 def _venv_python() -> str:
-    from conftest import REPO
-
     return str(REPO / ".venv" / "bin" / "python")

@@ -15,8 +15,8 @@ import shutil
 import time
 
 import pytest
-from conftest import REPO, TIMINGS
-from labserver import chromium_path, launch_chromium, open_notebook
+from labserver import open_notebook
+from pkgenv import REPO, TIMINGS
 from playwright.sync_api import expect
 from servers import start
 
@@ -35,26 +35,13 @@ CELLS = [
 NOTEBOOK7_OWN_ERROR = "page error: Cannot read properties of undefined (reading 'schema')"
 
 
-@pytest.fixture(scope="module")
-def browser():
-    path = chromium_path()
-    if path is None:
-        pytest.fail("chromium is not installed: run `make browser-deps` (`make test` does it)")
-    from playwright.sync_api import sync_playwright
-
-    playwright = sync_playwright().start()
-    instance = launch_chromium(playwright, path)
-    yield instance
-    instance.close()
-    playwright.stop()
-
-
 def test_the_fresh_environment_has_no_node_and_the_wheels_front_end(lab_env):
     assert shutil.which("node", path=lab_env.path) is None
     assert shutil.which("npm", path=lab_env.path) is None
     out = lab_env.run("-c", "import minigrad_widgets.widget as w; print(w.STATIC)").stdout
     assert out.strip().startswith(str(lab_env.root))
-    assert (lab_env.root / "lib").glob("python3*/site-packages/minigrad_widgets/static/widget.js")
+    bundles = list(lab_env.root.glob("lib/python3*/site-packages/minigrad_widgets/static/widget.js"))
+    assert len(bundles) == 1 and bundles[0].stat().st_size > 300_000
 
 
 @pytest.mark.parametrize("app", ["lab", "notebook"])
@@ -97,11 +84,14 @@ _ADDRESS = re.compile(r"0x[0-9a-f]+")
 
 
 def _texts(notebook: dict) -> list[str]:
+    """Each code cell's printed and displayed text (streams joined), object addresses masked."""
     texts = []
     for cell in notebook["cells"]:
-        for output in cell.get("outputs", []):
-            text = output.get("text") or output.get("data", {}).get("text/plain") or ""
-            texts.append(_ADDRESS.sub("0x?", "".join(text)))
+        if cell["cell_type"] != "code":
+            continue
+        text = "".join("".join(o.get("text") or o.get("data", {}).get("text/plain") or "")
+                       for o in cell.get("outputs", []))
+        texts.append(_ADDRESS.sub("0x?", text))
     return texts
 
 
