@@ -3,16 +3,18 @@
 #   make test   run every test (unit, differential against PyTorch, notebooks, browser)
 # Each installs what it needs first: a virtual environment in .venv, the front-end bundle
 # (npm), and, where we are root (CI), Debian's chromium for the browser tests.
+# For a class (no clone, no Node.js): pip install 'minigrad-autograd[lab]' (docs/classroom/).
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml hatch_build.py | cksum | cut -d' ' -f1)
 JS     := widgets/js
 BUNDLE := widgets/static/widget.js
 PYTEST_ARGS ?=
 
-.PHONY: test lab lessons student install torch frontend browser-deps lint bench docs clean help
+.PHONY: test lab lessons student install torch frontend browser-deps lint bench docs dist wheelhouse \
+	clean help
 
 help:
 	@echo "make lab    - open the course (notebooks/index.ipynb) in JupyterLab"
@@ -21,14 +23,16 @@ help:
 	@echo "make test   - run every test"
 	@echo "make bench  - run the benchmarks (ratios against PyTorch and a NumPy floor)"
 	@echo "make lint   - ruff"
-	@echo "make docs   - build the documentation into docs/_site/"
+	@echo "make docs   - build the documentation site into docs/_build/html/ (warnings fail it)"
+	@echo "make dist   - build the sdist and the wheel (with the front end) into dist/"
+	@echo "make wheelhouse - every wheel a class needs, into wheelhouse/ (offline installs)"
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e '.[widgets,test]'
+$(STAMP): pyproject.toml hatch_build.py | $(BIN)/python
+	$(BIN)/pip install -q -e '.[lab,test,docs]'
 	@$(MAKE) --no-print-directory torch
 	@touch $@
 
@@ -86,8 +90,26 @@ lint: $(STAMP)
 bench: install
 	$(BIN)/python -m bench
 
+# Sphinx + myst-nb (docs/README.md says why); lessons render from their stored outputs.
 docs: $(STAMP)
-	$(BIN)/python docs/build.py
+	rm -rf docs/_build
+	$(BIN)/python -m sphinx -W --keep-going -q -b html docs docs/_build/html
+	@echo "docs: open docs/_build/html/index.html"
+
+# The sdist and the wheel, each carrying the front-end bundle (the build runs esbuild through
+# hatch-jupyter-builder and fails if it cannot). Needs only `build` in the venv, not `make install`.
+dist: | $(BIN)/python
+	@$(BIN)/python -c "import build" 2>/dev/null || $(BIN)/pip install -q build
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+
+# Every wheel a class needs, for a lab without internet or behind a slow mirror:
+#   pip install --no-index --find-links wheelhouse 'minigrad-autograd[lab]'
+WHEELHOUSE_EXTRAS ?= lab
+wheelhouse: dist
+	rm -rf wheelhouse
+	$(BIN)/pip wheel -q --wheel-dir wheelhouse "$$(ls dist/*.whl)[$(WHEELHOUSE_EXTRAS)]"
+	@echo "wheelhouse: $$(ls wheelhouse | wc -l) wheels in wheelhouse/"
 
 clean:
-	rm -rf $(VENV) $(JS)/node_modules $(BUNDLE) build *.egg-info
+	rm -rf $(VENV) $(JS)/node_modules $(BUNDLE) build dist wheelhouse docs/_build docs/jupyter_execute docs/lessons *.egg-info

@@ -8,7 +8,9 @@ has it, and `make test` installs it where a wheel is available.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -63,3 +65,35 @@ def _widgets_speak_english_again():
     i18n = sys.modules.get("minigrad_widgets.i18n")
     if i18n is not None:
         i18n.set_language("en")
+
+
+# Debian's headless chromium, one instance for the whole session: Playwright's sync API allows
+# one running instance per thread, and tests/browser, tests/docs and tests/packaging all use it.
+sys.path.insert(0, str(Path(__file__).parent / "browser"))
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Debian's chromium; skips only where it is missing and cannot be installed (not root)."""
+    from labserver import chromium_path
+
+    path = chromium_path()
+    if path:
+        return path
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        pytest.fail("chromium is not installed, but could be: run `make browser-deps` "
+                    "(apt-get install chromium); `make test` does it for you")
+    pytest.skip("browser tests need Debian's chromium (/usr/bin/chromium), which only root "
+                "can install: ask an administrator to `apt-get install chromium`")
+
+
+@pytest.fixture(scope="session")
+def browser(chromium):
+    from labserver import launch_chromium
+    from playwright.sync_api import sync_playwright
+
+    playwright = sync_playwright().start()
+    instance = launch_chromium(playwright, chromium)
+    yield instance
+    instance.close()
+    playwright.stop()

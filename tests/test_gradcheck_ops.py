@@ -4,6 +4,8 @@ must reject (so the check itself is shown to bite)."""
 
 from __future__ import annotations
 
+import zlib
+
 import numpy as np
 import pytest
 from op_table import OPS, first_output, sample
@@ -28,7 +30,7 @@ def smooth(case) -> bool:
 
 
 def inputs_for(case):
-    rng = np.random.default_rng(abs(hash(case.name)) % 2**32)
+    rng = np.random.default_rng(zlib.crc32(case.name.encode()))  # same inputs every run
     return [mg.tensor(a, requires_grad=True) for a in sample(case, rng)]
 
 

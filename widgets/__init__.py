@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+from . import _deps  # noqa: F401  (one clear line if the widgets extra is not installed)
 from .dot import draw, to_dot
 from .graph_model import build_graph
 from .i18n import get_language, set_language

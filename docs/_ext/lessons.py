@@ -1,0 +1,50 @@
+"""Copies the lessons from notebooks/ into docs/lessons/<language>/ before Sphinx reads them.
+
+The site is built from the notebooks' stored outputs (``nb_execution_mode = "off"``), so a
+copy is all it needs; docs/lessons/ is a build product (git-ignored). Layout:
+
+    notebooks/en/*.ipynb, notebooks/en/solutions/*.ipynb  -> docs/lessons/en/...
+    notebooks/zh/*.ipynb, notebooks/zh/solutions/*.ipynb  -> docs/lessons/zh/...
+
+Notebooks directly in notebooks/ (the layout before the two language folders) count as English.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+LANGUAGES = ("en", "zh")
+
+
+def sources(repo: Path, language: str) -> dict[str, Path]:
+    """Lesson notebooks of one language: relative name in the site -> notebook file."""
+    folder = repo / "notebooks" / language
+    found = {str(p.relative_to(folder)): p for p in sorted(folder.rglob("*.ipynb"))
+             if ".ipynb_checkpoints" not in p.parts}
+    if language == "en" and not found:
+        found = {p.name: p for p in sorted((repo / "notebooks").glob("*.ipynb"))}
+    return found
+
+
+def _clean(notebook: dict) -> dict:
+    """Drops widget state: the site never shows live widgets (no kernel)."""
+    notebook.get("metadata", {}).pop("widgets", None)
+    return notebook
+
+
+def collect(docs: Path) -> dict[str, list[str]]:
+    """Refreshes docs/lessons/; returns, per language, the page names written."""
+    target_root = docs / "lessons"
+    shutil.rmtree(target_root, ignore_errors=True)
+    written: dict[str, list[str]] = {}
+    for language in LANGUAGES:
+        written[language] = []
+        for name, path in sources(docs.parent, language).items():
+            target = target_root / language / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            notebook = _clean(json.loads(path.read_text(encoding="utf-8")))
+            target.write_text(json.dumps(notebook, ensure_ascii=False, indent=1), encoding="utf-8")
+            written[language].append(name)
+    return written
