@@ -213,7 +213,7 @@ class BackwardStepper(StepperView):
             return None
         if pos < len(log.records):
             return log.records[pos].node
-        if log.finished:
+        if log.finished and self._pending is None:
             return None
         return self._planned[pos] if pos < len(self._planned) else _ENGINE_DECIDES
 
@@ -296,8 +296,8 @@ class BackwardStepper(StepperView):
     @property
     def _total(self) -> int:
         done = len(self._log.records)
-        return done if self._log.finished and not self._failure else max(len(self._planned),
-                                                                          done)
+        failed = self._failure or self._pending
+        return done if self._log.finished and not failed else max(len(self._planned), done)
 
     def _panel(self, pos: int, total: int) -> dict:
         lang = self._lang
