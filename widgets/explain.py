@@ -14,7 +14,7 @@ import re
 
 import numpy as np
 
-from minigrad.autograd.derivatives import CUSTOM, evaluate, rule_for, signed
+from minigrad.autograd.derivatives import CUSTOM, evaluate, rule_for, signed, sum_to
 
 from ._format import PANEL_LIMIT, format_array, is_tensor, to_numpy
 from .i18n import t
@@ -22,6 +22,7 @@ from .i18n import t
 __all__ = ["read_saved", "step_panel", "section", "rule_lines", "contribution_lines"]
 
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
+CONTRIB_LIMIT = 12  # contributions listed one by one at a node; the rest are counted
 
 
 def section(kind: str, heading: str, lines: list, **extra) -> dict:
@@ -125,7 +126,7 @@ def check_rule(rec) -> list:
         if sym == "*" or g is None:
             continue
         try:
-            out.append((sym, evaluate(rule, sym, **values), g))
+            out.append((sym, sum_to(evaluate(rule, sym, **values), g.shape), g))
         except (NameError, TypeError, ValueError):  # a symbol the node did not keep
             continue
     return out
@@ -138,7 +139,10 @@ def contribution_lines(rec, describe, lang) -> list[str]:
     several = len(rec.contribs) > 1
     for nr, entry in enumerate(rec.contribs):
         prefix = f"[{nr}] " if several else ""
-        for sender, edge, g in entry:
+        for k, (sender, edge, g) in enumerate(entry):
+            if k == CONTRIB_LIMIT and len(entry) > CONTRIB_LIMIT + 1:
+                lines.append(prefix + t("contrib.more", lang, n=len(entry) - k))
+                break
             source = (t("contrib.start", lang) if sender is None
                       else t("contrib.from", lang, node=describe(sender), edge=edge))
             lines.append(f"{prefix}{_show(g)}  ← {source}")
@@ -152,10 +156,10 @@ def check_lines(check: dict, lang) -> list:
     """A numerical check's result (see :mod:`minigrad_widgets.check`) as panel lines."""
     if check["ok"] is None:
         return [t(check["reason"], lang, index=check.get("index", 0))]
+    how = {"custom": "", "fd": "fd_", "rule": "rule_"}[check["how"]]
     if check["ok"]:
-        return [t("check.ok" if check["custom"] else "check.rule_ok", lang)]
-    key = "check.mismatch" if check["custom"] else "check.rule_mismatch"
-    return [t(key, lang, sent=check["sent"], numerical=check["numerical"])]
+        return [t(f"check.{how}ok", lang)]
+    return [t(f"check.{how}mismatch", lang, sent=check["sent"], numerical=check["numerical"])]
 
 
 # ---------------------------------------------------------------- the whole panel

@@ -113,12 +113,8 @@ class BackwardStepper(StepperView):
         self._gradients = GradientLabels(graph, outputs, self._seeds, self.lang)
         inputs_t = outputs_of(inputs) if inputs is not None else ()
         watch = Watch(self._watched(graph, inputs_t))
-        self._kept = {}
-        if check:
-            for gnode in graph.nodes:
-                kept = keep_inputs(gnode.obj) if gnode.obj is not None else None
-                if kept is not None:
-                    self._kept[gnode.obj] = kept
+        self._kept = self._keep_inputs(graph) if check else {}  # held for the checks only
+        self._flags: list[int] = []  # indices of the records flagged on the graph
         if _freed(graph):
             self._unusable = "error.graph_used"
         if _library(outputs[0]) == "minigrad":
@@ -151,13 +147,18 @@ class BackwardStepper(StepperView):
             if out.grad_fn is not None:
                 value = np.ones(tuple(out.shape)) if seed is None else to_numpy(seed)
                 seeds[out.grad_fn] = (out.output_nr, value)
-        records = record_torch(backward, list(self._graph.node_of), watch, self._leaf_names,
-                               read_saved, seeds)
+        records, failure = record_torch(backward, list(self._graph.node_of), watch,
+                                        self._leaf_names, read_saved, seeds)
         self._planned = [rec.node for rec in records]
+        if failure is not None:  # shown once the learner steps up to it
+            self._failure = (len(records) + 1, failure[0], failure[1])
+            self._planned.append(failure[0])
         self._log = StepLog(watch, None, records)
-        for rec in records:
+        for i, rec in enumerate(records):
             if self._check:
                 check_record(rec, self._check, self._kept)
+            if rec.flagged:
+                self._flags.append(i)
 
     # ------------------------------------------------------------ the Python twins
     def step(self) -> None:
@@ -237,8 +238,11 @@ class BackwardStepper(StepperView):
             self._failure = (pos + 1, node, error)
             self.playing = False
             return None
-        if rec is not None and rec.check is None and self._check and pos == len(log.records) - 1:
-            check_record(rec, self._check, self._kept)
+        if rec is not None and pos == len(log.records) - 1:  # a new step, not a replay
+            if self._check:
+                check_record(rec, self._check, self._kept)
+            if rec.flagged:
+                self._flags.append(pos)
         return rec
 
     # ------------------------------------------------------------ prediction
@@ -259,7 +263,8 @@ class BackwardStepper(StepperView):
         expected = self._next_node()
         pos = self._log.position
         if expected is None or expected is _ENGINE_DECIDES:
-            message = t("predict.finished", self._lang)
+            message = t("predict.failed" if self._failure or self._unusable
+                        else "predict.finished", self._lang)
             self._feedback = (pos, None, message)
             self._sync()
             return message
@@ -357,6 +362,16 @@ class BackwardStepper(StepperView):
         return name, self._graph.names.tensor_named(name)
 
     # ------------------------------------------------------------ set-up helpers
+    @staticmethod
+    def _keep_inputs(graph) -> dict:
+        """Custom Function node -> its forward's inputs, taken now (they may be gone later)."""
+        kept = {}
+        for gnode in graph.nodes:
+            inputs = keep_inputs(gnode.obj) if gnode.obj is not None else None
+            if inputs is not None:
+                kept[gnode.obj] = inputs
+        return kept
+
     def _watched(self, graph, inputs) -> list:
         """Tensors whose ``.grad`` a step may change: leaves, outputs, named results, inputs."""
         tensors = [n.tensor for n in graph.nodes if n.kind in ("leaf", "output")]

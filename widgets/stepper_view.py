@@ -107,11 +107,12 @@ class StepperView(_Traits):
 
     def _marks(self, pos: int) -> dict:
         """Nodes flagged by a step so far (non-finite gradient, failed check) or failed."""
-        view, marks = self._view, {}
-        for rec in self._log.records[:pos]:
-            bad = rec.nonfinite or (rec.check is not None and rec.check.get("ok") is False)
-            vid = view.node_of.get(rec.node)
-            if bad and vid is not None:
+        view, marks, records = self._view, {}, self._log.records
+        for i in self._flags:  # indices of the flagged records, in order
+            if i >= pos:
+                break
+            vid = view.node_of.get(records[i].node)
+            if vid is not None:
                 marks[vid] = "flagged"
         if self._failure is not None and pos == len(self._log.records):
             vid = view.node_of.get(self._failure[1])

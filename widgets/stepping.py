@@ -19,6 +19,7 @@ from __future__ import annotations
 import sys
 import warnings
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -119,12 +120,17 @@ class Record:
     def name(self) -> str:
         return self.node.name()
 
-    @property
+    @cached_property
     def nonfinite(self) -> bool:
         """The node sent a NaN or inf gradient although every gradient it got was finite."""
         def finite(arrays):
             return all(a is None or np.isfinite(a).all() for a in arrays)
         return finite(self.grads_in) and not finite(self.grads_out)
+
+    @property
+    def flagged(self) -> bool:
+        """Worth a mark on the graph: a non-finite gradient, or a failed check."""
+        return self.nonfinite or (self.check is not None and self.check.get("ok") is False)
 
 
 class StepLog:
@@ -231,7 +237,7 @@ class ReplayStep:
         return self.variable is not None
 
 
-def record_torch(backward, nodes, watch: Watch, leaf_names, read_saved, seeds) -> list[Record]:
+def record_torch(backward, nodes, watch: Watch, leaf_names, read_saved, seeds) -> tuple:
     """Run PyTorch's ``backward()`` (the callable given) with hooks; one Record per node run.
 
     A pre-hook on every node reads its saved values (``read_saved(node)``) before it runs, a
@@ -274,15 +280,22 @@ def record_torch(backward, nodes, watch: Watch, leaf_names, read_saved, seeds) -
 
     handles = [fn.register_hook(post_hook(fn)) for fn in nodes]
     handles += [fn.register_prehook(pre_hook(fn)) for fn in nodes]
+    failure = None
     try:
         backward()
+    except Exception as error:  # noqa: BLE001 - a node's backward raised: keep what ran
+        started = [fn for fn in saved]  # pre-hook ran, post-hook did not: the failing node
+        failure = (started[-1] if started else None, error)
     finally:
         for handle in handles:
             handle.remove()
     trailing = watch.changes()
     if records:
         records[-1].changes.extend(trailing)
+    else:
+        for ch in reversed(trailing):
+            watch.put(ch.tensor, ch.before)
     for rec in reversed(records):  # back to before backward(), ready for replay
         for ch in reversed(rec.changes):
             watch.put(ch.tensor, ch.before)
-    return records
+    return records, failure

@@ -26,7 +26,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["Rule", "RULES", "CUSTOM", "rule_for", "evaluate", "signed", "document_nodes",
+__all__ = ["Rule", "RULES", "CUSTOM", "rule_for", "evaluate", "evaluate_forward", "sum_to",
+           "signed",
+           "document_nodes",
            "node_classes", "class_name"]
 
 
@@ -263,7 +265,8 @@ def _count(shape, dim):
     return int(np.prod([shape[d] for d in dims]))
 
 
-def _sum_to(g, shape):
+def sum_to(g, shape):
+    """``g`` summed over the dimensions a broadcast added (as the engine un-broadcasts)."""
     g = np.asarray(g)
     while g.ndim > len(shape):
         g = g.sum(0)
@@ -302,7 +305,7 @@ _FUNCTIONS = {
     "sign": np.sign, "abs": np.abs, "where": np.where, "outer": np.outer, "reshape": np.reshape,
     "squeeze": np.squeeze, "swapaxes": np.swapaxes, "transpose": np.transpose,
     "argsort": np.argsort, "total": np.sum, "expand": _expand, "count": _count,
-    "sum_to": _sum_to, "inside": _inside, "norm_grad": _norm_grad, "below": _below,
+    "sum_to": sum_to, "inside": _inside, "norm_grad": _norm_grad, "below": _below,
     "above": _above, "mT": lambda m: np.swapaxes(m, -1, -2),
     "sum": lambda g, dim: np.sum(g, axis=dim, keepdims=True),
 }
@@ -328,6 +331,21 @@ def evaluate(rule: Rule, symbol: str, **values):
         v = signed(v)
         scope[k] = np.asarray(v) if isinstance(v, (list, tuple)) and k != "shape" else v
     return np.asarray(eval(expr, {"__builtins__": {}}, scope))  # noqa: S307 - our own table
+
+
+_FORWARD_FUNCTIONS = {"max": np.maximum, "min": np.minimum, "maximum": np.maximum,
+                      "minimum": np.minimum, "clamp": np.clip}
+
+
+def evaluate_forward(rule: Rule, **values):
+    """The forward ``z = ...`` of ``rule`` computed by NumPy from ``values`` (its inputs as
+    arrays); None where the forward is not a single NumPy expression (``|a|``, words)."""
+    head = rule.forward.split("  (")[0]
+    if rule.words or not head.startswith("z = ") or "|" in head or "·" in head:
+        return None
+    scope = dict(_FUNCTIONS, **_FORWARD_FUNCTIONS)
+    scope.update({k: signed(v) for k, v in values.items()})
+    return np.asarray(eval(head[4:].split(" = ")[0], {"__builtins__": {}}, scope))  # noqa: S307
 
 
 # ---------------------------------------------------------------- docstrings

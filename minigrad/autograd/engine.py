@@ -37,8 +37,7 @@ from .ready_queue import heap_pop, heap_push
 
 __all__ = ["Step", "Contribution", "steps", "execution_order", "GraphRoot"]
 
-# One gradient arriving at a node: sent by `node` (None: the start gradient) along its edge.
-Contribution = namedtuple("Contribution", "node edge grad")
+Contribution = namedtuple("Contribution", "node edge grad")  # one gradient that arrived
 
 
 class Step:
@@ -47,10 +46,9 @@ class Step:
     ``grads_in`` are the gradients the node's formula received (one per output of the forward
     op, after tensor hooks and pre-hooks); ``grads_out`` those it sent along each entry of
     ``node.next_functions``. For an ``AccumulateGrad`` node, ``variable`` is the leaf tensor
-    and ``grad_before``/``grad_after`` its ``.grad`` around the update.
-
-    ``contributions``: per element of ``grads_in``, the ``Contribution``\\ s summed into it
-    (before hooks), in arrival order; a node reached along two edges (``x * x``) lists two.
+    and ``grad_before``/``grad_after`` its ``.grad`` around the update. ``contributions``: per
+    element of ``grads_in``, the ``Contribution(node, edge, grad)``\\ s summed into it (before
+    hooks; ``node`` None for the start gradient), in arrival order: ``x * x`` lists two.
     """
 
     __slots__ = ("index", "node", "_grads_in", "_grads_out", "variable", "_before", "_after",
@@ -394,8 +392,7 @@ def _note_arrivals(arrivals, node, out, wanted, snapshot) -> None:
     sender = None if type(node) is GraphRoot else node
     for edge, (nxt, nr, gi) in enumerate(zip(node._next_nodes, node._next_nrs, out)):
         if nxt is not None and gi is not None and (wanted is None or nxt in wanted):
-            arrivals.setdefault(nxt, []).append(
-                (nr, sender, edge, _frozen(gi) if snapshot else gi))
+            arrivals.setdefault(nxt, []).append((nr, sender, edge, _frozen(gi) if snapshot else gi))
 
 
 def _make_step(index, node, g, out, snapshot) -> Step:

@@ -1,7 +1,7 @@
 """The stepper's teaching features in a real JupyterLab: what only a browser can show.
 
-One notebook with four steppers: a fork (the chain-rule panel and the contributions), a
-prediction quiz (a click on a node of the drawing is the learner's guess), a Chinese
+One notebook with four steppers: a fork (the chain-rule panel and the contributions, and a
+snapshot of its first step that stays there), a prediction quiz (a click on a node of the drawing is the learner's guess), a Chinese
 stepper (every button and the counter come from Python's catalogue), and a custom backward
 that raises (the node turns red, the counter says where it failed, Back still works). The
 logic is tested without a browser in tests/widgets/test_stepper_teaching.py.
@@ -38,6 +38,7 @@ CELLS = [
     "x = torch.tensor([1., 2.], requires_grad=True)\nw = torch.tensor([3., 4.], "
     "requires_grad=True)\ny = x * w\nloss = (y * y + x).sum()",
     "fork = BackwardStepper(loss, retain_graph=True)\nfork",
+    "fork.step()\nsnap = fork.snapshot()\nfork.back()\nsnap",
     "quiz = BackwardStepper(loss, predict=True, retain_graph=True)\nquiz",
     "zh = BackwardStepper(loss, lang='zh', retain_graph=True)\nzh",
     "v = torch.tensor([1., 2.], requires_grad=True)\nu = torch.tensor([3., 4.], "
@@ -45,13 +46,13 @@ CELLS = [
     'print(json.dumps({"score": list(quiz.score), "quiz": quiz.step_index, '
     '"bad": bad.counter, "u_grad": str(u.grad), "v_grad": str(v.grad)}))',
 ]
-FORK, QUIZ, ZH, BAD, STATE = 2, 3, 4, 5, 6
+FORK, SNAP, QUIZ, ZH, BAD, STATE = 2, 3, 4, 5, 6, 7
 
 
 @pytest.fixture(scope="module")
 def notebook(lab, browser):
     nb = open_notebook(lab, browser, "teaching.ipynb", CELLS, wait_for=".mg-graph svg",
-                       count=4)
+                       count=5)
     yield nb
     nb.close()
 
@@ -85,6 +86,11 @@ def test_step_shows_the_chain_rule_with_numbers_and_the_sum_at_a_fork(notebook):
     expect(contrib).to_contain_text("[3., 8.]  ← from MulBackward0, edge 1")
     expect(contrib).to_contain_text("sum of the 2 (gradient accumulation) = [ 6., 16.]")
     notebook.screenshot("stepper-chain-rule.png", fork)
+    snap = widget(notebook, SNAP)  # a snapshot of step 1 keeps showing step 1, without buttons
+    expect(snap.locator(".mg-counter")).to_have_text("step 1 / 6")
+    expect(snap.locator(".mg-panel-title")).to_have_text("Step 1/6: SumBackward0")
+    expect(snap.locator(".mg-graph g.node.mg-current")).to_contain_text("SumBackward0")
+    expect(snap.get_by_role("button")).to_have_count(0)
 
 
 def test_clicking_a_node_in_prediction_mode_gives_feedback(notebook):

@@ -201,13 +201,15 @@ def test_without_check_nothing_is_kept_or_checked():
     assert stepper._kept == {} and all(r.check is None for r in stepper._log.records)
 
 
-def test_check_all_compares_every_node_with_its_rule():
+def test_check_all_checks_every_node_by_its_forward_or_else_by_its_rule():
     x = mg.tensor([1., 2.], requires_grad=True)
     stepper = BackwardStepper((x.exp() * x).sum(), check="all")
-    stepper.step()
-    stepper.step()
+    stepper.step()  # SumBackward0: its forward is not one NumPy expression of saved inputs
     assert _section(stepper, "check")["lines"] == ["the gradients sent agree with the "
                                                    "node's rule ✓"]
+    stepper.step()  # MulBackward0: z = a * b, both saved
+    assert _section(stepper, "check")["lines"] == ["the gradients sent agree with the "
+                                                   "forward's numerical VJP ✓"]
 
 
 # ---------------------------------------------------------------- errors on the node
@@ -311,3 +313,90 @@ def test_a_snapshot_stays_frozen_while_the_stepper_moves_on():
             snap.counter) == state
     assert repr(snap) == text and snap.frozen and not snap.can_step
     assert snap.dot == stepper.dot
+
+
+def test_a_leaf_used_many_times_lists_the_first_contributions_and_counts_the_rest():
+    w = mg.tensor(1.0, requires_grad=True)
+    y = mg.tensor(2.0, requires_grad=True)
+    for _ in range(20):
+        y = y * w
+    stepper = BackwardStepper(y, names={"w": w})
+    stepper.run()
+    lines = _section(stepper, "contrib")["lines"]
+    assert sum("←" in line for line in lines) == 12
+    assert lines[-2:] == ["… and 8 more", "sum of the 20 (gradient accumulation) = 40."]
+
+
+def _contributions(stepper):
+    out = []
+    while stepper.step_index < stepper.total_steps:
+        stepper.step()
+        rec = stepper._log.records[stepper.step_index - 1]
+        out.append((rec.name, [[(None if s is None else s.name(), e, np.asarray(g, float))
+                                for s, e, g in entry] for entry in rec.contribs]))
+    return out
+
+
+@given(program=programs())
+def test_pytorch_contributions_from_the_record_equal_minigrads_from_the_engine(torch, program):
+    mine = _contributions(BackwardStepper(run_program(mg, program)[1]))
+    theirs = _contributions(BackwardStepper(run_program(torch, program)[1]))
+    assert [name for name, _ in mine] == [name for name, _ in theirs]
+    for (name, a), (_, b) in zip(mine, theirs):
+        assert [[(s, e) for s, e, _ in entry] for entry in a] == \
+            [[(s, e) for s, e, _ in entry] for entry in b], name
+        for ea, eb in zip(a, b):
+            for (_, _, ga), (_, _, gb) in zip(ea, eb):
+                np.testing.assert_allclose(ga, gb, rtol=1e-12)
+
+
+def test_check_all_passes_every_op_of_the_op_table_mostly_by_finite_differences():
+    from op_table import OPS, first_output, sample
+
+    how: dict = {}
+    for case in OPS:
+        if not case.differentiable:
+            continue
+        xs = [mg.tensor(a, requires_grad=True) for a in sample(case, np.random.default_rng(2))]
+        stepper = BackwardStepper((first_output(case.minigrad(*xs)) * 1.5).sum(), check="all")
+        stepper.run()
+        for rec in stepper._log.records:
+            if rec.check is not None:
+                assert rec.check["ok"] is not False, (case.name, rec.name, rec.check)
+                if rec.check["ok"]:
+                    how.setdefault(rec.check["how"], set()).add(rec.name)
+    assert len(how["fd"]) >= 20 and len(how["rule"]) >= 10, how
+
+
+def test_check_all_catches_a_built_in_backward_gone_wrong(monkeypatch):
+    from minigrad._ops.unary import SinBackward0
+
+    monkeypatch.setattr(SinBackward0, "backward", lambda self, g: (g,))
+    x = mg.tensor([0., 1.], requires_grad=True)
+    stepper = BackwardStepper(x.sin().sum(), check="all")
+    stepper.run(until=lambda step: step.node.name() == "SinBackward0")
+    assert _section(stepper, "check")["lines"] == [
+        "the node sent [1., 1.]; the forward's numerical VJP is [1.    , 0.5403]"]
+    assert stepper.node_states["n2"] == "flagged"
+
+
+def test_a_pytorch_backward_that_raises_is_shown_on_its_node_when_reached(torch):
+    class TwoGradsT(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, t):
+            return t * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    v = torch.tensor([1., 2.], requires_grad=True)
+    u = torch.tensor([3., 4.], requires_grad=True)
+    stepper = BackwardStepper((TwoGradsT.apply(v * 3) * u).sum(), names={"u": u, "v": v})
+    assert u.grad is None and stepper.counter == "step 0 / 4"  # recorded, then put back
+    stepper.run()
+    assert stepper.counter == "failed at step 4 of 4" and stepper.node_states["n3"] == "error"
+    assert "incorrect number of gradients" in _section(stepper, "error")["lines"][1]
+    assert u.grad.tolist() == [6., 12.] and v.grad is None
+    stepper.reset()
+    assert u.grad is None

@@ -47,6 +47,8 @@ function render({ model, el }) {
       (model.get("predict_mode") ? " mg-predict" : "") + (model.get("frozen") ? " mg-frozen" : "");
     root.lang = model.get("lang") === "zh" ? "zh-CN" : "en";
     controls.el.hidden = kind !== "stepper";
+    const asking = Boolean(model.get("predict_mode")) && !model.get("frozen");
+    graph.el.title = asking ? (model.get("labels") || {}).node_tip || "" : "";
     controls.update();
     viewbar.update();
     legend.update();
