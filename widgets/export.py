@@ -25,7 +25,8 @@ import html
 import json
 import pathlib
 
-__all__ = ["page", "fragment", "carry_bundle", "recorded_steps", "synced_state", "BUNDLE_ID"]
+__all__ = ["page", "fragment", "carry_bundle", "recorded_steps", "record", "synced_state",
+           "BUNDLE_ID"]
 
 STATIC = pathlib.Path(__file__).parent / "static"
 BUNDLE_ID = "minigrad-widgets-bundle"
@@ -99,6 +100,13 @@ def _move_to(widget, index: int) -> None:
 
 
 def recorded_steps(widget) -> tuple[dict, list, int]:
+    """What a page stores of ``widget``: its own ``recorded_steps()`` if it has one (the
+    stepper does, to keep what it found on the way to itself), else :func:`record`."""
+    method = getattr(widget, "recorded_steps", None)
+    return method() if callable(method) else record(widget)
+
+
+def record(widget) -> tuple[dict, list, int]:
     """(state at step 0, change made by each step, step shown now) of a stepper.
 
     The stepper is stepped from its start to its end through its own ``back()`` and

@@ -101,6 +101,7 @@ class BackwardStepper(StepperView):
         self._asked_at = None  # the step whose question was answered (only the first counts)
         self._feedback = None  # (step index, right, message)
         self._failure = None  # (index, node, exception) of a backward that raised
+        self._pending = None  # a failure met while recording ahead, shown once stepped to
         self._unusable = None  # why this stepper cannot run (a graph already used)
         outputs = outputs_of(loss)
         self._outputs = outputs
@@ -213,7 +214,7 @@ class BackwardStepper(StepperView):
             return None
         if pos < len(log.records):
             return log.records[pos].node
-        if log.finished:
+        if log.finished and self._pending is None:
             return None
         return self._planned[pos] if pos < len(self._planned) else _ENGINE_DECIDES
 
@@ -221,6 +222,10 @@ class BackwardStepper(StepperView):
         """One step forwards; an exception in a node's backward is kept, shown, not raised."""
         log, pos = self._log, self._log.position
         if self._unusable or (self._failure and pos == len(log.records)):
+            return None
+        if self._pending is not None and pos == len(log.records):
+            self._failure, self._pending = self._pending, None  # now the learner meets it
+            self.playing = False
             return None
         saved = None
         if pos == len(log.records) and pos < len(self._planned):
@@ -296,23 +301,8 @@ class BackwardStepper(StepperView):
     @property
     def _total(self) -> int:
         done = len(self._log.records)
-        return done if self._log.finished and not self._failure else max(len(self._planned),
-                                                                          done)
-
-    def _follow(self, pos: int) -> None:
-        """In a large graph, move the window drawn to the node being run when it nears the
-        window's edge (only then is the graph laid out again)."""
-        if self._view is self._graph:
-            return
-        center = self._log.records[pos - 1].node if pos else None
-        if center is None:
-            moved = self._center is not None
-        else:
-            vid = self._view.node_of.get(center)
-            moved = vid is None or (self._view.core is not None and vid not in self._view.core)
-        if moved:
-            self._center = center
-            self._show(limit_graph(self._graph, self._max_nodes, center=center, lang=self.lang))
+        failed = self._failure or self._pending
+        return done if self._log.finished and not failed else max(len(self._planned), done)
 
     def _panel(self, pos: int, total: int) -> dict:
         lang = self._lang

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import traitlets
 
+from . import export
 from .graph_model import GRADIENT_EDGES
 from .i18n import CATALOGUE, t
+from .reduce import limit_graph
 from .text import graph_tree, panel_text
 from .widget import WidgetBase
 
@@ -67,6 +69,34 @@ class StepperView(_Traits):
                 self.note = t(self._unusable, self._lang)
             if not self.can_step:
                 self.playing = False
+
+    def _follow(self, pos: int) -> None:
+        """In a large graph, move the window drawn to the node being run when it nears the
+        window's edge (only then is the graph laid out again)."""
+        if self._view is self._graph:
+            return
+        center = self._log.records[pos - 1].node if pos else None
+        if center is None:
+            moved = self._center is not None
+        else:
+            vid = self._view.node_of.get(center)
+            moved = vid is None or (self._view.core is not None and vid not in self._view.core)
+        if moved:
+            self._center = center
+            self._show(limit_graph(self._graph, self._max_nodes, center=center, lang=self.lang))
+
+    def recorded_steps(self) -> tuple[dict, list, int]:
+        """(state at step 0, the change each step makes, the step shown now): what
+        ``save_html()`` and the static HTML view store (see ``minigrad_widgets.export``).
+        Recording runs ahead of the learner; a backward found to raise on the way is shown
+        only when the learner gets there and presses Step, as without the record."""
+        before = self._failure
+        try:
+            return export.record(self)
+        finally:
+            if before is None and self._failure is not None:
+                self._pending, self._failure = self._failure, None
+                self._sync()
 
     def _counter(self, pos: int, total: int, failed: bool) -> str:
         if self._unusable:

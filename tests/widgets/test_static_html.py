@@ -143,3 +143,51 @@ def test_graphviz_not_found_is_still_an_executable_not_found():
     assert issubclass(GraphvizNotFound, graphviz.ExecutableNotFound)
     with pytest.raises(graphviz.ExecutableNotFound, match="^rendering a drawing"):
         raise GraphvizNotFound("rendering a drawing to a file needs dot")
+
+
+def test_recording_a_page_does_not_show_a_failing_backward_before_the_learner_gets_there():
+    from minigrad.autograd import Function
+
+    class TwoGrads(Function):  # a backward returning one gradient too many
+        @staticmethod
+        def forward(ctx, t):
+            return t * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    x = mg.tensor([1., 2.], requires_grad=True)
+    w = mg.tensor([3., 4.], requires_grad=True)
+    stepper = BackwardStepper((TwoGrads.apply(x * 3) * w).sum(), names={"x": x, "w": w})
+    data = _data(stepper.to_html())  # runs ahead into the failing node, and back
+    assert len(data["steps"]) == 3 and stepper.step_index == 0
+    assert stepper.counter == f"step 0 / {stepper.total_steps}" and stepper.can_step
+    for _ in range(3):
+        stepper.step()
+    assert stepper.counter.startswith("step 3 /") and "error" not in stepper.node_states.values()
+    assert w.grad.tolist() == [6., 12.]
+    stepper.step()
+    assert stepper.counter.startswith("failed at step 4") and stepper.step_index == 3
+    assert stepper.node_states["n3"] == "error"
+
+
+def test_run_after_recording_stops_at_the_failing_backward_as_before():
+    from minigrad.autograd import Function
+
+    class TwoGrads(Function):
+        @staticmethod
+        def forward(ctx, t):
+            return t * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    x = mg.tensor([1., 2.], requires_grad=True)
+    w = mg.tensor([3., 4.], requires_grad=True)
+    stepper = BackwardStepper((TwoGrads.apply(x * 3) * w).sum(), names={"x": x, "w": w})
+    stepper.to_html()
+    assert stepper.counter == "step 0 / 6"
+    stepper.run()
+    assert stepper.counter == "failed at step 4 of 6" and not stepper.can_step

@@ -159,6 +159,7 @@ export function createGraph(model, { onNodeClick } = {}) {
     overlay.labels?.remove();
     const layer = document.createElementNS(SVG_NS, "g");
     layer.setAttribute("class", "mg-overlay");
+    svg.querySelector("g.graph")?.append(layer); // in the page, so text can be measured
     const placed = [];
     for (const g of index.values()) {
       if (!g.classList.contains("node")) continue;
@@ -168,15 +169,21 @@ export function createGraph(model, { onNodeClick } = {}) {
     for (const [id, text] of Object.entries(model.get("node_notes") || {})) {
       const g = index.get(id);
       if (!g) continue;
+      // above the leaf (its gradients arrive from below), clear of the notes already placed
       const box = g.getBBox();
-      const y = box.y + box.height + 13;
-      const note = svgText("mg-node-note", box.x, y, text); // left-aligned: never off the left
-      note.setAttribute("text-anchor", "start");
+      const note = svgText("mg-node-note", box.x + box.width / 2, box.y - 5, text);
       layer.append(note);
-      placed.push({ x: box.x, y: y - 10, w: text.length * CHAR_WIDTH, h: 13 });
+      const w = note.getComputedTextLength?.() || text.length * CHAR_WIDTH;
+      const center = Math.max(box.x + box.width / 2, w / 2 + 2); // not off the left edge
+      note.setAttribute("x", center.toFixed(1));
+      const spot = { x: center - w / 2 - 3, y: box.y - 17, w: w + 6, h: 15 };
+      for (let tries = 0; tries < 4 && placed.some((other) => overlaps(spot, other)); tries++) {
+        spot.y -= 15;
+      }
+      note.setAttribute("y", (spot.y + 12).toFixed(1));
+      placed.push(spot);
     }
     const labels = model.get("show_edge_labels") ? model.get("edge_labels") || {} : {};
-    svg.querySelector("g.graph")?.append(layer); // in the page, so text can be measured
     for (const [id, text] of Object.entries(labels)) {
       const g = index.get(id);
       if (!g) continue;

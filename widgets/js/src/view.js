@@ -46,6 +46,7 @@ export function createViewBar(model, graph) {
     caption.textContent = text(model, "view.edge_labels", "Gradients on edges");
     box.checked = Boolean(model.get("show_edge_labels"));
     toggle.hidden = model.get("kind") !== "stepper";
+    el.hidden = Boolean(model.get("frozen")); // a snapshot has no buttons (drag and ctrl+wheel still zoom)
   }
   return { el, update };
 }
