@@ -1,4 +1,9 @@
-"""Helpers shared by the nn differential tests (test_nn_functional.py, test_nn_losses.py)."""
+"""Helpers shared by the tests: running code on both libraries and comparing what comes out.
+
+Differential tests run the same function with ``minigrad`` and with real PyTorch (the ``torch``
+fixture of conftest.py) and compare results, errors and graphs. Op-specific helpers (the op
+table, graph and saved-value comparisons) are in ``tests/ops/op_table.py``.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,13 @@ import minigrad as mg
 
 
 def norm(text: str) -> str:
+    """PyTorch's text with minigrad's names ('torch.float64' -> 'minigrad.float64')."""
     return re.sub(r"\btorch\b", "minigrad", text)
+
+
+def both(torch, fn):
+    """Run ``fn(lib)`` with each library; returns (minigrad result, torch result)."""
+    return fn(mg), fn(torch)
 
 
 def tree(fn):
@@ -29,12 +40,14 @@ def find(fn, name):
 
 
 def raised(fn):
+    """(exception type name, message) of what ``fn()`` raises."""
     with pytest.raises(Exception) as info:
         fn()
     return type(info.value).__name__, norm(str(info.value))
 
 
 def both_raise(torch, build):
+    """Run ``build(lib)`` with each library; both must raise the same type and message."""
     assert raised(lambda: build(mg)) == raised(lambda: build(torch))
 
 
