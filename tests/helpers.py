@@ -75,3 +75,22 @@ def rng(seed=0):
 
 def f32(*shape, seed=0):
     return rng(seed).standard_normal(shape).astype(np.float32)
+
+
+# ---------------------------------------------------------------- comparing tensors
+F32 = {"rtol": 1e-5, "atol": 1e-6}  # default tolerances for float32 results
+
+
+def dtype_name(dtype) -> str:
+    return str(dtype).replace("torch.", "").replace("minigrad.", "")
+
+
+def as_array(t) -> np.ndarray:
+    return np.asarray(t.detach().numpy())
+
+
+def assert_close(m, t, **tol):
+    """Same dtype, shape and values (nan where torch has nan)."""
+    assert dtype_name(m.dtype) == dtype_name(t.dtype), (m.dtype, t.dtype)
+    assert tuple(m.shape) == tuple(t.shape), (tuple(m.shape), tuple(t.shape))
+    np.testing.assert_allclose(as_array(m), as_array(t), equal_nan=True, **(tol or F32))
