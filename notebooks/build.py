@@ -37,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 SOURCES = HERE / "_source"
 LANGS = ("en", "zh")
-sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "tests" / "lessons"))
 from notebook_tools import WIDGET_MIME, clean, execute, machine_paths  # noqa: E402, F401
 
 HEADER = re.compile(r"^<<< (en|zh|code|exercise|solution)\b(.*)$")

@@ -5,7 +5,7 @@ PyTorch. Where it is not installed they are skipped, saying why; in CI they must
 
 Every widget also carries a static ``text/html`` view for exported pages (the same state as
 its deterministic ``text/plain``, which nbval still compares); stored lessons do not keep it
-(tests/notebook_tools.py drops it), so it is left out of the comparison here, like the
+(tests/lessons/notebook_tools.py drops it), so it is left out of the comparison here, like the
 widget-view data nbval itself skips.
 """
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import nbformat
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
 WIDGET_MIME = ("application/vnd.jupyter.widget-view+json",
                "application/vnd.jupyter.widget-state+json")

@@ -4,33 +4,19 @@ from __future__ import annotations
 
 import copy
 import pickle
-import re
 import warnings
 from collections import OrderedDict
 
 import numpy as np
 import pytest
+from helpers import both_raise, norm, raised
 
 import minigrad as mg
 
 pytestmark = pytest.mark.torch
 
 
-def norm(text: str) -> str:
-    """PyTorch's text with minigrad's names ('torch.float64' -> 'minigrad.float64')."""
-    return re.sub(r"\btorch\b", "minigrad", text)
 
-
-def raised(fn):
-    """(exception type name, message) of what ``fn()`` raises."""
-    with pytest.raises(Exception) as info:
-        fn()
-    return type(info.value).__name__, norm(str(info.value))
-
-
-def both_raise(torch, build):
-    """Run ``build(lib)`` with each library; both must raise the same type and message."""
-    assert raised(lambda: build(mg)) == raised(lambda: build(torch))
 
 
 def copy_weights(src_mg, dst_torch, torch):

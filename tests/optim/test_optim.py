@@ -2,29 +2,18 @@
 
 from __future__ import annotations
 
-import re
 import warnings
 
 import numpy as np
 import pytest
+from helpers import both_raise, norm
 
 import minigrad as mg
 
 pytestmark = pytest.mark.torch
 
 
-def norm(text: str) -> str:
-    return re.sub(r"\btorch\b", "minigrad", text)
 
-
-def raised(fn):
-    with pytest.raises(Exception) as info:
-        fn()
-    return type(info.value).__name__, norm(str(info.value))
-
-
-def both_raise(torch, build):
-    assert raised(lambda: build(mg)) == raised(lambda: build(torch))
 
 
 def params(lib, seed=0, shapes=((3, 2), (2,))):
