@@ -18,12 +18,16 @@ import sys as _sys
 
 from . import _ops as _ops  # attaches the ops to Tensor
 from . import (  # noqa: E402
+    accelerator,
     autograd,  # noqa: E402
+    backends,
+    cuda,
     nn,
     optim,
 )
 from ._creation import *  # noqa: F401,F403
 from ._creation import __all__ as _creation_all
+from ._device import device, get_default_device, set_default_device
 from ._dtype import (
     bool,
     dtype,
@@ -110,7 +114,7 @@ from ._ops.unary import (
     sin,
     sqrt,  # noqa: A004
 )
-from ._tensor import Size, Tensor, cpu
+from ._tensor import Size, Tensor
 from ._tensor_str import set_printoptions
 from .autograd import (
     enable_grad,
@@ -128,8 +132,6 @@ double = float64
 long = int64
 int = int32  # noqa: A001
 half = float32
-
-device = type(cpu)
 
 
 def is_tensor(obj) -> bool:
@@ -159,6 +161,7 @@ __all__ = list(_creation_all) + [
     "where", "masked_fill", "narrow", "nonzero", "select", "cat", "concat", "concatenate",
     "stack", "split", "chunk", "unbind", "clone", "flatten", "movedim", "permute", "reshape",
     "squeeze", "swapaxes", "swapdims", "t", "transpose", "unsqueeze",
+    "device", "get_default_device", "set_default_device", "cuda", "accelerator", "backends",
 ]
 
 _sys.modules.setdefault(__name__ + ".autograd.function", autograd.function)

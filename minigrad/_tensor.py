@@ -16,6 +16,7 @@ import numpy as np
 
 from . import _dtype as _d
 from . import autograd as _autograd
+from ._device import cpu, device
 from ._dtype import from_numpy_dtype
 from ._state import local as _mode
 from .autograd import graph as _graph
@@ -24,12 +25,12 @@ __all__ = ["Tensor", "Size"]
 
 
 class Size(tuple):
-    """A tensor's shape: a tuple that prints as ``minigrad.Size([2, 3])``."""
+    """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``."""
 
     __slots__ = ()
 
     def __repr__(self) -> str:
-        return f"minigrad.Size([{', '.join(str(s) for s in self)}])"
+        return f"torch.Size([{', '.join(str(s) for s in self)}])"
 
     def numel(self) -> int:
         n = 1
@@ -38,25 +39,7 @@ class Size(tuple):
         return n
 
 
-class _Device:
-    __slots__ = ()
-    type = "cpu"
-    index = None
-
-    def __repr__(self) -> str:
-        return "device(type='cpu')"
-
-    def __str__(self) -> str:
-        return "cpu"
-
-    def __eq__(self, other) -> bool:
-        return str(other) == "cpu" or isinstance(other, _Device)
-
-    def __hash__(self) -> int:
-        return hash("cpu")
-
-
-cpu = _Device()
+_Device = device  # the type of ``cpu``, kept under its old name for the ops
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -162,6 +145,8 @@ class Tensor:
         return cpu
 
     is_cuda = False
+    is_cpu = True
+    is_mps = False
     is_sparse = False
     is_quantized = False
     is_meta = False

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import pickle
-import re
 import warnings
 from collections import OrderedDict
 
@@ -17,8 +16,8 @@ pytestmark = pytest.mark.torch
 
 
 def norm(text: str) -> str:
-    """PyTorch's text with minigrad's names ('torch.float64' -> 'minigrad.float64')."""
-    return re.sub(r"\btorch\b", "minigrad", text)
+    """PyTorch's text as minigrad prints it: the same (minigrad prints ``torch.float64``)."""
+    return text
 
 
 def raised(fn):

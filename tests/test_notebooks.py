@@ -113,7 +113,7 @@ def test_lesson_stores_executed_outputs_without_widget_state_or_machine_paths(pa
 
 
 def _comparable(nb, *, from_torch: bool) -> list[list[str]]:
-    """Each code cell's outputs as text, addresses masked, ``torch.`` -> ``minigrad.``."""
+    """Each code cell's outputs as text, addresses masked."""
     cells = []
     for cell in _code_cells(nb):
         texts = []
@@ -125,8 +125,6 @@ def _comparable(nb, *, from_torch: bool) -> list[list[str]]:
             else:
                 texts.append(f"{o.output_type}: {o.data.get('text/plain', '')}")
         text = re.sub(r"0x[0-9a-fA-F]+", "0x…", "\n".join(texts))
-        if from_torch:
-            text = re.sub(r"\btorch\.", "minigrad.", text)
         cells.append(text)
     return cells
 

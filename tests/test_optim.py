@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import warnings
 
 import numpy as np
@@ -14,7 +13,8 @@ pytestmark = pytest.mark.torch
 
 
 def norm(text: str) -> str:
-    return re.sub(r"\btorch\b", "minigrad", text)
+    """PyTorch's text as minigrad prints it: the same (minigrad prints ``torch.float64``)."""
+    return text
 
 
 def raised(fn):

@@ -14,9 +14,11 @@ are not differentiable.
 from __future__ import annotations
 
 from .. import _dtype
+from .._device import NO_CUDA
+from .._device import check as _check_device
+from .._device import device as _Device
 from .._dtype import dtype as _dtype_cls
 from .._state import local as _mode
-from .._tensor import _Device
 from ..autograd.graph import Node
 from ._core import Tensor, make, method
 
@@ -39,12 +41,6 @@ def _to_copy(input, dt):
     return Tensor._wrap(data)
 
 
-def _check_device(device) -> None:
-    if device is not None and str(device).split(":")[0] != "cpu":
-        if str(device).startswith("cuda"):
-            raise AssertionError("Torch not compiled with CUDA enabled")
-        raise RuntimeError(f"Expected one of cpu, cuda, ... device type at start of device "
-                           f"string: {device}")
 
 
 @method("to")
@@ -96,9 +92,9 @@ def type_as(input, other):
 
 @method("type")
 def type(input, dtype=None, non_blocking: bool = False):  # noqa: A001
-    """Without arguments, the type name (``'minigrad.FloatTensor'``); else ``to(dtype)``."""
+    """Without arguments, the type name (``'torch.FloatTensor'``); else ``to(dtype)``."""
     if dtype is None:
-        return "minigrad." + input.dtype._legacy_name
+        return "torch." + input.dtype._legacy_name
     if isinstance(dtype, str):
         name = dtype.split(".")[-1]
         match = [d for d in _ALL if name in (d._legacy_name, d.name)]
@@ -116,4 +112,4 @@ def cpu(input, memory_format=None):
 
 @method("cuda")
 def cuda(input, device=None, non_blocking: bool = False):
-    raise AssertionError("Torch not compiled with CUDA enabled")
+    raise AssertionError(NO_CUDA)

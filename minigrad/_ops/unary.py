@@ -89,7 +89,7 @@ class LogBackward0(Node):
     saved = ("self",)
 
     def backward(self, g):
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(all="ignore"):
             return (g / value(self._s_self),)
 
 
@@ -97,7 +97,7 @@ class LogBackward0(Node):
 def log(input):
     """Natural logarithm (``-inf`` at 0, ``nan`` below), elementwise."""
     d = floats(input, "log")
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(all="ignore"):
         d = np.log(d)
     if _mode.grad_enabled and input._requires_grad:
         return record_self(d, LogBackward0(), input)
@@ -110,7 +110,7 @@ class SqrtBackward0(Node):
     saved = ("result",)
 
     def backward(self, g):
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(all="ignore"):
             return (g / (2 * value(self._s_result)),)
 
 

@@ -187,7 +187,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     if not only_inputs:
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
                       "True). To accumulate gradient for other parts of the graph, please use "
-                      "minigrad.autograd.backward.", FutureWarning, stacklevel=2)
+                      "torch.autograd.backward.", FutureWarning, stacklevel=2)
     outs, ins = _as_tensors(outputs), _as_tensors(inputs)
     grads = _make_grads(outs, _tensor_tuple(grad_outputs, len(outs)), create_graph)
     if not ins:
