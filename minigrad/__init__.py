@@ -24,6 +24,7 @@ from . import (  # noqa: E402
     cuda,
     nn,
     optim,
+    utils,
 )
 from ._creation import *  # noqa: F401,F403
 from ._creation import __all__ as _creation_all
@@ -114,6 +115,7 @@ from ._ops.unary import (
     sin,
     sqrt,  # noqa: A004
 )
+from ._random import bernoulli, multinomial, normal, poisson, randperm
 from ._tensor import Size, Tensor
 from ._tensor_str import set_printoptions
 from .autograd import (
@@ -124,6 +126,7 @@ from .autograd import (
     no_grad,
     set_grad_enabled,
 )
+from .serialization import load, save
 
 __version__ = "0.1.0"
 
@@ -161,7 +164,9 @@ __all__ = list(_creation_all) + [
     "where", "masked_fill", "narrow", "nonzero", "select", "cat", "concat", "concatenate",
     "stack", "split", "chunk", "unbind", "clone", "flatten", "movedim", "permute", "reshape",
     "squeeze", "swapaxes", "swapdims", "t", "transpose", "unsqueeze",
+    "normal", "randperm", "bernoulli", "multinomial", "poisson",
     "device", "get_default_device", "set_default_device", "cuda", "accelerator", "backends",
+    "utils", "save", "load",
 ]
 
 _sys.modules.setdefault(__name__ + ".autograd.function", autograd.function)
