@@ -18,9 +18,9 @@ from .._device import NO_CUDA
 from .._device import check as _check_device
 from .._device import device as _Device
 from .._dtype import dtype as _dtype_cls
-from .._state import local as _mode
-from ..autograd.graph import Node
-from ._core import Tensor, make, method
+from .._tensor import Tensor
+from ..autograd.graph import Node, record, should_record
+from ._core import method
 
 __all__ = ["to"]
 
@@ -36,9 +36,10 @@ class ToCopyBackward0(Node):
 
 def _to_copy(input, dt):
     data = input._data.astype(dt.np)
-    if _mode.grad_enabled and input._requires_grad and dt.is_floating_point:
-        return make(data, ToCopyBackward0(), input, broadcast=True)
-    return Tensor._wrap(data)
+    out = Tensor._wrap(data)
+    if dt.is_floating_point and should_record(input):  # to an integer dtype: not recorded
+        record(ToCopyBackward0(), out, input, broadcast=True)
+    return out
 
 
 

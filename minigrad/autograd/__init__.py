@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from .. import _tensor  # the module: its Tensor class is looked up when used
+from .._tensor import Tensor
 from . import engine, graph
 from .grad_mode import (
     enable_grad,
@@ -40,8 +40,6 @@ _warned = set()  # warnings PyTorch gives once per process
 
 def _tensor_tuple(x, length: int) -> tuple:
     """``None`` -> ``(None,) * length``; a tensor -> ``(tensor,)``; a sequence -> a tuple."""
-    Tensor = _tensor.Tensor
-
     if x is None:
         return (None,) * length
     if isinstance(x, Tensor):
@@ -51,7 +49,6 @@ def _tensor_tuple(x, length: int) -> tuple:
 
 def _make_grads(outputs, grads, create_graph: bool) -> list:
     """PyTorch's ``_make_grads``: check the given gradients, make ones for scalar outputs."""
-    Tensor = _tensor.Tensor
     made = []
     for i, (out, g) in enumerate(zip(outputs, grads)):
         if g is None:
@@ -121,8 +118,6 @@ def _user_stacklevel() -> int:
 
 
 def _as_tensors(x) -> tuple:
-    Tensor = _tensor.Tensor
-
     return (x,) if isinstance(x, Tensor) else tuple(x)
 
 
@@ -177,8 +172,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     >>> torch.autograd.grad(x * x, x)
     (tensor(6.),)
     """
-    Tensor = _tensor.Tensor
-
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False.")

@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _tensor  # the module: its Tensor class is looked up when used
 from .._state import local as _mode
+from .._tensor import Tensor
 from . import hooks as _hooks
 from .functional_utils import sum_to
-from .graph import AccumulateGrad, Node, _sequence
+from .graph import AccumulateGrad, Node, record
 from .ready_queue import heap_pop, heap_push
 
 __all__ = ["Step", "steps", "execution_order", "GraphRoot"]
@@ -82,8 +82,6 @@ class Step:
 
 
 def _as_tensor(g):
-    Tensor = _tensor.Tensor
-
     if g is None or isinstance(g, Tensor):
         return g
     return Tensor._wrap(g)
@@ -105,8 +103,7 @@ class GraphRoot(Node):
     """
 
     def __init__(self, roots):
-        self.next_functions = tuple(roots)
-        self._sequence_nr = next(_sequence)
+        record(self, (), *roots)
 
     def name(self) -> str:
         return "torch::autograd::GraphRoot"

@@ -5,7 +5,7 @@ normalisation. Imported into ``nn.functional``; the loss nodes live in ``_more_l
 >>> import minigrad.nn.functional as F
 >>> x = torch.tensor([0.5, -1.0], requires_grad=True)
 >>> F.binary_cross_entropy_with_logits(x, torch.tensor([1., 0.]))
-tensor(0.4100, grad_fn=<BinaryCrossEntropyWithLogitsBackward0>)
+tensor(0.3937, grad_fn=<BinaryCrossEntropyWithLogitsBackward0>)
 """
 
 from __future__ import annotations
@@ -14,10 +14,8 @@ import warnings
 
 import numpy as np
 
-from .._ops._core import make
-from .._state import local as _mode
 from .._tensor import Tensor
-from ..autograd.graph import Node
+from ..autograd.graph import Node, record, should_record
 from . import _more_losses as _more
 from ._loss_nodes import REDUCTIONS
 
@@ -147,16 +145,16 @@ def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
     rows = weight._data.shape[0]
     if idx.size and (idx.min() < 0 or idx.max() >= rows):
         raise IndexError("index out of range in self")
-    data = weight._data[idx]
-    if not (_mode.grad_enabled and weight._requires_grad):
-        return Tensor._wrap(data)
+    out = Tensor._wrap(weight._data[idx])
+    if not should_record(weight):
+        return out
     node = EmbeddingBackward0()
     node._idx = idx.copy()
     node._s_num_weights = rows
     pad = -1 if padding_idx is None else (padding_idx % rows)
     node._s_padding_idx = pad
     node._s_scale_grad_by_freq, node._s_sparse = scale_grad_by_freq, sparse
-    return make(data, node, weight)
+    return record(node, out, weight)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._ops._core import SavedTensor, make, value
-from .._state import local as _mode
+from .._ops._core import value
 from .._tensor import Tensor
-from ..autograd.graph import Node
+from ..autograd.graph import Node, SavedTensor, record, should_record
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_loss",
            "smooth_l1_loss"]
@@ -41,17 +40,11 @@ def _scale(g, reduction: int, n: int):
 
 
 def _record(data: np.ndarray, node: Node, reduction: int, **saved) -> Tensor:
+    """The loss as ``node``'s output; ``saved`` (self, target, weights) kept for backward."""
     node._s_reduction = reduction
-    inputs = []
     for name, t in saved.items():
         setattr(node, "_s_" + name, None if t is None else SavedTensor(t))
-        if name in ("self", "target"):
-            inputs.append(t)
-    return make(data, node, *inputs)
-
-
-def _recording(*tensors) -> bool:
-    return _mode.grad_enabled and any(t is not None and t._requires_grad for t in tensors)
+    return record(node, Tensor._wrap(data), saved["self"], saved["target"])
 
 
 def _value(saved):
@@ -89,7 +82,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight, reduction: int) 
     if weight is not None:
         loss = loss * weight._data
     data = np.asarray(_reduce(Tensor._wrap(loss.astype(x.dtype)), reduction)._data)
-    if not _recording(input, target, weight):
+    if not should_record(input, target, weight):
         return Tensor._wrap(data)
     return _record(data, BinaryCrossEntropyBackward0(), reduction, self=input, target=target,
                    weight=weight)
@@ -132,7 +125,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight, redu
     if weight is not None:
         loss = loss * weight._data
     data = np.asarray(_reduce(Tensor._wrap(loss.astype(x.dtype)), reduction)._data)
-    if not _recording(input, target, weight, pos_weight):
+    if not should_record(input, target, weight, pos_weight):
         return Tensor._wrap(data)
     return _record(data, BinaryCrossEntropyWithLogitsBackward0(), reduction, self=input,
                    target=target, weight=weight, pos_weight=pos_weight)
@@ -179,7 +172,7 @@ def _robust(input, target, reduction, node, width: float, huber: bool) -> Tensor
     else:
         loss = np.where(a < width, 0.5 * d * d / width, a - 0.5 * width)
     data = np.asarray(_reduce(Tensor._wrap(loss.astype(d.dtype)), reduction)._data)
-    if not _recording(input, target):
+    if not should_record(input, target):
         return Tensor._wrap(data)
     return _record(data, node, reduction, self=input, target=target)
 

@@ -1,5 +1,3 @@
-"""``torch.utils``: the data-loading tools tutorials use (``torch.utils.data``)."""
-
-from . import data
-
-__all__ = ["data"]
+"""``torch.utils``: small helpers shared by the tensor and the graph (``hooks``), and the
+data-loading tools tutorials use (``data``, imported by ``minigrad/__init__.py`` once the
+tensor exists: this package must not import it, as ``_tensor`` imports ``utils.hooks``)."""
