@@ -190,6 +190,10 @@ class Tensor:
     def output_nr(self) -> int:
         return self._output_nr
 
+    def _is_view(self) -> bool:
+        """Whether this tensor is a view of another (its ``_base``); torchviz reads this."""
+        return self._base is not None
+
     @property
     def is_leaf(self) -> bool:
         return self._grad_fn is None

@@ -22,11 +22,13 @@ from .grad_mode import (
     set_grad_enabled,
 )
 from .graph import Node
+from .multi_hook import register_multi_grad_hook as _register_multi_grad_hook
+from .variable import Variable
 
 __all__ = ["backward", "grad", "Function", "no_grad", "enable_grad", "set_grad_enabled",
            "is_grad_enabled", "inference_mode", "is_inference_mode_enabled", "gradcheck",
            "gradgradcheck", "GradcheckError", "Node", "graph", "engine", "set_detect_anomaly",
-           "detect_anomaly", "is_anomaly_enabled"]
+           "detect_anomaly", "is_anomaly_enabled", "Variable", "functional"]
 
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the "
@@ -262,5 +264,8 @@ class detect_anomaly:
         return wrapper
 
 
+from . import functional  # noqa: E402 - it calls grad(), defined above
 from .function import Function  # noqa: E402
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: E402
+
+graph.register_multi_grad_hook = _register_multi_grad_hook  # PyTorch's place for it
