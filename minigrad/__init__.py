@@ -42,8 +42,13 @@ from ._dtype import (
     set_default_dtype,
     uint8,
 )
+from ._ops import binary_more as _binary_more
+from ._ops import reduce_more as _reduce_more
+from ._ops import shape_more as _shape_more
+from ._ops import unary_more as _unary_more
 from ._ops.activation import log_softmax, relu, relu_, sigmoid, softmax, tanh
 from ._ops.arithmetic import add, div, mul, neg, reciprocal, rsub, sub, true_divide
+from ._ops.binary_more import *  # noqa: F401,F403
 from ._ops.compare import (
     all,
     allclose,
@@ -102,6 +107,8 @@ from ._ops.movement import (
 )
 from ._ops.power import pow, square  # noqa: A004
 from ._ops.reduce import mean, norm, prod, sum  # noqa: A004
+from ._ops.reduce_more import *  # noqa: F401,F403
+from ._ops.shape_more import *  # noqa: F401,F403
 from ._ops.unary import (
     abs,
     absolute,
@@ -115,6 +122,7 @@ from ._ops.unary import (
     sin,
     sqrt,  # noqa: A004
 )
+from ._ops.unary_more import *  # noqa: F401,F403
 from ._random import bernoulli, multinomial, normal, poisson, randperm
 from ._tensor import Size, Tensor
 from ._tensor_str import set_printoptions
@@ -166,7 +174,10 @@ __all__ = list(_creation_all) + [
     "squeeze", "swapaxes", "swapdims", "t", "transpose", "unsqueeze",
     "normal", "randperm", "bernoulli", "multinomial", "poisson",
     "device", "get_default_device", "set_default_device", "cuda", "accelerator", "backends",
-    "utils", "save", "load",
+    "utils", "save", "load", "subtract", "multiply", "divide",
 ]
+__all__ += (_unary_more.__all__ + _binary_more.__all__ + _reduce_more.__all__
+            + _shape_more.__all__)
+subtract, multiply, divide = sub, mul, div
 
 _sys.modules.setdefault(__name__ + ".autograd.function", autograd.function)
