@@ -12,12 +12,13 @@ JS     := widgets/js
 BUNDLE := widgets/static/widget.js
 PYTEST_ARGS ?=
 
-.PHONY: test lab install torch frontend browser-deps lint bench docs clean help
+.PHONY: test lab install torch frontend browser-deps lint bench fuzz docs clean help
 
 help:
 	@echo "make lab    - open the lessons in JupyterLab"
 	@echo "make test   - run every test"
 	@echo "make bench  - run the benchmarks (ratios against PyTorch and a NumPy floor)"
+	@echo "make fuzz   - the long differential fuzz run against PyTorch (FUZZ_PROGRAMS=2000)"
 	@echo "make lint   - ruff"
 	@echo "make docs   - build the documentation into docs/_site/"
 
@@ -73,6 +74,12 @@ lint: $(STAMP)
 
 bench: install
 	$(BIN)/python -m bench
+
+# Random programs run on minigrad and PyTorch, compared statement by statement (make test runs
+# a brief version: tests/fuzz/test_fuzz.py).
+FUZZ_PROGRAMS ?= 2000
+fuzz: install
+	$(BIN)/python tests/fuzz/run.py --programs $(FUZZ_PROGRAMS)
 
 docs: $(STAMP)
 	$(BIN)/python docs/build.py

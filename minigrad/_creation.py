@@ -127,8 +127,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False,
             "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
         arr = data._data
         d = dtype or data.dtype
-    elif isinstance(data, np.ndarray):
-        arr, d = data, dtype or from_numpy_dtype(data.dtype)
+    elif isinstance(data, (np.ndarray, np.generic)):  # a NumPy scalar keeps its dtype too
+        arr, d = np.asarray(data), dtype or from_numpy_dtype(np.asarray(data).dtype)
     else:
         d = dtype or _infer_dtype(data)
         arr = _nested_array(data)

@@ -18,6 +18,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import binary_operands, method, value
+from .arithmetic import broadcast_error
 
 __all__ = ["floor_divide", "remainder", "fmod", "atan2", "arctan2", "hypot", "xlogy", "fmax",
            "fmin", "lerp", "addcmul", "addcdiv"]
@@ -37,7 +38,15 @@ def _operands(name: str, a, b):
         bad = b if isinstance(a, Tensor) else a
         raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
                         f"{type(bad).__name__}")
+    _check_broadcast(a, b)
     return xa, xb, np.dtype(dt)
+
+
+def _check_broadcast(a, b) -> None:
+    try:
+        np.broadcast_shapes(np.shape(getattr(a, "_data", a)), np.shape(getattr(b, "_data", b)))
+    except ValueError:
+        raise broadcast_error(a, b) from None
 
 
 def _int_zero_check(xb, dt) -> None:
@@ -82,6 +91,8 @@ NotImplementedBackward.__name__ = NotImplementedBackward.__qualname__ = "NotImpl
 def floor_divide(input, other):
     """``floor(input / other)`` elementwise (``//``); not differentiable."""
     xa, xb, dt = _operands("floor_divide", input, other)
+    if dt.kind == "b":
+        raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
     _int_zero_check(xb, dt)
     with np.errstate(all="ignore"):
         data = np.asarray(np.floor_divide(xa, xb) if dt.kind != "f" else np.floor(xa / xb))
@@ -197,13 +208,21 @@ class FminBackward0(FmaxBackward0):
         return (a <= b) | np.isnan(b)
 
 
-def _binary(name, np_fn, node_cls, float_only=True):
+def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True):
     def op(input, other):
         if not isinstance(other, Tensor):
+            if not scalars:
+                raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
+                                f"{type(other).__name__}")
             other = _scalar_tensor(other, input)
         if not isinstance(input, Tensor):
             input = _scalar_tensor(input, other)
-        xa, xb, dt = binary_operands(input, other, float_result=float_only)
+        xa, xb, dt = binary_operands(input, other, float_result=float_only and ints)
+        if np.dtype(dt).kind in "iub" and not ints:
+            cpp = {"b": "Bool", "u": "Byte"}.get(np.dtype(dt).kind, "Long" if np.dtype(
+                dt).itemsize == 8 else "Int")
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{cpp}'")
+        _check_broadcast(input, other)
         with np.errstate(all="ignore"):
             out = Tensor._wrap(np.asarray(np_fn(xa, xb)).astype(dt, copy=False))
         if should_record(input, other) and np.dtype(dt).kind == "f":
@@ -217,7 +236,7 @@ def _binary(name, np_fn, node_cls, float_only=True):
 
 atan2 = _binary("atan2", np.arctan2, Atan2Backward0)
 arctan2 = method("arctan2")(atan2)
-hypot = _binary("hypot", np.hypot, HypotBackward0)
+hypot = _binary("hypot", np.hypot, HypotBackward0, ints=False)
 fmax = _binary("fmax", np.fmax, FmaxBackward0, float_only=False)
 fmin = _binary("fmin", np.fmin, FminBackward0, float_only=False)
 
@@ -226,7 +245,7 @@ def _xlogy(a, b):
     return np.where(a == 0, np.where(np.isnan(b), np.nan, 0.0), a * np.log(b))
 
 
-xlogy = _binary("xlogy", _xlogy, XlogyBackward0)
+xlogy = _binary("xlogy", _xlogy, XlogyBackward0, scalars=True)
 
 
 # ---------------------------------------------------------------- lerp, addcmul, addcdiv

@@ -214,7 +214,7 @@ def where(condition, input=None, other=None, *, out=None):
     except ValueError:
         from .arithmetic import broadcast_error
 
-        raise broadcast_error(condition, input if isinstance(input, Tensor) else other) from None
+        raise broadcast_error(condition, input, other) from None
     out = Tensor._wrap(data)
     if should_record(input, other):
         node = WhereBackward0()

@@ -208,13 +208,13 @@ def _write(self: Tensor, data: np.ndarray) -> None:
     if data.shape != dst.shape:
         raise RuntimeError(f"output with shape [{', '.join(map(str, dst.shape))}] doesn't match "
                            f"the broadcast shape [{', '.join(map(str, data.shape))}]")
-    if _kind(data.dtype) > _kind(dst.dtype):
-        raise RuntimeError(f"result type {dtype_of(data.dtype)._legacy_name[:-6]} can't be cast "
-                           f"to the desired output type {dtype_of(dst.dtype)._legacy_name[:-6]}")
-    if not dst.flags.writeable:
+    if not dst.flags.writeable:  # (PyTorch checks the memory before the dtype)
         raise RuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation.")
+    if _kind(data.dtype) > _kind(dst.dtype):
+        raise RuntimeError(f"result type {dtype_of(data.dtype)._legacy_name[:-6]} can't be cast "
+                           f"to the desired output type {dtype_of(dst.dtype)._legacy_name[:-6]}")
     np.copyto(dst, data, casting="unsafe")
     self._vc[0] += 1
 

@@ -40,7 +40,8 @@ def _dims(input, dim):
     if dim is None:
         return tuple(range(n))
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
-    return tuple(input._wrap_dim(d) for d in dims)
+    dims = tuple(input._wrap_dim(d) for d in dims)  # (checks the range)
+    return dims if n else ()  # a 0-d tensor: dim 0 or -1 names the tensor itself
 
 
 def _expand_back(g, dims, keepdim: bool, shape):
@@ -143,7 +144,8 @@ class VarBackward0(Node):
         dims, keep = self._dims, self._s_keepdim
         gt = _expand_back(_t(g), dims, keep, x._data.shape)
         centered = x - x.mean(dims, keepdim=True)
-        return (_out(gt * centered * (2.0 / self._denom), g),)
+        with np.errstate(all="ignore"):  # no degrees of freedom: inf/nan, as in PyTorch
+            return (_out(gt * centered * float(2.0 / self._denom), g),)
 
 
 class StdBackward0(VarBackward0):
@@ -158,7 +160,8 @@ class StdBackward0(VarBackward0):
         gt = _expand_back(_t(g), dims, keep, x._data.shape)
         zt = _expand_back(z, dims, keep, x._data.shape)
         centered = x - x.mean(dims, keepdim=True)
-        return (_out(gt * centered / (zt * self._denom), g),)
+        with np.errstate(all="ignore"):
+            return (_out(gt * centered / (zt * float(self._denom)), g),)
 
 
 def _var_like(name, node_cls, take_sqrt):
@@ -167,7 +170,9 @@ def _var_like(name, node_cls, take_sqrt):
             unbiased, dim = dim, None
         dims = _dims(input, dim)
         c = _correction(unbiased, correction)
-        x = floats(input, name)
+        if input._data.dtype.kind != "f":
+            raise RuntimeError("std and var only support floating point and complex dtypes")
+        x = input._data
         n = int(np.prod([x.shape[d] for d in dims])) if dims else 1
         if n - c <= 0:
             warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
@@ -181,7 +186,7 @@ def _var_like(name, node_cls, take_sqrt):
         if should_record(input):
             node = node_cls()
             node._s_correction, node._s_dim, node._s_keepdim = c, list(dims), keepdim
-            node._dims, node._denom = dims, max(n - c, 0)
+            node._dims, node._denom = dims, np.float64(max(n - c, 0))
             node._s_self = SavedTensor(input)
             record(node, out, input)
             if take_sqrt:
@@ -319,7 +324,7 @@ def sort(input, dim: int = -1, descending: bool = False, stable: bool = False):
     """Values sorted along ``dim`` and the indices they came from."""
     x = input._data
     if x.ndim == 0:
-        return _pair("sort", input.clone(), Tensor._wrap(np.zeros((), np.int64)))
+        return _pair("sort", *_scalar_order(input, SortBackward0))
     d = input._wrap_dim(dim)
     idx = np.argsort(-x if descending and x.dtype.kind != "b" else x, axis=d, kind="stable")
     if descending and x.dtype.kind == "b":
@@ -336,15 +341,26 @@ def argsort(input, dim: int = -1, descending: bool = False, stable: bool = False
 @method("topk")
 def topk(input, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
     """The ``k`` largest (or smallest) values along ``dim`` and their indices."""
-    d = input._wrap_dim(dim) if input._data.ndim else 0
+    if input._data.dtype.kind == "b":
+        raise RuntimeError("topk does not support bool dtypes on CPU")
+    d = input._wrap_dim(dim)
     size = input._data.shape[d] if input._data.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
-    x = input._data if input._data.ndim else input._data.reshape(1)
+    if not input._data.ndim:  # a 0-d input: itself (k = 1) as 0-d results
+        return _pair("topk", *_scalar_order(input, TopkBackward0))
+    x = input._data
     idx = np.argsort(-x if largest else x, axis=d, kind="stable")
     idx = np.take(idx, np.arange(k), axis=d)
-    return _pair("topk", *_ordered(input if input._data.ndim else input.reshape(1), d, idx,
-                                   TopkBackward0))
+    return _pair("topk", *_ordered(input, d, idx, TopkBackward0))
+
+
+def _scalar_order(input, node_cls):
+    """sort/topk of a 0-d tensor: a copy of it, recorded with ``node_cls``, and index 0."""
+    out = Tensor._wrap(input._data.copy())
+    if should_record(input) and input._data.dtype.kind == "f":
+        record(_scatter_node(node_cls, input, np.zeros(1, np.int64)), out, input)
+    return out, Tensor._wrap(np.zeros((), np.int64))
 
 
 @method("median")
@@ -352,6 +368,8 @@ def median(input, dim=None, keepdim: bool = False):
     """The lower median (of all elements, or along ``dim`` with its indices)."""
     x = input._data
     if dim is None:
+        if x.dtype.kind == "b":
+            raise NotImplementedError("\"median_cpu\" not implemented for 'Bool'")
         if x.size == 0:
             return Tensor._wrap(np.array(np.nan, x.dtype))
         flat = x.reshape(-1)
@@ -364,6 +382,8 @@ def median(input, dim=None, keepdim: bool = False):
             record(_scatter_node(MedianBackward0, input, ties, 1.0 / ties.size), out, input)
         return out
     d = input._wrap_dim(dim)
+    if x.dtype.kind == "b":
+        raise NotImplementedError("\"median_out\" not implemented for 'Bool'")
     order = np.argsort(x, axis=d, kind="stable")
     mid = (x.shape[d] - 1) // 2
     idx = np.take(order, [mid], axis=d)

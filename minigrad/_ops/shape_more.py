@@ -53,7 +53,8 @@ class FlipBackward0(Node):
 def flip(input, *dims):
     """The elements in reverse order along each of ``dims``."""
     dims = tuple(input._wrap_dim(d) for d in _dims_arg(dims))
-    out = Tensor._wrap(np.flip(input._data, dims).copy() if dims else input._data.copy())
+    flat = dims if input._data.ndim else ()
+    out = Tensor._wrap(np.flip(input._data, flat).copy() if flat else input._data.copy())
     if should_record(input):
         node = FlipBackward0()
         node._s_dims = list(dims)
@@ -84,8 +85,12 @@ def roll(input, shifts, dims=None):
     """The elements shifted by ``shifts`` along ``dims`` (wrapping around)."""
     shifts_t = (shifts,) if isinstance(shifts, int) else tuple(shifts)
     dims_t = () if dims is None else ((dims,) if isinstance(dims, int) else tuple(dims))
-    if dims_t:
+    if dims_t and input._data.ndim:
         data = np.roll(input._data, shifts_t, tuple(input._wrap_dim(d) for d in dims_t))
+    elif not input._data.ndim:
+        if dims_t:
+            raise IndexError(f"Dimension specified as {dims_t[0]} but tensor has no dimensions")
+        data = input._data.copy()
     else:
         data = np.roll(input._data.reshape(-1), shifts_t[0]).reshape(input._data.shape)
     out = Tensor._wrap(data)

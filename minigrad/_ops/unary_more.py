@@ -99,7 +99,15 @@ def _make(name: str, forward, node_name: str, saved: tuple, derivative, keep_int
                                              else np.zeros_like(g),)
 
     def op(input):
-        d = input._data if keep_int and input._data.dtype.kind in "iub" else floats(input, name)
+        kind = input._data.dtype.kind if isinstance(input, Tensor) else "f"
+        if keep_int and kind in "iub" and name != "sign":
+            if kind == "b" or name == "frac":
+                cpp = "Bool" if kind == "b" else input.dtype._legacy_name[:-6]
+                kernel = "frac_cpu" if name == "frac" else f"{name}_vml_cpu"
+                raise NotImplementedError(f"\"{kernel}\" not implemented for '{cpp}'")
+        if name == "sign" and kind == "b":
+            return Tensor._wrap(input._data.copy())
+        d = input._data if keep_int and kind in "iub" else floats(input, name)
         with np.errstate(all="ignore"):
             data = np.asarray(forward(d)).astype(d.dtype, copy=False)
         out = Tensor._wrap(data)
@@ -161,6 +169,8 @@ class RoundBackward1(RoundBackward0):
 @method("round")
 def round(input, *, decimals: int = 0):  # noqa: A001 - PyTorch's name
     """Round half to even (as PyTorch), to ``decimals`` places."""
+    if input._data.dtype.kind == "b":
+        raise NotImplementedError("\"round_vml_cpu\" not implemented for 'Bool'")
     data = np.round(input._data, decimals)
     out = Tensor._wrap(data)
     if should_record(input) and data.dtype.kind == "f":
