@@ -135,6 +135,7 @@ from .autograd import (
     set_grad_enabled,
 )
 from .serialization import load, save
+from .utils import data as _utils_data  # noqa: F401 - makes torch.utils.data available
 
 __version__ = "0.1.0"
 
@@ -174,10 +175,15 @@ __all__ = list(_creation_all) + [
     "squeeze", "swapaxes", "swapdims", "t", "transpose", "unsqueeze",
     "normal", "randperm", "bernoulli", "multinomial", "poisson",
     "device", "get_default_device", "set_default_device", "cuda", "accelerator", "backends",
-    "utils", "save", "load", "subtract", "multiply", "divide",
+    "utils", "save", "load", "subtract", "multiply", "divide", "detach",
 ]
 __all__ += (_unary_more.__all__ + _binary_more.__all__ + _reduce_more.__all__
             + _shape_more.__all__)
 subtract, multiply, divide = sub, mul, div
+
+
+def detach(input: Tensor) -> Tensor:
+    """``input.detach()``: the same data, cut off from the graph."""
+    return input.detach()
 
 _sys.modules.setdefault(__name__ + ".autograd.function", autograd.function)

@@ -304,7 +304,12 @@ def _variant(name: str):
 for _name in ("add", "sub", "mul", "div", "neg", "clamp", "clamp_min", "clamp_max", "pow",
               "exp", "log", "sqrt", "abs", "sigmoid", "tanh", "relu", "sin", "cos",
               "reciprocal", "square", "masked_fill", "index_put", "bitwise_and",
-              "bitwise_or", "bitwise_xor", "logical_not"):
+              "bitwise_or", "bitwise_xor", "logical_not",
+              # (issue 7's ops, defined in unary_more/binary_more/reduce_more/shape_more)
+              "floor", "ceil", "round", "trunc", "sign", "frac", "log1p", "expm1", "log2",
+              "log10", "tan", "atan", "asin", "acos", "sinh", "cosh", "erf", "rsqrt",
+              "nan_to_num", "remainder", "fmod", "floor_divide", "atan2", "hypot", "xlogy",
+              "lerp", "addcmul", "addcdiv", "cumsum", "cumprod", "tril", "triu"):
     if not hasattr(Tensor, _name + "_"):
         setattr(Tensor, _name + "_", _variant(_name))
 Tensor.subtract_, Tensor.multiply_, Tensor.divide_ = Tensor.sub_, Tensor.mul_, Tensor.div_

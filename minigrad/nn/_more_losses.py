@@ -61,7 +61,7 @@ class BinaryCrossEntropyBackward0(Node):
 
     def backward(self, g):
         x, t, w = _value(self._s_self), _value(self._s_target), _value(self._s_weight)
-        g = _scale(g, self._s_reduction, x.numel())
+        g0, g = g, _scale(g, self._s_reduction, x.numel())
         dx = g * (x - t) / (x * (1 - x)).clamp_min(1e-12)
         dt = None
         if self.next_functions[1][0] is not None:
@@ -69,7 +69,7 @@ class BinaryCrossEntropyBackward0(Node):
         if w is not None:
             dx = dx * w
             dt = None if dt is None else dt * w
-        return _like_g(dx, g), (None if dt is None else _like_g(dt, g))
+        return _like_g(dx, g0), (None if dt is None else _like_g(dt, g0))
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight, reduction: int) -> Tensor:
@@ -98,7 +98,7 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
     def backward(self, g):
         x, t, w = _value(self._s_self), _value(self._s_target), _value(self._s_weight)
         p = _value(self._s_pos_weight)
-        g = _scale(g, self._s_reduction, x.numel())
+        g0, g = g, _scale(g, self._s_reduction, x.numel())
         if p is None:
             dx = g * (x.sigmoid() - t)
         else:
@@ -110,7 +110,7 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         if w is not None:
             dx = dx * w
             dt = None if dt is None else dt * w
-        return _like_g(dx, g), (None if dt is None else _like_g(dt, g))
+        return _like_g(dx, g0), (None if dt is None else _like_g(dt, g0))
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight, reduction: int,
@@ -141,10 +141,10 @@ class HuberLossBackward0(Node):
 
     def backward(self, g):
         x, t = _value(self._s_self), _value(self._s_target)
-        g = _scale(g, self._s_reduction, x.numel())
+        g0, g = g, _scale(g, self._s_reduction, x.numel())
         grad = g * self._slope(x - t)
         need_target = self.next_functions[1][0] is not None
-        return _like_g(grad, g), (_like_g(-grad, g) if need_target else None)
+        return _like_g(grad, g0), (_like_g(-grad, g0) if need_target else None)
 
     def _slope(self, d: Tensor) -> Tensor:
         return d.clamp(-self._s_delta, self._s_delta)

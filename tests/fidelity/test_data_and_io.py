@@ -206,3 +206,12 @@ def test_map_location_cuda_raises_as_a_cpu_only_torch(torch):
     buf.seek(0)
     with pytest.raises(AssertionError, match="CUDA"):
         mg.load(buf, map_location="cuda")
+
+
+def test_torch_utils_data_is_there_after_a_plain_import():
+    import subprocess
+    import sys
+
+    code = "import minigrad as torch; print(torch.utils.data.DataLoader.__name__)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "DataLoader", out.stderr
