@@ -19,7 +19,7 @@ import mistune
 
 DOCS = Path(__file__).resolve().parent
 PAGES = ["index.md", "running.md", "lessons.md", "api.md", "execution-order.md",
-         "pytorch-engine.md", "benchmarks.md"]
+         "pytorch-engine.md", "benchmarks.md", "coverage.md"]
 
 TEMPLATE = """<!doctype html>
 <html lang="en">

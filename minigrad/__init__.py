@@ -14,12 +14,10 @@ side by side), ``minigrad/autograd/engine.py`` the backward engine as a generato
 
 from __future__ import annotations
 
-import sys as _sys
-
 from . import _ops as _ops  # attaches the ops to Tensor
-from . import (  # noqa: E402
+from . import (
     accelerator,
-    autograd,  # noqa: E402
+    autograd,
     backends,
     cuda,
     nn,
@@ -124,8 +122,9 @@ from ._ops.unary import (
 )
 from ._ops.unary_more import *  # noqa: F401,F403
 from ._random import bernoulli, multinomial, normal, poisson, randperm
-from ._tensor import Size, Tensor
+from ._tensor import Tensor
 from ._tensor_str import set_printoptions
+from ._types import Size
 from .autograd import (
     enable_grad,
     inference_mode,
@@ -186,4 +185,3 @@ def detach(input: Tensor) -> Tensor:
     """``input.detach()``: the same data, cut off from the graph."""
     return input.detach()
 
-_sys.modules.setdefault(__name__ + ".autograd.function", autograd.function)

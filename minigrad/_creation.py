@@ -16,6 +16,7 @@ from ._dtype import _Defaults, float32, from_numpy_dtype, int64
 from ._dtype import bool as bool_
 from ._dtype import dtype as _dtype_cls
 from ._tensor import Tensor
+from ._types import check_device, unsupported
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "ones_like", "zeros_like",
            "full", "full_like", "empty", "empty_like", "arange", "linspace", "eye", "rand",
@@ -120,6 +121,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False,
     >>> tensor([1, 2]).dtype, tensor(2.5).dtype
     (torch.int64, torch.float32)
     """
+    check_device(device)
+    unsupported("tensor", pin_memory=pin_memory)
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
@@ -171,11 +174,13 @@ def _np(dtype):
 
 def ones(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
     """A tensor of ones of the given size."""
+    unsupported("ones", out=out)
     return _finish(np.ones(_size(size), _np(dtype)), requires_grad, device)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
     """A tensor of zeros of the given size."""
+    unsupported("zeros", out=out)
     return _finish(np.zeros(_size(size), _np(dtype)), requires_grad, device)
 
 
@@ -186,6 +191,7 @@ def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of the given size filled with ``fill_value`` (dtype inferred from it)."""
+    check_device(device)
     d = dtype or _infer_dtype(fill_value)
     return _finish(np.full(_size((size,)), fill_value, d.np), requires_grad, device)
 
@@ -195,11 +201,13 @@ def _like(input, dtype):
 
 
 def ones_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    check_device(device)
     shape, d = _like(input, dtype)
     return _finish(np.ones(shape, d), requires_grad, device)
 
 
 def zeros_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    check_device(device)
     shape, d = _like(input, dtype)
     return _finish(np.zeros(shape, d), requires_grad, device)
 
@@ -210,6 +218,7 @@ def empty_like(input, *, dtype=None, device=None, requires_grad: bool = False) -
 
 def full_like(input, fill_value, *, dtype=None, device=None,
               requires_grad: bool = False) -> Tensor:
+    check_device(device)
     shape, d = _like(input, dtype)
     return _finish(np.full(shape, fill_value, d), requires_grad, device)
 
@@ -217,6 +226,7 @@ def full_like(input, fill_value, *, dtype=None, device=None,
 def arange(start, end=None, step=1, *, dtype=None, device=None,
            requires_grad: bool = False) -> Tensor:
     """Values from ``start`` up to (not including) ``end`` in steps of ``step``."""
+    check_device(device)
     if end is None:
         start, end = 0, start
     if step == 0:
@@ -232,6 +242,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
 def linspace(start, end, steps: int, *, dtype=None, device=None,
              requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
+    check_device(device)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     return _finish(np.linspace(start, end, steps).astype(_np(dtype)), requires_grad, device)
@@ -249,12 +260,14 @@ def _gen(generator):
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Uniform random numbers in [0, 1)."""
+    check_device(device)
     data = _gen(generator).random(_size(size), dtype=np.float64).astype(_np(dtype))
     return _finish(data, requires_grad, device)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Standard normal random numbers."""
+    check_device(device)
     data = _gen(generator).standard_normal(_size(size)).astype(_np(dtype))
     return _finish(data, requires_grad, device)
 
@@ -262,6 +275,7 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = 
 def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
             requires_grad: bool = False) -> Tensor:
     """Random integers in [low, high)."""
+    check_device(device)
     if size is None:
         low, high, size = 0, low, high
     if high is None:
@@ -271,10 +285,12 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
 
 
 def rand_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    check_device(device)
     return rand(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
 def randn_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    check_device(device)
     return randn(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 

@@ -15,30 +15,13 @@ from array import array
 import numpy as np
 
 from . import _dtype as _d
-from ._device import cpu, device
 from ._dtype import from_numpy_dtype
 from ._state import local as _mode
+from ._types import Size, VersionCounter, cpu, unsupported
 from .utils.hooks import Hooks, RemovableHandle
 
-__all__ = ["Tensor", "Size"]
+__all__ = ["Tensor"]
 
-
-class Size(tuple):
-    """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return f"torch.Size([{', '.join(str(s) for s in self)}])"
-
-    def numel(self) -> int:
-        n = 1
-        for s in self:
-            n *= s
-        return n
-
-
-_Device = device  # the type of ``cpu``, kept under its old name for the ops
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -57,22 +40,6 @@ ONLY_LEAF_MESSAGE = (
 _CPP_NAMES = {_d.float32: ("float", "Float"), _d.float64: ("double", "Double"),
               _d.int64: ("long int", "Long"), _d.int32: ("int", "Int"),
               _d.uint8: ("unsigned char", "Byte"), _d.bool: ("bool", "Bool")}
-
-
-class _VersionCounter:
-    """``tensor._vc``: the tensor's version counter, made the first time it is needed.
-
-    A counter is a one-element ``array('q')`` shared by a tensor and its views; in-place ops
-    do ``t._vc[0] += 1``. It is an ``array`` rather than a list because arrays are not tracked
-    by Python's garbage collector: a long chain of ops then leaves fewer objects for it to
-    scan (a measurable cost), and most tensors never need a counter at all.
-    """
-
-    def __get__(self, tensor, owner=None):
-        if tensor is None:
-            return self
-        counter = tensor._vc = array("q", (0,))
-        return counter
 
 
 class Tensor:
@@ -101,7 +68,7 @@ class Tensor:
     _view_no_grad = False  # made in no_grad mode from a base requiring grad: leads nowhere
     _view_multi = None  # made by split/chunk/unbind: the op's name (no in-place changes allowed)
     __array_priority__ = 1000  # make `ndarray * Tensor` call Tensor.__rmul__
-    _vc = _VersionCounter()  # made on first use; see _VersionCounter
+    _vc = VersionCounter()  # made on first use; see _types.VersionCounter
 
     def __init__(self, *args, dtype=None, requires_grad: bool = False):
         # The legacy constructor: Tensor([1, 2]) copies data as float32; Tensor(2, 3) makes zeros.
@@ -176,6 +143,7 @@ class Tensor:
         return self._data.dtype.kind == "f"
 
     def is_contiguous(self, memory_format=None) -> bool:
+        unsupported("is_contiguous", memory_format=memory_format)
         return self._data.flags.c_contiguous
 
     def stride(self, dim: int | None = None):
@@ -237,7 +205,7 @@ class Tensor:
         return self._inference
 
     @property
-    def grad(self):
+    def grad(self) -> Tensor | None:
         if self._grad_fn is not None and not self._retains_grad:
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
@@ -466,24 +434,3 @@ def _rebuild(data, requires_grad):
     t._vc = array("q", (1,))  # PyTorch rebuilds with set_(), which counts as a change
     t._requires_grad = requires_grad
     return t
-
-
-def clear_grads(params, set_to_none: bool = True) -> None:
-    """What ``zero_grad`` does for modules and optimizers: ``.grad = None``, or zeros in place.
-
-    Zeroing in place cuts the gradient off any graph (as PyTorch's ``zero_grad`` does) and
-    counts as an in-place change of it.
-    """
-    for p in params:
-        g = p._grad
-        if g is None:
-            continue
-        if set_to_none:
-            p._grad = None
-            continue
-        if g._grad_fn is not None:
-            g.detach_()
-        else:
-            g._requires_grad = False
-        g._data[...] = 0
-        g._vc[0] += 1

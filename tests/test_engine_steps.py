@@ -260,3 +260,47 @@ def test_saved_arrays_survive_a_backward_with_retain_graph():
     gc.collect()
     assert ref() is None
     assert x.grad.tolist() == pytest.approx([2 * np.e, 2 * np.e ** 2])
+
+
+# ---------------------------------------------------------------- contributions
+@pytest.mark.parametrize("seed", range(20))
+def test_contributions_sum_to_each_gradient_received(seed):
+    leaves, outs, _ = build(mg, seed)
+    for t in leaves:  # hooks run after the sum: the contributions are what came before them
+        t.register_hook(lambda g: g * 3)
+    for step in engine.steps(outs):
+        assert len(step.contributions) == len(step.grads_in)
+        for g, group in zip(step.grads_in, step.contributions):
+            for c in group:
+                assert isinstance(c, engine.Contribution) and isinstance(c.grad, mg.Tensor)
+                if c.node is not None:  # it came along that edge of the sender
+                    assert c.node.next_functions[c.edge][0] is step.node
+            if g is not None and group:
+                total = sum(c.grad.numpy() for c in group)
+                scale = 3 if step.is_accumulate else 1
+                np.testing.assert_allclose(g.numpy(), total * scale, rtol=1e-6)
+
+
+def test_x_times_x_sends_two_contributions_to_the_leaf():
+    x = mg.tensor(3., requires_grad=True)
+    mul, acc = engine.steps(x * x)
+    assert [(c.node, c.edge, c.grad.item()) for c in mul.contributions[0]] == [(None, 0, 1.0)]
+    assert [(c.node, c.edge, c.grad.item()) for c in acc.contributions[0]] == \
+        [(mul.node, 0, 3.0), (mul.node, 1, 3.0)]
+    assert not acc.contributions[0][0].grad._data.flags.writeable  # snapshots are read-only
+
+
+def test_several_outputs_contribute_as_the_start_gradient_from_none():
+    x = mg.tensor([1., 2.], requires_grad=True)
+    a, b = x * 2, x * 3
+    first = next(engine.steps([a.sum(), b.sum()]))
+    assert [(c.node, c.grad.item()) for c in first.contributions[0]] == [(None, 1.0)]
+
+
+# ---------------------------------------------------------------- one schedule
+@pytest.mark.parametrize("seed", range(20))
+def test_execution_order_is_the_order_steps_run_in(seed):
+    leaves, outs, _ = build(mg, seed)
+    inputs = leaves[:1] if seed % 2 else None
+    planned = engine.execution_order(*outs, inputs=inputs)
+    assert [s.node for s in engine.steps(outs, inputs=inputs)] == planned

@@ -76,7 +76,7 @@ class BackwardStepper(WidgetBase):
 
             gen = engine.steps(loss, gradient, retain_graph, create_graph, inputs=inputs,
                                snapshot=True)
-            self._planned = self._plan(engine.execution_order(*outputs), inputs_t)
+            self._planned = engine.execution_order(*outputs, inputs=inputs_t or None)
             self._log = StepLog(watch, EngineSource(gen, self._describe, self._leaf_names))
         else:
             import importlib
@@ -199,20 +199,6 @@ class BackwardStepper(WidgetBase):
         tensors = [n.tensor for n in graph.nodes if n.kind in ("leaf", "output")]
         tensors += [t for _, t in graph.names.items() if t.grad_fn is not None]
         return tensors + list(inputs)
-
-    def _plan(self, order: list, inputs) -> list:
-        """The nodes the engine will run: all of ``order``, or with ``inputs=`` those that
-        lead to an input (their gradient is needed)."""
-        if not inputs:
-            return order
-        targets = {t.grad_fn for t in inputs if t.grad_fn is not None}
-        wanted = {id(t) for t in inputs if t.grad_fn is None}
-        targets |= {n for n in order if is_leaf_node(n) and id(n.variable) in wanted}
-        needed: set = set()
-        for node in reversed(order):  # inputs come after the nodes using them in `order`
-            if node in targets or any(c in needed for c, _ in node.next_functions):
-                needed.add(node)
-        return [n for n in order if n in needed]
 
     # ------------------------------------------------------------ text form
     def __repr__(self) -> str:

@@ -15,9 +15,11 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, should_record
+from . import _formula as F
 from ._core import method, value
+from ._formula import data
 from .movement import u64
-from .unary import data, floats, record_result
+from .unary import floats, record_result
 
 __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax"]
 
@@ -32,7 +34,7 @@ class ReluBackward0(Node):
 
 
 @method("relu")
-def relu(input):
+def relu(input) -> Tensor:
     """``max(input, 0)`` elementwise (keeps integer dtypes)."""
     d = input._data
     if d.dtype.kind == "b":
@@ -60,7 +62,7 @@ class SigmoidBackward0(Node):
 
 
 @method("sigmoid")
-def sigmoid(input):
+def sigmoid(input) -> Tensor:
     """The logistic function ``1 / (1 + exp(-input))``, elementwise."""
     d = floats(input, "sigmoid")
     half = d.dtype.type(0.5)
@@ -84,7 +86,7 @@ class TanhBackward0(Node):
 
 
 @method("tanh")
-def tanh(input):
+def tanh(input) -> Tensor:
     """Hyperbolic tangent, elementwise."""
     d = np.tanh(floats(input, "tanh"))
     out = Tensor._wrap(d)
@@ -94,12 +96,6 @@ def tanh(input):
 
 
 # ---------------------------------------------------------------- softmax
-def _sum_keep(x, axis):
-    if isinstance(x, Tensor):
-        return x.sum(axis, keepdim=True)
-    return np.add.reduce(x, axis, keepdims=True)
-
-
 def _max_keep(d, axis):
     """``d.max(axis, keepdims=True)``, the shift that keeps ``exp`` from overflowing.
 
@@ -135,11 +131,11 @@ class SoftmaxBackward0(Node):
     def backward(self, g):
         z = value(self._s_result)
         gz = g * z
-        return (gz - z * _sum_keep(gz, self._axis),)
+        return (gz - z * F.sum_keepdim(gz, self._axis),)
 
 
 @method("softmax")
-def softmax(input, dim=None, dtype=None):
+def softmax(input, dim=None, dtype=None) -> Tensor:
     """``exp(x) / exp(x).sum(dim)``, computed stably (the max is subtracted first)."""
     input, d, axis = _softmax_input(input, dim, dtype, "softmax")
     if d.ndim == 0 or d.size == 0:
@@ -163,12 +159,12 @@ class LogSoftmaxBackward0(Node):
 
     def backward(self, g):
         z = value(self._s_result)
-        ez = z.exp() if isinstance(z, Tensor) else np.exp(z)
-        return (g - ez * _sum_keep(g, self._axis),)
+        ez = F.exp(z)
+        return (g - ez * F.sum_keepdim(g, self._axis),)
 
 
 @method("log_softmax")
-def log_softmax(input, dim=None, dtype=None):
+def log_softmax(input, dim=None, dtype=None) -> Tensor:
     """``x - log(exp(x).sum(dim))``, computed stably."""
     input, d, axis = _softmax_input(input, dim, dtype, "log_softmax")
     if d.ndim == 0 or d.size == 0:

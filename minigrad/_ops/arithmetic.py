@@ -17,8 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
+from .._types import unsupported
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ._core import binary_operands, method, value
+from ._core import binary_operands, broadcast_error, method, value
 
 __all__ = ["add", "sub", "mul", "div", "neg", "true_divide", "rsub", "reciprocal",
            "broadcast_error", "factor", "mul_by_number", "div_by_number"]
@@ -39,25 +40,6 @@ def factor(saved, g):
     if type(v) is np.ndarray and v.dtype != g.dtype:
         return v.astype(g.dtype)
     return v
-
-
-def broadcast_error(*operands) -> RuntimeError:
-    """PyTorch's error for operands whose shapes do not broadcast (NumPy raises ValueError).
-
-    Shapes are combined left to right, as PyTorch does: the message names the first pair
-    (the shape so far, the next operand's) that does not fit.
-    """
-    sa = tuple(getattr(operands[0], "shape", ()))
-    for b in operands[1:]:
-        sb = tuple(getattr(b, "shape", ()))
-        for i in range(1, min(len(sa), len(sb)) + 1):
-            x, y = sa[-i], sb[-i]
-            if x != y and x != 1 and y != 1:
-                return RuntimeError(
-                    f"The size of tensor a ({x}) must match the size of tensor b ({y}) at "
-                    f"non-singleton dimension {max(len(sa), len(sb)) - i}")
-        sa = np.broadcast_shapes(sa, sb)
-    return RuntimeError(f"shapes {tuple(sa)} do not broadcast")
 
 
 # ---------------------------------------------------------------- add / sub
@@ -101,8 +83,10 @@ def _alpha(other, alpha):
 
 
 @method("add", "__add__")
-def add(input, other, *, alpha=1, out=None):
+def add(input, other, *, alpha=1, out=None) -> Tensor:
     """``input + alpha * other``, broadcasting."""
+    if out is not None:
+        unsupported("add", out=out)
     a, b, _ = binary_operands(input, other)
     if a is NotImplemented:
         return NotImplemented
@@ -144,8 +128,10 @@ def _check_bool_sub(a, b) -> None:
 
 
 @method("sub", "__sub__", "subtract")
-def sub(input, other, *, alpha=1, out=None):
+def sub(input, other, *, alpha=1, out=None) -> Tensor:
     """``input - alpha * other``, broadcasting."""
+    if out is not None:
+        unsupported("sub", out=out)
     a, b, nd = binary_operands(input, other)
     if a is NotImplemented:
         return NotImplemented
@@ -204,8 +190,10 @@ class MulBackward0(Node):
 
 
 @method("mul", "__mul__", "multiply")
-def mul(input, other, *, out=None):
+def mul(input, other, *, out=None) -> Tensor:
     """``input * other``, elementwise, broadcasting."""
+    if out is not None:
+        unsupported("mul", out=out)
     if type(other) is float and type(input) is Tensor and input._data.dtype.kind == "f":
         # the commonest case, `x * 0.5`, without the general checks (it cannot fail)
         out = Tensor._wrap(np.multiply(input._data, other))
@@ -260,8 +248,10 @@ class ReciprocalBackward0(Node):
 
 
 @method("div", "__truediv__", "divide", "true_divide")
-def div(input, other, *, rounding_mode=None, out=None):
+def div(input, other, *, rounding_mode=None, out=None) -> Tensor:
     """``input / other`` (true division: integers give floats), broadcasting."""
+    if out is not None:
+        unsupported("div", out=out)
     if rounding_mode is not None:
         return _div_rounding(input, other, rounding_mode)
     a, b, _ = binary_operands(input, other, float_result=True)
@@ -307,7 +297,7 @@ Tensor.__rtruediv__ = _rtruediv
 
 
 @method("reciprocal")
-def reciprocal(input):
+def reciprocal(input) -> Tensor:
     """``1 / input``."""
     data = input._data
     if data.dtype.kind != "f":
@@ -370,7 +360,7 @@ class NegBackward0(Node):
 
 
 @method("neg", "__neg__", "negative")
-def neg(input):
+def neg(input) -> Tensor:
     """``-input``."""
     if input._data.dtype.kind == "b":
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "

@@ -19,8 +19,10 @@ import numpy as np
 
 from .._dtype import result_type
 from .._tensor import Tensor
+from .._types import unsupported
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ._core import binary_operands, dtype_of, method, value
+from . import _formula as F
+from ._core import binary_operands, broadcast_error, dtype_of, method, value
 from .reduce import _dims
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "not_equal", "less", "less_equal", "greater",
@@ -36,13 +38,12 @@ def _compare(ufunc, input, other):
     try:
         return Tensor._wrap(np.asarray(ufunc(a, b)))
     except ValueError:
-        from .arithmetic import broadcast_error
-
         raise broadcast_error(input, other) from None
 
 
 def _comparison(name: str, ufunc, dunder: str):
     def op(input, other, *, out=None):
+        unsupported(name, out=out)
         return _compare(ufunc, input, other)
 
     op.__name__ = op.__qualname__ = name
@@ -102,12 +103,14 @@ def _reduce_bool(np_fn, input, dim, keepdim):
 @method("all")
 def all(input, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001
     """Whether all elements (or all along ``dim``) are non-zero."""
+    unsupported("all", out=out)
     return _reduce_bool(np.all, input, dim, keepdim)
 
 
 @method("any")
 def any(input, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001
     """Whether any element (or any along ``dim``) is non-zero."""
+    unsupported("any", out=out)
     return _reduce_bool(np.any, input, dim, keepdim)
 
 
@@ -199,6 +202,7 @@ def where(condition, input=None, other=None, *, out=None):
 
     With only ``condition``: ``condition.nonzero(as_tuple=True)``.
     """
+    unsupported("where", out=out)
     if input is None and other is None:
         return nonzero(condition, as_tuple=True)
     if condition._data.dtype.kind != "b":
@@ -212,8 +216,6 @@ def where(condition, input=None, other=None, *, out=None):
     try:
         data = np.where(condition._data, a, b).astype(dt, copy=False)
     except ValueError:
-        from .arithmetic import broadcast_error
-
         raise broadcast_error(condition, input, other) from None
     out = Tensor._wrap(data)
     if should_record(input, other):
@@ -233,7 +235,7 @@ class MaskedFillBackward0(Node):
 
     def backward(self, g):
         m = value(self._s_mask)
-        return ((g.masked_fill(m, 0) if isinstance(g, Tensor) else np.where(m, 0, g)),)
+        return (F.masked_zero(g, m),)
 
 
 class MaskedFillBackward1(MaskedFillBackward0):

@@ -19,6 +19,7 @@ from .._device import check as _check_device
 from .._device import device as _Device
 from .._dtype import dtype as _dtype_cls
 from .._tensor import Tensor
+from .._types import unsupported
 from ..autograd.graph import Node, record, should_record
 from ._core import method
 
@@ -42,8 +43,6 @@ def _to_copy(input, dt):
     return out
 
 
-
-
 @method("to")
 def to(input, *args, dtype=None, device=None, non_blocking: bool = False, copy: bool = False,
        memory_format=None):
@@ -65,6 +64,7 @@ def to(input, *args, dtype=None, device=None, non_blocking: bool = False, copy: 
             raise TypeError(f"to() received an invalid combination of arguments - got "
                             f"({type(a).__name__})")
     _check_device(device)
+    unsupported("to", memory_format=memory_format)
     if dtype is None or dtype.np == input._data.dtype:
         return _to_copy(input, input.dtype) if copy else input
     return _to_copy(input, dtype)
@@ -72,6 +72,7 @@ def to(input, *args, dtype=None, device=None, non_blocking: bool = False, copy: 
 
 def _converter(dt, name: str):
     def convert(self, memory_format=None):
+        unsupported(name, memory_format=memory_format)
         return to(self, dt)
 
     convert.__name__ = name
@@ -108,6 +109,7 @@ def type(input, dtype=None, non_blocking: bool = False):  # noqa: A001
 @method("cpu")
 def cpu(input, memory_format=None):
     """The tensor itself: minigrad tensors always live on the CPU."""
+    unsupported("cpu", memory_format=memory_format)
     return input
 
 

@@ -30,7 +30,9 @@ from .._tensor import Tensor
 from ..autograd.functional_utils import sum_to
 from ..autograd.grad_mode import is_grad_enabled, is_inference_mode_enabled
 from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_record
-from ._core import dtype_of, method
+from . import _formula as F
+from ._core import broadcast_error, dtype_of, method
+from .indexing import _sequence_as_tuple, apply_slicing
 from .movement import clone
 
 __all__ = ["apply_inplace", "CopySlices", "AsStridedBackward0"]
@@ -324,16 +326,11 @@ for _dunder, _name in (("__iadd__", "add"), ("__isub__", "sub"), ("__imul__", "m
     setattr(Tensor, _dunder, _variant(_name))
 
 
-def _zeros_like(g):
-    """Zeros shaped like ``g`` that take no part in any graph."""
-    return Tensor._wrap(np.zeros_like(g._data)) if isinstance(g, Tensor) else np.zeros_like(g)
-
-
 class ZeroBackward0(Node):
     """z = self.zero_():  z no longer depends on self; dz/dself = 0."""
 
     def backward(self, g):
-        return (_zeros_like(g),)
+        return (F.zeros_like(g),)
 
 
 class FillBackward2(ZeroBackward0):
@@ -344,7 +341,7 @@ class FillBackward3(Node):
     """z = self.fill_(value tensor):  dz/dself = 0,  dz/dvalue = sum of the gradient."""
 
     def backward(self, g):
-        return _zeros_like(g), g.sum()
+        return F.zeros_like(g), g.sum()
 
 
 def _zeroed(input):
@@ -369,8 +366,6 @@ def _copied(input, src):
     try:
         data = np.array(np.broadcast_to(src._data, input._data.shape), input._data.dtype)
     except ValueError:
-        from .arithmetic import broadcast_error
-
         raise broadcast_error(input, src) from None
     out = Tensor._wrap(data)
     if should_record(input, src):
@@ -431,8 +426,6 @@ def setitem(self, index, value):
     Basic indexing selects a view that is then copied into (``CopySlices`` when recorded);
     tensor indices write with ``index_put_`` (``IndexPutBackward0``).
     """
-    from .indexing import _sequence_as_tuple, apply_slicing
-
     if index is False:
         return
     if type(index) is not tuple:

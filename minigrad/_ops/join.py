@@ -15,6 +15,7 @@ import numpy as np
 
 from .._dtype import result_type
 from .._tensor import Tensor
+from .._types import unsupported
 from ..autograd.graph import Node, record, should_record
 from ._core import method
 from .movement import u64, views_of
@@ -69,6 +70,7 @@ def _promoted(tensors) -> np.dtype:
 
 def cat(tensors, dim: int = 0, *, out=None):
     """Join tensors along an existing dimension ``dim`` (1-d empty tensors are skipped)."""
+    unsupported("cat", out=out)
     _check_list(tensors, "cat")
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
@@ -100,6 +102,7 @@ concat = concatenate = cat
 
 def stack(tensors, dim: int = 0, *, out=None):
     """Join equally shaped tensors along a new dimension ``dim``."""
+    unsupported("stack", out=out)
     _check_list(tensors, "stack")
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")

@@ -17,7 +17,8 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ._core import method, value
+from . import _formula as F
+from ._core import broadcast_error, method, value
 from .movement import UnsafeViewBackward0
 
 __all__ = ["dot", "mv", "mm", "bmm", "addmm", "matmul"]
@@ -30,11 +31,6 @@ _C_NAMES = {"f": {4: "float", 8: "double"}, "i": {4: "int", 8: "long int"},
 def _short(t) -> str:
     """A dtype's short PyTorch name: Float, Double, Long, Int, Byte, Bool."""
     return t.dtype._legacy_name[:-6]
-
-
-def _mT(x):
-    """Swap the last two dims (a tensor under create_graph, else an array)."""
-    return x.transpose(-2, -1) if isinstance(x, Tensor) else np.swapaxes(x, -1, -2)
 
 
 def _no_bool(t, kernel):
@@ -88,7 +84,7 @@ class MvBackward0(Node):
     def backward(self, g):
         s, v = self._s_self, self._s_vec
         return (None if v is None else g.reshape(-1, 1) * value(v),
-                None if s is None else _mT(value(s)) @ g)
+                None if s is None else F.mT(value(s)) @ g)
 
 
 @method("mv")
@@ -146,18 +142,6 @@ def _mm_meta(a, b):
             db.shape, _strides2(db) if b._requires_grad else ())
 
 
-def _transposed(d) -> bool:
-    """Whether matrix ``d`` is laid out as a transposed C array (``weight.t()`` in nn.Linear)."""
-    return d.ndim == 2 and not d.flags.c_contiguous and d.flags.f_contiguous
-
-
-def _product(a, b, transposed: bool):
-    """``a @ b`` for arrays; computed as ``(b^T @ a^T)^T`` when the result should come out in
-    the transposed layout: a gradient shaped like its input (``weight.t()``) then reaches the
-    leaf as a C array, with no copy, and BLAS does the same work either way."""
-    return (b.T @ a.T).T if transposed else a @ b
-
-
 class MmBackward0(Node):
     """z = self @ mat2:  dz/dself = grad @ mat2^T,  dz/dmat2 = self^T @ grad."""
 
@@ -168,15 +152,12 @@ class MmBackward0(Node):
 
     def backward(self, g):
         s, m = self._s_self, self._s_mat2
-        if isinstance(g, Tensor):  # create_graph: the formula is recorded
-            return (None if m is None else g @ _mT(value(m)),
-                    None if s is None else _mT(value(s)) @ g)
-        return (None if m is None else g @ value(m).T,
-                None if s is None else _product(value(s).T, g, self._mat2_t))
+        return (None if m is None else g @ F.mT(value(m)),
+                None if s is None else F.product(F.mT(value(s)), g, self._mat2_t))
 
 
 @method("mm")
-def mm(input, mat2):
+def mm(input, mat2) -> Tensor:
     """Matrix product of an (n x k) and a (k x m) matrix."""
     _check_mm(input, mat2)
     out = Tensor._wrap(input._data @ mat2._data)
@@ -188,7 +169,7 @@ def mm(input, mat2):
             node._s_mat2 = SavedTensor(mat2)
         if mat2._requires_grad:
             node._s_self = SavedTensor(input)
-            node._mat2_t = _transposed(mat2._data)
+            node._mat2_t = F.transposed(mat2._data)
         record(node, out, input, mat2)
     return out
 
@@ -201,12 +182,8 @@ class BmmBackward0(Node):
 
     def backward(self, g):
         s, m = self._s_self, self._s_mat2
-        return (None if m is None else _bmm(g, _mT(value(m))),
-                None if s is None else _bmm(_mT(value(s)), g))
-
-
-def _bmm(a, b):
-    return bmm(a, b) if isinstance(a, Tensor) else np.matmul(a, b)
+        return (None if m is None else F.bmm(g, F.mT(value(m))),
+                None if s is None else F.bmm(F.mT(value(s)), g))
 
 
 @method("bmm")
@@ -256,12 +233,9 @@ class AddmmBackward0(Node):
         if self._need_self:
             gb = g if b == 1 else g * b
             if self._sum_rows:  # (here rather than in the engine: the common nn.Linear case)
-                gb = gb.sum(dim=(0,)) if isinstance(gb, Tensor) else np.add.reduce(gb, 0)
-        if isinstance(g, Tensor):  # create_graph: the formula is recorded
-            return (gb, None if m2 is None else ga @ _mT(value(m2)),
-                    None if m1 is None else _mT(value(m1)) @ ga)
-        return (gb, None if m2 is None else ga @ value(m2).T,
-                None if m1 is None else _product(value(m1).T, ga, self._mat2_t))
+                gb = F.sum_rows(gb)
+        return (gb, None if m2 is None else ga @ F.mT(value(m2)),
+                None if m1 is None else F.product(F.mT(value(m1)), ga, self._mat2_t))
 
 
 def _check_addmm(input, mat1, mat2):
@@ -321,7 +295,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
             node._s_mat2 = SavedTensor(mat2)
         if mat2._requires_grad:
             node._s_mat1 = SavedTensor(mat1)
-            node._mat2_t = _transposed(b)
+            node._mat2_t = F.transposed(b)
         if bias.shape != d.shape and input._requires_grad:
             if bias.shape == d.shape[1:]:
                 node._sum_rows = True
@@ -414,8 +388,6 @@ def _batched(a, b):
     try:
         batch = np.broadcast_shapes(sa[:-2], sb[:-2])
     except ValueError:
-        from .arithmetic import broadcast_error
-
         raise broadcast_error(np.empty(sa[:-2]), np.empty(sb[:-2])) from None
     size = int(np.prod(batch))
     a = a.expand(batch + (n, k)).reshape(size, n, k)
@@ -427,7 +399,7 @@ def _batched(a, b):
 
 
 @method("matmul", "__matmul__")
-def matmul(input, other):
+def matmul(input, other) -> Tensor:
     """Matrix product with PyTorch's rules for 1-D, 2-D and batched (N-D) operands."""
     if not isinstance(other, Tensor):
         return NotImplemented

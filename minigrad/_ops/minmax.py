@@ -17,11 +17,10 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ._core import binary_operands, method, value
-from .arithmetic import broadcast_error
+from ._core import binary_operands, broadcast_error, method, value
+from ._formula import data
 from .movement import u64
 from .reduce import _axes, _keep_shape
-from .unary import data
 
 __all__ = ["max", "min", "amax", "amin", "argmax", "argmin", "maximum", "minimum",
            "return_types"]

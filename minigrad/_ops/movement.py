@@ -20,8 +20,10 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor
+from .._types import unsupported
 from ..autograd.functional_utils import sum_to
 from ..autograd.graph import Node, record, should_record
+from . import _formula as F
 from ._core import method
 
 __all__ = ["reshape", "view", "flatten", "transpose", "permute", "t", "squeeze", "unsqueeze",
@@ -130,7 +132,7 @@ def _view_node(x: Tensor, cls=ViewBackward0):
 
 
 @method("view")
-def view(input, *shape):
+def view(input, *shape) -> Tensor:
     """The same data seen with another shape; raises if the strides do not allow it."""
     data = input._data
     shape = _infer_size(_size_args("view", shape), data.size)
@@ -145,7 +147,7 @@ def view(input, *shape):
 
 
 @method("reshape")
-def reshape(input, *shape):
+def reshape(input, *shape) -> Tensor:
     """A view with the new shape when the strides allow it, else a reshaped copy.
 
     Recorded as PyTorch records it: ``ViewBackward0`` for a contiguous input,
@@ -180,7 +182,7 @@ def reshape_as(input, other):
 
 
 @method("flatten")
-def flatten(input, start_dim: int = 0, end_dim: int = -1):
+def flatten(input, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Merge dimensions ``start_dim`` .. ``end_dim`` into one (a reshape)."""
     shape = input._data.shape
     if not shape:
@@ -210,18 +212,18 @@ class PermuteBackward0(Node):
 
     def backward(self, g):
         inverse = tuple(np.argsort(self._order).tolist())
-        return ((g.permute(inverse) if isinstance(g, Tensor) else g.transpose(inverse)),)
+        return (F.permute(g, inverse),)
 
 
 class TBackward0(Node):
     """z = self.t():  the gradient, transposed back."""
 
     def backward(self, g):
-        return ((g.t() if isinstance(g, Tensor) else g.T),)
+        return (F.t(g),)
 
 
 @method("transpose", "swapaxes", "swapdims")
-def transpose(input, dim0: int, dim1: int):
+def transpose(input, dim0: int, dim1: int) -> Tensor:
     """A view with dimensions ``dim0`` and ``dim1`` swapped (also ``swapaxes``, ``swapdims``)."""
     a, b = input._wrap_dim(dim0), input._wrap_dim(dim1)
     out = np.swapaxes(input._data, a, b)
@@ -233,7 +235,7 @@ def transpose(input, dim0: int, dim1: int):
 
 
 @method("permute")
-def permute(input, *dims):
+def permute(input, *dims) -> Tensor:
     """A view with the dimensions reordered: dimension ``i`` of the result is ``dims[i]``."""
     dims = _size_args("permute", dims)
     n = input._data.ndim
@@ -256,7 +258,7 @@ swapaxes = swapdims = transpose
 
 
 @method("t")
-def t(input):
+def t(input) -> Tensor:
     """Transpose of a matrix (a 0-d or 1-d tensor is returned as a view of itself)."""
     n = input._data.ndim
     if n > 2:
@@ -305,10 +307,8 @@ class SqueezeBackward0(Node):
     saved = ("self_sym_sizes",)
 
     def backward(self, g):
-        if not isinstance(g, Tensor):
-            return (g.reshape(self._s_self_sym_sizes),)
         for axis in self._axes:
-            g = g.unsqueeze(axis)
+            g = F.unsqueeze(g, axis)
         return (g,)
 
 
@@ -332,7 +332,7 @@ class UnsqueezeBackward0(Node):
 
 
 @method("squeeze")
-def squeeze(input, dim=None):
+def squeeze(input, dim=None) -> Tensor:
     """A view without size-1 dimensions (all of them, or those among ``dim``)."""
     shape = input._data.shape
     if dim is None:
@@ -356,7 +356,7 @@ def squeeze(input, dim=None):
 
 
 @method("unsqueeze")
-def unsqueeze(input, dim: int):
+def unsqueeze(input, dim: int) -> Tensor:
     """A view with a new size-1 dimension at position ``dim``."""
     n = input._data.ndim + 1
     if not -n <= dim < n:
@@ -408,7 +408,7 @@ def _expanded_shape(input, sizes) -> tuple:
 
 
 @method("expand")
-def expand(input, *sizes):
+def expand(input, *sizes) -> Tensor:
     """A read-only view repeating size-1 dimensions (``-1`` keeps a size); no data is copied."""
     shape = _expanded_shape(input, _size_args("expand", sizes))
     node = None
@@ -425,8 +425,9 @@ def expand_as(input, other):
 
 # ---------------------------------------------------------------- clone / contiguous
 @method("clone")
-def clone(input, *, memory_format=None):
+def clone(input, *, memory_format=None) -> Tensor:
     """A copy with its own memory; gradients flow through it unchanged."""
+    unsupported("clone", memory_format=memory_format)
     out = Tensor._wrap(np.copy(input._data))  # keeps the memory layout (preserve_format)
     if should_record(input):
         record(CloneBackward0(), out, input)
@@ -436,6 +437,7 @@ def clone(input, *, memory_format=None):
 @method("contiguous")
 def contiguous(input, memory_format=None):
     """``input`` itself if its memory is row-major already, else a row-major copy."""
+    unsupported("contiguous", memory_format=memory_format)
     if input._data.flags.c_contiguous:
         return input
     out = Tensor._wrap(np.ascontiguousarray(input._data))

@@ -15,23 +15,20 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ._core import binary_operands, method, value
-from .arithmetic import broadcast_error, factor
-from .unary import data
+from . import _formula as F
+from ._core import binary_operands, broadcast_error, method, value
+from ._formula import data
+from .arithmetic import factor
 
 __all__ = ["pow", "square"]
-
-
-def _log(x):
-    return x.log() if isinstance(x, Tensor) else np.log(x)
 
 
 def _power(x, p):
     """``x ** p`` for a number ``p``; +-0.5 as PyTorch computes them (sqrt, 1 / sqrt)."""
     if p == 0.5:
-        return x.sqrt() if isinstance(x, Tensor) else np.sqrt(x)
+        return F.sqrt(x)
     if p == -0.5:
-        return 1 / (x.sqrt() if isinstance(x, Tensor) else np.sqrt(x))
+        return 1 / F.sqrt(x)
     return x ** p
 
 
@@ -69,7 +66,7 @@ class PowBackward1(Node):
                 ga = g * (p * (x + ((xd == 0) & (pd == 0))) ** (p - 1))
             if self.next_functions[1][0] is not None:
                 zero_base = (xd == 0) & (pd >= 0)  # there log(self) is taken as log(1) = 0
-                gb = g * (value(self._s_result) * _log(x + zero_base))
+                gb = g * (value(self._s_result) * F.log(x + zero_base))
         return ga, gb
 
 
@@ -95,7 +92,7 @@ def _int_pow(a, b):
 
 
 @method("pow", "__pow__")
-def pow(input, exponent):  # noqa: A001
+def pow(input, exponent) -> Tensor:  # noqa: A001
     """``input ** exponent``: a tensor to a number, a tensor or number to a tensor's power."""
     if not isinstance(input, Tensor):
         return _rpow(exponent, input)
@@ -161,6 +158,6 @@ Tensor.__rpow__ = _rpow
 
 
 @method("square")
-def square(input):
+def square(input) -> Tensor:
     """``input ** 2``."""
     return _pow_scalar(input, 2)

@@ -15,11 +15,11 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd.functional_utils import expand_to
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from . import _formula as F
 from ._core import method, value
+from ._formula import data
 from .movement import u64
-from .unary import data
 
 __all__ = ["sum", "mean", "prod", "norm"]
 
@@ -67,9 +67,7 @@ def _expand_back(g, shape, axes, keepdim):
     """The gradient of a reduction: put back the reduced axes, then broadcast to ``shape``."""
     if not keepdim:
         g = g.reshape(_keep_shape(shape, axes))
-    if not isinstance(g, Tensor):
-        return expand_to(g, shape)
-    return g.expand(tuple(shape))
+    return F.expand_to(g, shape)
 
 
 def _record(out, node, input, dtype):
@@ -90,10 +88,7 @@ class SumBackward0(Node):
     saved = ("self_sym_sizes",)
 
     def backward(self, g):
-        shape = self._s_self_sym_sizes
-        if not isinstance(g, Tensor):
-            return (expand_to(g, shape),)
-        return (g.expand(shape),)
+        return (F.expand_to(g, self._s_self_sym_sizes),)
 
 
 class SumBackward1(Node):
@@ -113,7 +108,7 @@ def _sum_input(input, dtype):
 
 
 @method("sum")
-def sum(input, dim=_ALL, keepdim: bool = False, *, dtype=None):  # noqa: A001
+def sum(input, dim=_ALL, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A001
     """Sum of all elements, or over dimension(s) ``dim``. Integers sum as int64."""
     d = input._data
     if dtype is not None or d.dtype.kind != "f":
@@ -143,7 +138,7 @@ class MeanBackward0(Node):
     def backward(self, g):
         shape = self._s_self_sym_sizes
         g = g / self._s_self_sym_numel
-        return (expand_to(g, shape) if not isinstance(g, Tensor) else g.expand(shape),)
+        return (F.expand_to(g, shape),)
 
 
 class MeanBackward1(Node):
@@ -168,7 +163,7 @@ def _mean_data(d, axes, keepdim, count):
 
 
 @method("mean")
-def mean(input, dim=_ALL, keepdim: bool = False, *, dtype=None):
+def mean(input, dim=_ALL, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Mean of all elements, or over dimension(s) ``dim`` (floating tensors only)."""
     d = input._data
     if dtype is None and d.dtype.kind != "f":
@@ -302,7 +297,7 @@ class LinalgVectorNormBackward0(Node):
         r = r + (rd == 0)  # where the norm is 0, so is x: divide by 1 to get a 0 gradient
         if p == 2:
             return (g * (x / r),)
-        ax = x.abs() if isinstance(x, Tensor) else np.abs(x)
+        ax = F.abs(x)
         with np.errstate(all="ignore"):
             return (g * (x * ax ** (p - 2) / r ** (p - 1)),)
 

@@ -19,8 +19,8 @@ import numpy as np
 from .._dtype import _Defaults, result_type
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ._core import method, value
-from .arithmetic import broadcast_error
+from . import _formula as F
+from ._core import broadcast_error, method, value
 
 __all__ = ["exp", "log", "sqrt", "sin", "cos", "abs", "absolute", "clamp", "clip", "clamp_min",
            "clamp_max"]
@@ -34,19 +34,6 @@ def floats(x, name: str):
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(x).__name__}") from None
     return d if d.dtype.kind == "f" else d.astype(_Defaults.float.np)
-
-
-def data(x):
-    """The NumPy data of a saved value (a constant: masks built from it carry no gradient)."""
-    return x._data if isinstance(x, Tensor) else x
-
-
-def _sin(x):  # in a backward formula: an array, or a tensor under create_graph
-    return x.sin() if isinstance(x, Tensor) else np.sin(x)
-
-
-def _cos(x):
-    return x.cos() if isinstance(x, Tensor) else np.cos(x)
 
 
 def record_result(node, out, input):
@@ -72,7 +59,7 @@ class ExpBackward0(Node):
 
 
 @method("exp")
-def exp(input):
+def exp(input) -> Tensor:
     """``e ** input``, elementwise."""
     d = floats(input, "exp")
     with np.errstate(over="ignore"):
@@ -94,7 +81,7 @@ class LogBackward0(Node):
 
 
 @method("log")
-def log(input):
+def log(input) -> Tensor:
     """Natural logarithm (``-inf`` at 0, ``nan`` below), elementwise."""
     d = floats(input, "log")
     with np.errstate(all="ignore"):
@@ -116,7 +103,7 @@ class SqrtBackward0(Node):
 
 
 @method("sqrt")
-def sqrt(input):
+def sqrt(input) -> Tensor:
     """Square root (``nan`` below 0), elementwise."""
     d = floats(input, "sqrt")
     with np.errstate(invalid="ignore"):
@@ -134,11 +121,11 @@ class SinBackward0(Node):
     saved = ("self",)
 
     def backward(self, g):
-        return (g * _cos(value(self._s_self)),)
+        return (g * F.cos(value(self._s_self)),)
 
 
 @method("sin")
-def sin(input):
+def sin(input) -> Tensor:
     """Sine, elementwise (radians)."""
     with np.errstate(invalid="ignore"):  # sin(inf) is nan, without a warning
         d = np.sin(floats(input, "sin"))
@@ -154,11 +141,11 @@ class CosBackward0(Node):
     saved = ("self",)
 
     def backward(self, g):
-        return (g * -_sin(value(self._s_self)),)
+        return (g * -F.sin(value(self._s_self)),)
 
 
 @method("cos")
-def cos(input):
+def cos(input) -> Tensor:
     """Cosine, elementwise (radians)."""
     with np.errstate(invalid="ignore"):
         d = np.cos(floats(input, "cos"))
@@ -175,11 +162,11 @@ class AbsBackward0(Node):
     saved = ("self",)
 
     def backward(self, g):
-        return (g * np.sign(data(value(self._s_self))),)
+        return (g * F.sign(value(self._s_self)),)
 
 
 @method("abs", "absolute", "__abs__")
-def abs(input):  # noqa: A001
+def abs(input) -> Tensor:  # noqa: A001
     """Absolute value, elementwise (keeps integer dtypes)."""
     d = input._data
     if d.dtype.kind == "b":
@@ -202,7 +189,7 @@ class ClampBackward1(Node):
     _s_min = _s_max = None
 
     def backward(self, g):
-        x, lo, hi = data(value(self._s_self)), self._s_min, self._s_max
+        x, lo, hi = F.data(value(self._s_self)), self._s_min, self._s_max
         inside = (x >= lo) if lo is not None else True
         if hi is not None:
             inside = inside & (x <= hi)
@@ -219,9 +206,9 @@ class ClampBackward0(Node):
     _s_min = _s_max = None
 
     def backward(self, g):
-        x = data(value(self._s_self))
-        lo = None if self._s_min is None else data(value(self._s_min))
-        hi = None if self._s_max is None else data(value(self._s_max))
+        x = F.data(value(self._s_self))
+        lo = None if self._s_min is None else F.data(value(self._s_min))
+        hi = None if self._s_max is None else F.data(value(self._s_max))
         inside = True if lo is None else x >= lo
         if hi is not None:
             inside = inside & (x <= hi)
@@ -243,7 +230,7 @@ def _clamp_data(x, lo, hi, nd):
 
 
 @method("clamp", "clip")
-def clamp(input, min=None, max=None):  # noqa: A002
+def clamp(input, min=None, max=None) -> Tensor:  # noqa: A002
     """Limit every element to ``[min, max]`` (numbers or tensors; either may be None)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
@@ -296,7 +283,7 @@ class ClampMinBackward0(Node):
     saved = ("min", "self")
 
     def backward(self, g):
-        return (g * (data(value(self._s_self)) >= self._s_min),)
+        return (g * (F.data(value(self._s_self)) >= self._s_min),)
 
 
 class ClampMinBackward1(Node):
@@ -305,7 +292,7 @@ class ClampMinBackward1(Node):
     saved = ("min", "self")
 
     def backward(self, g):
-        keep = data(value(self._s_self)) >= data(value(self._s_min))
+        keep = F.data(value(self._s_self)) >= F.data(value(self._s_min))
         return g * keep, (g * ~keep if self.next_functions[1][0] is not None else None)
 
 
@@ -315,7 +302,7 @@ class ClampMaxBackward0(Node):
     saved = ("max", "self")
 
     def backward(self, g):
-        return (g * (data(value(self._s_self)) <= self._s_max),)
+        return (g * (F.data(value(self._s_self)) <= self._s_max),)
 
 
 class ClampMaxBackward1(Node):
@@ -324,7 +311,7 @@ class ClampMaxBackward1(Node):
     saved = ("max", "self")
 
     def backward(self, g):
-        keep = data(value(self._s_self)) <= data(value(self._s_max))
+        keep = F.data(value(self._s_self)) <= F.data(value(self._s_max))
         return g * keep, (g * ~keep if self.next_functions[1][0] is not None else None)
 
 

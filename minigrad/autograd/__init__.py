@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import warnings
 
-import numpy as np
-
+from .._creation import zeros_like
 from .._tensor import Tensor
-from . import engine, graph
+from .._types import unsupported
+from . import (
+    engine,
+    functional,  # (it calls grad() lazily)
+    graph,
+)
+from .function import Function
 from .grad_mode import (
     enable_grad,
     inference_mode,
@@ -21,6 +26,7 @@ from .grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph import Node
 from .multi_hook import register_multi_grad_hook as _register_multi_grad_hook
 from .variable import Variable
@@ -29,123 +35,6 @@ __all__ = ["backward", "grad", "Function", "no_grad", "enable_grad", "set_grad_e
            "is_grad_enabled", "inference_mode", "is_inference_mode_enabled", "gradcheck",
            "gradgradcheck", "GradcheckError", "Node", "graph", "engine", "set_detect_anomaly",
            "detect_anomaly", "is_anomaly_enabled", "Variable", "functional"]
-
-CREATE_GRAPH_WARNING = (
-    "Using backward() with create_graph=True will create a reference cycle between the "
-    "parameter and its gradient which can cause a memory leak. We recommend using "
-    "autograd.grad when creating the graph to avoid this. If you have to use this function, "
-    "make sure to reset the .grad fields of your parameters to None after use to break the "
-    "cycle and avoid the leak."
-)
-_warned = set()  # warnings PyTorch gives once per process
-
-
-def _tensor_tuple(x, length: int) -> tuple:
-    """``None`` -> ``(None,) * length``; a tensor -> ``(tensor,)``; a sequence -> a tuple."""
-    if x is None:
-        return (None,) * length
-    if isinstance(x, Tensor):
-        return (x,)
-    return tuple(x)
-
-
-def _make_grads(outputs, grads, create_graph: bool) -> list:
-    """PyTorch's ``_make_grads``: check the given gradients, make ones for scalar outputs."""
-    made = []
-    for i, (out, g) in enumerate(zip(outputs, grads)):
-        if g is None:
-            if out._requires_grad:
-                data = out._data
-                if data.size != 1:
-                    raise RuntimeError("grad can be implicitly created only for scalar outputs")
-                if data.dtype.kind != "f":
-                    raise RuntimeError("grad can be implicitly created only for real scalar "
-                                       f"outputs but got {out.dtype}")
-                ones = np.array(1, data.dtype).reshape(data.shape)  # cheaper than np.ones
-                g = Tensor._wrap(ones) if create_graph else ones
-            made.append(g)
-            continue
-        if not isinstance(g, Tensor):
-            raise TypeError("gradients can be either Tensors or None, but got "
-                            f"{type(g).__name__}")
-        if g._data.shape != out._data.shape:
-            raise RuntimeError(
-                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
-                f"has a shape of {out.shape}.")
-        if g._data.dtype != out._data.dtype:  # the engine casts it to the output's dtype
-            g = g.to(out.dtype) if create_graph else Tensor._wrap(
-                g._data.astype(out._data.dtype))
-        made.append(g if create_graph else g._data)
-    return made
-
-
-def _graph_root(outputs, grads):
-    """The node backward starts from and its input buffer (a GraphRoot for several outputs)."""
-    if len(grads) != len(outputs):
-        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
-    edges = []
-    for i, out in enumerate(outputs):
-        if not out._requires_grad or (out._view_no_grad and out.grad_fn is None):
-            raise RuntimeError(
-                f"element {i} of tensors does not require grad and does not have a grad_fn")
-        edges.append(_gradient_edge(out))
-    if len(edges) == 1:
-        node, nr = edges[0]
-        g = grads[0]
-        if node._num_outputs != 1:
-            g = [None] * node._num_outputs
-            g[nr] = grads[0]
-        return node, {node: g}
-    root = engine.GraphRoot(edges)
-    return root, {root: tuple(grads)}
-
-
-def _gradient_edge(t) -> tuple:
-    """Where the gradient of tensor ``t`` enters the graph: ``(node, input_nr)``."""
-    if t.grad_fn is not None:
-        return t._grad_fn, t._output_nr
-    return graph.grad_accumulator(t), 0
-
-
-def _user_stacklevel() -> int:
-    """The ``stacklevel`` that points a warning at the first caller outside minigrad."""
-    import os
-    import sys
-
-    package = os.path.dirname(os.path.dirname(__file__))
-    frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_code.co_filename.startswith(package):
-        frame, level = frame.f_back, level + 1
-    return level
-
-
-def _as_tensors(x) -> tuple:
-    return (x,) if isinstance(x, Tensor) else tuple(x)
-
-
-def _start_backward(tensors, grad_tensors, retain_graph, create_graph, inputs, *, emit,
-                    snapshot=True):
-    """Check the arguments of ``backward`` and return the engine's generator for them."""
-    outputs = _as_tensors(tensors)
-    if inputs is not None:
-        inputs = _as_tensors(inputs)
-        if not inputs:
-            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-    grads = _make_grads(outputs, _tensor_tuple(grad_tensors, len(outputs)), create_graph)
-    if not outputs:
-        return iter(())
-    root, buffers = _graph_root(outputs, grads)
-    plan = None
-    if inputs is not None:
-        for t in inputs:
-            t.retain_grad()  # as PyTorch: a non-leaf input keeps its .grad from now on
-        plan = engine.Plan({}, must_run=[_gradient_edge(t)[0] for t in inputs])
-    if create_graph and "create_graph" not in _warned:
-        _warned.add("create_graph")
-        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=_user_stacklevel())
-    keep_graph = create_graph if retain_graph is None else retain_graph
-    return engine.run(root, buffers, keep_graph, create_graph, plan, emit, snapshot)
-
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph: bool = False,
              grad_variables=None, inputs=None) -> None:
@@ -159,8 +48,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph: bool =
     """
     if grad_variables is not None:
         grad_tensors = grad_variables
-    for _ in _start_backward(tensors, grad_tensors, retain_graph, create_graph, inputs,
-                             emit=False):
+    for _ in engine.start(tensors, grad_tensors, retain_graph, create_graph, inputs,
+                          emit=False):
         pass
 
 
@@ -174,6 +63,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     >>> torch.autograd.grad(x * x, x)
     (tensor(6.),)
     """
+    unsupported("grad", is_grads_batched=is_grads_batched)
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False.")
@@ -183,16 +73,16 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
                       "True). To accumulate gradient for other parts of the graph, please use "
                       "torch.autograd.backward.", FutureWarning, stacklevel=2)
-    outs, ins = _as_tensors(outputs), _as_tensors(inputs)
-    grads = _make_grads(outs, _tensor_tuple(grad_outputs, len(outs)), create_graph)
+    outs, ins = engine.as_tensors(outputs), engine.as_tensors(inputs)
+    grads = engine.make_grads(outs, engine.tensor_tuple(grad_outputs, len(outs)), create_graph)
     if not ins:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    root, buffers = _graph_root(outs, grads)
+    root, buffers = engine.graph_root(outs, grads)
     captures: dict = {}
     for i, t in enumerate(ins):
         if not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-        node, nr = _gradient_edge(t)
+        node, nr = engine.gradient_edge(t)
         captures.setdefault(node, []).append((nr, i))
     plan = engine.Plan(captures, (), len(ins))
     keep_graph = create_graph if retain_graph is None else retain_graph
@@ -206,8 +96,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
                     f"The differentiated Tensor at index {i} appears to not have been used in "
                     "the graph. Set allow_unused=True if this is the desired behavior.")
             if materialize_grads:
-                from .. import zeros_like
-
                 g = zeros_like(t)
         elif not isinstance(g, Tensor):
             g = Tensor._wrap(g)
@@ -263,9 +151,5 @@ class detect_anomaly:
 
         return wrapper
 
-
-from . import functional  # noqa: E402 - it calls grad(), defined above
-from .function import Function  # noqa: E402
-from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: E402
 
 graph.register_multi_grad_hook = _register_multi_grad_hook  # PyTorch's place for it

@@ -1,17 +1,18 @@
 """The backward engine, as a generator of steps.
 
 ``steps(outputs, grads)`` yields one :class:`Step` per node it executes; ``backward()`` and
-``autograd.grad()`` run the same loop to the end, so a stepper that pulls one step at a time
-sees exactly what the engine does.
+``autograd.grad()`` run the same loop (:func:`run`) to the end, so a stepper that pulls one
+step at a time sees exactly what the engine does.
 
-**Execution order** (PyTorch's, for a backward on the CPU): first count, for every node
-reachable from the outputs, how many edges point at it. A node is *ready* once gradients have
-arrived along all of them. Ready nodes wait in a priority queue; the engine always runs the
-ready node created most recently (highest ``_sequence_nr``), and ``AccumulateGrad`` nodes carry
-the largest number so that a ready leaf is updated at once. Ties between leaves are broken the
-way PyTorch's ``std::priority_queue`` (a binary heap) breaks them, reproduced in
-:mod:`minigrad.autograd.ready_queue`. After a node runs, its gradients are sent along
-``next_functions`` in order; gradients meeting at one input are summed.
+**Execution order** (PyTorch's, for a backward on the CPU), kept by :class:`GraphTask`: first
+count, for every node reachable from the outputs, how many edges point at it. A node is
+*ready* once gradients have arrived along all of them. Ready nodes wait in a priority queue;
+the engine always runs the ready node created most recently (highest ``_sequence_nr``), and
+``AccumulateGrad`` nodes carry the largest number so that a ready leaf is updated at once. Ties
+between leaves are broken the way PyTorch's ``std::priority_queue`` (a binary heap) breaks
+them, reproduced in :mod:`minigrad.autograd.ready_queue`. After a node runs, its gradients are
+sent along ``next_functions`` in order; gradients meeting at one input are summed.
+:func:`execution_order` walks the same schedule without running anything.
 
 >>> import minigrad as torch
 >>> x = torch.tensor(2., requires_grad=True)
@@ -24,241 +25,20 @@ tensor(5.)
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .._state import local as _mode
 from .._tensor import Tensor
 from . import hooks as _hooks
 from .functional_utils import sum_to
-from .graph import AccumulateGrad, Node, record
-from .ready_queue import heap_pop, heap_push
+from .graph import AccumulateGrad, GraphRoot, grad_accumulator
+from .schedule import GraphTask, Plan
+from .step import Contribution, Step, frozen
 
-__all__ = ["Step", "steps", "execution_order", "GraphRoot"]
-
-
-class Step:
-    """What the engine did at one node: a read-only snapshot (live arrays if ``snapshot=False``).
-
-    ``grads_in`` are the gradients the node's formula received (one per output of the forward
-    op, after tensor hooks and pre-hooks); ``grads_out`` those it sent along each entry of
-    ``node.next_functions``. For an ``AccumulateGrad`` node, ``variable`` is the leaf tensor
-    and ``grad_before``/``grad_after`` its ``.grad`` around the update.
-    """
-
-    __slots__ = ("index", "node", "_grads_in", "_grads_out", "variable", "_before", "_after")
-
-    def __init__(self, index, node, grads_in, grads_out, variable=None, before=None, after=None):
-        self.index = index
-        self.node = node
-        self._grads_in = grads_in
-        self._grads_out = grads_out
-        self.variable = variable
-        self._before = before
-        self._after = after
-
-    @property
-    def is_accumulate(self) -> bool:
-        return self.variable is not None
-
-    @property
-    def grads_in(self) -> tuple:
-        return tuple(_as_tensor(g) for g in self._grads_in)
-
-    @property
-    def grads_out(self) -> tuple:
-        return tuple(_as_tensor(g) for g in self._grads_out)
-
-    @property
-    def grad_before(self):
-        return _as_tensor(self._before)
-
-    @property
-    def grad_after(self):
-        return _as_tensor(self._after)
-
-    def __repr__(self) -> str:
-        extra = " accumulates into a leaf" if self.variable is not None else ""
-        return f"<Step {self.index}: {self.node.name()}{extra}>"
-
-
-def _as_tensor(g):
-    if g is None or isinstance(g, Tensor):
-        return g
-    return Tensor._wrap(g)
-
-
-def _frozen(g):
-    """A read-only copy of a gradient (array or tensor), for a Step snapshot."""
-    if g is None:
-        return None
-    a = np.array(g._data if hasattr(g, "_data") else g, copy=True)
-    a.flags.writeable = False
-    return a
-
-
-class GraphRoot(Node):
-    """The start node when backward starts from several outputs (runs first, never a Step).
-
-    Its input is the tuple of the outputs' gradients, which it sends along ``roots``.
-    """
-
-    def __init__(self, roots):
-        record(self, (), *roots)
-
-    def name(self) -> str:
-        return "torch::autograd::GraphRoot"
-
-    def backward(self, grads):
-        return grads
-
-
-# ---------------------------------------------------------------- graph analysis
-def _dependencies(root) -> dict:
-    """For every node reachable from ``root``: how many edges point at it (no recursion)."""
-    deps = {}
-    stack = [root]
-    while stack:
-        for nxt in stack.pop()._next_nodes:
-            if nxt is not None:
-                if nxt in deps:
-                    deps[nxt] += 1
-                else:
-                    deps[nxt] = 1
-                    stack.append(nxt)
-    return deps
-
-
-class Plan:
-    """Which nodes run when only some gradients are wanted (``autograd.grad``, ``inputs=``).
-
-    ``captures`` maps a node to ``(input_nr, slot)`` pairs: the gradient arriving there is kept
-    in ``results[slot]``. ``must_run`` nodes execute (``backward(inputs=...)``). A node runs
-    only if it is in ``must_run`` or has a path to a captured or running node.
-    """
-
-    def __init__(self, captures: dict, must_run=(), n_results: int = 0):
-        self.captures = captures
-        self.must_run = set(must_run)
-        self.results = [None] * n_results
-        self.needed: set = set()
-
-    def prepare(self, root) -> None:
-        """Find the nodes to run (iterative post-order walk from ``root``)."""
-        wanted = self.must_run | self.captures.keys()
-        needed = self.needed
-        done = set()
-        stack = [(root, iter(root.next_functions))]
-        while stack:
-            node, children = stack[-1]
-            for nxt, _ in children:
-                if nxt is not None and nxt not in done:
-                    stack.append((nxt, iter(nxt.next_functions)))
-                    break
-            else:
-                stack.pop()
-                done.add(node)
-                if node in self.must_run or any(
-                        n in needed or n in wanted for n, _ in node.next_functions):
-                    needed.add(node)
-        self.wanted = needed | self.captures.keys()
-
-    def capture(self, node, g):
-        """Keep the gradient arriving at a captured node (after its hooks if it won't run)."""
-        if node not in self.needed:  # PyTorch runs the tensor hooks here only
-            if type(node) is AccumulateGrad:
-                if node.variable._hooks:
-                    g = _hooks.leaf_hooks(node.variable, g)
-            elif node._hooked:
-                g = _hooks.tensor_pre_hooks(node, g)
-        for nr, slot in self.captures[node]:
-            self.results[slot] = g if node._num_outputs == 1 else g[nr]
-
-
-# ---------------------------------------------------------------- running one node
-def _run_hooked(node, g, release, create_graph):
-    """A node with hooks: tensor hooks, retain_grad, pre-hooks, formula, post-hooks."""
-    if node._tensor_pre_hooks or node._retains_grad:
-        g = _hooks.tensor_pre_hooks(node, g)
-    if node._pre_hooks:
-        g = _hooks.pre_hooks(node, g)
-    out = _apply(node, g)
-    if release and node._has_saved:
-        node.release_variables()
-    if node._post_hooks:
-        out = _hooks.post_hooks(node, _live(node, out), g)
-    return g, out
-
-
-def _live(node, out) -> tuple:
-    """The gradients as PyTorch shows them: None along edges that lead nowhere."""
-    return tuple(None if f is None else x for f, x in zip(node._next_nodes, out))
-
-
-def _apply(node, g):
-    """The node's formula, with un-broadcasting; no formula runs when no gradient came."""
-    if node._num_outputs == 1:
-        if g is None and not node._custom:
-            return (None,) * len(node._next_nodes)
-    elif not node._custom and all(x is None for x in g):
-        return (None,) * len(node._next_nodes)
-    out = node.backward(g)
-    if node._sum_to is not None:
-        out = _sum_back(out, node._sum_to)
-    return out
-
-
-def _sum_back(grads, metas) -> tuple:
-    """Sum each gradient back to its input's shape and dtype (the forward broadcast them)."""
-    return tuple(g if m is None or g is None else sum_to(g, m[0], m[1])
-                 for g, m in zip(grads, metas))
-
-
-def _fresh(gi, g, out, node) -> bool:
-    """Whether array ``gi`` was just computed by ``node`` and sent on one edge only.
-
-    Only then may a leaf keep it as its ``.grad`` without a copy (PyTorch steals a gradient
-    that no one else holds); a gradient passed through, shared, or from user code is copied.
-    """
-    if type(gi) is not np.ndarray or gi.base is not None or node._custom or node._hooked:
-        return False
-    if gi is g or (type(g) is list and any(gi is x for x in g)):
-        return False
-    n = 0
-    for o in out:
-        if o is gi:
-            n += 1
-    return n == 1
-
-
-def _run_leaf(node: AccumulateGrad, g, owned, create_graph, snapshot):
-    """Hooks of the leaf, the update of its ``.grad``, post-hooks; returns (g, before, after)."""
-    var = node.variable
-    if var._hooks and g is not None:
-        new = _hooks.leaf_hooks(var, g)
-        owned = owned and new is g
-        g = new
-    if node._pre_hooks:
-        new = _hooks.pre_hooks(node, g)
-        owned = owned and new is g
-        g = new
-    before = _frozen(var._grad) if snapshot else None
-    if g is not None:
-        node.accumulate(g, owned, create_graph)
-        if var._post_acc_hooks:
-            for hook in list(var._post_acc_hooks.values()):
-                hook(var)
-    if node._post_hooks:
-        _hooks.post_hooks(node, (), g)
-    return g, before, (_frozen(var._grad) if snapshot else var._grad)
-
-
-def _route_multi(buffers, nxt, nr, gi) -> None:
-    """Add gradient ``gi`` to input ``nr`` of a node with several outputs."""
-    buf = buffers.get(nxt)
-    if buf is None:
-        buf = buffers[nxt] = [None] * nxt._num_outputs
-    if gi is not None:
-        buf[nr] = gi if buf[nr] is None else buf[nr] + gi
+__all__ = ["Step", "Contribution", "steps", "execution_order", "run", "start", "GraphTask",
+           "Plan", "GraphRoot"]
 
 
 # ---------------------------------------------------------------- the loop
@@ -266,136 +46,137 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
         emit: bool = True, snapshot: bool = True):
     """Run the graph from ``root``, whose gradient waits in ``buffers``; a generator.
 
-    With ``emit`` it yields a :class:`Step` after each node (grad mode is set to
-    ``create_graph`` while a node runs and given back before each yield); without, it runs to
-    the end on the first ``next()``.
+    Each turn pops the next ready node, runs it (:func:`_execute`), sends its gradients along
+    ``next_functions`` (:meth:`GraphTask.send`) and, with ``emit``, yields a :class:`Step`.
+    Grad mode is ``create_graph`` while nodes run and the caller's own around each yield;
+    without ``emit`` the whole pass runs on the first ``next()``.
     """
-    deps = _dependencies(root)
-    if plan is not None:
-        plan.prepare(root)
-        wanted, needed = plan.wanted, plan.needed
-        if root not in wanted:
-            return
-    heap = [root]
-    owned = set()  # AccumulateGrad nodes whose buffered gradient no one else holds
-    release = not keep_graph
+    task = GraphTask(root, buffers, plan, keep_graph=keep_graph, create_graph=create_graph,
+                     arrivals=emit, keep=(frozen if snapshot else _as_is) if emit else None)
     index = 0
-    leaf_type, pop, push = AccumulateGrad, heap_pop, heap_push  # locals: a faster loop
-    outer = _mode.grad_enabled
-    _mode.grad_enabled = create_graph
-    while heap:
-        node = pop(heap) if len(heap) > 1 else heap.pop()
-        g = buffers.pop(node, None)
-        if plan is not None:
-            if node in plan.captures:
-                try:
-                    plan.capture(node, g)
-                except BaseException:
-                    _mode.grad_enabled = outer
-                    raise
-            if node not in needed:
+    with _GradMode(create_graph) as mode:
+        while task.ready:
+            node = task.pop()
+            g = buffers.pop(node, None)
+            if plan is not None and not plan.visit(node, g):  # captured, not run
                 continue
-        try:
-            if type(node) is leaf_type:
-                var = node.variable
-                if emit or node._hooked or var._hooks or var._post_acc_hooks:
-                    g, before, after = _run_leaf(node, g, node in owned, create_graph,
-                                                 emit and snapshot)
-                elif g is not None:  # the common case, inlined: no hooks, no Step to report
-                    node.accumulate(g, node in owned, create_graph)
-                out = ()
-            elif node._hooked:
-                g, out = _run_hooked(node, g, release, create_graph)
-            else:
-                if g is not None and node._num_outputs == 1:  # the common case, inlined
-                    out = node.backward(g)
-                    if node._sum_to is not None:
-                        out = _sum_back(out, node._sum_to)
-                else:
-                    out = _apply(node, g)
-                if release and node._has_saved:
-                    node.release_variables()
-        except BaseException:
-            _mode.grad_enabled = outer
-            raise
-        for nxt, nr, gi in zip(node._next_nodes, node._next_nrs, out):
-            if nxt is None:
-                continue
-            left = deps[nxt] - 1
-            deps[nxt] = left
-            if plan is not None and nxt not in wanted:
-                continue
-            if nxt._num_outputs != 1:
-                _route_multi(buffers, nxt, nr, gi)
-            elif nxt not in buffers:
-                buffers[nxt] = gi
-                if type(nxt) is leaf_type and _fresh(gi, g, out, node):
-                    owned.add(nxt)
-            elif gi is not None:
-                old = buffers[nxt]
-                if old is None:
-                    buffers[nxt] = gi
-                    if type(nxt) is leaf_type and _fresh(gi, g, out, node):
-                        owned.add(nxt)
-                else:
-                    buffers[nxt] = old + gi
-                    owned.add(nxt)
-            if left == 0:
-                if heap:
-                    push(heap, nxt)
-                else:
-                    heap.append(nxt)
-        if emit and type(node) is not GraphRoot:
-            step = _make_step(index, node, g, out, snapshot)
-            if step.variable is not None:
-                step._before, step._after = before, after
-            index += 1
-            _mode.grad_enabled = outer
-            yield step
-            outer = _mode.grad_enabled  # the caller may have changed it between steps
-            _mode.grad_enabled = create_graph
-    _mode.grad_enabled = outer
+            g, out, leaf = _execute(node, g, task)
+            task.send(node, g, out)
+            if emit and type(node) is not GraphRoot:
+                step = Step.made(index, node, g, out, leaf, task.arrivals.pop(node, ()),
+                                 snapshot)
+                index += 1
+                mode.hand_back()
+                yield step
+                mode.take()
 
 
-def _make_step(index, node, g, out, snapshot) -> Step:
-    gin = (g,) if node._num_outputs == 1 else tuple(g)
-    var = node.variable if type(node) is AccumulateGrad else None
-    out = _live(node, out)
-    if snapshot:
-        return Step(index, node, tuple(_frozen(x) for x in gin),
-                    tuple(_frozen(x) for x in out), var)
-    return Step(index, node, gin, out, var)
+class _GradMode:
+    """Grad mode set to ``create_graph`` while nodes run, the caller's around each yield."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+
+    def __enter__(self) -> _GradMode:
+        self.take()
+        return self
+
+    def take(self) -> None:
+        self.outer, self.running = _mode.grad_enabled, True
+        _mode.grad_enabled = self.enabled
+
+    def hand_back(self) -> None:
+        _mode.grad_enabled, self.running = self.outer, False
+
+    def __exit__(self, *exc) -> None:
+        if self.running:  # (a generator dropped between steps leaves the caller's mode alone)
+            self.hand_back()
 
 
-def execution_order(*outputs) -> list:
-    """The nodes a backward from ``outputs`` would run, in order, without running any.
+def _as_is(g):
+    return g
+
+
+# ---------------------------------------------------------------- the order, without running
+def execution_order(*outputs, inputs=None) -> list:
+    """The nodes a backward from ``outputs`` (with ``inputs=``: towards those only) would run,
+    in order, without running any: the engine's own :class:`GraphTask`, sent no gradients.
 
     >>> import minigrad as torch
     >>> a = torch.tensor(1., requires_grad=True)
     >>> [n.name() for n in execution_order((a * 2 + a) * 3)]
     ['MulBackward0', 'AddBackward0', 'MulBackward0', 'torch::autograd::AccumulateGrad']
     """
-    from .graph import grad_accumulator
-
-    roots = [(t._grad_fn or grad_accumulator(t), t._output_nr) for t in outputs
-             if t._requires_grad]
-    if not roots:
+    edges = [gradient_edge(t) for t in outputs if t.requires_grad]
+    if not edges:
         return []
-    root = roots[0][0] if len(roots) == 1 else GraphRoot(roots)
-    deps = _dependencies(root)
-    heap, order = [root], []
-    while heap:
-        node = heap_pop(heap) if len(heap) > 1 else heap.pop()
-        if type(node) is not GraphRoot:
-            order.append(node)
-        for nxt in node._next_nodes:
-            if nxt is not None:
-                deps[nxt] -= 1
-                if deps[nxt] == 0:
-                    heap_push(heap, nxt)
+    root = edges[0][0] if len(edges) == 1 else GraphRoot(edges)
+    plan = None if inputs is None else _plan_for(as_tensors(inputs))
+    task, order = GraphTask(root, {}, plan), []
+    while task.ready:
+        node = task.pop()
+        if plan is None or node in plan.needed:
+            if type(node) is not GraphRoot:
+                order.append(node)
+            task.send(node, None, (None,) * len(node._next_nodes))
     return order
 
 
+# ---------------------------------------------------------------- running one node
+def _execute(node, g, task: GraphTask):
+    """Run one node: its hooks, its formula (with un-broadcasting), or a leaf's update.
+
+    Returns the gradients it received (after hooks), those it sent, and for a leaf its
+    ``.grad`` before and after (snapshots, if the task keeps them).
+    """
+    if type(node) is AccumulateGrad:
+        return _run_leaf(node, g, task)
+    if node._hooked:  # tensor hooks, retain_grad, pre-hooks (steps 1-3 in hooks.py)
+        if node._tensor_pre_hooks or node._retains_grad:
+            g = _hooks.tensor_pre_hooks(node, g)
+        if node._pre_hooks:
+            g = _hooks.pre_hooks(node, g)
+    if g is None if node._num_outputs == 1 else all(x is None for x in g):
+        if not node._custom:  # no gradient came: no formula runs (a custom Function's does)
+            return g, (None,) * len(node._next_nodes), None
+    out = node.backward(g)
+    if node._sum_to is not None:  # the forward broadcast: sum back to each input's shape
+        out = tuple(x if m is None or x is None else sum_to(x, m[0], m[1])
+                    for x, m in zip(out, node._sum_to))
+    if task.release and node._has_saved:
+        node.release_variables()
+    if node._post_hooks:
+        out = _hooks.post_hooks(node, _live(node, out), g)
+    return g, out, None
+
+
+def _run_leaf(node: AccumulateGrad, g, task: GraphTask):
+    """Hooks of the leaf, the update of its ``.grad``, post-hooks."""
+    var, owned = node.variable, node in task.owned
+    if var._hooks and g is not None:
+        new = _hooks.leaf_hooks(var, g)
+        owned, g = owned and new is g, new
+    if node._pre_hooks:
+        new = _hooks.pre_hooks(node, g)
+        owned, g = owned and new is g, new
+    keep = task.keep  # (None: no Step to show the grad in)
+    before = None if keep is None else keep(var._grad)
+    if g is not None:
+        node.accumulate(g, owned, task.create_graph)
+        if var._post_acc_hooks:
+            for hook in list(var._post_acc_hooks.values()):
+                hook(var)
+    if node._post_hooks:
+        _hooks.post_hooks(node, (), g)
+    return g, (), (before, var._grad if keep is None else keep(var._grad))
+
+
+def _live(node, out) -> tuple:
+    """The gradients as PyTorch shows them: None along edges that lead nowhere."""
+    return tuple(None if f is None else x for f, x in zip(node._next_nodes, out))
+
+
+# ---------------------------------------------------------------- starting a backward pass
 def steps(tensors, grad_tensors=None, retain_graph=None, create_graph: bool = False, *,
           inputs=None, snapshot: bool = True):
     """Start a backward pass and return a generator yielding one :class:`Step` per node run.
@@ -406,7 +187,125 @@ def steps(tensors, grad_tensors=None, retain_graph=None, create_graph: bool = Fa
     code run between two steps sees its own mode. With ``snapshot=False`` the steps hold the
     live gradient arrays instead of read-only copies.
     """
-    from . import _start_backward
+    return start(tensors, grad_tensors, retain_graph, create_graph, inputs, emit=True,
+                 snapshot=snapshot)
 
-    return _start_backward(tensors, grad_tensors, retain_graph, create_graph, inputs,
-                           emit=True, snapshot=snapshot)
+
+CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the "
+    "parameter and its gradient which can cause a memory leak. We recommend using "
+    "autograd.grad when creating the graph to avoid this. If you have to use this function, "
+    "make sure to reset the .grad fields of your parameters to None after use to break the "
+    "cycle and avoid the leak."
+)
+_warned: set = set()  # warnings PyTorch gives once per process
+
+
+def start(tensors, grad_tensors, retain_graph, create_graph, inputs, *, emit, snapshot=True):
+    """Check the arguments of ``backward`` and return the engine's generator for them."""
+    outputs = as_tensors(tensors)
+    if inputs is not None:
+        inputs = as_tensors(inputs)
+        if not inputs:
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    grads = make_grads(outputs, tensor_tuple(grad_tensors, len(outputs)), create_graph)
+    if not outputs:
+        return iter(())
+    root, buffers = graph_root(outputs, grads)
+    if inputs is not None:
+        for t in inputs:
+            t.retain_grad()  # as PyTorch: a non-leaf input keeps its .grad from now on
+    if create_graph and "create_graph" not in _warned:
+        _warned.add("create_graph")
+        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=_user_stacklevel())
+    keep_graph = create_graph if retain_graph is None else retain_graph
+    plan = None if inputs is None else _plan_for(inputs)
+    return run(root, buffers, keep_graph, create_graph, plan, emit, snapshot)
+
+
+def _plan_for(inputs) -> Plan:
+    """The plan of ``backward(inputs=...)``: run only what leads to those tensors."""
+    return Plan({}, must_run=[gradient_edge(t)[0] for t in inputs])
+
+
+def make_grads(outputs, grads, create_graph: bool) -> list:
+    """PyTorch's ``_make_grads``: check the given gradients, make ones for scalar outputs."""
+    made = []
+    for i, (out, g) in enumerate(zip(outputs, grads)):
+        if g is None:
+            if out._requires_grad:
+                data = out._data
+                if data.size != 1:
+                    raise RuntimeError("grad can be implicitly created only for scalar outputs")
+                if data.dtype.kind != "f":
+                    raise RuntimeError("grad can be implicitly created only for real scalar "
+                                       f"outputs but got {out.dtype}")
+                ones = np.array(1, data.dtype).reshape(data.shape)  # cheaper than np.ones
+                g = Tensor._wrap(ones) if create_graph else ones
+            made.append(g)
+            continue
+        if not isinstance(g, Tensor):
+            raise TypeError("gradients can be either Tensors or None, but got "
+                            f"{type(g).__name__}")
+        if g._data.shape != out._data.shape:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
+                f"has a shape of {out.shape}.")
+        if g._data.dtype != out._data.dtype:  # the engine casts it to the output's dtype
+            g = g.to(out.dtype) if create_graph else Tensor._wrap(
+                g._data.astype(out._data.dtype))
+        made.append(g if create_graph else g._data)
+    return made
+
+
+def graph_root(outputs, grads):
+    """The node backward starts from and its input buffer (a GraphRoot for several outputs)."""
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
+    edges = []
+    for i, out in enumerate(outputs):
+        if not out._requires_grad or (out._view_no_grad and out.grad_fn is None):
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn")
+        edges.append(gradient_edge(out))
+    if len(edges) == 1:
+        node, nr = edges[0]
+        g = grads[0]
+        if node._num_outputs != 1:
+            g = [None] * node._num_outputs
+            g[nr] = grads[0]
+        return node, {node: g}
+    root = GraphRoot(edges)
+    return root, {root: tuple(grads)}
+
+
+def gradient_edge(t) -> tuple:
+    """Where the gradient of tensor ``t`` enters the graph: ``(node, input_nr)``."""
+    if t.grad_fn is not None:
+        return t._grad_fn, t._output_nr
+    return grad_accumulator(t), 0
+
+
+def as_tensors(x) -> tuple:
+    return (x,) if isinstance(x, Tensor) else tuple(x)
+
+
+def tensor_tuple(x, length: int) -> tuple:
+    """``None`` -> ``(None,) * length``; a tensor -> ``(tensor,)``; a sequence -> a tuple."""
+    if x is None:
+        return (None,) * length
+    if isinstance(x, Tensor):
+        return (x,)
+    return tuple(x)
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel`` that points a warning at the first caller outside minigrad."""
+    import os
+    import sys
+
+    package = os.path.dirname(os.path.dirname(__file__))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level

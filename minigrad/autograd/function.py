@@ -26,7 +26,9 @@ import numpy as np
 
 from .._state import local as _mode
 from .._tensor import Tensor
-from .graph import FREED_MESSAGE, Node, SavedTensor, record, should_record
+from .functional_utils import sum_to
+from .graph import Node, SavedTensor, record, should_record
+from .saved import FREED_MESSAGE
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
 
@@ -142,8 +144,6 @@ _CTX_NAMES = ("__dict__", "__module__", "__weakref__", "_forward_cls", "apply", 
 
 def _fit(name, index, g, meta):
     """Sum a gradient back to its input's shape and dtype; refuse one that cannot be."""
-    from .functional_utils import sum_to
-
     shape, dtype, _ = meta
     gshape = g._data.shape
     try:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtype import from_numpy_dtype
+
 __all__ = ["sum_to", "expand_to"]
 
 
@@ -44,8 +46,6 @@ def sum_to(g, shape: tuple, dtype=None):
             if g.dtype != dtype:
                 g = np.asarray(g).astype(dtype)
         elif g._data.dtype != dtype:
-            from .._dtype import from_numpy_dtype
-
             g = g.to(from_numpy_dtype(dtype))
     return g
 

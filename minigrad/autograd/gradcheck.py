@@ -17,6 +17,8 @@ import warnings
 
 import numpy as np
 
+from .._tensor import Tensor
+
 __all__ = ["GradcheckError", "gradcheck", "gradgradcheck"]
 
 
@@ -25,14 +27,10 @@ class GradcheckError(RuntimeError):
 
 
 def _as_tuple(x) -> tuple:
-    from .._tensor import Tensor
-
     return (x,) if isinstance(x, Tensor) or not isinstance(x, (list, tuple)) else tuple(x)
 
 
 def _tensors_of(x) -> list:
-    from .._tensor import Tensor
-
     return [t for t in _as_tuple(x) if isinstance(t, Tensor)]
 
 
@@ -77,9 +75,7 @@ def _numerical(func, inputs, wrt, eps) -> list:
 
 def _analytical(outputs, wrt, nondet_tol, check_grad_dtypes) -> list:
     """``J[i][j]`` from backward passes; each is run twice to check it is reentrant."""
-    from .. import autograd
-    from .._tensor import Tensor
-
+    from .. import autograd  # (the package imports this module: looked up when called)
     jac = [[np.zeros((x._data.size, o._data.size), o._data.dtype) for o in outputs]
            for x in wrt]
     for j, out in enumerate(outputs):
@@ -107,8 +103,6 @@ def _analytical(outputs, wrt, nondet_tol, check_grad_dtypes) -> list:
 
 
 def _compare(numerical, analytical, atol, rtol) -> None:
-    from .._tensor import Tensor
-
     for i, (num_row, ana_row) in enumerate(zip(numerical, analytical)):
         for j, (n, a) in enumerate(zip(num_row, ana_row)):
             if not np.allclose(a, n, rtol=rtol, atol=atol):
@@ -169,8 +163,6 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: f
     True
     """
     from .. import autograd
-    from .._tensor import Tensor
-
     inputs = _as_tuple(inputs)
     outputs = [o for o in _tensors_of(func(*inputs)) if o._requires_grad]
     if grad_outputs is None:

@@ -15,7 +15,6 @@ the leaf.
 from __future__ import annotations
 
 import itertools
-import re
 import weakref
 
 import numpy as np
@@ -25,26 +24,12 @@ from .._state import local as _mode
 from .._tensor import Tensor
 from ..utils.hooks import Hooks as _Hooks
 from ..utils.hooks import RemovableHandle
+from .saved import SavedTensor
 
-__all__ = ["Node", "AccumulateGrad", "CopyBackwards", "SavedTensor", "RemovableHandle",
+__all__ = ["Node", "AccumulateGrad", "GraphRoot", "CopyBackwards", "SavedTensor", "RemovableHandle",
            "grad_accumulator", "should_record", "record"]
 
 _sequence = itertools.count()  # every new node takes the next number (the engine's priority)
-
-FREED_MESSAGE = (
-    "Trying to backward through the graph a second time (or directly access saved tensors after "
-    "they have already been freed). Saved intermediate values of the graph are freed when you "
-    "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
-    "through the graph a second time or if you need to access saved tensors after calling "
-    "backward."
-)
-INFERENCE_MESSAGE = (
-    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
-    "inference mode in computation tracked by autograd. To work around this, you can make a "
-    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead "
-    "of `torch.inference_mode()`."
-)
-
 
 # ---------------------------------------------------------------- nodes
 class _NodeMeta(type):
@@ -289,91 +274,28 @@ class CopyBackwards(Node):
         return (zeros.detach() if hasattr(zeros, "detach") else zeros), g
 
 
+class GraphRoot(Node):
+    """The start node when backward starts from several outputs (runs first, never a Step).
+
+    Its input is the tuple of the outputs' gradients, which it sends along ``roots``.
+    """
+
+    def __init__(self, roots):
+        record(self, (), *roots)
+
+    def name(self) -> str:
+        return "torch::autograd::GraphRoot"
+
+    def backward(self, grads):
+        return grads
+
+
 def _recorded_copy(g):
     """A copy of tensor ``g`` that is part of the graph (PyTorch's ``CopyBackwards``)."""
     t = Tensor._wrap(np.array(g._data))
     if should_record(g):
         record(CopyBackwards(), t, None, g)
     return t
-
-
-# ---------------------------------------------------------------- saved tensors
-class SavedTensor:
-    """A tensor a node keeps for its backward, checked against in-place changes when used.
-
-    A saved input is kept as the tensor object itself (``_saved_self is x``); a saved output is
-    kept as its data (to avoid a reference cycle) and rebuilt with ``grad_fn`` on access.
-    ``release()`` (after a backward without ``retain_graph``) drops both.
-    """
-
-    __slots__ = ("tensor", "data", "vc", "version", "node", "output_nr", "released")
-
-    def __init__(self, tensor, output_of: Node | None = None):
-        if tensor._inference:
-            raise RuntimeError(INFERENCE_MESSAGE)
-        self.data = tensor._data
-        self.vc = tensor._vc
-        self.version = tensor._vc[0]
-        self.released = False
-        if output_of is None:
-            self.tensor = tensor
-            self.node = None
-        else:
-            self.tensor = None
-            self.node = weakref.ref(output_of)
-            self.output_nr = tensor._output_nr
-
-    def release(self) -> None:
-        self.released = True
-        self.tensor = self.data = None
-
-    def _check(self) -> None:
-        if self.released:
-            raise RuntimeError(FREED_MESSAGE)
-        if self.vc[0] != self.version:
-            raise RuntimeError(_modified_message(self))
-
-    def unpack(self):
-        """The saved tensor, raising PyTorch's errors if freed or modified in place."""
-        if self.released or self.vc[0] != self.version:
-            self._check()
-        if self.tensor is not None:
-            return self.tensor
-        t = Tensor._wrap(self.data)
-        t._vc = self.vc
-        node = self.node()
-        if node is not None:
-            t._requires_grad = True
-            t._grad_fn = node
-            t._output_nr = self.output_nr
-        return t
-
-    def get(self):
-        """What a backward formula uses: the array, or the tensor under create_graph."""
-        if _mode.grad_enabled:
-            return self.unpack()
-        if self.released or self.vc[0] != self.version:
-            self._check()
-        return self.data
-
-
-def _modified_message(saved: SavedTensor) -> str:
-    data, t = saved.data, saved.tensor
-    shape = ", ".join(str(s) for s in data.shape)
-    node, nr = (t.grad_fn, t._output_nr) if t is not None else (saved.node(), saved.output_nr)
-    where = f", which is output {nr} of {_op_name(node)}," if node is not None else ""
-    return (
-        "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: [torch.{from_numpy_dtype(data.dtype)._legacy_name} [{shape}]]{where} is "
-        f"at version {saved.vc[0]}; expected version {saved.version} instead. Hint: enable "
-        "anomaly detection to find the operation that failed to compute its gradient, with "
-        "torch.autograd.set_detect_anomaly(True, check_nan=False)."
-    )
-
-
-def _op_name(node) -> str:
-    """``MulBackward0`` -> ``Mul``: how PyTorch names the op in the in-place error."""
-    return re.sub(r"Backward\d*$", "", node.name())
 
 
 # ---------------------------------------------------------------- recording

@@ -11,7 +11,8 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .._ops._core import binary_operands, value
 from .._tensor import Tensor
-from ..autograd.graph import FREED_MESSAGE, Node, SavedTensor, record, should_record
+from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.saved import FREED_MESSAGE
 
 __all__ = ["REDUCTIONS", "mse_loss", "nll_loss", "MseLossBackward0", "NllLossBackward0",
            "NllLoss2DBackward0"]

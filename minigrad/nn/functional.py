@@ -18,6 +18,17 @@ from .._creation import default_generator
 from .._ops import arithmetic as _arith
 from .._tensor import Tensor
 from . import _loss_nodes as _loss
+from ._functional_extra import (  # (they call _broadcast, defined below, lazily)
+    batch_norm,
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    embedding,
+    huber_loss,
+    l1_loss,
+    layer_norm,
+    one_hot,
+    smooth_l1_loss,
+)
 from ._loss_nodes import REDUCTIONS
 
 __all__ = ["relu", "tanh", "sigmoid", "softmax", "log_softmax", "dropout", "linear",
@@ -284,15 +295,3 @@ def _cross_entropy_probs(logp, target, weight, code, class_dim):
         return total
     return _arith.div_by_number(total, logp._data.size // logp._data.shape[class_dim])
 
-
-from ._functional_extra import (  # noqa: E402 - they use _broadcast above
-    batch_norm,
-    binary_cross_entropy,
-    binary_cross_entropy_with_logits,
-    embedding,
-    huber_loss,
-    l1_loss,
-    layer_norm,
-    one_hot,
-    smooth_l1_loss,
-)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
+from .._tensor_str import tensor_repr
 
 __all__ = ["Parameter"]
 
@@ -38,8 +39,6 @@ class Parameter(Tensor):
             self._requires_grad = True
 
     def __repr__(self) -> str:
-        from .._tensor_str import tensor_repr
-
         return "Parameter containing:\n" + tensor_repr(self)
 
     def __reduce_ex__(self, protocol):

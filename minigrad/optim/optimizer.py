@@ -24,10 +24,10 @@ from collections import defaultdict
 
 import numpy as np
 
-from .._tensor import Tensor, clear_grads
+from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad
 
-__all__ = ["Optimizer"]
+__all__ = ["clear_grads", "Optimizer"]
 
 DUPLICATE_WARNING = (
     "optimizer contains a parameter group with duplicate parameters; in future, this will "
@@ -38,6 +38,28 @@ def _typename(obj) -> str:
     if isinstance(obj, Tensor):
         return "torch." + obj.dtype._legacy_name
     return type(obj).__name__
+
+
+
+def clear_grads(params, set_to_none: bool = True) -> None:
+    """What ``zero_grad`` does for modules and optimizers: ``.grad = None``, or zeros in place.
+
+    Zeroing in place cuts the gradient off any graph (as PyTorch's ``zero_grad`` does) and
+    counts as an in-place change of it.
+    """
+    for p in params:
+        g = p._grad
+        if g is None:
+            continue
+        if set_to_none:
+            p._grad = None
+            continue
+        if g._grad_fn is not None:
+            g.detach_()
+        else:
+            g._requires_grad = False
+        g._data[...] = 0
+        g._vc[0] += 1
 
 
 class Optimizer:

@@ -27,7 +27,11 @@ Net(
 
 from __future__ import annotations
 
-from ..._tensor import Tensor, clear_grads
+from ..._dtype import dtype as dtype_cls
+from ..._dtype import float32, float64
+from ..._tensor import Tensor
+from ..._types import unsupported
+from ...optim.optimizer import clear_grads
 from ...utils.hooks import Hooks as _Hooks
 from ..parameter import Parameter
 from . import _state_dict
@@ -337,7 +341,6 @@ class Module:
     def to(self, *args, **kwargs) -> Module:
         """Move to a device (only the CPU exists here) and/or cast floating tensors to a dtype."""
         from ..._device import check
-        from ..._dtype import dtype as dtype_cls
 
         dtype = kwargs.get("dtype")
         check(kwargs.get("device"))
@@ -357,13 +360,9 @@ class Module:
             lambda a: a.astype(dtype.np) if a.dtype.kind == "f" else a)
 
     def float(self) -> Module:
-        from ..._dtype import float32
-
         return self.to(float32)
 
     def double(self) -> Module:
-        from ..._dtype import float64
-
         return self.to(float64)
 
     def cpu(self) -> Module:
@@ -386,6 +385,7 @@ class Module:
         With ``strict`` (the default), missing or unexpected keys are an error; otherwise they
         are returned as ``(missing_keys, unexpected_keys)``.
         """
+        unsupported("load_state_dict", assign=assign)
         return _state_dict.load(self, state_dict, strict)
 
     # ------------------------------------------------------------------ printing

@@ -1,0 +1,113 @@
+"""What a backward formula needs, for both of the values it may get.
+
+The engine hands a formula NumPy arrays, or Tensors when it runs with ``create_graph=True``
+(then the formula itself is recorded, and can be differentiated again). Operators (``g * x``,
+``g / y``, ``-g``, ``@``) and ``reshape``/``sum(axis)``/``.T`` work on both; what does not is
+here, once, so that each formula is written once, as PyTorch writes it. The layout
+optimisations that measure are here too, each with what it saves.
+
+>>> import numpy as np, minigrad as torch
+>>> cos(np.zeros(2)), cos(torch.zeros(2))
+(array([1., 1.]), tensor([1., 1.]))
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd.functional_utils import expand_to as _expand_array
+
+__all__ = ["data", "exp", "log", "sqrt", "sin", "cos", "abs", "sign", "mT", "t", "permute",
+           "bmm", "expand_to", "unsqueeze", "sum_keepdim", "zeros_like", "masked_zero",
+           "sum_rows", "product", "transposed"]
+
+
+def data(x):
+    """The NumPy data of ``x``: a constant (masks such as ``self >= min`` carry no gradient)."""
+    return x._data if isinstance(x, Tensor) else x
+
+
+def _unary(name: str):
+    def fn(x):
+        return getattr(x, name)() if isinstance(x, Tensor) else getattr(np, name)(x)
+
+    fn.__name__ = name
+    fn.__doc__ = f"``{name}(x)`` of an array or (recorded) of a tensor."
+    return fn
+
+
+exp, log, sqrt, sin, cos, abs = (_unary(n) for n in ("exp", "log", "sqrt", "sin", "cos", "abs"))
+
+
+def sign(x):
+    """The sign of ``x``'s data, as a constant."""
+    return np.sign(data(x))
+
+
+def mT(x):
+    """The last two dimensions swapped (``x.mT``)."""
+    return x.transpose(-2, -1) if isinstance(x, Tensor) else np.swapaxes(x, -1, -2)
+
+
+def t(x):
+    """The transpose of a matrix (``x.t()``; a vector as it is)."""
+    return x.t() if isinstance(x, Tensor) else x.T
+
+
+def permute(x, order):
+    """The dimensions of ``x`` reordered (``x.permute(order)``)."""
+    return x.permute(order) if isinstance(x, Tensor) else x.transpose(order)
+
+
+def bmm(a, b):
+    """Batched matrix product (``a.bmm(b)``)."""
+    return a.bmm(b) if isinstance(a, Tensor) else np.matmul(a, b)
+
+
+def expand_to(g, shape):
+    """``g`` broadcast to ``shape`` (``g.expand(shape)``; for arrays a read-only view)."""
+    return g.expand(tuple(shape)) if isinstance(g, Tensor) else _expand_array(g, shape)
+
+
+def unsqueeze(g, axis: int):
+    """``g`` with a new size-1 dimension at ``axis``."""
+    return g.unsqueeze(axis) if isinstance(g, Tensor) else np.expand_dims(g, axis)
+
+
+def sum_keepdim(x, axis):
+    """``x`` summed over ``axis``, keeping it as a size-1 dimension."""
+    if isinstance(x, Tensor):
+        return x.sum(axis, keepdim=True)
+    return np.add.reduce(x, axis, keepdims=True)
+
+
+def zeros_like(g):
+    """Zeros shaped like ``g`` that take no part in any graph."""
+    return Tensor._wrap(np.zeros_like(g._data)) if isinstance(g, Tensor) else np.zeros_like(g)
+
+
+def masked_zero(g, mask):
+    """``g`` with zeros where ``mask`` holds (``g.masked_fill(mask, 0)``)."""
+    return g.masked_fill(mask, 0) if isinstance(g, Tensor) else np.where(mask, 0, g)
+
+
+# ---------------------------------------------------------------- layout optimisations
+def sum_rows(g):
+    """``g.sum(0)``: a bias row's gradient (``np.add.reduce`` skips ``ndarray.sum``'s Python
+    wrapper, measurable on nn.Linear's small batches)."""
+    return g.sum(dim=(0,)) if isinstance(g, Tensor) else np.add.reduce(g, 0)
+
+
+def transposed(d) -> bool:
+    """Whether matrix ``d`` is laid out as a transposed C array (``weight.t()`` in nn.Linear)."""
+    return d.ndim == 2 and not d.flags.c_contiguous and d.flags.f_contiguous
+
+
+def product(a, b, out_transposed: bool):
+    """``a @ b``; for arrays computed as ``(b^T @ a^T)^T`` when the result should come out in
+    the transposed layout. Saves a copy per step for nn.Linear's weight: its gradient then
+    reaches the leaf (a transposed view's base) as a C array, and BLAS does the same work."""
+    if out_transposed and not isinstance(a, Tensor):
+        return (b.T @ a.T).T
+    return a @ b

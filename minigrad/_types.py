@@ -1,0 +1,71 @@
+"""Small value types of the tensor API: ``Size``, the CPU ``device``, the version counter,
+and argument checks.
+
+>>> import minigrad as torch
+>>> torch.zeros(2, 3).shape
+torch.Size([2, 3])
+>>> torch.zeros(2, out=torch.zeros(2))
+Traceback (most recent call last):
+NotImplementedError: zeros(): minigrad does not support out=; use the returned tensor instead
+"""
+
+from __future__ import annotations
+
+from array import array
+
+from ._device import check, cpu, device
+
+__all__ = ["Size", "cpu", "VersionCounter", "check_device", "unsupported"]
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"torch.Size([{', '.join(str(s) for s in self)}])"
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+
+_Device = device  # the type of ``cpu`` (minigrad/_device.py)
+
+
+class VersionCounter:
+    """``tensor._vc``: the tensor's version counter, made the first time it is needed.
+
+    A counter is a one-element ``array('q')`` shared by a tensor and its views; in-place ops
+    do ``t._vc[0] += 1``. It is an ``array`` rather than a list because arrays are not tracked
+    by Python's garbage collector: a long chain of ops then leaves fewer objects for it to
+    scan (a measurable cost), and most tensors never need a counter at all.
+    """
+
+    def __get__(self, tensor, owner=None):
+        if tensor is None:
+            return self
+        counter = tensor._vc = array("q", (0,))
+        return counter
+
+
+check_device = check  # minigrad/_device.py: PyTorch's errors for a CPU-only build
+
+
+_HOW = {"out": "use the returned tensor instead",
+        "pin_memory": "minigrad tensors live in ordinary CPU memory",
+        "memory_format": "minigrad keeps NumPy's layout (use .contiguous() for a row-major copy)",
+        "is_grads_batched": "call autograd.grad once per gradient",
+        "assign": "copy the values in (assign=False) or set the parameters yourself"}
+
+
+def unsupported(fn: str, **given) -> None:
+    """Raise for an argument minigrad accepts (PyTorch's signature) but does not implement,
+    when it is given a value other than its default (None/False): never ignore it silently."""
+    for name, value in given.items():
+        if value is not None and value is not False:
+            raise NotImplementedError(f"{fn}(): minigrad does not support {name}=; "
+                                      f"{_HOW.get(name, 'leave it out')}")
