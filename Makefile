@@ -13,8 +13,8 @@ JS     := widgets/js
 BUNDLE := widgets/static/widget.js
 PYTEST_ARGS ?=
 
-.PHONY: test lab lessons student install torch frontend browser-deps lint bench docs dist wheelhouse \
-	clean help
+.PHONY: test lab lessons student install torch frontend browser-deps lint bench fuzz docs dist \
+	wheelhouse clean help
 
 help:
 	@echo "make lab    - open the course (notebooks/index.ipynb) in JupyterLab"
@@ -22,6 +22,7 @@ help:
 	@echo "make student [STUDENT=build/student] - the hand-out version, without solutions"
 	@echo "make test   - run every test"
 	@echo "make bench  - run the benchmarks (ratios against PyTorch and a NumPy floor)"
+	@echo "make fuzz   - the long differential fuzz run against PyTorch (FUZZ_PROGRAMS=2000)"
 	@echo "make lint   - ruff"
 	@echo "make docs   - build the documentation site into docs/_build/html/ (warnings fail it)"
 	@echo "make dist   - build the sdist and the wheel (with the front end) into dist/"
@@ -89,6 +90,12 @@ lint: $(STAMP)
 
 bench: install
 	$(BIN)/python -m bench
+
+# Random programs run on minigrad and PyTorch, compared statement by statement (make test runs
+# a brief version: tests/fuzz/test_fuzz.py).
+FUZZ_PROGRAMS ?= 2000
+fuzz: install
+	$(BIN)/python tests/fuzz/run.py --programs $(FUZZ_PROGRAMS)
 
 # Sphinx + myst-nb (docs/README.md says why); lessons render from their stored outputs.
 docs: $(STAMP)

@@ -15,9 +15,18 @@ side by side), ``minigrad/autograd/engine.py`` the backward engine as a generato
 from __future__ import annotations
 
 from . import _ops as _ops  # attaches the ops to Tensor
-from . import autograd, nn, optim
+from . import (
+    accelerator,
+    autograd,
+    backends,
+    cuda,
+    nn,
+    optim,
+    utils,
+)
 from ._creation import *  # noqa: F401,F403
 from ._creation import __all__ as _creation_all
+from ._device import device, get_default_device, set_default_device
 from ._dtype import (
     bool,
     dtype,
@@ -31,8 +40,13 @@ from ._dtype import (
     set_default_dtype,
     uint8,
 )
+from ._ops import binary_more as _binary_more
+from ._ops import reduce_more as _reduce_more
+from ._ops import shape_more as _shape_more
+from ._ops import unary_more as _unary_more
 from ._ops.activation import log_softmax, relu, relu_, sigmoid, softmax, tanh
 from ._ops.arithmetic import add, div, mul, neg, reciprocal, rsub, sub, true_divide
+from ._ops.binary_more import *  # noqa: F401,F403
 from ._ops.compare import (
     all,
     allclose,
@@ -91,6 +105,8 @@ from ._ops.movement import (
 )
 from ._ops.power import pow, square  # noqa: A004
 from ._ops.reduce import mean, norm, prod, sum  # noqa: A004
+from ._ops.reduce_more import *  # noqa: F401,F403
+from ._ops.shape_more import *  # noqa: F401,F403
 from ._ops.unary import (
     abs,
     absolute,
@@ -104,12 +120,16 @@ from ._ops.unary import (
     sin,
     sqrt,  # noqa: A004
 )
+from ._ops.unary_more import *  # noqa: F401,F403
+from ._random import bernoulli, multinomial, normal, poisson, randperm
 from ._tensor import Tensor
 from ._tensor_str import set_printoptions
-from ._types import Size, cpu
+from ._types import Size
 from .autograd import derivatives as _derivatives
 from .autograd.grad_mode import *  # noqa: F401,F403 - no_grad, enable_grad, ...
 from .autograd.grad_mode import __all__ as _grad_mode_all
+from .serialization import load, save
+from .utils import data as _utils_data  # noqa: F401 - makes torch.utils.data available
 
 __version__ = "0.1.0"
 
@@ -118,8 +138,6 @@ double = float64
 long = int64
 int = int32  # noqa: A001
 half = float32
-
-device = type(cpu)
 
 
 def is_tensor(obj) -> bool:
@@ -148,6 +166,18 @@ __all__ = list(_creation_all) + list(_grad_mode_all) + [
     "where", "masked_fill", "narrow", "nonzero", "select", "cat", "concat", "concatenate",
     "stack", "split", "chunk", "unbind", "clone", "flatten", "movedim", "permute", "reshape",
     "squeeze", "swapaxes", "swapdims", "t", "transpose", "unsqueeze",
+    "normal", "randperm", "bernoulli", "multinomial", "poisson",
+    "device", "get_default_device", "set_default_device", "cuda", "accelerator", "backends",
+    "utils", "save", "load", "subtract", "multiply", "divide", "detach",
 ]
+__all__ += (_unary_more.__all__ + _binary_more.__all__ + _reduce_more.__all__
+            + _shape_more.__all__)
+subtract, multiply, divide = sub, mul, div
+
+
+def detach(input: Tensor) -> Tensor:
+    """``input.detach()``: the same data, cut off from the graph."""
+    return input.detach()
+
 
 _derivatives.document_nodes()  # every node class's docstring from its rule in derivatives.py

@@ -10,6 +10,8 @@ import warnings
 
 import numpy as np
 
+from ._device import check as _check_device
+from ._device import cpu as _cpu
 from ._dtype import _Defaults, float32, from_numpy_dtype, int64
 from ._dtype import bool as bool_
 from ._dtype import dtype as _dtype_cls
@@ -26,6 +28,8 @@ class Generator:
     """A random-number generator (NumPy's PCG64) with PyTorch's ``manual_seed`` interface."""
 
     def __init__(self, device="cpu"):
+        _check_device(device)
+        self.device = _cpu
         self._seed = 67280421310721
         self._rng = np.random.Generator(np.random.PCG64(self._seed))
 
@@ -95,7 +99,9 @@ def _nested_array(data):
     return data
 
 
-def _finish(data: np.ndarray, requires_grad: bool) -> Tensor:
+def _finish(data: np.ndarray, requires_grad: bool, device=None) -> Tensor:
+    if device is not None:
+        _check_device(device)
     t = Tensor._wrap(data)
     if requires_grad:
         if data.dtype.kind != "f":  # PyTorch's factory message (requires_grad_ has its own)
@@ -113,7 +119,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False,
     tensor([[1., 2.],
             [3., 4.]])
     >>> tensor([1, 2]).dtype, tensor(2.5).dtype
-    (minigrad.int64, minigrad.float32)
+    (torch.int64, torch.float32)
     """
     check_device(device)
     unsupported("tensor", pin_memory=pin_memory)
@@ -121,19 +127,19 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False,
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
             "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
-            "minigrad.tensor(sourceTensor).", UserWarning, stacklevel=2)
+            "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
         arr = data._data
         d = dtype or data.dtype
-    elif isinstance(data, np.ndarray):
-        arr, d = data, dtype or from_numpy_dtype(data.dtype)
+    elif isinstance(data, (np.ndarray, np.generic)):  # a NumPy scalar keeps its dtype too
+        arr, d = np.asarray(data), dtype or from_numpy_dtype(np.asarray(data).dtype)
     else:
         d = dtype or _infer_dtype(data)
         arr = _nested_array(data)
-    return _finish(np.array(arr, dtype=d.np, copy=True), requires_grad)
+    return _finish(np.array(arr, dtype=d.np, copy=True), requires_grad, device)
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
-    check_device(device)
+    _check_device(device)
     if isinstance(data, Tensor) and (dtype is None or data.dtype is dtype):
         return data
     if isinstance(data, np.ndarray) and (dtype is None or from_numpy_dtype(data.dtype) is dtype):
@@ -168,29 +174,26 @@ def _np(dtype):
 
 def ones(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
     """A tensor of ones of the given size."""
-    check_device(device)
     unsupported("ones", out=out)
-    return _finish(np.ones(_size(size), _np(dtype)), requires_grad)
+    return _finish(np.ones(_size(size), _np(dtype)), requires_grad, device)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
     """A tensor of zeros of the given size."""
-    check_device(device)
     unsupported("zeros", out=out)
-    return _finish(np.zeros(_size(size), _np(dtype)), requires_grad)
+    return _finish(np.zeros(_size(size), _np(dtype)), requires_grad, device)
 
 
 def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of the given size (minigrad fills it with zeros)."""
-    check_device(device)
-    return zeros(*size, dtype=dtype, requires_grad=requires_grad)
+    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of the given size filled with ``fill_value`` (dtype inferred from it)."""
     check_device(device)
     d = dtype or _infer_dtype(fill_value)
-    return _finish(np.full(_size((size,)), fill_value, d.np), requires_grad)
+    return _finish(np.full(_size((size,)), fill_value, d.np), requires_grad, device)
 
 
 def _like(input, dtype):
@@ -200,25 +203,24 @@ def _like(input, dtype):
 def ones_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     check_device(device)
     shape, d = _like(input, dtype)
-    return _finish(np.ones(shape, d), requires_grad)
+    return _finish(np.ones(shape, d), requires_grad, device)
 
 
 def zeros_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     check_device(device)
     shape, d = _like(input, dtype)
-    return _finish(np.zeros(shape, d), requires_grad)
+    return _finish(np.zeros(shape, d), requires_grad, device)
 
 
 def empty_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    check_device(device)
-    return zeros_like(input, dtype=dtype, requires_grad=requires_grad)
+    return zeros_like(input, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
 def full_like(input, fill_value, *, dtype=None, device=None,
               requires_grad: bool = False) -> Tensor:
     check_device(device)
     shape, d = _like(input, dtype)
-    return _finish(np.full(shape, fill_value, d), requires_grad)
+    return _finish(np.full(shape, fill_value, d), requires_grad, device)
 
 
 def arange(start, end=None, step=1, *, dtype=None, device=None,
@@ -234,7 +236,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
         raise RuntimeError("upper bound and larger bound inconsistent with step sign")
     n = int(np.ceil((end - start) / step))
     data = (start + np.arange(n, dtype=np.float64) * step).astype(d.np)
-    return _finish(data, requires_grad)
+    return _finish(data, requires_grad, device)
 
 
 def linspace(start, end, steps: int, *, dtype=None, device=None,
@@ -243,14 +245,13 @@ def linspace(start, end, steps: int, *, dtype=None, device=None,
     check_device(device)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    return _finish(np.linspace(start, end, steps).astype(_np(dtype)), requires_grad)
+    return _finish(np.linspace(start, end, steps).astype(_np(dtype)), requires_grad, device)
 
 
 def eye(n: int, m: int | None = None, *, dtype=None, device=None,
         requires_grad: bool = False) -> Tensor:
     """An ``n`` x ``m`` identity matrix."""
-    check_device(device)
-    return _finish(np.eye(n, m, dtype=_np(dtype)), requires_grad)
+    return _finish(np.eye(n, m, dtype=_np(dtype)), requires_grad, device)
 
 
 def _gen(generator):
@@ -261,14 +262,14 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = F
     """Uniform random numbers in [0, 1)."""
     check_device(device)
     data = _gen(generator).random(_size(size), dtype=np.float64).astype(_np(dtype))
-    return _finish(data, requires_grad)
+    return _finish(data, requires_grad, device)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Standard normal random numbers."""
     check_device(device)
     data = _gen(generator).standard_normal(_size(size)).astype(_np(dtype))
-    return _finish(data, requires_grad)
+    return _finish(data, requires_grad, device)
 
 
 def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
@@ -280,7 +281,7 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     if high is None:
         low, high = 0, low
     data = _gen(generator).integers(low, high, size=_size((size,)))
-    return _finish(data.astype((dtype or int64).np), requires_grad)
+    return _finish(data.astype((dtype or int64).np), requires_grad, device)
 
 
 def rand_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:

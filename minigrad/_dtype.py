@@ -1,10 +1,10 @@
 """Data types and PyTorch's type-promotion rules.
 
-A ``dtype`` names a NumPy dtype the way PyTorch names its own; it prints as
-``minigrad.float32`` where PyTorch prints ``torch.float32``.
+A ``dtype`` names a NumPy dtype the way PyTorch names its own, and prints as PyTorch prints
+it (``torch.float32``), so output pasted from a tutorial reads the same.
 
 >>> float32, float64.is_floating_point, int64
-(minigrad.float32, True, minigrad.int64)
+(torch.float32, True, torch.int64)
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ _py_bool = bool
 
 
 class dtype:
-    """A tensor element type: ``minigrad.float32`` and friends."""
+    """A tensor element type: ``torch.float32`` and friends."""
 
     __slots__ = ("name", "np", "is_floating_point", "is_signed", "itemsize", "_rank",
                  "_legacy_name")
@@ -33,7 +33,7 @@ class dtype:
         self._legacy_name = legacy_name
 
     def __repr__(self) -> str:
-        return f"minigrad.{self.name}"
+        return f"torch.{self.name}"
 
     def __reduce__(self):
         return self.name
@@ -116,7 +116,7 @@ def result_type(*operands) -> dtype:
 
     >>> import minigrad
     >>> result_type(minigrad.tensor([1, 2]), 1.5), result_type(minigrad.tensor([1.]), 2)
-    (minigrad.float32, minigrad.float32)
+    (torch.float32, torch.float32)
     """
     dim = zero = wrapped = None
     for op in operands:

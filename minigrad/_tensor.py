@@ -115,6 +115,8 @@ class Tensor:
         return cpu
 
     is_cuda = False
+    is_cpu = True
+    is_mps = False
     is_sparse = False
     is_quantized = False
     is_meta = False
@@ -155,6 +157,10 @@ class Tensor:
     @property
     def output_nr(self) -> int:
         return self._output_nr
+
+    def _is_view(self) -> bool:
+        """Whether this tensor is a view of another (its ``_base``); torchviz reads this."""
+        return self._base is not None
 
     @property
     def is_leaf(self) -> bool:

@@ -16,9 +16,9 @@
 >>> import minigrad as torch
 >>> torch.tensor([[1.5, -2.0], [300.25, 4.0]], dtype=torch.float64)
 tensor([[  1.5000,  -2.0000],
-        [300.2500,   4.0000]], dtype=minigrad.float64)
+        [300.2500,   4.0000]], dtype=torch.float64)
 >>> torch.tensor([1e-5, 1.0]), torch.tensor([], dtype=torch.int64)
-(tensor([1.0000e-05, 1.0000e+00]), tensor([], dtype=minigrad.int64))
+(tensor([1.0000e-05, 1.0000e+00]), tensor([], dtype=torch.int64))
 """
 
 from __future__ import annotations
@@ -181,16 +181,12 @@ def _tensor_str(data: np.ndarray, indent: int) -> str:
     return _nested_str(data, indent, summarize, fmt)
 
 
-_RENAME_EXTRA = len("minigrad.") - len("torch.")
-
-
 def _add_suffixes(text: str, suffixes: list, indent: int) -> str:
     # PyTorch counts the last line as 2 longer than it is (its quirk, kept for equal output).
     last_line_len = len(text) - text.rfind("\n") + 1
     out = [text]
     for suffix in suffixes:
-        # Break lines where PyTorch does: measure `dtype=minigrad.int32` as `dtype=torch.int32`.
-        n = len(suffix) - _RENAME_EXTRA * suffix.startswith("dtype=")
+        n = len(suffix)
         if last_line_len + n + 2 > _Options.linewidth:
             out.append(",\n" + " " * indent + suffix)
             last_line_len = indent + n

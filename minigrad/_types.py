@@ -3,7 +3,7 @@ and argument checks.
 
 >>> import minigrad as torch
 >>> torch.zeros(2, 3).shape
-minigrad.Size([2, 3])
+torch.Size([2, 3])
 >>> torch.zeros(2, out=torch.zeros(2))
 Traceback (most recent call last):
 NotImplementedError: zeros(): minigrad does not support out=; use the returned tensor instead
@@ -13,16 +13,18 @@ from __future__ import annotations
 
 from array import array
 
+from ._device import check, cpu, device
+
 __all__ = ["Size", "cpu", "VersionCounter", "check_device", "unsupported"]
 
 
 class Size(tuple):
-    """A tensor's shape: a tuple that prints as ``minigrad.Size([2, 3])``."""
+    """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``."""
 
     __slots__ = ()
 
     def __repr__(self) -> str:
-        return f"minigrad.Size([{', '.join(str(s) for s in self)}])"
+        return f"torch.Size([{', '.join(str(s) for s in self)}])"
 
     def numel(self) -> int:
         n = 1
@@ -31,25 +33,7 @@ class Size(tuple):
         return n
 
 
-class _Device:
-    __slots__ = ()
-    type = "cpu"
-    index = None
-
-    def __repr__(self) -> str:
-        return "device(type='cpu')"
-
-    def __str__(self) -> str:
-        return "cpu"
-
-    def __eq__(self, other) -> bool:
-        return str(other) == "cpu" or isinstance(other, _Device)
-
-    def __hash__(self) -> int:
-        return hash("cpu")
-
-
-cpu = _Device()
+_Device = device  # the type of ``cpu`` (minigrad/_device.py)
 
 
 class VersionCounter:
@@ -68,13 +52,7 @@ class VersionCounter:
         return counter
 
 
-def check_device(device) -> None:
-    """minigrad runs on the CPU: any other device raises PyTorch's error for a CPU-only build."""
-    if device is not None and str(device).split(":")[0] != "cpu":
-        if str(device).startswith("cuda"):
-            raise AssertionError("Torch not compiled with CUDA enabled")
-        raise RuntimeError(f"Expected one of cpu, cuda, ... device type at start of device "
-                           f"string: {device}")
+check_device = check  # minigrad/_device.py: PyTorch's errors for a CPU-only build
 
 
 _HOW = {"out": "use the returned tensor instead",

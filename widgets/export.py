@@ -30,7 +30,7 @@ __all__ = ["page", "fragment", "carry_bundle", "recorded_steps", "record", "sync
 
 STATIC = pathlib.Path(__file__).parent / "static"
 BUNDLE_ID = "minigrad-widgets-bundle"
-MARK = "data-minigrad-static"  # every static view has it (tests/lessons/notebook_tools.py looks for it)
+MARK = "data-minigrad-static"  # every static view has it (tests/lessons/notebook_tools.py)
 RECORD_LIMIT = 2000  # steps recorded into a page at most
 _SKIP = {"_dom_classes", "layout", "tabbable", "tooltip", "playing"}
 

@@ -3,6 +3,7 @@
 from . import (  # noqa: F401
     activation,
     arithmetic,
+    binary_more,
     compare,
     convert,
     indexing,
@@ -13,5 +14,8 @@ from . import (  # noqa: F401
     movement,
     power,
     reduce,
+    reduce_more,
+    shape_more,
     unary,
+    unary_more,
 )

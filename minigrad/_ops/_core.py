@@ -87,16 +87,23 @@ def binary_operands(a, b, float_result: bool = False):
     return (xa if xa.dtype == nd else xa.astype(nd), xb if xb.dtype == nd else xb.astype(nd), nd)
 
 
-def broadcast_error(a, b) -> RuntimeError:
-    """PyTorch's error for operands whose shapes do not broadcast (NumPy raises ValueError)."""
-    sa, sb = getattr(a, "shape", ()), getattr(b, "shape", ())
-    for i in range(1, min(len(sa), len(sb)) + 1):
-        x, y = sa[-i], sb[-i]
-        if x != y and x != 1 and y != 1:
-            return RuntimeError(
-                f"The size of tensor a ({x}) must match the size of tensor b ({y}) at "
-                f"non-singleton dimension {max(len(sa), len(sb)) - i}")
-    return RuntimeError(f"shapes {tuple(sa)} and {tuple(sb)} do not broadcast")
+def broadcast_error(*operands) -> RuntimeError:
+    """PyTorch's error for operands whose shapes do not broadcast (NumPy raises ValueError).
+
+    Shapes are combined left to right, as PyTorch does: the message names the first pair
+    (the shape so far, the next operand's) that does not fit.
+    """
+    sa = tuple(getattr(operands[0], "shape", ()))
+    for b in operands[1:]:
+        sb = tuple(getattr(b, "shape", ()))
+        for i in range(1, min(len(sa), len(sb)) + 1):
+            x, y = sa[-i], sb[-i]
+            if x != y and x != 1 and y != 1:
+                return RuntimeError(
+                    f"The size of tensor a ({x}) must match the size of tensor b ({y}) at "
+                    f"non-singleton dimension {max(len(sa), len(sb)) - i}")
+        sa = np.broadcast_shapes(sa, sb)
+    return RuntimeError(f"shapes {tuple(sa)} do not broadcast")
 
 
 def dtype_of(npdtype):

@@ -247,7 +247,7 @@ def div(input, other, *, rounding_mode=None, out=None) -> Tensor:
     if a is NotImplemented:
         return NotImplemented
     try:
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(all="ignore"):
             data = np.true_divide(a, b)
     except ValueError:
         raise broadcast_error(input, other) from None
@@ -270,7 +270,7 @@ def _div_rounding(input, other, mode):
             "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
             f"'{mode}'")
     a, b, nd = binary_operands(input, other)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(all="ignore"):
         q = np.floor_divide(a, b) if mode == "floor" else np.trunc(np.true_divide(a, b))
     return Tensor._wrap(np.asarray(q).astype(nd, copy=False))
 

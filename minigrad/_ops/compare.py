@@ -216,7 +216,7 @@ def where(condition, input=None, other=None, *, out=None):
     try:
         data = np.where(condition._data, a, b).astype(dt, copy=False)
     except ValueError:
-        raise broadcast_error(condition, input if isinstance(input, Tensor) else other) from None
+        raise broadcast_error(condition, input, other) from None
     out = Tensor._wrap(data)
     if should_record(input, other):
         node = WhereBackward0()

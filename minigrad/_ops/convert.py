@@ -14,9 +14,12 @@ are not differentiable.
 from __future__ import annotations
 
 from .. import _dtype
+from .._device import NO_CUDA
+from .._device import check as _check_device
+from .._device import device as _Device
 from .._dtype import dtype as _dtype_cls
 from .._tensor import Tensor
-from .._types import _Device, check_device, unsupported
+from .._types import unsupported
 from ..autograd.graph import Node, record, should_record
 from ._core import method
 
@@ -60,7 +63,7 @@ def to(input, *args, dtype=None, device=None, non_blocking: bool = False, copy: 
         else:
             raise TypeError(f"to() received an invalid combination of arguments - got "
                             f"({type(a).__name__})")
-    check_device(device)
+    _check_device(device)
     unsupported("to", memory_format=memory_format)
     if dtype is None or dtype.np == input._data.dtype:
         return _to_copy(input, input.dtype) if copy else input
@@ -91,9 +94,9 @@ def type_as(input, other):
 
 @method("type")
 def type(input, dtype=None, non_blocking: bool = False):  # noqa: A001
-    """Without arguments, the type name (``'minigrad.FloatTensor'``); else ``to(dtype)``."""
+    """Without arguments, the type name (``'torch.FloatTensor'``); else ``to(dtype)``."""
     if dtype is None:
-        return "minigrad." + input.dtype._legacy_name
+        return "torch." + input.dtype._legacy_name
     if isinstance(dtype, str):
         name = dtype.split(".")[-1]
         match = [d for d in _ALL if name in (d._legacy_name, d.name)]
@@ -112,4 +115,4 @@ def cpu(input, memory_format=None):
 
 @method("cuda")
 def cuda(input, device=None, non_blocking: bool = False):
-    raise AssertionError("Torch not compiled with CUDA enabled")
+    raise AssertionError(NO_CUDA)

@@ -277,8 +277,8 @@ def numpy_index(x, indices) -> tuple:
         a = t._data
         if a.dtype.kind in "bu":
             if a.dtype.kind == "u":
-                warnings.warn("indexing with dtype minigrad.uint8 is now deprecated, please use "
-                              "a dtype minigrad.bool instead.", UserWarning, stacklevel=3)
+                warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use "
+                              "a dtype torch.bool instead.", UserWarning, stacklevel=3)
                 a = a.astype(bool)
             for k, n in enumerate(a.shape):
                 if dim + k >= len(shape) or shape[dim + k] != n:

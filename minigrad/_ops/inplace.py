@@ -210,13 +210,13 @@ def _write(self: Tensor, data: np.ndarray) -> None:
     if data.shape != dst.shape:
         raise RuntimeError(f"output with shape [{', '.join(map(str, dst.shape))}] doesn't match "
                            f"the broadcast shape [{', '.join(map(str, data.shape))}]")
-    if _kind(data.dtype) > _kind(dst.dtype):
-        raise RuntimeError(f"result type {dtype_of(data.dtype)._legacy_name[:-6]} can't be cast "
-                           f"to the desired output type {dtype_of(dst.dtype)._legacy_name[:-6]}")
-    if not dst.flags.writeable:
+    if not dst.flags.writeable:  # (PyTorch checks the memory before the dtype)
         raise RuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation.")
+    if _kind(data.dtype) > _kind(dst.dtype):
+        raise RuntimeError(f"result type {dtype_of(data.dtype)._legacy_name[:-6]} can't be cast "
+                           f"to the desired output type {dtype_of(dst.dtype)._legacy_name[:-6]}")
     np.copyto(dst, data, casting="unsafe")
     self._vc[0] += 1
 
@@ -306,7 +306,12 @@ def _variant(name: str):
 for _name in ("add", "sub", "mul", "div", "neg", "clamp", "clamp_min", "clamp_max", "pow",
               "exp", "log", "sqrt", "abs", "sigmoid", "tanh", "relu", "sin", "cos",
               "reciprocal", "square", "masked_fill", "index_put", "bitwise_and",
-              "bitwise_or", "bitwise_xor", "logical_not"):
+              "bitwise_or", "bitwise_xor", "logical_not",
+              # (issue 7's ops, defined in unary_more/binary_more/reduce_more/shape_more)
+              "floor", "ceil", "round", "trunc", "sign", "frac", "log1p", "expm1", "log2",
+              "log10", "tan", "atan", "asin", "acos", "sinh", "cosh", "erf", "rsqrt",
+              "nan_to_num", "remainder", "fmod", "floor_divide", "atan2", "hypot", "xlogy",
+              "lerp", "addcmul", "addcdiv", "cumsum", "cumprod", "tril", "triu"):
     if not hasattr(Tensor, _name + "_"):
         setattr(Tensor, _name + "_", _variant(_name))
 Tensor.subtract_, Tensor.multiply_, Tensor.divide_ = Tensor.sub_, Tensor.mul_, Tensor.div_

@@ -258,7 +258,7 @@ def _addmm_bias(input, mat2, shape):
                            f"{_short(input)} and {_short(mat2)}")
     if d.ndim > 2:
         raise RuntimeError(
-            f"expand(minigrad.{input.dtype._legacy_name}{{[{', '.join(map(str, d.shape))}]}}, "
+            f"expand(torch.{input.dtype._legacy_name}{{[{', '.join(map(str, d.shape))}]}}, "
             f"size=[{', '.join(map(str, shape))}]): the number of sizes provided (2) must be "
             f"greater or equal to the number of dimensions in the tensor ({d.ndim})")
     for i in range(1, d.ndim + 1):

@@ -41,7 +41,7 @@ class _ValuesIndices(tuple):
     indices = property(lambda self: self[1])
 
     def __repr__(self) -> str:
-        return (f"minigrad.return_types.{type(self).__name__}(\nvalues={self[0]!r},\n"
+        return (f"torch.return_types.{type(self).__name__}(\nvalues={self[0]!r},\n"
                 f"indices={self[1]!r})")
 
 

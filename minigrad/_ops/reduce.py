@@ -298,7 +298,7 @@ class LinalgVectorNormBackward0(Node):
         if p == 2:
             return (g * (x / r),)
         ax = F.abs(x)
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(all="ignore"):
             return (g * (x * ax ** (p - 2) / r ** (p - 1)),)
 
 

@@ -12,7 +12,11 @@ import warnings
 from .._creation import zeros_like
 from .._tensor import Tensor
 from .._types import unsupported
-from . import engine, graph
+from . import (
+    engine,
+    functional,  # (it calls grad() lazily)
+    graph,
+)
 from .anomaly_mode import (
     detect_anomaly,
     is_anomaly_check_nan_enabled,
@@ -30,11 +34,14 @@ from .grad_mode import (
 )
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph import Node
+from .multi_hook import register_multi_grad_hook as _register_multi_grad_hook
+from .variable import Variable
 
 __all__ = ["backward", "grad", "Function", "no_grad", "enable_grad", "set_grad_enabled",
            "is_grad_enabled", "inference_mode", "is_inference_mode_enabled", "gradcheck",
            "gradgradcheck", "GradcheckError", "Node", "graph", "engine", "set_detect_anomaly",
-           "detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled"]
+           "detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "Variable",
+           "functional"]
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph: bool = False,
              grad_variables=None, inputs=None) -> None:
@@ -72,7 +79,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     if not only_inputs:
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to "
                       "True). To accumulate gradient for other parts of the graph, please use "
-                      "minigrad.autograd.backward.", FutureWarning, stacklevel=2)
+                      "torch.autograd.backward.", FutureWarning, stacklevel=2)
     outs, ins = engine.as_tensors(outputs), engine.as_tensors(inputs)
     grads = engine.make_grads(outs, engine.tensor_tuple(grad_outputs, len(outs)), create_graph)
     if not ins:
@@ -103,3 +110,4 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     return tuple(result)
 
 
+graph.register_multi_grad_hook = _register_multi_grad_hook  # PyTorch's place for it

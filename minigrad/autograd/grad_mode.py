@@ -159,7 +159,7 @@ class set_grad_enabled(_DecoratorContextManager):
         _mode.grad_enabled = self.prev
 
     def __repr__(self) -> str:
-        return f"{type(self).__module__}.{type(self).__qualname__}(mode={self.mode})"
+        return f"torch.autograd.grad_mode.{type(self).__qualname__}(mode={self.mode})"
 
     def clone(self):
         return type(self)(self.mode)

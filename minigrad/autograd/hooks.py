@@ -57,7 +57,7 @@ def _checked(hook, before, after):
     if after._data.dtype != before._data.dtype:
         raise RuntimeError(
             f"hook '{_hook_name(hook)}' has changed the type of value (was "
-            f"minigrad.{before.dtype._legacy_name} got minigrad.{after.dtype._legacy_name})")
+            f"torch.{before.dtype._legacy_name} got torch.{after.dtype._legacy_name})")
     return after
 
 

@@ -37,8 +37,8 @@ FREED_MESSAGE = (
 INFERENCE_MESSAGE = (
     "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
     "inference mode in computation tracked by autograd. To work around this, you can make a "
-    "clone to get a normal tensor and use it in autograd, or use `minigrad.no_grad()` instead "
-    "of `minigrad.inference_mode()`."
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead "
+    "of `torch.inference_mode()`."
 )
 
 
@@ -109,10 +109,10 @@ def _modified_message(saved: SavedTensor) -> str:
     where = f", which is output {nr} of {_op_name(node)}," if node is not None else ""
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: [minigrad.{from_numpy_dtype(data.dtype)._legacy_name} [{shape}]]{where} is "
+        f"operation: [torch.{from_numpy_dtype(data.dtype)._legacy_name} [{shape}]]{where} is "
         f"at version {saved.vc[0]}; expected version {saved.version} instead. Hint: enable "
         "anomaly detection to find the operation that failed to compute its gradient, with "
-        "minigrad.autograd.set_detect_anomaly(True, check_nan=False)."
+        "torch.autograd.set_detect_anomaly(True, check_nan=False)."
     )
 
 

@@ -15,10 +15,18 @@ Sequential(
 
 from . import functional, init
 from .modules import (
+    BatchNorm1d,
+    BatchNorm2d,
+    BCELoss,
+    BCEWithLogitsLoss,
     CrossEntropyLoss,
     Dropout,
+    Embedding,
     Flatten,
+    HuberLoss,
     Identity,
+    L1Loss,
+    LayerNorm,
     Linear,
     LogSoftmax,
     Module,
@@ -28,6 +36,7 @@ from .modules import (
     ReLU,
     Sequential,
     Sigmoid,
+    SmoothL1Loss,
     Softmax,
     Tanh,
 )
@@ -35,4 +44,6 @@ from .parameter import Parameter
 
 __all__ = ["Parameter", "Module", "Linear", "Identity", "ReLU", "Tanh", "Sigmoid", "Softmax",
            "LogSoftmax", "Sequential", "ModuleList", "Flatten", "Dropout", "MSELoss",
-           "CrossEntropyLoss", "NLLLoss", "functional", "init"]
+           "CrossEntropyLoss", "NLLLoss", "functional", "init", "Embedding", "LayerNorm",
+           "BatchNorm1d", "BatchNorm2d", "BCELoss", "BCEWithLogitsLoss", "HuberLoss",
+           "SmoothL1Loss", "L1Loss"]

@@ -18,10 +18,23 @@ from .._creation import default_generator
 from .._ops import arithmetic as _arith
 from .._tensor import Tensor
 from . import _loss_nodes as _loss
+from ._functional_extra import (  # (they call _broadcast, defined below, lazily)
+    batch_norm,
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    embedding,
+    huber_loss,
+    l1_loss,
+    layer_norm,
+    one_hot,
+    smooth_l1_loss,
+)
 from ._loss_nodes import REDUCTIONS
 
 __all__ = ["relu", "tanh", "sigmoid", "softmax", "log_softmax", "dropout", "linear",
-           "mse_loss", "nll_loss", "cross_entropy"]
+           "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
+           "binary_cross_entropy_with_logits", "huber_loss", "smooth_l1_loss", "l1_loss",
+           "embedding", "layer_norm", "batch_norm", "one_hot"]
 
 
 # ---------------------------------------------------------------- activations
@@ -281,3 +294,4 @@ def _cross_entropy_probs(logp, target, weight, code, class_dim):
     if code == 2:
         return total
     return _arith.div_by_number(total, logp._data.size // logp._data.shape[class_dim])
+

@@ -36,7 +36,7 @@ DUPLICATE_WARNING = (
 
 def _typename(obj) -> str:
     if isinstance(obj, Tensor):
-        return "minigrad." + obj.dtype._legacy_name
+        return "torch." + obj.dtype._legacy_name
     return type(obj).__name__
 
 

@@ -7,7 +7,7 @@ sharing state, like notebook cells, twice, each time in a fresh interpreter
 (an import hook makes ``import torch``, ``torch.autograd.function``, ``torch.nn``,
 ``torch.nn.functional`` and ``torch.optim`` give minigrad's modules). What each block prints
 (stdout, warnings, any exception, and every bare expression shown as Jupyter shows it) must be
-the same, once object addresses, ``id()`` values and ``torch.`` -> ``minigrad.`` are normalised.
+the same, once object addresses and ``id()`` values are normalised.
 
 How the blocks were extracted, by seed (hand-curated where the text is not plain Markdown):
 
@@ -302,10 +302,11 @@ def transcript(report: dict, block: str, engine: str) -> str:
     if result["error"]:
         text += f"!! raised {result['error']['type']}: {result['error']['message']}\n"
     text = re.sub(r"0x[0-9a-fA-F]+", "0x…", text)
+    # Python's default repr of an object names the module its class is defined in:
+    # <torch.autograd.function.XBackward object> is <minigrad.autograd.function...> here.
+    text = text.replace("<minigrad.", "<torch.")
     ids = {str(value): f"<id #{k}>" for k, value in enumerate(report["ids"])}
     text = re.sub(r"\d{5,}", lambda m: ids.get(m.group(), m.group()), text)
-    if engine == "torch":
-        text = re.sub(r"\btorch\.", "minigrad.", text)
     return text
 
 

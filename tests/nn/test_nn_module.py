@@ -16,9 +16,6 @@ import minigrad as mg
 pytestmark = pytest.mark.torch
 
 
-
-
-
 def copy_weights(src_mg, dst_torch, torch):
     dst_torch.load_state_dict({k: torch.tensor(v.numpy()) for k, v in
                                src_mg.state_dict().items()})

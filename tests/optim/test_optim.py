@@ -13,9 +13,6 @@ import minigrad as mg
 pytestmark = pytest.mark.torch
 
 
-
-
-
 def params(lib, seed=0, shapes=((3, 2), (2,))):
     rng = np.random.default_rng(seed)
     return [lib.nn.Parameter(lib.tensor(rng.standard_normal(s).astype(np.float32)))

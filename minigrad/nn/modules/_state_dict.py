@@ -76,7 +76,7 @@ def _load_own_state(module, state_dict, prefix, missing, unexpected, errors) -> 
         source = state_dict[key]
         if not isinstance(source, Tensor):
             errors.append(f'While copying the parameter named "{key}", expected '
-                          "minigrad.Tensor or Tensor-like object from checkpoint but "
+                          "torch.Tensor or Tensor-like object from checkpoint but "
                           f"received {type(source)}")
         elif source.shape != target.shape:
             errors.append(f"size mismatch for {key}: copying a param with shape "

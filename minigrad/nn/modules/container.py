@@ -6,7 +6,7 @@
 >>> len(model), model[1]
 (3, ReLU())
 >>> model(torch.zeros(5, 4)).shape
-minigrad.Size([5, 2])
+torch.Size([5, 2])
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 >>> import minigrad as torch
 >>> torch.nn.Flatten()(torch.zeros(2, 3, 4)).shape
-minigrad.Size([2, 12])
+torch.Size([2, 12])
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
 >>> layer
 Linear(in_features=3, out_features=2, bias=True)
 >>> layer.weight.shape, layer.bias.shape
-(minigrad.Size([2, 3]), minigrad.Size([2]))
+(torch.Size([2, 3]), torch.Size([2]))
 >>> layer(torch.ones(4, 3)).grad_fn.name()
 'AddmmBackward0'
 """

@@ -40,9 +40,9 @@ __all__ = ["Module"]
 
 
 def typename(obj) -> str:
-    """The type name PyTorch prints in error messages: ``minigrad.FloatTensor``, ``int``."""
+    """The type name PyTorch prints in error messages: ``torch.FloatTensor``, ``int``."""
     if isinstance(obj, Tensor):
-        return "minigrad." + obj.dtype._legacy_name
+        return "torch." + obj.dtype._legacy_name
     cls = type(obj)
     module = cls.__module__
     return cls.__qualname__ if module in (None, "builtins") else f"{module}.{cls.__qualname__}"
@@ -122,7 +122,7 @@ class Module:
         if param is not None:
             if not isinstance(param, Parameter):
                 raise TypeError(f"cannot assign '{typename(param)}' object to parameter "
-                                f"'{name}' (minigrad.nn.Parameter or None required)")
+                                f"'{name}' (torch.nn.Parameter or None required)")
             if param._grad_fn is not None:
                 raise ValueError(
                     f"Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters "
@@ -141,7 +141,7 @@ class Module:
             raise KeyError(f"attribute '{name}' already exists")
         if tensor is not None and not isinstance(tensor, Tensor):
             raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
-                            "(minigrad Tensor or None required)")
+                            "(torch Tensor or None required)")
         self._buffers[name] = tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
@@ -172,7 +172,7 @@ class Module:
         elif params is not None and name in params:
             if value is not None:
                 raise TypeError(f"cannot assign '{typename(value)}' as parameter '{name}' "
-                                "(minigrad.nn.Parameter or None expected)")
+                                "(torch.nn.Parameter or None expected)")
             params[name] = None
         elif isinstance(value, Module):
             if params is None:
@@ -182,12 +182,12 @@ class Module:
         elif params is not None and name in d["_modules"]:
             if value is not None:
                 raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
-                                "(minigrad.nn.Module or None expected)")
+                                "(torch.nn.Module or None expected)")
             d["_modules"][name] = None
         elif params is not None and name in d["_buffers"]:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
-                                "(minigrad.nn.Buffer, minigrad.Tensor or None expected)")
+                                "(torch.nn.Buffer, torch.Tensor or None expected)")
             d["_buffers"][name] = value
         else:
             object.__setattr__(self, name, value)
@@ -340,12 +340,17 @@ class Module:
 
     def to(self, *args, **kwargs) -> Module:
         """Move to a device (only the CPU exists here) and/or cast floating tensors to a dtype."""
+        from ..._device import check
+
         dtype = kwargs.get("dtype")
+        check(kwargs.get("device"))
         for a in args:
             if isinstance(a, dtype_cls):
                 dtype = a
             elif isinstance(a, Tensor):
                 dtype = a.dtype
+            elif a is not None and not isinstance(a, bool):
+                check(a)  # a device: only the CPU is accepted
         if dtype is None:
             return self
         if not dtype.is_floating_point:
@@ -362,6 +367,12 @@ class Module:
 
     def cpu(self) -> Module:
         return self
+
+    def cuda(self, device=None) -> Module:
+        """Raises as a CPU-only PyTorch build does: there is no CUDA here."""
+        from ..._device import NO_CUDA
+
+        raise AssertionError(NO_CUDA)
 
     # ------------------------------------------------------------------ state_dict
     def state_dict(self, *, destination=None, prefix: str = "", keep_vars: bool = False):

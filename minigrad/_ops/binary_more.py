@@ -1,0 +1,333 @@
+"""More elementwise functions of two tensors: ``//`` and ``%`` (floor_divide, remainder),
+``fmod``, ``atan2``, ``hypot``, ``xlogy``, ``fmax``/``fmin``, ``lerp``, ``addcmul``, ``addcdiv``.
+
+Operands promote as in PyTorch (``binary_operands``); gradients are un-broadcast by the
+engine (``record(..., broadcast=True)``). Formulas use Tensor operations so they also run
+under ``create_graph=True``.
+
+>>> import minigrad as torch
+>>> x = torch.tensor([5., -5.], requires_grad=True)
+>>> x % 3, (x % 3).grad_fn.name()
+(tensor([2., 1.], grad_fn=<RemainderBackward0>), 'RemainderBackward0')
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd.graph import Node, SavedTensor, record, should_record
+from ._core import binary_operands, method, value
+from .arithmetic import broadcast_error
+
+__all__ = ["floor_divide", "remainder", "fmod", "atan2", "arctan2", "hypot", "xlogy", "fmax",
+           "fmin", "lerp", "addcmul", "addcdiv"]
+
+
+def _t(x):
+    return x if isinstance(x, Tensor) else Tensor._wrap(np.asarray(x))
+
+
+def _out(grad, g):
+    return grad if isinstance(g, Tensor) else grad._data
+
+
+def _operands(name: str, a, b):
+    xa, xb, dt = binary_operands(a, b)
+    if xa is NotImplemented:
+        bad = b if isinstance(a, Tensor) else a
+        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
+                        f"{type(bad).__name__}")
+    _check_broadcast(a, b)
+    return xa, xb, np.dtype(dt)
+
+
+def _check_broadcast(a, b) -> None:
+    try:
+        np.broadcast_shapes(np.shape(getattr(a, "_data", a)), np.shape(getattr(b, "_data", b)))
+    except ValueError:
+        raise broadcast_error(a, b) from None
+
+
+def _int_zero_check(xb, dt) -> None:
+    if dt.kind in "iub" and np.any(np.asarray(xb) == 0):
+        raise RuntimeError("ZeroDivisionError")
+
+
+class _Binary(Node):
+    """Saves both operands; subclasses give ``grads(g, x, y)`` as a pair of Tensors or None."""
+
+    saved = ("other", "self")
+    saved_tensors_names = ("other", "self")
+
+    def backward(self, g):
+        x = _t(value(self._s_self)) if self._s_self is not None else None
+        y = _t(value(self._s_other)) if self._s_other is not None else None
+        gx, gy = self.grads(_t(g), x, y)
+        return (None if gx is None else _out(gx, g)), (None if gy is None else _out(gy, g))
+
+
+def _record2(node, out, a, b, *, save=True):
+    node._s_self = SavedTensor(a) if save and isinstance(a, Tensor) else None
+    node._s_other = SavedTensor(b) if save and isinstance(b, Tensor) else b
+    return record(node, out, a, b, broadcast=True)
+
+
+# ---------------------------------------------------------------- floor division and remainders
+class NotImplementedBackward(Node):
+    """PyTorch records floor_divide with a node whose backward raises (no derivative)."""
+
+    def name(self) -> str:
+        return "torch::autograd::NotImplemented"
+
+    def backward(self, g):
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
+
+
+NotImplementedBackward.__name__ = NotImplementedBackward.__qualname__ = "NotImplemented"
+
+
+@method("floor_divide", "__floordiv__")
+def floor_divide(input, other):
+    """``floor(input / other)`` elementwise (``//``); not differentiable."""
+    xa, xb, dt = _operands("floor_divide", input, other)
+    if dt.kind == "b":
+        raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
+    _int_zero_check(xb, dt)
+    with np.errstate(all="ignore"):
+        data = np.asarray(np.floor_divide(xa, xb) if dt.kind != "f" else np.floor(xa / xb))
+    out = Tensor._wrap(data.astype(dt, copy=False))
+    if should_record(input, other) and dt.kind == "f":
+        record(NotImplementedBackward(), out, input, other)
+    return out
+
+
+def _rfloordiv(self, other):
+    return floor_divide(_scalar_tensor(other, self), self)
+
+
+def _scalar_tensor(x, like):
+    return Tensor._wrap(np.asarray(x, dtype=binary_operands(like, x)[2]))
+
+
+Tensor.__rfloordiv__ = _rfloordiv
+
+
+class RemainderBackward0(Node):
+    """z = self % number:  dz/dself = 1."""
+
+    def backward(self, g):
+        return (g,)
+
+
+class RemainderBackward1(_Binary):
+    """z = self % other:  dz/dself = 1;  dz/dother = -floor(self / other)."""
+
+    def grads(self, g, x, y):
+        return g, (-g * Tensor._wrap(np.floor(x._data / y._data)) if y is not None else None)
+
+
+class FmodBackward0(RemainderBackward0):
+    """z = fmod(self, number):  dz/dself = 1."""
+
+
+class FmodBackward1(_Binary):
+    """z = fmod(self, other):  dz/dself = 1;  dz/dother = -trunc(self / other)."""
+
+    def grads(self, g, x, y):
+        return g, (-g * Tensor._wrap(np.trunc(x._data / y._data)) if y is not None else None)
+
+
+def _rem(name, np_fn, node0, node1):
+    def op(input, other):
+        xa, xb, dt = _operands(name, input, other)
+        _int_zero_check(xb, dt)
+        with np.errstate(all="ignore"):
+            out = Tensor._wrap(np.asarray(np_fn(xa, xb)).astype(dt, copy=False))
+        if not (should_record(input, other) and dt.kind == "f"):
+            return out
+        if isinstance(other, Tensor):
+            return _record2(node1(), out, input, other)
+        return record(node0(), out, input)
+
+    op.__name__ = name
+    return op
+
+
+remainder = method("remainder", "__mod__")(
+    _rem("remainder", np.remainder, RemainderBackward0, RemainderBackward1))
+fmod = method("fmod")(_rem("fmod", np.fmod, FmodBackward0, FmodBackward1))
+Tensor.__rmod__ = lambda self, other: remainder(_scalar_tensor(other, self), self)
+
+
+# ---------------------------------------------------------------- atan2, hypot, xlogy, fmax/fmin
+class Atan2Backward0(_Binary):
+    """z = atan2(self, other):  dz/dself = other / (self² + other²);
+    dz/dother = -self / (self² + other²)."""
+
+    def grads(self, g, x, y):
+        r2 = x * x + y * y
+        return g * y / r2, -g * x / r2
+
+
+class HypotBackward0(_Binary):
+    """z = hypot(self, other):  dz/dself = self / z;  dz/dother = other / z."""
+
+    def grads(self, g, x, y):
+        z = (x * x + y * y).sqrt()
+        return g * x / z, g * y / z
+
+
+class XlogyBackward0(_Binary):
+    """z = self * log(other):  dz/dself = log(other) (0 where self is 0);  dz/dother =
+    self / other."""
+
+    def grads(self, g, x, y):
+        nonzero = Tensor._wrap((x._data != 0).astype(x._data.dtype))
+        return g * nonzero * y.log(), g * x / y
+
+
+class FmaxBackward0(_Binary):
+    """z = fmax(self, other):  the gradient goes to the operand chosen (NaNs are skipped)."""
+
+    def grads(self, g, x, y):
+        pick = self._pick(x._data, y._data)
+        return g * Tensor._wrap(pick.astype(g._data.dtype)), \
+            g * Tensor._wrap((~pick).astype(g._data.dtype))
+
+    @staticmethod
+    def _pick(a, b):
+        return (a >= b) | np.isnan(b)
+
+
+class FminBackward0(FmaxBackward0):
+    """z = fmin(self, other):  the gradient goes to the operand chosen (NaNs are skipped)."""
+
+    @staticmethod
+    def _pick(a, b):
+        return (a <= b) | np.isnan(b)
+
+
+def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True):
+    def op(input, other):
+        if not isinstance(other, Tensor):
+            if not scalars:
+                raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
+                                f"{type(other).__name__}")
+            other = _scalar_tensor(other, input)
+        if not isinstance(input, Tensor):
+            input = _scalar_tensor(input, other)
+        xa, xb, dt = binary_operands(input, other, float_result=float_only and ints)
+        if np.dtype(dt).kind in "iub" and not ints:
+            cpp = {"b": "Bool", "u": "Byte"}.get(np.dtype(dt).kind, "Long" if np.dtype(
+                dt).itemsize == 8 else "Int")
+            raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{cpp}'")
+        _check_broadcast(input, other)
+        with np.errstate(all="ignore"):
+            out = Tensor._wrap(np.asarray(np_fn(xa, xb)).astype(dt, copy=False))
+        if should_record(input, other) and np.dtype(dt).kind == "f":
+            _record2(node_cls(), out, input, other)
+        return out
+
+    op.__name__ = name
+    op.__doc__ = f"``{name}(input, other)`` elementwise (node ``{node_cls.__name__}``)."
+    return method(name)(op)
+
+
+atan2 = _binary("atan2", np.arctan2, Atan2Backward0)
+arctan2 = method("arctan2")(atan2)
+hypot = _binary("hypot", np.hypot, HypotBackward0, ints=False)
+fmax = _binary("fmax", np.fmax, FmaxBackward0, float_only=False)
+fmin = _binary("fmin", np.fmin, FminBackward0, float_only=False)
+
+
+def _xlogy(a, b):
+    return np.where(a == 0, np.where(np.isnan(b), np.nan, 0.0), a * np.log(b))
+
+
+xlogy = _binary("xlogy", _xlogy, XlogyBackward0, scalars=True)
+
+
+# ---------------------------------------------------------------- lerp, addcmul, addcdiv
+class LerpBackward0(Node):
+    """z = self + weight (end - self), weight a number:  dz/dself = 1 - weight;
+    dz/dend = weight."""
+
+    saved = ("weight",)
+
+    def backward(self, g):
+        w = self._s_weight
+        return g * (1 - w), g * w
+
+
+class LerpBackward1(_Binary):
+    """z = self + weight (end - self):  dz/dself = 1 - weight;  dz/dend = weight;
+    dz/dweight = end - self."""
+
+    saved = ("end", "self", "weight")
+    saved_tensors_names = saved
+
+    def backward(self, g):
+        s, e, w = (_t(value(v)) for v in (self._s_self, self._s_end, self._s_weight))
+        gt = _t(g)
+        return tuple(_out(r, g) for r in (gt * (1 - w), gt * w, gt * (e - s)))
+
+
+@method("lerp")
+def lerp(input, end, weight):
+    """``input + weight * (end - input)``."""
+    w = weight._data if isinstance(weight, Tensor) else weight
+    out = Tensor._wrap(np.asarray(input._data + w * (end._data - input._data),
+                                  dtype=input._data.dtype))
+    if not should_record(input, end, weight):
+        return out
+    if isinstance(weight, Tensor):
+        node = LerpBackward1()
+        node._s_self, node._s_end = SavedTensor(input), SavedTensor(end)
+        node._s_weight = SavedTensor(weight)
+        return record(node, out, input, end, weight, broadcast=True)
+    node = LerpBackward0()
+    node._s_weight = weight
+    return record(node, out, input, end, broadcast=True)
+
+
+class AddcmulBackward0(Node):
+    """z = self + value t1 t2:  dz/dself = 1;  dz/dt1 = value t2;  dz/dt2 = value t1."""
+
+    saved = ("tensor1", "tensor2", "value")
+    saved_tensors_names = ("tensor1", "tensor2")
+
+    def backward(self, g):
+        a, b, v = _t(value(self._s_tensor1)), _t(value(self._s_tensor2)), self._s_value
+        gt = _t(g)
+        return g, _out(gt * b * v, g), _out(gt * a * v, g)
+
+
+class AddcdivBackward0(AddcmulBackward0):
+    """z = self + value t1 / t2:  dz/dself = 1;  dz/dt1 = value / t2;
+    dz/dt2 = -value t1 / t2²."""
+
+    def backward(self, g):
+        a, b, v = _t(value(self._s_tensor1)), _t(value(self._s_tensor2)), self._s_value
+        gt = _t(g)
+        return g, _out(gt * v / b, g), _out(-gt * v * a / (b * b), g)
+
+
+def _addc(name, fn, node_cls):
+    def op(input, tensor1, tensor2, *, value=1):
+        with np.errstate(all="ignore"):
+            data = input._data + value * fn(tensor1._data, tensor2._data)
+        out = Tensor._wrap(np.asarray(data, dtype=input._data.dtype))
+        if should_record(input, tensor1, tensor2):
+            node = node_cls()
+            node._s_tensor1, node._s_tensor2 = SavedTensor(tensor1), SavedTensor(tensor2)
+            node._s_value = value
+            record(node, out, input, tensor1, tensor2, broadcast=True)
+        return out
+
+    op.__name__ = name
+    return method(name)(op)
+
+
+addcmul = _addc("addcmul", np.multiply, AddcmulBackward0)
+addcdiv = _addc("addcdiv", np.divide, AddcdivBackward0)

@@ -1,0 +1,408 @@
+"""More reductions and scans: ``cumsum``, ``cumprod``, ``var``, ``std``, ``logsumexp``,
+``median``, ``sort``, ``argsort``, ``topk``, ``unique``.
+
+Formulas use Tensor operations where they must run under ``create_graph=True``; those that
+route gradients to chosen positions (sort, topk, median) scatter with a constant index.
+
+>>> import minigrad as torch
+>>> x = torch.tensor([1., 2., 3.], requires_grad=True)
+>>> y = x.cumsum(0)
+>>> y.sum().backward(); y.grad_fn.name(), x.grad
+('CumsumBackward0', tensor([3., 2., 1.]))
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd.graph import Node, SavedTensor, record, should_record
+from ._core import method, value
+from .minmax import _return_type, return_types
+from .unary import floats
+
+__all__ = ["cumsum", "cumprod", "var", "std", "logsumexp", "median", "sort", "argsort", "topk",
+           "unique", "var_mean", "std_mean"]
+
+
+def _t(x):
+    return x if isinstance(x, Tensor) else Tensor._wrap(np.asarray(x))
+
+
+def _out(grad, g):
+    return grad if isinstance(g, Tensor) else grad._data
+
+
+def _dims(input, dim):
+    n = input._data.ndim
+    if dim is None:
+        return tuple(range(n))
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    dims = tuple(input._wrap_dim(d) for d in dims)  # (checks the range)
+    return dims if n else ()  # a 0-d tensor: dim 0 or -1 names the tensor itself
+
+
+def _expand_back(g, dims, keepdim: bool, shape):
+    """``g`` reshaped so it broadcasts against the input (the reduced dims put back)."""
+    if keepdim or not dims:
+        return g
+    full = list(shape)
+    for d in dims:
+        full[d] = 1
+    return g.reshape(tuple(full))
+
+
+# ---------------------------------------------------------------- scans
+class CumsumBackward0(Node):
+    """z = cumsum(self, dim):  dself = the reversed cumulative sum of the gradient."""
+
+    saved = ("dim",)
+
+    def backward(self, g):
+        d = self._s_dim
+        gt = _t(g)
+        return (_out(gt.flip(d).cumsum(d).flip(d), g),)
+
+
+@method("cumsum")
+def cumsum(input, dim: int, *, dtype=None):
+    """Running sums along ``dim``."""
+    d = input._wrap_dim(dim)
+    src = input._data
+    out_dtype = dtype.np if dtype is not None else (np.int64 if src.dtype.kind in "iub" else
+                                                    src.dtype)
+    data = np.cumsum(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)
+    out = Tensor._wrap(np.asarray(data))
+    if should_record(input) and out._data.dtype.kind == "f":
+        node = CumsumBackward0()
+        node._s_dim = d
+        record(node, out, input)
+    return out
+
+
+class CumprodBackward0(Node):
+    """z = cumprod(self, dim):  dself_i = sum_{j >= i} g_j z_j / self_i (computed without the
+    division where self has zeros)."""
+
+    saved = ("dim", "result", "self")
+    saved_tensors_names = ("result", "self")
+
+    def backward(self, g):
+        d = self._s_dim
+        x, z, gt = _t(value(self._s_self)), _t(value(self._s_result)), _t(g)
+        if not np.any(x._data == 0):
+            return (_out((gt * z).flip(d).cumsum(d).flip(d) / x, g),)
+        return (_out(Tensor._wrap(_cumprod_grad_slow(x._data, gt._data, d)), g),)
+
+
+def _cumprod_grad_slow(x, g, d):
+    """Exact gradient for inputs with zeros: product of the other factors, term by term."""
+    xm, gm = np.moveaxis(x, d, -1), np.moveaxis(g, d, -1)
+    out = np.zeros_like(xm)
+    n = xm.shape[-1]
+    for i in range(n):
+        for j in range(i, n):
+            others = np.prod(np.delete(xm[..., :j + 1], i, axis=-1), axis=-1)
+            out[..., i] += gm[..., j] * others
+    return np.moveaxis(out, -1, d)
+
+
+@method("cumprod")
+def cumprod(input, dim: int, *, dtype=None):
+    """Running products along ``dim``."""
+    d = input._wrap_dim(dim)
+    src = input._data
+    out_dtype = dtype.np if dtype is not None else (np.int64 if src.dtype.kind in "iub" else
+                                                    src.dtype)
+    data = np.cumprod(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)
+    out = Tensor._wrap(np.asarray(data))
+    if should_record(input) and out._data.dtype.kind == "f":
+        node = CumprodBackward0()
+        node._s_dim, node._s_self = d, SavedTensor(input)
+        record(node, out, input)
+        node._s_result = SavedTensor(out, node)
+    return out
+
+
+# ---------------------------------------------------------------- variance and friends
+def _correction(unbiased, correction) -> float:
+    if correction is not None:
+        return float(correction)
+    return 1.0 if unbiased is None or unbiased else 0.0
+
+
+class VarBackward0(Node):
+    """z = var(self, dims, correction):  dself = 2 (self - mean) / (N - correction) * g."""
+
+    saved = ("correction", "dim", "keepdim", "self")
+    saved_tensors_names = ("self",)
+
+    def backward(self, g):
+        x = _t(value(self._s_self))
+        dims, keep = self._dims, self._s_keepdim
+        gt = _expand_back(_t(g), dims, keep, x._data.shape)
+        centered = x - x.mean(dims, keepdim=True)
+        with np.errstate(all="ignore"):  # no degrees of freedom: inf/nan, as in PyTorch
+            return (_out(gt * centered * float(2.0 / self._denom), g),)
+
+
+class StdBackward0(VarBackward0):
+    """z = std(self, dims, correction):  dself = (self - mean) / ((N - correction) z) * g."""
+
+    saved = ("correction", "dim", "keepdim", "result", "self")
+    saved_tensors_names = ("result", "self")
+
+    def backward(self, g):
+        x, z = _t(value(self._s_self)), _t(value(self._s_result))
+        dims, keep = self._dims, self._s_keepdim
+        gt = _expand_back(_t(g), dims, keep, x._data.shape)
+        zt = _expand_back(z, dims, keep, x._data.shape)
+        centered = x - x.mean(dims, keepdim=True)
+        with np.errstate(all="ignore"):
+            return (_out(gt * centered / (zt * float(self._denom)), g),)
+
+
+def _var_like(name, node_cls, take_sqrt):
+    def op(input, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
+        if isinstance(dim, bool):  # var(unbiased) in the old positional form
+            unbiased, dim = dim, None
+        dims = _dims(input, dim)
+        c = _correction(unbiased, correction)
+        if input._data.dtype.kind != "f":
+            raise RuntimeError("std and var only support floating point and complex dtypes")
+        x = input._data
+        n = int(np.prod([x.shape[d] for d in dims])) if dims else 1
+        if n - c <= 0:
+            warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
+                          "less than the reduction factor (input numel divided by output numel).",
+                          UserWarning, stacklevel=2)
+        with np.errstate(all="ignore"):
+            v = np.asarray(np.sum((x - x.mean(axis=dims, keepdims=True)) ** 2, axis=dims,
+                                  keepdims=keepdim) / max(n - c, 0), dtype=x.dtype)
+            data = np.sqrt(v) if take_sqrt else v
+        out = Tensor._wrap(data)
+        if should_record(input):
+            node = node_cls()
+            node._s_correction, node._s_dim, node._s_keepdim = c, list(dims), keepdim
+            node._dims, node._denom = dims, np.float64(max(n - c, 0))
+            node._s_self = SavedTensor(input)
+            record(node, out, input)
+            if take_sqrt:
+                node._s_result = SavedTensor(out, node)
+        return out
+
+    op.__name__ = name
+    op.__doc__ = f"The {name} over ``dim`` (all dims by default), with Bessel's correction."
+    return method(name)(op)
+
+
+var = _var_like("var", VarBackward0, False)
+std = _var_like("std", StdBackward0, True)
+
+
+def var_mean(input, dim=None, *, correction=None, keepdim: bool = False):
+    return var(input, dim, keepdim=keepdim, correction=correction), input.mean(
+        _dims(input, dim), keepdim=keepdim)
+
+
+def std_mean(input, dim=None, *, correction=None, keepdim: bool = False):
+    return std(input, dim, keepdim=keepdim, correction=correction), input.mean(
+        _dims(input, dim), keepdim=keepdim)
+
+
+class LogsumexpBackward0(Node):
+    """z = log(sum(exp(self), dim)):  dself = exp(self - z) * g."""
+
+    saved = ("dim", "keepdim", "result", "self")
+    saved_tensors_names = ("result", "self")
+
+    def backward(self, g):
+        x, z = _t(value(self._s_self)), _t(value(self._s_result))
+        dims, keep = self._dims, self._s_keepdim
+        gt = _expand_back(_t(g), dims, keep, x._data.shape)
+        return (_out(gt * (x - _expand_back(z, dims, keep, x._data.shape)).exp(), g),)
+
+
+@method("logsumexp")
+def logsumexp(input, dim, keepdim: bool = False):
+    """``log(exp(input).sum(dim))``, computed without overflow."""
+    dims = _dims(input, dim)
+    x = floats(input, "logsumexp")
+    with np.errstate(all="ignore"):
+        m = np.max(x, axis=dims, keepdims=True) if x.size else np.zeros((1,) * x.ndim, x.dtype)
+        m = np.where(np.isfinite(m), m, 0)
+        data = np.log(np.sum(np.exp(x - m), axis=dims, keepdims=True)) + m
+    data = np.asarray(data if keepdim else np.squeeze(data, axis=dims), dtype=x.dtype)
+    out = Tensor._wrap(data)
+    if should_record(input):
+        node = LogsumexpBackward0()
+        node._s_dim, node._s_keepdim, node._dims = list(dims), keepdim, dims
+        node._s_self = SavedTensor(input)
+        record(node, out, input)
+        node._s_result = SavedTensor(out, node)
+    return out
+
+
+# ---------------------------------------------------------------- order statistics
+class _Scatter(Node):
+    """The gradient of each output goes back to the input position it was taken from."""
+
+    def backward(self, g, *rest):
+        gt = _t(g)
+        onehot = self._onehot  # (input size, output size) weights (0/1), a constant
+        if self._shared:  # one output shared by several positions
+            flat = Tensor._wrap(onehot.astype(gt._data.dtype)) * gt.reshape(-1)
+            return (_out(flat.sum(1).reshape(self._shape), g),)
+        flat = Tensor._wrap(onehot.astype(gt._data.dtype)) @ gt.reshape(-1)
+        return (_out(flat.reshape(self._shape), g),)
+
+
+def _scatter_node(cls, input, positions: np.ndarray, share=None):
+    """``positions``: for each output element, the flat index into the input it came from
+    (or, with ``share``, the positions one single output is shared by, each getting ``share``
+    of its gradient)."""
+    node = cls()
+    if share is None:
+        onehot = np.zeros((input._data.size, positions.size), np.uint8)
+        onehot[positions.reshape(-1), np.arange(positions.size)] = 1
+    else:
+        onehot = np.zeros((input._data.size, 1), np.float64)
+        onehot[positions.reshape(-1), 0] = share
+    node._onehot, node._shape, node._shared = onehot, input._data.shape, share is not None
+    return node
+
+
+def _flat_positions(shape, dim, idx):
+    """Flat input indices of ``take_along_axis(x, idx, dim)``."""
+    grid = np.indices(idx.shape)
+    grid[dim] = idx
+    return np.ravel_multi_index(tuple(grid), shape)
+
+
+for _name in ("sort", "topk", "median"):
+    setattr(return_types, _name, _return_type(_name))
+
+
+def _pair(name: str, values, indices):
+    return getattr(return_types, name)((values, indices))
+
+
+class SortBackward0(_Scatter):
+    """z = sort(self):  each sorted value's gradient goes back to where it came from."""
+
+
+class TopkBackward0(_Scatter):
+    """z = topk(self, k):  each chosen value's gradient goes back to where it came from."""
+
+
+class MedianBackward0(_Scatter):
+    """z = median(self):  the gradient goes to the median element."""
+
+
+class MedianBackward1(_Scatter):
+    """z = median(self, dim):  the gradient goes to each row's median element."""
+
+
+def _ordered(input, dim, idx, node_cls, squeeze: bool = False):
+    """The values of ``input`` at ``idx`` along ``dim`` (and the indices), recorded so that each
+    value's gradient goes back to its position; ``squeeze`` drops ``dim`` (size 1)."""
+    values = np.take_along_axis(input._data, idx, axis=dim)
+    out_idx = idx.astype(np.int64)
+    if squeeze:
+        values, out_idx = np.squeeze(values, axis=dim), np.squeeze(out_idx, axis=dim)
+    vals, inds = Tensor._wrap(values), Tensor._wrap(out_idx)
+    if should_record(input) and values.dtype.kind == "f":
+        positions = _flat_positions(input._data.shape, dim, idx)
+        record(_scatter_node(node_cls, input, positions), vals, input)
+    return vals, inds
+
+
+@method("sort")
+def sort(input, dim: int = -1, descending: bool = False, stable: bool = False):
+    """Values sorted along ``dim`` and the indices they came from."""
+    x = input._data
+    if x.ndim == 0:
+        return _pair("sort", *_scalar_order(input, SortBackward0))
+    d = input._wrap_dim(dim)
+    idx = np.argsort(-x if descending and x.dtype.kind != "b" else x, axis=d, kind="stable")
+    if descending and x.dtype.kind == "b":
+        idx = np.flip(np.argsort(x, axis=d, kind="stable"), axis=d)
+    return _pair("sort", *_ordered(input, d, idx, SortBackward0))
+
+
+@method("argsort")
+def argsort(input, dim: int = -1, descending: bool = False, stable: bool = False):
+    """The indices that sort ``input`` along ``dim``."""
+    return sort(input, dim, descending, stable).indices
+
+
+@method("topk")
+def topk(input, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
+    """The ``k`` largest (or smallest) values along ``dim`` and their indices."""
+    if input._data.dtype.kind == "b":
+        raise RuntimeError("topk does not support bool dtypes on CPU")
+    d = input._wrap_dim(dim)
+    size = input._data.shape[d] if input._data.ndim else 1
+    if not 0 <= k <= size:
+        raise RuntimeError("selected index k out of range")
+    if not input._data.ndim:  # a 0-d input: itself (k = 1) as 0-d results
+        return _pair("topk", *_scalar_order(input, TopkBackward0))
+    x = input._data
+    idx = np.argsort(-x if largest else x, axis=d, kind="stable")
+    idx = np.take(idx, np.arange(k), axis=d)
+    return _pair("topk", *_ordered(input, d, idx, TopkBackward0))
+
+
+def _scalar_order(input, node_cls):
+    """sort/topk of a 0-d tensor: a copy of it, recorded with ``node_cls``, and index 0."""
+    out = Tensor._wrap(input._data.copy())
+    if should_record(input) and input._data.dtype.kind == "f":
+        record(_scatter_node(node_cls, input, np.zeros(1, np.int64)), out, input)
+    return out, Tensor._wrap(np.zeros((), np.int64))
+
+
+@method("median")
+def median(input, dim=None, keepdim: bool = False):
+    """The lower median (of all elements, or along ``dim`` with its indices)."""
+    x = input._data
+    if dim is None:
+        if x.dtype.kind == "b":
+            raise NotImplementedError("\"median_cpu\" not implemented for 'Bool'")
+        if x.size == 0:
+            return Tensor._wrap(np.array(np.nan, x.dtype))
+        flat = x.reshape(-1)
+        order = np.argsort(flat, kind="stable")
+        pos = order[(flat.size - 1) // 2:(flat.size - 1) // 2 + 1]
+        out = Tensor._wrap(np.asarray(flat[pos[0]]))
+        if should_record(input) and x.dtype.kind == "f":
+            ties = np.flatnonzero(flat == flat[pos[0]])  # PyTorch shares the gradient evenly
+            ties = ties if ties.size else pos
+            record(_scatter_node(MedianBackward0, input, ties, 1.0 / ties.size), out, input)
+        return out
+    d = input._wrap_dim(dim)
+    if x.dtype.kind == "b":
+        raise NotImplementedError("\"median_out\" not implemented for 'Bool'")
+    order = np.argsort(x, axis=d, kind="stable")
+    mid = (x.shape[d] - 1) // 2
+    idx = np.take(order, [mid], axis=d)
+    return _pair("median", *_ordered(input, d, idx, MedianBackward1, squeeze=not keepdim))
+
+
+def unique(input, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
+           return_counts: bool = False, dim=None):
+    """The distinct values (sorted); optionally where each input came from and how often."""
+    res = np.unique(input._data, return_inverse=return_inverse, return_counts=return_counts,
+                    axis=dim)
+    if not (return_inverse or return_counts):
+        return Tensor._wrap(res)
+    out = [Tensor._wrap(res[0])]
+    if return_inverse:
+        out.append(Tensor._wrap(res[1].reshape(input._data.shape).astype(np.int64)))
+    if return_counts:
+        out.append(Tensor._wrap(res[-1].astype(np.int64)))
+    return tuple(out)
+
+
+Tensor.unique = unique

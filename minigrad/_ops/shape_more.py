@@ -1,0 +1,416 @@
+"""More movement ops: ``flip``, ``roll``, ``repeat``/``tile``, ``tril``/``triu``, ``diag``,
+``diagonal``, ``unflatten``, ``hstack``/``vstack``, ``masked_select``, ``outer``,
+``tensordot``, ``einsum``, and the in-place ``t_``, ``unsqueeze_``, ``squeeze_``,
+``fill_diagonal_``.
+
+>>> import minigrad as torch
+>>> x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+>>> x.flip(0), x.tril().grad_fn.name()
+(tensor([[3., 4.],
+        [1., 2.]], grad_fn=<FlipBackward0>), 'TrilBackward0')
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd.graph import Node, record, should_record
+from ._core import method
+from .join import cat
+from .movement import view_of
+
+__all__ = ["flip", "fliplr", "flipud", "roll", "tile", "tril", "triu", "diag", "diagonal",
+           "unflatten", "hstack", "vstack", "masked_select", "outer", "ger", "tensordot",
+           "einsum", "diag_embed"]
+
+
+def _t(x):
+    return x if isinstance(x, Tensor) else Tensor._wrap(np.asarray(x))
+
+
+def _out(grad, g):
+    return grad if isinstance(g, Tensor) else grad._data
+
+
+def _dims_arg(dims):
+    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+        return tuple(dims[0])
+    return tuple(dims)
+
+
+# ---------------------------------------------------------------- flip and roll
+class FlipBackward0(Node):
+    """z = flip(self, dims):  dself = flip(g, dims)."""
+
+    saved = ("dims",)
+
+    def backward(self, g):
+        return (_out(_t(g).flip(self._s_dims), g),)
+
+
+@method("flip")
+def flip(input, *dims):
+    """The elements in reverse order along each of ``dims``."""
+    dims = tuple(input._wrap_dim(d) for d in _dims_arg(dims))
+    flat = dims if input._data.ndim else ()
+    out = Tensor._wrap(np.flip(input._data, flat).copy() if flat else input._data.copy())
+    if should_record(input):
+        node = FlipBackward0()
+        node._s_dims = list(dims)
+        record(node, out, input)
+    return out
+
+
+def fliplr(input):
+    return flip(input, 1)
+
+
+def flipud(input):
+    return flip(input, 0)
+
+
+class RollBackward0(Node):
+    """z = roll(self, shifts, dims):  dself = roll(g, -shifts, dims)."""
+
+    saved = ("dims", "shifts")
+
+    def backward(self, g):
+        back = [-s for s in self._s_shifts]
+        return (_out(_t(g).roll(back, self._s_dims or None), g),)
+
+
+@method("roll")
+def roll(input, shifts, dims=None):
+    """The elements shifted by ``shifts`` along ``dims`` (wrapping around)."""
+    shifts_t = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+    dims_t = () if dims is None else ((dims,) if isinstance(dims, int) else tuple(dims))
+    if dims_t and input._data.ndim:
+        data = np.roll(input._data, shifts_t, tuple(input._wrap_dim(d) for d in dims_t))
+    elif not input._data.ndim:
+        if dims_t:
+            raise IndexError(f"Dimension specified as {dims_t[0]} but tensor has no dimensions")
+        data = input._data.copy()
+    else:
+        data = np.roll(input._data.reshape(-1), shifts_t[0]).reshape(input._data.shape)
+    out = Tensor._wrap(data)
+    if should_record(input):
+        node = RollBackward0()
+        node._s_shifts, node._s_dims = list(shifts_t), list(dims_t)
+        record(node, out, input)
+    return out
+
+
+# ---------------------------------------------------------------- repeat and tile
+class RepeatBackward0(Node):
+    """z = repeat(self, repeats):  dself = the sum of the gradient over all the copies."""
+
+    saved = ("repeats",)
+
+    def backward(self, g):
+        gt = _t(g)
+        reps, shape = self._s_repeats, self._shape
+        lead = len(reps) - len(shape)
+        split = []
+        for r, s in zip(reps[lead:], shape):
+            split += [r, s]
+        gt = gt.reshape(tuple(gt.shape[:lead]) + tuple(split)) if split else gt
+        dims = tuple(range(lead)) + tuple(lead + 2 * i for i in range(len(shape)))
+        return (_out(gt.sum(dims) if dims else gt, g),)
+
+
+@method("repeat")
+def repeat(input, *sizes):
+    """The tensor copied ``sizes[i]`` times along each dimension."""
+    reps = _dims_arg(sizes)
+    if len(reps) < input._data.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+    out = Tensor._wrap(np.tile(input._data, reps))
+    if should_record(input):
+        node = RepeatBackward0()
+        node._s_repeats, node._shape = list(reps), input._data.shape
+        record(node, out, input)
+    return out
+
+
+@method("tile")
+def tile(input, *dims):
+    """``repeat``, with missing leading repetitions taken as 1."""
+    reps = _dims_arg(dims)
+    reps = (1,) * (input._data.ndim - len(reps)) + reps
+    return repeat(input, *reps)
+
+
+# ---------------------------------------------------------------- triangles and diagonals
+class TrilBackward0(Node):
+    """z = tril(self, k):  dself = tril(g, k)."""
+
+    saved = ("diagonal",)
+
+    def backward(self, g):
+        return (_out(_t(g).tril(self._s_diagonal), g),)
+
+
+class TriuBackward0(TrilBackward0):
+    """z = triu(self, k):  dself = triu(g, k)."""
+
+    def backward(self, g):
+        return (_out(_t(g).triu(self._s_diagonal), g),)
+
+
+def _triangle(name, np_fn, node_cls):
+    def op(input, diagonal: int = 0):
+        if input._data.ndim < 2:
+            raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+        out = Tensor._wrap(np_fn(input._data, diagonal))
+        if should_record(input):
+            node = node_cls()
+            node._s_diagonal = diagonal
+            record(node, out, input)
+        return out
+
+    op.__name__ = name
+    op.__doc__ = f"The {'lower' if name == 'tril' else 'upper'} triangle (others set to 0)."
+    return method(name)(op)
+
+
+tril = _triangle("tril", np.tril, TrilBackward0)
+triu = _triangle("triu", np.triu, TriuBackward0)
+
+
+class DiagonalBackward0(Node):
+    """z = diagonal(self, offset, dim1, dim2):  dself = zeros with g on that diagonal."""
+
+    saved = ("dim1", "dim2", "offset", "self_sym_sizes")
+
+    def backward(self, g):
+        gt = _t(g)
+        mask = np.zeros(self._s_self_sym_sizes, gt._data.dtype)
+        idx = np.arange(mask.size).reshape(mask.shape)
+        pos = np.diagonal(idx, self._s_offset, self._s_dim1, self._s_dim2).reshape(-1)
+        onehot = np.zeros((mask.size, pos.size), gt._data.dtype)
+        onehot[pos, np.arange(pos.size)] = 1
+        flat = Tensor._wrap(onehot) @ gt.reshape(-1)
+        return (_out(flat.reshape(tuple(self._s_self_sym_sizes)), g),)
+
+
+@method("diagonal")
+def diagonal(input, offset: int = 0, dim1: int = 0, dim2: int = 1):
+    """The diagonal ``offset`` of the planes (dim1, dim2), as a view."""
+    d1, d2 = input._wrap_dim(dim1), input._wrap_dim(dim2)
+    data = np.diagonal(input._data, offset, d1, d2)
+    node = None
+    if should_record(input):
+        node = DiagonalBackward0()
+        node._s_dim1, node._s_dim2, node._s_offset = d1, d2, offset
+        node._s_self_sym_sizes = list(input._data.shape)
+    return view_of(input, data, node)
+
+
+class DiagEmbedBackward0(Node):
+    """z = diag(v, k) (a matrix from a vector):  dv = the diagonal k of g."""
+
+    saved = ("dim1", "dim2", "offset")
+
+    def backward(self, g):
+        return (_out(_t(g).diagonal(self._s_offset), g),)
+
+
+@method("diag")
+def diag(input, diagonal: int = 0):
+    """A vector to a diagonal matrix, or a matrix's diagonal (a copy) as a vector."""
+    if input._data.ndim == 1:
+        out = Tensor._wrap(np.diag(input._data, diagonal))
+        if should_record(input):
+            node = DiagEmbedBackward0()
+            node._s_dim1, node._s_dim2, node._s_offset = 0, 1, diagonal
+            record(node, out, input)
+        return out
+    if input._data.ndim != 2:
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input._data.ndim}D")
+    out = Tensor._wrap(np.diagonal(input._data, diagonal).copy())
+    if should_record(input):
+        node = _DiagonalCopy()
+        node._s_dim1, node._s_dim2, node._s_offset = 0, 1, diagonal
+        node._s_self_sym_sizes = list(input._data.shape)
+        record(node, out, input)
+    return out
+
+
+class _DiagonalCopy(DiagonalBackward0):
+    def name(self) -> str:
+        return "DiagonalBackward0_copy"
+
+
+def diag_embed(input, offset: int = 0, dim1: int = -2, dim2: int = -1):
+    return diag(input, offset)
+
+
+# ---------------------------------------------------------------- reshaping and joining
+@method("unflatten")
+def unflatten(input, dim: int, sizes):
+    """Dimension ``dim`` split into ``sizes`` (one may be -1)."""
+    d = input._wrap_dim(dim)
+    shape = input._data.shape
+    return input.view(shape[:d] + tuple(sizes) + shape[d + 1:])
+
+
+def hstack(tensors):
+    """Join along dimension 1 (0 for 1-D tensors)."""
+    return cat(list(tensors), 0 if tensors[0].dim() == 1 else 1)
+
+
+def vstack(tensors):
+    """Join along dimension 0, 1-D tensors taken as rows."""
+    return cat([t.reshape(1, -1) if t.dim() < 2 else t for t in tensors], 0)
+
+
+class MaskedSelectBackward0(Node):
+    """z = self[mask]:  dself = zeros with g at the selected places."""
+
+    saved = ("mask", "self_sym_sizes")
+
+    def backward(self, g):
+        gt = _t(g)
+        pos = np.flatnonzero(self._mask)
+        onehot = np.zeros((self._mask.size, pos.size), gt._data.dtype)
+        onehot[pos, np.arange(pos.size)] = 1
+        flat = Tensor._wrap(onehot) @ gt.reshape(-1)
+        return (_out(flat.reshape(self._mask.shape), g),)
+
+
+@method("masked_select")
+def masked_select(input, mask):
+    """The elements where ``mask`` (broadcast) is True, as a 1-D tensor."""
+    if mask._data.dtype.kind != "b":
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    x, m = np.broadcast_arrays(input._data, mask._data)
+    out = Tensor._wrap(x[m])
+    if should_record(input):
+        if x.shape != input._data.shape:
+            input = input.expand(x.shape)
+        node = MaskedSelectBackward0()
+        node._mask = m.copy()
+        node._s_mask = Tensor._wrap(node._mask)
+        node._s_self_sym_sizes = list(x.shape)
+        record(node, out, input)
+    return out
+
+
+def outer(input, vec2):
+    """``input[i] * vec2[j]``: recorded as PyTorch does (a reshape, then MulBackward0)."""
+    return input.reshape(-1, 1) * vec2
+
+
+ger = outer
+
+
+def tensordot(a, b, dims=2):
+    """Contract the last ``dims`` dims of ``a`` with the first of ``b`` (or given lists)."""
+    if isinstance(dims, int):
+        da, db = list(range(a.dim() - dims, a.dim())), list(range(dims))
+    else:
+        da, db = [list(d) if isinstance(d, (list, tuple)) else [d] for d in dims]
+    da = [a._wrap_dim(d) for d in da]
+    db = [b._wrap_dim(d) for d in db]
+    fa = [d for d in range(a.dim()) if d not in da]
+    fb = [d for d in range(b.dim()) if d not in db]
+    k = int(np.prod([a.shape[d] for d in da]))
+    left = a.permute(*(fa + da)).reshape(-1, k)
+    right = b.permute(*(db + fb)).reshape(k, -1)
+    shape = tuple(a.shape[d] for d in fa) + tuple(b.shape[d] for d in fb)
+    return left.mm(right).reshape(shape)
+
+
+class EinsumBackward(Node):
+    """z = einsum(eq, *operands):  each operand's gradient is the einsum of the gradient with
+    the other operands (this node has no PyTorch counterpart: PyTorch records its bmm/view
+    decomposition)."""
+
+    def backward(self, g):
+        gt = _t(g)
+        ins, out = self._equation
+        grads = []
+        for i in range(len(ins)):
+            others = [Tensor._wrap(o) for j, o in enumerate(self._operands) if j != i]
+            subs = ",".join([out] + [s for j, s in enumerate(ins) if j != i])
+            r = Tensor._wrap(np.einsum(f"{subs}->{ins[i]}", gt._data, *[o._data for o in others]))
+            grads.append(_out(r, g))
+        return tuple(grads)
+
+
+def einsum(equation: str, *operands):
+    """Einstein summation (``'ij,jk->ik'``), with a gradient for each operand."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    eq = equation.replace(" ", "")
+    data = np.einsum(eq, *[o._data for o in operands])
+    out = Tensor._wrap(np.asarray(data))
+    if should_record(*operands):
+        ins, _, res = eq.partition("->")
+        if not _:
+            letters = sorted(c for c in ins if c.isalpha() and ins.count(c) == 1)
+            res = "".join(letters)
+        node = EinsumBackward()
+        node._equation = (ins.split(","), res)
+        node._operands = [o._data for o in operands]
+        record(node, out, *operands)
+    return out
+
+
+# ---------------------------------------------------------------- in-place movement
+@method("t_")
+def t_(self):
+    """Transpose a tensor of at most 2 dims in place."""
+    return _reshape_inplace(self, self.t())
+
+
+@method("unsqueeze_")
+def unsqueeze_(self, dim: int):
+    return _reshape_inplace(self, self.unsqueeze(dim))
+
+
+@method("squeeze_")
+def squeeze_(self, dim=None):
+    return _reshape_inplace(self, self.squeeze() if dim is None else self.squeeze(dim))
+
+
+def _reshape_inplace(self, new):
+    """Make ``self`` the (view) result ``new``: its data, node and base."""
+    self._data = new._data
+    if new._grad_fn is not None:
+        self._grad_fn, self._output_nr = new._grad_fn, new._output_nr
+    return self
+
+
+@method("fill_diagonal_")
+def fill_diagonal_(self, fill_value, wrap: bool = False):
+    """Write ``fill_value`` on the main diagonal, in place."""
+    from .inplace import apply_inplace
+
+    def filled(input, value):
+        d = input._data.copy()
+        n = min(d.shape)
+        idx = np.arange(n)
+        d[(idx,) * d.ndim] = value
+        out = Tensor._wrap(d)
+        if should_record(input):
+            mask = np.ones_like(d)
+            mask[(idx,) * d.ndim] = 0
+            node = _FillDiagBackward()
+            node._mask = mask
+            record(node, out, input)
+        return out
+
+    return apply_inplace(self, filled, fill_value)
+
+
+class _FillDiagBackward(Node):
+    """z = self.fill_diagonal_(v):  dself = g with the diagonal zeroed."""
+
+    def backward(self, g):
+        return (g * self._mask,)
+
+
+_FillDiagBackward.__name__ = _FillDiagBackward.__qualname__ = "FillBackward0"

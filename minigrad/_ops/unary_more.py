@@ -1,0 +1,225 @@
+"""More elementwise functions of one tensor: rounding, logs and exponentials, trigonometric and
+hyperbolic functions, ``erf``, ``rsqrt``, and the NaN/inf tests.
+
+Each op is one row of a table: its name, its NumPy forward, PyTorch's node name and the local
+derivative ``d result / d self`` written with Tensor operations (so it also runs under
+``create_graph=True``; on a plain backward it runs with grad mode off and records nothing).
+
+>>> import minigrad as torch
+>>> x = torch.tensor([0.5, 2.0], requires_grad=True)
+>>> y = x.log1p()
+>>> y.grad_fn.name(); y.sum().backward(); x.grad
+'Log1PBackward0'
+tensor([0.6667, 0.3333])
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd.graph import Node, SavedTensor, record, should_record
+from ._core import method, value
+from .unary import floats
+
+__all__ = ["floor", "ceil", "round", "trunc", "sign", "log1p", "expm1", "log2", "log10", "tan",
+           "atan", "asin", "acos", "sinh", "cosh", "erf", "rsqrt", "isnan", "isinf",
+           "isfinite", "nan_to_num", "frac", "fix", "sgn", "arctan", "arcsin", "arccos",
+           "isposinf", "isneginf", "erfc", "negative"]
+
+_SQRT_PI = math.sqrt(math.pi)
+
+
+def _t(x) -> Tensor:
+    return x if isinstance(x, Tensor) else Tensor._wrap(np.asarray(x))
+
+
+def _erf(a: np.ndarray) -> np.ndarray:
+    """The error function, elementwise (NumPy has none; ``math.erf`` is exact to the ulp)."""
+    return np.vectorize(math.erf, otypes=[a.dtype])(a) if a.size else a.copy()
+
+
+class _Unary(Node):
+    """d result/d self = ``self.derivative(x, result)``, times the incoming gradient."""
+
+    saved = ("self",)
+    saved_tensors_names = ("self",)
+    derivative = None
+
+    def backward(self, g):
+        x = _t(value(self._s_self)) if "self" in self.saved else None
+        r = _t(value(self._s_result)) if "result" in self.saved else None
+        grad = _t(g) * type(self).derivative(x, r)
+        return (grad if isinstance(g, Tensor) else grad._data,)
+
+
+def _zero(x, r):
+    return Tensor._wrap(np.zeros_like((x if x is not None else r)._data))
+
+
+# name: (numpy forward, node name, saved, derivative(x, result), integer inputs stay integer)
+_TABLE = {
+    "floor": (np.floor, "FloorBackward0", (), _zero, True),
+    "ceil": (np.ceil, "CeilBackward0", (), _zero, True),
+    "trunc": (np.trunc, "TruncBackward0", (), _zero, True),
+    "sign": (np.sign, "SignBackward0", (), _zero, True),
+    "log1p": (np.log1p, "Log1PBackward0", ("self",), lambda x, r: 1 / (x + 1), False),
+    "expm1": (np.expm1, "Expm1Backward0", ("result",), lambda x, r: r + 1, False),
+    "log2": (np.log2, "Log2Backward0", ("self",), lambda x, r: 1 / (x * math.log(2)), False),
+    "log10": (np.log10, "Log10Backward0", ("self",), lambda x, r: 1 / (x * math.log(10)),
+              False),
+    "tan": (np.tan, "TanBackward0", ("result",), lambda x, r: r * r + 1, False),
+    "atan": (np.arctan, "AtanBackward0", ("self",), lambda x, r: 1 / (x * x + 1), False),
+    "asin": (np.arcsin, "AsinBackward0", ("self",), lambda x, r: 1 / (1 - x * x).sqrt(), False),
+    "acos": (np.arccos, "AcosBackward0", ("self",), lambda x, r: -1 / (1 - x * x).sqrt(),
+             False),
+    "sinh": (np.sinh, "SinhBackward0", ("self",), lambda x, r: (x.exp() + (-x).exp()) / 2,
+             False),
+    "cosh": (np.cosh, "CoshBackward0", ("self",), lambda x, r: (x.exp() - (-x).exp()) / 2,
+             False),
+    "erf": (_erf, "ErfBackward0", ("self",), lambda x, r: (-(x * x)).exp() * (2 / _SQRT_PI),
+            False),
+    "erfc": (lambda a: 1 - _erf(a), "ErfcBackward0", ("self",),
+             lambda x, r: (-(x * x)).exp() * (-2 / _SQRT_PI), False),
+    "rsqrt": (lambda a: 1 / np.sqrt(a), "RsqrtBackward0", ("result",),
+              lambda x, r: r * r * r * -0.5, False),
+    "frac": (lambda a: a - np.trunc(a), "FracBackward0", (), lambda x, r: 1.0, True),
+}
+
+
+def _make(name: str, forward, node_name: str, saved: tuple, derivative, keep_int: bool):
+    node_cls = type(node_name, (_Unary,), {
+        "saved": saved, "saved_tensors_names": saved, "derivative": staticmethod(derivative),
+        "__doc__": f"z = {name}(self): the local derivative is in unary_more._TABLE.",
+        "__module__": __name__})
+    if derivative is _zero:
+        node_cls.backward = lambda self, g: (_t(g) * 0 if isinstance(g, Tensor)
+                                             else np.zeros_like(g),)
+
+    def op(input):
+        kind = input._data.dtype.kind if isinstance(input, Tensor) else "f"
+        if keep_int and kind in "iub" and name != "sign":
+            if kind == "b" or name == "frac":
+                cpp = "Bool" if kind == "b" else input.dtype._legacy_name[:-6]
+                kernel = "frac_cpu" if name == "frac" else f"{name}_vml_cpu"
+                raise NotImplementedError(f"\"{kernel}\" not implemented for '{cpp}'")
+        if name == "sign" and kind == "b":
+            return Tensor._wrap(input._data.copy())
+        d = input._data if keep_int and kind in "iub" else floats(input, name)
+        with np.errstate(all="ignore"):
+            data = np.asarray(forward(d)).astype(d.dtype, copy=False)
+        out = Tensor._wrap(data)
+        if should_record(input) and data.dtype.kind == "f":
+            node = node_cls()
+            if "self" in saved:
+                node._s_self = SavedTensor(input)
+            record(node, out, input)
+            if "result" in saved:
+                node._s_result = SavedTensor(out, node)
+        return out
+
+    op.__name__ = name
+    op.__doc__ = f"``{name}`` elementwise (node ``{node_name}``)."
+    return method(name)(op), node_cls
+
+
+floor, FloorBackward0 = _make("floor", *_TABLE["floor"])
+ceil, CeilBackward0 = _make("ceil", *_TABLE["ceil"])
+trunc, TruncBackward0 = _make("trunc", *_TABLE["trunc"])
+sign, SignBackward0 = _make("sign", *_TABLE["sign"])
+log1p, Log1PBackward0 = _make("log1p", *_TABLE["log1p"])
+expm1, Expm1Backward0 = _make("expm1", *_TABLE["expm1"])
+log2, Log2Backward0 = _make("log2", *_TABLE["log2"])
+log10, Log10Backward0 = _make("log10", *_TABLE["log10"])
+tan, TanBackward0 = _make("tan", *_TABLE["tan"])
+atan, AtanBackward0 = _make("atan", *_TABLE["atan"])
+asin, AsinBackward0 = _make("asin", *_TABLE["asin"])
+acos, AcosBackward0 = _make("acos", *_TABLE["acos"])
+sinh, SinhBackward0 = _make("sinh", *_TABLE["sinh"])
+cosh, CoshBackward0 = _make("cosh", *_TABLE["cosh"])
+erf, ErfBackward0 = _make("erf", *_TABLE["erf"])
+erfc, ErfcBackward0 = _make("erfc", *_TABLE["erfc"])
+rsqrt, RsqrtBackward0 = _make("rsqrt", *_TABLE["rsqrt"])
+frac, FracBackward0 = _make("frac", *_TABLE["frac"])
+
+fix = method("fix")(globals()["trunc"])
+sgn = method("sgn")(globals()["sign"])
+arctan = method("arctan")(globals()["atan"])
+arcsin = method("arcsin")(globals()["asin"])
+arccos = method("arccos")(globals()["acos"])
+negative = method("negative")(Tensor.neg)
+
+
+# ---------------------------------------------------------------- round (with decimals)
+class RoundBackward0(Node):
+    """z = round(self):  dz/dself = 0 (piecewise constant)."""
+
+    def backward(self, g):
+        return (g * 0,)
+
+
+class RoundBackward1(RoundBackward0):
+    """z = round(self, decimals):  dz/dself = 0."""
+
+    saved = ("decimals",)
+
+
+@method("round")
+def round(input, *, decimals: int = 0):  # noqa: A001 - PyTorch's name
+    """Round half to even (as PyTorch), to ``decimals`` places."""
+    if input._data.dtype.kind == "b":
+        raise NotImplementedError("\"round_vml_cpu\" not implemented for 'Bool'")
+    data = np.round(input._data, decimals)
+    out = Tensor._wrap(data)
+    if should_record(input) and data.dtype.kind == "f":
+        node = RoundBackward1() if decimals else RoundBackward0()
+        if decimals:
+            node._s_decimals = decimals
+        record(node, out, input)
+    return out
+
+
+# ---------------------------------------------------------------- tests for NaN and inf
+def _test(name: str, fn):
+    def op(input):
+        d = input._data
+        return Tensor._wrap(fn(d) if d.dtype.kind == "f" else np.full(d.shape, name == "isfinite"))
+
+    op.__name__ = name
+    op.__doc__ = f"``{name}`` elementwise: a bool tensor."
+    return method(name)(op)
+
+
+isnan = _test("isnan", np.isnan)
+isinf = _test("isinf", np.isinf)
+isfinite = _test("isfinite", np.isfinite)
+isposinf = _test("isposinf", np.isposinf)
+isneginf = _test("isneginf", np.isneginf)
+
+
+class NanToNumBackward0(Node):
+    """z = nan_to_num(self):  dz/dself = 1 where self is finite, else 0."""
+
+    saved = ("self",)
+    saved_tensors_names = ("self",)
+
+    def backward(self, g):
+        finite = np.isfinite(_t(value(self._s_self))._data)
+        return (g * finite.astype(g.dtype if not isinstance(g, Tensor) else g._data.dtype),)
+
+
+@method("nan_to_num")
+def nan_to_num(input, nan: float = 0.0, posinf=None, neginf=None):
+    """NaN to ``nan``, +inf/-inf to ``posinf``/``neginf`` (the dtype's largest/smallest)."""
+    d = input._data
+    if d.dtype.kind != "f":
+        return Tensor._wrap(d.copy())
+    data = np.nan_to_num(d, nan=nan, posinf=posinf, neginf=neginf)
+    out = Tensor._wrap(data)
+    if should_record(input):
+        node = NanToNumBackward0()
+        node._s_self = SavedTensor(input)
+        record(node, out, input)
+    return out

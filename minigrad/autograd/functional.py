@@ -1,0 +1,189 @@
+"""``torch.autograd.functional``: Jacobians, Hessians and their products with vectors.
+
+Each is built on :func:`minigrad.autograd.grad`: a Jacobian is one backward pass per output
+element (a vector-Jacobian product with a one-hot vector); a Jacobian-vector product uses the
+"double backward" trick, as PyTorch's does.
+
+>>> import minigrad as torch
+>>> from minigrad.autograd.functional import jacobian, hessian
+>>> jacobian(lambda a: a ** 3, torch.tensor([1., 2.]))
+tensor([[ 3.,  0.],
+        [ 0., 12.]])
+>>> hessian(lambda a: (a ** 3).sum(), torch.tensor([1., 2.]))
+tensor([[ 6.,  0.],
+        [ 0., 12.]])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._tensor import Tensor
+
+__all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
+
+
+def _grad(*args, **kwargs):
+    from . import grad
+
+    return grad(*args, **kwargs)
+
+
+def _as_tuple(x):
+    return (x, False) if isinstance(x, tuple) else ((x,), True)
+
+
+def _prepare(inputs, create_graph: bool):
+    """Fresh leaves that require grad (the caller's tensors are left as they are)."""
+    return tuple(x if create_graph and x.requires_grad else x.detach().requires_grad_(True)
+                 for x in inputs)
+
+
+def _check_outputs(outputs, name: str):
+    for out in outputs:
+        if not isinstance(out, Tensor):
+            raise TypeError(f"The outputs of the user-provided function given to {name} must be "
+                            f"either a Tensor or a tuple of Tensors but the given outputs of the "
+                            f"user-provided function has type {type(out)}.")
+
+
+def _zeros_for(grads, inputs):
+    return tuple(Tensor._wrap(np.zeros_like(x._data)) if g is None else g
+                 for g, x in zip(grads, inputs))
+
+
+def _grads(outputs, inputs, grad_outputs, create_graph: bool):
+    """d(sum(outputs * grad_outputs))/d(inputs), zeros where an input is not used."""
+    pairs = [(o, v) for o, v in zip(outputs, grad_outputs) if o.requires_grad]
+    if not pairs:
+        return tuple(Tensor._wrap(np.zeros_like(x._data)) for x in inputs)
+    outs, vs = zip(*pairs)
+    grads = _grad(outs, inputs, vs, create_graph=create_graph, allow_unused=True)
+    return _zeros_for(grads, inputs)
+
+
+def _detach(xs, create_graph: bool):
+    return tuple(x if create_graph else x.detach() for x in xs)
+
+
+def vjp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
+    """``(func(inputs), v^T J)``: the outputs and a vector-Jacobian product."""
+    inputs, single_in = _as_tuple(inputs)
+    inputs = _prepare(inputs, create_graph)
+    outputs, single_out = _as_tuple(func(*inputs))
+    _check_outputs(outputs, "vjp")
+    if v is None:
+        if len(outputs) != 1 or outputs[0].numel() != 1:
+            raise RuntimeError("The vector v can only be None if the user-provided function "
+                               "returns a single Tensor with a single element.")
+        v = Tensor._wrap(np.ones_like(outputs[0]._data))
+    vs, _ = _as_tuple(v)
+    grads = _grads(outputs, inputs, vs, create_graph)
+    outputs = _detach(outputs, create_graph)
+    grads = _detach(grads, create_graph)
+    return (outputs[0] if single_out else outputs), (grads[0] if single_in else grads)
+
+
+def jvp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
+    """``(func(inputs), J v)``: the outputs and a Jacobian-vector product.
+
+    By the double-backward trick: ``u -> u^T J`` is linear in ``u``; its gradient w.r.t. ``u``
+    along ``v`` is ``J v``.
+    """
+    inputs, single_in = _as_tuple(inputs)
+    inputs = _prepare(inputs, True)
+    outputs, single_out = _as_tuple(func(*inputs))
+    _check_outputs(outputs, "jvp")
+    if v is None:
+        if len(inputs) != 1 or inputs[0].numel() != 1:
+            raise RuntimeError("The vector v can only be None if the input to the user-provided "
+                               "function is a single Tensor with a single element.")
+        v = Tensor._wrap(np.ones_like(inputs[0]._data))
+    vs, _ = _as_tuple(v)
+    us = tuple(Tensor._wrap(np.zeros_like(o._data)).requires_grad_(True) for o in outputs)
+    g_in = _grads(outputs, inputs, us, True)
+    pairs = [(g, w) for g, w in zip(g_in, vs) if g.requires_grad]
+    if pairs:
+        jv = _grad(tuple(p[0] for p in pairs), us, tuple(p[1] for p in pairs),
+                   create_graph=create_graph, allow_unused=True)
+        jv = _zeros_for(jv, outputs)
+    else:
+        jv = tuple(Tensor._wrap(np.zeros_like(o._data)) for o in outputs)
+    outputs = _detach(outputs, create_graph)
+    jv = _detach(jv, create_graph)
+    return (outputs[0] if single_out else outputs), (jv[0] if single_out else jv)
+
+
+def jacobian(func, inputs, create_graph: bool = False, strict: bool = False,
+             vectorize: bool = False, strategy: str = "reverse-mode"):
+    """The Jacobian of ``func`` at ``inputs``: shape ``output.shape + input.shape``.
+
+    For several inputs or outputs: tuples (of tuples) of such blocks.
+    """
+    inputs, single_in = _as_tuple(inputs)
+    inputs = _prepare(inputs, create_graph)
+    outputs, single_out = _as_tuple(func(*inputs))
+    _check_outputs(outputs, "jacobian")
+    from .._ops.join import stack
+
+    blocks = []
+    for out in outputs:
+        rows = [[] for _ in inputs]
+        flat = out.reshape(-1)
+        for k in range(flat.numel()):
+            if out.requires_grad:
+                g = _grad(flat[k], inputs, retain_graph=True, create_graph=create_graph,
+                          allow_unused=True)
+                g = _zeros_for(g, inputs)
+            else:
+                g = tuple(Tensor._wrap(np.zeros_like(x._data)) for x in inputs)
+            for i, gi in enumerate(g):
+                rows[i].append(gi)
+        per_input = []
+        for i, x in enumerate(inputs):
+            if rows[i]:
+                block = stack(rows[i], 0).reshape(tuple(out.shape) + tuple(x.shape))
+            else:
+                block = Tensor._wrap(np.zeros(tuple(out.shape) + tuple(x.shape), x._data.dtype))
+            per_input.append(block if create_graph else block.detach())
+        blocks.append(per_input[0] if single_in else tuple(per_input))
+    return blocks[0] if single_out else tuple(blocks)
+
+
+def hessian(func, inputs, create_graph: bool = False, strict: bool = False,
+            vectorize: bool = False, outer_jacobian_strategy: str = "reverse-mode"):
+    """The Hessian of the scalar function ``func`` at ``inputs``."""
+    inputs_t, single_in = _as_tuple(inputs)
+
+    def gradient(*xs):
+        out = func(*xs)
+        if not isinstance(out, Tensor) or out.numel() != 1:
+            raise RuntimeError("The function given to hessian should return a single Tensor "
+                               "with a single element.")
+        g = _grad(out, xs, create_graph=True, allow_unused=True)
+        g = _zeros_for(g, xs)
+        return g[0] if single_in else g
+
+    return jacobian(gradient, inputs, create_graph=create_graph)
+
+
+def vhp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
+    """``(func(inputs), v^T H)`` for a scalar ``func``."""
+    inputs, single_in = _as_tuple(inputs)
+    inputs = _prepare(inputs, True)
+    out = func(*inputs)
+    _check_outputs((out,), "vhp")
+    if out.numel() != 1:
+        raise RuntimeError("The function given in vhp should return a single Tensor with a "
+                           "single element.")
+    vs, _ = _as_tuple(v)
+    g = _zeros_for(_grad(out, inputs, create_graph=True, allow_unused=True), inputs)
+    hv = _grads(g, inputs, vs, create_graph)
+    out = out if create_graph else out.detach()
+    hv = _detach(hv, create_graph)
+    return out, (hv[0] if single_in else hv)
+
+
+def hvp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
+    """``(func(inputs), H v)`` for a scalar ``func`` (equal to ``vhp``: H is symmetric)."""
+    return vhp(func, inputs, v, create_graph, strict)

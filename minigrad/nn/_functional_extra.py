@@ -1,0 +1,221 @@
+"""More of ``nn.functional``: binary cross-entropy, Huber/smooth L1, embedding, layer and batch
+normalisation. Imported into ``nn.functional``; the loss nodes live in ``_more_losses``.
+
+>>> import minigrad as torch
+>>> import minigrad.nn.functional as F
+>>> x = torch.tensor([0.5, -1.0], requires_grad=True)
+>>> F.binary_cross_entropy_with_logits(x, torch.tensor([1., 0.]))
+tensor(0.3937, grad_fn=<BinaryCrossEntropyWithLogitsBackward0>)
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd.graph import Node, record, should_record
+from . import _more_losses as _more
+from ._loss_nodes import REDUCTIONS
+
+__all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_loss",
+           "smooth_l1_loss", "l1_loss", "embedding", "layer_norm", "batch_norm", "one_hot"]
+
+_CPP = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int",
+        "uint8": "Byte", "bool": "Bool"}
+
+
+def _code(reduction: str, size_average=None, reduce=None) -> int:
+    if size_average is not None or reduce is not None:
+        size_average = True if size_average is None else size_average
+        reduce = True if reduce is None else reduce
+        reduction = "none" if not reduce else ("mean" if size_average else "sum")
+        warnings.warn("size_average and reduce args will be deprecated, please use "
+                      f"reduction='{reduction}' instead.", UserWarning, stacklevel=3)
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return REDUCTIONS[reduction]
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight=None, size_average=None,
+                         reduce=None, reduction: str = "mean") -> Tensor:
+    """``-(t log x + (1 - t) log(1 - x))`` for probabilities ``x`` (logs clamped at -100)."""
+    code = _code(reduction, size_average, reduce)
+    if target.shape != input.shape:
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the input "
+                         f"size ({input.shape}) is deprecated. Please ensure they have the same "
+                         "size.")
+    if target.dtype != input.dtype:
+        raise RuntimeError(f"Found dtype {_CPP[target.dtype.name]} but expected "
+                           f"{_CPP[input.dtype.name]}")
+    return _more.binary_cross_entropy(input, target, weight, code)
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None,
+                                     size_average=None, reduce=None, reduction: str = "mean",
+                                     pos_weight=None) -> Tensor:
+    """``binary_cross_entropy(sigmoid(x), t)``, computed stably from the logits ``x``."""
+    code = _code(reduction, size_average, reduce)
+    if target.shape != input.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size "
+                         f"({input.shape})")
+    if not target.dtype.is_floating_point:
+        raise RuntimeError(f"result type {_CPP[input.dtype.name]} can't be cast to the desired "
+                           f"output type {_CPP[target.dtype.name]}")
+    return _more.binary_cross_entropy_with_logits(input, target, weight, code, pos_weight)
+
+
+def _same_size(input: Tensor, target: Tensor):
+    if input.shape != target.shape:
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size "
+                      f"({input.shape}). This will likely lead to incorrect results due to "
+                      "broadcasting. Please ensure they have the same size.", UserWarning,
+                      stacklevel=3)
+        from .functional import _broadcast
+
+        return _broadcast(input, target)
+    return input, target
+
+
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
+               weight=None) -> Tensor:
+    """Squared error for small differences (below ``delta``), absolute error beyond."""
+    code = _code(reduction)
+    input, target = _same_size(input, target)
+    return _more.huber_loss(input, target, code, delta)
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
+                   reduction: str = "mean", beta: float = 1.0) -> Tensor:
+    """Huber loss divided by ``beta``: squared error below ``beta``, absolute error beyond."""
+    code = _code(reduction, size_average, reduce)
+    if beta == 0.0:  # PyTorch then computes the L1 loss (and records its nodes)
+        return l1_loss(input, target, reduction=reduction)
+    input, target = _same_size(input, target)
+    return _more.smooth_l1_loss(input, target, code, beta)
+
+
+def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
+            reduction: str = "mean") -> Tensor:
+    """Mean absolute error."""
+    code = _code(reduction, size_average, reduce)
+    input, target = _same_size(input, target)
+    loss = (input - target).abs()
+    return loss.mean() if code == 1 else (loss.sum() if code == 2 else loss)
+
+
+# ---------------------------------------------------------------- embedding
+class EmbeddingBackward0(Node):
+    """z = weight[indices]:  d/dweight adds each row of the gradient into the row it was read
+    from (rows at ``padding_idx`` get none)."""
+
+    saved = ("indices", "num_weights", "padding_idx", "scale_grad_by_freq", "sparse")
+    saved_tensors_names = ("indices",)
+
+    def backward(self, g):
+        idx = self._idx.reshape(-1)
+        rows = self._s_num_weights
+        if isinstance(g, Tensor):  # create_graph: a recorded product with a one-hot matrix
+            onehot = np.zeros((rows, idx.size), g._data.dtype)
+            onehot[idx, np.arange(idx.size)] = 1
+            if self._s_padding_idx >= 0:
+                onehot[self._s_padding_idx] = 0
+            return (Tensor._wrap(onehot) @ g.reshape(idx.size, -1),)
+        out = np.zeros((rows, g.shape[-1]), g.dtype)
+        np.add.at(out, idx, g.reshape(idx.size, -1))
+        if self._s_padding_idx >= 0:
+            out[self._s_padding_idx] = 0
+        return (out,)
+
+    @property
+    def _s_indices(self):
+        return Tensor._wrap(self._idx)
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
+              norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+              sparse: bool = False) -> Tensor:
+    """Rows of ``weight`` picked by the integer tensor ``input``."""
+    idx = input._data
+    if idx.dtype.kind not in "iu":
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following "
+                           f"scalar types: Long, Int; but got torch.{_CPP[input.dtype.name]}"
+                           "Tensor instead (while checking arguments for embedding)")
+    rows = weight._data.shape[0]
+    if idx.size and (idx.min() < 0 or idx.max() >= rows):
+        raise IndexError("index out of range in self")
+    out = Tensor._wrap(weight._data[idx])
+    if not should_record(weight):
+        return out
+    node = EmbeddingBackward0()
+    node._idx = idx.copy()
+    node._s_num_weights = rows
+    pad = -1 if padding_idx is None else (padding_idx % rows)
+    node._s_padding_idx = pad
+    node._s_scale_grad_by_freq, node._s_sparse = scale_grad_by_freq, sparse
+    return record(node, out, weight)
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """Integer class indices as rows of zeros with a one at each index (int64)."""
+    idx = tensor._data
+    n = int(idx.max()) + 1 if num_classes == -1 else num_classes
+    if idx.size and idx.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if idx.size and idx.max() >= n:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return Tensor._wrap(np.eye(n, dtype=np.int64)[idx])
+
+
+# ---------------------------------------------------------------- normalisation
+def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
+               eps: float = 1e-5) -> Tensor:
+    """Normalise over the last ``len(normalized_shape)`` dimensions, then scale and shift.
+
+    Built from minigrad's ops (mean, subtraction, ...), so its graph shows those nodes where
+    PyTorch shows one ``NativeLayerNormBackward0``; values and gradients are PyTorch's.
+    """
+    shape = tuple(normalized_shape) if not isinstance(normalized_shape, int) \
+        else (normalized_shape,)
+    if tuple(input.shape[len(input.shape) - len(shape):]) != shape:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
+                           f"[*, {', '.join(map(str, shape))}], but got input of size"
+                           f"{list(input.shape)}")
+    dims = tuple(range(-len(shape), 0))
+    mean = input.mean(dims, keepdim=True)
+    centered = input - mean
+    var = (centered * centered).mean(dims, keepdim=True)
+    out = centered / (var + eps).sqrt()
+    if weight is not None:
+        out = out * weight
+    return out + bias if bias is not None else out
+
+
+def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
+               training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalise each channel (dimension 1) by batch statistics while training (updating the
+    running averages), or by the running averages in eval mode. Built from minigrad's ops."""
+    dims = (0,) + tuple(range(2, input.dim()))
+    shape = (1, -1) + (1,) * (input.dim() - 2)
+    if training:
+        n = input.numel() // input.shape[1]
+        if n <= 1:
+            raise ValueError("Expected more than 1 value per channel when training, got input "
+                             f"size {input.shape}")
+        mean = input.mean(dims, keepdim=True)
+        centered = input - mean
+        var = (centered * centered).mean(dims, keepdim=True)
+        if running_mean is not None:
+            m, v = mean._data.reshape(-1), var._data.reshape(-1) * n / (n - 1)
+            running_mean._data[...] = (1 - momentum) * running_mean._data + momentum * m
+            running_var._data[...] = (1 - momentum) * running_var._data + momentum * v
+            running_mean._vc[0] += 1
+            running_var._vc[0] += 1
+    else:
+        centered = input - running_mean.reshape(shape)
+        var = running_var.reshape(shape)
+    out = centered / (var + eps).sqrt()
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    return out + bias.reshape(shape) if bias is not None else out

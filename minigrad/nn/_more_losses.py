@@ -1,0 +1,193 @@
+"""More loss ops: binary cross-entropy (on probabilities and on logits), Huber and smooth L1.
+
+Each is one node named as PyTorch names it. The backward formulas are written with Tensor
+operations, so they also build a graph under ``create_graph=True`` (second derivatives); on
+the usual backward pass they run with grad mode off and record nothing.
+``reduction`` is 0 = 'none', 1 = 'mean', 2 = 'sum', as in ``_loss_nodes``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._ops._core import value
+from .._tensor import Tensor
+from ..autograd.graph import Node, SavedTensor, record, should_record
+
+__all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_loss",
+           "smooth_l1_loss"]
+
+
+def _t(x) -> Tensor:
+    return x if isinstance(x, Tensor) else Tensor._wrap(np.asarray(x))
+
+
+def _like_g(result: Tensor, g):
+    """The gradient in the form the engine passed ``g`` in (array, or Tensor for create_graph)."""
+    return result if isinstance(g, Tensor) else result._data
+
+
+def _reduce(loss: Tensor, reduction: int) -> Tensor:
+    if reduction == 1:
+        return loss.mean()
+    return loss.sum() if reduction == 2 else loss
+
+
+def _scale(g, reduction: int, n: int):
+    """The incoming gradient for each element: g (per element, or shared) / n for 'mean'."""
+    g = _t(g)
+    return g / n if reduction == 1 else g
+
+
+def _record(data: np.ndarray, node: Node, reduction: int, **saved) -> Tensor:
+    """The loss as ``node``'s output; ``saved`` (self, target, weights) kept for backward."""
+    node._s_reduction = reduction
+    for name, t in saved.items():
+        setattr(node, "_s_" + name, None if t is None else SavedTensor(t))
+    return record(node, Tensor._wrap(data), saved["self"], saved["target"])
+
+
+def _value(saved):
+    return None if saved is None else _t(value(saved))
+
+
+# ---------------------------------------------------------------- binary cross-entropy
+class BinaryCrossEntropyBackward0(Node):
+    """loss = -w (t log x + (1 - t) log(1 - x)):  d/dx = w (x - t) / max(x (1 - x), 1e-12);
+    d/dt = w (log(1 - x) - log(x)) (logs clamped at -100, as PyTorch does)."""
+
+    saved = ("reduction", "self", "target", "weight")
+    saved_tensors_names = ("self", "target", "weight")
+
+    def backward(self, g):
+        x, t, w = _value(self._s_self), _value(self._s_target), _value(self._s_weight)
+        g0, g = g, _scale(g, self._s_reduction, x.numel())
+        dx = g * (x - t) / (x * (1 - x)).clamp_min(1e-12)
+        dt = None
+        if self.next_functions[1][0] is not None:
+            dt = g * ((1 - x).log().clamp_min(-100) - x.log().clamp_min(-100))
+        if w is not None:
+            dx = dx * w
+            dt = None if dt is None else dt * w
+        return _like_g(dx, g0), (None if dt is None else _like_g(dt, g0))
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight, reduction: int) -> Tensor:
+    x = input._data
+    if x.size and (x.min() < 0 or x.max() > 1):
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    t = target._data.astype(x.dtype, copy=False)
+    with np.errstate(divide="ignore"):
+        loss = -(t * np.maximum(np.log(x), -100) + (1 - t) * np.maximum(np.log1p(-x), -100))
+    if weight is not None:
+        loss = loss * weight._data
+    data = np.asarray(_reduce(Tensor._wrap(loss.astype(x.dtype)), reduction)._data)
+    if not should_record(input, target, weight):
+        return Tensor._wrap(data)
+    return _record(data, BinaryCrossEntropyBackward0(), reduction, self=input, target=target,
+                   weight=weight)
+
+
+class BinaryCrossEntropyWithLogitsBackward0(Node):
+    """loss = w ((1 - t) x + L softplus(-x)), L = 1 + (p - 1) t (p: pos_weight):
+    d/dx = w (L sigmoid(x) - p t);  d/dt = w ((p - 1) softplus(-x) - x)."""
+
+    saved = ("pos_weight", "reduction", "self", "target", "weight")
+    saved_tensors_names = ("pos_weight", "self", "target", "weight")
+
+    def backward(self, g):
+        x, t, w = _value(self._s_self), _value(self._s_target), _value(self._s_weight)
+        p = _value(self._s_pos_weight)
+        g0, g = g, _scale(g, self._s_reduction, x.numel())
+        if p is None:
+            dx = g * (x.sigmoid() - t)
+        else:
+            dx = g * ((1 + (p - 1) * t) * x.sigmoid() - p * t)
+        dt = None
+        if self.next_functions[1][0] is not None:
+            softplus = (-x).clamp_min(0) + ((-x.abs()).exp() + 1).log()
+            dt = g * (-x if p is None else (p - 1) * softplus - x)
+        if w is not None:
+            dx = dx * w
+            dt = None if dt is None else dt * w
+        return _like_g(dx, g0), (None if dt is None else _like_g(dt, g0))
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight, reduction: int,
+                                     pos_weight) -> Tensor:
+    x = input._data
+    t = target._data.astype(x.dtype, copy=False)
+    softplus = np.maximum(-x, 0) + np.log1p(np.exp(-np.abs(x)))
+    if pos_weight is None:
+        loss = (1 - t) * x + softplus
+    else:
+        loss = (1 - t) * x + (1 + (pos_weight._data - 1) * t) * softplus
+    if weight is not None:
+        loss = loss * weight._data
+    data = np.asarray(_reduce(Tensor._wrap(loss.astype(x.dtype)), reduction)._data)
+    if not should_record(input, target, weight, pos_weight):
+        return Tensor._wrap(data)
+    return _record(data, BinaryCrossEntropyWithLogitsBackward0(), reduction, self=input,
+                   target=target, weight=weight, pos_weight=pos_weight)
+
+
+# ---------------------------------------------------------------- Huber and smooth L1
+class HuberLossBackward0(Node):
+    """loss = d**2 / 2 where |d| < delta, else delta (|d| - delta / 2), d = self - target:
+    d/dself = clamp(d, -delta, delta);  d/dtarget = the negative of that."""
+
+    saved = ("delta", "reduction", "self", "target")
+    saved_tensors_names = ("self", "target")
+
+    def backward(self, g):
+        x, t = _value(self._s_self), _value(self._s_target)
+        g0, g = g, _scale(g, self._s_reduction, x.numel())
+        grad = g * self._slope(x - t)
+        need_target = self.next_functions[1][0] is not None
+        return _like_g(grad, g0), (_like_g(-grad, g0) if need_target else None)
+
+    def _slope(self, d: Tensor) -> Tensor:
+        return d.clamp(-self._s_delta, self._s_delta)
+
+
+class SmoothL1LossBackward0(HuberLossBackward0):
+    """loss = d**2 / (2 beta) where |d| < beta, else |d| - beta / 2, d = self - target:
+    d/dself = clamp(d / beta, -1, 1);  d/dtarget = the negative of that."""
+
+    saved = ("beta", "reduction", "self", "target")
+
+    def _slope(self, d: Tensor) -> Tensor:
+        if self._s_beta == 0:
+            return Tensor._wrap(np.sign(d._data))  # piecewise constant: no second derivative
+        return (d / self._s_beta).clamp(-1, 1)
+
+
+def _robust(input, target, reduction, node, width: float, huber: bool) -> Tensor:
+    d = input._data - target._data
+    a = np.abs(d)
+    if huber:
+        loss = np.where(a < width, 0.5 * d * d, width * (a - 0.5 * width))
+    elif width == 0:
+        loss = a
+    else:
+        loss = np.where(a < width, 0.5 * d * d / width, a - 0.5 * width)
+    data = np.asarray(_reduce(Tensor._wrap(loss.astype(d.dtype)), reduction)._data)
+    if not should_record(input, target):
+        return Tensor._wrap(data)
+    return _record(data, node, reduction, self=input, target=target)
+
+
+def huber_loss(input, target, reduction: int, delta: float) -> Tensor:
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    node = HuberLossBackward0()
+    node._s_delta = float(delta)
+    return _robust(input, target, reduction, node, float(delta), huber=True)
+
+
+def smooth_l1_loss(input, target, reduction: int, beta: float) -> Tensor:
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    node = SmoothL1LossBackward0()
+    node._s_beta = float(beta)
+    return _robust(input, target, reduction, node, float(beta), huber=False)

@@ -1,0 +1,93 @@
+# PyTorch beginner tutorials "Build the Neural Network" and "Optimizing Model Parameters"
+# (re-typed; FashionMNIST replaced by NumPy data, initial weights given to both libraries).
+# float32 losses may differ in the last digits (summation order): compared with a tolerance.
+import numpy as np
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+rng = np.random.default_rng(1)
+device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() \
+    else "cpu"
+print(f"Using {device} device")
+
+
+class NeuralNetwork(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.flatten = nn.Flatten()
+        self.linear_relu_stack = nn.Sequential(
+            nn.Linear(8 * 8, 32),
+            nn.ReLU(),
+            nn.Linear(32, 32),
+            nn.ReLU(),
+            nn.Linear(32, 10),
+        )
+
+    def forward(self, x):
+        x = self.flatten(x)
+        logits = self.linear_relu_stack(x)
+        return logits
+
+
+model = NeuralNetwork().to(device)
+print(model)
+model.load_state_dict({k: torch.tensor(rng.uniform(-0.3, 0.3, tuple(v.shape)).astype(np.float32))
+                       for k, v in model.state_dict().items()})
+X = torch.tensor(rng.random((1, 8, 8), dtype=np.float32), device=device)
+logits = model(X)
+pred_probab = nn.Softmax(dim=1)(logits)
+y_pred = pred_probab.argmax(1)
+print(f"Predicted class: {y_pred}")
+for name, param in model.named_parameters():
+    print(f"Layer: {name} | Size: {param.size()} | Values : {param[:2].shape} \n")
+
+images = torch.tensor(rng.random((256, 1, 8, 8), dtype=np.float32))
+labels = torch.tensor(rng.integers(0, 10, 256))
+train_dataloader = DataLoader(TensorDataset(images[:192], labels[:192]), batch_size=64)
+test_dataloader = DataLoader(TensorDataset(images[192:], labels[192:]), batch_size=64)
+learning_rate = 1e-1
+batch_size = 64
+epochs = 3
+loss_fn = nn.CrossEntropyLoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=learning_rate)
+
+
+def train_loop(dataloader, model, loss_fn, optimizer):
+    size = len(dataloader.dataset)
+    model.train()
+    for batch, (X, y) in enumerate(dataloader):
+        pred = model(X)
+        loss = loss_fn(pred, y)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        if batch % 2 == 0:
+            loss, current = loss.item(), batch * batch_size + len(X)
+            print(f"loss: {loss:>7f}  [{current:>5d}/{size:>5d}]")
+
+
+def test_loop(dataloader, model, loss_fn):
+    model.eval()
+    size = len(dataloader.dataset)
+    num_batches = len(dataloader)
+    test_loss, correct = 0, 0
+    with torch.no_grad():
+        for X, y in dataloader:
+            pred = model(X)
+            test_loss += loss_fn(pred, y).item()
+            correct += (pred.argmax(1) == y).type(torch.float).sum().item()
+    test_loss /= num_batches
+    correct /= size
+    print(f"Test Error: \n Accuracy: {(100*correct):>0.1f}%, Avg loss: {test_loss:>8f} \n")
+
+
+for t in range(epochs):
+    print(f"Epoch {t+1}\n-------------------------------")
+    train_loop(train_dataloader, model, loss_fn, optimizer)
+    test_loop(test_dataloader, model, loss_fn)
+print("Done!")
+torch.save(model.state_dict(), "model_weights.pth")
+model2 = NeuralNetwork()
+model2.load_state_dict(torch.load("model_weights.pth", weights_only=True))
+print(model2.eval().linear_relu_stack[0].weight.shape)
