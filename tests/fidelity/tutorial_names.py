@@ -2,7 +2,7 @@
 tutorials learners run use: PyTorch's beginner tutorials (tensors, autograd, building and
 training a network, data loading, saving), d2l (zh/en) chapters 2-4 and 5 (preliminaries,
 linear networks, MLPs, builders' guide), micrograd's tests, and the seed tutorials. Names found
-in the programs under tests/fidelity/tutorials/ and tests/seeds/ are added to these.
+in the programs under tests/fidelity/tutorials/ and tests/lessons/seeds/ are added to these.
 """
 
 TORCH = """
