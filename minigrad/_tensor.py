@@ -15,10 +15,9 @@ from array import array
 import numpy as np
 
 from . import _dtype as _d
-from . import autograd as _autograd
 from ._dtype import from_numpy_dtype
 from ._state import local as _mode
-from .autograd import graph as _graph
+from .utils.hooks import Hooks, RemovableHandle
 
 __all__ = ["Tensor", "Size"]
 
@@ -114,6 +113,10 @@ class Tensor:
     _hooks = None  # hooks of a leaf tensor, run by its AccumulateGrad
     _post_acc_hooks = None  # register_post_accumulate_grad_hook's hooks
     _inference = False  # made inside inference_mode
+    # a view (made by movement/indexing/join ops) shares its base's memory and version counter
+    _view_vc = None  # the base's version that the view's grad_fn was made for
+    _view_no_grad = False  # made in no_grad mode from a base requiring grad: leads nowhere
+    _view_multi = None  # made by split/chunk/unbind: the op's name (no in-place changes allowed)
     __array_priority__ = 1000  # make `ndarray * Tensor` call Tensor.__rmul__
     _vc = _VersionCounter()  # made on first use; see _VersionCounter
 
@@ -214,7 +217,8 @@ class Tensor:
 
     @property
     def requires_grad(self) -> bool:
-        return self._requires_grad
+        """Whether autograd records ops on this tensor (a view: also once its base does)."""
+        return self._requires_grad or (self._base is not None and self._base._requires_grad)
 
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:
@@ -318,7 +322,7 @@ class Tensor:
         if self._grad_fn is not None:
             self.retain_grad()
 
-    def register_hook(self, hook):
+    def register_hook(self, hook) -> RemovableHandle:
         """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a new grad.
 
         Returns a handle whose ``remove()`` takes the hook away.
@@ -335,10 +339,10 @@ class Tensor:
         if self._grad_fn is not None:
             return self._grad_fn._register_tensor_hook(self._output_nr, hook)
         if self._hooks is None:
-            self._hooks = _graph._Hooks()
+            self._hooks = Hooks()
         return self._hooks.add(hook)
 
-    def register_post_accumulate_grad_hook(self, hook):
+    def register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
         """Call ``hook(tensor)`` on this leaf after its ``.grad`` has been updated."""
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
@@ -346,7 +350,7 @@ class Tensor:
             raise RuntimeError(
                 "post accumulate grad hooks cannot be registered on non-leaf tensors")
         if self._post_acc_hooks is None:
-            self._post_acc_hooks = _graph._Hooks()
+            self._post_acc_hooks = Hooks()
         return self._post_acc_hooks.add(hook)
 
     # ------------------------------------------------------------------ conversion
@@ -362,7 +366,7 @@ class Tensor:
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
         """The ndarray itself (shared memory); refused while the tensor requires grad."""
-        if self._requires_grad and not force:
+        if self.requires_grad and not force:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. "
                 "Use tensor.detach().numpy() instead.")
@@ -463,23 +467,9 @@ class Tensor:
         >>> x.grad
         tensor(6.)
         """
-        _autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        from .autograd import backward  # the one import of autograd: it builds on Tensor
 
-    # In-place support: every in-place op calls this before writing.
-    def _check_inplace(self) -> None:
-        if self._inference and not _mode.inference_mode:
-            raise RuntimeError(
-                "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
-                "make a clone to get a normal tensor before doing inplace update.See "
-                "https://github.com/pytorch/rfcs/pull/17 for more details.")
-        if _mode.grad_enabled and self._requires_grad:
-            if self._grad_fn is None:
-                raise RuntimeError(
-                    "a leaf Variable that requires grad is being used in an in-place operation.")
-            base = self._base
-            if base is not None and base._grad_fn is None and base._requires_grad:
-                raise RuntimeError("a view of a leaf Variable that requires grad is being used "
-                                   "in an in-place operation.")
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
 
 def _rebuild(data, requires_grad):

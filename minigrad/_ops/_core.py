@@ -1,7 +1,7 @@
-"""The shared machinery of every op: operands, result dtypes, recording a node.
+"""What the op files share: operands and result dtypes, saved values, attaching methods.
 
-Whether to record is decided in one place, :func:`make`: only when grad mode is on and some
-input requires grad does the op get a node (its ``grad_fn``).
+Recording is not here: every op asks :func:`minigrad.autograd.graph.should_record` whether to
+build a node and attaches it with :func:`minigrad.autograd.graph.record`.
 """
 
 from __future__ import annotations
@@ -9,12 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import _Defaults, from_numpy_dtype, result_type
-from .._state import local as _mode
 from .._tensor import Tensor
-from ..autograd.graph import SavedTensor, _sequence, grad_accumulator, intern_nrs
+from ..autograd.graph import SavedTensor
 
-__all__ = ["Tensor", "SavedTensor", "make", "make_view", "binary_operands", "value", "method",
-           "wrap_scalar", "to_tensor"]
+__all__ = ["binary_operands", "value", "method", "wrap_scalar", "to_tensor", "dtype_of"]
 
 _SCALARS = (int, float, bool)
 
@@ -86,74 +84,6 @@ def binary_operands(a, b, float_result: bool = False):
     xa = a._data if ta else np.asarray(a)
     xb = b._data if tb else np.asarray(b)
     return (xa if xa.dtype == nd else xa.astype(nd), xb if xb.dtype == nd else xb.astype(nd), nd)
-
-
-_ZEROS = [(), (0,), (0, 0), (0, 0, 0), (0, 0, 0, 0)]  # the usual input_nrs: all first outputs
-
-
-def make(data, node, *inputs, broadcast: bool = False) -> Tensor:
-    """Wrap ``data`` as the op's output; if ``node`` is given, make it the output's grad_fn.
-
-    ``inputs`` are the op's operands in order (Tensors, or None for a non-tensor operand); they
-    become ``node.next_functions``. With ``broadcast=True`` (elementwise ops) the engine sums
-    each input's gradient back to that input's shape and dtype: un-broadcasting lives here,
-    once, not in every backward formula. (One pass over the inputs: this runs for every op.)
-    """
-    t = Tensor._wrap(data)
-    if node is None:
-        return t
-    nodes = []
-    later_output = False  # some input is a second (third...) output of its node
-    for x in inputs:
-        if x is None or not x._requires_grad:
-            nodes.append(None)
-            continue
-        if x._base is not None:
-            x._sync_view()  # a view whose memory changed in place reads from its base now
-            if x._grad_fn is None and x._view_no_grad:  # made in no_grad mode: leads nowhere
-                nodes.append(None)
-                continue
-        fn = x._grad_fn
-        if fn is None:
-            nodes.append(grad_accumulator(x))
-        else:
-            nodes.append(fn)
-            if x._output_nr:
-                later_output = True
-        if broadcast:
-            xd = x._data
-            if xd.shape != t._data.shape or xd.dtype != t._data.dtype:
-                if node._sum_to is None:
-                    node._sum_to = [None] * len(inputs)
-                node._sum_to[len(nodes) - 1] = (xd.shape, xd.dtype)
-    node._next_nodes = tuple(nodes)
-    if later_output:
-        node._next_nrs = intern_nrs(tuple(0 if fn is None else x._output_nr
-                                          for fn, x in zip(nodes, inputs)))
-    else:
-        node._next_nrs = _ZEROS[len(nodes)] if len(nodes) < 5 else (0,) * len(nodes)
-    node._sequence_nr = next(_sequence)
-    t._grad_fn = node
-    t._requires_grad = True
-    return t
-
-
-def recording(*tensors) -> bool:
-    """Whether an op on ``tensors`` must record a node."""
-    if not _mode.grad_enabled:
-        return False
-    for t in tensors:
-        if t is not None and t._requires_grad:
-            return True
-    return False
-
-
-def make_view(data, node, base: Tensor) -> Tensor:
-    """Like :func:`make` for an op whose output is a view of ``base`` (shares its version)."""
-    t = make(data, node, base)
-    t._vc = base._vc
-    t._base = base if base._base is None else base._base
-    return t
 
 
 def dtype_of(npdtype):

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._state import local as _mode
-from ..autograd.graph import Node
-from ._core import Tensor, method, value
+from .._tensor import Tensor
+from ..autograd.graph import Node, should_record
+from ._core import method, value
 from .movement import u64
 from .unary import data, floats, record_result
 
@@ -38,9 +38,10 @@ def relu(input):
     if d.dtype.kind == "b":
         raise RuntimeError("Boolean inputs not supported for relu")
     d = np.maximum(d, d.dtype.type(0))
-    if _mode.grad_enabled and input._requires_grad:
-        return record_result(d, ReluBackward0(), input)
-    return Tensor._wrap(d)
+    out = Tensor._wrap(d)
+    if should_record(input):
+        record_result(ReluBackward0(), out, input)
+    return out
 
 
 def relu_(input):
@@ -66,9 +67,10 @@ def sigmoid(input):
     d = np.tanh(d * half)  # sigmoid(x) = (tanh(x/2) + 1) / 2, which cannot overflow
     d *= half
     d += half
-    if _mode.grad_enabled and input._requires_grad:
-        return record_result(d, SigmoidBackward0(), input)
-    return Tensor._wrap(d)
+    out = Tensor._wrap(d)
+    if should_record(input):
+        record_result(SigmoidBackward0(), out, input)
+    return out
 
 
 class TanhBackward0(Node):
@@ -85,9 +87,10 @@ class TanhBackward0(Node):
 def tanh(input):
     """Hyperbolic tangent, elementwise."""
     d = np.tanh(floats(input, "tanh"))
-    if _mode.grad_enabled and input._requires_grad:
-        return record_result(d, TanhBackward0(), input)
-    return Tensor._wrap(d)
+    out = Tensor._wrap(d)
+    if should_record(input):
+        record_result(TanhBackward0(), out, input)
+    return out
 
 
 # ---------------------------------------------------------------- softmax
@@ -145,11 +148,12 @@ def softmax(input, dim=None, dtype=None):
         e = d - _max_keep(d, axis)
         np.exp(e, out=e)
         e /= np.add.reduce(e, axis, keepdims=True)
-    if _mode.grad_enabled and input._requires_grad:
+    out = Tensor._wrap(e)
+    if should_record(input):
         node = SoftmaxBackward0()
         node._s_dim, node._axis = u64(dim), axis
-        return record_result(e, node, input)
-    return Tensor._wrap(e)
+        record_result(node, out, input)
+    return out
 
 
 class LogSoftmaxBackward0(Node):
@@ -168,12 +172,13 @@ def log_softmax(input, dim=None, dtype=None):
     """``x - log(exp(x).sum(dim))``, computed stably."""
     input, d, axis = _softmax_input(input, dim, dtype, "log_softmax")
     if d.ndim == 0 or d.size == 0:
-        out = d - d
+        z = d - d
     else:
-        out = d - _max_keep(d, axis)
-        out -= np.log(np.add.reduce(np.exp(out), axis, keepdims=True))
-    if _mode.grad_enabled and input._requires_grad:
+        z = d - _max_keep(d, axis)
+        z -= np.log(np.add.reduce(np.exp(z), axis, keepdims=True))
+    out = Tensor._wrap(z)
+    if should_record(input):
         node = LogSoftmaxBackward0()
         node._s_dim, node._axis = u64(dim), axis
-        return record_result(out, node, input)
-    return Tensor._wrap(out)
+        record_result(node, out, input)
+    return out

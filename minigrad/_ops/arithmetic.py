@@ -16,20 +16,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._state import local as _mode
-from ..autograd.graph import Node
-from ._core import SavedTensor, Tensor, binary_operands, make, method, value
+from .._tensor import Tensor
+from ..autograd.graph import Node, SavedTensor, record, should_record
+from ._core import binary_operands, method, value
 
 __all__ = ["add", "sub", "mul", "div", "neg", "true_divide", "rsub", "reciprocal",
-           "broadcast_error", "factor"]
-
-
-def _rg(x) -> bool:
-    return isinstance(x, Tensor) and x._requires_grad
-
-
-def _t(x):
-    return x if isinstance(x, Tensor) else None
+           "broadcast_error", "factor", "mul_by_number", "div_by_number"]
 
 
 def _save(x):
@@ -111,12 +103,13 @@ def add(input, other, *, alpha=1, out=None):
         data = np.add(a, b) if alpha == 1 else np.add(a, _alpha(b, alpha))
     except ValueError:
         raise broadcast_error(input, other) from None
-    if _mode.grad_enabled and (_rg(input) or _rg(other)):
+    out = Tensor._wrap(data)
+    if should_record(input, other):
         node = AddBackward0()
         if alpha != 1:
             node._s_alpha = alpha
-        return make(data, node, _t(input), _t(other), broadcast=True)
-    return Tensor._wrap(data)
+        record(node, out, input, other, broadcast=True)
+    return out
 
 
 def __radd__(self, other):  # `2 + x` is `x.add(2)` in PyTorch: the tensor stays operand 0
@@ -155,12 +148,13 @@ def sub(input, other, *, alpha=1, out=None):
         data = np.subtract(a, b) if alpha == 1 else np.subtract(a, _alpha(b, alpha))
     except ValueError:
         raise broadcast_error(input, other) from None
-    if _mode.grad_enabled and (_rg(input) or _rg(other)):
+    out = Tensor._wrap(data)
+    if should_record(input, other):
         node = SubBackward0()
         if alpha != 1:
             node._s_alpha = alpha
-        return make(data, node, _t(input), _t(other), broadcast=True)
-    return Tensor._wrap(data)
+        record(node, out, input, other, broadcast=True)
+    return out
 
 
 def rsub(input, other, *, alpha=1):  # a function only: PyTorch's Tensor has no .rsub method
@@ -173,12 +167,13 @@ def rsub(input, other, *, alpha=1):  # a function only: PyTorch's Tensor has no 
     if _is_bool(input) or _is_bool(other):
         _check_bool_sub(input, other)
     data = np.subtract(b, a if alpha == 1 else a * alpha)
-    if _mode.grad_enabled and _rg(input):
+    out = Tensor._wrap(data)
+    if should_record(input):
         node = RsubBackward1()
         if alpha != 1:
             node._s_alpha = alpha
-        return make(data, node, input, broadcast=True)
-    return Tensor._wrap(data)
+        record(node, out, input, broadcast=True)
+    return out
 
 
 Tensor.__rsub__ = lambda self, other: rsub(self, other)
@@ -206,12 +201,12 @@ def mul(input, other, *, out=None):
     """``input * other``, elementwise, broadcasting."""
     if type(other) is float and type(input) is Tensor and input._data.dtype.kind == "f":
         # the commonest case, `x * 0.5`, without the general checks (it cannot fail)
-        data = np.multiply(input._data, other)
-        if input._requires_grad and _mode.grad_enabled:
+        out = Tensor._wrap(np.multiply(input._data, other))
+        if should_record(input):
             node = MulBackward0()
             node._s_other = other
-            return make(data, node, input, None, broadcast=True)
-        return Tensor._wrap(data)
+            record(node, out, input, other, broadcast=True)
+        return out
     a, b, _ = binary_operands(input, other)
     if a is NotImplemented:
         return NotImplemented
@@ -219,16 +214,15 @@ def mul(input, other, *, out=None):
         data = np.multiply(a, b)
     except ValueError:
         raise broadcast_error(input, other) from None
-    ta, tb = isinstance(input, Tensor), isinstance(other, Tensor)
-    ra, rb = ta and input._requires_grad, tb and other._requires_grad
-    if (ra or rb) and _mode.grad_enabled:
+    out = Tensor._wrap(data)
+    if should_record(input, other):
         node = MulBackward0()
-        if ra:
-            node._s_other = SavedTensor(other) if tb else other
-        if rb:
-            node._s_self = SavedTensor(input) if ta else input
-        return make(data, node, input if ta else None, other if tb else None, broadcast=True)
-    return Tensor._wrap(data)
+        if isinstance(input, Tensor) and input._requires_grad:
+            node._s_other = _save(other)
+        if isinstance(other, Tensor) and other._requires_grad:
+            node._s_self = _save(input)
+        record(node, out, input, other, broadcast=True)
+    return out
 
 
 Tensor.__rmul__ = lambda self, other: mul(self, other)  # `2 * x` saves `_saved_other` = 2
@@ -271,14 +265,14 @@ def div(input, other, *, rounding_mode=None, out=None):
             data = np.true_divide(a, b)
     except ValueError:
         raise broadcast_error(input, other) from None
-    ra, rb = _rg(input), _rg(other)
-    if (ra or rb) and _mode.grad_enabled:
+    out = Tensor._wrap(data)
+    if should_record(input, other):
         node = DivBackward0()
         node._s_other = _save(other)
-        if rb:
+        if isinstance(other, Tensor) and other._requires_grad:
             node._s_self = _save(input)
-        return make(data, node, _t(input), _t(other), broadcast=True)
-    return Tensor._wrap(data)
+        record(node, out, input, other, broadcast=True)
+    return out
 
 
 true_divide = div
@@ -313,12 +307,51 @@ def reciprocal(input):
         data = data.astype(np.float32)
     with np.errstate(divide="ignore"):
         data = np.reciprocal(data)
-    if _mode.grad_enabled and input._requires_grad:
+    out = Tensor._wrap(data)
+    if should_record(input):
         node = ReciprocalBackward0()
-        out = make(data, node, input)
+        record(node, out, input)
         node._s_result = SavedTensor(out, node)
-        return out
-    return Tensor._wrap(data)
+    return out
+
+
+# ---------------------------------------------------------------- scaling by a number (nn losses)
+class MulBackward1(Node):
+    """z = self * other (a Python number):  dz/dself = other."""
+
+    saved = ("other",)
+
+    def backward(self, g):
+        return (g * self._s_other,)
+
+
+def mul_by_number(input: Tensor, other) -> Tensor:
+    """``input * other`` recorded as PyTorch's ``mul(Tensor, Scalar)``."""
+    out = Tensor._wrap(np.asarray(np.multiply(input._data, other), input._data.dtype))
+    if should_record(input):
+        node = MulBackward1()
+        node._s_other = other
+        record(node, out, input)
+    return out
+
+
+class DivBackward1(Node):
+    """z = self / other (a Python number):  dz/dself = 1 / other."""
+
+    saved = ("other",)
+
+    def backward(self, g):
+        return (g / self._s_other,)
+
+
+def div_by_number(input: Tensor, other) -> Tensor:
+    """``input / other`` recorded as PyTorch's ``div(Tensor, Scalar)``."""
+    out = Tensor._wrap(np.asarray(np.true_divide(input._data, other), input._data.dtype))
+    if should_record(input):
+        node = DivBackward1()
+        node._s_other = other
+        record(node, out, input)
+    return out
 
 
 # ---------------------------------------------------------------- neg
@@ -336,10 +369,10 @@ def neg(input):
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "
                            "If you are trying to invert a mask, use the `~` or "
                            "`logical_not()` operator instead.")
-    data = np.negative(input._data)
-    if _mode.grad_enabled and input._requires_grad:
-        return make(data, NegBackward0(), input)
-    return Tensor._wrap(data)
+    out = Tensor._wrap(np.negative(input._data))
+    if should_record(input):
+        record(NegBackward0(), out, input)
+    return out
 
 
 Tensor.__pos__ = lambda self: self

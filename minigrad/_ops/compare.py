@@ -18,9 +18,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import result_type
-from .._state import local as _mode
-from ..autograd.graph import Node
-from ._core import SavedTensor, Tensor, binary_operands, dtype_of, make, method, value
+from .._tensor import Tensor
+from ..autograd.graph import Node, SavedTensor, record, should_record
+from ._core import binary_operands, dtype_of, method, value
 from .reduce import _dims
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "not_equal", "less", "less_equal", "greater",
@@ -215,12 +215,12 @@ def where(condition, input=None, other=None, *, out=None):
         from .arithmetic import broadcast_error
 
         raise broadcast_error(condition, input if isinstance(input, Tensor) else other) from None
-    ti, to = isinstance(input, Tensor), isinstance(other, Tensor)
-    if _mode.grad_enabled and ((ti and input._requires_grad) or (to and other._requires_grad)):
+    out = Tensor._wrap(data)
+    if should_record(input, other):
         node = WhereBackward0()
         node._s_condition = SavedTensor(condition)
-        return make(data, node, input if ti else None, other if to else None, broadcast=True)
-    return Tensor._wrap(data)
+        record(node, out, input, other, broadcast=True)
+    return out
 
 
 Tensor.where = lambda self, condition, other: where(condition, self, other)
@@ -261,8 +261,9 @@ def masked_fill(input, mask, value):
     dt = input._data.dtype
     fill = np.asarray(value._data if vt else value).astype(dt)
     data = np.where(mask._data, fill, input._data)
-    if _mode.grad_enabled and (input._requires_grad or (vt and value._requires_grad)):
+    out = Tensor._wrap(data)
+    if should_record(input, value):
         node = MaskedFillBackward1() if vt else MaskedFillBackward0()
         node._s_mask = SavedTensor(mask)
-        return make(data, node, input, *((value,) if vt else ()), broadcast=True)
-    return Tensor._wrap(data)
+        record(node, out, input, *((value,) if vt else ()), broadcast=True)
+    return out

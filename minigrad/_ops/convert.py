@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from .. import _dtype
 from .._dtype import dtype as _dtype_cls
-from .._state import local as _mode
-from .._tensor import _Device
-from ..autograd.graph import Node
-from ._core import Tensor, make, method
+from .._tensor import Tensor, _Device
+from ..autograd.graph import Node, record, should_record
+from ._core import method
 
 __all__ = ["to"]
 
@@ -34,9 +33,10 @@ class ToCopyBackward0(Node):
 
 def _to_copy(input, dt):
     data = input._data.astype(dt.np)
-    if _mode.grad_enabled and input._requires_grad and dt.is_floating_point:
-        return make(data, ToCopyBackward0(), input, broadcast=True)
-    return Tensor._wrap(data)
+    out = Tensor._wrap(data)
+    if dt.is_floating_point and should_record(input):  # to an integer dtype: not recorded
+        record(ToCopyBackward0(), out, input, broadcast=True)
+    return out
 
 
 def _check_device(device) -> None:

@@ -23,9 +23,9 @@ import warnings
 
 import numpy as np
 
-from .._state import local as _mode
-from ..autograd.graph import Node
-from ._core import Tensor, make, method
+from .._tensor import Tensor
+from ..autograd.graph import Node, record, should_record
+from ._core import method
 from .movement import u64, unsqueeze, view_of
 
 __all__ = ["select", "narrow", "alias", "index", "index_put"]
@@ -60,11 +60,12 @@ class SliceBackwardBackward0(SelectBackwardBackward0):
 def _place_op(g, shape, where, node_cls):
     data = np.zeros(shape, g._data.dtype)
     data[where] = g._data
-    if _mode.grad_enabled and g._requires_grad:
+    out = Tensor._wrap(data)
+    if should_record(g):
         node = node_cls()
         node._where = where
-        return make(data, node, g)
-    return Tensor._wrap(data)
+        record(node, out, g)
+    return out
 
 
 # ---------------------------------------------------------------- select / slice / alias
@@ -93,10 +94,6 @@ class AliasBackward0(Node):
         return (g,)
 
 
-def _recording(x) -> bool:
-    return _mode.grad_enabled and x._requires_grad
-
-
 @method("select")
 def select(input, dim: int, index: int):
     """The view ``input[..., index, ...]`` with ``index`` at dimension ``dim``."""
@@ -108,7 +105,7 @@ def select(input, dim: int, index: int):
         raise IndexError(f"index {index} is out of bounds for dimension {d} with size {shape[d]}")
     where = _along(d, index % shape[d])
     node = None
-    if _recording(input):
+    if should_record(input):
         node = SelectBackward0()
         node._s_dim, node._s_index, node._s_self_sym_sizes = d, u64(index), shape
         node._where = where
@@ -122,7 +119,7 @@ def _slice(input, dim: int, start, stop, step):
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     where = _along(dim, slice(start, stop, step))
     node = None
-    if _recording(input):
+    if should_record(input):
         node = SliceBackward0()
         node._s_dim, node._s_self_sym_sizes, node._s_step = dim, shape, step
         node._s_start = u64(0 if start is None else start)
@@ -141,7 +138,7 @@ def narrow(input, dim: int, start: int, length: int):
 
 def alias(input):
     """A new view of all of ``input`` (what ``x[...]`` returns)."""
-    return view_of(input, input._data[...], AliasBackward0() if _recording(input) else None)
+    return view_of(input, input._data[...], AliasBackward0() if should_record(input) else None)
 
 
 # ---------------------------------------------------------------- parsing an index
@@ -328,13 +325,13 @@ class IndexBackward0(Node):
 
 def _index(input, indices):
     where = numpy_index(input, indices)
-    data = input._data[where]
-    if _recording(input):
+    out = Tensor._wrap(input._data[where])
+    if should_record(input):
         node = IndexBackward0()
         node._s_indices, node._s_self_sym_sizes = tuple(indices), input._data.shape
         node._where = where
-        return make(data, node, input)
-    return Tensor._wrap(data)
+        record(node, out, input)
+    return out
 
 
 def index(input, indices):
@@ -389,11 +386,12 @@ def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0):
         np.add.at(data, where, values._data)
     else:
         data[where] = values._data
-    if _mode.grad_enabled and (input._requires_grad or values._requires_grad):
+    out = Tensor._wrap(data)
+    if should_record(input, values):
         node = cls()
         node._s_accumulate, node._s_indices, node._where = accumulate, tuple(indices), where
-        return make(data, node, input, values, broadcast=True)
-    return Tensor._wrap(data)
+        record(node, out, input, values, broadcast=True)
+    return out
 
 
 @method("index_put")

@@ -26,16 +26,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._state import local as _mode
+from .._tensor import Tensor
 from ..autograd.functional_utils import sum_to
-from ..autograd.graph import CopyBackwards, Node, SavedTensor, _sequence, collect_next_edges
-from ._core import Tensor, dtype_of, make, method
+from ..autograd.grad_mode import is_grad_enabled, is_inference_mode_enabled
+from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_record
+from ._core import dtype_of, method
 from .movement import clone
 
 __all__ = ["apply_inplace", "CopySlices", "AsStridedBackward0"]
-
-Tensor._view_vc = None  # version of the base that a view's grad_fn was made for
-
 
 # ---------------------------------------------------------------- where a view sits in its base
 class _Placement:
@@ -123,9 +121,7 @@ def _sync_view(self) -> None:
         return
     node = AsStridedBackward0()
     node._placement = _Placement(self, base)
-    node.next_functions = collect_next_edges(base)
-    node._sequence_nr = next(_sequence)
-    self._grad_fn, self._requires_grad, self._output_nr = node, True, 0
+    record(node, self, base)
 
 
 class CopySlices(Node):
@@ -140,8 +136,6 @@ class CopySlices(Node):
     def __init__(self, base: Tensor, view: Tensor, fn: Node):
         self.fn = fn
         self._placement = _Placement(view, base)
-        self.next_functions = collect_next_edges(base) + fn.next_functions[1:]
-        self._sequence_nr = next(_sequence)
 
     def backward(self, g):
         where = self._placement.where()
@@ -249,23 +243,42 @@ def _rebase(self: Tensor, node: Node) -> None:
         self._history_changed(old)  # retain_grad follows the new grad_fn
         return
     old = base._grad_fn
-    base._grad_fn, base._requires_grad, base._output_nr = CopySlices(base, self, node), True, 0
+    record(CopySlices(base, self, node), base, base, *node.next_functions[1:])
     base._history_changed(old)
     self._view_vc = -1
     _sync_view(self)  # the view now reads from its base: AsStridedBackward0
 
 
+def _check_inplace(self: Tensor, grad_mode: bool) -> None:
+    """PyTorch's refusals to modify a tensor in place: inference tensors, leaves needing grad."""
+    if self._inference and not is_inference_mode_enabled():
+        raise RuntimeError(
+            "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
+            "make a clone to get a normal tensor before doing inplace update.See "
+            "https://github.com/pytorch/rfcs/pull/17 for more details.")
+    if not grad_mode:
+        return
+    base = self._base
+    if base is not None:
+        _check_view(self, None)
+    if self.requires_grad:
+        if self._grad_fn is None and base is None:
+            raise RuntimeError(
+                "a leaf Variable that requires grad is being used in an in-place operation.")
+        if base is not None and base._grad_fn is None and base._requires_grad:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used "
+                               "in an in-place operation.")
+
+
 def apply_inplace(self: Tensor, op, *args, **kwargs):
     """Run the out-of-place ``op(self, *args)`` and make its result and node ``self``'s own."""
-    if _mode.grad_enabled:
-        if self._base is not None:
-            _check_view(self, None)
-        self._check_inplace()
+    grad_mode = is_grad_enabled()
+    _check_inplace(self, grad_mode)
     out = op(self, *args, **kwargs)
     if out is NotImplemented:
         return NotImplemented
     node = out._grad_fn
-    if self._base is not None and _mode.grad_enabled:
+    if self._base is not None and grad_mode:
         _check_view(self, node is not None)
     if node is not None:
         _save_original(node, self)
@@ -329,13 +342,9 @@ class FillBackward3(Node):
         return _zeros_like(g), g.sum()
 
 
-def _recording(*tensors) -> bool:
-    return _mode.grad_enabled and any(t._requires_grad for t in tensors)
-
-
 def _zeroed(input):
-    data = np.zeros_like(input._data)
-    return make(data, ZeroBackward0(), input) if _recording(input) else Tensor._wrap(data)
+    out = Tensor._wrap(np.zeros_like(input._data))
+    return record(ZeroBackward0(), out, input) if should_record(input) else out
 
 
 def _filled(input, value):
@@ -343,12 +352,12 @@ def _filled(input, value):
         if value._data.ndim:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value._data.ndim} dimensions.")
-        data = np.full_like(input._data, value._data)
-        if _recording(input, value):
-            return make(data, FillBackward3(), input, value, broadcast=True)
-        return Tensor._wrap(data)
-    data = np.full_like(input._data, value)
-    return make(data, FillBackward2(), input) if _recording(input) else Tensor._wrap(data)
+        out = Tensor._wrap(np.full_like(input._data, value._data))
+        if should_record(input, value):
+            record(FillBackward3(), out, input, value, broadcast=True)
+        return out
+    out = Tensor._wrap(np.full_like(input._data, value))
+    return record(FillBackward2(), out, input) if should_record(input) else out
 
 
 def _copied(input, src):
@@ -358,9 +367,10 @@ def _copied(input, src):
         from .arithmetic import broadcast_error
 
         raise broadcast_error(input, src) from None
-    if _recording(input, src):
-        return make(data, CopyBackwards(), input, src, broadcast=True)
-    return Tensor._wrap(data)
+    out = Tensor._wrap(data)
+    if should_record(input, src):
+        record(CopyBackwards(), out, input, src, broadcast=True)
+    return out
 
 
 @method("zero_")

@@ -14,10 +14,10 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import result_type
-from .._state import local as _mode
-from ..autograd.graph import Node, _sequence, collect_next_edges
-from ._core import Tensor, make, make_view, method
-from .movement import u64, view_of
+from .._tensor import Tensor
+from ..autograd.graph import Node, record, should_record
+from ._core import method
+from .movement import u64, views_of
 
 __all__ = ["cat", "concat", "concatenate", "stack", "split", "chunk", "unbind"]
 
@@ -86,13 +86,13 @@ def cat(tensors, dim: int = 0, *, out=None):
                     f"Sizes of tensors must match except in dimension {d}. Expected size {a} "
                     f"but got size {b} for tensor number {i} in the list.")
     dt = _promoted(tensors)
-    data = np.concatenate([t._data for t in used], axis=d, dtype=dt)
-    if _mode.grad_enabled and any(t._requires_grad for t in tensors):
+    out = Tensor._wrap(np.concatenate([t._data for t in used], axis=d, dtype=dt))
+    if should_record(*tensors):
         node = CatBackward0()
         node._s_dim, node._dim = u64(dim), d
         node._sizes = [t._data.shape[d] if t._data.shape != (0,) else -1 for t in tensors]
-        return make(data, node, *tensors, broadcast=True)
-    return Tensor._wrap(data)
+        record(node, out, *tensors, broadcast=True)
+    return out
 
 
 concat = concatenate = cat
@@ -114,12 +114,13 @@ def stack(tensors, dim: int = 0, *, out=None):
     if not -n <= dim < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
                          f"but got {dim})")
-    data = np.stack([t._data for t in tensors], axis=dim % n, dtype=_promoted(tensors))
-    if _mode.grad_enabled and any(t._requires_grad for t in tensors):
+    out = Tensor._wrap(np.stack([t._data for t in tensors], axis=dim % n,
+                                dtype=_promoted(tensors)))
+    if should_record(*tensors):
         node = StackBackward0()
         node._s_dim, node._dim = u64(dim), dim % n
-        return make(data, node, *tensors, broadcast=True)
-    return Tensor._wrap(data)
+        record(node, out, *tensors, broadcast=True)
+    return out
 
 
 # ---------------------------------------------------------------- split / chunk / unbind
@@ -171,18 +172,7 @@ class UnbindBackward0(Node):
 
 def _views(input, datas, node):
     """Several views of ``input`` made by one multi-output node."""
-    if not (_mode.grad_enabled and input._requires_grad):
-        outs = [view_of(input, d) for d in datas]
-    else:
-        node.next_functions = collect_next_edges(input)
-        node._sequence_nr = next(_sequence)
-        node._num_outputs = len(datas)
-        outs = []
-        for i, d in enumerate(datas):
-            t = make_view(d, None, input)
-            t._view_vc = t._vc[0]
-            t._grad_fn, t._requires_grad, t._output_nr = node, True, i
-            outs.append(t)
+    outs = views_of(input, datas, node if should_record(input) else None)
     for t in outs:
         t._view_multi = type(node).__name__[:-9]  # modifying them in place is an error
     return tuple(outs)

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._state import local as _mode
-from ..autograd.graph import Node, _sequence, collect_next_edges
-from ._core import SavedTensor, Tensor, make, method, value
+from .._tensor import Tensor
+from ..autograd.graph import Node, SavedTensor, record, should_record
+from ._core import method, value
 from .movement import UnsafeViewBackward0
 
 __all__ = ["dot", "mv", "mm", "bmm", "addmm", "matmul"]
@@ -68,16 +68,15 @@ def dot(input, tensor):
             f"inconsistent tensor size, expected tensor [{a.size}] and src [{b.size}] to have "
             f"the same number of elements, but got {a.size} and {b.size} elements respectively")
     _no_bool(input, "dot")
-    d = np.asarray(np.dot(a, b))
-    ra, rb = input._requires_grad, tensor._requires_grad
-    if (ra or rb) and _mode.grad_enabled:
+    out = Tensor._wrap(np.asarray(np.dot(a, b)))
+    if should_record(input, tensor):
         node = DotBackward0()
-        if ra:
+        if input._requires_grad:
             node._s_tensor = SavedTensor(tensor)
-        if rb:
+        if tensor._requires_grad:
             node._s_self = SavedTensor(input)
-        return make(d, node, input, tensor)
-    return Tensor._wrap(d)
+        record(node, out, input, tensor)
+    return out
 
 
 class MvBackward0(Node):
@@ -105,16 +104,15 @@ def mv(input, vec):
         raise RuntimeError("addmv input tensors must have the same dtype, but got "
                            f"{_short(vec)}, {_short(input)}, and {_short(vec)}")
     _no_bool(input, "addmv_impl_cpu")
-    d = a @ b
-    ra, rb = input._requires_grad, vec._requires_grad
-    if (ra or rb) and _mode.grad_enabled:
+    out = Tensor._wrap(a @ b)
+    if should_record(input, vec):
         node = MvBackward0()
-        if ra:
+        if input._requires_grad:
             node._s_vec = SavedTensor(vec)
-        if rb:
+        if vec._requires_grad:
             node._s_self = SavedTensor(input)
-        return make(d, node, input, vec)
-    return Tensor._wrap(d)
+        record(node, out, input, vec)
+    return out
 
 
 # ---------------------------------------------------------------- mm / bmm / addmm
@@ -181,8 +179,8 @@ class MmBackward0(Node):
 def mm(input, mat2):
     """Matrix product of an (n x k) and a (k x m) matrix."""
     _check_mm(input, mat2)
-    d = input._data @ mat2._data
-    if (input._requires_grad or mat2._requires_grad) and _mode.grad_enabled:
+    out = Tensor._wrap(input._data @ mat2._data)
+    if should_record(input, mat2):
         node = MmBackward0()
         (node._s_self_sym_sizes, node._s_self_sym_strides, node._s_mat2_sym_sizes,
          node._s_mat2_sym_strides) = _mm_meta(input, mat2)
@@ -191,8 +189,8 @@ def mm(input, mat2):
         if mat2._requires_grad:
             node._s_self = SavedTensor(input)
             node._mat2_t = _transposed(mat2._data)
-        return make(d, node, input, mat2)
-    return Tensor._wrap(d)
+        record(node, out, input, mat2)
+    return out
 
 
 class BmmBackward0(Node):
@@ -225,15 +223,15 @@ def bmm(input, mat2):
     if a.dtype != b.dtype:
         raise RuntimeError(f"expected scalar type {_short(input)} but found {_short(mat2)}")
     _no_bool(input, "bmm")
-    d = np.matmul(a, b)
-    if (input._requires_grad or mat2._requires_grad) and _mode.grad_enabled:
+    out = Tensor._wrap(np.matmul(a, b))
+    if should_record(input, mat2):
         node = BmmBackward0()
         if input._requires_grad:
             node._s_mat2 = SavedTensor(mat2)
         if mat2._requires_grad:
             node._s_self = SavedTensor(input)
-        return make(d, node, input, mat2)
-    return Tensor._wrap(d)
+        record(node, out, input, mat2)
+    return out
 
 
 class AddmmBackward0(Node):
@@ -312,8 +310,8 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
         d = prod
     else:
         d = prod * alpha + bias * beta
-    if _mode.grad_enabled and (input._requires_grad or mat1._requires_grad
-                               or mat2._requires_grad):
+    out = Tensor._wrap(d)
+    if should_record(input, mat1, mat2):
         node = AddmmBackward0()
         if alpha != 1 or beta != 1:
             node._s_alpha, node._s_beta = alpha, beta
@@ -329,23 +327,22 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
                 node._sum_rows = True
             else:  # a column or a single value: the engine sums it back
                 node._sum_to = [(bias.shape, bias.dtype), None, None]
-        out = make(d, node, input, mat1, mat2)
+        record(node, out, input, mat1, mat2)
         if not input._requires_grad or (input._base is not None
                                         and node.next_functions[0][0] is None):
             node._need_self = False
-        return out
-    return Tensor._wrap(d)
+    return out
 
 
 # ---------------------------------------------------------------- matmul
 def _unsafe_view(t, shape):
     """``t`` (a fresh result nobody else sees) reshaped, recorded as ``UnsafeViewBackward0``."""
-    d = t._data.reshape(shape)
-    if _mode.grad_enabled and t._requires_grad:
+    out = Tensor._wrap(t._data.reshape(shape))
+    if should_record(t):
         node = UnsafeViewBackward0()
         node._s_self_sym_sizes = t._data.shape
-        return make(d, node, t)
-    return Tensor._wrap(d)
+        record(node, out, t)
+    return out
 
 
 class SqueezeBackward4(Node):
@@ -362,12 +359,10 @@ def _squeeze0_(t):
     shape = t._data.shape
     t._data = t._data.reshape(shape[1:])
     t._vc[0] += 1
-    if t._requires_grad:
+    if t._requires_grad:  # the product was recorded: rebase it onto the squeeze
         node = SqueezeBackward4()
         node._s_dim, node._s_self_sym_sizes = 0, shape
-        node.next_functions = collect_next_edges(t)
-        node._sequence_nr = next(_sequence)
-        t._grad_fn, t._output_nr = node, 0
+        record(node, t, t)
     return t
 
 

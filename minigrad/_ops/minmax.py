@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._state import local as _mode
-from ..autograd.graph import Node
-from ._core import SavedTensor, Tensor, binary_operands, make, method, value
+from .._tensor import Tensor
+from ..autograd.graph import Node, SavedTensor, record, should_record
+from ._core import binary_operands, method, value
 from .arithmetic import broadcast_error
 from .movement import u64
 from .reduce import _axes, _keep_shape
@@ -110,24 +110,24 @@ def _extreme(input, dim, keepdim, name, pick, full_node, dim_node, rtype):
                                "input.numel() == 0. Specify the reduction dim with the 'dim' "
                                "argument.")
         out = np.asarray(d.max() if name == "max" else d.min())  # nan wins, as in PyTorch
-        if _mode.grad_enabled and input._requires_grad:
+        t = Tensor._wrap(out)
+        if should_record(input):
             node = full_node()
             node._s_self = SavedTensor(input)
-            t = make(out, node, input)
+            record(node, t, input)
             node._s_result = SavedTensor(t, node)
-            return t
-        return Tensor._wrap(out)
+        return t
     if isinstance(dim, Tensor):
         return (maximum if name == "max" else minimum)(input, dim)
     axis = input._wrap_dim(dim)
     idx, values = _arg_values(d, axis, keepdim, name, pick)
-    indices = Tensor._wrap(idx)
-    if _mode.grad_enabled and input._requires_grad:
+    indices, out = Tensor._wrap(idx), Tensor._wrap(values)
+    if should_record(input):
         node = dim_node()
         node._s_dim, node._axis, node._s_keepdim = u64(dim), axis, keepdim
         node._s_indices, node._s_self_sym_sizes = SavedTensor(indices), d.shape
-        return rtype((make(values, node, input), indices))
-    return rtype((Tensor._wrap(values), indices))
+        record(node, out, input)
+    return rtype((out, indices))
 
 
 def _arg_values(d, axis, keepdim, name, pick):
@@ -185,15 +185,14 @@ def _aextreme(input, dim, keepdim, name, fn, node_cls):
         raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
                            "input.numel() == 0. Specify the reduction dim with the 'dim' "
                            "argument.")
-    out = np.asarray(fn(d, axis=axes, keepdims=keepdim))
-    if _mode.grad_enabled and input._requires_grad:
+    t = Tensor._wrap(np.asarray(fn(d, axis=axes, keepdims=keepdim)))
+    if should_record(input):
         node = node_cls()
         node._s_dim, node._axes, node._s_keepdim = shown, axes, keepdim
         node._s_self = SavedTensor(input)
-        t = make(out, node, input)
+        record(node, t, input)
         node._s_result = SavedTensor(t, node)
-        return t
-    return Tensor._wrap(out)
+    return t
 
 
 @method("amax")
@@ -274,11 +273,12 @@ def _elementwise(input, other, fn, node_cls, name):
         d = fn(a, b)
     except ValueError:
         raise broadcast_error(input, other) from None
-    if _mode.grad_enabled and (input._requires_grad or other._requires_grad):
+    out = Tensor._wrap(d)
+    if should_record(input, other):
         node = node_cls()
         node._s_self, node._s_other = SavedTensor(input), SavedTensor(other)
-        return make(d, node, input, other, broadcast=True)
-    return Tensor._wrap(d)
+        record(node, out, input, other, broadcast=True)
+    return out
 
 
 @method("maximum")

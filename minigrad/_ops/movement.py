@@ -19,14 +19,14 @@ import warnings
 
 import numpy as np
 
-from .._state import local as _mode
+from .._tensor import Tensor
 from ..autograd.functional_utils import sum_to
-from ..autograd.graph import Node
-from ._core import Tensor, make, make_view, method
+from ..autograd.graph import Node, record, should_record
+from ._core import method
 
 __all__ = ["reshape", "view", "flatten", "transpose", "permute", "t", "squeeze", "unsqueeze",
            "expand", "expand_as", "clone", "contiguous", "movedim", "swapaxes", "swapdims",
-           "view_of", "u64"]
+           "view_of", "views_of", "u64"]
 
 
 def u64(n: int) -> int:
@@ -34,22 +34,33 @@ def u64(n: int) -> int:
     return n if n >= 0 else n + 2**64
 
 
-Tensor._view_no_grad = False  # True for a view of a tensor requiring grad made in no_grad mode
-
-
 def view_of(src: Tensor, data: np.ndarray, node: Node | None = None) -> Tensor:
-    """``data`` (a NumPy view of ``src._data``) as a view of ``src``: shared memory and version."""
-    t = make_view(data, node, src)
-    t._view_vc = t._vc[0]  # the version its grad_fn describes (see inplace._sync_view)
-    if node is None and src._requires_grad:
-        # made in no_grad mode: it shows requires_grad=True (as the base does) but leads nowhere
-        # in a graph, and PyTorch forbids modifying it in place with grad mode on
-        t._requires_grad = t._view_no_grad = True
-    return t
+    """``data`` (a NumPy view of ``src._data``) as a view of ``src``: shared memory and version.
+
+    ``node`` (given when the view is recorded) becomes its ``grad_fn``.
+    """
+    return views_of(src, (data,), node)[0]
 
 
-def _recording(x: Tensor) -> bool:
-    return _mode.grad_enabled and x._requires_grad
+def views_of(src: Tensor, datas, node: Node | None = None) -> tuple:
+    """Several views of ``src`` made by one op; ``node``, if given, has one output per view."""
+    base = src if src._base is None else src._base
+    outs = []
+    for data in datas:
+        t = Tensor._wrap(data)
+        t._vc, t._base = src._vc, base
+        outs.append(t)
+    outs = tuple(outs)
+    if node is not None:
+        record(node, outs, src)
+    elif src._requires_grad:
+        # made in no_grad mode: they show requires_grad=True (as the base does) but lead nowhere
+        # in a graph, and PyTorch forbids modifying them in place with grad mode on
+        for t in outs:
+            t._requires_grad = t._view_no_grad = True
+    for t in outs:
+        t._view_vc = t._vc[0]  # the version its grad_fn describes (see inplace._sync_view)
+    return outs
 
 
 def _size_args(name: str, args) -> tuple:
@@ -130,7 +141,7 @@ def view(input, *shape):
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
         ) from None
-    return view_of(input, out, _view_node(input) if _recording(input) else None)
+    return view_of(input, out, _view_node(input) if should_record(input) else None)
 
 
 @method("reshape")
@@ -147,11 +158,12 @@ def reshape(input, *shape):
         out = np.reshape(data, shape, copy=False)
     except ValueError:
         copy = np.ascontiguousarray(data)
-        if not _recording(input):
+        if not should_record(input):
             return Tensor._wrap(copy.reshape(shape))
-        cloned = make(copy, CloneBackward0(), input)
-        return make(copy.reshape(shape), _view_node(cloned, UnsafeViewBackward0), cloned)
-    if not _recording(input):
+        cloned = record(CloneBackward0(), Tensor._wrap(copy), input)
+        return record(_view_node(cloned, UnsafeViewBackward0), Tensor._wrap(copy.reshape(shape)),
+                      cloned)
+    if not should_record(input):
         return view_of(input, out)
     cls = ViewBackward0 if data.flags.c_contiguous else ReshapeAliasBackward0
     return view_of(input, out, _view_node(input, cls))
@@ -214,7 +226,7 @@ def transpose(input, dim0: int, dim1: int):
     a, b = input._wrap_dim(dim0), input._wrap_dim(dim1)
     out = np.swapaxes(input._data, a, b)
     node = None
-    if _recording(input):
+    if should_record(input):
         node = TransposeBackward0()
         node._s_dim0, node._s_dim1, node._dims = u64(dim0), u64(dim1), (a, b)
     return view_of(input, out, node)
@@ -234,7 +246,7 @@ def permute(input, *dims):
     if len(set(order)) != n:
         raise RuntimeError("permute(): duplicate dims are not allowed.")
     node = None
-    if _recording(input):
+    if should_record(input):
         node = PermuteBackward0()
         node._s_dims, node._order = tuple(u64(d) for d in dims), order
     return view_of(input, input._data.transpose(order), node)
@@ -249,7 +261,7 @@ def t(input):
     n = input._data.ndim
     if n > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {n}D")
-    return view_of(input, input._data.T, TBackward0() if _recording(input) else None)
+    return view_of(input, input._data.T, TBackward0() if should_record(input) else None)
 
 
 def _T(self):
@@ -336,7 +348,7 @@ def squeeze(input, dim=None):
         a = input._wrap_dim(dim)
         axes, node = ((a,) if shape and shape[a] == 1 else ()), SqueezeBackward1()
         node._s_dim = u64(dim)
-    if not _recording(input):
+    if not should_record(input):
         node = None
     else:
         node._s_self_sym_sizes, node._axes = shape, axes
@@ -351,7 +363,7 @@ def unsqueeze(input, dim: int):
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
                          f"but got {dim})")
     node = None
-    if _recording(input):
+    if should_record(input):
         node = UnsqueezeBackward0()
         node._s_dim, node._axis = u64(dim), dim % n
     return view_of(input, np.expand_dims(input._data, dim % n), node)
@@ -400,7 +412,7 @@ def expand(input, *sizes):
     """A read-only view repeating size-1 dimensions (``-1`` keeps a size); no data is copied."""
     shape = _expanded_shape(input, _size_args("expand", sizes))
     node = None
-    if _recording(input):
+    if should_record(input):
         node = ExpandBackward0()
         node._s_self_sym_sizes = input._data.shape
     return view_of(input, np.broadcast_to(input._data, shape), node)
@@ -415,10 +427,10 @@ def expand_as(input, other):
 @method("clone")
 def clone(input, *, memory_format=None):
     """A copy with its own memory; gradients flow through it unchanged."""
-    data = np.copy(input._data)  # keeps the memory layout, as PyTorch's preserve_format does
-    if _recording(input):
-        return make(data, CloneBackward0(), input)
-    return Tensor._wrap(data)
+    out = Tensor._wrap(np.copy(input._data))  # keeps the memory layout (preserve_format)
+    if should_record(input):
+        record(CloneBackward0(), out, input)
+    return out
 
 
 @method("contiguous")
@@ -426,7 +438,7 @@ def contiguous(input, memory_format=None):
     """``input`` itself if its memory is row-major already, else a row-major copy."""
     if input._data.flags.c_contiguous:
         return input
-    data = np.ascontiguousarray(input._data)
-    if _recording(input):
-        return make(data, CloneBackward0(), input)
-    return Tensor._wrap(data)
+    out = Tensor._wrap(np.ascontiguousarray(input._data))
+    if should_record(input):
+        record(CloneBackward0(), out, input)
+    return out

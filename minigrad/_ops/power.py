@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._state import local as _mode
-from ..autograd.graph import Node
-from ._core import SavedTensor, Tensor, binary_operands, make, method, value
+from .._tensor import Tensor
+from ..autograd.graph import Node, SavedTensor, record, should_record
+from ._core import binary_operands, method, value
 from .arithmetic import broadcast_error, factor
 from .unary import data
 
@@ -109,13 +109,13 @@ def pow(input, exponent):  # noqa: A001
             data = np.power(a, b) if nd.kind == "f" else _int_pow(a, b)
     except ValueError:
         raise broadcast_error(input, exponent) from None
-    if _mode.grad_enabled and (input._requires_grad or exponent._requires_grad):
+    out = Tensor._wrap(data)
+    if should_record(input, exponent):
         node = PowBackward1()
         node._s_self, node._s_exponent = SavedTensor(input), SavedTensor(exponent)
-        out = make(data, node, input, exponent, broadcast=True)
+        record(node, out, input, exponent, broadcast=True)
         node._s_result = SavedTensor(out, node)
-        return out
-    return Tensor._wrap(data)
+    return out
 
 
 def _pow_scalar(input, p):
@@ -131,11 +131,12 @@ def _pow_scalar(input, p):
     else:
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             data = _power(a, b) if nd.kind == "f" else np.power(a, b)
-    if _mode.grad_enabled and input._requires_grad:
+    out = Tensor._wrap(data)
+    if should_record(input):
         node = PowBackward0()
         node._s_exponent, node._s_self = p, SavedTensor(input)
-        return make(data, node, input)
-    return Tensor._wrap(data)
+        record(node, out, input)
+    return out
 
 
 def _rpow(self, base):
@@ -147,13 +148,13 @@ def _rpow(self, base):
         raise NotImplementedError("\"pow\" not implemented for 'Bool'")
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         data = np.power(a, b) if nd.kind == "f" else _int_pow(a, b)
-    if _mode.grad_enabled and self._requires_grad:
+    out = Tensor._wrap(data)
+    if should_record(self):
         node = PowBackward2()
         node._s_self, node._s_exponent = base, SavedTensor(self)
-        out = make(data, node, self)
+        record(node, out, self)
         node._s_result = SavedTensor(out, node)
-        return out
-    return Tensor._wrap(data)
+    return out
 
 
 Tensor.__rpow__ = _rpow

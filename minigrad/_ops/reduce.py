@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._state import local as _mode
+from .._tensor import Tensor
 from ..autograd.functional_utils import expand_to
-from ..autograd.graph import Node
-from ._core import SavedTensor, Tensor, make, method, value
+from ..autograd.graph import Node, SavedTensor, record, should_record
+from ._core import method, value
 from .movement import u64
 from .unary import data
 
@@ -73,8 +73,14 @@ def _expand_back(g, shape, axes, keepdim):
 
 
 def _record(out, node, input, dtype):
-    """make() for a reduction; a ``dtype=`` cast is undone on the gradient by the engine."""
-    return make(out, node, input, broadcast=dtype is not None)
+    """Wrap a reduction's result ``out`` and record ``node`` for it (if ``node``).
+
+    A ``dtype=`` cast is undone on the gradient by the engine, as for a broadcast operand.
+    """
+    t = Tensor._wrap(out)
+    if node is not None:
+        record(node, t, input, broadcast=dtype is not None)
+    return t
 
 
 # ---------------------------------------------------------------- sum / mean
@@ -114,14 +120,14 @@ def sum(input, dim=_ALL, keepdim: bool = False, *, dtype=None):  # noqa: A001
         d = _sum_input(input, dtype)
     if dim is _ALL:
         out = np.asarray(d.sum())
-        if _mode.grad_enabled and input._requires_grad:
+        if should_record(input):
             node = SumBackward0()
             node._s_self_sym_sizes = d.shape
             return _record(out, node, input, dtype)
         return Tensor._wrap(out)
     shown, axes = _axes(input, dim)
     out = np.asarray(d.sum(axis=axes, keepdims=keepdim))
-    if _mode.grad_enabled and input._requires_grad:
+    if should_record(input):
         node = SumBackward1()
         node._s_dim, node._axes, node._s_keepdim, node._s_self_sym_sizes = \
             shown, axes, keepdim, d.shape
@@ -173,7 +179,7 @@ def mean(input, dim=_ALL, keepdim: bool = False, *, dtype=None):
         d = d.astype(dtype.np, copy=False)
     if dim is _ALL:
         out = _mean_data(d, None, False, d.size)
-        if _mode.grad_enabled and input._requires_grad:
+        if should_record(input):
             node = MeanBackward0()
             node._s_self_sym_numel, node._s_self_sym_sizes = d.size, d.shape
             return _record(out, node, input, dtype)
@@ -181,7 +187,7 @@ def mean(input, dim=_ALL, keepdim: bool = False, *, dtype=None):
     shown, axes = _axes(input, dim)
     count = d.size if axes is None else int(np.prod([d.shape[a] for a in axes]))
     out = _mean_data(d, axes, keepdim, count)
-    if _mode.grad_enabled and input._requires_grad:
+    if should_record(input):
         node = MeanBackward1()
         node._s_dim, node._axes, node._s_keepdim = shown, axes, keepdim
         node._s_self_sym_numel, node._s_self_sym_sizes = d.size, d.shape
@@ -240,18 +246,17 @@ def prod(input, dim=None, keepdim: bool = False, *, dtype=None):
     d = _sum_input(input, dtype)
     if dim is None:
         out = np.asarray(d.prod())
-        node = ProdBackward0() if _mode.grad_enabled and input._requires_grad else None
+        node = ProdBackward0() if should_record(input) else None
     else:
         axis = input._wrap_dim(dim)
         out = np.asarray(d.prod(axis=axis, keepdims=keepdim) if d.ndim else d)
-        node = ProdBackward1() if _mode.grad_enabled and input._requires_grad else None
+        node = ProdBackward1() if should_record(input) else None
         if node is not None:
             node._s_dim, node._axis, node._s_keepdim = u64(dim), axis, keepdim
-    if node is None:
-        return Tensor._wrap(out)
-    node._s_self = SavedTensor(input)
     t = _record(out, node, input, dtype)
-    node._s_result = SavedTensor(t, node)
+    if node is not None:
+        node._s_self = SavedTensor(input)
+        node._s_result = SavedTensor(t, node)
     return t
 
 
@@ -319,7 +324,7 @@ def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None):
     ord = 2 if p == "fro" else 2.0 if p is None else p  # noqa: A001
     shown, axes = _axes(input, dim) if dim is not None else (None, None)
     out = np.asarray(_norm_data(d, ord, axes, keepdim), dtype=d.dtype)
-    if _mode.grad_enabled and input._requires_grad:
+    if should_record(input):
         node = LinalgVectorNormBackward0()
         node._s_dim, node._axes, node._s_keepdim, node._s_ord = shown, axes, keepdim, ord
         node._s_self = SavedTensor(input)

@@ -17,9 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import _Defaults, result_type
-from .._state import local as _mode
-from ..autograd.graph import Node
-from ._core import SavedTensor, Tensor, make, method, value
+from .._tensor import Tensor
+from ..autograd.graph import Node, SavedTensor, record, should_record
+from ._core import method, value
 from .arithmetic import broadcast_error
 
 __all__ = ["exp", "log", "sqrt", "sin", "cos", "abs", "absolute", "clamp", "clip", "clamp_min",
@@ -49,17 +49,16 @@ def _cos(x):
     return x.cos() if isinstance(x, Tensor) else np.cos(x)
 
 
-def record_result(d, node, input):
-    """The output of an op whose backward uses its result, saved (without a reference cycle)."""
-    out = make(d, node, input)
+def record_result(node, out, input):
+    """Record a one-input op whose backward uses its result (saved without a reference cycle)."""
+    record(node, out, input)
     node._s_result = SavedTensor(out, node)
-    return out
 
 
-def record_self(d, node, input):
-    """The output of an op whose backward uses its input, saved as ``_saved_self``."""
+def record_self(node, out, input):
+    """Record a one-input op whose backward uses its input, saved as ``_saved_self``."""
     node._s_self = SavedTensor(input)
-    return make(d, node, input)
+    record(node, out, input)
 
 
 # ---------------------------------------------------------------- exp / log / sqrt
@@ -78,9 +77,10 @@ def exp(input):
     d = floats(input, "exp")
     with np.errstate(over="ignore"):
         d = np.exp(d)
-    if _mode.grad_enabled and input._requires_grad:
-        return record_result(d, ExpBackward0(), input)
-    return Tensor._wrap(d)
+    out = Tensor._wrap(d)
+    if should_record(input):
+        record_result(ExpBackward0(), out, input)
+    return out
 
 
 class LogBackward0(Node):
@@ -99,9 +99,10 @@ def log(input):
     d = floats(input, "log")
     with np.errstate(divide="ignore", invalid="ignore"):
         d = np.log(d)
-    if _mode.grad_enabled and input._requires_grad:
-        return record_self(d, LogBackward0(), input)
-    return Tensor._wrap(d)
+    out = Tensor._wrap(d)
+    if should_record(input):
+        record_self(LogBackward0(), out, input)
+    return out
 
 
 class SqrtBackward0(Node):
@@ -120,9 +121,10 @@ def sqrt(input):
     d = floats(input, "sqrt")
     with np.errstate(invalid="ignore"):
         d = np.sqrt(d)
-    if _mode.grad_enabled and input._requires_grad:
-        return record_result(d, SqrtBackward0(), input)
-    return Tensor._wrap(d)
+    out = Tensor._wrap(d)
+    if should_record(input):
+        record_result(SqrtBackward0(), out, input)
+    return out
 
 
 # ---------------------------------------------------------------- sin / cos
@@ -140,9 +142,10 @@ def sin(input):
     """Sine, elementwise (radians)."""
     with np.errstate(invalid="ignore"):  # sin(inf) is nan, without a warning
         d = np.sin(floats(input, "sin"))
-    if _mode.grad_enabled and input._requires_grad:
-        return record_self(d, SinBackward0(), input)
-    return Tensor._wrap(d)
+    out = Tensor._wrap(d)
+    if should_record(input):
+        record_self(SinBackward0(), out, input)
+    return out
 
 
 class CosBackward0(Node):
@@ -159,9 +162,10 @@ def cos(input):
     """Cosine, elementwise (radians)."""
     with np.errstate(invalid="ignore"):
         d = np.cos(floats(input, "cos"))
-    if _mode.grad_enabled and input._requires_grad:
-        return record_self(d, CosBackward0(), input)
-    return Tensor._wrap(d)
+    out = Tensor._wrap(d)
+    if should_record(input):
+        record_self(CosBackward0(), out, input)
+    return out
 
 
 # ---------------------------------------------------------------- abs
@@ -181,9 +185,10 @@ def abs(input):  # noqa: A001
     if d.dtype.kind == "b":
         raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
     d = np.abs(d)
-    if _mode.grad_enabled and input._requires_grad:
-        return record_self(d, AbsBackward0(), input)
-    return Tensor._wrap(d)
+    out = Tensor._wrap(d)
+    if should_record(input):
+        record_self(AbsBackward0(), out, input)
+    return out
 
 
 absolute = abs
@@ -248,11 +253,12 @@ def clamp(input, min=None, max=None):  # noqa: A002
     if nd.kind != "f" or type(min) is bool or type(max) is bool:
         nd = result_type(*(v for v in (input, min, max) if v is not None)).np
     d = _clamp_data(input._data, min, max, nd)
-    if _mode.grad_enabled and input._requires_grad:
+    out = Tensor._wrap(d)
+    if should_record(input):
         node = ClampBackward1()
         node._s_min, node._s_max, node._s_self = min, max, SavedTensor(input)
-        return make(d, node, input)
-    return Tensor._wrap(d)
+        record(node, out, input)
+    return out
 
 
 clip = clamp
@@ -272,15 +278,16 @@ def _clamp_tensors(input, lo, hi):
             except ValueError:
                 raise broadcast_error(input, v) from None
     d = _clamp_data(input._data, lo, hi, nd)
-    if _mode.grad_enabled and any(v is not None and v._requires_grad for v in (input, lo, hi)):
+    out = Tensor._wrap(d)
+    if should_record(input, lo, hi):
         node = ClampBackward0()
         node._s_self = SavedTensor(input)
         if lo is not None:
             node._s_min = SavedTensor(lo)
         if hi is not None:
             node._s_max = SavedTensor(hi)
-        return make(d, node, input, lo, hi, broadcast=True)
-    return Tensor._wrap(d)
+        record(node, out, input, lo, hi, broadcast=True)
+    return out
 
 
 class ClampMinBackward0(Node):
@@ -331,7 +338,8 @@ def _clamp_one(input, bound, is_min):
         d = np.asarray(np.maximum(x, b) if is_min else np.minimum(x, b), dtype=nd)
     except ValueError:
         raise broadcast_error(input, bound) from None
-    if _mode.grad_enabled and (input._requires_grad or (bt and bound._requires_grad)):
+    out = Tensor._wrap(d)
+    if should_record(input, bound):
         if is_min:
             node = ClampMinBackward1() if bt else ClampMinBackward0()
             node._s_min = SavedTensor(bound) if bt else bound
@@ -340,9 +348,10 @@ def _clamp_one(input, bound, is_min):
             node._s_max = SavedTensor(bound) if bt else bound
         node._s_self = SavedTensor(input)
         if bt:
-            return make(d, node, input, bound, broadcast=True)
-        return make(d, node, input)
-    return Tensor._wrap(d)
+            record(node, out, input, bound, broadcast=True)
+        else:
+            record(node, out, input)
+    return out
 
 
 @method("clamp_min")

@@ -11,7 +11,8 @@ import warnings
 
 import numpy as np
 
-from .. import _tensor  # the module: its Tensor class is looked up when used
+from .._state import local as _mode
+from .._tensor import Tensor
 from . import engine, graph
 from .grad_mode import (
     enable_grad,
@@ -26,7 +27,7 @@ from .graph import Node
 __all__ = ["backward", "grad", "Function", "no_grad", "enable_grad", "set_grad_enabled",
            "is_grad_enabled", "inference_mode", "is_inference_mode_enabled", "gradcheck",
            "gradgradcheck", "GradcheckError", "Node", "graph", "engine", "set_detect_anomaly",
-           "detect_anomaly", "is_anomaly_enabled"]
+           "detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled"]
 
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the "
@@ -40,8 +41,6 @@ _warned = set()  # warnings PyTorch gives once per process
 
 def _tensor_tuple(x, length: int) -> tuple:
     """``None`` -> ``(None,) * length``; a tensor -> ``(tensor,)``; a sequence -> a tuple."""
-    Tensor = _tensor.Tensor
-
     if x is None:
         return (None,) * length
     if isinstance(x, Tensor):
@@ -51,7 +50,6 @@ def _tensor_tuple(x, length: int) -> tuple:
 
 def _make_grads(outputs, grads, create_graph: bool) -> list:
     """PyTorch's ``_make_grads``: check the given gradients, make ones for scalar outputs."""
-    Tensor = _tensor.Tensor
     made = []
     for i, (out, g) in enumerate(zip(outputs, grads)):
         if g is None:
@@ -121,8 +119,6 @@ def _user_stacklevel() -> int:
 
 
 def _as_tensors(x) -> tuple:
-    Tensor = _tensor.Tensor
-
     return (x,) if isinstance(x, Tensor) else tuple(x)
 
 
@@ -177,8 +173,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     >>> torch.autograd.grad(x * x, x)
     (tensor(6.),)
     """
-    Tensor = _tensor.Tensor
-
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False.")
@@ -221,49 +215,66 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
 
 
 # ---------------------------------------------------------------- anomaly mode
-class _Anomaly:
-    enabled = False
-    check_nan = True
-
-
 def is_anomaly_enabled() -> bool:
-    return _Anomaly.enabled
+    return _mode.anomaly_enabled
+
+
+def is_anomaly_check_nan_enabled() -> bool:
+    return _mode.anomaly_check_nan
 
 
 class set_detect_anomaly:
-    """Turn anomaly detection on or off (accepted for compatibility: minigrad's errors already
-    name the failing node); also a context manager that restores the previous setting."""
+    """Turn anomaly detection on or off; also a context manager that restores the previous
+    setting. While it is on (and ``check_nan``), ``backward()`` raises at the first node whose
+    backward returns NaN, naming that node."""
 
     def __init__(self, mode: bool, check_nan: bool = True) -> None:
-        self.prev = (_Anomaly.enabled, _Anomaly.check_nan)
-        _Anomaly.enabled, _Anomaly.check_nan = bool(mode), bool(check_nan)
+        self.prev = (_mode.anomaly_enabled, _mode.anomaly_check_nan)
+        _mode.anomaly_enabled, _mode.anomaly_check_nan = bool(mode), bool(check_nan)
 
     def __enter__(self) -> None:
         pass
 
     def __exit__(self, *exc) -> None:
-        _Anomaly.enabled, _Anomaly.check_nan = self.prev
+        _mode.anomaly_enabled, _mode.anomaly_check_nan = self.prev
 
 
 class detect_anomaly:
-    """Context manager (and decorator) turning anomaly detection on inside the block."""
+    """Context manager (and decorator) turning anomaly detection on inside the block: a
+    backward node that returns NaN raises ``RuntimeError: Function 'PowBackward0' returned nan
+    values in its 0th output.`` (with ``check_nan=True``, the default).
+
+    >>> import minigrad as torch, warnings
+    >>> x = torch.tensor(0., requires_grad=True)
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     with torch.autograd.detect_anomaly():
+    ...         (x.sqrt() * 0).backward()
+    Traceback (most recent call last):
+    RuntimeError: Function 'SqrtBackward0' returned nan values in its 0th output.
+    """
 
     def __init__(self, check_nan: bool = True) -> None:
         self.check_nan = check_nan
+        warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime "
+                      "and should only be enabled for debugging.", stacklevel=2)
 
     def __enter__(self) -> None:
-        self.prev = (_Anomaly.enabled, _Anomaly.check_nan)
-        _Anomaly.enabled, _Anomaly.check_nan = True, self.check_nan
+        self.prev = (_mode.anomaly_enabled, _mode.anomaly_check_nan)
+        _mode.anomaly_enabled, _mode.anomaly_check_nan = True, self.check_nan
 
     def __exit__(self, *exc) -> None:
-        _Anomaly.enabled, _Anomaly.check_nan = self.prev
+        _mode.anomaly_enabled, _mode.anomaly_check_nan = self.prev
 
     def __call__(self, func):
         import functools
 
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
-            with detect_anomaly(self.check_nan):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                anomaly = detect_anomaly(self.check_nan)
+            with anomaly:
                 return func(*args, **kwargs)
 
         return wrapper

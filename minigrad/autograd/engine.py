@@ -24,15 +24,16 @@ tensor(5.)
 
 from __future__ import annotations
 
+import warnings
 from collections import namedtuple
 
 import numpy as np
 
-from .. import _tensor  # the module: its Tensor class is looked up when used
 from .._state import local as _mode
+from .._tensor import Tensor
 from . import hooks as _hooks
 from .functional_utils import sum_to
-from .graph import AccumulateGrad, Node, _sequence
+from .graph import AccumulateGrad, Node, record
 from .ready_queue import heap_pop, heap_push
 
 __all__ = ["Step", "Contribution", "steps", "execution_order", "GraphRoot"]
@@ -99,8 +100,6 @@ class Step:
 
 
 def _as_tensor(g):
-    Tensor = _tensor.Tensor
-
     if g is None or isinstance(g, Tensor):
         return g
     return Tensor._wrap(g)
@@ -122,8 +121,7 @@ class GraphRoot(Node):
     """
 
     def __init__(self, roots):
-        self.next_functions = tuple(roots)
-        self._sequence_nr = next(_sequence)
+        record(self, (), *roots)
 
     def name(self) -> str:
         return "torch::autograd::GraphRoot"
@@ -225,6 +223,25 @@ def _apply(node, g):
     if node._sum_to is not None:
         out = _sum_back(out, node._sum_to)
     return out
+
+
+def _check_nan(node, out) -> None:
+    """Anomaly mode: a node whose backward returned NaN is named (PyTorch's message)."""
+    for i, gi in enumerate(out):
+        if gi is not None and np.isnan(_as_array(gi)).any():
+            raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th "
+                               "output.")
+
+
+def _warn_anomaly(node) -> None:
+    """Anomaly mode: say which node failed, with its forward traceback if one was kept."""
+    trace = (node._metadata or {}).get("traceback_", "")
+    warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused the "
+                  f"error:\n{''.join(trace)}", stacklevel=2)
+
+
+def _as_array(g):
+    return g._data if isinstance(g, Tensor) else np.asarray(g)
 
 
 def _sum_back(grads, metas) -> tuple:
@@ -336,8 +353,12 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
                     out = _apply(node, g)
                 if release and node._has_saved:
                     node.release_variables()
+            if _mode.anomaly_enabled and _mode.anomaly_check_nan:
+                _check_nan(node, out)
         except BaseException:
             _mode.grad_enabled = outer
+            if _mode.anomaly_enabled:
+                _warn_anomaly(node)
             raise
         if arrivals is not None:
             _note_arrivals(arrivals, node, out, wanted if plan is not None else None, snapshot)

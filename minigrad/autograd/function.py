@@ -25,9 +25,9 @@ import weakref
 
 import numpy as np
 
-from .. import _tensor  # the module: its Tensor class is looked up when used
 from .._state import local as _mode
-from .graph import FREED_MESSAGE, Node, SavedTensor, _sequence, collect_next_edges
+from .._tensor import Tensor
+from .graph import FREED_MESSAGE, Node, SavedTensor, record, should_record
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
 
@@ -98,8 +98,6 @@ class BackwardCFunction(Node, FunctionCtx):
 
     def backward(self, grads):
         """What the engine calls: tensors in, the user's ``backward``, checked gradients out."""
-        Tensor = _tensor.Tensor
-
         grads = [grads] if self._num_outputs == 1 else list(grads)
         for i, (g, meta) in enumerate(zip(grads, self._output_meta)):
             if g is None and self.materialize_grads and meta is not None:
@@ -113,8 +111,6 @@ class BackwardCFunction(Node, FunctionCtx):
 
     def _checked(self, result: tuple) -> tuple:
         """PyTorch's checks of the gradients ``backward`` returned; one per tensor input."""
-        Tensor = _tensor.Tensor
-
         name, metas = self.name(), self._input_meta
         if len(result) > len(metas) and all(g is None for g in result[len(metas):]):
             result = result[:len(metas)]
@@ -199,8 +195,6 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
     @classmethod
     def apply(cls, *args, **kwargs):
         """Run ``forward`` (not recorded) and record one node for it, as a built-in op would."""
-        Tensor = _tensor.Tensor
-
         if kwargs and cls.setup_context is not Function.setup_context:
             import inspect  # PyTorch binds keyword arguments into the inputs setup_context sees
 
@@ -209,7 +203,7 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
             args, kwargs = tuple(bound.arguments.values()), {}
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
-        record = _mode.grad_enabled and any(ctx.needs_input_grad)
+        recorded = should_record(*args)
         prev = _mode.grad_enabled
         _mode.grad_enabled = False
         try:
@@ -221,16 +215,14 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
         finally:
             _mode.grad_enabled = prev
         single = not isinstance(outputs, tuple)
-        outs = _alias_returned_inputs(ctx, args, (outputs,) if single else outputs)
-        if record:
+        outs = _alias_returned_inputs(ctx, args, (outputs,) if single else outputs, recorded)
+        if recorded:
             _connect(ctx, args, outs)
         return outs[0] if single else outs
 
 
-def _alias_returned_inputs(ctx, args, outs) -> tuple:
+def _alias_returned_inputs(ctx, args, outs, recorded: bool) -> tuple:
     """An input returned unchanged (and not marked dirty) comes back as a new alias of it."""
-    Tensor = _tensor.Tensor
-
     dirty = {id(t) for t in ctx.dirty_tensors}
     inputs = {id(a) for a in args if isinstance(a, Tensor)}
     fixed = []
@@ -238,7 +230,8 @@ def _alias_returned_inputs(ctx, args, outs) -> tuple:
         if isinstance(o, Tensor) and id(o) in inputs and id(o) not in dirty:
             alias = Tensor._wrap(o._data)
             alias._vc = o._vc
-            alias._base = o if o._base is None else o._base
+            if recorded:  # a view of the input (unrecorded: a plain alias, as in PyTorch)
+                alias._base = o if o._base is None else o._base
             o = alias
         fixed.append(o)
     return tuple(fixed)
@@ -246,14 +239,8 @@ def _alias_returned_inputs(ctx, args, outs) -> tuple:
 
 def _connect(ctx, args, outs) -> None:
     """Record the custom node: edges to the tensor inputs, outputs pointing back at it."""
-    Tensor = _tensor.Tensor
-
-    tensors = [a for a in args if isinstance(a, Tensor)]
-    ctx.next_functions = collect_next_edges(*tensors)
-    ctx._sequence_nr = next(_sequence)
     ctx._input_meta = [(a._data.shape, a._data.dtype, a._requires_grad)
                        if isinstance(a, Tensor) else None for a in args]
-    ctx._num_outputs = len(outs)
     # for a numerical check of backward (minigrad_widgets' check=True): weak, so nothing is kept
     ctx._forward_args = tuple((weakref.ref(a), a._version) if isinstance(a, Tensor) else (None, a)
                               for a in args)
@@ -261,8 +248,10 @@ def _connect(ctx, args, outs) -> None:
                         for o in outs]
     non_diff = {id(t) for t in ctx.non_differentiable}
     dirty = {id(t) for t in ctx.dirty_tensors}
-    for nr, o in enumerate(outs):
+    differentiable = []
+    for o in outs:
         if not isinstance(o, Tensor):
+            differentiable.append(None)
             continue
         if id(o) in dirty:
             if o._grad_fn is None and o._requires_grad:
@@ -271,18 +260,16 @@ def _connect(ctx, args, outs) -> None:
             o._vc[0] += 1
         if id(o) in non_diff or o._data.dtype.kind != "f":
             o._requires_grad = False
-            continue
-        o._grad_fn = ctx
-        o._output_nr = nr
-        o._requires_grad = True
+            differentiable.append(None)
+        else:
+            differentiable.append(o)
+    record(ctx, tuple(differentiable), *(a for a in args if isinstance(a, Tensor)))
     ctx._saved = _save(ctx, outs)
     ctx.to_save = ()
 
 
 def _save(ctx, outs) -> tuple:
     """Turn what ``save_for_backward`` got into SavedTensors (an output keeps its grad_fn)."""
-    Tensor = _tensor.Tensor
-
     out_ids = {id(o) for o in outs if isinstance(o, Tensor) and o._grad_fn is ctx}
     saved = []
     for i, t in enumerate(ctx.to_save):
@@ -322,8 +309,6 @@ def once_differentiable(fn):
 
     @functools.wraps(fn)
     def wrapper(ctx, *grads):
-        Tensor = _tensor.Tensor
-
         prev = _mode.grad_enabled
         _mode.grad_enabled = False
         try:
@@ -335,23 +320,20 @@ def once_differentiable(fn):
         single = not isinstance(outputs, tuple)
         node = DelayedError("trying to differentiate twice a function that was marked with "
                             "@once_differentiable")
-        marked = tuple(_behind(node, o) for o in ((outputs,) if single else outputs))
+        marked = _behind(node, (outputs,) if single else outputs)
         return marked[0] if single else marked
 
     return wrapper
 
 
-def _behind(node, g):
-    """``g`` detached, made to require grad, then passed through ``node``."""
-    Tensor = _tensor.Tensor
-
-    if g is None:
-        return None
-    leaf = g.detach().requires_grad_(True)
-    out = Tensor._wrap(leaf._data)
-    out._vc = leaf._vc
-    node.next_functions = node.next_functions + collect_next_edges(leaf)
-    node._sequence_nr = next(_sequence)
-    out._grad_fn, out._output_nr, out._requires_grad = node, len(node.next_functions) - 1, True
-    node._num_outputs = len(node.next_functions)
-    return out
+def _behind(node, grads) -> tuple:
+    """Each gradient detached, made to require grad, then passed through ``node``."""
+    leaves = [g.detach().requires_grad_(True) for g in grads if g is not None]
+    outs = []
+    for leaf in leaves:
+        out = Tensor._wrap(leaf._data)
+        out._vc = leaf._vc
+        outs.append(out)
+    record(node, tuple(outs), *leaves)
+    it = iter(outs)
+    return tuple(None if g is None else next(it) for g in grads)

@@ -17,15 +17,17 @@ from __future__ import annotations
 import itertools
 import re
 import weakref
-from collections import OrderedDict
 
 import numpy as np
 
-from .. import _tensor  # the module: its Tensor class is looked up when used
+from .._dtype import from_numpy_dtype
 from .._state import local as _mode
+from .._tensor import Tensor
+from ..utils.hooks import Hooks as _Hooks
+from ..utils.hooks import RemovableHandle
 
 __all__ = ["Node", "AccumulateGrad", "CopyBackwards", "SavedTensor", "RemovableHandle",
-           "collect_next_edges", "grad_accumulator", "record", "needs_grad"]
+           "grad_accumulator", "should_record", "record"]
 
 _sequence = itertools.count()  # every new node takes the next number (the engine's priority)
 
@@ -42,37 +44,6 @@ INFERENCE_MESSAGE = (
     "clone to get a normal tensor and use it in autograd, or use `minigrad.no_grad()` instead "
     "of `minigrad.inference_mode()`."
 )
-
-
-# ---------------------------------------------------------------- hooks
-class RemovableHandle:
-    """Returned by ``register_hook``; ``handle.remove()`` takes the hook away again."""
-
-    _next_id = itertools.count()
-
-    def __init__(self, hooks: dict):
-        self.hooks_dict_ref = weakref.ref(hooks)
-        self.id = next(RemovableHandle._next_id)
-
-    def remove(self) -> None:
-        hooks = self.hooks_dict_ref()
-        if hooks is not None:
-            hooks.pop(self.id, None)
-
-    def __enter__(self) -> RemovableHandle:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.remove()
-
-
-class _Hooks(OrderedDict):
-    """An ordered id -> hook mapping that hands out removable handles."""
-
-    def add(self, fn) -> RemovableHandle:
-        handle = RemovableHandle(self)
-        self[handle.id] = fn
-        return handle
 
 
 # ---------------------------------------------------------------- nodes
@@ -194,16 +165,12 @@ class Node(metaclass=_NodeMeta):
             if type(value) is SavedTensor:
                 return value.unpack()
             if name[7:] in type(self).saved_tensors_names and isinstance(value, (int, float)):
-                Tensor = _tensor.Tensor
-
                 return Tensor._wrap(np.array(value))
             return value
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __call__(self, *grads):
         """Run this node's backward formula on tensors, like calling a PyTorch ``grad_fn``."""
-        Tensor = _tensor.Tensor
-
         if _mode.grad_enabled:
             raw = self.backward(grads[0] if self._num_outputs == 1 else list(grads))
             return tuple(raw)
@@ -288,8 +255,6 @@ class AccumulateGrad(Node):
         a Tensor and both are recorded (``.grad`` then has a ``grad_fn``: ``CopyBackwards``,
         then ``AddBackward0``).
         """
-        Tensor = _tensor.Tensor
-
         var = self.variable
         old = var._grad
         if create_graph:
@@ -326,11 +291,9 @@ class CopyBackwards(Node):
 
 def _recorded_copy(g):
     """A copy of tensor ``g`` that is part of the graph (PyTorch's ``CopyBackwards``)."""
-    Tensor = _tensor.Tensor
-
     t = Tensor._wrap(np.array(g._data))
-    if g._requires_grad and _mode.grad_enabled:
-        record(CopyBackwards(), t, (None, g))
+    if should_record(g):
+        record(CopyBackwards(), t, None, g)
     return t
 
 
@@ -376,8 +339,6 @@ class SavedTensor:
             self._check()
         if self.tensor is not None:
             return self.tensor
-        Tensor = _tensor.Tensor
-
         t = Tensor._wrap(self.data)
         t._vc = self.vc
         node = self.node()
@@ -397,8 +358,6 @@ class SavedTensor:
 
 
 def _modified_message(saved: SavedTensor) -> str:
-    from .._dtype import from_numpy_dtype
-
     data, t = saved.data, saved.tensor
     shape = ", ".join(str(s) for s in data.shape)
     node, nr = (t.grad_fn, t._output_nr) if t is not None else (saved.node(), saved.output_nr)
@@ -428,6 +387,87 @@ def grad_accumulator(t) -> AccumulateGrad:
     return node
 
 
+def should_record(*inputs) -> bool:
+    """Whether an op on ``inputs`` records a node: grad mode is on and some input requires grad.
+
+    ``inputs`` are the op's operands as given (tensors, Python numbers, None). A view counts
+    as requiring grad once its base does, even if the base started requiring grad after the
+    view was made (as in PyTorch; its gradient then leads nowhere). Inference mode turns grad
+    mode off, so it needs no test of its own. That only floating-point outputs get a node is
+    :func:`record`'s part.
+    """
+    if _mode.grad_enabled:
+        for t in inputs:
+            if isinstance(t, Tensor) and (t._requires_grad or (
+                    t._base is not None and t._base._requires_grad)):  # a view of such a base
+                return True
+    return False
+
+
+def record(node: Node, outputs, *inputs, broadcast: bool = False):
+    """Make ``node`` the ``grad_fn`` of ``outputs`` (a tensor, or a tuple of them), computed
+    from ``inputs``; return ``outputs``.
+
+    - ``node.next_functions`` gets one edge per input, in operand order: the input's
+      ``(grad_fn, output_nr)``, its leaf's ``AccumulateGrad``, or ``(None, 0)`` for an input
+      that needs no gradient or is not a tensor. An input may also be an edge ``(node, nr)``
+      taken from another node (``CopySlices`` passes on its op's edges).
+    - ``node`` takes the next sequence number (the engine runs newer nodes first).
+    - With ``broadcast=True`` (elementwise ops) the engine sums each input's gradient back to
+      that input's shape and dtype: un-broadcasting lives here, once, not in every formula.
+    - Each output becomes output ``i`` of ``node``. Only floating-point (or complex) tensors
+      can have a gradient: a single integer or bool output raises PyTorch's error; in a tuple
+      of outputs (a custom Function's) such an output is left a plain tensor.
+    """
+    single = type(outputs) is not tuple
+    out = outputs if single else next((t for t in outputs if t is not None), None)
+    nodes, nrs = [], None  # nrs is made only if some input_nr is not 0 (rare)
+    for i, x in enumerate(inputs):  # (one loop, written out: this runs for every op)
+        nr = 0
+        if type(x) is tuple:  # an edge passed on from another node
+            fn, nr = x
+        elif not isinstance(x, Tensor) or not x._requires_grad:
+            fn = None
+        elif x._base is not None and _view_leads_nowhere(x):
+            fn = None
+        else:
+            fn = x._grad_fn
+            if fn is None:
+                fn = grad_accumulator(x)
+            else:
+                nr = x._output_nr
+            if broadcast and out is not None and (x._data.shape != out._data.shape
+                              or x._data.dtype != out._data.dtype):
+                if node._sum_to is None:
+                    node._sum_to = [None] * len(inputs)
+                node._sum_to[i] = (x._data.shape, x._data.dtype)
+        nodes.append(fn)
+        if nr:
+            nrs = nrs or [0] * len(inputs)
+            nrs[i] = nr
+    node._next_nodes = tuple(nodes)
+    node._next_nrs = _ZEROS[len(nodes)] if nrs is None else intern_nrs(tuple(nrs))
+    node._sequence_nr = next(_sequence)
+    if single:
+        if out._data.dtype.kind not in "fc":
+            raise RuntimeError("Autograd not support dtype: "
+                               + from_numpy_dtype(out._data.dtype)._legacy_name[:-6])
+        out._grad_fn, out._requires_grad, out._output_nr = node, True, 0
+        return outputs
+    node._num_outputs = len(outputs)
+    for nr, t in enumerate(outputs):
+        if t is not None and t._data.dtype.kind in "fc":
+            t._grad_fn, t._requires_grad, t._output_nr = node, True, nr
+    return outputs
+
+
+def _view_leads_nowhere(x) -> bool:
+    """Bring view ``x`` up to date (its memory may have changed in place); True if it was made
+    in no_grad mode, when its gradient leads nowhere."""
+    x._sync_view()
+    return x._grad_fn is None and x._view_no_grad
+
+
 _NRS: dict = {}
 
 
@@ -436,36 +476,12 @@ def intern_nrs(nrs: tuple) -> tuple:
     return _NRS.setdefault(nrs, nrs)
 
 
-def collect_next_edges(*tensors) -> tuple:
-    """``next_functions`` for a node whose inputs are ``tensors`` (None for non-tensors)."""
-    edges = []
-    for t in tensors:
-        if t is not None and t._base is not None:
-            t._sync_view()  # a view whose memory changed in place reads from its base now
-        if t is None or not t._requires_grad:
-            edges.append((None, 0))
-        elif t._grad_fn is not None:
-            edges.append((t._grad_fn, t._output_nr))
-        elif t._view_no_grad:  # a view made in no_grad mode: requires grad, leads nowhere
-            edges.append((None, 0))
-        else:
-            edges.append((grad_accumulator(t), 0))
-    return tuple(edges)
+class _Zeros(dict):
+    """``_ZEROS[n]``: the shared ``(0,) * n``, the input_nrs of nearly every node."""
+
+    def __missing__(self, n: int) -> tuple:
+        self[n] = intern_nrs((0,) * n)
+        return self[n]
 
 
-def record(node: Node, out, inputs) -> None:
-    """Make ``node`` the grad_fn of tensor ``out`` computed from ``inputs``."""
-    node.next_functions = collect_next_edges(*inputs)
-    node._sequence_nr = next(_sequence)
-    out._grad_fn = node
-    out._requires_grad = True
-
-
-def needs_grad(*tensors) -> bool:
-    """Whether an op on ``tensors`` must be recorded: grad mode on and some input requires grad."""
-    if not _mode.grad_enabled:
-        return False
-    for t in tensors:
-        if t is not None and t._requires_grad:
-            return True
-    return False
+_ZEROS = _Zeros()

@@ -14,15 +14,13 @@ Hooks always see Tensors; the engine works on NumPy arrays unless ``create_graph
 
 from __future__ import annotations
 
-from .. import _tensor  # the module: its Tensor class is looked up when used
 from .._state import local as _mode
+from .._tensor import Tensor
 
 __all__ = ["tensor_pre_hooks", "leaf_hooks", "pre_hooks", "post_hooks", "store_retained"]
 
 
 def _as_tensor(g):
-    Tensor = _tensor.Tensor
-
     return g if g is None or isinstance(g, Tensor) else Tensor._wrap(g)
 
 
@@ -37,8 +35,6 @@ def _hook_name(hook) -> str:
 
 def _checked(hook, before, after):
     """PyTorch's checks on a gradient a hook returned in place of ``before``."""
-    Tensor = _tensor.Tensor
-
     if after is None:
         return None
     if not isinstance(after, Tensor):
@@ -65,8 +61,6 @@ def _run_grad_hooks(hooks, g):
 
 def store_retained(t, g) -> None:
     """``retain_grad``: keep a copy of gradient ``g`` in the non-leaf ``t.grad``."""
-    Tensor = _tensor.Tensor
-
     if type(g) is Tensor or isinstance(g, Tensor):
         new = g.clone() if _mode.grad_enabled else Tensor._wrap(g._data.copy())
     else:

@@ -9,14 +9,12 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import from_numpy_dtype
-from .._ops._core import SavedTensor, binary_operands, make, value
-from .._state import local as _mode
+from .._ops._core import binary_operands, value
 from .._tensor import Tensor
-from ..autograd.graph import FREED_MESSAGE, Node
+from ..autograd.graph import FREED_MESSAGE, Node, SavedTensor, record, should_record
 
-__all__ = ["REDUCTIONS", "mse_loss", "nll_loss", "mul_by_number", "div_by_number",
-           "MseLossBackward0", "NllLossBackward0", "NllLoss2DBackward0", "MulBackward1",
-           "DivBackward1"]
+__all__ = ["REDUCTIONS", "mse_loss", "nll_loss", "MseLossBackward0", "NllLossBackward0",
+           "NllLoss2DBackward0"]
 
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 _UINT64 = 2**64 - 1  # PyTorch shows a saved negative int as its uint64 bit pattern
@@ -55,20 +53,19 @@ def mse_loss(input: Tensor, target: Tensor, reduction: int) -> Tensor:
         name = from_numpy_dtype(dtype)._legacy_name[:-6]
         raise NotImplementedError(f"\"mse_cpu\" not implemented for '{name}'")
     diff = a - b
-    data = _reduce(diff * diff, reduction)
-    if _mode.grad_enabled and (input._requires_grad or target._requires_grad):
+    out = Tensor._wrap(_reduce(diff * diff, reduction))
+    if should_record(input, target):
         node = MseLossBackward0()
         node._s_reduction = reduction
         node._s_self = SavedTensor(input)
         node._s_target = SavedTensor(target)
         node._numel = diff.size
-        out = make(data, node, input, target)
+        record(node, out, input, target)
         if input._data.dtype != diff.dtype or target._data.dtype != diff.dtype:
             # mixed dtypes: the engine casts each gradient back to its input's dtype
             node._sum_to = [(x._data.shape, x._data.dtype) if x._data.dtype != diff.dtype
                             else None for x in (input, target)]
-        return out
-    return Tensor._wrap(data)
+    return out
 
 
 # ---------------------------------------------------------------- negative log-likelihood
@@ -196,7 +193,8 @@ def _nll(input, target, weight, ignore_index, reduction, node_cls):
     else:
         data = losses.reshape(target._data.shape)
         total = np.zeros((), dtype)
-    if _mode.grad_enabled and input._requires_grad:
+    out = Tensor._wrap(data)
+    if should_record(input):
         node = node_cls()
         node._s_ignore_index = ignore_index & _UINT64
         node._s_reduction = reduction
@@ -206,44 +204,5 @@ def _nll(input, target, weight, ignore_index, reduction, node_cls):
             node._s_weight = SavedTensor(weight)
         node._rows, node._cols, node._w, node._total = rows, cols, w, total
         node._shape, node._dtype = input._data.shape, dtype
-        return make(data, node, input)
-    return Tensor._wrap(data)
-
-
-# ---------------------------------------------------------------- scaling by a number
-class MulBackward1(Node):
-    """z = self * other (a Python number):  dz/dself = other."""
-
-    saved = ("other",)
-
-    def backward(self, g):
-        return (g * self._s_other,)
-
-
-def mul_by_number(input: Tensor, other) -> Tensor:
-    """``input * other`` recorded as PyTorch's ``mul(Tensor, Scalar)``."""
-    data = np.asarray(np.multiply(input._data, other), input._data.dtype)
-    if _mode.grad_enabled and input._requires_grad:
-        node = MulBackward1()
-        node._s_other = other
-        return make(data, node, input)
-    return Tensor._wrap(data)
-
-
-class DivBackward1(Node):
-    """z = self / other (a Python number):  dz/dself = 1 / other."""
-
-    saved = ("other",)
-
-    def backward(self, g):
-        return (g / self._s_other,)
-
-
-def div_by_number(input: Tensor, other) -> Tensor:
-    """``input / other`` recorded as PyTorch's ``div(Tensor, Scalar)``."""
-    data = np.asarray(np.true_divide(input._data, other), input._data.dtype)
-    if _mode.grad_enabled and input._requires_grad:
-        node = DivBackward1()
-        node._s_other = other
-        return make(data, node, input)
-    return Tensor._wrap(data)
+        record(node, out, input)
+    return out

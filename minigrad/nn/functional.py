@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 
 from .._creation import default_generator
+from .._ops import arithmetic as _arith
 from .._tensor import Tensor
 from . import _loss_nodes as _loss
 from ._loss_nodes import REDUCTIONS
@@ -265,8 +266,8 @@ def _smoothed(loss, logp, target, weight, ignore_index, code, class_dim, smoothi
         uniform = uniform.sum() / Tensor._wrap(count)
     elif code == 2:
         uniform = uniform.sum()
-    return _loss.mul_by_number(loss, 1 - smoothing) + \
-        _loss.mul_by_number(uniform, smoothing / n_classes)
+    return _arith.mul_by_number(loss, 1 - smoothing) + \
+        _arith.mul_by_number(uniform, smoothing / n_classes)
 
 
 def _cross_entropy_probs(logp, target, weight, code, class_dim):
@@ -279,4 +280,4 @@ def _cross_entropy_probs(logp, target, weight, code, class_dim):
     total = -prod.sum()
     if code == 2:
         return total
-    return _loss.div_by_number(total, logp._data.size // logp._data.shape[class_dim])
+    return _arith.div_by_number(total, logp._data.size // logp._data.shape[class_dim])

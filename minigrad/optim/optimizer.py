@@ -24,8 +24,8 @@ from collections import defaultdict
 
 import numpy as np
 
-from .._state import local as _mode
 from .._tensor import Tensor, clear_grads
+from ..autograd.grad_mode import enable_grad
 
 __all__ = ["Optimizer"]
 
@@ -106,12 +106,8 @@ class Optimizer:
         """Run ``closure`` (which recomputes the loss) with grad mode on, as PyTorch does."""
         if closure is None:
             return None
-        previous = _mode.grad_enabled
-        _mode.grad_enabled = True
-        try:
+        with enable_grad():
             return closure()
-        finally:
-            _mode.grad_enabled = previous
 
     # ------------------------------------------------------------------ saving and loading
     def state_dict(self) -> dict:

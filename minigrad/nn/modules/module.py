@@ -28,7 +28,7 @@ Net(
 from __future__ import annotations
 
 from ..._tensor import Tensor, clear_grads
-from ...autograd.graph import _Hooks
+from ...utils.hooks import Hooks as _Hooks
 from ..parameter import Parameter
 from . import _state_dict
 

@@ -1,0 +1,65 @@
+"""Anomaly mode: ``detect_anomaly`` names the first backward node that returns NaN, as PyTorch."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad
+
+
+def _nan_distance(lib, **anomaly):
+    """Backward of the distance between two equal points: sqrt sends inf, pow makes it NaN."""
+    a = lib.tensor([1., 2.], requires_grad=True)
+    b = lib.tensor([1., 2.], requires_grad=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            with lib.autograd.detect_anomaly(**anomaly):
+                ((a - b) ** 2).sum().sqrt().backward()
+            error = None
+        except RuntimeError as e:
+            error = str(e)
+    firsts = [str(w.message).splitlines()[0] for w in caught]
+    return error, firsts, a.grad
+
+
+def test_detect_anomaly_raises_at_the_first_node_returning_nan():
+    error, warned, grad = _nan_distance(minigrad)
+    assert error == "Function 'PowBackward0' returned nan values in its 0th output."
+    assert warned[0].startswith("Anomaly Detection has been enabled.")
+    assert warned[1] == ("Error detected in PowBackward0. Traceback of forward call that "
+                         "caused the error:")
+    assert grad is None  # the leaves were never reached
+
+
+def test_without_anomaly_mode_the_nan_reaches_the_leaves():
+    a = minigrad.tensor([1., 2.], requires_grad=True)
+    ((a - minigrad.tensor([1., 2.])) ** 2).sum().sqrt().backward()
+    assert np.isnan(a.grad.numpy()).all()
+
+
+def test_check_nan_false_lets_the_nan_through_and_mode_is_restored():
+    error, _, grad = _nan_distance(minigrad, check_nan=False)
+    assert error is None and np.isnan(grad.numpy()).all()
+    assert not minigrad.autograd.is_anomaly_enabled()
+
+
+def test_set_detect_anomaly_is_a_switch_and_a_context_manager():
+    x = minigrad.tensor(0., requires_grad=True)
+    with minigrad.autograd.set_detect_anomaly(True):
+        assert minigrad.autograd.is_anomaly_enabled()
+        with pytest.raises(RuntimeError, match="'SqrtBackward0' returned nan values"), \
+                warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            (x.sqrt() * 0).backward()
+    assert not minigrad.autograd.is_anomaly_enabled()
+
+
+@pytest.mark.torch
+def test_anomaly_mode_says_what_pytorch_says(torch):
+    assert _nan_distance(minigrad)[:2] == _nan_distance(torch)[:2]
+    assert _nan_distance(minigrad, check_nan=False)[0] == \
+        _nan_distance(torch, check_nan=False)[0] is None
