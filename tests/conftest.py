@@ -8,6 +8,7 @@ has it, and `make test` installs it where a wheel is available.
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -52,3 +53,13 @@ def mg():
     import minigrad
 
     return minigrad
+
+
+@pytest.fixture(autouse=True)
+def _widgets_speak_english_again():
+    """The widgets' default language is process-wide; a test that sets it (the course checker's
+    doctest ends in Chinese) must not change what the next test reads."""
+    yield
+    i18n = sys.modules.get("minigrad_widgets.i18n")
+    if i18n is not None:
+        i18n.set_language("en")
