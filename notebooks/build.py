@@ -277,6 +277,17 @@ def write_index() -> None:
     print("wrote notebooks/index.ipynb and docs/teachers/*/answer-keys.md")
 
 
+STUDENT_README = """# minigrad：自动求导课程 · a course in automatic differentiation
+
+安装 / set up:  pip install "minigrad[widgets]" jupyterlab
+打开 / open:    jupyter lab index.ipynb
+
+每一课从上到下运行；每个练习单元格以 check(...) 结尾：把 ... 换成你的答案再运行。
+Run each lesson top to bottom; each exercise cell ends with check(...): replace the ... with
+your answer and run it again.
+"""
+
+
 def student(dest: Path) -> None:
     """The hand-out: lessons with the exercise cells' outputs cleared, no solutions."""
     if dest.exists():
@@ -294,6 +305,7 @@ def student(dest: Path) -> None:
     for lang in LANGS:
         write_course_py(dest / lang, lang)
     nbformat.write(index_notebook(links_to_solutions=False), dest / "index.ipynb")
+    (dest / "README.md").write_text(STUDENT_README, encoding="utf-8")
     print(f"wrote the student version to {dest}")
 
 

@@ -1,6 +1,6 @@
 """pytest set-up for the lessons, which nbval checks cell by cell (see pyproject.toml).
 
-The cells of lesson 4 that step through a real PyTorch graph (they use ``real_torch``) need
+The cells of lesson 3 that step through a real PyTorch graph (they use ``real_torch``) need
 PyTorch. Where it is not installed they are skipped, saying why; in CI they must run.
 
 Every widget also carries a static ``text/html`` view for exported pages (the same state as

@@ -185,6 +185,7 @@ def test_student_version_has_no_solutions_and_empty_exercise_outputs(tmp_path):
     dest = tmp_path / "student"
     build.student(dest)
     assert not list(dest.rglob("solutions")) and (dest / "index.ipynb").exists()
+    assert "jupyter lab index.ipynb" in (dest / "README.md").read_text(encoding="utf-8")
     assert "solutions" not in (dest / "index.ipynb").read_text()
     for source in BUILT:
         for lang in build.LANGS:
