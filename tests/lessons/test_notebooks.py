@@ -5,7 +5,7 @@ outputs, with tests/nbval_sanitize.cfg masking object addresses and ids. This fi
 what nbval cannot: that the check itself can fail (a deliberately broken fixture notebook),
 that cleaning stores nothing machine-specific, and that the lessons teach PyTorch's
 behaviour: run on real PyTorch, they print what they store. (How the lessons are built from
-their sources, and their exercises, are checked in tests/test_course.py.)
+their sources, and their exercises, are checked in tests/lessons/test_course.py.)
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Every code example and idea of the five seed tutorials is taught by a lesson cell.
 
-The seeds (``../shared/seeds/``, their code blocks extracted in ``tests/seeds/*.blocks``) are the
+The seeds (``../shared/seeds/``, their code blocks extracted in ``tests/lessons/seeds/*.blocks``) are the
 Chinese tutorials the learners already read. ``TABLE`` maps each of their code blocks, each
 concept the course promises (issue 9's list), and each of the three wrong claims the seeds make,
 to the lesson cell that teaches (or corrects) it: a lesson number and a piece of text that must
@@ -18,7 +18,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
 sys.path.insert(0, str(NOTEBOOKS))
 
@@ -26,7 +26,7 @@ import build  # noqa: E402
 
 BLOCKS = sorted(re.findall(r"^# %% (\d{3}\.\d{2})$",
                            "\n".join(p.read_text(encoding="utf-8")
-                                     for p in (REPO / "tests" / "seeds").glob("*.blocks")),
+                                     for p in (REPO / "tests" / "lessons" / "seeds").glob("*.blocks")),
                            re.M))
 
 # seed block or concept -> [(lesson, text found in the cell that teaches it), ...]
