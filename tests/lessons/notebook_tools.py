@@ -1,9 +1,10 @@
 """Execute notebooks and store clean outputs: the answer key nbval checks.
 
 Used by notebooks/build.py (which builds the lessons from notebooks/_source/) and by the
-tests. Stored notebooks carry no widget state (``metadata.widgets``, widget-state and widget-view outputs and the widgets' static
-``text/html`` views are dropped; the
-widget's deterministic ``text/plain`` stays), no timing metadata and no machine paths.
+tests. Stored notebooks carry no widget state (``metadata.widgets``, widget-state and
+widget-view outputs are dropped; the widgets' static ``text/html`` views stay, without the
+front-end bundle they may carry; the widget's deterministic ``text/plain`` stays), no timing
+metadata and no machine paths.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ NOTEBOOKS = REPO / "notebooks"
 WIDGET_MIME = ("application/vnd.jupyter.widget-view+json",
                "application/vnd.jupyter.widget-state+json")
 STATIC_VIEW = "data-minigrad-static"  # marks a widget's static text/html view
+# the one copy of the front end (script and CSS) a static view may carry: widgets/export.py
+CARRIER = re.compile(r'<script type="text/plain" id="minigrad-widgets-bundle">.*?</script>'
+                     r'<style id="minigrad-widgets-bundle-css">.*?</style>', re.S)
 # Anything that looks like a path on this machine must not end up in a stored output.
 MACHINE_PATH = re.compile(r"/(home|root|tmp|usr|work|opt|var|Users)/[^\s'\",]+|[A-Z]:\\\\")
 
@@ -37,9 +41,16 @@ def clean(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
             for mime in WIDGET_MIME:
                 data.pop(mime, None)
             html = data.get("text/html", "")
-            if STATIC_VIEW in ("".join(html) if isinstance(html, list) else html):
-                data.pop("text/html")  # a widget's static view: up to 800 KB, for exports
+            html = "".join(html) if isinstance(html, list) else html
+            if STATIC_VIEW in html:  # a widget's static view: kept, without the 800 KB bundle
+                data["text/html"] = without_bundle(html)
     return nb
+
+
+def without_bundle(html: str) -> str:
+    """A widget's static view without the front end it may carry (docs/_ext/lessons.py puts
+    one copy back on each rendered page; a live notebook makes its own)."""
+    return CARRIER.sub("", html)
 
 
 def machine_paths(nb: nbformat.NotebookNode) -> list[str]:
