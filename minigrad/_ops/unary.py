@@ -21,6 +21,7 @@ from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._core import broadcast_error, method, value
+from ._formula import data  # noqa: F401 - op files import it from here too
 
 __all__ = ["exp", "log", "sqrt", "sin", "cos", "abs", "absolute", "clamp", "clip", "clamp_min",
            "clamp_max"]

@@ -18,6 +18,7 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor
+from .._types import unsupported
 
 __all__ = ["GradcheckError", "gradcheck", "gradgradcheck"]
 
@@ -122,9 +123,15 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
     Returns True when, for every output and every input that requires grad, the two
     Jacobians agree within ``atol + rtol * |numerical|``; otherwise raises
     :class:`GradcheckError` showing both (or returns False if ``raise_exception=False``).
-    The options PyTorch has for forward-mode, batched and sparse checks are accepted and
-    ignored.
+    PyTorch's options for forward-mode, batched, masked and dtype checks raise
+    ``NotImplementedError`` when turned on; ``fast_mode`` runs the full check, and the
+    check of undefined output gradients is not made.
     """
+    unsupported("gradcheck", check_grad_dtypes=check_grad_dtypes,
+                check_batched_grad=check_batched_grad,
+                check_batched_forward_grad=check_batched_forward_grad,
+                check_forward_ad=check_forward_ad, masked=masked,
+                check_backward_ad=not check_backward_ad)
     inputs = _as_tuple(inputs)
     wrt = _check_inputs(inputs)
     try:
@@ -162,6 +169,10 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps: float = 1e-6, atol: f
     >>> torch.autograd.gradgradcheck(lambda t: t * t * t, (x,))
     True
     """
+    unsupported("gradgradcheck", gen_non_contig_grad_outputs=gen_non_contig_grad_outputs,
+                check_grad_dtypes=check_grad_dtypes, check_batched_grad=check_batched_grad,
+                check_fwd_over_rev=check_fwd_over_rev, masked=masked,
+                check_rev_over_rev=not check_rev_over_rev)
     from .. import autograd
     inputs = _as_tuple(inputs)
     outputs = [o for o in _tensors_of(func(*inputs)) if o._requires_grad]

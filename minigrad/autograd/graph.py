@@ -348,11 +348,9 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
     nodes, nrs = [], None  # nrs is made only if some input_nr is not 0 (rare)
     for i, x in enumerate(inputs):  # (one loop, written out: this runs for every op)
         nr = 0
-        if type(x) is tuple:  # an edge passed on from another node
-            fn, nr = x
-        elif not isinstance(x, Tensor) or not x._requires_grad:
-            fn = None
-        elif x._base is not None and _view_leads_nowhere(x):
+        if not isinstance(x, Tensor):  # a number (no edge), or an edge passed on from a node
+            fn, nr = x if type(x) is tuple else (None, 0)
+        elif not x._requires_grad or (x._base is not None and _view_leads_nowhere(x)):
             fn = None
         else:
             fn = x._grad_fn
@@ -370,7 +368,8 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
             nrs = nrs or [0] * len(inputs)
             nrs[i] = nr
     node._next_nodes = tuple(nodes)
-    node._next_nrs = _ZEROS[len(nodes)] if nrs is None else intern_nrs(tuple(nrs))
+    n = len(nodes)
+    node._next_nrs = _ZEROS[n] if nrs is None and n < 8 else intern_nrs(tuple(nrs or [0] * n))
     node._sequence_nr = next(_sequence)
     if _mode.anomaly_enabled:
         keep_forward_trace(node)
@@ -402,12 +401,5 @@ def intern_nrs(nrs: tuple) -> tuple:
     return _NRS.setdefault(nrs, nrs)
 
 
-class _Zeros(dict):
-    """``_ZEROS[n]``: the shared ``(0,) * n``, the input_nrs of nearly every node."""
-
-    def __missing__(self, n: int) -> tuple:
-        self[n] = intern_nrs((0,) * n)
-        return self[n]
-
-
-_ZEROS = _Zeros()
+# the input_nrs of nearly every node, (0,) * n, shared; record() falls back for longer ones
+_ZEROS = [intern_nrs((0,) * n) for n in range(8)]

@@ -9,6 +9,7 @@ import pytest
 import minigrad as mg
 
 a, b = mg.tensor([1., 2.]), mg.tensor([3., 4.])
+x64 = mg.tensor([1., 2.], dtype=mg.float64, requires_grad=True)
 CALLS = {
     "add out": (lambda: mg.add(a, b, out=mg.zeros(2)), "out"),
     "sub out": (lambda: mg.sub(a, b, out=mg.zeros(2)), "out"),
@@ -28,6 +29,12 @@ CALLS = {
     "grad is_grads_batched": (lambda: mg.autograd.grad(
         (mg.ones(2, requires_grad=True) * 2).sum(), mg.ones(1, requires_grad=True),
         is_grads_batched=True), "is_grads_batched"),
+    "gradcheck check_forward_ad": (lambda: mg.autograd.gradcheck(
+        lambda t: t * t, (x64,), check_forward_ad=True), "check_forward_ad"),
+    "gradcheck check_batched_grad": (lambda: mg.autograd.gradcheck(
+        lambda t: t * t, (x64,), check_batched_grad=True), "check_batched_grad"),
+    "gradgradcheck check_fwd_over_rev": (lambda: mg.autograd.gradgradcheck(
+        lambda t: t * t, (x64,), check_fwd_over_rev=True), "check_fwd_over_rev"),
     "load_state_dict assign": (lambda: mg.nn.Linear(1, 1).load_state_dict(
         mg.nn.Linear(1, 1).state_dict(), assign=True), "assign"),
 }
