@@ -125,14 +125,8 @@ from ._random import bernoulli, multinomial, normal, poisson, randperm
 from ._tensor import Tensor
 from ._tensor_str import set_printoptions
 from ._types import Size
-from .autograd import (
-    enable_grad,
-    inference_mode,
-    is_grad_enabled,
-    is_inference_mode_enabled,
-    no_grad,
-    set_grad_enabled,
-)
+from .autograd.grad_mode import *  # noqa: F401,F403 - no_grad, enable_grad, ...
+from .autograd.grad_mode import __all__ as _grad_mode_all
 from .serialization import load, save
 from .utils import data as _utils_data  # noqa: F401 - makes torch.utils.data available
 
@@ -154,15 +148,14 @@ def numel(input) -> int:
     return input.numel()
 
 
-__all__ = list(_creation_all) + [
+__all__ = list(_creation_all) + list(_grad_mode_all) + [
     "Tensor", "Size", "dtype", "bool", "uint8", "int32", "int64", "float32", "float64", "float",
     "double", "long", "int", "add", "sub", "mul", "div", "neg", "true_divide", "reciprocal",
     "rsub", "sum", "mean", "pow", "square", "exp", "log", "sqrt", "sin", "cos", "abs", "absolute",
     "clamp", "clip", "clamp_min", "clamp_max", "relu", "relu_", "sigmoid", "tanh", "softmax",
     "log_softmax", "prod", "norm", "max", "min", "amax", "amin", "argmax", "argmin", "maximum",
     "minimum", "return_types", "dot", "mv", "mm", "bmm", "addmm", "matmul",
-    "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
-    "inference_mode", "is_inference_mode_enabled", "autograd", "nn", "optim", "is_tensor",
+    "autograd", "nn", "optim", "is_tensor",
     "numel",
     "get_default_dtype", "set_default_dtype", "promote_types", "result_type",
     "set_printoptions",

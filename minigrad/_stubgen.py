@@ -1,7 +1,7 @@
 """Write ``minigrad/_tensor.pyi``, the type stub that shows editors and type checkers every
 ``Tensor`` method, including the ops attached in ``minigrad/_ops/`` with ``@method``.
 
-Run ``python -m minigrad._stubgen`` after adding an op; ``tests/test_tensor_stub.py`` fails
+Run ``python -m minigrad._stubgen`` after adding an op; ``tests/tensor/test_tensor_stub.py`` fails
 (naming this command) while the stub and the registry differ. Parameters are typed ``Any``;
 a method's return type is taken from its annotation where it has one.
 """

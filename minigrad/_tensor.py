@@ -424,9 +424,13 @@ class Tensor:
         >>> x.grad
         tensor(6.)
         """
-        from .autograd import backward  # the one import of autograd: it builds on Tensor
+        global _backward
+        if _backward is None:  # the one import of autograd, on first use: it builds on Tensor
+            from .autograd import backward as _backward
+        _backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+_backward = None  # minigrad.autograd.backward, once Tensor.backward has been called
 
 
 def _rebuild(data, requires_grad):

@@ -85,22 +85,7 @@ def _alpha(other, alpha):
 @method("add", "__add__")
 def add(input, other, *, alpha=1, out=None) -> Tensor:
     """``input + alpha * other``, broadcasting."""
-    if out is not None:
-        unsupported("add", out=out)
-    a, b, _ = binary_operands(input, other)
-    if a is NotImplemented:
-        return NotImplemented
-    try:
-        data = np.add(a, b) if alpha == 1 else np.add(a, _alpha(b, alpha))
-    except ValueError:
-        raise broadcast_error(input, other) from None
-    out = Tensor._wrap(data)
-    if should_record(input, other):
-        node = AddBackward0()
-        if alpha != 1:
-            node._s_alpha = alpha
-        record(node, out, input, other, broadcast=True)
-    return out
+    return _add_or_sub(np.add, AddBackward0, input, other, alpha, out)
 
 
 def __radd__(self, other):  # `2 + x` is `x.add(2)` in PyTorch: the tensor stays operand 0
@@ -130,24 +115,28 @@ def _check_bool_sub(a, b) -> None:
 @method("sub", "__sub__", "subtract")
 def sub(input, other, *, alpha=1, out=None) -> Tensor:
     """``input - alpha * other``, broadcasting."""
+    return _add_or_sub(np.subtract, SubBackward0, input, other, alpha, out)
+
+
+def _add_or_sub(ufunc, node_cls, input, other, alpha, out):
+    """``ufunc(input, alpha * other)`` for add and sub, recorded with a ``node_cls`` node."""
     if out is not None:
-        unsupported("sub", out=out)
-    a, b, nd = binary_operands(input, other)
+        unsupported(ufunc.__name__[:3], out=out)
+    a, b, _ = binary_operands(input, other)
     if a is NotImplemented:
         return NotImplemented
-    if _is_bool(input) or _is_bool(other):
+    if ufunc is np.subtract and (_is_bool(input) or _is_bool(other)):
         _check_bool_sub(input, other)
     try:
-        data = np.subtract(a, b) if alpha == 1 else np.subtract(a, _alpha(b, alpha))
+        result = Tensor._wrap(ufunc(a, b) if alpha == 1 else ufunc(a, _alpha(b, alpha)))
     except ValueError:
         raise broadcast_error(input, other) from None
-    out = Tensor._wrap(data)
     if should_record(input, other):
-        node = SubBackward0()
+        node = node_cls()
         if alpha != 1:
             node._s_alpha = alpha
-        record(node, out, input, other, broadcast=True)
-    return out
+        record(node, result, input, other, broadcast=True)
+    return result
 
 
 def rsub(input, other, *, alpha=1):  # a function only: PyTorch's Tensor has no .rsub method
@@ -212,10 +201,10 @@ def mul(input, other, *, out=None) -> Tensor:
     out = Tensor._wrap(data)
     if should_record(input, other):
         node = MulBackward0()
-        if isinstance(input, Tensor) and input._requires_grad:
-            node._s_other = _save(other)
+        if isinstance(input, Tensor) and input._requires_grad:  # (_save, inlined: every x * y)
+            node._s_other = SavedTensor(other) if isinstance(other, Tensor) else other
         if isinstance(other, Tensor) and other._requires_grad:
-            node._s_self = _save(input)
+            node._s_self = SavedTensor(input) if isinstance(input, Tensor) else input
         record(node, out, input, other, broadcast=True)
     return out
 

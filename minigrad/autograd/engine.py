@@ -51,8 +51,8 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
     Grad mode is ``create_graph`` while nodes run and the caller's own around each yield;
     without ``emit`` the whole pass runs on the first ``next()``.
     """
-    task = GraphTask(root, buffers, plan, keep_graph=keep_graph, create_graph=create_graph,
-                     arrivals=emit, keep=(frozen if snapshot else _as_is) if emit else None)
+    task = GraphTask(root, buffers, plan, keep_graph, create_graph,
+                     emit, (frozen if snapshot else _as_is) if emit else None)
     index = 0
     with _GradMode(create_graph) as mode:
         while task.ready:
@@ -61,7 +61,8 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
             if plan is not None and not plan.visit(node, g):  # captured, not run
                 continue
             g, out, leaf = _execute(node, g, task)
-            task.send(node, g, out)
+            if out:  # (a leaf sends nothing)
+                task.send(node, g, out)
             if emit and type(node) is not GraphRoot:
                 step = Step.made(index, node, g, out, leaf, task.arrivals.pop(node, ()),
                                  snapshot)
@@ -78,7 +79,8 @@ class _GradMode:
         self.enabled = enabled
 
     def __enter__(self) -> _GradMode:
-        self.take()
+        self.outer, self.running = _mode.grad_enabled, True
+        _mode.grad_enabled = self.enabled
         return self
 
     def take(self) -> None:
@@ -90,7 +92,7 @@ class _GradMode:
 
     def __exit__(self, *exc) -> None:
         if self.running:  # (a generator dropped between steps leaves the caller's mode alone)
-            self.hand_back()
+            _mode.grad_enabled = self.outer
 
 
 def _as_is(g):
@@ -130,7 +132,12 @@ def _execute(node, g, task: GraphTask):
     ``.grad`` before and after (snapshots, if the task keeps them).
     """
     if type(node) is AccumulateGrad:
-        return _run_leaf(node, g, task)
+        var = node.variable
+        if node._hooked or var._hooks or var._post_acc_hooks or task.keep is not None:
+            return _run_leaf(node, g, task)
+        if g is not None:  # a plain leaf and no Step to show: the update alone (a call saved)
+            node.accumulate(g, node in task.owned, task.create_graph)
+        return g, (), None
     if node._hooked:  # tensor hooks, retain_grad, pre-hooks (steps 1-3 in hooks.py)
         if node._tensor_pre_hooks or node._retains_grad:
             g = _hooks.tensor_pre_hooks(node, g)

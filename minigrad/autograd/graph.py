@@ -343,6 +343,7 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
     """
     single = type(outputs) is not tuple
     out = outputs if single else next((t for t in outputs if t is not None), None)
+    data = out._data if broadcast and out is not None else None  # what inputs broadcast to
     nodes, nrs = [], None  # nrs is made only if some input_nr is not 0 (rare)
     for i, x in enumerate(inputs):  # (one loop, written out: this runs for every op)
         nr = 0
@@ -358,11 +359,11 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
                 fn = grad_accumulator(x)
             else:
                 nr = x._output_nr
-            if broadcast and out is not None and (x._data.shape != out._data.shape
-                              or x._data.dtype != out._data.dtype):
+            xd = x._data
+            if data is not None and (xd.shape != data.shape or xd.dtype != data.dtype):
                 if node._sum_to is None:
                     node._sum_to = [None] * len(inputs)
-                node._sum_to[i] = (x._data.shape, x._data.dtype)
+                node._sum_to[i] = (xd.shape, xd.dtype)
         nodes.append(fn)
         if nr:
             nrs = nrs or [0] * len(inputs)

@@ -10,6 +10,17 @@ For every node the engine runs, in this order:
 5. node hooks (``grad_fn.register_hook``), which may replace the gradients computed.
 
 Hooks always see Tensors; the engine works on NumPy arrays unless ``create_graph=True``.
+
+>>> import minigrad as torch
+>>> x = torch.tensor(2., requires_grad=True)
+>>> y = x * 3
+>>> seen = []
+>>> _ = y.register_hook(lambda g: seen.append(("tensor hook", g.item())))
+>>> _ = y.grad_fn.register_prehook(lambda gs: seen.append(("pre-hook", gs[0].item())))
+>>> _ = y.grad_fn.register_hook(lambda gi, go: seen.append(("hook", gi[0].item())))
+>>> y.backward(torch.tensor(10.))
+>>> seen
+[('tensor hook', 10.0), ('pre-hook', 10.0), ('hook', 30.0)]
 """
 
 from __future__ import annotations

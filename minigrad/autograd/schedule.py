@@ -38,14 +38,16 @@ class GraphTask:
     the stepper) lists where each gradient came from.
     """
 
-    def __init__(self, root, buffers: dict, plan: Plan | None = None, *, keep_graph=True,
+    def __init__(self, root, buffers: dict, plan: Plan | None = None, keep_graph=True,
                  create_graph=False, arrivals: bool = False, keep=None):
         self.deps = _dependencies(root)
         self.ready = [root]
         self.buffers = buffers
         self.plan = plan
+        self.wanted = None  # with a plan: the nodes whose gradient is wanted
         if plan is not None:
             plan.prepare(root)
+            self.wanted = plan.wanted
             if root not in plan.wanted:
                 self.ready = []
         self.release = not keep_graph
@@ -64,17 +66,15 @@ class GraphTask:
     def send(self, node, g, out) -> None:
         """Pass each gradient ``node`` computed (``out``) along its edge; those meeting at one
         input are summed. A node whose edges have all delivered becomes ready."""
-        deps, buffers, arrivals = self.deps, self.buffers, self.arrivals
-        sender = None if type(node) is GraphRoot else node
-        wanted = None if self.plan is None else self.plan.wanted
-        for edge, (nxt, nr, gi) in enumerate(zip(node._next_nodes, node._next_nrs, out)):
+        if self.arrivals is not None:
+            self._note_arrivals(node, out)
+        deps, buffers, wanted = self.deps, self.buffers, self.wanted
+        for nxt, nr, gi in zip(node._next_nodes, node._next_nrs, out):
             if nxt is None:
                 continue
             left = deps[nxt] = deps[nxt] - 1
             if wanted is not None and nxt not in wanted:
                 continue
-            if arrivals is not None and gi is not None:
-                arrivals.setdefault(nxt, []).append((nr, sender, edge, self.keep(gi)))
             if nxt._num_outputs != 1:
                 buf = buffers.setdefault(nxt, [None] * nxt._num_outputs)
                 if gi is not None:
@@ -91,6 +91,14 @@ class GraphTask:
                     heap_push(self.ready, nxt)
                 else:  # (nothing to sift past)
                     self.ready.append(nxt)
+
+    def _note_arrivals(self, node, out) -> None:
+        """For the stepper: each gradient sent, with its sender (None for the start) and edge."""
+        sender = None if type(node) is GraphRoot else node
+        wanted = self.wanted
+        for edge, (nxt, nr, gi) in enumerate(zip(node._next_nodes, node._next_nrs, out)):
+            if nxt is not None and gi is not None and (wanted is None or nxt in wanted):
+                self.arrivals.setdefault(nxt, []).append((nr, sender, edge, self.keep(gi)))
 
     def _note_start(self, root) -> None:
         """The start gradient(s), sent by None."""

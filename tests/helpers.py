@@ -1,4 +1,9 @@
-"""Helpers shared by the nn differential tests (test_nn_functional.py, test_nn_losses.py)."""
+"""Helpers shared by the tests: running code on both libraries and comparing what comes out.
+
+Differential tests run the same function with ``minigrad`` and with real PyTorch (the ``torch``
+fixture of conftest.py) and compare results, errors and graphs. Op-specific helpers (the op
+table, graph and saved-value comparisons) are in ``tests/ops/op_table.py``.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,11 @@ import minigrad as mg
 def norm(text: str) -> str:
     """PyTorch's text as minigrad prints it: the same (minigrad prints ``torch.float64``)."""
     return text
+
+
+def both(torch, fn):
+    """Run ``fn(lib)`` with each library; returns (minigrad result, torch result)."""
+    return fn(mg), fn(torch)
 
 
 def tree(fn):
@@ -28,12 +38,14 @@ def find(fn, name):
 
 
 def raised(fn):
+    """(exception type name, message) of what ``fn()`` raises."""
     with pytest.raises(Exception) as info:
         fn()
     return type(info.value).__name__, norm(str(info.value))
 
 
 def both_raise(torch, build):
+    """Run ``build(lib)`` with each library; both must raise the same type and message."""
     assert raised(lambda: build(mg)) == raised(lambda: build(torch))
 
 
@@ -61,3 +73,22 @@ def rng(seed=0):
 
 def f32(*shape, seed=0):
     return rng(seed).standard_normal(shape).astype(np.float32)
+
+
+# ---------------------------------------------------------------- comparing tensors
+F32 = {"rtol": 1e-5, "atol": 1e-6}  # default tolerances for float32 results
+
+
+def dtype_name(dtype) -> str:
+    return str(dtype).replace("torch.", "").replace("minigrad.", "")
+
+
+def as_array(t) -> np.ndarray:
+    return np.asarray(t.detach().numpy())
+
+
+def assert_close(m, t, **tol):
+    """Same dtype, shape and values (nan where torch has nan)."""
+    assert dtype_name(m.dtype) == dtype_name(t.dtype), (m.dtype, t.dtype)
+    assert tuple(m.shape) == tuple(t.shape), (tuple(m.shape), tuple(t.shape))
+    np.testing.assert_allclose(as_array(m), as_array(t), equal_nan=True, **(tol or F32))

@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
+from helpers import both
 
 import minigrad as mg
 
@@ -15,11 +16,6 @@ pytestmark = pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create
 
 def grads(*tensors):
     return [None if t.grad is None else t.grad.tolist() for t in tensors]
-
-
-def both(torch, fn):
-    """Run ``fn(lib)`` with each library; returns (minigrad result, torch result)."""
-    return fn(mg), fn(torch)
 
 
 def test_backward_with_explicit_gradient(torch):

@@ -1,7 +1,7 @@
 """Run the code blocks of one seed tutorial in this (fresh) interpreter and report, as JSON,
 what each block printed.
 
-tests/test_seeds.py starts this twice per tutorial: once with real PyTorch, once with minigrad
+tests/lessons/test_seeds.py starts this twice per tutorial: once with real PyTorch, once with minigrad
 standing in for it (``"engine": "minigrad"``), and compares the two reports. The plan comes on
 stdin::
 

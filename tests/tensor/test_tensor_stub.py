@@ -15,7 +15,7 @@ import pytest
 
 from minigrad import _stubgen
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 TYPED_EXAMPLE = '''
 import minigrad as torch

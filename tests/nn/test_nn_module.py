@@ -9,27 +9,14 @@ from collections import OrderedDict
 
 import numpy as np
 import pytest
+from helpers import both_raise, norm, raised
 
 import minigrad as mg
 
 pytestmark = pytest.mark.torch
 
 
-def norm(text: str) -> str:
-    """PyTorch's text as minigrad prints it: the same (minigrad prints ``torch.float64``)."""
-    return text
 
-
-def raised(fn):
-    """(exception type name, message) of what ``fn()`` raises."""
-    with pytest.raises(Exception) as info:
-        fn()
-    return type(info.value).__name__, norm(str(info.value))
-
-
-def both_raise(torch, build):
-    """Run ``build(lib)`` with each library; both must raise the same type and message."""
-    assert raised(lambda: build(mg)) == raised(lambda: build(torch))
 
 
 def copy_weights(src_mg, dst_torch, torch):

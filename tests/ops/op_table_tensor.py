@@ -1,11 +1,11 @@
 """A table of minigrad's shape, indexing, in-place, comparison and conversion ops.
 
-The companion of tests/op_table.py (same :class:`OpCase`: ``fn(lib, *inputs)`` written once
+The companion of tests/ops/op_table.py (same :class:`OpCase`: ``fn(lib, *inputs)`` written once
 for both libraries, ``shapes`` of the float inputs, ``domain`` where they are drawn). In-place
 entries work on a non-leaf copy (``x * 1``) so that both libraries allow them; several entries
 return a tensor that went through ``CopySlices`` or ``AsStridedBackward0``. Every differentiable
 entry passes ``gradcheck`` and ``gradgradcheck`` on float64 inputs. Used by
-tests/test_ops_tensor.py (values, gradients, graphs, saved attributes against torch) and meant
+tests/ops/test_ops_tensor.py (values, gradients, graphs, saved attributes against torch) and meant
 for gradcheck over every entry::
 
     from op_table import sample

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+from helpers import both as run_both
 
 import minigrad as mg
 
@@ -14,10 +15,6 @@ def state(L) -> tuple:
     x = L.ones(2, requires_grad=True)
     y = x * 2
     return L.is_grad_enabled(), y.requires_grad, y.grad_fn is not None
-
-
-def run_both(torch, fn):
-    return fn(mg), fn(torch)
 
 
 def test_no_grad_block_records_nothing_and_restores(torch):

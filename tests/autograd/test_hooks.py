@@ -7,16 +7,11 @@ from __future__ import annotations
 import functools
 
 import pytest
-
-import minigrad as mg
+from helpers import both
 
 
 def values(grads):
     return [None if g is None else g.tolist() for g in grads]
-
-
-def both(torch, fn):
-    return fn(mg), fn(torch)
 
 
 def test_all_kinds_of_hooks_run_in_pytorchs_order_with_pytorchs_values(torch):

@@ -7,7 +7,7 @@ says where inputs may be drawn so the op is smooth there (``sample`` draws them)
 ``"positive"`` for log and sqrt. Tests import this module; it imports only NumPy and minigrad,
 never torch (the torch callable asks for the torch module).
 
-Used by tests/test_ops_math.py (forward values, gradients, node names, next_functions, saved
+Used by tests/ops/test_ops_math.py (forward values, gradients, node names, next_functions, saved
 attributes, all against torch) and meant for gradcheck over every entry (every differentiable
 entry passes ``minigrad.autograd.gradcheck`` on float64 samples)::
 
@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
+from helpers import F32, as_array, assert_close, dtype_name  # noqa: F401 - used by the tests
 
 import minigrad
 
@@ -249,15 +250,6 @@ assert len(BY_NAME) == len(OPS), "op names in the table must be unique"
 # ---------------------------------------------------------------- comparing with torch
 # Helpers for the differential tests: the same inputs in both libraries, and comparisons of
 # results, graphs and saved attributes (PyTorch is the oracle; `torch` is passed in).
-F32 = {"rtol": 1e-5, "atol": 1e-6}
-
-
-def dtype_name(dtype) -> str:
-    return str(dtype).replace("torch.", "").replace("minigrad.", "")
-
-
-def as_array(t) -> np.ndarray:
-    return np.asarray(t.detach().numpy())
 
 
 def both(torch, arrays, requires_grad=True):
@@ -275,13 +267,6 @@ def run_both(torch, case, seed=0, requires_grad=True):
     arrays = sample(case, np.random.default_rng(seed), dtype=np.float32)
     ts, ms = both(torch, arrays, requires_grad)
     return ts, ms, case.torch(torch)(*ts), case.minigrad(*ms)
-
-
-def assert_close(m, t, **tol):
-    """Same dtype, shape and values (nan where torch has nan)."""
-    assert dtype_name(m.dtype) == dtype_name(t.dtype), (m.dtype, t.dtype)
-    assert tuple(m.shape) == tuple(t.shape), (tuple(m.shape), tuple(t.shape))
-    np.testing.assert_allclose(as_array(m), as_array(t), equal_nan=True, **(tol or F32))
 
 
 def nodes(root):

@@ -1,4 +1,4 @@
-"""Every op of tests/op_table.py, run in minigrad and in PyTorch on the same inputs.
+"""Every op of tests/ops/op_table.py, run in minigrad and in PyTorch on the same inputs.
 
 For each op: forward values and dtype, gradients, the grad_fn graph (node names,
 next_functions with their None edges and input numbers, which leaf each AccumulateGrad holds)

@@ -1,7 +1,7 @@
 """Execute the lesson notebooks and store clean outputs: the answer key nbval checks.
 
-    python tests/notebook_tools.py                 # re-run every lesson in notebooks/
-    python tests/notebook_tools.py notebooks/02_running_backward.ipynb
+    python tests/lessons/notebook_tools.py                 # re-run every lesson in notebooks/
+    python tests/lessons/notebook_tools.py notebooks/02_running_backward.ipynb
 
 Run it after changing a lesson (or minigrad), then read the diff. Stored notebooks carry
 no widget state (``metadata.widgets``, widget-state and widget-view outputs are dropped; the
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import nbformat
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
 WIDGET_MIME = ("application/vnd.jupyter.widget-view+json",
                "application/vnd.jupyter.widget-state+json")

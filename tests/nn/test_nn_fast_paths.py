@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from op_table import assert_close
+from helpers import assert_close
 
 import minigrad as mg
 

@@ -6,9 +6,9 @@ import warnings
 
 import numpy as np
 import pytest
+from helpers import both_raise, close, f32, find, ints, norm, pair, rng, tree
 from hypothesis import given
 from hypothesis import strategies as st
-from nn_helpers import both_raise, close, f32, find, ints, norm, pair, rng, tree
 
 import minigrad as mg
 import minigrad.nn.functional as F

@@ -6,25 +6,14 @@ import warnings
 
 import numpy as np
 import pytest
+from helpers import both_raise, norm
 
 import minigrad as mg
 
 pytestmark = pytest.mark.torch
 
 
-def norm(text: str) -> str:
-    """PyTorch's text as minigrad prints it: the same (minigrad prints ``torch.float64``)."""
-    return text
 
-
-def raised(fn):
-    with pytest.raises(Exception) as info:
-        fn()
-    return type(info.value).__name__, norm(str(info.value))
-
-
-def both_raise(torch, build):
-    assert raised(lambda: build(mg)) == raised(lambda: build(torch))
 
 
 def params(lib, seed=0, shapes=((3, 2), (2,))):

@@ -8,12 +8,9 @@ import inspect
 import pickle
 
 import pytest
+from helpers import both
 
 import minigrad as mg
-
-
-def both(torch, fn):
-    return fn(mg), fn(torch)
 
 
 def info(t):

@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
-from nn_helpers import both_raise, close, f32, ints, pair, tree
+from helpers import both_raise, close, f32, ints, pair, tree
 
 import minigrad as mg
 import minigrad.nn.functional as F
