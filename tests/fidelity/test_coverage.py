@@ -19,7 +19,7 @@ def _scanned() -> dict:
     """More names, read from the tutorial programs and the seeds."""
     found = {"torch": set(), "F": set()}
     sources = list((Path(__file__).parent / "tutorials").glob("*.py"))
-    sources += list((ROOT / "tests" / "seeds").glob("*.blocks"))
+    sources += list((ROOT / "tests" / "lessons" / "seeds").glob("*.blocks"))
     for path in sources:
         text = path.read_text(encoding="utf-8")
         found["torch"] |= set(re.findall(r"\btorch\.([a-z_][A-Za-z0-9_]*)\b", text))

@@ -43,7 +43,7 @@ json.dump({{"stdout": out.getvalue(), "error": error, "real_torch": real}}, sys.
 
 
 def run(name: str, minigrad: bool, tmp: Path) -> dict:
-    code = RUN.format(seeds=str(HERE.parent / "seeds"), minigrad=minigrad, tmp=str(tmp),
+    code = RUN.format(seeds=str(HERE.parent / "lessons" / "seeds"), minigrad=minigrad, tmp=str(tmp),
                       path=str(HERE / "tutorials" / f"{name}.py"))
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=300)
