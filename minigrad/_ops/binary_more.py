@@ -218,6 +218,7 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True):
         if not isinstance(input, Tensor):
             input = _scalar_tensor(input, other)
         xa, xb, dt = binary_operands(input, other, float_result=float_only and ints)
+        _check_broadcast(input, other)
         if np.dtype(dt).kind in "iub" and not ints:
             cpp = {"b": "Bool", "u": "Byte"}.get(np.dtype(dt).kind, "Long" if np.dtype(
                 dt).itemsize == 8 else "Int")

@@ -13,6 +13,8 @@ are not differentiable.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import _dtype
 from .._device import NO_CUDA
 from .._device import check as _check_device
@@ -36,7 +38,8 @@ class ToCopyBackward0(Node):
 
 
 def _to_copy(input, dt):
-    data = input._data.astype(dt.np)
+    with np.errstate(invalid="ignore"):  # nan/inf to an integer: no NumPy warning (PyTorch
+        data = input._data.astype(dt.np)  # casts silently)
     out = Tensor._wrap(data)
     if dt.is_floating_point and should_record(input):  # to an integer dtype: not recorded
         record(ToCopyBackward0(), out, input, broadcast=True)

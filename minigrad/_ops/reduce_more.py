@@ -73,7 +73,8 @@ def cumsum(input, dim: int, *, dtype=None):
     src = input._data
     out_dtype = dtype.np if dtype is not None else (np.int64 if src.dtype.kind in "iub" else
                                                     src.dtype)
-    data = np.cumsum(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)
+    with np.errstate(all="ignore"):
+        data = np.cumsum(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)
     out = Tensor._wrap(np.asarray(data))
     if should_record(input) and out._data.dtype.kind == "f":
         node = CumsumBackward0()
@@ -116,7 +117,8 @@ def cumprod(input, dim: int, *, dtype=None):
     src = input._data
     out_dtype = dtype.np if dtype is not None else (np.int64 if src.dtype.kind in "iub" else
                                                     src.dtype)
-    data = np.cumprod(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)
+    with np.errstate(all="ignore"):
+        data = np.cumprod(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)
     out = Tensor._wrap(np.asarray(data))
     if should_record(input) and out._data.dtype.kind == "f":
         node = CumprodBackward0()
@@ -319,6 +321,13 @@ def _ordered(input, dim, idx, node_cls, squeeze: bool = False):
     return vals, inds
 
 
+def _descending_key(x: np.ndarray) -> np.ndarray:
+    """Sort keys for largest-first order, NaN first (PyTorch counts NaN as the largest)."""
+    if x.dtype.kind != "f":
+        return -x.astype(np.int64) if x.dtype.kind == "u" else -x
+    return np.where(np.isnan(x), -np.inf, -x)
+
+
 @method("sort")
 def sort(input, dim: int = -1, descending: bool = False, stable: bool = False):
     """Values sorted along ``dim`` and the indices they came from."""
@@ -326,7 +335,8 @@ def sort(input, dim: int = -1, descending: bool = False, stable: bool = False):
     if x.ndim == 0:
         return _pair("sort", *_scalar_order(input, SortBackward0))
     d = input._wrap_dim(dim)
-    idx = np.argsort(-x if descending and x.dtype.kind != "b" else x, axis=d, kind="stable")
+    idx = np.argsort(_descending_key(x) if descending and x.dtype.kind != "b" else x, axis=d,
+                     kind="stable")
     if descending and x.dtype.kind == "b":
         idx = np.flip(np.argsort(x, axis=d, kind="stable"), axis=d)
     return _pair("sort", *_ordered(input, d, idx, SortBackward0))
@@ -350,7 +360,7 @@ def topk(input, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
     if not input._data.ndim:  # a 0-d input: itself (k = 1) as 0-d results
         return _pair("topk", *_scalar_order(input, TopkBackward0))
     x = input._data
-    idx = np.argsort(-x if largest else x, axis=d, kind="stable")
+    idx = np.argsort(_descending_key(x) if largest else x, axis=d, kind="stable")
     idx = np.take(idx, np.arange(k), axis=d)
     return _pair("topk", *_ordered(input, d, idx, TopkBackward0))
 

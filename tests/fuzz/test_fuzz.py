@@ -19,7 +19,6 @@ PROGRAMS = 150
 KNOWN = {
     "clamp_": "PyTorch names the bool destination 'bool' in clamp_'s cast error",
     "transpose": "transpose(0, -1) of a 0-d tensor: minigrad raises NumPy's AxisError",
-    "long": "NaN/inf cast to int64 warns through NumPy",
     "backward": "in-place-modified saved tensors: PyTorch names Pow1/Prod1; float64 root grads",
     "floor_divide": "floor_divide of values at inf/nan",
     "//": "floor division of values at inf/nan",
