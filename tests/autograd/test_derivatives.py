@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-import numpy as np
-from op_table import OPS, first_output, sample
+import sys
+from pathlib import Path
 
-import minigrad as mg
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ops"))  # the op table
+from op_table import OPS, first_output, sample  # noqa: E402
+
+import minigrad as mg  # noqa: E402
 from minigrad.autograd import derivatives, engine
 from minigrad.autograd.derivatives import RULES, class_name, evaluate, node_classes, rule_for
 
