@@ -236,6 +236,32 @@ def index_notebook(links_to_solutions: bool = True):
     return nb
 
 
+LANGUAGE_INDEX = {
+    "en": ("# minigrad: a course in automatic differentiation\n\nEach lesson takes about 15 "
+           "minutes: run it top to bottom; the exercises check your answers themselves.\n\n"),
+    "zh": ("# minigrad：自动求导课程\n\n每一课约 15 分钟，从上到下依次运行即可；练习会自动"
+           "检查你的答案。\n\n"),
+}
+SOLUTIONS_WORD = {"en": "solutions", "zh": "参考答案"}
+
+
+def language_index(lang: str, links_to_solutions: bool = True):
+    """The course's front page in one language (``<lang>/index.ipynb``, where a hub or
+    Binder link opens the course)."""
+    rows = []
+    for source in sources():
+        blocks, stem = parse(source), source.stem
+        row = f"{int(stem[:2])}. [{title(blocks, lang)}]({stem}.ipynb)"
+        if links_to_solutions:
+            row += f" · [{SOLUTIONS_WORD[lang]}](solutions/{stem}.ipynb)"
+        rows.append(row)
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(
+        LANGUAGE_INDEX[lang] + "\n".join(rows))])
+    nb.cells[0].id = "index"
+    nb.metadata = {"kernelspec": KERNEL, "language_info": {"name": "python"}}
+    return nb
+
+
 ANSWER_KEYS = {
     "en": ("# Answer keys\n\nEvery exercise of the course with its solution, as the solution "
            "notebooks run it (their stored outputs show each one judged right). Generated from "
@@ -271,16 +297,17 @@ def write_index() -> None:
     """The index notebook and the teacher's answer keys (both are made from the sources)."""
     nbformat.write(index_notebook(), HERE / "index.ipynb")
     for lang in LANGS:
+        nbformat.write(language_index(lang), HERE / lang / "index.ipynb")
         path = REPO / "docs" / "teachers" / lang / "answer-keys.md"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(answer_keys(lang), encoding="utf-8")
-    print("wrote notebooks/index.ipynb and docs/teachers/*/answer-keys.md")
+    print("wrote notebooks/index.ipynb, notebooks/*/index.ipynb and docs/teachers/*/answer-keys.md")
 
 
 STUDENT_README = """# minigrad：自动求导课程 · a course in automatic differentiation
 
-安装 / set up:  pip install "minigrad[widgets]" jupyterlab
-打开 / open:    jupyter lab index.ipynb
+安装 / set up:  pip install 'minigrad-autograd[lab]'
+打开 / open:    jupyter lab index.ipynb   (中文: zh/index.ipynb, English: en/index.ipynb)
 
 每一课从上到下运行；每个练习单元格以 check(...) 结尾：把 ... 换成你的答案再运行。
 Run each lesson top to bottom; each exercise cell ends with check(...): replace the ... with
@@ -304,6 +331,7 @@ def student(dest: Path) -> None:
             nbformat.write(nb, dest / lang / f"{source.stem}.ipynb")
     for lang in LANGS:
         write_course_py(dest / lang, lang)
+        nbformat.write(language_index(lang, links_to_solutions=False), dest / lang / "index.ipynb")
     nbformat.write(index_notebook(links_to_solutions=False), dest / "index.ipynb")
     (dest / "README.md").write_text(STUDENT_README, encoding="utf-8")
     print(f"wrote the student version to {dest}")

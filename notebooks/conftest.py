@@ -3,10 +3,10 @@
 The cells of lesson 3 that step through a real PyTorch graph (they use ``real_torch``) need
 PyTorch. Where it is not installed they are skipped, saying why; in CI they must run.
 
-Every widget also carries a static ``text/html`` view for exported pages (the same state as
-its deterministic ``text/plain``, which nbval still compares); stored lessons do not keep it
-(tests/lessons/notebook_tools.py drops it), so it is left out of the comparison here, like the
-widget-view data nbval itself skips.
+Every widget also carries a static ``text/html`` view for exported pages and the docs site
+(the same state as its deterministic ``text/plain``, which nbval still compares; stored lessons
+keep it without the front-end bundle: tests/lessons/notebook_tools.py). It is left out of the
+comparison on both sides, like the widget-view data nbval itself skips.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def _compare_without_static_views(item):
     compare = item.compare_outputs
 
     def compare_outputs(test, ref, skip_compare=None):
-        return compare(_without_static_views(test), ref, skip_compare)
+        return compare(_without_static_views(test), _without_static_views(ref), skip_compare)
 
     item.compare_outputs = compare_outputs
 
