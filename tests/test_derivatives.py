@@ -153,7 +153,41 @@ def _extra_graphs():
     d = a * 1
     view = d[0]
     d.mul_(2)
-    return [m.sum() for m in made] + [c.sum(), view.sum(), (a + MulTwo.apply(a)).sum()]
+    return [m.sum() for m in made] + [c.sum(), view.sum(), (a + MulTwo.apply(a)).sum()] + \
+        [(m * 1.5).sum() for m in _more_graphs()]
+
+
+def _more_graphs():
+    """The node types of the ops added later (rounding, trigonometric, binary functions, scans,
+    statistics, shapes, random sampling, losses), each at least once."""
+    def x(scale=1.):
+        return mg.tensor(np.arange(1., 7.).reshape(2, 3) * scale, requires_grad=True)
+
+    F = mg.nn.functional
+    a, b, c, s = x(), x(1.5), x() - 3.5, x(0.13)  # c has both signs; s is in (0, 1)
+    rows = mg.tensor(np.array([[0.2, 0.7, 0.4], [0.9, 0.1, 0.5]]), requires_grad=True)
+    made = [op(a) for op in (mg.floor, mg.ceil, mg.trunc, mg.round, mg.sign, mg.frac,
+                             mg.nan_to_num, mg.log1p, mg.expm1, mg.log2, mg.log10, mg.atan,
+                             mg.sinh, mg.cosh, mg.rsqrt)]
+    made += [op(s) for op in (mg.tan, mg.asin, mg.acos, mg.erf, mg.erfc)]
+    made += [a.round(decimals=1), a % 2.5, mg.remainder(a * 3, b), mg.fmod(c, 2.5),
+             mg.fmod(a * 3, b), mg.atan2(a, c), mg.hypot(a, c), mg.xlogy(c, b),
+             mg.fmax(a, c), mg.fmin(a, c), mg.lerp(a, b, 0.3), mg.lerp(a, b, s),
+             mg.addcmul(a, b, c, value=2), mg.addcdiv(a, c, b, value=2), a.cumsum(1),
+             c.cumprod(1), a.var(1), c.var(), a.std(0), a.logsumexp(1), c.sort(1)[0],
+             c.topk(2)[0], c.median(), c.median(1)[0], a.flip(1), a.roll(1, 1), a.roll(2),
+             a.repeat(2, 1, 2), a.tril(), a.triu(1), a.diagonal(), mg.diag(a), mg.diag(a[0], 1),
+             a.masked_select(a > 2), mg.einsum("ij,kj->ik", a, c), (a * 1).fill_diagonal_(0.),
+             (a * 1).normal_(), (a * 1).uniform_(), (a * 1).bernoulli_(0.5),
+             (a * 1).random_(0, 3), (a * 1).exponential_(), mg.normal(a, 1.), mg.normal(0., a),
+             mg.normal(a, b), F.binary_cross_entropy(s, rows), F.binary_cross_entropy(
+                 rows, s, weight=b, reduction="sum"),
+             F.binary_cross_entropy_with_logits(c, rows),
+             F.binary_cross_entropy_with_logits(c, rows, weight=s, pos_weight=b),
+             F.huber_loss(a, c), F.huber_loss(a, c, delta=2., reduction="none"),
+             F.smooth_l1_loss(a, c, beta=2.), F.smooth_l1_loss(c, a, beta=0., reduction="sum"),
+             F.embedding(mg.tensor([1, 0, 1]), b, padding_idx=0)]
+    return made
 
 
 class MulTwo(mg.autograd.Function):
@@ -189,5 +223,6 @@ def test_every_node_type_shows_its_rule_with_the_engines_numbers_on_the_panel():
             shown.add(rec.name if expected is not derivatives.CUSTOM else "custom")
     names = {class_name(c) for c in node_classes() if not c._custom} | {"custom"}
     never_a_step = {"torch::autograd::GraphRoot", "torch::autograd::Error",
-                    "torch::autograd::AccumulateGrad"}  # (a leaf's step has its own block)
+                    "torch::autograd::AccumulateGrad",  # (a leaf's step has its own block)
+                    "torch::autograd::NotImplemented"}  # floor_divide's: its backward raises
     assert names - shown == never_a_step

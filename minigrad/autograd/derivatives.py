@@ -333,7 +333,8 @@ def evaluate_forward(rule: Rule, **values):
 
 # ---------------------------------------------------------------- docstrings
 def node_classes() -> list:
-    """Every built-in node class of minigrad (custom Functions' node classes excluded)."""
+    """Every built-in node class of minigrad (custom Functions' node classes and private base
+    classes such as ``_Binary`` excluded)."""
     from .graph import Node
 
     seen, stack = {}, [Node]
@@ -342,7 +343,8 @@ def node_classes() -> list:
             if sub not in seen:
                 seen[sub] = None
                 stack.append(sub)
-    return [c for c in seen if not (c._custom and "_forward_cls" in c.__dict__)]
+    return [c for c in seen if not (c._custom and "_forward_cls" in c.__dict__)
+            and not class_name(c).startswith("_")]  # a private base (_Unary): not a node type
 
 
 def class_name(cls) -> str:
