@@ -96,11 +96,11 @@ MORE = {
                              "else the product of the other factors)"),
     "VarBackward0": _r("z = var(a, dim, correction)", _STAT,
                        np={"a": "expand(grad, a.shape, dim, keepdim) * 2 * (a - mean(a, dim)) / "
-                                "(count(a.shape, dim) - correction)"},
+                                "(count(a.shape, dim) - one(correction))"},
                        a="expand(grad) * 2 * (a - mean(a, dim)) / (N - correction)"),
     "StdBackward0": _r("z = std(a, dim, correction)", dict(_STAT, z="result"),
                        np={"a": "expand(grad / z, a.shape, dim, keepdim) * (a - mean(a, dim)) / "
-                                "(count(a.shape, dim) - correction)"},
+                                "(count(a.shape, dim) - one(correction))"},
                        a="expand(grad / z) * (a - mean(a, dim)) / (N - correction)"),
     "LogsumexpBackward0": _r("z = logsumexp(a, dim) = log(sum(exp(a), dim))",
                              {"a": "self", "z": "result", "dim": "dim", "keepdim": "keepdim"},
@@ -137,10 +137,9 @@ MORE = {
                              {"offset": "offset", "d1": "dim1", "d2": "dim2"},
                              np={"a": "diagonal(grad, offset, d1, d2)"},
                              a="grad.diagonal(offset, d1, d2)"),
-    "MaskedSelectBackward0": _r("z = a[mask]  (a 1-D tensor)",
-                                {"mask": "mask", "shape": "self_sym_sizes"},
-                                np={"a": "unmask(grad, mask, shape)"},
-                                a="zeros(shape), with grad put where mask is True"),
+    "MaskedSelectBackward0": _r("z = a[mask]  (a 1-D tensor)", {"mask": "mask", "a": "self"},
+                                np={"a": "unmask(grad, mask, a)"},
+                                a="zeros like a, with grad put where mask is True"),
     "EinsumBackward": _r("z = einsum(equation, a0, a1, ...)", words=True,
                          **{"*": "einsum of grad with the other operands, to this one's "
                                  "subscripts"}),
@@ -201,10 +200,18 @@ def _undiagonal(grad, shape, offset, d1, d2):
     return out
 
 
-def _unmask(grad, mask, shape):
-    out = np.zeros(tuple(shape))
-    out[np.asarray(mask, dtype=bool)] = grad
-    return out
+def _unmask(grad, mask, a):
+    mask = np.asarray(mask, dtype=bool)
+    out = np.zeros(np.broadcast_shapes(mask.shape, np.shape(a)))
+    out[np.broadcast_to(mask, out.shape)] = grad
+    return _sum_to(out, np.shape(a))
+
+
+def _sum_to(g, shape):
+    while g.ndim > len(shape):
+        g = g.sum(0)
+    axes = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
+    return g.sum(axes, keepdims=True) if axes else g
 
 
 HELPERS = {
@@ -214,5 +221,5 @@ HELPERS = {
     "flip": lambda g, dims: np.flip(g, axis=_axes(dims)), "roll": _roll,
     "mean": _mean, "cumprod_grad": _cumprod_grad, "unrepeat": _unrepeat,
     "tril": np.tril, "triu": np.triu, "undiagonal": _undiagonal, "diagonal": np.diagonal,
-    "unmask": _unmask,
+    "unmask": _unmask, "one": lambda w: 1.0 if w is None else w,
 }

@@ -4,7 +4,8 @@ logits, Huber and smooth L1 losses, embeddings).
 
 ``reduction`` is the number PyTorch saves: 0 for ``'none'``, 1 for ``'mean'`` (then each
 gradient is divided by ``n``, the number of elements of ``a``), 2 for ``'sum'``.
-``NN`` is merged into ``RULES``; ``HELPERS`` are the NumPy functions its rules use.
+``NN`` is merged into ``RULES``; ``HELPERS`` are the NumPy functions its rules use (and
+``one``, from derivatives_more: 1 for a weight that is None).
 """
 
 from __future__ import annotations
@@ -58,7 +59,6 @@ def _smooth_l1(d, beta):
 
 
 HELPERS = {
-    "one": lambda w: 1.0 if w is None else w,
     "per": lambda a, reduction: np.size(a) if reduction == 1 else 1,
     "maximum": np.maximum, "clip": np.clip, "sigmoid": lambda x: 1 / (1 + np.exp(-x)),
     "softplus": lambda x: np.logaddexp(0, x), "smooth_l1": _smooth_l1,
