@@ -1,4 +1,9 @@
-"""One node type's local rule (see :mod:`minigrad.autograd.derivatives`)."""
+"""One node type's local rule (see :mod:`minigrad.autograd.derivatives`).
+
+>>> rule = _r("z = a * c  (c a number)", {"c": "other"}, a="grad * c")
+>>> rule.lines()
+['z = a * c  (c a number)', 'grad_a = grad * c']
+"""
 
 from __future__ import annotations
 

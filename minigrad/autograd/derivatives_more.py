@@ -5,6 +5,11 @@ and statistics (``cumsum``, ``cumprod``, ``var``, ``std``, ``logsumexp``, ``sort
 shape ops (``flip``, ``roll``, ``repeat``, triangles, diagonals, ``masked_select``, ``einsum``).
 
 ``MORE`` is merged into ``RULES``; ``HELPERS`` are the NumPy functions its rules use.
+
+>>> MORE["Atan2Backward0"].grads
+{'a': 'grad * b / (a**2 + b**2)', 'b': '-grad * a / (a**2 + b**2)'}
+>>> HELPERS["unrepeat"](np.ones((2, 6)), (2, 3))  # the copies of a (1, 2) tensor, summed
+array([[6., 6.]])
 """
 
 from __future__ import annotations

@@ -6,6 +6,11 @@ logits, Huber and smooth L1 losses, embeddings).
 gradient is divided by ``n``, the number of elements of ``a``), 2 for ``'sum'``.
 ``NN`` is merged into ``RULES``; ``HELPERS`` are the NumPy functions its rules use (and
 ``one``, from derivatives_more: 1 for a weight that is None).
+
+>>> NN["HuberLossBackward0"].grads["a"]
+'grad * clamp(a - t, -delta, delta) / n'
+>>> HELPERS["per"](np.zeros((2, 3)), 1), HELPERS["per"](np.zeros((2, 3)), 2)
+(6, 1)
 """
 
 from __future__ import annotations
