@@ -99,11 +99,12 @@ MORE = {
                            np={"a": "cumprod_grad(grad, a, dim)"},
                            a="(grad * z).flip(dim).cumsum(dim).flip(dim) / a  (a without zeros; "
                              "else the product of the other factors)"),
-    "VarBackward0": _r("z = var(a, dim, correction)", _STAT,
+    "VarBackward0": _r("z = var(a, dim, correction)  (N: the number of elements reduced)", _STAT,
                        np={"a": "expand(grad, a.shape, dim, keepdim) * 2 * (a - mean(a, dim)) / "
                                 "(count(a.shape, dim) - one(correction))"},
                        a="expand(grad) * 2 * (a - mean(a, dim)) / (N - correction)"),
-    "StdBackward0": _r("z = std(a, dim, correction)", dict(_STAT, z="result"),
+    "StdBackward0": _r("z = std(a, dim, correction)  (N: the number of elements reduced)",
+                       dict(_STAT, z="result"),
                        np={"a": "expand(grad / z, a.shape, dim, keepdim) * (a - mean(a, dim)) / "
                                 "(count(a.shape, dim) - one(correction))"},
                        a="expand(grad / z) * (a - mean(a, dim)) / (N - correction)"),

@@ -23,6 +23,7 @@ __all__ = ["NN", "HELPERS"]
 
 _N = "per(a, reduction)"  # n with reduction='mean', else 1
 _LOSS = {"a": "self", "t": "target", "reduction": "reduction"}
+_PER = "  (n = a.numel() with reduction='mean', else 1)"
 
 
 def _robust(forward: str, width: str, slope: str, np_slope: str):
@@ -33,24 +34,26 @@ def _robust(forward: str, width: str, slope: str, np_slope: str):
 
 NN = {
     "BinaryCrossEntropyBackward0": _r(
-        "loss = mean(-w * (t * log(a) + (1 - t) * log(1 - a)))  (or sum, with reduction='sum')",
+        "loss = mean(-w * (t * log(a) + (1 - t) * log(1 - a)))" + _PER,
         dict(_LOSS, w="weight"),
         np={"a": f"grad * one(w) * (a - t) / maximum(a * (1 - a), 1e-12) / {_N}",
             "t": f"grad * one(w) * (maximum(log(1 - a), -100) - maximum(log(a), -100)) / {_N}"},
         a="grad * w * (a - t) / max(a * (1 - a), 1e-12) / n",
         t="grad * w * (log(1 - a) - log(a)) / n  (logs at least -100)"),
     "BinaryCrossEntropyWithLogitsBackward0": _r(
-        "loss = mean(w * ((1 - t) * a + (1 + (p - 1) * t) * softplus(-a)))  (p: pos_weight)",
+        "loss = mean(w * ((1 - t) * a + (1 + (p - 1) * t) * softplus(-a)))"
+        "  (p: pos_weight; n = a.numel() with reduction='mean', else 1)",
         dict(_LOSS, w="weight", p="pos_weight"),
         np={"a": f"grad * one(w) * ((1 + (one(p) - 1) * t) * sigmoid(a) - one(p) * t) / {_N}",
             "t": f"grad * one(w) * ((one(p) - 1) * softplus(-a) - a) / {_N}"},
         a="grad * w * ((1 + (p - 1) * t) * sigmoid(a) - p * t) / n",
         t="grad * w * ((p - 1) * softplus(-a) - a) / n"),
     "HuberLossBackward0": _robust(
-        "loss = mean(d**2 / 2 where |d| < delta, else delta * (|d| - delta / 2)),  d = a - t",
+        "loss = mean(d**2 / 2 where |d| < delta, else delta * (|d| - delta / 2)),  d = a - t"
+        + _PER,
         "delta", "clamp(a - t, -delta, delta)", "clip(a - t, -delta, delta)"),
     "SmoothL1LossBackward0": _robust(
-        "loss = mean(d**2 / (2 * beta) where |d| < beta, else |d| - beta / 2),  d = a - t",
+        "loss = mean(d**2 / (2 * beta) where |d| < beta, else |d| - beta / 2),  d = a - t" + _PER,
         "beta", "clamp((a - t) / beta, -1, 1)", "smooth_l1(a - t, beta)"),
     "EmbeddingBackward0": _r(
         "z = w[indices]  (rows of the weight w)", words=True,
