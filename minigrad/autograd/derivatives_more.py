@@ -150,8 +150,8 @@ MORE = {
     "EinsumBackward": _r("z = einsum(equation, a0, a1, ...)", words=True,
                          **{"*": "einsum of grad with the other operands, to this one's "
                                  "subscripts"}),
-    "FillBackward0": _r("a.fill_diagonal_(v)  (in place)", words=True,
-                        a="grad, with zeros on the diagonal"),
+    "FillBackward0": _r("z = a filled with a number  (all of it, or its diagonal: "
+                        "fill_diagonal_)", words=True, a="grad, with zeros where a was filled"),
     # ---- random sampling: a sample is not differentiated
     "NormalBackward0": _random("a.normal_(mean, std)  (in place)", "a"),
     "UniformBackward0": _random("a.uniform_(low, high)  (in place)", "a"),
