@@ -187,7 +187,8 @@ def _more_graphs(mg=mg):
              F.binary_cross_entropy_with_logits(c, rows, weight=s.detach(), pos_weight=b.detach()),
              F.huber_loss(a, c), F.huber_loss(a, c, delta=2., reduction="none"),
              F.smooth_l1_loss(a, c, beta=2.), F.smooth_l1_loss(c, a, beta=0., reduction="sum"),
-             F.embedding(mg.tensor([1, 0, 1]), b, padding_idx=0)]
+             F.embedding(mg.tensor([1, 0, 1]), b, padding_idx=0),
+             F.embedding(mg.tensor([[1, 0], [1, 1]]), b)]
     return made
 
 

@@ -56,10 +56,25 @@ NN = {
         "loss = mean(d**2 / (2 * beta) where |d| < beta, else |d| - beta / 2),  d = a - t" + _PER,
         "beta", "clamp((a - t) / beta, -1, 1)", "smooth_l1(a - t, beta)"),
     "EmbeddingBackward0": _r(
-        "z = w[indices]  (rows of the weight w)", words=True,
-        w="zeros like w, with each row of grad added into the row it was read from "
-          "(none into padding_idx)"),
+        "z = w[indices]  (rows of the weight w)",
+        {"indices": "indices", "rows": "weight_sym_argsize_0", "pad": "padding_idx",
+         "by_freq": "scale_grad_by_freq"},
+        np={"w": "embedding_grad(grad, indices, rows, pad, by_freq)"},
+        w="zeros(rows, grad.shape[-1]), with each row of grad added into row indices[i] "
+          "(none into row pad; divided by how often indices[i] occurs, if by_freq)"),
 }
+
+
+def _embedding_grad(grad, indices, rows, pad, by_freq):
+    idx = np.asarray(indices).reshape(-1)
+    g = np.asarray(grad).reshape(idx.size, -1)
+    if by_freq:
+        g = g / np.bincount(idx, minlength=rows)[idx][:, None]
+    out = np.zeros((rows, g.shape[1]))
+    np.add.at(out, idx, g)
+    if pad is not None and pad >= 0:
+        out[pad] = 0
+    return out
 
 
 def _smooth_l1(d, beta):
@@ -70,4 +85,5 @@ HELPERS = {
     "per": lambda a, reduction: np.size(a) if reduction == 1 else 1,
     "maximum": np.maximum, "clip": np.clip, "sigmoid": lambda x: 1 / (1 + np.exp(-x)),
     "softplus": lambda x: np.logaddexp(0, x), "smooth_l1": _smooth_l1,
+    "embedding_grad": _embedding_grad,
 }
