@@ -25,6 +25,7 @@ _Z = {"z": "result"}
 _AB = {"a": "self", "b": "other"}
 _ZERO = {"a": "0 * grad"}  # the NumPy spelling of zeros_like(grad)
 _STAT = {"a": "self", "dim": "dim", "keepdim": "keepdim", "correction": "correction"}
+_PUT = {"i": "indices", "dim": "dim", "shape": "self_sym_sizes"}
 _DIAG = {"offset": "offset", "d1": "dim1", "d2": "dim2", "shape": "self_sym_sizes"}
 
 
@@ -113,14 +114,16 @@ MORE = {
                              np={"a": "expand(grad, a.shape, dim, keepdim) * "
                                       "exp(a - expand(z, a.shape, dim, keepdim))"},
                              a="expand(grad) * exp(a - expand(z))"),
-    "SortBackward0": _r("(z, i) = a.sort(dim)", words=True,
-                        a="zeros like a, with grad put back at indices i along dim"),
-    "TopkBackward0": _r("(z, i) = a.topk(k, dim)", words=True,
-                        a="zeros like a, with grad put back at indices i along dim"),
-    "MedianBackward0": _r("z = a.median()", words=True,
-                          a="zeros like a, with grad at the median's place"),
-    "MedianBackward1": _r("(z, i) = a.median(dim)", words=True,
-                          a="zeros like a, with grad put at index i along dim"),
+    "SortBackward0": _r("(z, i) = a.sort(dim)", _PUT, np={"a": "put_along(grad, i, dim, shape)"},
+                        a="zeros(shape), with grad put back at indices i along dim"),
+    "TopkBackward0": _r("(z, i) = a.topk(k, dim)", _PUT,
+                        np={"a": "put_along(grad, i, dim, shape)"},
+                        a="zeros(shape), with grad put back at indices i along dim"),
+    "MedianBackward0": _r("z = a.median()", {"a": "self", "z": "result"},
+                          a="grad * (a == z) / total(a == z)"),
+    "MedianBackward1": _r("(z, i) = a.median(dim, keepdim)", dict(_PUT, keepdim="keepdim"),
+                          np={"a": "put_along(grad, i, dim, shape, keepdim)"},
+                          a="zeros(shape), with grad put at indices i along dim"),
     # ---- shapes
     "FlipBackward0": _r("z = a.flip(dims)", {"dims": "dims"}, np={"a": "flip(grad, dims)"},
                         a="grad.flip(dims)"),
@@ -200,6 +203,16 @@ def _unrepeat(grad, repeats):
     return grad.reshape(split).sum(tuple(range(0, 2 * len(reps), 2)))
 
 
+def _put_along(grad, indices, dim, shape, keepdim=True):
+    out, grad, indices = np.zeros(tuple(shape)), np.asarray(grad), np.asarray(indices)
+    if not out.ndim:
+        return out + grad
+    if not keepdim:
+        grad, indices = np.expand_dims(grad, dim), np.expand_dims(indices, dim)
+    np.put_along_axis(out, indices, grad, axis=dim)
+    return out
+
+
 def _undiagonal(grad, shape, offset, d1, d2):
     out = np.zeros(tuple(shape))
     where = np.diagonal(np.arange(out.size).reshape(out.shape), offset, d1, d2)
@@ -228,5 +241,5 @@ HELPERS = {
     "flip": lambda g, dims: np.flip(g, axis=_axes(dims)), "roll": _roll,
     "mean": _mean, "cumprod_grad": _cumprod_grad, "unrepeat": _unrepeat,
     "tril": np.tril, "triu": np.triu, "undiagonal": _undiagonal, "diagonal": np.diagonal,
-    "unmask": _unmask, "one": lambda w: 1.0 if w is None else w,
+    "unmask": _unmask, "put_along": _put_along, "one": lambda w: 1.0 if w is None else w,
 }
