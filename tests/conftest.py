@@ -70,6 +70,9 @@ def _widgets_speak_english_again():
 # Debian's headless chromium, one instance for the whole session: Playwright's sync API allows
 # one running instance per thread, and tests/browser, tests/docs and tests/packaging all use it.
 sys.path.insert(0, str(Path(__file__).parent / "browser"))
+# The op table (tests/ops/op_table.py) is read by tests outside tests/ops too
+# (test_derivatives.py), also when they run on their own.
+sys.path.insert(0, str(Path(__file__).parent / "ops"))
 
 
 @pytest.fixture(scope="session")

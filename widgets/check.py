@@ -131,7 +131,8 @@ def _fd_of_forward(rec) -> list | None:
                 flat[j] = old
                 vjp[j] = float(np.sum(grad * (zs[0] - zs[1]))) / (2 * STEP)
             pairs.append((sent, vjp.reshape(x.shape)))
-    except (TypeError, ValueError, NameError, SyntaxError):  # an input the node did not keep
+    except (TypeError, ValueError, NameError, SyntaxError, IndexError, AttributeError):
+        # an input the node did not keep, or a forward NumPy cannot run as written
         return None
     return pairs or None
 

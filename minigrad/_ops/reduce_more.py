@@ -294,17 +294,29 @@ def _pair(name: str, values, indices):
 class SortBackward0(_Scatter):
     """z = sort(self):  each sorted value's gradient goes back to where it came from."""
 
+    saved = ("dim", "indices", "self_sym_sizes")  # as PyTorch (the backward uses _onehot)
+    saved_tensors_names = ("indices",)
+
 
 class TopkBackward0(_Scatter):
     """z = topk(self, k):  each chosen value's gradient goes back to where it came from."""
+
+    saved = ("dim", "indices", "self_sym_sizes")
+    saved_tensors_names = ("indices",)
 
 
 class MedianBackward0(_Scatter):
     """z = median(self):  the gradient goes to the median element."""
 
+    saved = ("result", "self")
+    saved_tensors_names = ("result", "self")
+
 
 class MedianBackward1(_Scatter):
     """z = median(self, dim):  the gradient goes to each row's median element."""
+
+    saved = ("dim", "indices", "keepdim", "self_sym_sizes")
+    saved_tensors_names = ("indices",)
 
 
 def _ordered(input, dim, idx, node_cls, squeeze: bool = False):
@@ -317,7 +329,9 @@ def _ordered(input, dim, idx, node_cls, squeeze: bool = False):
     vals, inds = Tensor._wrap(values), Tensor._wrap(out_idx)
     if should_record(input) and values.dtype.kind == "f":
         positions = _flat_positions(input._data.shape, dim, idx)
-        record(_scatter_node(node_cls, input, positions), vals, input)
+        node = _scatter_node(node_cls, input, positions)
+        _keep_indices(node, dim, inds, input, keepdim=not squeeze)
+        record(node, vals, input)
     return vals, inds
 
 
@@ -326,6 +340,14 @@ def _descending_key(x: np.ndarray) -> np.ndarray:
     if x.dtype.kind != "f":
         return -x.astype(np.int64) if x.dtype.kind == "u" else -x
     return np.where(np.isnan(x), -np.inf, -x)
+
+
+def _keep_indices(node, dim, indices, input, keepdim) -> None:
+    """What PyTorch keeps for the rule of sort/topk/median(dim): dim, indices, input sizes."""
+    node._s_dim, node._s_indices = dim, indices
+    node._s_self_sym_sizes = list(input._data.shape)
+    if "keepdim" in node.saved:
+        node._s_keepdim = keepdim
 
 
 @method("sort")
@@ -369,7 +391,9 @@ def _scalar_order(input, node_cls):
     """sort/topk of a 0-d tensor: a copy of it, recorded with ``node_cls``, and index 0."""
     out = Tensor._wrap(input._data.copy())
     if should_record(input) and input._data.dtype.kind == "f":
-        record(_scatter_node(node_cls, input, np.zeros(1, np.int64)), out, input)
+        node = _scatter_node(node_cls, input, np.zeros(1, np.int64))
+        _keep_indices(node, 0, Tensor._wrap(np.zeros((), np.int64)), input, True)
+        record(node, out, input)
     return out, Tensor._wrap(np.zeros((), np.int64))
 
 
@@ -389,7 +413,10 @@ def median(input, dim=None, keepdim: bool = False):
         if should_record(input) and x.dtype.kind == "f":
             ties = np.flatnonzero(flat == flat[pos[0]])  # PyTorch shares the gradient evenly
             ties = ties if ties.size else pos
-            record(_scatter_node(MedianBackward0, input, ties, 1.0 / ties.size), out, input)
+            node = _scatter_node(MedianBackward0, input, ties, 1.0 / ties.size)
+            node._s_self = SavedTensor(input)
+            record(node, out, input)
+            node._s_result = SavedTensor(out, node)
         return out
     d = input._wrap_dim(dim)
     if x.dtype.kind == "b":

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd.graph import Node, record, should_record
+from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import method
 from .join import cat
 from .movement import view_of
@@ -269,7 +269,8 @@ def vstack(tensors):
 class MaskedSelectBackward0(Node):
     """z = self[mask]:  dself = zeros with g at the selected places."""
 
-    saved = ("mask", "self_sym_sizes")
+    saved = ("mask", "self")  # as PyTorch: the mask and the input
+    saved_tensors_names = ("mask", "self")
 
     def backward(self, g):
         gt = _t(g)
@@ -288,12 +289,12 @@ def masked_select(input, mask):
     x, m = np.broadcast_arrays(input._data, mask._data)
     out = Tensor._wrap(x[m])
     if should_record(input):
+        node = MaskedSelectBackward0()
+        node._s_self = SavedTensor(input)
         if x.shape != input._data.shape:
             input = input.expand(x.shape)
-        node = MaskedSelectBackward0()
         node._mask = m.copy()
-        node._s_mask = Tensor._wrap(node._mask)
-        node._s_self_sym_sizes = list(x.shape)
+        node._s_mask = Tensor._wrap(mask._data)
         record(node, out, input)
     return out
 

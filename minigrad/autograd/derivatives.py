@@ -22,38 +22,18 @@ array(3.)
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass, field
 
 import numpy as np
+
+from ._rule import Rule, _r
+from .derivatives_more import HELPERS, MORE
+from .derivatives_nn import HELPERS as NN_HELPERS
+from .derivatives_nn import NN
 
 __all__ = ["Rule", "RULES", "CUSTOM", "rule_for", "evaluate", "evaluate_forward", "sum_to",
            "signed",
            "document_nodes",
            "node_classes", "class_name"]
-
-
-@dataclass(frozen=True)
-class Rule:
-    """The local rule of one node type (see the module docstring)."""
-
-    forward: str
-    grads: dict  # input symbol -> rule (in next_functions order); "*" marks any number of them
-    symbols: dict = field(default_factory=dict)  # symbol -> saved name: node._saved_<name>
-    words: bool = False  # the rules are words, not NumPy expressions
-    np: dict = field(default_factory=dict)  # a NumPy spelling of a rule, where it differs
-
-    @property
-    def variadic(self) -> bool:
-        return "*" in self.grads
-
-    def lines(self) -> list[str]:
-        """The rule as text: the forward, then one ``grad_<input> = ...`` line per input."""
-        return [self.forward] + [f"grad_{k} = {v}" if k != "*" else f"grad of each input = {v}"
-                                 for k, v in self.grads.items()]
-
-
-def _r(forward: str, symbols=None, *, words=False, np=None, **grads) -> Rule:
-    return Rule(forward, grads, dict(symbols or {}), words, dict(np or {}))
 
 
 _AB = {"a": "self", "b": "other"}
@@ -236,6 +216,8 @@ RULES: dict[str, Rule] = {
     "torch::autograd::Error": _r("a gradient that cannot be differentiated again", words=True,
                                  **{"*": "raises an error if reached"}),
 }
+RULES.update(MORE)  # the rest of the table, by op family: derivatives_more.py
+RULES.update(NN)  # and derivatives_nn.py
 
 #: The rule shown for the node of a custom ``Function``: its own ``backward``.
 CUSTOM = _r("z = YourFunction.forward(ctx, ...)", words=True,
@@ -308,6 +290,7 @@ _FUNCTIONS = {
     "sum_to": sum_to, "inside": _inside, "norm_grad": _norm_grad, "below": _below,
     "above": _above, "mT": lambda m: np.swapaxes(m, -1, -2),
     "sum": lambda g, dim: np.sum(g, axis=dim, keepdims=True),
+    **HELPERS, **NN_HELPERS,
 }
 
 
@@ -350,7 +333,8 @@ def evaluate_forward(rule: Rule, **values):
 
 # ---------------------------------------------------------------- docstrings
 def node_classes() -> list:
-    """Every built-in node class of minigrad (custom Functions' node classes excluded)."""
+    """Every built-in node class of minigrad (custom Functions' node classes and private base
+    classes such as ``_Binary`` excluded)."""
     from .graph import Node
 
     seen, stack = {}, [Node]
@@ -359,7 +343,8 @@ def node_classes() -> list:
             if sub not in seen:
                 seen[sub] = None
                 stack.append(sub)
-    return [c for c in seen if not (c._custom and "_forward_cls" in c.__dict__)]
+    return [c for c in seen if not (c._custom and "_forward_cls" in c.__dict__)
+            and not class_name(c).startswith("_")]  # a private base (_Unary): not a node type
 
 
 def class_name(cls) -> str:

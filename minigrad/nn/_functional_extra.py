@@ -110,12 +110,12 @@ class EmbeddingBackward0(Node):
     """z = weight[indices]:  d/dweight adds each row of the gradient into the row it was read
     from (rows at ``padding_idx`` get none)."""
 
-    saved = ("indices", "num_weights", "padding_idx", "scale_grad_by_freq", "sparse")
+    saved = ("indices", "padding_idx", "scale_grad_by_freq", "sparse", "weight_sym_argsize_0")
     saved_tensors_names = ("indices",)
 
     def backward(self, g):
         idx = self._idx.reshape(-1)
-        rows = self._s_num_weights
+        rows = self._s_weight_sym_argsize_0
         if isinstance(g, Tensor):  # create_graph: a recorded product with a one-hot matrix
             onehot = np.zeros((rows, idx.size), g._data.dtype)
             onehot[idx, np.arange(idx.size)] = 1
@@ -150,7 +150,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
         return out
     node = EmbeddingBackward0()
     node._idx = idx.copy()
-    node._s_num_weights = rows
+    node._s_weight_sym_argsize_0 = rows  # (PyTorch 2.13 keeps the number of rows so)
     pad = -1 if padding_idx is None else (padding_idx % rows)
     node._s_padding_idx = pad
     node._s_scale_grad_by_freq, node._s_sparse = scale_grad_by_freq, sparse
