@@ -17,7 +17,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.graph import Node, record, should_record
 from . import _more_losses as _more
-from ._loss_nodes import REDUCTIONS
+from ._loss_nodes import reduction_enum
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_loss",
            "smooth_l1_loss", "l1_loss", "embedding", "layer_norm", "batch_norm", "one_hot"]
@@ -26,22 +26,10 @@ _CPP = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int"
         "uint8": "Byte", "bool": "Bool"}
 
 
-def _code(reduction: str, size_average=None, reduce=None) -> int:
-    if size_average is not None or reduce is not None:
-        size_average = True if size_average is None else size_average
-        reduce = True if reduce is None else reduce
-        reduction = "none" if not reduce else ("mean" if size_average else "sum")
-        warnings.warn("size_average and reduce args will be deprecated, please use "
-                      f"reduction='{reduction}' instead.", UserWarning, stacklevel=3)
-    if reduction not in REDUCTIONS:
-        raise ValueError(f"{reduction} is not a valid value for reduction")
-    return REDUCTIONS[reduction]
-
-
 def binary_cross_entropy(input: Tensor, target: Tensor, weight=None, size_average=None,
                          reduce=None, reduction: str = "mean") -> Tensor:
     """``-(t log x + (1 - t) log(1 - x))`` for probabilities ``x`` (logs clamped at -100)."""
-    code = _code(reduction, size_average, reduce)
+    code = reduction_enum(size_average, reduce, reduction)
     if target.shape != input.shape:
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input "
                          f"size ({input.shape}) is deprecated. Please ensure they have the same "
@@ -56,7 +44,7 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None,
                                      size_average=None, reduce=None, reduction: str = "mean",
                                      pos_weight=None) -> Tensor:
     """``binary_cross_entropy(sigmoid(x), t)``, computed stably from the logits ``x``."""
-    code = _code(reduction, size_average, reduce)
+    code = reduction_enum(size_average, reduce, reduction)
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
@@ -81,7 +69,7 @@ def _same_size(input: Tensor, target: Tensor):
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
                weight=None) -> Tensor:
     """Squared error for small differences (below ``delta``), absolute error beyond."""
-    code = _code(reduction)
+    code = reduction_enum(None, None, reduction)
     input, target = _same_size(input, target)
     return _more.huber_loss(input, target, code, delta)
 
@@ -89,7 +77,7 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
 def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
                    reduction: str = "mean", beta: float = 1.0) -> Tensor:
     """Huber loss divided by ``beta``: squared error below ``beta``, absolute error beyond."""
-    code = _code(reduction, size_average, reduce)
+    code = reduction_enum(size_average, reduce, reduction)
     if beta == 0.0:  # PyTorch then computes the L1 loss (and records its nodes)
         return l1_loss(input, target, reduction=reduction)
     input, target = _same_size(input, target)
@@ -99,7 +87,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None
 def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
             reduction: str = "mean") -> Tensor:
     """Mean absolute error."""
-    code = _code(reduction, size_average, reduce)
+    code = reduction_enum(size_average, reduce, reduction)
     input, target = _same_size(input, target)
     loss = (input - target).abs()
     return loss.mean() if code == 1 else (loss.sum() if code == 2 else loss)

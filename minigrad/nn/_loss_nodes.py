@@ -6,6 +6,8 @@ Each is one node class (named as PyTorch names it) next to the function computin
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .._dtype import from_numpy_dtype
@@ -18,6 +20,21 @@ __all__ = ["REDUCTIONS", "mse_loss", "nll_loss", "MseLossBackward0", "NllLossBac
            "NllLoss2DBackward0"]
 
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
+def reduction_enum(size_average, reduce, reduction: str) -> int:
+    """PyTorch's code for ``reduction`` (the deprecated ``size_average``/``reduce`` win, with
+    PyTorch's warning)."""
+    if size_average is not None or reduce is not None:
+        size_average = True if size_average is None else size_average
+        reduce = True if reduce is None else reduce
+        reduction = "none" if not reduce else ("mean" if size_average else "sum")
+        warnings.warn("size_average and reduce args will be deprecated, please use "
+                      f"reduction='{reduction}' instead.", UserWarning, stacklevel=3)
+    code = REDUCTIONS.get(reduction)
+    if code is None:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return code
 _UINT64 = 2**64 - 1  # PyTorch shows a saved negative int as its uint64 bit pattern
 
 

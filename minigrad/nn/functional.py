@@ -29,7 +29,7 @@ from ._functional_extra import (  # (they call _broadcast, defined below, lazily
     one_hot,
     smooth_l1_loss,
 )
-from ._loss_nodes import REDUCTIONS
+from ._loss_nodes import reduction_enum
 
 __all__ = ["relu", "tanh", "sigmoid", "softmax", "log_softmax", "dropout", "linear",
            "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
@@ -125,19 +125,6 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 
 # ---------------------------------------------------------------- losses
-def _reduction_enum(size_average, reduce, reduction: str) -> int:
-    if size_average is not None or reduce is not None:
-        size_average = True if size_average is None else size_average
-        reduce = True if reduce is None else reduce
-        reduction = "none" if not reduce else ("mean" if size_average else "sum")
-        warnings.warn("size_average and reduce args will be deprecated, please use "
-                      f"reduction='{reduction}' instead.", UserWarning, stacklevel=3)
-    code = REDUCTIONS.get(reduction)
-    if code is None:
-        raise ValueError(f"{reduction} is not a valid value for reduction")
-    return code
-
-
 def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
              reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
     """Mean squared error ``((input - target)**2).mean()`` (or its sum, or per element)."""
@@ -146,7 +133,7 @@ def mse_loss(input: Tensor, target: Tensor, size_average=None, reduce=None,
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}). This will likely lead to incorrect results due to "
             "broadcasting. Please ensure they have the same size.", UserWarning, stacklevel=2)
-    code = _reduction_enum(size_average, reduce, reduction)
+    code = reduction_enum(size_average, reduce, reduction)
     if input.shape != target.shape:
         input, target = _broadcast(input, target)
     if weight is not None:
@@ -223,7 +210,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_a
     ``input`` holds log-probabilities, shape (N, C) (or (C,), or (N, C, d1, ...)); ``target``
     holds class indices. Samples whose target is ``ignore_index`` do not count.
     """
-    code = _reduction_enum(size_average, reduce, reduction)
+    code = reduction_enum(size_average, reduce, reduction)
     _check_nll_args(input, target, weight)
     return _loss.nll_loss(input, target, weight, ignore_index, code)
 
@@ -237,7 +224,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
     ``label_smoothing`` mixes in the loss against the uniform distribution over classes.
     """
     _need_tensor("cross_entropy_loss", input)
-    code = _reduction_enum(size_average, reduce, reduction)
+    code = reduction_enum(size_average, reduce, reduction)
     if label_smoothing > 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     class_dim = 0 if input._data.ndim == 1 else 1

@@ -66,15 +66,6 @@ class Adam(Optimizer):
                 state["max_exp_avg_sq"] = _zeros_like(p._data)
         return state
 
-    def step(self, closure=None):
-        """Update every parameter that has a gradient; returns the closure's loss, if any."""
-        loss = self._closure_loss(closure)
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p._grad is not None:
-                    self._update(p, group)
-        return loss
-
     def _update(self, p, group) -> None:
         lr, (beta1, beta2), wd = group["lr"], group["betas"], group["weight_decay"]
         eps, amsgrad = group["eps"], group["amsgrad"]

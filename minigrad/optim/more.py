@@ -58,15 +58,6 @@ class RMSprop(Optimizer):
                         maximize=maximize, differentiable=differentiable)
         super().__init__(params, defaults)
 
-    def step(self, closure=None):
-        """Update every parameter that has a gradient; returns the closure's loss, if any."""
-        loss = self._closure_loss(closure)
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p._grad is not None:
-                    self._update(p, group)
-        return loss
-
     def _update(self, p, group) -> None:
         state = self.state[p]
         if not state:
@@ -119,15 +110,6 @@ class Adagrad(Optimizer):
                 self.state[p]["step"] = _step_tensor()
                 self.state[p]["sum"] = Tensor._wrap(
                     np.full_like(p._data, group["initial_accumulator_value"]))
-
-    def step(self, closure=None):
-        """Update every parameter that has a gradient; returns the closure's loss, if any."""
-        loss = self._closure_loss(closure)
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p._grad is not None:
-                    self._update(p, group)
-        return loss
 
     def _update(self, p, group) -> None:
         state = self.state[p]

@@ -122,6 +122,18 @@ class Optimizer:
             clear_grads(group["params"], set_to_none)
 
     def step(self, closure=None):
+        """Update every parameter that has a gradient; returns the closure's loss, if any.
+
+        Each optimizer says how one parameter changes in ``_update(p, group)``.
+        """
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p._grad is not None:
+                    self._update(p, group)
+        return loss
+
+    def _update(self, p, group) -> None:
         raise NotImplementedError
 
     def _closure_loss(self, closure):
