@@ -60,14 +60,18 @@ $(BUNDLE): $(JS)/package.json $(JS)/package-lock.json $(JS)/build.mjs $(wildcard
 	cd $(JS) && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build
 	@touch $@
 
-# Debian's chromium drives the browser tests; installed when we can (root with apt-get).
+# Debian's chromium drives the browser tests, and Graphviz's `dot` checks that the DOT we write
+# renders (the widgets never need it); installed when we can (root with apt-get).
 browser-deps:
-	@if command -v chromium >/dev/null 2>&1; then :; \
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"; \
+	if [ -z "$$missing" ]; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "installing Debian's chromium for the browser tests"; \
-		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
-		|| echo "note: chromium could not be installed; browser tests will be skipped"; \
-	else echo "note: chromium not found (apt-get install chromium); browser tests will be skipped"; fi
+		echo "installing Debian's$$missing for the browser and DOT tests"; \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null) \
+		|| echo "note:$$missing could not be installed; the tests that need it will be skipped"; \
+	else echo "note:$$missing not found (apt-get install$$missing); the tests that need it will be skipped"; fi
 
 test: install browser-deps
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

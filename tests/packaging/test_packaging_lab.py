@@ -97,10 +97,18 @@ def _texts(notebook: dict) -> list[str]:
 
 def test_lesson_one_runs_in_the_environment_installed_from_the_wheelhouse(lab_env, tmp_path):
     lesson = _lesson_one()
-    target = tmp_path / lesson.name
+    # the lesson with what a class copy holds beside it: its folder's course.py (the exercise
+    # checker in the lesson's language) and the shared _course/ package one folder up
+    folder = tmp_path / lesson.parent.name
+    folder.mkdir()
+    target = folder / lesson.name
     shutil.copy(lesson, target)
+    if (lesson.parent / "course.py").exists():
+        shutil.copy(lesson.parent / "course.py", folder / "course.py")
+        shutil.copytree(REPO / "notebooks" / "_course", tmp_path / "_course",
+                        ignore=shutil.ignore_patterns("__pycache__"))
     lab_env.run("-m", "jupyter", "nbconvert", "--to", "notebook", "--execute", "--inplace",
-                "--ExecutePreprocessor.timeout=120", str(target), cwd=tmp_path)
+                "--ExecutePreprocessor.timeout=120", str(target), cwd=folder)
     stored = json.loads(lesson.read_text(encoding="utf-8"))
     ran = json.loads(target.read_text(encoding="utf-8"))
     assert [o.get("output_type") for c in ran["cells"] for o in c.get("outputs", [])
