@@ -133,9 +133,14 @@ def notebook(blocks: list[Block], lang: str, *, solutions: bool, stem: str):
     cells = []
     if solutions:
         cells.append(new_md(SOLUTIONS_NOTE[lang].format(name=f"{stem}.ipynb")))
+    titled = not solutions
     for block in blocks:
         if block.kind == lang:
-            cells.append(new_md(block.text))
+            text = block.text
+            if not titled and text.startswith("# "):  # the solutions' own title
+                head, _, rest = text.partition("\n")
+                text, titled = f"{head} · {SOLUTIONS_WORD[lang]}\n{rest}", True
+            cells.append(new_md(text))
         elif block.kind == "code":
             cells.append(new_code(block.text, metadata={"tags": block.args} if block.args else {}))
         elif block.kind == ("solution" if solutions else "exercise"):
