@@ -15,6 +15,7 @@ import minigrad_widgets.export as export
 import pytest
 from minigrad_widgets import BackwardStepper, GraphView, draw
 from minigrad_widgets.dot import GraphvizNotFound
+from test_stepper_teaching import TwoGrads  # a backward returning one gradient too many
 
 import minigrad as mg
 
@@ -146,17 +147,6 @@ def test_graphviz_not_found_is_still_an_executable_not_found():
 
 
 def test_recording_a_page_does_not_show_a_failing_backward_before_the_learner_gets_there():
-    from minigrad.autograd import Function
-
-    class TwoGrads(Function):  # a backward returning one gradient too many
-        @staticmethod
-        def forward(ctx, t):
-            return t * 2
-
-        @staticmethod
-        def backward(ctx, g):
-            return g, g
-
     x = mg.tensor([1., 2.], requires_grad=True)
     w = mg.tensor([3., 4.], requires_grad=True)
     stepper = BackwardStepper((TwoGrads.apply(x * 3) * w).sum(), names={"x": x, "w": w})
@@ -173,17 +163,6 @@ def test_recording_a_page_does_not_show_a_failing_backward_before_the_learner_ge
 
 
 def test_run_after_recording_stops_at_the_failing_backward_as_before():
-    from minigrad.autograd import Function
-
-    class TwoGrads(Function):
-        @staticmethod
-        def forward(ctx, t):
-            return t * 2
-
-        @staticmethod
-        def backward(ctx, g):
-            return g, g
-
     x = mg.tensor([1., 2.], requires_grad=True)
     w = mg.tensor([3., 4.], requires_grad=True)
     stepper = BackwardStepper((TwoGrads.apply(x * 3) * w).sum(), names={"x": x, "w": w})
