@@ -11,24 +11,32 @@ A key is (operation, conditions, aspect):
   minigrad gave (mg:RuntimeWarning); '' for any;
 - aspect: what differs ('exception', 'warnings', 'value', 'dtype', 'shape', 'requires_grad',
   'is_leaf', 'grad_fn', 'contiguous', 'grad', 'alias', 'kind', 'type').
-The entries live in one file per area that owns the fix (known_views.py, known_dtypes.py,
-known_pointwise.py, known_api.py, known_nn.py); each value is a short signature of the
-difference (exception types and PyTorch's message, or what differs). When a fix lands, delete
-its lines: the brief run then guards the fix. ``python tests/fuzz/run.py --propose`` prints
-entries for whatever is new.
+The entries live in one text file per area that owns the fix (known_open/views.txt,
+dtypes.txt, pointwise.txt, api.txt, nn.txt), one per line: operation, conditions, aspect and a
+short signature of the difference (exception types and PyTorch's message, or what differs),
+tab-separated. When a fix lands, delete its lines: the brief run then guards the fix.
+``python tests/fuzz/run.py --propose`` prints lines for whatever is new.
 """
 
 from __future__ import annotations
 
-import known_api
-import known_dtypes
-import known_nn
-import known_pointwise
-import known_views
+from pathlib import Path
 
-AREAS = {"views": known_views.KNOWN, "dtypes": known_dtypes.KNOWN,
-         "pointwise": known_pointwise.KNOWN, "api": known_api.KNOWN, "nn": known_nn.KNOWN}
-KNOWN: dict = {key: (area, sig) for area, entries in AREAS.items() for key, sig in entries.items()}
+FOLDER = Path(__file__).parent / "known_open"
+
+
+def load(folder: Path = FOLDER) -> dict:
+    """{(operation, conditions, aspect): (area, signature)} from the area files."""
+    out = {}
+    for path in sorted(folder.glob("*.txt")):
+        for line in path.read_text().splitlines():
+            if line.strip() and not line.startswith("#"):
+                op, cond, aspect, sig = line.split("\t")
+                out[(op, "" if cond == "-" else cond, aspect)] = (path.stem, sig)
+    return out
+
+
+KNOWN = load()
 
 
 def match(m) -> str | None:

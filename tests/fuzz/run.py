@@ -91,7 +91,7 @@ def propose(classes: dict) -> str:
     for (op, aspect, _), (feats, m) in sorted(groups.items(), key=str):
         cond = "+".join(sorted(feats - {"no_grad", "enable_grad", "inference_mode",
                                         "set_grad_enabled"}))
-        lines.append(f"    ({op!r}, {cond!r}, {aspect!r}): ({known.area(m)!r}, {m.sig!r}),")
+        lines.append(f"{known.area(m)}.txt: {op}\t{cond or '-'}\t{aspect}\t{m.sig}")
     return "\n".join(lines)
 
 
