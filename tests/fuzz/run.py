@@ -75,6 +75,7 @@ def main() -> int:
         text = _report(classes, minigrad, torch, not args.no_shrink)
     print(text + "\n" + summary)
     if args.report:
+        Path(args.report).parent.mkdir(parents=True, exist_ok=True)
         Path(args.report).write_text(f"# Fuzz run\n\n{summary}\n\n{text}\n")
     return 1 if any(k[3] == "NEW" for k in classes) else 0
 
