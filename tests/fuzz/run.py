@@ -34,6 +34,8 @@ def main() -> int:
     ap.add_argument("--no-shrink", action="store_true")
     ap.add_argument("--classes", action="store_true", help="one line per class, no reproducers")
     ap.add_argument("--propose", action="store_true", help="print KNOWN entries for what is new")
+    ap.add_argument("--unused", action="store_true",
+                    help="print the KNOWN entries nothing matched (fixed: delete them)")
     args = ap.parse_args()
     import torch
 
@@ -65,8 +67,11 @@ def main() -> int:
                f"compared, {totals['differences']} differences in {len(classes)} classes "
                f"({sum(1 for k in classes if k[3] == 'NEW')} not in KNOWN), "
                f"{time.time() - t0:.0f} s")
-    if args.propose:
-        text = propose(classes)
+    if args.unused or args.propose:
+        used = {k[3] for k in classes}
+        text = "\n".join([propose(classes)] * args.propose + [
+            f"unused {area}.txt: {op}\t{cond or '-'}\t{aspect}" for (op, cond, aspect), (area, _)
+            in known.KNOWN.items() if f"{op} | {cond} | {aspect}" not in used] * args.unused)
     elif args.classes:
         text = "\n".join(f"{c['count']:4d} {k[0]} / {k[1]} / {k[3]}: {c['first'].code}  ->  "
                          f"{c['first'].detail[:150]}  [{'+'.join(sorted(c['first'].feats))}]"
@@ -97,17 +102,40 @@ def propose(classes: dict) -> str:
 
 
 def _report(classes: dict, minigrad, torch, shrink: bool) -> str:
-    parts = []
-    for (op, aspect, sig, entry), c in sorted(classes.items(), key=lambda kv: -kv[1]["count"]):
-        m, out = c["first"], c["out"]
-        lines = out.lines[:m.index + 1]
-        if shrink:
-            lines = P.shrink(lines, out.data, minigrad, torch, aspect)
-        parts.append(f"## {op} / {aspect} / {sig} / {entry}\n{c['count']} times ({c['after']} after an "
-                     f"earlier difference); first: seed {m.seed}, conditions "
-                     f"{'+'.join(sorted(m.feats)) or '-'}\n    {m.detail}\n```python\n"
-                     f"{P.reproducer(lines, out.data)}\n```\n")
+    """The difference classes by owning area, most frequent first, each with a reproducer
+    (shrunk: statements dropped while the last one still differs the same way)."""
+    areas: dict = {}
+    for (op, aspect, sig, entry), c in classes.items():
+        if entry == "after":
+            continue
+        m = c["first"]
+        area = known.KNOWN[_key(entry)][0] if entry != "NEW" else known.area(m)
+        areas.setdefault(area, []).append((op, aspect, sig, entry, c))
+    parts = ["Reproducers: `import numpy as np, torch; inf, nan = float('inf'), float('nan')`, "
+             "then the lines (run them with `import minigrad as torch` to see the other side).\n",
+             "# Summary: classes by area (count of occurrences)\n"]
+    for area in sorted(areas):
+        parts.append(f"- **{area}**: " + "; ".join(
+            f"{op} / {aspect}: {sig} ({c['count']})" for op, aspect, sig, _, c in
+            sorted(areas[area], key=lambda t: -t[4]["count"])) + "\n")
+    for area in sorted(areas):
+        parts.append(f"# Area: {area}\n")
+        for op, aspect, sig, entry, c in sorted(areas[area], key=lambda t: -t[4]["count"]):
+            m, out = c["first"], c["out"]
+            lines = out.lines[:m.index + 1]
+            if shrink:
+                lines = P.shrink(lines, out.data, minigrad, torch, aspect)
+            parts.append(
+                f"## {op} / {aspect}: {sig}\n{c['count']} times ({c['after']} after an earlier "
+                f"difference); KNOWN: {entry}; first: seed {m.seed}, conditions "
+                f"{'+'.join(sorted(m.feats)) or '-'}\n\n    {m.detail}\n\n```python\n"
+                f"{P.reproducer(lines, out.data)}\n```\n")
     return "\n".join(parts)
+
+
+def _key(entry: str) -> tuple:
+    op, cond, aspect = entry.split(" | ")
+    return (op, cond, aspect)
 
 
 if __name__ == "__main__":
