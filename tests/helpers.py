@@ -23,6 +23,25 @@ def both(torch, fn):
     return fn(mg), fn(torch)
 
 
+def on_both(fn):
+    """A differential test in one function: ``fn(L)`` runs with minigrad and with PyTorch (the
+    ``torch`` fixture) and must return equal results on both.
+
+        @on_both
+        def test_detach_makes_a_leaf(L):
+            x = L.tensor([1., 2.], requires_grad=True)
+            return (x * 2).detach().is_leaf
+    """
+    def test(torch):
+        m, t = fn(mg), fn(torch)
+        assert m == t, f"minigrad returned {m!r}\n PyTorch returned {t!r}"
+
+    # pytest sees a test named as ``fn`` that takes the ``torch`` fixture
+    test.__name__, test.__qualname__, test.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
+    test.__module__ = fn.__module__
+    return test
+
+
 def tree(fn):
     """A grad_fn graph as nested (node class name, input_nr, children) tuples."""
     if fn is None:
