@@ -42,6 +42,151 @@ def on_both(fn):
     return test
 
 
+def custom_functions(L):
+    """Small custom ``autograd.Function``s, written once for library ``L`` (minigrad or torch):
+    the tests of ``Function``, ``gradcheck`` and the stepper use them by name."""
+    Function = L.autograd.Function
+    once_differentiable = L.autograd.function.once_differentiable
+
+    class MulConstant(Function):
+        @staticmethod
+        def forward(ctx, tensor, constant):
+            ctx.constant = constant
+            return tensor * constant
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output * ctx.constant, None
+
+    class Square(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 2 * x * g
+
+    class ExpSaveOutput(Function):
+        @staticmethod
+        def forward(ctx, x):
+            out = x.exp()
+            ctx.save_for_backward(out)
+            return out
+
+        @staticmethod
+        def backward(ctx, g):
+            (out,) = ctx.saved_tensors
+            return g * out
+
+    class Needs(Function):
+        @staticmethod
+        def forward(ctx, a, b, k):
+            ctx.seen = ctx.needs_input_grad, L.is_grad_enabled()
+            ctx.save_for_backward(a, None, b)
+            return a * b * k
+
+        @staticmethod
+        def backward(ctx, g):
+            a, none, b = ctx.saved_tensors
+            ctx.in_backward = none, L.is_grad_enabled()
+            return g * b * 2, g * a * 2, None
+
+    class SplitTwo(Function):
+        @staticmethod
+        def forward(ctx, x):
+            idx = L.tensor([0, 1])
+            ctx.mark_non_differentiable(idx)
+            return x * 2, x * 3, idx
+
+        @staticmethod
+        def backward(ctx, g1, g2, g3):
+            ctx.got = [None if g is None else g.tolist() for g in (g1, g2, g3)]
+            return g1 * 2 + g2 * 3
+
+    class NoMaterialize(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            ctx.got = (g1 is None, g2 is None)
+            return g1 * 2
+
+    class Identity(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+    class OnceSquare(Square):
+        @staticmethod
+        @once_differentiable
+        def backward(ctx, g):
+            return Square.backward(ctx, g)
+
+    class WrongSquare(Square):
+        """x**2 with a backward that forgets the factor 2."""
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * x
+
+    class MulConstantWrong(MulConstant):
+        """The seeds' MulConstant with the mistake: backward returns grad_output unchanged."""
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output, None
+
+    class TwoGrads(Function):
+        """A backward that returns one gradient too many (PyTorch raises)."""
+
+        @staticmethod
+        def forward(ctx, t):
+            return t * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    class DoubleInPlace(Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.mul_(2)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    class WithSetupContext(Function):
+        @staticmethod
+        def forward(x, k):
+            return x * k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.k = inputs[1]
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.k, None
+
+    return {c.__name__: c for c in (MulConstant, Square, ExpSaveOutput, Needs, SplitTwo,
+                                     NoMaterialize, Identity, OnceSquare, DoubleInPlace,
+                                     WithSetupContext, WrongSquare, MulConstantWrong, TwoGrads)}
+
+
 def tree(fn):
     """A grad_fn graph as nested (node class name, input_nr, children) tuples."""
     if fn is None:

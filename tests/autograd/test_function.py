@@ -5,132 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from helpers import custom_functions
 
 import minigrad as mg
-
-
-def make_classes(L):
-    """The same custom Functions, written once for library ``L``."""
-    Function = L.autograd.Function
-    once_differentiable = L.autograd.function.once_differentiable
-
-    class MulConstant(Function):
-        @staticmethod
-        def forward(ctx, tensor, constant):
-            ctx.constant = constant
-            return tensor * constant
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            return grad_output * ctx.constant, None
-
-    class Square(Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x * x
-
-        @staticmethod
-        def backward(ctx, g):
-            (x,) = ctx.saved_tensors
-            return 2 * x * g
-
-    class ExpSaveOutput(Function):
-        @staticmethod
-        def forward(ctx, x):
-            out = x.exp()
-            ctx.save_for_backward(out)
-            return out
-
-        @staticmethod
-        def backward(ctx, g):
-            (out,) = ctx.saved_tensors
-            return g * out
-
-    class Needs(Function):
-        @staticmethod
-        def forward(ctx, a, b, k):
-            ctx.seen = ctx.needs_input_grad, L.is_grad_enabled()
-            ctx.save_for_backward(a, None, b)
-            return a * b * k
-
-        @staticmethod
-        def backward(ctx, g):
-            a, none, b = ctx.saved_tensors
-            ctx.in_backward = none, L.is_grad_enabled()
-            return g * b * 2, g * a * 2, None
-
-    class SplitTwo(Function):
-        @staticmethod
-        def forward(ctx, x):
-            idx = L.tensor([0, 1])
-            ctx.mark_non_differentiable(idx)
-            return x * 2, x * 3, idx
-
-        @staticmethod
-        def backward(ctx, g1, g2, g3):
-            ctx.got = [None if g is None else g.tolist() for g in (g1, g2, g3)]
-            return g1 * 2 + g2 * 3
-
-    class NoMaterialize(Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.set_materialize_grads(False)
-            return x * 2, x * 3
-
-        @staticmethod
-        def backward(ctx, g1, g2):
-            ctx.got = (g1 is None, g2 is None)
-            return g1 * 2
-
-    class Identity(Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x
-
-        @staticmethod
-        def backward(ctx, g):
-            return g * 3
-
-    class OnceSquare(Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x * x
-
-        @staticmethod
-        @once_differentiable
-        def backward(ctx, g):
-            (x,) = ctx.saved_tensors
-            return 2 * x * g
-
-    class DoubleInPlace(Function):
-        @staticmethod
-        def forward(ctx, x):
-            x.mul_(2)
-            ctx.mark_dirty(x)
-            return x
-
-        @staticmethod
-        def backward(ctx, g):
-            return g * 2
-
-    class WithSetupContext(Function):
-        @staticmethod
-        def forward(x, k):
-            return x * k
-
-        @staticmethod
-        def setup_context(ctx, inputs, output):
-            ctx.k = inputs[1]
-
-        @staticmethod
-        def backward(ctx, g):
-            return g * ctx.k, None
-
-    return {c.__name__: c for c in (MulConstant, Square, ExpSaveOutput, Needs, SplitTwo,
-                                     NoMaterialize, Identity, OnceSquare, DoubleInPlace,
-                                     WithSetupContext)}
 
 
 def norm(s: str) -> str:
@@ -138,7 +15,7 @@ def norm(s: str) -> str:
 
 
 def both(torch, fn):
-    return fn(mg, make_classes(mg)), fn(torch, make_classes(torch))
+    return fn(mg, custom_functions(mg)), fn(torch, custom_functions(torch))
 
 
 def test_node_name_repr_and_structure(torch):
