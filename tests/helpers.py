@@ -126,26 +126,15 @@ def custom_functions(L):
         def backward(ctx, g):
             return g * 3
 
-    class OnceSquare(Square):
-        @staticmethod
-        @once_differentiable
-        def backward(ctx, g):
-            return Square.backward(ctx, g)
+    def variant(base, name, backward):
+        """``base`` with another backward: a decorated one, or a learner's mistake."""
+        return type(name, (base,), {"backward": staticmethod(backward)})
 
-    class WrongSquare(Square):
-        """x**2 with a backward that forgets the factor 2."""
-
-        @staticmethod
-        def backward(ctx, g):
-            (x,) = ctx.saved_tensors
-            return g * x
-
-    class MulConstantWrong(MulConstant):
-        """The seeds' MulConstant with the mistake: backward returns grad_output unchanged."""
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            return grad_output, None
+    OnceSquare = variant(Square, "OnceSquare", once_differentiable(Square.backward))
+    # x**2 with a backward that forgets the factor 2
+    WrongSquare = variant(Square, "WrongSquare", lambda ctx, g: g * ctx.saved_tensors[0])
+    # the seeds' MulConstant with the mistake: backward returns grad_output unchanged
+    MulConstantWrong = variant(MulConstant, "MulConstantWrong", lambda ctx, grad: (grad, None))
 
     class TwoGrads(Function):
         """A backward that returns one gradient too many (PyTorch raises)."""
