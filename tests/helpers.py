@@ -176,6 +176,21 @@ def custom_functions(L):
                                      WithSetupContext, WrongSquare, MulConstantWrong, TwoGrads)}
 
 
+# The ops of the random programs (autograd/test_engine_random.py, widgets/widget_programs.py),
+# on two tensors of either library; each is defined for any values (no division by zero).
+PROGRAM_OPS = {
+    "add": lambda x, y: x + y,
+    "sub": lambda x, y: x - y,
+    "mul": lambda x, y: x * y,
+    "div": lambda x, y: x / (y * y + 1.0),
+    "neg": lambda x, y: -x,
+    "scale": lambda x, y: x * 2.0,
+    "exp": lambda x, y: (x * 0.1).exp(),
+    "sum": lambda x, y: x.sum(),
+    "sum_times": lambda x, y: x.sum() * y,
+}
+
+
 def tree(fn):
     """A grad_fn graph as nested (node class name, input_nr, children) tuples."""
     if fn is None:

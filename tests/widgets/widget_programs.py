@@ -9,6 +9,7 @@ tensor. The same program builds the same graph in both libraries, including shar
 from __future__ import annotations
 
 import numpy as np
+from helpers import PROGRAM_OPS
 from hypothesis import strategies as st
 
 SHAPES = [(), (2,), (2, 2)]
@@ -45,22 +46,7 @@ def run_program(lib, program):
         leaves.append(t)
     pool = list(leaves)
     for op, i, j in ops:
-        a, b = pool[i], pool[j]
-        if op == "add":
-            r = a + b
-        elif op == "sub":
-            r = a - b
-        elif op == "mul":
-            r = a * b
-        elif op == "div":
-            r = a / (b * b + 1.0)
-        elif op == "neg":
-            r = -a
-        elif op == "scale":
-            r = a * 2.0
-        else:
-            r = a.sum()
-        pool.append(r)
+        pool.append(PROGRAM_OPS[op](pool[i], pool[j]))
     return leaves, pool[-1].sum()
 
 
