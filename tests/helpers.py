@@ -191,6 +191,16 @@ PROGRAM_OPS = {
 }
 
 
+def chain(length: int, start: float = 1.0, factor: float = 1.0):
+    """``(x, y)``: a leaf ``x`` and ``y = x * factor * ... * factor`` (``length`` products),
+    a long graph of one repeated node."""
+    x = mg.tensor(start, requires_grad=True)
+    y = x
+    for _ in range(length):
+        y = y * factor
+    return x, y
+
+
 def tree(fn):
     """A grad_fn graph as nested (node class name, input_nr, children) tuples."""
     if fn is None:
