@@ -104,14 +104,7 @@ class Lab:
 
 def start_lab(*, timeout: float = 90.0) -> Lab:
     """Starts JupyterLab on 127.0.0.1 (free port, fresh token, temporary root and config)."""
-    tmp = tempfile.TemporaryDirectory(prefix="minigrad-lab-")
-    base = Path(tmp.name)
-    root, settings = base / "notebooks", base / "user-settings"
-    root.mkdir()
-    for name, values in _SETTINGS.items():
-        path = settings / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(values))
+    tmp, base, root, settings = _fresh_folders("minigrad-lab-", _SETTINGS)
     port, token = _free_port(), secrets.token_hex(16)
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(base / "config"),
            "JUPYTER_RUNTIME_DIR": str(base / "runtime"), "IPYTHONDIR": str(base / "ipython"),
@@ -127,17 +120,38 @@ def start_lab(*, timeout: float = 90.0) -> Lab:
         "--LabApp.extension_manager=readonly", "--LabApp.expose_app_in_browser=True",
         "--LanguageServerManager.autodetect=False",
     ]
+    return _serve(Lab, command, env, tmp, port, token, timeout)
+
+
+def _fresh_folders(prefix: str, settings: dict):
+    """``(tmp, base, root, settings_dir)``: a temporary folder ``base`` holding the server's
+    root ``notebooks/`` and ``user-settings/`` written from ``settings``."""
+    tmp = tempfile.TemporaryDirectory(prefix=prefix)
+    base = Path(tmp.name)
+    root, settings_dir = base / "notebooks", base / "user-settings"
+    root.mkdir()
+    for name, values in settings.items():
+        path = settings_dir / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
+    return tmp, base, root, settings_dir
+
+
+def _serve(kind, command: list[str], env: dict, tmp, port: int, token: str, timeout: float):
+    """Runs ``command`` (a Jupyter server made by _fresh_folders' ``tmp``), logging to its
+    server.log; returns ``kind``'s handle once the server answers, or stops it and raises."""
+    base = Path(tmp.name)
     log = base / "server.log"
     with open(log, "wb") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env,
-                                   cwd=root, start_new_session=True)
-    lab = Lab(f"http://127.0.0.1:{port}", token, root, process, log, tmp)
+                                   cwd=base / "notebooks", start_new_session=True)
+    server = kind(f"http://127.0.0.1:{port}", token, base / "notebooks", process, log, tmp)
     try:
-        _wait_until_up(lab, timeout)
+        _wait_until_up(server, timeout)
     except BaseException:
-        lab.stop()
+        server.stop()
         raise
-    return lab
+    return server
 
 
 def _wait_until_up(lab: Lab, timeout: float) -> None:
