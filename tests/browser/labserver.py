@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = ["CHROMIUM_FLAGS", "Lab", "Notebook", "OfflinePage", "chromium_path",
-           "launch_chromium", "open_notebook", "start_lab"]
+           "launch_chromium", "notebook_fixtures", "open_notebook", "start_lab"]
 
 REPO = Path(__file__).resolve().parents[2]
 BUNDLE = REPO / "widgets" / "static" / "widget.js"
@@ -286,6 +286,35 @@ class Notebook:
 
     def close(self) -> None:
         self.offline.close()
+
+    def assert_clean(self) -> None:
+        """Fails if the page logged errors or reached for the network since the last check."""
+        problems = self.offline.take_errors()
+        assert not problems, "the page logged errors or reached for the network:\n" + \
+            "\n".join(problems)
+
+
+def notebook_fixtures(name: str, cells: list[str], *, count: int, fixture: str = "notebook"):
+    """A browser test module's two pytest fixtures: ``fixture`` (module-scoped) writes the
+    notebook ``name`` of ``cells`` in the session's JupyterLab, runs it and waits for ``count``
+    drawn graphs; the autouse one fails every test after which the page logged errors or
+    reached for the network."""
+    import pytest
+
+    @pytest.fixture(scope="module", name=fixture)
+    def opened(lab, browser):
+        notebook = open_notebook(lab, browser, name, cells, wait_for=".mg-graph svg",
+                                 count=count)
+        yield notebook
+        notebook.close()
+
+    @pytest.fixture(autouse=True)
+    def page_stays_clean(request):
+        notebook = request.getfixturevalue(fixture)
+        yield
+        notebook.assert_clean()
+
+    return opened, page_stays_clean
 
 
 def open_notebook(lab: Lab, browser, name: str, cells: list[str], *, run_all: bool = True,
