@@ -215,6 +215,24 @@ def find(fn, name):
     return fn
 
 
+def outcome(fn):
+    """What ``fn()`` gives: ``("ok", repr of the value)`` or ``(exception type name, message)``."""
+    try:
+        return "ok", repr(fn())
+    except Exception as e:  # noqa: BLE001 - compared with what the other library gives
+        return type(e).__name__, str(e)
+
+
+def assert_same_outcome(torch, code: str):
+    """The expression ``code``, with ``lib`` (and ``F``, its ``nn.functional``) bound to each
+    library, gives the same repr or raises the same error in both."""
+    def run(lib):
+        return outcome(lambda: eval(code, {"lib": lib, "F": lib.nn.functional}))  # noqa: S307
+
+    mine, theirs = run(mg), run(torch)
+    assert mine == theirs, f"minigrad: {mine}\n PyTorch: {theirs}"
+
+
 def raised(fn):
     """(exception type name, message) of what ``fn()`` raises."""
     with pytest.raises(Exception) as info:
