@@ -9,7 +9,7 @@ import pytest
 from helpers import custom_functions
 from hypothesis import given
 from minigrad_widgets import BackwardStepper
-from widget_programs import programs, run_program
+from widget_programs import programs, run_program, stepper_at_a_product
 
 import minigrad as mg
 
@@ -26,11 +26,7 @@ MulConstant, MulConstantWrong, TwoGrads = (_FUNCTIONS[name] for name in
 
 # ---------------------------------------------------------------- the chain rule on screen
 def test_the_panel_shows_the_rule_with_the_steps_numbers():
-    a = mg.tensor([1., 2.], requires_grad=True)
-    b = mg.tensor([3., 4.], requires_grad=True)
-    stepper = BackwardStepper((a * b).sum(), names={"a": a, "b": b})
-    stepper.step()
-    stepper.step()
+    stepper = stepper_at_a_product("a", "b")
     rule = _section(stepper, "rule")["lines"]
     assert rule == ["z = a * b", "grad_a = grad * b = [1., 1.] * [3., 4.] = [3., 4.]",
                     "    → a (torch::autograd::AccumulateGrad)",

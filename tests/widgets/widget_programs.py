@@ -50,6 +50,21 @@ def run_program(lib, program):
     return leaves, pool[-1].sum()
 
 
+def stepper_at_a_product(first: str = "x", second: str = "w"):
+    """A ``BackwardStepper`` of ``sum(first * second)`` (the leaves [1, 2] and [3, 4], named
+    as given), stopped after its second step: the product's ``MulBackward0``."""
+    from minigrad_widgets import BackwardStepper
+
+    import minigrad
+
+    a = minigrad.tensor([1., 2.], requires_grad=True)
+    b = minigrad.tensor([3., 4.], requires_grad=True)
+    stepper = BackwardStepper((a * b).sum(), names={first: a, second: b})
+    stepper.step()
+    stepper.step()
+    return stepper
+
+
 def grad_state(tensors) -> list:
     """(the .grad object, a copy of its values) of each tensor."""
     out = []
