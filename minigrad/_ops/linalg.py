@@ -40,8 +40,9 @@ def _no_bool(t, kernel):
 
 # ---------------------------------------------------------------- two-operand products
 class _ProductBackward(Node):
-    """A product of two operands, named in ``operands``: each one's gradient is made from the
-    other, so an operand is saved only when the other needs a gradient (as PyTorch saves)."""
+    """A product of two operands, named in ``operands``. Each one's gradient is made from the
+    other (``grad_first(g, second)``, ``grad_second(g, first)``), so an operand is saved only
+    when the other needs a gradient, as PyTorch saves."""
 
     operands = ("self", "mat2")
 
