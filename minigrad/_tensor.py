@@ -152,6 +152,8 @@ class Tensor:
 
     @property
     def _version(self) -> int:
+        if self._inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._vc[0]
 
     @property
@@ -322,8 +324,9 @@ class Tensor:
         return self._data.tolist()
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
-        """The ndarray itself (shared memory); refused while the tensor requires grad."""
-        if self.requires_grad and not force:
+        """The ndarray itself (shared memory); refused while the tensor requires grad (unless
+        grad mode is off, as in PyTorch)."""
+        if self.requires_grad and _mode.grad_enabled and not force:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. "
                 "Use tensor.detach().numpy() instead.")

@@ -35,6 +35,7 @@ from .grad_mode import (
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph import Node
 from .multi_hook import register_multi_grad_hook as _register_multi_grad_hook
+from .saved_hooks import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks
 from .variable import Variable
 
 __all__ = ["backward", "grad", "Function", "no_grad", "enable_grad", "set_grad_enabled",
@@ -110,4 +111,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     return tuple(result)
 
 
-graph.register_multi_grad_hook = _register_multi_grad_hook  # PyTorch's place for it
+# PyTorch's place for these
+graph.register_multi_grad_hook = _register_multi_grad_hook
+graph.saved_tensors_hooks, graph.save_on_cpu = saved_tensors_hooks, save_on_cpu
+graph.disable_saved_tensors_hooks = disable_saved_tensors_hooks
+del saved_tensors_hooks, save_on_cpu, disable_saved_tensors_hooks
