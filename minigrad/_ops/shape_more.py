@@ -105,7 +105,11 @@ def roll(input, shifts, dims=None):
 class RepeatBackward0(Node):
     """z = repeat(self, repeats):  dself = the sum of the gradient over all the copies."""
 
-    saved = ("repeats",)
+    saved = ("repeats", "self_sym_sizes")
+
+    @property
+    def _s_self_sym_sizes(self) -> tuple:
+        return tuple(self._shape)
 
     def backward(self, g):
         gt = _t(g)
