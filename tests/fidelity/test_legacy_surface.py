@@ -114,3 +114,26 @@ def test_plain_tensors_pass_isinstance_variable(torch):
     for lib in (mg, torch):
         assert isinstance(lib.ones(1), lib.autograd.Variable)
         assert not isinstance([1.0], lib.autograd.Variable)
+
+
+def edges_and_versions(lib):
+    graph = lib.autograd.graph
+    a = lib.ones(2, requires_grad=True)
+    b = a * 2
+    out = []
+    for t in (a, b, b.unbind(0)[1]):
+        e = graph.get_gradient_edge(t)
+        out.append((e.node.name(), e.output_nr, e.ownership_token, type(e).__name__))
+    out.append(outcome(lambda: graph.get_gradient_edge(lib.ones(2))))
+    c = lib.ones(2)
+    graph.increment_version(c)
+    graph.increment_version([c, c])
+    out.append(c._version)
+    y = c * a
+    graph.increment_version(c)  # an in-place change autograd did not see: backward refuses
+    out.append(outcome(lambda: y.sum().backward()))
+    return out
+
+
+def test_gradient_edges_and_increment_version_as_in_pytorch(torch):
+    assert edges_and_versions(mg) == edges_and_versions(torch)
