@@ -76,6 +76,7 @@ from ._ops.compare import (
     not_equal,
     where,  # noqa: A004
 )
+from ._ops.einsum import einsum  # noqa: F401
 from ._ops.indexing import narrow, select
 from ._ops.join import cat, chunk, concat, concatenate, split, stack, unbind
 from ._ops.linalg import addmm, bmm, dot, matmul, mm, mv
@@ -121,6 +122,7 @@ from ._ops.unary import (
     sqrt,  # noqa: A004
 )
 from ._ops.unary_more import *  # noqa: F401,F403
+from ._ops.unique import unique, unique_consecutive  # noqa: F401
 from ._random import bernoulli, multinomial, normal, poisson, randperm
 from ._tensor import Tensor
 from ._tensor_str import set_printoptions
@@ -171,7 +173,7 @@ __all__ = list(_creation_all) + list(_grad_mode_all) + [
     "utils", "save", "load", "subtract", "multiply", "divide", "detach",
 ]
 __all__ += (_unary_more.__all__ + _binary_more.__all__ + _reduce_more.__all__
-            + _shape_more.__all__)
+            + _shape_more.__all__ + ["einsum", "unique", "unique_consecutive"])
 subtract, multiply, divide = sub, mul, div
 
 
