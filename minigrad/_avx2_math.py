@@ -30,7 +30,9 @@ _PI_4_PARTS = (-0.78515625, -2.4187564849853515625e-4, -3.77489497744594108e-8) 
 
 def fma32(a, b, c) -> np.ndarray:
     """float32 ``a * b + c`` with one rounding (the float64 product of two floats is exact)."""
-    return (np.float64(a) * np.float64(b) + np.float64(c)).astype(f32)
+    t = np.multiply(a, b, dtype=np.float64)
+    t += c
+    return t.astype(f32)
 
 
 def _split(a):

@@ -7,8 +7,8 @@ records ``NormalBackward0`` (zero gradient for ``x``). minigrad does the same.
 
 The numbers are PyTorch's: the generator is PyTorch's CPU Mersenne Twister (``_mt19937``) and
 each sampler draws from it as PyTorch's CPU kernel does (``_sampling``), so after the same
-``manual_seed`` both libraries print the same samples. ``multinomial`` and ``poisson`` are
-the exceptions: they take their seed from the generator but sample with NumPy.
+``manual_seed`` both libraries print the same samples. ``poisson`` is the exception: it takes
+its seed from the generator but samples with NumPy.
 
 >>> import minigrad as torch
 >>> g = torch.Generator().manual_seed(0)
@@ -132,7 +132,7 @@ def randperm(n: int, *, generator=None, dtype=None, device=None,
              requires_grad: bool = False) -> Tensor:
     """A random permutation of ``0 .. n-1``."""
     if n < 0:
-        raise RuntimeError(f"n must be non-negative, got{n}")
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     data = _sampling.randperm(_gen(generator), n).astype((dtype or int64).np)
     return _finish(data, requires_grad, device)
 
@@ -159,17 +159,32 @@ def _numpy_rng(generator) -> np.random.Generator:
     return np.random.default_rng(int(_sampling.random_default(_gen(generator), 1, np.int64)[0]))
 
 
+def _check_weights(w: np.ndarray, num_samples: int, replacement: bool) -> None:
+    if w.dtype.kind != "f":
+        from ._dtype import from_numpy_dtype
+
+        raise RuntimeError("multinomial only supports floating-point dtypes for input, got: "
+                           f"{from_numpy_dtype(w.dtype)._legacy_name[:-6]}")
+    if w.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if not replacement and num_samples > w.shape[-1]:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
+                           "replacement")
+    if w.size and not (np.isfinite(w).all() and w.min() >= 0):
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if w.size and (w.sum(-1) <= 0).any():
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+
+
 def multinomial(input, num_samples: int, replacement: bool = False, *,
                 generator=None) -> Tensor:
     """Indices drawn with the (unnormalised) weights in each row of ``input``."""
-    w = input._data.astype(np.float64)
-    rows = w.reshape(-1, w.shape[-1])
-    if not replacement and num_samples > rows.shape[-1]:
-        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
-                           "replacement")
-    rng = _numpy_rng(generator)
-    out = np.stack([rng.choice(len(r), num_samples, replace=replacement, p=r / r.sum())
-                    for r in rows])
+    w = input._data
+    _check_weights(w, num_samples, replacement)
+    rows = np.ascontiguousarray(w.reshape(-1, w.shape[-1]))
+    out = _sampling.multinomial(_gen(generator), rows, num_samples, replacement)
     return Tensor._wrap(out.reshape(w.shape[:-1] + (num_samples,)).astype(np.int64))
 
 
@@ -241,7 +256,7 @@ def _random_values(gen, target: np.ndarray, low=None, high=None) -> np.ndarray:
 
 
 def _exponential_values(gen, target, lambd=1.0):
-    return _numpy_rng(gen).exponential(1 / lambd, target.shape)
+    return _sampling.in_memory_order(target, lambda n, *_: _sampling.exponential(gen, n, lambd))
 
 
 Tensor.normal_ = _sampler(NormalBackward0, normal_values)

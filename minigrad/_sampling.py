@@ -31,8 +31,8 @@ import numpy as np
 
 from ._avx2_math import fma32, fma64, log_ps, sincos_ps
 
-__all__ = ["uniform", "normal", "random_ints", "random_default", "bernoulli", "randperm",
-           "in_memory_order"]
+__all__ = ["uniform", "normal", "random_ints", "random_default", "exponential", "multinomial",
+           "bernoulli", "randperm", "in_memory_order"]
 
 _F32_MASK, _F64_MASK = np.uint64(2**24 - 1), np.uint64(2**53 - 1)
 
@@ -68,12 +68,14 @@ def _box_muller_16(block: np.ndarray, mean, std) -> np.ndarray:
     if block.dtype == np.float32:
         radius = np.sqrt(np.float32(-2) * log_ps(u1))
         sin, cos = sincos_ps(np.float32(2 * math.pi) * u2)
-        return fma32(np.concatenate([radius * cos, radius * sin], 1), std, mean)
+        normals = np.concatenate([radius * cos, radius * sin], 1)
+        return normals if (std, mean) == (1, 0) else fma32(normals, std, mean)
     radius = np.sqrt(-2 * _glibc(math.log, u1.ravel())).reshape(u1.shape)
     theta = 2 * math.pi * u2.ravel()
     pairs = [radius * _glibc(math.cos, theta).reshape(u2.shape),
              radius * _glibc(math.sin, theta).reshape(u2.shape)]
-    return fma64(np.concatenate(pairs, 1), std, mean)
+    normals = np.concatenate(pairs, 1)
+    return normals if (std, mean) == (1, 0) else fma64(normals, std, mean)
 
 
 def _normal_fill(gen, n: int, dtype, mean, std) -> np.ndarray:
@@ -136,6 +138,32 @@ def random_default(gen, n: int, dtype) -> np.ndarray:
     wide = dtype in (np.float64, np.int64)
     words = gen.random64(n) if wide else gen.random32(n)
     return (words % np.uint64(_DEFAULT_RANGE[dtype.name])).astype(dtype)
+
+
+# ---------------------------------------------------------------- exponential, multinomial
+def exponential(gen, n: int, lambd: float = 1.0) -> np.ndarray:
+    """``n`` samples of Exp(lambd) in float64: ``-1/lambd * log(1 - u)``."""
+    return (-1.0 / lambd) * _glibc(math.log1p, -_unit(gen, n, np.float64))
+
+
+def multinomial(gen, weights: np.ndarray, k: int, replacement: bool) -> np.ndarray:
+    """``k`` category indices per row of the 2-D ``weights``.
+
+    Without replacement (or for one sample): the ``k`` largest ``weight / q`` with ``q`` ~
+    Exp(1) drawn per weight. With replacement: a float64 uniform per sample looked up in the
+    row's cumulative sums (normalised, the last one set to 1).
+    """
+    if not replacement or k == 1:
+        q = exponential(gen, weights.size).astype(weights.dtype).reshape(weights.shape)
+        keys = weights / q
+        return np.argsort(-keys, axis=-1, kind="stable")[:, :k]
+    out = np.empty((len(weights), k), np.int64)
+    for i, row in enumerate(weights):
+        cum = np.cumsum(row)
+        cum = cum / cum[-1]
+        cum[-1] = 1
+        out[i] = np.searchsorted(cum, _unit(gen, k, np.float64), side="left")
+    return out
 
 
 # ---------------------------------------------------------------- bernoulli, randperm

@@ -147,3 +147,37 @@ def test_large_float32_normals_match_in_every_block(same_draws, seed):
         return [lib.randn(100_000), lib.empty(50_003).normal_(-1.0, 0.3)]
 
     same_draws(program)
+
+
+def test_multinomial_and_exponential_match(same_draws):
+    def program(lib):
+        lib.manual_seed(13)
+        w = lib.rand(3, 10) + 0.01
+        return [lib.multinomial(w, 4), lib.multinomial(w, 25, replacement=True),
+                lib.multinomial(w[0], 1), w.double().multinomial(10),
+                lib.multinomial(lib.tensor([0.0, 3.0, 1.0]), 2, replacement=True),
+                lib.empty(40).exponential_(), lib.empty(7, dtype=lib.float64).exponential_(3.0),
+                lib.rand(2)]
+
+    same_draws(program)
+
+
+@pytest.mark.parametrize("build", [
+    lambda lib: lib.multinomial(lib.tensor([0.2, 0.8]), 3),
+    lambda lib: lib.multinomial(lib.tensor([-0.2, 0.8]), 1),
+    lambda lib: lib.multinomial(lib.tensor([0.0, 0.0]), 1),
+    lambda lib: lib.multinomial(lib.ones(2, 2, 2), 1),
+    lambda lib: lib.multinomial(lib.ones(3, dtype=lib.int64), 1),
+    lambda lib: lib.multinomial(lib.ones(3), 0),
+    lambda lib: lib.randint(5, 3, (2,)),
+    lambda lib: lib.empty(2).random_(4, 4),
+    lambda lib: lib.empty(2, dtype=lib.int64).normal_(),
+    lambda lib: lib.empty(2, dtype=lib.int64).uniform_(),
+    lambda lib: lib.empty(2).uniform_(2, 1),
+    lambda lib: lib.empty(2).bernoulli_(1.5),
+    lambda lib: lib.randperm(-1),
+])
+def test_bad_arguments_raise_as_in_pytorch(torch, build):
+    from helpers import both_raise
+
+    both_raise(torch, build)
