@@ -14,9 +14,10 @@ from ._device import check as _check_device
 from ._device import cpu as _cpu
 from ._dtype import _Defaults, float32, from_numpy_dtype, int64
 from ._dtype import bool as bool_
+from ._dtype import check as _check_dtype
 from ._dtype import dtype as _dtype_cls
 from ._tensor import Tensor
-from ._types import check_device, unsupported
+from ._types import check_device, invalid_combination, unsupported
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "ones_like", "zeros_like",
            "full", "full_like", "empty", "empty_like", "arange", "linspace", "eye", "rand",
@@ -123,6 +124,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False,
     """
     check_device(device)
     unsupported("tensor", pin_memory=pin_memory)
+    dtype = _check_dtype(dtype, "tensor")
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
@@ -140,6 +142,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False,
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
     _check_device(device)
+    dtype = _check_dtype(dtype, "as_tensor")
     if isinstance(data, Tensor) and (dtype is None or data.dtype is dtype):
         return data
     if isinstance(data, np.ndarray) and (dtype is None or from_numpy_dtype(data.dtype) is dtype):
@@ -168,47 +171,59 @@ def _size(size) -> tuple:
     return tuple(int(s) for s in size)
 
 
-def _np(dtype):
+def _dtype_arg(dtype, fn, *args):
+    """A ``dtype=`` argument checked; PyTorch's overload error for ``fn(*args, dtype=...)``."""
+    if dtype is None or type(dtype) is _dtype_cls:
+        return dtype
+    args = [a for a in args if a is not None]
+    return _check_dtype(dtype, fn, error=invalid_combination(fn, args, {"dtype": dtype}))
+
+
+def _np(dtype, fn: str = "zeros", *args):
+    """The NumPy dtype for ``fn``'s ``dtype=`` (default: the default float); with ``args``,
+    a bad one gets PyTorch's overload error (arange, eye, linspace), else its argument error."""
+    if dtype is not None and type(dtype) is not _dtype_cls:
+        dtype = _dtype_arg(dtype, fn, *args) if args else _check_dtype(dtype, fn)
     return (dtype or _Defaults.float).np
 
 
 def ones(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
     """A tensor of ones of the given size."""
     unsupported("ones", out=out)
-    return _finish(np.ones(_size(size), _np(dtype)), requires_grad, device)
+    return _finish(np.ones(_size(size), _np(dtype, "ones")), requires_grad, device)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
     """A tensor of zeros of the given size."""
     unsupported("zeros", out=out)
-    return _finish(np.zeros(_size(size), _np(dtype)), requires_grad, device)
+    return _finish(np.zeros(_size(size), _np(dtype, "zeros")), requires_grad, device)
 
 
 def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of the given size (minigrad fills it with zeros)."""
-    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    return _finish(np.zeros(_size(size), _np(dtype, "empty")), requires_grad, device)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of the given size filled with ``fill_value`` (dtype inferred from it)."""
     check_device(device)
-    d = dtype or _infer_dtype(fill_value)
+    d = _check_dtype(dtype, "full") or _infer_dtype(fill_value)
     return _finish(np.full(_size((size,)), fill_value, d.np), requires_grad, device)
 
 
-def _like(input, dtype):
-    return input._data.shape, (dtype or input.dtype).np
+def _like(input, dtype, fn):
+    return input._data.shape, (_check_dtype(dtype, fn) or input.dtype).np
 
 
 def ones_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     check_device(device)
-    shape, d = _like(input, dtype)
+    shape, d = _like(input, dtype, "ones_like")
     return _finish(np.ones(shape, d), requires_grad, device)
 
 
 def zeros_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     check_device(device)
-    shape, d = _like(input, dtype)
+    shape, d = _like(input, dtype, "zeros_like")
     return _finish(np.zeros(shape, d), requires_grad, device)
 
 
@@ -219,7 +234,7 @@ def empty_like(input, *, dtype=None, device=None, requires_grad: bool = False) -
 def full_like(input, fill_value, *, dtype=None, device=None,
               requires_grad: bool = False) -> Tensor:
     check_device(device)
-    shape, d = _like(input, dtype)
+    shape, d = _like(input, dtype, "full_like")
     return _finish(np.full(shape, fill_value, d), requires_grad, device)
 
 
@@ -227,11 +242,12 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
            requires_grad: bool = False) -> Tensor:
     """Values from ``start`` up to (not including) ``end`` in steps of ``step``."""
     check_device(device)
+    d = _dtype_arg(dtype, "arange", start, end, *((step,) if step != 1 else ()))
     if end is None:
         start, end = 0, start
     if step == 0:
         raise RuntimeError("step must be nonzero")
-    d = dtype or _infer_dtype([start, end, step])
+    d = d or _infer_dtype([start, end, step])
     if (end - start) * step < 0:
         raise RuntimeError("upper bound and larger bound inconsistent with step sign")
     n = int(np.ceil((end - start) / step))
@@ -245,13 +261,15 @@ def linspace(start, end, steps: int, *, dtype=None, device=None,
     check_device(device)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    return _finish(np.linspace(start, end, steps).astype(_np(dtype)), requires_grad, device)
+    d = _np(dtype, "linspace", start, end, steps)
+    return _finish(np.linspace(start, end, steps).astype(d), requires_grad, device)
 
 
 def eye(n: int, m: int | None = None, *, dtype=None, device=None,
         requires_grad: bool = False) -> Tensor:
     """An ``n`` x ``m`` identity matrix."""
-    return _finish(np.eye(n, m, dtype=_np(dtype)), requires_grad, device)
+    d = _np(dtype, "eye", *((n,) if m is None else (n, m)))
+    return _finish(np.eye(n, m, dtype=d), requires_grad, device)
 
 
 def _gen(generator):

@@ -15,6 +15,7 @@ from . import (  # noqa: F401
     power,
     reduce,
     reduce_more,
+    reduce_nan,
     shape_more,
     unary,
     unary_more,

@@ -166,13 +166,22 @@ Tensor.__ror__ = lambda self, other: bitwise_or(other, self)
 Tensor.__rxor__ = lambda self, other: bitwise_xor(other, self)
 
 
-@method("bitwise_not", "__invert__")
+@method("bitwise_not")
 def bitwise_not(input):
     """``~input``: logical not of a bool tensor, bitwise not of an integer one."""
     if input._data.dtype.kind == "f":
+        raise NotImplementedError(f'"bitwise_not_cpu" not implemented for \'{input.dtype._cpp}\'')
+    return Tensor._wrap(np.asarray(np.invert(input._data)))
+
+
+def _invert(input):
+    if input._data.dtype.kind == "f":
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
                         "tensors")
-    return Tensor._wrap(np.asarray(np.invert(input._data)))
+    return bitwise_not(input)
+
+
+Tensor.__invert__ = _invert
 
 
 # ---------------------------------------------------------------- where / masked_fill
@@ -252,10 +261,8 @@ class MaskedFillBackward1(MaskedFillBackward0):
 def masked_fill(input, mask, value):
     """A copy of ``input`` with ``value`` (a number or 0-d tensor) where ``mask`` is True."""
     if mask._data.dtype.kind != "b":
-        name = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
-                "uint8": "unsigned char"}[mask._data.dtype.name]
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
-                           f"{name}")
+                           f"{mask.dtype._c_type}")
     vt = isinstance(value, Tensor)
     if vt and value._data.ndim:
         raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "

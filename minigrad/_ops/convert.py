@@ -13,8 +13,6 @@ are not differentiable.
 
 from __future__ import annotations
 
-import numpy as np
-
 from .. import _dtype
 from .._device import NO_CUDA
 from .._device import check as _check_device
@@ -27,7 +25,7 @@ from ._core import method
 
 __all__ = ["to"]
 
-_ALL = (_dtype.bool, _dtype.uint8, _dtype.int32, _dtype.int64, _dtype.float32, _dtype.float64)
+_ALL = _dtype.SUPPORTED
 
 
 class ToCopyBackward0(Node):
@@ -38,8 +36,9 @@ class ToCopyBackward0(Node):
 
 
 def _to_copy(input, dt):
-    with np.errstate(invalid="ignore"):  # nan/inf to an integer: no NumPy warning (PyTorch
-        data = input._data.astype(dt.np)  # casts silently)
+    data = _dtype.cast(input._data, dt.np)  # as PyTorch casts: no NumPy overflow warnings
+    if data is input._data:
+        data = data.copy()
     out = Tensor._wrap(data)
     if dt.is_floating_point and should_record(input):  # to an integer dtype: not recorded
         record(ToCopyBackward0(), out, input, broadcast=True)
@@ -84,8 +83,10 @@ def _converter(dt, name: str):
 
 
 for _name, _dt in (("float", _dtype.float32), ("double", _dtype.float64),
-                   ("half", _dtype.float32), ("long", _dtype.int64), ("int", _dtype.int32),
-                   ("bool", _dtype.bool), ("byte", _dtype.uint8)):
+                   ("half", _dtype.float16), ("long", _dtype.int64), ("int", _dtype.int32),
+                   ("short", _dtype.int16), ("char", _dtype.int8), ("bool", _dtype.bool),
+                   ("byte", _dtype.uint8), ("bfloat16", _dtype.bfloat16),
+                   ("cfloat", _dtype.complex64), ("cdouble", _dtype.complex128)):
     setattr(Tensor, _name, _converter(_dt, _name))
 
 

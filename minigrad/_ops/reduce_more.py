@@ -21,6 +21,7 @@ from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import method, value
 from .minmax import _return_type, return_types
+from .reduce import reduction_input
 from .unary import floats
 
 __all__ = ["cumsum", "cumprod", "var", "std", "logsumexp", "median", "sort", "argsort", "topk",
@@ -70,9 +71,7 @@ class CumsumBackward0(Node):
 def cumsum(input, dim: int, *, dtype=None):
     """Running sums along ``dim``."""
     d = input._wrap_dim(dim)
-    src = input._data
-    out_dtype = dtype.np if dtype is not None else (np.int64 if src.dtype.kind in "iub" else
-                                                    src.dtype)
+    src, out_dtype = reduction_input(input, dtype, "cumsum", dim)
     with np.errstate(all="ignore"):
         data = np.cumsum(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)
     out = Tensor._wrap(np.asarray(data))
@@ -114,9 +113,7 @@ def _cumprod_grad_slow(x, g, d):
 def cumprod(input, dim: int, *, dtype=None):
     """Running products along ``dim``."""
     d = input._wrap_dim(dim)
-    src = input._data
-    out_dtype = dtype.np if dtype is not None else (np.int64 if src.dtype.kind in "iub" else
-                                                    src.dtype)
+    src, out_dtype = reduction_input(input, dtype, "cumprod", dim)
     with np.errstate(all="ignore"):
         data = np.cumprod(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)
     out = Tensor._wrap(np.asarray(data))
