@@ -13,10 +13,12 @@ import numpy as np
 from ._device import check as _check_device
 from ._device import cpu as _cpu
 from ._dtype import _Defaults, float32, from_numpy_dtype, int64
-from ._dtype import bool as bool_
 from ._dtype import check as _check_dtype
 from ._dtype import dtype as _dtype_cls
 from ._tensor import Tensor
+from ._tensor_data import fill_value as _fill_value
+from ._tensor_data import infer_dtype as _infer_dtype
+from ._tensor_data import to_array
 from ._types import check_device, invalid_combination, unsupported
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "ones_like", "zeros_like",
@@ -70,36 +72,6 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-def _infer_dtype(obj):
-    """PyTorch's inference for nested Python data: bool < int64 < default float."""
-    kind = -1  # stays -1 when there are no numbers at all, e.g. []
-    stack = [obj]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, (list, tuple)):
-            stack.extend(x)
-        elif isinstance(x, Tensor):
-            k = 2 if x._data.dtype.kind == "f" else (0 if x._data.dtype.kind == "b" else 1)
-            kind = max(kind, k)
-        elif isinstance(x, (bool, np.bool_)):
-            kind = max(kind, 0)
-        elif isinstance(x, (int, np.integer)):
-            kind = max(kind, 1)
-        elif isinstance(x, (float, np.floating)):
-            kind = 2
-        else:
-            raise TypeError(f"Could not infer dtype of {type(x).__name__}")
-    return (bool_, int64, _Defaults.float)[kind] if kind >= 0 else _Defaults.float
-
-
-def _nested_array(data):
-    if isinstance(data, (list, tuple)):
-        return np.array([_nested_array(d) for d in data]) if data else np.array([])
-    if isinstance(data, Tensor):
-        return data._data
-    return data
-
-
 def _finish(data: np.ndarray, requires_grad: bool, device=None) -> Tensor:
     if device is not None:
         _check_device(device)
@@ -130,14 +102,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False,
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
             "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
             "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
-        arr = data._data
-        d = dtype or data.dtype
-    elif isinstance(data, (np.ndarray, np.generic)):  # a NumPy scalar keeps its dtype too
-        arr, d = np.asarray(data), dtype or from_numpy_dtype(np.asarray(data).dtype)
-    else:
-        d = dtype or _infer_dtype(data)
-        arr = _nested_array(data)
-    return _finish(np.array(arr, dtype=d.np, copy=True), requires_grad, device)
+    arr, d = to_array(data, dtype)
+    return _finish(arr, requires_grad, device)
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
@@ -208,7 +174,8 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
     """A tensor of the given size filled with ``fill_value`` (dtype inferred from it)."""
     check_device(device)
     d = _check_dtype(dtype, "full") or _infer_dtype(fill_value)
-    return _finish(np.full(_size((size,)), fill_value, d.np), requires_grad, device)
+    value = _fill_value(fill_value, d, "full")
+    return _finish(np.full(_size((size,)), value, d.np), requires_grad, device)
 
 
 def _like(input, dtype, fn):
@@ -235,7 +202,8 @@ def full_like(input, fill_value, *, dtype=None, device=None,
               requires_grad: bool = False) -> Tensor:
     check_device(device)
     shape, d = _like(input, dtype, "full_like")
-    return _finish(np.full(shape, fill_value, d), requires_grad, device)
+    value = _fill_value(fill_value, from_numpy_dtype(d), "full_like")
+    return _finish(np.full(shape, value, d), requires_grad, device)
 
 
 def arange(start, end=None, step=1, *, dtype=None, device=None,
@@ -325,7 +293,7 @@ def _legacy_tensor_data(args, dtype) -> np.ndarray:
             return a._data
         if isinstance(a, (tuple, list)) and a and all(isinstance(x, int) for x in a) is False \
                 or isinstance(a, (tuple, list, np.ndarray)):
-            return np.array(_nested_array(a) if not isinstance(a, np.ndarray) else a, dtype=d)
+            return to_array(a, dtype or float32)[0]
     raise TypeError(f"new(): invalid data type '{type(args[0]).__name__}'")
 
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._dtype import result_type
+from .._dtype import cast, result_type
 from .._tensor import Tensor
+from .._tensor_data import fill_value
 from .._types import unsupported
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
@@ -268,7 +269,7 @@ def masked_fill(input, mask, value):
         raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value._data.ndim} dimension(s).")
     dt = input._data.dtype
-    fill = np.asarray(value._data if vt else value).astype(dt)
+    fill = cast(value._data, dt) if vt else fill_value(value, input.dtype, "masked_fill")
     data = np.where(mask._data, fill, input._data)
     out = Tensor._wrap(data)
     if should_record(input, value):

@@ -19,7 +19,7 @@ from .._device import check as _check_device
 from .._device import device as _Device
 from .._dtype import dtype as _dtype_cls
 from .._tensor import Tensor
-from .._types import unsupported
+from .._types import invalid_combination, unsupported
 from ..autograd.graph import Node, record, should_record
 from ._core import method
 
@@ -65,6 +65,9 @@ def to(input, *args, dtype=None, device=None, non_blocking: bool = False, copy: 
         else:
             raise TypeError(f"to() received an invalid combination of arguments - got "
                             f"({type(a).__name__})")
+    if dtype is not None and not isinstance(dtype, _dtype_cls):
+        dtype = _dtype.check(dtype, "to", error=invalid_combination(
+            "to", [a for a in args if not isinstance(a, bool)], {"dtype": dtype}))
     _check_device(device)
     unsupported("to", memory_format=memory_format)
     if dtype is None or dtype.np == input._data.dtype:

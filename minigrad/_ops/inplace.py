@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtype import cast
 from .._tensor import Tensor
+from .._tensor_data import fill_value
 from ..autograd.functional_utils import sum_to
 from ..autograd.grad_mode import is_grad_enabled, is_inference_mode_enabled
 from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_record
@@ -354,11 +356,11 @@ def _filled(input, value):
         if value._data.ndim:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value._data.ndim} dimensions.")
-        out = Tensor._wrap(np.full_like(input._data, value._data))
+        out = Tensor._wrap(np.full_like(input._data, cast(value._data, input._data.dtype)))
         if should_record(input, value):
             record(FillBackward3(), out, input, value, broadcast=True)
         return out
-    out = Tensor._wrap(np.full_like(input._data, value))
+    out = Tensor._wrap(np.full_like(input._data, fill_value(value, input.dtype)))
     return record(FillBackward2(), out, input) if should_record(input) else out
 
 
@@ -396,7 +398,7 @@ def _as_value(self, value) -> Tensor:
     if isinstance(value, Tensor):
         return value
     if isinstance(value, (int, float, bool, np.number, np.bool_)):
-        return Tensor._wrap(np.array(value, dtype=self._data.dtype))
+        return Tensor._wrap(fill_value(value, self.dtype, item=True))
     raise TypeError(f"can't assign a {_type_name(value)} to a {self.type()}")
 
 

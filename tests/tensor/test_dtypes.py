@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import warnings
 
+import numpy as np
 import pytest
 
 import minigrad as mg
@@ -27,7 +28,7 @@ def outcome(L, code: str) -> str:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         try:
-            return repr(eval(code, {"L": L}))
+            return repr(eval(code, {"L": L, "np": np}))
         except Exception as e:  # noqa: BLE001 - the exception is the result compared
             return f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
 
