@@ -56,6 +56,7 @@ from ._ops import reduce_more as _reduce_more
 from ._ops import shape_more as _shape_more
 from ._ops import unary_more as _unary_more
 from ._ops.activation import log_softmax, relu, relu_, sigmoid, softmax, tanh
+from ._ops.arguments import check_functions as _check_functions
 from ._ops.arithmetic import add, div, mul, neg, reciprocal, rsub, sub, true_divide
 from ._ops.binary_more import *  # noqa: F401,F403
 from ._ops.compare import (
@@ -198,4 +199,5 @@ def detach(input: Tensor) -> Tensor:
     return input.detach()
 
 
+_check_functions(globals())  # PyTorch's TypeError for an operand that is no tensor or number
 _derivatives.document_nodes()  # every node class's docstring from its rule in derivatives.py

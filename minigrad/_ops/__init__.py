@@ -20,3 +20,6 @@ from . import (  # noqa: F401
     unary,
     unary_more,
 )
+
+# isort: split
+from . import arguments  # noqa: F401 - last: wraps the binary ops attached above
