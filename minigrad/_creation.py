@@ -15,11 +15,15 @@ from ._device import cpu as _cpu
 from ._dtype import _Defaults, float32, from_numpy_dtype, int64
 from ._dtype import check as _check_dtype
 from ._dtype import dtype as _dtype_cls
+from ._sizes import allocate, arange_length, check_eye, check_linspace
+from ._sizes import size_of as _size
 from ._tensor import Tensor
 from ._tensor_data import fill_value as _fill_value
 from ._tensor_data import infer_dtype as _infer_dtype
 from ._tensor_data import to_array
 from ._types import check_device, invalid_combination, unsupported
+
+_REQUIRED = object()  # an argument PyTorch requires (its "missing ... arguments" message)
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "ones_like", "zeros_like",
            "full", "full_like", "empty", "empty_like", "arange", "linspace", "eye", "rand",
@@ -72,7 +76,10 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-def _finish(data: np.ndarray, requires_grad: bool, device=None) -> Tensor:
+def _finish(data: np.ndarray, requires_grad: bool, device=None, fn: str | None = None) -> Tensor:
+    if fn is not None and not isinstance(requires_grad, bool):
+        raise TypeError(f"{fn}(): argument 'requires_grad' must be bool, not "
+                        f"{type(requires_grad).__name__}")
     if device is not None:
         _check_device(device)
     t = Tensor._wrap(data)
@@ -84,7 +91,7 @@ def _finish(data: np.ndarray, requires_grad: bool, device=None) -> Tensor:
     return t
 
 
-def tensor(data, *, dtype=None, device=None, requires_grad: bool = False,
+def tensor(data=_REQUIRED, *, dtype=None, device=None, requires_grad: bool = False,
            pin_memory: bool = False) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (a number, nested lists, or an ndarray).
 
@@ -94,6 +101,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False,
     >>> tensor([1, 2]).dtype, tensor(2.5).dtype
     (torch.int64, torch.float32)
     """
+    if data is _REQUIRED:
+        raise TypeError('tensor() missing 1 required positional arguments: "data"')
     check_device(device)
     unsupported("tensor", pin_memory=pin_memory)
     dtype = _check_dtype(dtype, "tensor")
@@ -103,7 +112,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False,
             "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
             "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
     arr, d = to_array(data, dtype)
-    return _finish(arr, requires_grad, device)
+    return _finish(arr, requires_grad, device, "tensor")
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
@@ -124,19 +133,6 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     return Tensor._wrap(ndarray)
 
 
-def _size(size) -> tuple:
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = tuple(size[0])
-    for s in size:
-        if not isinstance(s, (int, np.integer)) and not (isinstance(s, Tensor) and s.numel() == 1):
-            raise TypeError(f"ones(): argument 'size' must be tuple of ints, but found element of "
-                            f"type {type(s).__name__}")
-        if int(s) < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {int(s)}: "
-                               f"[{', '.join(str(int(x)) for x in size)}]")
-    return tuple(int(s) for s in size)
-
-
 def _dtype_arg(dtype, fn, *args):
     """A ``dtype=`` argument checked; PyTorch's overload error for ``fn(*args, dtype=...)``."""
     if dtype is None or type(dtype) is _dtype_cls:
@@ -153,32 +149,54 @@ def _np(dtype, fn: str = "zeros", *args):
     return (dtype or _Defaults.float).np
 
 
+def _filled(make, fn: str, size: tuple, dtype, requires_grad, device) -> Tensor:
+    """``make`` (np.zeros or np.ones) of ``size`` for the creation function ``fn``."""
+    if not size:
+        raise TypeError(f'{fn}() missing 1 required positional arguments: "size"')
+    shape = _size(size, fn)
+    return _finish(allocate(make, shape, _np(dtype, fn)), requires_grad, device, fn)
+
+
 def ones(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
     """A tensor of ones of the given size."""
     unsupported("ones", out=out)
-    return _finish(np.ones(_size(size), _np(dtype, "ones")), requires_grad, device)
+    return _filled(np.ones, "ones", size, dtype, requires_grad, device)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
     """A tensor of zeros of the given size."""
     unsupported("zeros", out=out)
-    return _finish(np.zeros(_size(size), _np(dtype, "zeros")), requires_grad, device)
+    return _filled(np.zeros, "zeros", size, dtype, requires_grad, device)
 
 
 def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of the given size (minigrad fills it with zeros)."""
-    return _finish(np.zeros(_size(size), _np(dtype, "empty")), requires_grad, device)
+    return _filled(np.zeros, "empty", size, dtype, requires_grad, device)
 
 
-def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def full(size=_REQUIRED, fill_value=_REQUIRED, *, dtype=None, device=None,
+         requires_grad: bool = False) -> Tensor:
     """A tensor of the given size filled with ``fill_value`` (dtype inferred from it)."""
+    if fill_value is _REQUIRED:
+        raise TypeError('full() missing 2 required positional argument: "size", "fill_value"'
+                        if size is _REQUIRED else
+                        'full() missing 1 required positional arguments: "fill_value"')
     check_device(device)
+    if not isinstance(size, (tuple, list)):
+        raise TypeError("full(): argument 'size' (position 1) must be tuple of ints, not "
+                        f"{type(size).__name__}")
+    if not isinstance(fill_value, (int, float, np.number, np.bool_, Tensor)):
+        raise TypeError("full(): argument 'fill_value' (position 2) must be Number, not "
+                        f"{type(fill_value).__name__}")
     d = _check_dtype(dtype, "full") or _infer_dtype(fill_value)
     value = _fill_value(fill_value, d, "full")
-    return _finish(np.full(_size((size,)), value, d.np), requires_grad, device)
+    return _finish(allocate(np.full, _size((size,), "full"), d.np, value), requires_grad, device)
 
 
 def _like(input, dtype, fn):
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
     return input._data.shape, (_check_dtype(dtype, fn) or input.dtype).np
 
 
@@ -195,6 +213,7 @@ def zeros_like(input, *, dtype=None, device=None, requires_grad: bool = False) -
 
 
 def empty_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    _like(input, dtype, "empty_like")
     return zeros_like(input, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
@@ -206,38 +225,47 @@ def full_like(input, fill_value, *, dtype=None, device=None,
     return _finish(np.full(shape, value, d), requires_grad, device)
 
 
-def arange(start, end=None, step=1, *, dtype=None, device=None,
+def arange(start=_REQUIRED, end=None, step=1, *, dtype=None, device=None,
            requires_grad: bool = False) -> Tensor:
     """Values from ``start`` up to (not including) ``end`` in steps of ``step``."""
     check_device(device)
-    d = _dtype_arg(dtype, "arange", start, end, *((step,) if step != 1 else ()))
+    given = tuple(a for a in (start, end) if a is not None and a is not _REQUIRED) + (
+        (step,) if step != 1 else ())
+    if start is None:
+        given = (None,)
+    d = _dtype_arg(dtype, "arange", *given)
     if end is None:
         start, end = 0, start
-    if step == 0:
-        raise RuntimeError("step must be nonzero")
+    n = arange_length(start, end, step, given)
+    if d is not None and d.np.kind == "b":
+        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
     d = d or _infer_dtype([start, end, step])
-    if (end - start) * step < 0:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
-    n = int(np.ceil((end - start) / step))
     data = (start + np.arange(n, dtype=np.float64) * step).astype(d.np)
     return _finish(data, requires_grad, device)
 
 
-def linspace(start, end, steps: int, *, dtype=None, device=None,
+def linspace(start, end, steps=_REQUIRED, *, dtype=None, device=None,
              requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
     check_device(device)
-    if steps < 0:
-        raise RuntimeError("number of steps must be non-negative")
-    d = _np(dtype, "linspace", start, end, steps)
+    given = (start, end) + (() if steps is _REQUIRED else (steps,))
+    check_linspace(start, end, steps, given)
+    d = _np(dtype, "linspace", *given)
+    if d.kind == "b":
+        raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
     return _finish(np.linspace(start, end, steps).astype(d), requires_grad, device)
 
 
-def eye(n: int, m: int | None = None, *, dtype=None, device=None,
+def eye(n: int | None = None, m: int | None = _REQUIRED, *, dtype=None, device=None,
         requires_grad: bool = False) -> Tensor:
     """An ``n`` x ``m`` identity matrix."""
-    d = _np(dtype, "eye", *((n,) if m is None else (n, m)))
-    return _finish(np.eye(n, m, dtype=d), requires_grad, device)
+    if n is None:
+        raise invalid_combination("eye", ())
+    given = (n,) if m is _REQUIRED else (n, m)
+    m = None if m is _REQUIRED else m
+    d = _np(dtype, "eye", *given)
+    check_eye(n, m, given)
+    return _finish(np.eye(int(n), None if m is None else int(m), dtype=d), requires_grad, device)
 
 
 def _gen(generator):

@@ -6,8 +6,8 @@ hold works (bool, uint8, int8, int16, int32, int64, float16, float32, float64); 
 others (bfloat16, the complex and the wide unsigned types) exist as names, and using one raises
 a ``TypeError`` that says so.
 
->>> float32, float64.is_floating_point, int8, half
-(torch.float32, True, torch.int8, torch.float16)
+>>> float32, float64.is_floating_point, int8, float16.itemsize
+(torch.float32, True, torch.int8, 2)
 """
 
 from __future__ import annotations
@@ -168,6 +168,10 @@ def cast(data: np.ndarray, to: np.dtype) -> np.ndarray:
 
 def promote_types(a: dtype, b: dtype) -> dtype:
     """The smallest dtype both ``a`` and ``b`` convert to (PyTorch's ``promote_types``)."""
+    for i, d in enumerate((a, b), 1):
+        if not isinstance(d, dtype):
+            raise TypeError(f"promote_types(): argument 'type{i}' (position {i}) must be "
+                            f"torch.dtype, not {type(d).__name__}")
     if a._rank == b._rank and a is not b:  # uint8 and int8: neither holds the other
         return int16
     return a if a._rank >= b._rank else b

@@ -177,6 +177,8 @@ class Tensor:
     def requires_grad(self, flag: bool) -> None:
         if self._grad_fn is not None:
             raise RuntimeError(ONLY_LEAF_MESSAGE if not flag else ONLY_LEAF_MESSAGE.split(" If")[0])
+        if not isinstance(flag, bool):
+            raise RuntimeError("requires_grad must be a bool")
         if flag and self._data.dtype.kind != "f":  # message differs from requires_grad_()
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")
@@ -184,6 +186,9 @@ class Tensor:
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Start (or stop) recording operations on this leaf tensor; returns ``self``."""
+        if not isinstance(requires_grad, bool):
+            raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be "
+                            f"bool, not {type(requires_grad).__name__}")
         if self._grad_fn is not None:
             if not requires_grad:
                 raise RuntimeError(ONLY_LEAF_MESSAGE)
@@ -366,9 +371,13 @@ class Tensor:
         return bool(self._data)
 
     def __float__(self) -> float:
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return float(self.item())
 
     def __int__(self) -> int:
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return int(self.item())
 
     def __index__(self) -> int:

@@ -176,6 +176,9 @@ def fill_value(value, d, fn: str = "fill_", item: bool = False):
     if _is_tensor(value):
         return _dtype.cast(value._data, np_type)
     if not isinstance(value, (int, float, np.number, np.bool_)):
+        if fn.startswith(("full", "new_full")):
+            raise TypeError(f"{fn}(): argument 'fill_value' (position 2) must be Number, not "
+                            f"{type(value).__name__}")
         raise invalid_combination(fn, (value,))
     if isinstance(value, (bool, np.bool_)) or np_type.kind == "b":
         return np.asarray(value != 0)

@@ -138,6 +138,95 @@ def _more(fn, name: str, method: bool):
     return checked
 
 
+# ---------------------------------------------------------------- dim= of reductions
+# name -> (how PyTorch reports a bad dim, whether a tuple of dims is allowed, whether an explicit
+# None is); "overload": "invalid combination", "tuple"/"int": "must be tuple of ints"/"int".
+DIMS = {"sum": ("overload", True, True), "mean": ("overload", True, True),
+        "std": ("overload", True, True), "var": ("overload", True, True),
+        "all": ("overload", True, True), "any": ("overload", True, True),
+        "count_nonzero": ("overload", True, True), "prod": ("overload", False, False),
+        "squeeze": ("overload", True, False), "max": ("overload", False, False),
+        "min": ("overload", False, False), "nansum": ("tuple", True, True),
+        "nanmean": ("tuple", True, True), "amax": ("tuple", True, True),
+        "amin": ("tuple", True, True), "logsumexp": ("tuple", True, False),
+        "flip": ("tuple", True, False), "argmax": ("int", False, True),
+        "argmin": ("int", False, True), "cumsum": ("int", False, False),
+        "cumprod": ("int", False, False), "softmax": ("int", False, False),
+        "log_softmax": ("int", False, False), "median": ("int", False, False),
+        "unsqueeze": ("int", False, False), "unbind": ("int", False, False)}
+
+
+# ...and of these the second positional argument is not ``keepdim``
+NO_KEEPDIM = {"softmax", "log_softmax", "cumsum", "cumprod", "unsqueeze", "unbind", "flip",
+              "squeeze"}
+
+
+def _dim_ok(d) -> bool:
+    if isinstance(d, (bool, np.bool_)):
+        return False
+    return isinstance(d, (int, np.integer)) or (
+        isinstance(d, Tensor) and d._data.size == 1 and d._data.dtype.kind in "iu")
+
+
+def _dim_error(name, dim, keep, given, kwargs, method):
+    """The TypeError for a bad ``dim`` (or ``keepdim``) of reduction ``name``, or None."""
+    style, tuples, none = DIMS[name]
+    if name in ("std", "var") and isinstance(dim, bool):
+        return None  # x.std(True): the old ``unbiased`` argument
+    pos = 2 - method
+    param = "dims" if name == "flip" else "dim"
+    if dim is not _MISSING and not (_dim_ok(dim) or (none and dim is None)):
+        seq = isinstance(dim, (tuple, list))
+        if seq and tuples:
+            bad = [(i, d) for i, d in enumerate(dim, 1) if not _dim_ok(d)]
+            if not bad:
+                return None if keep is _MISSING or isinstance(keep, bool) else \
+                    _keep_error(name, keep, kwargs, pos)
+            i, d = bad[0]
+            return TypeError(f"{name}(): argument '{param}' failed to unpack the object at pos "
+                             f"{i} with error \"type must be tuple of ints,but got "
+                             f"{type(d).__name__}\"")
+        if style == "overload":
+            return invalid_combination(name, given, kwargs)
+        kind = "tuple of ints" if style == "tuple" else "int"
+        return TypeError(f"{name}(): argument '{param}' (position {pos}) must be {kind}, not "
+                         f"{type(dim).__name__}")
+    if keep is not _MISSING and not isinstance(keep, bool):
+        if dim is _MISSING:
+            return invalid_combination(name, given, kwargs)
+        return _keep_error(name, keep, kwargs, pos)
+    return None
+
+
+def _keep_error(name, keep, kwargs, pos) -> TypeError:
+    where = "" if "keepdim" in kwargs else f" (position {pos + 1})"
+    return TypeError(f"{name}(): argument 'keepdim'{where} must be bool, not "
+                     f"{type(keep).__name__}")
+
+
+def _dims(fn, name: str, method: bool):
+    """``fn`` with PyTorch's checks of its ``dim`` and ``keepdim`` arguments."""
+    param = "dims" if name == "flip" else "dim"
+
+    def checked(*args, **kwargs):
+        rest = args[1:]
+        if not rest and not kwargs:
+            return fn(*args)
+        dim = rest[0] if rest else kwargs.get(param, _MISSING)
+        keep = kwargs.get("keepdim", _MISSING)
+        if len(rest) > 1 and name not in NO_KEEPDIM:
+            keep = rest[1]
+        error = _dim_error(name, dim, keep, args[method:], kwargs, method)
+        if error is not None:
+            raise error
+        return fn(*args, **kwargs)
+
+    checked.__name__ = checked.__qualname__ = name
+    checked.__doc__ = fn.__doc__
+    checked.__wrapped__ = fn
+    return checked
+
+
 def _operator(fn):
     """A dunder that leaves an operand it cannot use to Python (``unsupported operand``)."""
     def op(self, other):
@@ -158,6 +247,9 @@ for _name in MORE:
     for _n in (_name, _name + "_"):
         if _n in Tensor.__dict__:
             setattr(Tensor, _n, _more(Tensor.__dict__[_n], _n, True))
+for _name in DIMS:
+    if _name in Tensor.__dict__:
+        setattr(Tensor, _name, _dims(Tensor.__dict__[_name], _name, True))
 for _dunder in ("__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__iadd__", "__isub__",
                 "__imul__", "__itruediv__", "__iand__", "__ior__", "__ixor__", "__ipow__"):
     if _dunder in Tensor.__dict__:
@@ -174,3 +266,7 @@ def check_functions(namespace: dict) -> None:
         fn = namespace.get(name)
         if fn is not None and not hasattr(fn, "__wrapped__"):
             namespace[name] = _more(fn, name, False)
+    for name in DIMS:
+        fn = namespace.get(name)
+        if fn is not None and not hasattr(fn, "__wrapped__"):
+            namespace[name] = _dims(fn, name, False)

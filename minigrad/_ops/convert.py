@@ -13,6 +13,8 @@ are not differentiable.
 
 from __future__ import annotations
 
+import builtins
+
 from .. import _dtype
 from .._device import NO_CUDA
 from .._device import check as _check_device
@@ -62,6 +64,8 @@ def to(input, *args, dtype=None, device=None, non_blocking: bool = False, copy: 
             device = a
         elif isinstance(a, bool):
             pass  # non_blocking: everything here is synchronous
+        elif isinstance(a, int):  # a device index: of an accelerator this machine lacks
+            raise RuntimeError("Cannot access accelerator device when none is available.")
         else:
             raise TypeError(f"to() received an invalid combination of arguments - got "
                             f"({type(a).__name__})")
@@ -104,6 +108,8 @@ def type(input, dtype=None, non_blocking: bool = False):  # noqa: A001
     """Without arguments, the type name (``'torch.FloatTensor'``); else ``to(dtype)``."""
     if dtype is None:
         return "torch." + input.dtype._legacy_name
+    if not isinstance(dtype, (str, _dtype_cls, builtins.type)):
+        raise TypeError("dtype must be a type, str, or dtype object")
     if isinstance(dtype, str):
         name = dtype.split(".")[-1]
         match = [d for d in _ALL if name in (d._legacy_name, d.name)]

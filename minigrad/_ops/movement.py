@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor
-from .._types import unsupported
+from .._types import invalid_combination, unsupported
 from ..autograd.functional_utils import sum_to
 from ..autograd.graph import Node, record, should_record
 from . import _formula as F
@@ -135,6 +135,8 @@ def _view_node(x: Tensor, cls=ViewBackward0):
 def view(input, *shape) -> Tensor:
     """The same data seen with another shape; raises if the strides do not allow it."""
     data = input._data
+    if not shape:
+        raise invalid_combination("view")
     shape = _infer_size(_size_args("view", shape), data.size)
     try:
         out = np.reshape(data, shape, copy=False)
@@ -155,6 +157,8 @@ def reshape(input, *shape) -> Tensor:
     for a copy.
     """
     data = input._data
+    if not shape:
+        raise TypeError('reshape() missing 1 required positional arguments: "shape"')
     shape = _infer_size(_size_args("reshape", shape), data.size)
     try:
         out = np.reshape(data, shape, copy=False)

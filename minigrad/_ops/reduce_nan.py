@@ -19,6 +19,7 @@ from . import _formula as F
 from ._core import method, value
 from ._formula import data
 from .reduce import _ALL, _axes, _expand_back, reduction_input
+from .reduce import sum as reduce_sum
 
 __all__ = ["nansum", "nanmean"]
 
@@ -59,7 +60,7 @@ def nanmean(input, dim=_ALL, keepdim: bool = False, *, dtype=None) -> Tensor:
     if input._data.dtype.kind != "f":
         raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
                            f"but got {input.dtype._cpp}")
-    count = (~input.isnan()).sum(dim, keepdim)
+    count = reduce_sum(~input.isnan(), dim, keepdim)
     total = nansum(input, dim, keepdim, dtype=dtype)
     with np.errstate(invalid="ignore", divide="ignore"):
         return total / count
