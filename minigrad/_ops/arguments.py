@@ -173,6 +173,8 @@ def _dim_error(name, dim, keep, given, kwargs, method):
     style, tuples, none = DIMS[name]
     if name in ("std", "var") and isinstance(dim, bool):
         return None  # x.std(True): the old ``unbiased`` argument
+    if name in ("max", "min") and isinstance(dim, Tensor):
+        return None  # max(x, y): the elementwise maximum
     pos = 2 - method
     param = "dims" if name == "flip" else "dim"
     if dim is not _MISSING and not (_dim_ok(dim) or (none and dim is None)):

@@ -206,7 +206,12 @@ def _kind(d: np.dtype) -> int:
     return 2 if d.kind == "f" else (0 if d.kind == "b" else 1)
 
 
-def _write(self: Tensor, data: np.ndarray) -> None:
+def _dst_name(d, scalar_clamp: bool) -> str:
+    """How PyTorch names the destination dtype: clamp_ with number bounds prints its C type."""
+    return d._c_type if scalar_clamp else d._cpp
+
+
+def _write(self: Tensor, data: np.ndarray, scalar_clamp: bool = False) -> None:
     """Copy an op's result into ``self``'s memory (shared with its views); bump the version."""
     dst = self._data
     if data.shape != dst.shape:
@@ -217,8 +222,9 @@ def _write(self: Tensor, data: np.ndarray) -> None:
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation.")
     if _kind(data.dtype) > _kind(dst.dtype):
-        raise RuntimeError(f"result type {dtype_of(data.dtype)._legacy_name[:-6]} can't be cast "
-                           f"to the desired output type {dtype_of(dst.dtype)._legacy_name[:-6]}")
+        target = _dst_name(dtype_of(dst.dtype), scalar_clamp)
+        raise RuntimeError(f"result type {dtype_of(data.dtype)._cpp} can't be cast to the "
+                           f"desired output type {target}")
     np.copyto(dst, data, casting="unsafe")
     self._vc[0] += 1
 
@@ -286,7 +292,8 @@ def apply_inplace(self: Tensor, op, *args, **kwargs):
         _check_view(self, node is not None)
     if node is not None:
         _save_original(node, self)
-    _write(self, out._data)
+    _write(self, out._data, getattr(op, "__name__", "").startswith("clamp") and not any(
+        isinstance(a, Tensor) for a in (*args, *kwargs.values())))
     if node is not None:
         _follow_result(node, out, self)
         _rebase(self, node)

@@ -206,7 +206,7 @@ class TransposeBackward0(Node):
     saved = ("dim0", "dim1")
 
     def backward(self, g):
-        return (g.swapaxes(*self._dims),)
+        return (g if g.ndim == 0 else g.swapaxes(*self._dims),)
 
 
 class PermuteBackward0(Node):
@@ -230,7 +230,7 @@ class TBackward0(Node):
 def transpose(input, dim0: int, dim1: int) -> Tensor:
     """A view with dimensions ``dim0`` and ``dim1`` swapped (also ``swapaxes``, ``swapdims``)."""
     a, b = input._wrap_dim(dim0), input._wrap_dim(dim1)
-    out = np.swapaxes(input._data, a, b)
+    out = np.swapaxes(input._data, a, b) if input._data.ndim else input._data.view()
     node = None
     if should_record(input):
         node = TransposeBackward0()

@@ -100,7 +100,16 @@ def _shapes_and_conversions() -> list:
         f"L.cat([{X}, L.ones(3, 3)])", "L.cat([])", f"L.cat([{X}, {X}], dim=5)",
         f"L.stack([{X}, L.ones(3, 3)])", "L.stack([])", f"{X}.bitwise_not()", f"~{X}",
         "L.promote_types(L.float32, 'x')", "L.finfo(L.int8)", "L.iinfo(L.float32)",
-        "L.ones(2).bfloat16() if False else L.ones(2).half().dtype",
+        "L.ones(2).half().dtype", "L.ones(2).bfloat16()", "L.ones(2, dtype=L.complex64)",
+        # the fuzzer's finds: in-place casts name the destination as PyTorch does
+        "L.tensor([True, False]).clamp_(-1, 1)", "L.tensor([1, 2]).clamp_(0.5, 1)",
+        "L.tensor([1, 2], dtype=L.uint8).clamp_min_(0.5)", "L.tensor([1, 2]).add_(0.5)",
+        "L.tensor([True]).mul_(2.5)", "L.tensor([1, 2]).clamp_(L.tensor(0.5), L.tensor(1.))",
+        "L.tensor(1.).transpose(0, -1)", "L.tensor(1., requires_grad=True).swapaxes(-1, 0)",
+        "L.tensor(1.).transpose(0, 1)", "L.tensor(1.).movedim(0, -1)",
+        "L.tensor([True, False]) @ L.tensor([True, True])",
+        "L.ones(2, 2, dtype=L.bool) @ L.ones(2, 2, dtype=L.bool)",
+        "L.tensor([True, False]) * L.tensor([2.5, 1.0], requires_grad=True)",
     ]
 
 
@@ -143,6 +152,7 @@ OPEN = {
     "L.outer(L.ones(2, 3), L.ones(4))": "outer of a 2-d tensor: PyTorch's 1-D check",
     # movement.py (helper views): view's own argument parsing
     "L.ones(2, 3).view(2.0)": "view(2.0): PyTorch's invalid combination of arguments",
+    "L.tensor(1.).movedim(0, -1)": "movedim of a 0-d tensor: minigrad permutes and raises",
 }
 
 
