@@ -100,7 +100,7 @@ def _shapes_and_conversions() -> list:
         f"L.cat([{X}, L.ones(3, 3)])", "L.cat([])", f"L.cat([{X}, {X}], dim=5)",
         f"L.stack([{X}, L.ones(3, 3)])", "L.stack([])", f"{X}.bitwise_not()", f"~{X}",
         "L.promote_types(L.float32, 'x')", "L.finfo(L.int8)", "L.iinfo(L.float32)",
-        "L.ones(2).half().dtype", "L.ones(2).bfloat16()", "L.ones(2, dtype=L.complex64)",
+        "L.ones(2).half().dtype",
         # the fuzzer's finds: in-place casts name the destination as PyTorch does
         "L.tensor([True, False]).clamp_(-1, 1)", "L.tensor([1, 2]).clamp_(0.5, 1)",
         "L.tensor([1, 2], dtype=L.uint8).clamp_min_(0.5)", "L.tensor([1, 2]).add_(0.5)",

@@ -86,13 +86,8 @@ SETITEM = [("int8", "300"), ("int64", "float('nan')"), ("int64", "2**63"), ("uin
            ("float32", "1e39"), ("float16", "70000.0"), ("int8", "3.7"), ("bool", "7")]
 
 
-@pytest.mark.parametrize("code", TENSOR + SHAPES_AND_TYPES)
-def test_tensor_reads_python_data_as_pytorch(torch, code):
-    same(torch, code)
-
-
-@pytest.mark.parametrize("code", FILL)
-def test_fill_values_are_checked_as_in_pytorch(torch, code):
+@pytest.mark.parametrize("code", TENSOR + SHAPES_AND_TYPES + FILL)
+def test_tensor_and_fill_values_are_read_and_checked_as_in_pytorch(torch, code):
     same(torch, code)
 
 
