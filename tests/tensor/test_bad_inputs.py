@@ -109,6 +109,8 @@ def _shapes_and_conversions() -> list:
         "L.tensor(1.).transpose(0, 1)", "L.tensor(1.).movedim(0, -1)",
         "L.tensor([True, False]) @ L.tensor([True, True])",
         "L.ones(2, 2, dtype=L.bool) @ L.ones(2, 2, dtype=L.bool)",
+        "L.ones(2, 2, 3, dtype=L.bool) @ L.ones(2, 3, 2)", "L.ones(3, dtype=L.bool) @ L.ones(2, 3, 2)",
+        "L.ones(2, 2, 3) @ L.ones(2, 3, 2, dtype=L.bool)", "L.ones(2, 3, dtype=L.bool) @ L.ones(3)",
         "L.tensor([True, False]) * L.tensor([2.5, 1.0], requires_grad=True)",
     ]
 
