@@ -291,11 +291,11 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
             node._s_alpha, node._s_beta = alpha, beta
         (node._s_mat1_sym_sizes, node._s_mat1_sym_strides, node._s_mat2_sym_sizes,
          node._s_mat2_sym_strides) = _mm_meta(mat1, mat2)
-        if mat1._requires_grad:
-            node._s_mat2 = SavedTensor(mat2)
-        if mat2._requires_grad:
+        if mat2._requires_grad:  # mat1 saved first, as PyTorch does (saved_tensors_hooks)
             node._s_mat1 = SavedTensor(mat1)
             node._mat2_t = F.transposed(b)
+        if mat1._requires_grad:
+            node._s_mat2 = SavedTensor(mat2)
         if bias.shape != d.shape and input._requires_grad:
             if bias.shape == d.shape[1:]:
                 node._sum_rows = True
