@@ -145,3 +145,24 @@ def test_unique_of_integers_and_bools_records_nothing(torch):
                 str(lib.unique(lib.tensor([2, 3], dtype=lib.uint8)))]
 
     assert ints(mg) == ints(torch)
+
+
+def argument_errors(lib):
+    x = lib.ones(2, 3, 1, requires_grad=True)
+    calls = [lambda: x.unique(0), lambda: x.unique(return_inverse=1),
+             lambda: lib.unique(x, return_counts=2.0), lambda: x.unique(sorted=0, dim=0),
+             lambda: x.unique(dim=1.5), lambda: x.unique(dim="a"), lambda: x.unique(dim=True),
+             lambda: lib.unique(x, sorted=None), lambda: x.unique_consecutive(return_inverse=1),
+             lambda: lib.unique_consecutive(x, dim=1.5)]
+    out = []
+    for call in calls:
+        try:
+            call()
+            out.append("ok")
+        except TypeError as e:
+            out.append(str(e))
+    return out
+
+
+def test_unique_rejects_arguments_of_the_wrong_type_as_pytorch(torch):
+    assert argument_errors(mg) == argument_errors(torch)
