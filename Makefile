@@ -103,7 +103,7 @@ bench: install
 # a brief version: tests/fuzz/test_fuzz.py).
 FUZZ_PROGRAMS ?= 2000
 fuzz: install
-	$(BIN)/python tests/fuzz/run.py --programs $(FUZZ_PROGRAMS)
+	$(BIN)/python tests/fuzz/run.py --programs $(FUZZ_PROGRAMS) --report build/fuzz-report.md
 
 # Sphinx + myst-nb (docs/README.md says why); lessons render from their stored outputs.
 docs: $(STAMP)

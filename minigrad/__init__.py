@@ -22,6 +22,7 @@ from . import (
     cuda,
     nn,
     optim,
+    random,  # noqa: A004 - torch.random
     utils,
 )
 from ._creation import *  # noqa: F401,F403
@@ -130,6 +131,7 @@ from ._types import Size
 from .autograd import derivatives as _derivatives
 from .autograd.grad_mode import *  # noqa: F401,F403 - no_grad, enable_grad, ...
 from .autograd.grad_mode import __all__ as _grad_mode_all
+from .random import get_rng_state, set_rng_state
 from .serialization import load, save
 from .utils import data as _utils_data  # noqa: F401 - makes torch.utils.data available
 
@@ -168,7 +170,8 @@ __all__ = list(_creation_all) + list(_grad_mode_all) + [
     "where", "masked_fill", "narrow", "nonzero", "select", "cat", "concat", "concatenate",
     "stack", "split", "chunk", "unbind", "clone", "flatten", "movedim", "permute", "reshape",
     "squeeze", "swapaxes", "swapdims", "t", "transpose", "unsqueeze",
-    "normal", "randperm", "bernoulli", "multinomial", "poisson",
+    "normal", "randperm", "bernoulli", "multinomial", "poisson", "random", "get_rng_state",
+    "set_rng_state",
     "device", "get_default_device", "set_default_device", "cuda", "accelerator", "backends",
     "utils", "save", "load", "subtract", "multiply", "divide", "detach",
 ]

@@ -66,16 +66,22 @@ class CumsumBackward0(Node):
         return (_out(gt.flip(d).cumsum(d).flip(d), g),)
 
 
-@method("cumsum")
-def cumsum(input, dim: int, *, dtype=None):
-    """Running sums along ``dim``."""
+def _running(np_scan, input, dim: int, dtype):
+    """``(dim, out)``: ``np_scan`` (np.cumsum, np.cumprod) along ``dim``, in ``dtype`` or
+    PyTorch's default (int64 for integer and bool input, else the input's dtype)."""
     d = input._wrap_dim(dim)
     src = input._data
     out_dtype = dtype.np if dtype is not None else (np.int64 if src.dtype.kind in "iub" else
                                                     src.dtype)
     with np.errstate(all="ignore"):
-        data = np.cumsum(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)
-    out = Tensor._wrap(np.asarray(data))
+        data = np_scan(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)
+    return d, Tensor._wrap(np.asarray(data))
+
+
+@method("cumsum")
+def cumsum(input, dim: int, *, dtype=None):
+    """Running sums along ``dim``."""
+    d, out = _running(np.cumsum, input, dim, dtype)
     if should_record(input) and out._data.dtype.kind == "f":
         node = CumsumBackward0()
         node._s_dim = d
@@ -113,13 +119,7 @@ def _cumprod_grad_slow(x, g, d):
 @method("cumprod")
 def cumprod(input, dim: int, *, dtype=None):
     """Running products along ``dim``."""
-    d = input._wrap_dim(dim)
-    src = input._data
-    out_dtype = dtype.np if dtype is not None else (np.int64 if src.dtype.kind in "iub" else
-                                                    src.dtype)
-    with np.errstate(all="ignore"):
-        data = np.cumprod(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)
-    out = Tensor._wrap(np.asarray(data))
+    d, out = _running(np.cumprod, input, dim, dtype)
     if should_record(input) and out._data.dtype.kind == "f":
         node = CumprodBackward0()
         node._s_dim, node._s_self = d, SavedTensor(input)
