@@ -14,6 +14,8 @@ tensor([2., 4., 6.])
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._tensor import Tensor
 
 __all__ = ["einsum"]
@@ -35,6 +37,11 @@ def einsum(*args):
         if not isinstance(op, Tensor):
             raise TypeError(f"expected Tensor as element {k} in argument 1, but got "
                             f"{type(op).__name__}")
+    with np.errstate(all="ignore"):  # inf/nan as PyTorch computes them, without NumPy warnings
+        return _einsum(equation, operands)
+
+
+def _einsum(equation: str, operands):
     terms = _parse_inputs(equation, operands)
     order, out_dims, ell_at = _layout(equation, terms, operands)
     ops, counts, sizes = [], [0] * len(order), {}
