@@ -81,6 +81,23 @@ def test_einsum_rejects_bad_equations_with_pytorchs_messages(torch):
     assert errors(mg) == errors(torch)
 
 
+def sublists(lib):
+    a, b = operands(lib, "ij,jk")
+    out = []
+    for args in [(a, [0, 1], b, [1, 2], [0, 2]), (a, [0, 1], b, [1, 2]),
+                 (a, [Ellipsis, 1], [1, Ellipsis]), (a, [0, 60]), (a,), ()]:
+        try:
+            r = lib.einsum(*args)
+            out.append((str(r), r.grad_fn.name()))
+        except (ValueError, RuntimeError) as e:
+            out.append((type(e).__name__, str(e)))
+    return out
+
+
+def test_einsum_in_the_sublist_form_as_in_pytorch(torch):
+    assert sublists(mg) == sublists(torch)
+
+
 def test_einsum_of_integers_and_without_grad_as_in_pytorch(torch):
     def run_ints(lib):
         a = lib.arange(6).reshape(2, 3)
