@@ -147,25 +147,41 @@ def _size(size) -> tuple:
     return tuple(int(s) for s in size)
 
 
+def _sizes(name: str, sizes: tuple, size) -> tuple:
+    """The shape given as ``name(2, 3)``, ``name((2, 3))`` or ``name(size=(2, 3))``."""
+    if size is None:
+        return _size(sizes)
+    if sizes and name.startswith("rand"):
+        raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                        f"({', '.join(type(s).__name__ for s in sizes)}, size=tuple), but "
+                        "expected one of:")
+    if sizes:
+        raise TypeError(f"{name}() got multiple values for argument 'size'")
+    return _size((size,))
+
+
 def _np(dtype):
     return (dtype or _Defaults.float).np
 
 
-def ones(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
-    """A tensor of ones of the given size."""
+def ones(*sizes, size=None, dtype=None, device=None, requires_grad: bool = False,
+         out=None) -> Tensor:
+    """A tensor of ones of the given size (``ones(2, 3)``, ``ones((2, 3))``, ``ones(size=...)``)."""
     unsupported("ones", out=out)
-    return _finish(np.ones(_size(size), _np(dtype)), requires_grad, device)
+    return _finish(np.ones(_sizes("ones", sizes, size), _np(dtype)), requires_grad, device)
 
 
-def zeros(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
+def zeros(*sizes, size=None, dtype=None, device=None, requires_grad: bool = False,
+          out=None) -> Tensor:
     """A tensor of zeros of the given size."""
     unsupported("zeros", out=out)
-    return _finish(np.zeros(_size(size), _np(dtype)), requires_grad, device)
+    return _finish(np.zeros(_sizes("zeros", sizes, size), _np(dtype)), requires_grad, device)
 
 
-def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def empty(*sizes, size=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of the given size (minigrad fills it with zeros)."""
-    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    return zeros(_sizes("empty", sizes, size), dtype=dtype, device=device,
+                 requires_grad=requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -237,18 +253,20 @@ def _gen(generator) -> Generator:
     return default_generator if generator is None else generator
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def rand(*sizes, size=None, generator=None, dtype=None, device=None,
+         requires_grad: bool = False) -> Tensor:
     """Uniform random numbers in [0, 1)."""
     check_device(device)
-    shape = _size(size)
+    shape = _sizes("rand", sizes, size)
     data = _sampling.uniform(_gen(generator), math.prod(shape), _np(dtype)).reshape(shape)
     return _finish(data, requires_grad, device)
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """Standard normal random numbers."""
+def randn(*sizes, size=None, generator=None, dtype=None, device=None,
+          requires_grad: bool = False) -> Tensor:
+    """Standard normal random numbers (d2l writes ``randn(size=(2, 3))``)."""
     check_device(device)
-    shape = _size(size)
+    shape = _sizes("randn", sizes, size)
     data = _sampling.normal(_gen(generator), math.prod(shape), _np(dtype)).reshape(shape)
     return _finish(data, requires_grad, device)
 
