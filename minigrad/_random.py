@@ -235,13 +235,15 @@ def normal_values(gen, target: np.ndarray, mean=0.0, std=1.0) -> np.ndarray:
 
 
 def _bernoulli_values(gen, target: np.ndarray, p=0.5) -> np.ndarray:
-    if isinstance(p, Tensor):
-        probs = np.broadcast_to(p._data, target.shape)
-        _check_p(probs)
-    else:
+    if not isinstance(p, Tensor):
         if not 0 <= p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
-        probs = np.full(target.shape, p, np.float64)
+        if _sampling.MKL_BERNOULLI:  # MKL fills a contiguous buffer, copied in C order
+            return _sampling.bernoulli_scalar(gen, target.size, p).reshape(target.shape)
+        return _sampling.in_memory_order(
+            target, lambda n, *_: _sampling.bernoulli_scalar(gen, n, p))
+    probs = np.broadcast_to(p._data, target.shape)
+    _check_p(probs)
     return _sampling.in_memory_order(
         target, lambda n, _, p_flat: _sampling.bernoulli(gen, p_flat), probs)
 

@@ -15,7 +15,8 @@ same order, and returns a NumPy array, so a seeded program prints PyTorch's numb
   of a pair for the next draw.
 - **integers** (``randint``, ``random_``): a word modulo the range, 64-bit numbers for ranges
   of 2**32 or more.
-- **bernoulli** (``bernoulli_``, dropout): a float64 uniform per element, ``u < p``.
+- **bernoulli** (``bernoulli_``, dropout): a float64 uniform per element, ``u < p``; for a
+  number ``p`` on Intel CPUs, PyTorch uses MKL's own generator instead (``bernoulli_scalar``).
 - **randperm**: a Fisher-Yates shuffle with one 32-bit word per step.
 
 >>> from minigrad._mt19937 import Generator
@@ -26,15 +27,17 @@ array([0.4962566, 0.7682218], dtype=float32)
 from __future__ import annotations
 
 import math
+import platform
 
 import numpy as np
 
 from ._avx2_math import fma32, fma64, log_ps, sincos_ps
 
 __all__ = ["uniform", "normal", "random_ints", "random_default", "exponential", "multinomial",
-           "bernoulli", "randperm", "in_memory_order"]
+           "bernoulli", "bernoulli_scalar", "randperm", "in_memory_order"]
 
 _F32_MASK, _F64_MASK = np.uint64(2**24 - 1), np.uint64(2**53 - 1)
+_CHUNK = 2048  # blocks of 16 normals computed together
 
 
 # ---------------------------------------------------------------- uniform
@@ -82,8 +85,9 @@ def _normal_fill(gen, n: int, dtype, mean, std) -> np.ndarray:
     """The path of contiguous tensors of 16 or more elements."""
     mean, std = dtype.type(mean), dtype.type(std)
     data = _unit(gen, n, dtype)
-    whole = n // 16 * 16
-    data[:whole] = _box_muller_16(data[:whole].reshape(-1, 16), mean, std).ravel()
+    blocks = data[:n // 16 * 16].reshape(-1, 16)
+    for i in range(0, len(blocks), _CHUNK):  # a chunk at a time: temporaries stay in cache
+        blocks[i:i + _CHUNK] = _box_muller_16(blocks[i:i + _CHUNK], mean, std)
     if n % 16:
         data[n - 16:] = _box_muller_16(_unit(gen, 16, dtype).reshape(1, 16), mean, std).ravel()
     return data
@@ -173,6 +177,42 @@ def bernoulli(gen, p) -> np.ndarray:
     p = np.asarray(p)
     u = _unit(gen, p.size, np.float32 if p.dtype == np.float32 else np.float64)
     return u.reshape(p.shape) < p
+
+
+def _intel_cpu() -> bool:
+    """Whether PyTorch would take its MKL path here: an x86-64 Intel CPU, Linux or Windows."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return False
+    try:
+        with open("/proc/cpuinfo") as f:
+            return "GenuineIntel" in f.read(4096)
+    except OSError:
+        return "Intel" in platform.processor()
+
+
+MKL_BERNOULLI = _intel_cpu()  # PyTorch's bernoulli_(p) differs on Intel CPUs (see below)
+_MCG_A, _MCG_M = 1132489760, 2**31 - 1
+
+
+def bernoulli_scalar(gen, n: int, p: float) -> np.ndarray:
+    """``n`` draws of ``bernoulli_(p)`` for a number ``p`` (dropout's masks), in C order.
+
+    On Intel CPUs PyTorch's wheels hand this to MKL: one 32-bit word seeds MKL's MCG31
+    generator (``x -> 1132489760 * x mod (2**31 - 1)``, starting from the seed itself) and
+    element i is 1 when ``x_i / (2**31 - 1) < p``. Elsewhere each element takes a float64
+    uniform, as ``bernoulli`` does.
+    """
+    if not MKL_BERNOULLI:
+        return bernoulli(gen, np.full(n, p, np.float64))
+    x0 = int(gen.random32(1)[0]) % _MCG_M or 1
+    powers = np.ones(max(n, 1), np.uint64)  # a**i mod m, doubling the known part each step
+    known, step = 1, _MCG_A
+    while known < n:
+        take = min(known, n - known)
+        powers[known:known + take] = powers[:take] * np.uint64(step) % np.uint64(_MCG_M)
+        known, step = known + take, step * step % _MCG_M
+    x = powers[:n] * np.uint64(x0) % np.uint64(_MCG_M)
+    return x / _MCG_M < p
 
 
 def randperm(gen, n: int) -> np.ndarray:
