@@ -7,8 +7,7 @@ records ``NormalBackward0`` (zero gradient for ``x``). minigrad does the same.
 
 The numbers are PyTorch's: the generator is PyTorch's CPU Mersenne Twister (``_mt19937``) and
 each sampler draws from it as PyTorch's CPU kernel does (``_sampling``), so after the same
-``manual_seed`` both libraries print the same samples. ``poisson`` is the exception: it takes
-its seed from the generator but samples with NumPy.
+``manual_seed`` both libraries print the same samples.
 
 >>> import minigrad as torch
 >>> g = torch.Generator().manual_seed(0)
@@ -62,6 +61,10 @@ class NormalBackward3(Node):
 
     def backward(self, g):
         return _zeros(g), _zeros(g)
+
+
+class PoissonBackward0(NormalBackward0):
+    """z = poisson(rates):  dz/drates = 0."""
 
 
 class UniformBackward0(NormalBackward0):
@@ -153,12 +156,6 @@ def bernoulli(input, p=None, *, generator=None) -> Tensor:
     return Tensor._wrap(data.astype(input._data.dtype))
 
 
-def _numpy_rng(generator) -> np.random.Generator:
-    """A NumPy generator seeded from ``generator`` (for the samplers PyTorch's draws are not
-    reproduced for): repeatable under ``manual_seed``, but not PyTorch's numbers."""
-    return np.random.default_rng(int(_sampling.random_default(_gen(generator), 1, np.int64)[0]))
-
-
 def _check_weights(w: np.ndarray, num_samples: int, replacement: bool) -> None:
     if w.dtype.kind != "f":
         from ._dtype import from_numpy_dtype
@@ -190,7 +187,11 @@ def multinomial(input, num_samples: int, replacement: bool = False, *,
 
 def poisson(input, generator=None) -> Tensor:
     """Poisson samples with rates ``input``."""
-    return Tensor._wrap(_numpy_rng(generator).poisson(input._data).astype(input._data.dtype))
+    rates = input._data
+    if rates.size and not rates.min() >= 0:
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    out = Tensor._wrap(_sampling.poisson(_gen(generator), rates).astype(rates.dtype))
+    return record(PoissonBackward0(), out, input) if should_record(input) else out
 
 
 # ---------------------------------------------------------------- in-place samplers
