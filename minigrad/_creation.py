@@ -241,7 +241,8 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = F
     """Uniform random numbers in [0, 1)."""
     check_device(device)
     shape = _size(size)
-    data = _sampling.uniform(_gen(generator), math.prod(shape), _np(dtype)).reshape(shape)
+    np_dtype = _sampling.float_kernel("check_uniform_bounds", _np(dtype))
+    data = _sampling.uniform(_gen(generator), math.prod(shape), np_dtype).reshape(shape)
     return _finish(data, requires_grad, device)
 
 
@@ -249,7 +250,8 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = 
     """Standard normal random numbers."""
     check_device(device)
     shape = _size(size)
-    data = _sampling.normal(_gen(generator), math.prod(shape), _np(dtype)).reshape(shape)
+    np_dtype = _sampling.float_kernel("normal_kernel_cpu", _np(dtype))
+    data = _sampling.normal(_gen(generator), math.prod(shape), np_dtype).reshape(shape)
     return _finish(data, requires_grad, device)
 
 

@@ -107,7 +107,8 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
             raise TypeError("normal() received an invalid combination of arguments - got "
                             "(float, float), but expected a size")
         shape = _size((size,))
-        data = _sampling.normal(gen, math.prod(shape), _np(dtype), mean, std)
+        np_dtype = _sampling.float_kernel("normal_kernel_cpu", _np(dtype))
+        data = _sampling.normal(gen, math.prod(shape), np_dtype, mean, std)
         return _finish(data.reshape(shape), requires_grad, device)
     if tm and ts and mean.numel() != std.numel() and mean.shape != std.shape:
         raise RuntimeError(f"The size of tensor a ({mean.shape[-1]}) must match the size of "
@@ -209,18 +210,9 @@ def _sampler(node_cls, draw):
     return sample_
 
 
-def _float_kernel(name: str, target: np.ndarray) -> np.dtype:
-    if target.dtype.kind != "f":
-        from ._dtype import from_numpy_dtype
-
-        raise NotImplementedError(f'"{name}" not implemented for '
-                                  f"'{from_numpy_dtype(target.dtype)._legacy_name[:-6]}'")
-    return target.dtype
-
-
 def uniform_values(gen, target: np.ndarray, a=0.0, b=1.0) -> np.ndarray:
     """What ``target.uniform_(a, b)`` writes (PyTorch's draws, in memory order)."""
-    dtype = _float_kernel("check_uniform_bounds", target)
+    dtype = _sampling.float_kernel("check_uniform_bounds", target.dtype)
     if a > b:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={a:g} > to={b:g}")
@@ -229,7 +221,7 @@ def uniform_values(gen, target: np.ndarray, a=0.0, b=1.0) -> np.ndarray:
 
 def normal_values(gen, target: np.ndarray, mean=0.0, std=1.0) -> np.ndarray:
     """What ``target.normal_(mean, std)`` writes (PyTorch's draws, in memory order)."""
-    dtype = _float_kernel("normal_kernel_cpu", target)
+    dtype = _sampling.float_kernel("normal_kernel_cpu", target.dtype)
     _check_std(std)
     return _sampling.in_memory_order(
         target, lambda n, contiguous, _: _sampling.normal(gen, n, dtype, mean, std, contiguous))

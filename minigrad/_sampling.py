@@ -33,14 +33,26 @@ import numpy as np
 
 from ._avx2_math import fma32, fma64, log_ps, sincos_ps
 
-__all__ = ["uniform", "normal", "random_ints", "random_default", "exponential", "multinomial",
-           "poisson", "bernoulli", "bernoulli_scalar", "randperm", "in_memory_order"]
+__all__ = ["float_kernel", "uniform", "normal", "random_ints", "random_default", "exponential",
+           "multinomial", "poisson", "bernoulli", "bernoulli_scalar", "randperm", "in_memory_order"]
 
 _F32_MASK, _F64_MASK = np.uint64(2**24 - 1), np.uint64(2**53 - 1)
 _CHUNK = 2048  # blocks of 16 normals computed together
 
 
 # ---------------------------------------------------------------- uniform
+def float_kernel(name: str, dtype) -> np.dtype:
+    """``dtype`` if it is a float; PyTorch's error for kernel ``name`` otherwise."""
+    dtype = np.dtype(dtype)
+    if dtype.kind != "f":
+        from ._dtype import from_numpy_dtype
+
+        raise NotImplementedError(f'"{name}" not implemented for '
+                                  f"'{from_numpy_dtype(dtype)._legacy_name[:-6]}'")
+    return dtype
+
+
+
 def _unit(gen, n: int, dtype) -> np.ndarray:
     """``n`` uniforms in [0, 1): 24 bits of a word (float32) or 53 of a 64-bit draw."""
     if np.dtype(dtype) == np.float32:

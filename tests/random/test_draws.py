@@ -192,3 +192,13 @@ def test_poisson_matches_below_and_above_rate_ten(same_draws):
                 lib.rand(2)]
 
     same_draws(program)
+
+
+@pytest.mark.parametrize("build", [
+    lambda lib: lib.rand(2, dtype=lib.int64), lambda lib: lib.randn(2, dtype=lib.int64),
+    lambda lib: lib.rand(2, dtype=lib.bool), lambda lib: lib.randn(3, dtype=lib.uint8),
+    lambda lib: lib.normal(0.0, 1.0, size=(2,), dtype=lib.int32)])
+def test_random_floats_of_an_integer_dtype_raise_as_in_pytorch(torch, build):
+    from helpers import both_raise
+
+    both_raise(torch, build)
