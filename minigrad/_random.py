@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from . import _sampling
+from . import _cpu, _sampling
 from ._creation import _finish, _gen, _np, _size
 from ._dtype import int64
 from ._ops.inplace import apply_inplace
@@ -231,7 +231,7 @@ def _bernoulli_values(gen, target: np.ndarray, p=0.5) -> np.ndarray:
     if not isinstance(p, Tensor):
         if not 0 <= p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
-        if _sampling.MKL_BERNOULLI:  # MKL fills a contiguous buffer, copied in C order
+        if _cpu.MKL_BERNOULLI:  # MKL fills a contiguous buffer, copied in C order
             return _sampling.bernoulli_scalar(gen, target.size, p).reshape(target.shape)
         return _sampling.in_memory_order(
             target, lambda n, *_: _sampling.bernoulli_scalar(gen, n, p))

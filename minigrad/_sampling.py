@@ -5,12 +5,13 @@ same order, and returns a NumPy array, so a seeded program prints PyTorch's numb
 
 - **uniform** (``rand``, ``uniform_``): float32 takes one 32-bit word per sample and keeps its
   low 24 bits; float64 takes a 64-bit number and keeps 53 bits; ``u * (to - from) + from`` is
-  one fused multiply-add.
+  one fused multiply-add where PyTorch's build fuses it (``_cpu.FUSED``).
 - **normal** (``randn``, ``normal_``): a contiguous tensor of 16 or more elements is first
   filled with uniforms, then each block of 16 becomes 16 normals by Box-Muller (8 pairs: the
   first 8 uniforms give radii, the next 8 angles); if the size is not a multiple of 16, 16
   fresh uniforms redo the last 16 elements. float32 does that math in float32 with the
-  polynomial ``log``/``sincos`` of PyTorch's AVX2 kernel (``_avx2_math``). Smaller tensors take
+  polynomial ``log``/``sincos`` of PyTorch's AVX2 kernel (``_avx2_math``), or the C library's
+  float functions where PyTorch has no AVX2 kernel (``_cpu``). Smaller tensors take
   scalar samples in float64, one Box-Muller pair at a time, and the generator keeps the second
   of a pair for the next draw.
 - **integers** (``randint``, ``random_``): a word modulo the range, 64-bit numbers for ranges
@@ -27,10 +28,10 @@ array([0.4962566, 0.7682218], dtype=float32)
 from __future__ import annotations
 
 import math
-import platform
 
 import numpy as np
 
+from . import _cpu
 from ._avx2_math import fma32, fma64, log_ps, sincos_ps
 
 __all__ = ["float_kernel", "uniform", "normal", "random_ints", "random_default", "exponential",
@@ -41,6 +42,13 @@ _CHUNK = 2048  # blocks of 16 normals computed together
 
 
 # ---------------------------------------------------------------- uniform
+def _mul_add(a: np.ndarray, b, c) -> np.ndarray:
+    """``a * b + c`` in ``a``'s dtype, fused into one rounding where PyTorch's build fuses it."""
+    if not _cpu.FUSED:
+        return a * a.dtype.type(b) + a.dtype.type(c)
+    return fma32(a, b, c) if a.dtype == np.float32 else fma64(a, b, c)
+
+
 def float_kernel(name: str, dtype) -> np.dtype:
     """``dtype`` if it is a float; PyTorch's error for kernel ``name`` otherwise."""
     dtype = np.dtype(dtype)
@@ -67,8 +75,7 @@ def uniform(gen, n: int, dtype, low: float = 0.0, high: float = 1.0) -> np.ndarr
     u = _unit(gen, n, dtype)
     if lo == 0 and hi == 1:
         return u
-    fma = fma32 if dtype == np.float32 else fma64
-    return fma(u, hi - lo, lo)
+    return _mul_add(u, hi - lo, lo)
 
 
 # ---------------------------------------------------------------- normal
@@ -80,17 +87,23 @@ def _glibc(fn, x: np.ndarray) -> np.ndarray:
 def _box_muller_16(block: np.ndarray, mean, std) -> np.ndarray:
     """16 uniforms -> 16 normals: radii from the first 8, angles from the last 8."""
     u1, u2 = 1 - block[:, :8], block[:, 8:]
-    if block.dtype == np.float32:
+    if block.dtype == np.float32 and _cpu.AVX2_NORMAL:
         radius = np.sqrt(np.float32(-2) * log_ps(u1))
         sin, cos = sincos_ps(np.float32(2 * math.pi) * u2)
         normals = np.concatenate([radius * cos, radius * sin], 1)
         return normals if (std, mean) == (1, 0) else fma32(normals, std, mean)
-    radius = np.sqrt(-2 * _glibc(math.log, u1.ravel())).reshape(u1.shape)
-    theta = 2 * math.pi * u2.ravel()
-    pairs = [radius * _glibc(math.cos, theta).reshape(u2.shape),
-             radius * _glibc(math.sin, theta).reshape(u2.shape)]
+    if block.dtype == np.float32:  # the C library's float functions, as PyTorch calls them
+        radius = np.sqrt(np.float32(-2) * _cpu.c_float("logf", u1))
+        theta = (2 * math.pi * u2.astype(np.float64)).astype(np.float32)
+        pairs = [radius * _cpu.c_float("cosf", theta), radius * _cpu.c_float("sinf", theta)]
+    else:
+        radius = np.sqrt(-2 * _glibc(math.log, u1.ravel())).reshape(u1.shape)
+        theta = 2 * math.pi * u2.ravel()
+        pairs = [radius * _glibc(math.cos, theta).reshape(u2.shape),
+                 radius * _glibc(math.sin, theta).reshape(u2.shape)]
     normals = np.concatenate(pairs, 1)
-    return normals if (std, mean) == (1, 0) else fma64(normals, std, mean)
+    fma = fma32 if block.dtype == np.float32 else fma64
+    return normals if (std, mean) == (1, 0) else fma(normals, std, mean)
 
 
 def _normal_fill(gen, n: int, dtype, mean, std) -> np.ndarray:
@@ -119,7 +132,7 @@ def _normal_scalar(gen, n: int, mean: float, std: float) -> np.ndarray:
     z = np.concatenate([first, z])
     if len(z) > n:
         gen._normal = float(z[-1])
-    return fma64(z[:n], float(std), float(mean))
+    return _mul_add(z[:n], float(std), float(mean))
 
 
 def normal(gen, n: int, dtype, mean: float = 0.0, std: float = 1.0,
@@ -230,18 +243,6 @@ def bernoulli(gen, p) -> np.ndarray:
     return u.reshape(p.shape) < p
 
 
-def _intel_cpu() -> bool:
-    """Whether PyTorch would take its MKL path here: an x86-64 Intel CPU, Linux or Windows."""
-    if platform.machine().lower() not in ("x86_64", "amd64"):
-        return False
-    try:
-        with open("/proc/cpuinfo") as f:
-            return "GenuineIntel" in f.read(4096)
-    except OSError:
-        return "Intel" in platform.processor()
-
-
-MKL_BERNOULLI = _intel_cpu()  # PyTorch's bernoulli_(p) differs on Intel CPUs (see below)
 _MCG_A, _MCG_M = 1132489760, 2**31 - 1
 
 
@@ -253,7 +254,7 @@ def bernoulli_scalar(gen, n: int, p: float) -> np.ndarray:
     element i is 1 when ``x_i / (2**31 - 1) < p``. Elsewhere each element takes a float64
     uniform, as ``bernoulli`` does.
     """
-    if not MKL_BERNOULLI:
+    if not _cpu.MKL_BERNOULLI:
         return bernoulli(gen, np.full(n, p, np.float64))
     x0 = int(gen.random32(1)[0]) % _MCG_M or 1
     powers = np.ones(max(n, 1), np.uint64)  # a**i mod m, doubling the known part each step

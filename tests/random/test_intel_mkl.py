@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from minigrad import _sampling
+from minigrad import _cpu, _sampling
 from minigrad._mt19937 import Generator
 
 
@@ -45,7 +45,7 @@ def _mkl_bernoulli(mkl, seed: int, n: int, p: float) -> np.ndarray:
 @pytest.mark.parametrize("seed", [0, 3, 2**32 + 1])
 def test_the_intel_path_draws_what_mkl_draws(monkeypatch, seed):
     mkl = _mkl()
-    monkeypatch.setattr(_sampling, "MKL_BERNOULLI", True)
+    monkeypatch.setattr(_cpu, "MKL_BERNOULLI", True)
     for n, p in [(1, 0.5), (17, 0.3), (5000, 0.8), (3, 1e-9)]:
         g = Generator().manual_seed(seed)
         word = int(Generator().set_state(g.get_state()).random32(1)[0])
