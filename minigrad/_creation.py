@@ -271,7 +271,8 @@ def rand(*sizes, size=None, generator=None, dtype=None, device=None,
     """Uniform random numbers in [0, 1)."""
     check_device(device)
     shape = _size(_sizes("rand", sizes, size), "rand")
-    data = _sampling.uniform(_gen(generator), math.prod(shape), _np(dtype)).reshape(shape)
+    np_dtype = _sampling.float_kernel("check_uniform_bounds", _np(dtype))
+    data = _sampling.uniform(_gen(generator), math.prod(shape), np_dtype).reshape(shape)
     return _finish(data, requires_grad, device)
 
 
@@ -280,7 +281,8 @@ def randn(*sizes, size=None, generator=None, dtype=None, device=None,
     """Standard normal random numbers (d2l writes ``randn(size=(2, 3))``)."""
     check_device(device)
     shape = _size(_sizes("randn", sizes, size), "randn")
-    data = _sampling.normal(_gen(generator), math.prod(shape), _np(dtype)).reshape(shape)
+    np_dtype = _sampling.float_kernel("normal_kernel_cpu", _np(dtype))
+    data = _sampling.normal(_gen(generator), math.prod(shape), np_dtype).reshape(shape)
     return _finish(data, requires_grad, device)
 
 

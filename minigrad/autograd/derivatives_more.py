@@ -171,6 +171,7 @@ MORE = {
     "NormalBackward1": _random("z = normal(mean, std)  (std a number)", "mean"),
     "NormalBackward2": _random("z = normal(mean, std)  (mean a number)", "std"),
     "NormalBackward3": _random("z = normal(mean, std)", "mean", "std"),
+    "PoissonBackward0": _random("z = poisson(rates)", "rates"),
 }
 
 

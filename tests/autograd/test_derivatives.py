@@ -181,7 +181,7 @@ def _more_graphs(mg=mg):
              a.masked_select(a > 2), mg.einsum("ij,kj->ik", a, c), (a * 1).fill_diagonal_(0.),
              (a * 1).normal_(), (a * 1).uniform_(), (a * 1).bernoulli_(0.5),
              (a * 1).random_(0, 3), (a * 1).exponential_(), mg.normal(a, 1.), mg.normal(0., a),
-             mg.normal(a, b), F.binary_cross_entropy(s, rows), F.binary_cross_entropy(
+             mg.normal(a, b), mg.poisson(a), F.binary_cross_entropy(s, rows), F.binary_cross_entropy(
                  rows, s, weight=b.detach(), reduction="sum"),
              F.binary_cross_entropy_with_logits(c, rows),
              F.binary_cross_entropy_with_logits(c, rows, weight=s.detach(), pos_weight=b.detach()),
