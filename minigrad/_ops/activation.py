@@ -16,8 +16,8 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.graph import Node, should_record
 from . import _formula as F
+from ._backward import sigmoid_backward, tanh_backward, threshold_backward
 from ._core import method, value
-from ._formula import data
 from .movement import u64
 from .unary import floats, record_result
 
@@ -30,7 +30,7 @@ class ReluBackward0(Node):
     saved = ("result",)
 
     def backward(self, g):
-        return (g * (data(value(self._s_result)) > 0),)
+        return (threshold_backward(g, value(self._s_result), 0),)
 
 
 @method("relu")
@@ -57,8 +57,7 @@ class SigmoidBackward0(Node):
     saved = ("result",)
 
     def backward(self, g):
-        z = value(self._s_result)
-        return (g * (z * (1 - z)),)
+        return (sigmoid_backward(g, value(self._s_result)),)
 
 
 @method("sigmoid")
@@ -81,8 +80,7 @@ class TanhBackward0(Node):
     saved = ("result",)
 
     def backward(self, g):
-        z = value(self._s_result)
-        return (g * (1 - z * z),)
+        return (tanh_backward(g, value(self._s_result)),)
 
 
 @method("tanh")

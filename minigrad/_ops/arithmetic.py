@@ -22,7 +22,8 @@ from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import binary_operands, broadcast_error, method, value
 
 __all__ = ["add", "sub", "mul", "div", "neg", "true_divide", "rsub", "reciprocal",
-           "broadcast_error", "factor", "mul_by_number", "div_by_number"]
+           "broadcast_error", "factor", "mul_by_number", "div_by_number", "add_number",
+           "sub_number"]
 
 
 def _save(x):
@@ -213,7 +214,7 @@ Tensor.__rmul__ = lambda self, other: mul(self, other)  # `2 * x` saves `_saved_
 
 
 class DivBackward0(Node):
-    """z = self / other:  dz/dself = 1 / other,  dz/dother = -self / other**2."""
+    """z = self / other:  dz/dself = 1 / other,  dz/dother = -(self / other) / other."""
 
     saved = saved_tensors_names = ("other", "self")
     _s_self = _s_other = None
@@ -221,7 +222,7 @@ class DivBackward0(Node):
     def backward(self, g):
         o = factor(self._s_other, g)
         ga = g / o
-        gb = None if self._s_self is None else -g * factor(self._s_self, g) / (o * o)
+        gb = None if self._s_self is None else -g * ((factor(self._s_self, g) / o) / o)
         return ga, gb
 
 
@@ -233,7 +234,7 @@ class ReciprocalBackward0(Node):
     def backward(self, g):
         r = value(self._s_result)
         with np.errstate(over="ignore"):  # inf, as in PyTorch, without NumPy's warning
-            return (-g * r * r,)
+            return (-g * (r * r),)
 
 
 @method("div", "__truediv__", "divide", "true_divide")
@@ -301,24 +302,16 @@ def reciprocal(input) -> Tensor:
     return out
 
 
-# ---------------------------------------------------------------- scaling by a number (nn losses)
+# ---------------------------------------------------------------- a tensor and a number
+# PyTorch's ``mul(Tensor, Scalar)`` and friends: what its backward formulas (and nn losses)
+# record for ``2 * t``, ``t / n``, ``t - 1`` (a Python ``x * 2`` is ``MulBackward0``).
 class MulBackward1(Node):
     """z = self * other (a Python number):  dz/dself = other."""
 
     saved = ("other",)
 
     def backward(self, g):
-        return (g * self._s_other,)
-
-
-def mul_by_number(input: Tensor, other) -> Tensor:
-    """``input * other`` recorded as PyTorch's ``mul(Tensor, Scalar)``."""
-    out = Tensor._wrap(np.asarray(np.multiply(input._data, other), input._data.dtype))
-    if should_record(input):
-        node = MulBackward1()
-        node._s_other = other
-        record(node, out, input)
-    return out
+        return (_number_op(g, self._s_other, MulBackward1),)
 
 
 class DivBackward1(Node):
@@ -327,17 +320,58 @@ class DivBackward1(Node):
     saved = ("other",)
 
     def backward(self, g):
-        return (g / self._s_other,)
+        return (_number_op(g, self._s_other, DivBackward1),)
 
 
-def div_by_number(input: Tensor, other) -> Tensor:
-    """``input / other`` recorded as PyTorch's ``div(Tensor, Scalar)``."""
-    out = Tensor._wrap(np.asarray(np.true_divide(input._data, other), input._data.dtype))
+class AddBackward1(Node):
+    """z = self + other (a Python number):  dz/dself = 1."""
+
+    def backward(self, g):
+        return (g,)
+
+
+class SubBackward1(AddBackward1):
+    """z = self - other (a Python number):  dz/dself = 1."""
+
+
+_NUMBER_UFUNCS = {MulBackward1: np.multiply, DivBackward1: np.true_divide,
+                  AddBackward1: np.add, SubBackward1: np.subtract}
+
+
+def _number_op(input, other, node_cls):
+    """``input <op> other`` for a Python number ``other``, recorded with ``node_cls``
+    (arrays, in a plain backward, are computed without a node)."""
+    ufunc = _NUMBER_UFUNCS[node_cls]
+    if not isinstance(input, Tensor):
+        return ufunc(input, other)
+    with np.errstate(all="ignore"):
+        out = Tensor._wrap(np.asarray(ufunc(input._data, other), input._data.dtype))
     if should_record(input):
-        node = DivBackward1()
-        node._s_other = other
+        node = node_cls()
+        if node_cls.saved:
+            node._s_other = other
         record(node, out, input)
     return out
+
+
+def mul_by_number(input, other):
+    """``input * other`` recorded as PyTorch's ``mul(Tensor, Scalar)`` (``MulBackward1``)."""
+    return _number_op(input, other, MulBackward1)
+
+
+def div_by_number(input, other):
+    """``input / other`` recorded as PyTorch's ``div(Tensor, Scalar)`` (``DivBackward1``)."""
+    return _number_op(input, other, DivBackward1)
+
+
+def add_number(input, other):
+    """``input + other`` as PyTorch's ``add(Tensor, Scalar)`` (``AddBackward1``)."""
+    return _number_op(input, other, AddBackward1)
+
+
+def sub_number(input, other):
+    """``input - other`` as PyTorch's ``sub(Tensor, Scalar)`` (``SubBackward1``)."""
+    return _number_op(input, other, SubBackward1)
 
 
 # ---------------------------------------------------------------- neg

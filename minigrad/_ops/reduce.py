@@ -17,6 +17,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
+from ._backward import masked_zero, sgn, unsqueeze_dims
 from ._core import method, value
 from ._formula import data
 from .movement import u64
@@ -279,27 +280,27 @@ class LinalgVectorNormBackward0(Node):
 
     saved = ("dim", "keepdim", "ord", "result", "self")
 
-    def backward(self, g):
+    def backward(self, g):  # PyTorch's norm_backward, case by case
         x, r, p = value(self._s_self), value(self._s_result), float(self._s_ord)
-        xd = data(x)
-        keep = _keep_shape(xd.shape, self._axes)
-        if not self._s_keepdim:
-            g, r = g.reshape(keep), r.reshape(keep)
+        if not self._s_keepdim and self._axes is not None:
+            g, r = unsqueeze_dims(g, self._axes), unsqueeze_dims(r, self._axes)
         rd = data(r)
         if p == 0:
-            return (g * np.zeros_like(xd),)
+            return (g * 0,)
         if p == 1:
-            return (g * np.sign(xd),)
-        if p in (np.inf, -np.inf):
-            mask = np.abs(xd) == rd
-            share = np.sign(xd) * mask / mask.sum(self._axes, keepdims=True)
-            return (g * share.astype(xd.dtype),)
-        r = r + (rd == 0)  # where the norm is 0, so is x: divide by 1 to get a 0 gradient
+            return (sgn(x) * g,)
         if p == 2:
-            return (g * (x / r),)
-        ax = F.abs(x)
-        with np.errstate(all="ignore"):
-            return (g * (x * ax ** (p - 2) / r ** (p - 1)),)
+            return (g * masked_zero(x / r, rd == 0),)
+        if np.isinf(p):  # the largest |self| (or NaN) share the gradient
+            ax = np.abs(data(x))
+            mask = (ax == rd) | np.isnan(ax)
+            axes = self._axes if self._axes is not None else tuple(range(ax.ndim))
+            return (sgn(x) * ((g / mask.sum(axes, keepdims=True).astype(ax.dtype)) * mask),)
+        if p < 1:
+            scaled = sgn(x) * masked_zero(F.abs(x) ** (p - 1), data(x) == 0)
+            return (scaled * g * r ** (1 - p),)
+        scaled = sgn(x) * F.abs(x) ** (p - 1) if p < 2 else x * F.abs(x) ** (p - 2)
+        return (scaled * masked_zero(g / r ** (p - 1), rd == 0),)
 
 
 @method("norm")

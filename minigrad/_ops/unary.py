@@ -20,6 +20,7 @@ from .._dtype import _Defaults, result_type
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
+from ._backward import scale, sgn, where
 from ._core import broadcast_error, method, value
 from ._formula import data  # noqa: F401 - op files import it from here too
 
@@ -100,7 +101,7 @@ class SqrtBackward0(Node):
 
     def backward(self, g):
         with np.errstate(all="ignore"):
-            return (g / (2 * value(self._s_result)),)
+            return (g / scale(value(self._s_result), 2),)
 
 
 @method("sqrt")
@@ -158,12 +159,12 @@ def cos(input) -> Tensor:
 
 # ---------------------------------------------------------------- abs
 class AbsBackward0(Node):
-    """z = |self|:  dz/dself = sign(self) (0 at 0)."""
+    """z = |self|:  dz/dself = sgn(self) (0 at 0 and at NaN)."""
 
     saved = ("self",)
 
     def backward(self, g):
-        return (g * F.sign(value(self._s_self)),)
+        return (g * sgn(value(self._s_self)),)
 
 
 @method("abs", "absolute", "__abs__")
@@ -293,8 +294,9 @@ class ClampMinBackward1(Node):
     saved = ("min", "self")
 
     def backward(self, g):
-        keep = F.data(value(self._s_self)) >= F.data(value(self._s_min))
-        return g * keep, (g * ~keep if self.next_functions[1][0] is not None else None)
+        x, lo = F.data(value(self._s_self)), F.data(value(self._s_min))
+        return (where(x >= lo, g, 0.0),
+                where(x < lo, g, 0.0) if self.next_functions[1][0] is not None else None)
 
 
 class ClampMaxBackward0(Node):
@@ -312,8 +314,9 @@ class ClampMaxBackward1(Node):
     saved = ("max", "self")
 
     def backward(self, g):
-        keep = F.data(value(self._s_self)) <= F.data(value(self._s_max))
-        return g * keep, (g * ~keep if self.next_functions[1][0] is not None else None)
+        x, hi = F.data(value(self._s_self)), F.data(value(self._s_max))
+        return (where(x <= hi, g, 0.0),
+                where(x > hi, g, 0.0) if self.next_functions[1][0] is not None else None)
 
 
 def _clamp_one(input, bound, is_min):

@@ -46,6 +46,7 @@ MORE = {
     "RoundBackward0": _rounding("z = round(a)"),
     "RoundBackward1": _rounding("z = round(a, decimals)", {"decimals": "decimals"}),
     "SignBackward0": _rounding("z = sign(a)"),
+    "SgnBackward0": _rounding("z = sgn(a)  (0 at 0 and at NaN)"),
     "FracBackward0": _r("z = a - trunc(a)", a="grad"),
     "NanToNumBackward0": _r("z = nan_to_num(a, nan, posinf, neginf)", _A,
                             a="grad * isfinite(a)"),
