@@ -43,6 +43,7 @@ from ._dtype import (
 from ._ops import binary_more as _binary_more
 from ._ops import reduce_more as _reduce_more
 from ._ops import shape_more as _shape_more
+from ._ops import statistics as _statistics
 from ._ops import unary_more as _unary_more
 from ._ops.activation import log_softmax, relu, relu_, sigmoid, softmax, tanh
 from ._ops.arithmetic import add, div, mul, neg, reciprocal, rsub, sub, true_divide
@@ -107,6 +108,7 @@ from ._ops.power import pow, square  # noqa: A004
 from ._ops.reduce import mean, norm, prod, sum  # noqa: A004
 from ._ops.reduce_more import *  # noqa: F401,F403
 from ._ops.shape_more import *  # noqa: F401,F403
+from ._ops.statistics import *  # noqa: F401,F403
 from ._ops.unary import (
     abs,
     absolute,
@@ -171,7 +173,7 @@ __all__ = list(_creation_all) + list(_grad_mode_all) + [
     "utils", "save", "load", "subtract", "multiply", "divide", "detach",
 ]
 __all__ += (_unary_more.__all__ + _binary_more.__all__ + _reduce_more.__all__
-            + _shape_more.__all__)
+            + _shape_more.__all__ + _statistics.__all__)
 subtract, multiply, divide = sub, mul, div
 
 

@@ -16,6 +16,7 @@ from . import (  # noqa: F401
     reduce,
     reduce_more,
     shape_more,
+    statistics,
     unary,
     unary_more,
 )

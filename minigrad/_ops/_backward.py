@@ -29,7 +29,9 @@ from ._core import value
 from .arithmetic import mul_by_number
 
 __all__ = ["scale", "where", "sgn", "sign_data", "sigmoid_backward", "tanh_backward",
-           "threshold_backward", "data", "unsqueeze_dims", "masked_zero", "call", "rsqrt"]
+           "threshold_backward", "data", "unsqueeze_dims", "masked_zero", "call", "rsqrt",
+           "reversed_cumsum", "mean_keep", "softmax_backward_data",
+           "log_softmax_backward_data"]
 
 
 def data(x):
@@ -61,6 +63,20 @@ def rsqrt(x):
     return x.rsqrt() if isinstance(x, Tensor) else 1 / np.sqrt(x)
 
 
+def reversed_cumsum(x, dim: int):
+    """Sums from the end along ``dim`` (``x.flip(dim).cumsum(dim).flip(dim)``)."""
+    if isinstance(x, Tensor):
+        return x.flip(dim).cumsum(dim).flip(dim)
+    return np.flip(np.cumsum(np.flip(x, dim), dim), dim)
+
+
+def mean_keep(x, dims):
+    """``x.mean(dims, keepdim=True)``; ``dims=None``: ``x.mean()`` (a 0-d mean)."""
+    if isinstance(x, Tensor):
+        return x.mean() if dims is None else x.mean(dims, keepdim=True)
+    return x.mean() if dims is None else x.mean(axis=tuple(dims), keepdims=True)
+
+
 def masked_zero(x, mask):
     """``x.masked_fill(mask, 0)`` for a constant mask (an array or a bool tensor)."""
     if isinstance(x, Tensor):
@@ -71,9 +87,7 @@ def masked_zero(x, mask):
 def sign_data(d: np.ndarray) -> np.ndarray:
     """``sign`` as PyTorch computes it: 0 at NaN (NumPy gives NaN)."""
     s = np.sign(d)
-    if s.dtype.kind == "f":
-        s[np.isnan(s)] = 0
-    return s
+    return np.where(np.isnan(s), s.dtype.type(0), s) if s.dtype.kind == "f" else s
 
 
 def sgn(x):
@@ -129,11 +143,18 @@ class ThresholdBackwardBackward0(Node):
                 zero.detach() if isinstance(zero, Tensor) else zero)
 
 
-def _record_pair(node, out, g, y):
+def _record_pair(node, out, g, y, dim=None):
     if should_record(g, y):
         node._s_grad_output, node._s_output = SavedTensor(g), SavedTensor(y)
+        if dim is not None:
+            node._s_dim, node._axis = dim
         record(node, out, g, y, broadcast=True)
     return out
+
+
+def _sum_keep(x, axis):
+    return x.sum(axis, keepdim=True) if isinstance(x, Tensor) else np.add.reduce(x, axis,
+                                                                                keepdims=True)
 
 
 def sigmoid_backward(g, y):
@@ -150,6 +171,50 @@ def tanh_backward(g, y):
         return g * (1 - y * y)
     gd, yd = data(g), data(y)
     return _record_pair(TanhBackwardBackward0(), Tensor._wrap(gd * (1 - yd * yd)), g, y)
+
+
+class SoftmaxBackwardDataBackward0(_BackwardOp):
+    """z = softmax_backward_data(g, y, dim) = y * (g - sum(g * y, dim))."""
+
+    saved = ("dim", "grad_output", "output")
+
+    def backward(self, grad):
+        g, y = self._grad_and_output()
+        a = self._axis
+        return (softmax_backward_data(grad, y, (self._s_dim, a)),
+                g * grad - _sum_keep(y * g, a) * grad - g * _sum_keep(grad * y, a))
+
+
+class LogSoftmaxBackwardDataBackward0(_BackwardOp):
+    """z = log_softmax_backward_data(g, y, dim) = g - exp(y) * sum(g, dim)."""
+
+    saved = ("dim", "grad_output", "output")
+
+    def backward(self, grad):
+        g, y = self._grad_and_output()
+        a, ey = self._axis, call(y, "exp")
+        return grad - _sum_keep(grad * ey, a), -_sum_keep(g, a) * ey * grad
+
+
+def softmax_backward_data(g, y, dim):
+    """The gradient of ``y = softmax(x, dim)``: ``y * (g - sum(g * y, dim))``; ``dim`` is
+    (the dim as saved, the axis)."""
+    a = dim[1]
+    if not (isinstance(g, Tensor) or isinstance(y, Tensor)):
+        return y * (g - np.add.reduce(g * y, a, keepdims=True))
+    gd, yd = data(g), data(y)
+    out = Tensor._wrap(yd * (gd - np.add.reduce(gd * yd, a, keepdims=True)))
+    return _record_pair(SoftmaxBackwardDataBackward0(), out, g, y, dim)
+
+
+def log_softmax_backward_data(g, y, dim):
+    """The gradient of ``y = log_softmax(x, dim)``: ``g - exp(y) * sum(g, dim)``."""
+    a = dim[1]
+    if not (isinstance(g, Tensor) or isinstance(y, Tensor)):
+        return g - np.exp(y) * np.add.reduce(g, a, keepdims=True)
+    gd, yd = data(g), data(y)
+    out = Tensor._wrap(gd - np.exp(yd) * np.add.reduce(gd, a, keepdims=True))
+    return _record_pair(LogSoftmaxBackwardDataBackward0(), out, g, y, dim)
 
 
 def threshold_backward(g, x, threshold):

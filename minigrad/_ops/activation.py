@@ -15,8 +15,13 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, should_record
-from . import _formula as F
-from ._backward import sigmoid_backward, tanh_backward, threshold_backward
+from ._backward import (
+    log_softmax_backward_data,
+    sigmoid_backward,
+    softmax_backward_data,
+    tanh_backward,
+    threshold_backward,
+)
 from ._core import method, value
 from .movement import u64
 from .unary import floats, record_result
@@ -127,9 +132,7 @@ class SoftmaxBackward0(Node):
     saved = ("dim", "result")
 
     def backward(self, g):
-        z = value(self._s_result)
-        gz = g * z
-        return (gz - z * F.sum_keepdim(gz, self._axis),)
+        return (softmax_backward_data(g, value(self._s_result), (self._s_dim, self._axis)),)
 
 
 @method("softmax")
@@ -139,7 +142,8 @@ def softmax(input, dim=None, dtype=None) -> Tensor:
     if d.ndim == 0 or d.size == 0:
         e = np.exp(d - d)
     else:
-        e = d - _max_keep(d, axis)
+        with np.errstate(invalid="ignore"):  # a row with inf: NaN, as in PyTorch, no warning
+            e = d - _max_keep(d, axis)
         np.exp(e, out=e)
         e /= np.add.reduce(e, axis, keepdims=True)
     out = Tensor._wrap(e)
@@ -156,9 +160,7 @@ class LogSoftmaxBackward0(Node):
     saved = ("dim", "result")
 
     def backward(self, g):
-        z = value(self._s_result)
-        ez = F.exp(z)
-        return (g - ez * F.sum_keepdim(g, self._axis),)
+        return (log_softmax_backward_data(g, value(self._s_result), (self._s_dim, self._axis)),)
 
 
 @method("log_softmax")
@@ -168,8 +170,9 @@ def log_softmax(input, dim=None, dtype=None) -> Tensor:
     if d.ndim == 0 or d.size == 0:
         z = d - d
     else:
-        z = d - _max_keep(d, axis)
-        z -= np.log(np.add.reduce(np.exp(z), axis, keepdims=True))
+        with np.errstate(invalid="ignore", divide="ignore"):  # rows with inf: NaN, no warning
+            z = d - _max_keep(d, axis)
+            z -= np.log(np.add.reduce(np.exp(z), axis, keepdims=True))
     out = Tensor._wrap(z)
     if should_record(input):
         node = LogSoftmaxBackward0()

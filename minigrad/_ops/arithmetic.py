@@ -23,7 +23,7 @@ from ._core import binary_operands, broadcast_error, method, value
 
 __all__ = ["add", "sub", "mul", "div", "neg", "true_divide", "rsub", "reciprocal",
            "broadcast_error", "factor", "mul_by_number", "div_by_number", "add_number",
-           "sub_number"]
+           "sub_number", "floor_div_floats"]
 
 
 def _save(x):
@@ -265,15 +265,54 @@ def div(input, other, *, rounding_mode=None, out=None) -> Tensor:
 true_divide = div
 
 
+def floor_div_floats(a, b):
+    """Float floor division as PyTorch's kernel computes it: ``(a - fmod(a, b)) / b`` rounded
+    down (so ``inf // 2`` is NaN, not inf), IEEE's ``a / b`` where ``b`` is 0."""
+    with np.errstate(all="ignore"):
+        mod = np.fmod(a, b)
+        div = (a - mod) / b
+        div = np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), div - 1, div)
+        floor = np.floor(div)
+        floor = np.where(div - floor > 0.5, floor + 1, floor)
+        floor = np.where(div != 0, floor, np.copysign(0, a / b))
+        return np.where(np.asarray(b) == 0, a / b, floor)
+
+
 def _div_rounding(input, other, mode):
     if mode not in ("trunc", "floor"):
         raise RuntimeError(
             "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
             f"'{mode}'")
     a, b, nd = binary_operands(input, other)
-    with np.errstate(all="ignore"):
-        q = np.floor_divide(a, b) if mode == "floor" else np.trunc(np.true_divide(a, b))
-    return Tensor._wrap(np.asarray(q).astype(nd, copy=False))
+    if a is NotImplemented:
+        return NotImplemented
+    try:
+        with np.errstate(all="ignore"):
+            if mode == "trunc":
+                q = np.trunc(np.true_divide(a, b))
+            else:
+                q = floor_div_floats(a, b) if nd.kind == "f" else np.floor_divide(a, b)
+    except ValueError:
+        raise broadcast_error(input, other) from None
+    out = Tensor._wrap(np.asarray(q).astype(nd, copy=False))
+    if should_record(input, other) and out._data.dtype.kind == "f":
+        node = DivBackward2()
+        node._s_self, node._s_other = _save(input), _save(other)
+        node._s_rounding_mode = mode
+        record(node, out, input, other, broadcast=True)
+    return out
+
+
+class DivBackward2(Node):
+    """z = div(self, other, rounding_mode): piecewise constant, so both gradients are 0."""
+
+    saved = ("other", "rounding_mode", "self")
+    saved_tensors_names = ("other", "self")
+
+    def backward(self, g):  # PyTorch: zeros_like(grad), outside any graph
+        zero = g * 0
+        zero = zero.detach() if isinstance(zero, Tensor) else zero
+        return zero, zero
 
 
 def _rtruediv(self, other):

@@ -102,6 +102,10 @@ def pow(input, exponent) -> Tensor:  # noqa: A001
     if not isinstance(exponent, Tensor):
         return _pow_scalar(input, exponent)
     if input._data.dtype.kind == "b" and exponent._data.dtype.kind == "b":
+        try:  # (shapes are checked first, as in PyTorch)
+            np.broadcast_shapes(input._data.shape, exponent._data.shape)
+        except ValueError:
+            raise broadcast_error(input, exponent) from None
         raise NotImplementedError("\"pow\" not implemented for 'Bool'")
     a, b, nd = binary_operands(input, exponent)
     try:

@@ -45,6 +45,21 @@ _DIM = {"shape": "self_sym_sizes", "dim": "dim", "keepdim": "keepdim"}
 _ROWS = "grad.reshape(shape)"
 _RESHAPE = {"a": "reshape(grad, shape)"}
 
+
+
+def _softmax_like(op: str, formula: str) -> Rule:
+    """softmax and log_softmax: the gradient is their ``<op>_backward_data(grad, z, dim)``."""
+    return _r(f"z = {op}(a, dim)", {"z": "result", "dim": "dim"}, np={"a": formula},
+              a=f"{op}_backward_data(grad, z, dim) = {formula}")
+
+
+def _backward_data(op: str, formula: str, np_g=None, **grads) -> Rule:
+    """The node of ``<op>_backward_data(g, y, dim)`` itself (in a second-order graph)."""
+    return _r(f"z = {op}_backward_data(g, y, dim) = {formula}",
+              {"g": "grad_output", "y": "output", "dim": "dim"},
+              np={"g": np_g} if np_g else None, **grads)
+
+
 RULES: dict[str, Rule] = {
     # ---- elementwise arithmetic
     "AddBackward0": _r("z = a + alpha * b", {"alpha": "alpha"}, a="grad", b="grad * alpha"),
@@ -57,14 +72,23 @@ RULES: dict[str, Rule] = {
     "MulBackward1": _r("z = a * c  (c a number)", {"c": "other"}, a="grad * c"),
     "DivBackward0": _r("z = a / b", _AB, a="grad / b", b="-grad * ((a / b) / b)"),
     "DivBackward1": _r("z = a / c  (c a number)", {"c": "other"}, a="grad / c"),
+    "DivBackward2": _r("z = a.div(b, rounding_mode)  (floor or trunc: piecewise constant)",
+                       {"a": "self", "b": "other", "mode": "rounding_mode"},
+                       np={"a": "0 * grad", "b": "0 * grad"},
+                       a="zeros_like(grad)", b="zeros_like(grad)"),
     "ReciprocalBackward0": _r("z = 1 / a", _Z, a="-grad * (z * z)"),
     "NegBackward0": _r("z = -a", a="-grad"),
     "PowBackward0": _r("z = a ** p  (p a number)", {"a": "self", "p": "exponent"},
-                       a="grad * p * a ** (p - 1)"),
+                       np={"a": "grad * p * a ** (p - 1)"},
+                       a="grad * (p * a.pow(p - 1))  (zeros_like(a) where p == 0)"),
     "PowBackward1": _r("z = a ** b", {"a": "self", "b": "exponent", "z": "result"},
-                       a="grad * b * a ** (b - 1)", b="grad * z * log(a)"),
+                       np={"a": "where(b == 0, 0, grad * b * a ** (b - 1))",
+                           "b": "grad * where((a == 0) & (b >= 0), 0, z * log(a))"},
+                       a="where(b == 0, 0, grad * (b * a.pow(b - 1)))",
+                       b="grad * where(a == 0 and b >= 0, 0, z * log(a))"),
     "PowBackward2": _r("z = c ** b  (c a number)", {"c": "self", "z": "result"},
-                       b="grad * z * log(c)"),
+                       np={"b": "grad * z * log(c)"},
+                       b="grad * (z * log(c))  (0 where c == 0 and b >= 0)"),
     # ---- elementwise functions
     "ExpBackward0": _r("z = exp(a)", _Z, a="grad * z"),
     "LogBackward0": _r("z = log(a)", _A, a="grad / a"),
@@ -91,10 +115,15 @@ RULES: dict[str, Rule] = {
                                 {"g": "grad_output", "y": "output"},
                                 np={"g": "grad * (1 - y**2)"},
                                 g="tanh_backward(grad, y)", y="grad * (-2 * y * g)"),
-    "SoftmaxBackward0": _r("z = softmax(a, dim)", {"z": "result", "dim": "dim"},
-                           a="z * (grad - sum(grad * z, dim))"),
-    "LogSoftmaxBackward0": _r("z = log_softmax(a, dim)", {"z": "result", "dim": "dim"},
-                              a="grad - exp(z) * sum(grad, dim)"),
+    "SoftmaxBackward0": _softmax_like("softmax", "z * (grad - sum(grad * z, dim))"),
+    "SoftmaxBackwardDataBackward0": _backward_data(
+        "softmax", "y * (g - sum(g * y, dim))", np_g="y * (grad - sum(grad * y, dim))",
+        g="softmax_backward_data(grad, y, dim)",
+        y="g * grad - sum(y * g, dim) * grad - g * sum(grad * y, dim)"),
+    "LogSoftmaxBackward0": _softmax_like("log_softmax", "grad - exp(z) * sum(grad, dim)"),
+    "LogSoftmaxBackwardDataBackward0": _backward_data(
+        "log_softmax", "g - exp(y) * sum(g, dim)", g="grad - sum(grad * exp(y), dim)",
+        y="-sum(g, dim) * exp(y) * grad"),
     "ClampBackward1": _r("z = clamp(a, lo, hi)", {"a": "self", "lo": "min", "hi": "max"},
                          a="grad * inside(a, lo, hi)"),
     "ClampBackward0": _r("z = clamp(a, lo, hi)", {"a": "self", "lo": "min", "hi": "max"},

@@ -149,7 +149,9 @@ def _extra_graphs():
             grad_of(lambda z: z[1] * z[1]), grad_of(lambda z: (z[1:] ** 2).sum()),
             grad_of(lambda z: (z[mg.tensor([0, 1])] ** 2).sum()), add_number(a, 2),
             sub_number(a, 2), grad_of(lambda z: z.sigmoid().sum()),
-            grad_of(lambda z: z.tanh().sum()), grad_of(lambda z: (z - 2).relu().sum())]
+            grad_of(lambda z: z.tanh().sum()), grad_of(lambda z: (z - 2).relu().sum()),
+            mg.div(a, b, rounding_mode="floor"), grad_of(lambda z: (z.softmax(0) * z).sum()),
+            grad_of(lambda z: (z.log_softmax(0) * z).sum())]
     c = a * 1
     c[0].mul_(2)
     d = a * 1

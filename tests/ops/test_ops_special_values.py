@@ -25,18 +25,9 @@ SPECIALS = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 2.5], dtype=
 MIXES = 6  # seeded mixes of the special values per op
 
 KNOWN: dict[str, str] = {
-    "prod": "gradient at NaN/inf with a zero: PyTorch's prod_backward",
-    "prod_dim": "gradient at NaN/inf with a zero: PyTorch's prod_backward",
-    "prod_dim_keepdim": "gradient at NaN/inf with a zero: PyTorch's prod_backward",
-    "cumprod": "gradient at NaN/inf with a zero: PyTorch's cumprod_backward",
-    "remainder": "second derivative: -grad * self.div(other, rounding_mode='floor')",
-    "fmod": "second derivative: -grad * self.div(other, rounding_mode='trunc')",
-    "atan2": "gradient at self == other == 0",
-    "xlogy": "gradient for self at self == 0",
-    "lerp_tensor_weight": "value at inf weights (PyTorch's two-sided formula)",
-    "median": "value with NaN (PyTorch: NaN)",
-    "median_dim": "value with NaN (PyTorch: NaN)",
-    "std": "gradient where std is 0 (PyTorch: 0)",
+    "prod_dim": "second derivative at zeros with inf/NaN: cumprod_backward's O(n^2) path",
+    "prod_dim_keepdim": "second derivative at zeros with inf/NaN: cumprod_backward's O(n^2) path",
+    "cumprod": "second derivative at zeros: PyTorch's differentiable O(n^2) cumprod_backward",
 }
 
 
