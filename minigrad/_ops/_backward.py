@@ -31,7 +31,7 @@ from .arithmetic import mul_by_number
 __all__ = ["scale", "where", "sgn", "sign_data", "sigmoid_backward", "tanh_backward",
            "threshold_backward", "data", "unsqueeze_dims", "masked_zero", "call", "rsqrt",
            "reversed_cumsum", "mean_keep", "softmax_backward_data",
-           "log_softmax_backward_data"]
+           "log_softmax_backward_data", "masked_sum"]
 
 
 def data(x):
@@ -82,6 +82,13 @@ def masked_zero(x, mask):
     if isinstance(x, Tensor):
         return x.masked_fill(mask if isinstance(mask, Tensor) else Tensor._wrap(mask), 0)
     return np.where(data(mask), 0, x)
+
+
+def masked_sum(x, mask):
+    """``x.masked_select(mask).sum()``: the sum of ``x`` where ``mask`` (broadcast) holds."""
+    if isinstance(x, Tensor):
+        return x.masked_select(mask if isinstance(mask, Tensor) else Tensor._wrap(mask)).sum()
+    return np.asarray(x[np.broadcast_to(data(mask), np.shape(x))].sum(), dtype=x.dtype)
 
 
 def sign_data(d: np.ndarray) -> np.ndarray:

@@ -23,12 +23,30 @@ from ._core import binary_operands, broadcast_error, method, value
 
 __all__ = ["add", "sub", "mul", "div", "neg", "true_divide", "rsub", "reciprocal",
            "broadcast_error", "factor", "mul_by_number", "div_by_number", "add_number",
-           "sub_number", "floor_div_floats"]
+           "sub_number", "floor_div_floats", "elementwise"]
 
 
 def _save(x):
     """Save an operand: a tensor is checked for in-place changes; a Python number kept as is."""
     return SavedTensor(x) if isinstance(x, Tensor) else x
+
+
+def elementwise(fn, input, other, *, float_result: bool = False):
+    """``fn`` of the operands' arrays, promoted as PyTorch promotes them, as a new tensor;
+    PyTorch's error where the shapes do not broadcast; NotImplemented for an operand that is
+    neither a tensor nor a number (Python then tries the other operand's method)."""
+    a, b, _ = binary_operands(input, other, float_result)
+    if a is NotImplemented:
+        return NotImplemented
+    try:
+        return Tensor._wrap(fn(a, b))
+    except ValueError:
+        raise broadcast_error(input, other) from None
+
+
+def _quiet_divide(a, b):
+    with np.errstate(all="ignore"):  # x / 0 is inf or nan, as in PyTorch, without a warning
+        return np.true_divide(a, b)
 
 
 def factor(saved, g):
@@ -192,14 +210,9 @@ def mul(input, other, *, out=None) -> Tensor:
             node._s_other = other
             record(node, out, input, other, broadcast=True)
         return out
-    a, b, _ = binary_operands(input, other)
-    if a is NotImplemented:
-        return NotImplemented
-    try:
-        data = np.multiply(a, b)
-    except ValueError:
-        raise broadcast_error(input, other) from None
-    out = Tensor._wrap(data)
+    out = elementwise(np.multiply, input, other)
+    if out is NotImplemented:
+        return out
     if should_record(input, other):
         node = MulBackward0()
         if isinstance(input, Tensor) and input._requires_grad:  # (_save, inlined: every x * y)
@@ -244,15 +257,9 @@ def div(input, other, *, rounding_mode=None, out=None) -> Tensor:
         unsupported("div", out=out)
     if rounding_mode is not None:
         return _div_rounding(input, other, rounding_mode)
-    a, b, _ = binary_operands(input, other, float_result=True)
-    if a is NotImplemented:
-        return NotImplemented
-    try:
-        with np.errstate(all="ignore"):
-            data = np.true_divide(a, b)
-    except ValueError:
-        raise broadcast_error(input, other) from None
-    out = Tensor._wrap(data)
+    out = elementwise(_quiet_divide, input, other, float_result=True)
+    if out is NotImplemented:
+        return out
     if should_record(input, other):
         node = DivBackward0()
         node._s_other = _save(other)

@@ -19,7 +19,7 @@ from . import _formula as F
 from ._backward import scale, where
 from ._core import binary_operands, broadcast_error, method, value
 from ._formula import data
-from .arithmetic import factor, sub_number
+from .arithmetic import elementwise, factor, sub_number
 
 __all__ = ["pow", "square"]
 
@@ -86,6 +86,11 @@ class PowBackward2(Node):
             return (g * scale(r, log_base),)
 
 
+def _power_arrays(a, b):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return np.power(a, b) if np.asarray(a).dtype.kind == "f" else _int_pow(a, b)
+
+
 def _int_pow(a, b):
     """Integer power as PyTorch does it: negative exponents truncate toward zero."""
     if np.any(np.asarray(b) < 0):
@@ -107,13 +112,7 @@ def pow(input, exponent) -> Tensor:  # noqa: A001
         except ValueError:
             raise broadcast_error(input, exponent) from None
         raise NotImplementedError("\"pow\" not implemented for 'Bool'")
-    a, b, nd = binary_operands(input, exponent)
-    try:
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            data = np.power(a, b) if nd.kind == "f" else _int_pow(a, b)
-    except ValueError:
-        raise broadcast_error(input, exponent) from None
-    out = Tensor._wrap(data)
+    out = elementwise(_power_arrays, input, exponent)
     if should_record(input, exponent):
         node = PowBackward1()
         node._s_self, node._s_exponent = SavedTensor(input), SavedTensor(exponent)
