@@ -19,8 +19,10 @@ from .._tensor import Tensor
 from .._types import invalid_combination
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
+from ._backward import masked_zero, sgn, unsqueeze_dims
 from ._core import method, value
 from ._formula import data
+from .join import cat
 from .movement import u64
 
 __all__ = ["sum", "mean", "prod", "norm"]
@@ -220,19 +222,36 @@ def _prod_others(x, axis):
     return left * np.flip(right, axis)
 
 
+def _prod_safe_zeros(g, x, axis):
+    """``g`` times the product of the *other* elements along ``axis``, exact with zeros
+    (PyTorch's prod_safe_zeros_backward: the exclusive cumulative products from both ends)."""
+    if not isinstance(x, Tensor):
+        return g * _prod_others(x, axis)
+    n = x.shape[axis]
+    if n == 0:
+        return g.expand_as(x)
+    ones = Tensor._wrap(np.ones(_keep_shape(x.shape, (axis,)), x._data.dtype))
+    left = cat([ones, x.narrow(axis, 0, n - 1)], axis).cumprod(axis)
+    right = cat([ones, x.narrow(axis, 1, n - 1).flip(axis)], axis).cumprod(axis).flip(axis)
+    return g * (left * right)
+
+
 def _prod_grad(g, x, r, axis, keepdim):
-    """d prod / d x_i = product of the others: ``r / x`` where no element is 0."""
+    """PyTorch's prod_backward: ``g * (result / self)``, or the exact product of the others
+    where ``self`` has zeros."""
     xd = data(x)
-    shape = xd.shape
+    if xd.ndim == 0:
+        return g
     if axis is not None and not keepdim:
-        g, r = g.reshape(_keep_shape(shape, (axis,))), r.reshape(_keep_shape(shape, (axis,)))
-    if xd.size and not (xd == 0).any():
-        return g * (r / x)
-    if axis is None:
-        others = _prod_others(xd.reshape(-1), 0).reshape(shape) if xd.size else xd
-    else:
-        others = _prod_others(xd, axis)
-    return g * others
+        g, r = unsqueeze_dims(g, (axis,)), unsqueeze_dims(r, (axis,))
+    with np.errstate(all="ignore"):
+        if not (xd == 0).any():
+            return g * (r / x)
+        if axis is not None:
+            return _prod_safe_zeros(g, x, axis)
+        flat = x.contiguous().view(-1) if isinstance(x, Tensor) else xd.reshape(-1)
+        out = _prod_safe_zeros(g, flat, 0)
+        return out.view_as(x) if isinstance(out, Tensor) else out.reshape(xd.shape)
 
 
 class ProdBackward0(Node):
@@ -277,7 +296,11 @@ def prod(input, dim=None, keepdim: bool = False, *, dtype=None):
 
 # ---------------------------------------------------------------- norm
 def _norm_data(d, p, axes, keepdim):
-    a = np.abs(d)
+    with np.errstate(all="ignore"):  # 0 ** -1, inf - inf: as PyTorch, without NumPy's warning
+        return _norm_of_abs(np.abs(d), p, axes, keepdim)
+
+
+def _norm_of_abs(a, p, axes, keepdim):
     if p == 2:
         return np.sqrt((a * a).sum(axis=axes, keepdims=keepdim))
     if p == 1:
@@ -287,7 +310,7 @@ def _norm_data(d, p, axes, keepdim):
     if p == -np.inf:
         return a.min(axis=axes, keepdims=keepdim)
     if p == 0:
-        return (a != 0).sum(axis=axes, keepdims=keepdim).astype(d.dtype)
+        return (a != 0).sum(axis=axes, keepdims=keepdim).astype(a.dtype)
     return (a ** p).sum(axis=axes, keepdims=keepdim) ** (1.0 / p)
 
 
@@ -299,27 +322,27 @@ class LinalgVectorNormBackward0(Node):
 
     saved = ("dim", "keepdim", "ord", "result", "self")
 
-    def backward(self, g):
+    def backward(self, g):  # PyTorch's norm_backward, case by case
         x, r, p = value(self._s_self), value(self._s_result), float(self._s_ord)
-        xd = data(x)
-        keep = _keep_shape(xd.shape, self._axes)
-        if not self._s_keepdim:
-            g, r = g.reshape(keep), r.reshape(keep)
+        if not self._s_keepdim and self._axes is not None:
+            g, r = unsqueeze_dims(g, self._axes), unsqueeze_dims(r, self._axes)
         rd = data(r)
         if p == 0:
-            return (g * np.zeros_like(xd),)
+            return (g * 0,)
         if p == 1:
-            return (g * np.sign(xd),)
-        if p in (np.inf, -np.inf):
-            mask = np.abs(xd) == rd
-            share = np.sign(xd) * mask / mask.sum(self._axes, keepdims=True)
-            return (g * share.astype(xd.dtype),)
-        r = r + (rd == 0)  # where the norm is 0, so is x: divide by 1 to get a 0 gradient
+            return (sgn(x) * g,)
         if p == 2:
-            return (g * (x / r),)
-        ax = F.abs(x)
-        with np.errstate(all="ignore"):
-            return (g * (x * ax ** (p - 2) / r ** (p - 1)),)
+            return (g * masked_zero(x / r, rd == 0),)
+        if np.isinf(p):  # the largest |self| (or NaN) share the gradient
+            ax = np.abs(data(x))
+            mask = (ax == rd) | np.isnan(ax)
+            axes = self._axes if self._axes is not None else tuple(range(ax.ndim))
+            return (sgn(x) * ((g / mask.sum(axes, keepdims=True).astype(ax.dtype)) * mask),)
+        if p < 1:
+            scaled = sgn(x) * masked_zero(F.abs(x) ** (p - 1), data(x) == 0)
+            return (scaled * g * r ** (1 - p),)
+        scaled = sgn(x) * F.abs(x) ** (p - 1) if p < 2 else x * F.abs(x) ** (p - 2)
+        return (scaled * masked_zero(g / r ** (p - 1), rd == 0),)
 
 
 @method("norm")

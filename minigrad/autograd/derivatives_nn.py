@@ -32,22 +32,28 @@ def _robust(forward: str, width: str, slope: str, np_slope: str):
               a=f"grad * {slope} / n", t=f"-grad * {slope} / n")
 
 
+def _weighted(forward: str, symbols: dict, a: tuple, t: tuple, t_note: str = ""):
+    """A loss with a weight ``w``: each rule ``grad * w * (...) / n``; ``a``, ``t``: the
+    (NumPy spelling, words) of the factor in the rules of the input and of the target."""
+    return _r(forward, symbols,
+              np={"a": f"grad * one(w) * {a[0]} / {_N}", "t": f"grad * one(w) * {t[0]} / {_N}"},
+              a=f"grad * w * {a[1]} / n", t=f"grad * w * {t[1]} / n{t_note}")
+
+
 NN = {
-    "BinaryCrossEntropyBackward0": _r(
+    "BinaryCrossEntropyBackward0": _weighted(
         "loss = mean(-w * (t * log(a) + (1 - t) * log(1 - a)))" + _PER,
         dict(_LOSS, w="weight"),
-        np={"a": f"grad * one(w) * (a - t) / maximum(a * (1 - a), 1e-12) / {_N}",
-            "t": f"grad * one(w) * (maximum(log(1 - a), -100) - maximum(log(a), -100)) / {_N}"},
-        a="grad * w * (a - t) / max(a * (1 - a), 1e-12) / n",
-        t="grad * w * (log(1 - a) - log(a)) / n  (logs at least -100)"),
-    "BinaryCrossEntropyWithLogitsBackward0": _r(
+        a=("(a - t) / maximum(a * (1 - a), 1e-12)", "(a - t) / max(a * (1 - a), 1e-12)"),
+        t=("(maximum(log(1 - a), -100) - maximum(log(a), -100))", "(log(1 - a) - log(a))"),
+        t_note="  (logs at least -100)"),
+    "BinaryCrossEntropyWithLogitsBackward0": _weighted(
         "loss = mean(w * ((1 - t) * a + (1 + (p - 1) * t) * softplus(-a)))"
         "  (p: pos_weight; n = a.numel() with reduction='mean', else 1)",
         dict(_LOSS, w="weight", p="pos_weight"),
-        np={"a": f"grad * one(w) * ((1 + (one(p) - 1) * t) * sigmoid(a) - one(p) * t) / {_N}",
-            "t": f"grad * one(w) * ((one(p) - 1) * softplus(-a) - a) / {_N}"},
-        a="grad * w * ((1 + (p - 1) * t) * sigmoid(a) - p * t) / n",
-        t="grad * w * ((p - 1) * softplus(-a) - a) / n"),
+        a=("((1 + (one(p) - 1) * t) * sigmoid(a) - one(p) * t)",
+           "((1 + (p - 1) * t) * sigmoid(a) - p * t)"),
+        t=("((one(p) - 1) * softplus(-a) - a)", "((p - 1) * softplus(-a) - a)")),
     "HuberLossBackward0": _robust(
         "loss = mean(d**2 / 2 where |d| < delta, else delta * (|d| - delta / 2)),  d = a - t"
         + _PER,
