@@ -249,13 +249,16 @@ class AddmmBackward0(Node):
 
 
 def _check_addmm(input, mat1, mat2):
-    """PyTorch's checks and errors for ``addmm``, in its order."""
-    for name, m in (("mat1", mat1), ("mat2", mat2)):
-        if m._data.ndim != 2:
-            raise RuntimeError(f"{name} must be a matrix, got {m._data.ndim}-D tensor")
+    """PyTorch's checks and errors for ``addmm``, in its order: dtypes, then shapes."""
+    if input._data.dtype != mat2._data.dtype:
+        raise RuntimeError("self and mat2 must have the same dtype, but got "
+                           f"{_short(input)} and {_short(mat2)}")
     if mat1._data.dtype != mat2._data.dtype:
         raise RuntimeError("mat1 and mat2 must have the same dtype, but got "
                            f"{_short(mat1)} and {_short(mat2)}")
+    for name, m in (("mat1", mat1), ("mat2", mat2)):
+        if m._data.ndim != 2:
+            raise RuntimeError(f"{name} must be a matrix, got {m._data.ndim}-D tensor")
     _check_mm(mat1, mat2, "mat1", "mat2")
     _addmm_bias(input, mat2, (mat1._data.shape[0], mat2._data.shape[1]))
 

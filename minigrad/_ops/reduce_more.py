@@ -1,5 +1,5 @@
 """More reductions and scans: ``cumsum``, ``cumprod``, ``var``, ``std``, ``logsumexp``,
-``median``, ``sort``, ``argsort``, ``topk``, ``unique``.
+``median``, ``sort``, ``argsort``, ``topk``.
 
 Formulas use Tensor operations where they must run under ``create_graph=True``; those that
 route gradients to chosen positions (sort, topk, median) scatter with a constant index.
@@ -24,7 +24,7 @@ from .minmax import _return_type, return_types
 from .unary import floats
 
 __all__ = ["cumsum", "cumprod", "var", "std", "logsumexp", "median", "sort", "argsort", "topk",
-           "unique", "var_mean", "std_mean"]
+           "var_mean", "std_mean"]
 
 
 def _t(x):
@@ -425,21 +425,3 @@ def median(input, dim=None, keepdim: bool = False):
     mid = (x.shape[d] - 1) // 2
     idx = np.take(order, [mid], axis=d)
     return _pair("median", *_ordered(input, d, idx, MedianBackward1, squeeze=not keepdim))
-
-
-def unique(input, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
-           return_counts: bool = False, dim=None):
-    """The distinct values (sorted); optionally where each input came from and how often."""
-    res = np.unique(input._data, return_inverse=return_inverse, return_counts=return_counts,
-                    axis=dim)
-    if not (return_inverse or return_counts):
-        return Tensor._wrap(res)
-    out = [Tensor._wrap(res[0])]
-    if return_inverse:
-        out.append(Tensor._wrap(res[1].reshape(input._data.shape).astype(np.int64)))
-    if return_counts:
-        out.append(Tensor._wrap(res[-1].astype(np.int64)))
-    return tuple(out)
-
-
-Tensor.unique = unique
