@@ -202,7 +202,8 @@ def mul(input, other, *, out=None) -> Tensor:
     """``input * other``, elementwise, broadcasting."""
     if out is not None:
         unsupported("mul", out=out)
-    if type(other) is float and type(input) is Tensor and input._data.dtype.kind == "f":
+    if type(other) is float and type(input) is Tensor and input._data.dtype.kind == "f" and \
+            -3.4e38 <= other <= 3.4e38:  # (a larger number is inf in float32: see _core)
         # the commonest case, `x * 0.5`, without the general checks (it cannot fail)
         out = Tensor._wrap(np.multiply(input._data, other))
         if should_record(input):

@@ -122,6 +122,14 @@ def reduction_input(input, dtype, fn: str, dim=_ALL):
     return _dtype.cast(d, dtype.np), dtype.np
 
 
+def total(reduce, d: np.ndarray, nd, **kwargs) -> np.ndarray:
+    """``reduce(d, dtype=nd, ...)``; float16 is added up in float32 and rounded once at the
+    end, as PyTorch does (so a sum that overflows float16 is inf, without NumPy's warning)."""
+    if nd == np.float16:
+        return _dtype.cast(np.asarray(reduce(d, dtype=np.float32, **kwargs)), np.dtype(nd))
+    return np.asarray(reduce(d, dtype=nd, **kwargs))
+
+
 @method("sum")
 def sum(input, dim=_ALL, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A001
     """Sum of all elements, or over dimension(s) ``dim``. Integers sum as int64."""
@@ -130,14 +138,14 @@ def sum(input, dim=_ALL, keepdim: bool = False, *, dtype=None) -> Tensor:  # noq
     if dtype is not None or nd.kind != "f":
         d, nd = reduction_input(input, dtype, "sum", dim)
     if dim is _ALL:
-        out = np.asarray(d.sum(dtype=nd))
+        out = total(np.sum, d, nd)
         if should_record(input):
             node = SumBackward0()
             node._s_self_sym_sizes = d.shape
             return _record(out, node, input, dtype)
         return Tensor._wrap(out)
     shown, axes = _axes(input, dim)
-    out = np.asarray(d.sum(axis=axes, keepdims=keepdim, dtype=nd))
+    out = total(np.sum, d, nd, axis=axes, keepdims=keepdim)
     if should_record(input):
         node = SumBackward1()
         node._s_dim, node._axes, node._s_keepdim, node._s_self_sym_sizes = \
@@ -172,10 +180,11 @@ class MeanBackward1(Node):
 
 def _mean_data(d, axes, keepdim, count):
     """The sum divided by ``count``; a mean of no elements is nan (without NumPy's warning)."""
-    total = d.sum(axis=axes, keepdims=keepdim)
+    s = total(np.sum, d, np.float32 if d.dtype == np.float16 else d.dtype, axis=axes,
+              keepdims=keepdim)
     if count == 0:
-        return np.full(np.shape(total), np.nan, d.dtype)
-    return np.asarray(np.true_divide(total, count, dtype=d.dtype))
+        return np.full(np.shape(s), np.nan, d.dtype)
+    return _dtype.cast(np.asarray(np.true_divide(s, count, dtype=s.dtype)), d.dtype)
 
 
 @method("mean")
@@ -278,12 +287,11 @@ def prod(input, dim=None, keepdim: bool = False, *, dtype=None):
     """Product of all elements, or along one dimension ``dim``. Integers multiply as int64."""
     d, nd = reduction_input(input, dtype, "prod", _ALL if dim is None else dim)
     if dim is None:
-        out = np.asarray(d.prod(dtype=nd))
+        out = total(np.prod, d, nd)
         node = ProdBackward0() if should_record(input) else None
     else:
         axis = input._wrap_dim(dim)
-        out = np.asarray(d.prod(axis=axis, keepdims=keepdim, dtype=nd) if d.ndim else
-                         d.astype(nd))
+        out = total(np.prod, d, nd, axis=axis, keepdims=keepdim) if d.ndim else d.astype(nd)
         node = ProdBackward1() if should_record(input) else None
         if node is not None:
             node._s_dim, node._axis, node._s_keepdim = u64(dim), axis, keepdim
