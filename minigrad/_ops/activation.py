@@ -141,9 +141,10 @@ def softmax(input, dim=None, dtype=None) -> Tensor:
     if d.ndim == 0 or d.size == 0:
         e = np.exp(d - d) if d.size else d.copy()
     else:
-        e = d - _max_keep(d, axis)
-        np.exp(e, out=e)
-        e /= np.add.reduce(e, axis, keepdims=True)
+        with np.errstate(invalid="ignore"):  # a row with inf gives NaN, without a warning
+            e = np.ascontiguousarray(d - _max_keep(d, axis))  # (PyTorch's result is contiguous)
+            np.exp(e, out=e)
+            e /= np.add.reduce(e, axis, keepdims=True)
     out = Tensor._wrap(e)
     if should_record(input):
         node = SoftmaxBackward0()
@@ -170,8 +171,9 @@ def log_softmax(input, dim=None, dtype=None) -> Tensor:
     if d.ndim == 0 or d.size == 0:
         z = d - d if d.size else d.copy()
     else:
-        z = d - _max_keep(d, axis)
-        z -= np.log(np.add.reduce(np.exp(z), axis, keepdims=True))
+        with np.errstate(invalid="ignore"):
+            z = np.ascontiguousarray(d - _max_keep(d, axis))
+            z -= np.log(np.add.reduce(np.exp(z), axis, keepdims=True))
     out = Tensor._wrap(z)
     if should_record(input):
         node = LogSoftmaxBackward0()

@@ -65,6 +65,12 @@ CASES = [
     "F.linear(lib.tensor([1., 2.], requires_grad=True), lib.tensor([3., 4.]), "
     "lib.tensor(1., requires_grad=True))",
     "F.linear(lib.ones(3, 2), lib.tensor([1., 2.]))",
+    # dtype and layout of results
+    "F.binary_cross_entropy_with_logits(lib.tensor([1., 2.]), lib.tensor([1., 0.], "
+    "dtype=lib.float64))",
+    "F.binary_cross_entropy_with_logits(lib.tensor([1., 2.], dtype=lib.float64), "
+    "lib.tensor([1., 0.]))",
+    "lib.softmax(lib.ones(2, 3).t(), 0)", "lib.log_softmax(lib.ones(2, 3).t(), 1)",
 ]
 
 
@@ -127,3 +133,28 @@ def test_linear_takes_pytorchs_path_for_every_shape_and_dtype(torch, mg):
         if not _same(mine, theirs):
             differ.append(f"{code}\n  minigrad {mine}\n  torch    {theirs}")
     assert not differ, f"{len(differ)} differ:\n" + "\n".join(differ[:10])
+
+
+@pytest.mark.parametrize("code", [
+    "F.mse_loss(x, x)", "F.smooth_l1_loss(x, x)", "F.huber_loss(x, x)", "F.softmax(x, 0)",
+    "F.log_softmax(x, 0)", "F.binary_cross_entropy_with_logits(x, x.sigmoid())"])
+def test_losses_and_softmax_at_infinity_give_nan_without_numpy_warnings(torch, mg, code):
+    """inf - inf is NaN in both libraries; NumPy's RuntimeWarning must not reach the user."""
+    outcomes = []
+    for lib in (mg, torch):
+        ns = {"F": lib.nn.functional, "x": lib.tensor([float("inf"), 1.0])}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = eval(code, ns)
+        outcomes.append((repr(r.detach().numpy().tolist()), [str(w.message) for w in caught]))
+    assert outcomes[0] == outcomes[1]
+
+
+def test_loss_gradients_have_their_inputs_dtypes(mg):
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    t = mg.tensor([1.0, 0.0], dtype=mg.float64, requires_grad=True)
+    for loss in (mg.nn.functional.binary_cross_entropy_with_logits, mg.nn.functional.huber_loss,
+                 mg.nn.functional.smooth_l1_loss):
+        x.grad = t.grad = None
+        loss(x, t).backward()
+        assert (x.grad.dtype, t.grad.dtype) == (mg.float32, mg.float64), loss.__name__
