@@ -168,12 +168,13 @@ class SmoothL1LossBackward0(HuberLossBackward0):
 def _robust(input, target, reduction, node, width: float, huber: bool) -> Tensor:
     kernel = "huber" if huber else "smooth_l1"
     a, b, dtype = binary_operands(input, target)
-    if dtype.kind != "f":
-        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for "
-                                  f"'{from_numpy_dtype(dtype)._legacy_name[:-6]}'")
-    if huber and input._data.dtype.kind != "f":  # the result has the input's dtype
+    kind = input._data.dtype.kind
+    if huber and (dtype.kind == "f" and kind != "f" or dtype.kind in "iu" and kind == "b"):
         raise RuntimeError(f"result type {from_numpy_dtype(dtype)._legacy_name[:-6]} can't be "
                            f"cast to the desired output type {input.dtype._legacy_name[:-6]}")
+    if dtype.kind != "f":  # (huber's result has the input's dtype: checked first)
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for "
+                                  f"'{from_numpy_dtype(dtype)._legacy_name[:-6]}'")
     with np.errstate(all="ignore"):  # inf - inf is NaN, as in PyTorch, without a warning
         d = a - b
         if huber:

@@ -26,6 +26,8 @@ CASES = [
     "F.huber_loss(lib.tensor([1, 2]), lib.tensor([1, 2]))",
     "F.huber_loss(lib.tensor([1, 2]), lib.tensor([1., 2.]))",
     "F.huber_loss(lib.tensor([True]), lib.tensor([True]))",
+    "F.huber_loss(lib.tensor([True]), lib.tensor([1]))",
+    "F.huber_loss(lib.tensor([1]), lib.tensor([True]))",
     # binary cross-entropy: PyTorch's order of checks; NaN is out of [0, 1]
     "F.binary_cross_entropy_with_logits(lib.tensor([1, 2]), lib.tensor([1, 2]))",
     "F.binary_cross_entropy_with_logits(lib.tensor([1], dtype=lib.int32), lib.tensor([1.]))",
