@@ -160,3 +160,27 @@ def test_loss_gradients_have_their_inputs_dtypes(mg):
         x.grad = t.grad = None
         loss(x, t).backward()
         assert (x.grad.dtype, t.grad.dtype) == (mg.float32, mg.float64), loss.__name__
+
+
+def test_layer_norm_is_one_native_node_with_pytorchs_gradients(torch, mg):
+    """One NativeLayerNormBackward0 (input, weight, bias edges; mean and 1/std saved), with
+    PyTorch's first and second derivatives."""
+    import numpy as np
+
+    x0 = np.random.default_rng(0).normal(size=(2, 3, 4))
+    w0 = np.random.default_rng(1).normal(size=(4,))
+    out = []
+    for lib in (mg, torch):
+        x, w = lib.tensor(x0, requires_grad=True), lib.tensor(w0, requires_grad=True)
+        b = lib.tensor(w0 / 2, requires_grad=True)
+        y = lib.nn.functional.layer_norm(x, (4,), w, b)
+        fn = y.grad_fn
+        meta = (fn.name(), len(fn.next_functions), tuple(fn._saved_result1.shape),
+                tuple(fn._saved_normalized_shape))
+        g, = lib.autograd.grad((y * y * y).sum(), x, create_graph=True)
+        (g * g).sum().backward()
+        out.append((meta, y.detach().numpy(), g.detach().numpy(), x.grad.numpy(),
+                    w.grad.numpy(), b.grad.numpy()))
+    assert out[0][0] == out[1][0]
+    for mine, theirs in zip(out[0][1:], out[1][1:]):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-9, atol=1e-9)
