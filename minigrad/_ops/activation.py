@@ -139,7 +139,8 @@ def softmax(input, dim=None, dtype=None) -> Tensor:
     """``exp(x) / exp(x).sum(dim)``, computed stably (the max is subtracted first)."""
     input, d, axis = _softmax_input(input, dim, dtype, "softmax")
     if d.ndim == 0 or d.size == 0:
-        e = np.exp(d - d) if d.size else d.copy()
+        with np.errstate(invalid="ignore"):  # (inf - inf: NaN, as in PyTorch)
+            e = np.exp(d - d) if d.size else d.copy()
     else:
         with np.errstate(invalid="ignore"):  # a row with inf gives NaN, without a warning
             e = np.ascontiguousarray(d - _max_keep(d, axis))  # (PyTorch's result is contiguous)
@@ -169,7 +170,8 @@ def log_softmax(input, dim=None, dtype=None) -> Tensor:
     """``x - log(exp(x).sum(dim))``, computed stably."""
     input, d, axis = _softmax_input(input, dim, dtype, "log_softmax")
     if d.ndim == 0 or d.size == 0:
-        z = d - d if d.size else d.copy()
+        with np.errstate(invalid="ignore"):
+            z = d - d if d.size else d.copy()
     else:
         with np.errstate(invalid="ignore"):
             z = np.ascontiguousarray(d - _max_keep(d, axis))
