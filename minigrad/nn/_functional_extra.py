@@ -217,8 +217,10 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
     x = input._data
     axes = tuple(range(x.ndim - len(shape), x.ndim))
     with np.errstate(all="ignore"):  # inf and NaN rows give NaN, without NumPy's warnings
-        mean = x.mean(axes, keepdims=True)
-        rstd = (1 / np.sqrt(((x - mean) ** 2).mean(axes, keepdims=True) + eps)).astype(x.dtype)
+        n = x.dtype.type(np.prod(shape))  # (a sum over n, not NumPy's mean: no empty warning)
+        mean = np.add.reduce(x, axes, keepdims=True) / n
+        rstd = (1 / np.sqrt(np.add.reduce((x - mean) ** 2, axes, keepdims=True) / n + eps)
+                ).astype(x.dtype)
         d = (x - mean) * rstd
         d = d if weight is None else d * weight._data
         d = d if bias is None else d + bias._data
