@@ -14,6 +14,7 @@ import warnings
 
 import numpy as np
 
+from .. import _sampling
 from .._creation import default_generator
 from .._ops import arithmetic as _arith
 from .._ops._core import broadcast_error
@@ -98,7 +99,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     if p == 1:
         mask = np.zeros((), d.dtype)
     else:
-        keep = default_generator._rng.random(d.shape) >= p
+        keep = _sampling.bernoulli(default_generator, np.full(d.shape, 1 - p))  # bernoulli_(1-p)
         mask = keep.astype(d.dtype) / d.dtype.type(1 - p)
     mask = Tensor._wrap(mask)
     return input.mul_(mask) if inplace else input * mask

@@ -184,6 +184,10 @@ REDUCTIONS = [
     _op("sum_dims", lambda L, x: x.sum((0, 2)), (2, 3, 4)),
     _op("sum_dim_none", lambda L, x: x.sum(dim=None), (2, 3)),
     _op("sum_dim_empty", lambda L, x: x.sum(()), (2, 3)),
+    _op("sum_dtype_float64", lambda L, x: x.sum(1, dtype=L.float64), (2, 3)),
+    _op("nansum", lambda L, x: L.nansum(x), (2, 3)),
+    _op("nansum_dim_keepdim", lambda L, x: x.nansum(1, keepdim=True), (2, 3)),
+    _op("nanmean_dim", lambda L, x: x.nanmean(0), (2, 3)),
     _op("mean", lambda L, x: L.mean(x), (2, 3)),
     _op("mean_dim", lambda L, x: x.mean(0), (2, 3)),
     _op("mean_dims_keepdim", lambda L, x: x.mean((-1, 0), keepdim=True), (2, 3, 4)),
@@ -354,3 +358,13 @@ def assert_same_error(torch_call, mg_call):
     m_type, m_msg = error_of(mg_call)
     assert t_type is not None, "torch raised nothing"
     assert (m_type, m_msg) == (t_type, t_msg)
+
+
+def assert_same_result_or_error(torch, call):
+    """``call(lib)`` in both libraries gives the same result, or raises the same error."""
+    try:
+        t = call(torch)
+    except Exception:  # noqa: BLE001 - then minigrad must raise the same
+        assert_same_error(lambda: call(torch), lambda: call(minigrad))
+        return
+    assert_close(call(minigrad), t)
