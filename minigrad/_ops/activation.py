@@ -148,10 +148,12 @@ def _softmax_like(input, dim, dtype, name, node_cls, shifted):
     ``node_cls`` (rows holding inf give NaN, as in PyTorch, without NumPy's warning)."""
     input, d, axis = _softmax_input(input, dim, dtype, name)
     if d.ndim == 0 or d.size == 0:
-        out = (d - d if name == "log_softmax" else np.exp(d - d)) if d.size else d.copy()
+        with np.errstate(invalid="ignore"):  # (inf - inf: NaN, as in PyTorch)
+            out = (d - d if name == "log_softmax" else np.exp(d - d)) if d.size else d.copy()
     else:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out = shifted(d - _max_keep(d, axis), axis)
+        with np.errstate(invalid="ignore", divide="ignore"):  # a row with inf: NaN, no warning
+            # (a contiguous result whatever the input's layout, as PyTorch's)
+            out = shifted(np.ascontiguousarray(d - _max_keep(d, axis)), axis)
     out = Tensor._wrap(out)
     if should_record(input):
         node = node_cls()

@@ -72,8 +72,9 @@ def mse_loss(input: Tensor, target: Tensor, reduction: int) -> Tensor:
     if dtype.kind != "f":
         name = from_numpy_dtype(dtype)._legacy_name[:-6]
         raise NotImplementedError(f"\"mse_cpu\" not implemented for '{name}'")
-    diff = a - b
-    out = Tensor._wrap(_reduce(diff * diff, reduction))
+    with np.errstate(all="ignore"):  # inf - inf is NaN, as in PyTorch, without a warning
+        diff = a - b
+        out = Tensor._wrap(_reduce(diff * diff, reduction))
     if should_record(input, target):
         node = MseLossBackward0()
         node._s_reduction = reduction

@@ -192,7 +192,8 @@ def _more_graphs(mg=mg):
              F.huber_loss(a, c), F.huber_loss(a, c, delta=2., reduction="none"),
              F.smooth_l1_loss(a, c, beta=2.), F.smooth_l1_loss(c, a, beta=0., reduction="sum"),
              F.embedding(mg.tensor([1, 0, 1]), b, padding_idx=0),
-             F.embedding(mg.tensor([[1, 0], [1, 1]]), b)]
+             F.embedding(mg.tensor([[1, 0], [1, 1]]), b),
+             F.layer_norm(c, (3,), a[0], s[1]), F.layer_norm(c * a, (2, 3))]
     return made
 
 
