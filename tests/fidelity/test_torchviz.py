@@ -52,9 +52,6 @@ WHY = {
     "topk_negative_dim": "PyTorch saves dim=-1 as an unsigned 18446744073709551615; minigrad "
                          "saves the wrapped dim",
     "embedding_padding_idx": "the same unsigned -1 for padding_idx",
-    "layer_norm": "minigrad's layer_norm is made of mean/sub/div nodes; PyTorch has one "
-                  "NativeLayerNormBackward0",
-    "hypot_result": "PyTorch's HypotBackward0 also saves its result",
     "diag_dims": "DiagEmbedBackward0 saves dim1/dim2 as unsigned negative dims in PyTorch",
 }
 
