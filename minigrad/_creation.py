@@ -272,29 +272,62 @@ def _gen(generator):
     return (generator or default_generator)._rng
 
 
+def _random_shape(fn: str, size: tuple, dtype, kernel: str, requires_grad) -> tuple:
+    """(shape, NumPy dtype) of ``rand``/``randn``, with PyTorch's errors for bad ones."""
+    if not size or not isinstance(requires_grad, bool):
+        kwargs = {} if dtype is None else {"dtype": dtype}
+        if not isinstance(requires_grad, bool):
+            kwargs["requires_grad"] = requires_grad
+        raise invalid_combination(fn, size, kwargs)
+    shape = _size(size, fn)
+    d = _np(dtype, fn, *size)
+    allocate(lambda s, dtype: None, shape, d)  # (refuses sizes PyTorch cannot hold)
+    if d.kind != "f":
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{from_numpy_dtype(d)._cpp}'")
+    return shape, d
+
+
 def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Uniform random numbers in [0, 1)."""
     check_device(device)
-    data = _gen(generator).random(_size(size), dtype=np.float64).astype(_np(dtype))
+    shape, d = _random_shape("rand", size, dtype, "check_uniform_bounds", requires_grad)
+    data = _gen(generator).random(shape, dtype=np.float64).astype(d)
     return _finish(data, requires_grad, device)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Standard normal random numbers."""
     check_device(device)
-    data = _gen(generator).standard_normal(_size(size)).astype(_np(dtype))
+    shape, d = _random_shape("randn", size, dtype, "normal_kernel_cpu", requires_grad)
+    data = _gen(generator).standard_normal(shape).astype(d)
     return _finish(data, requires_grad, device)
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
 def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
             requires_grad: bool = False) -> Tensor:
     """Random integers in [low, high)."""
     check_device(device)
+    given = tuple(a for a in (low, high, size) if a is not None)
     if size is None:
         low, high, size = 0, low, high
     if high is None:
         low, high = 0, low
-    data = _gen(generator).integers(low, high, size=_size((size,)))
+    if len(given) == 2 and isinstance(size, (tuple, list)) and not _is_int(high):
+        raise TypeError("randint(): argument 'high' (position 1) must be int, not "
+                        f"{type(high).__name__}")
+    if not isinstance(size, (tuple, list)) or not _is_int(low) or not _is_int(high):
+        raise invalid_combination("randint", given)
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
+                           f">= to={high}")
+    shape = _size((size,), "randint")
+    allocate(lambda s, dtype: None, shape, np.int64)  # (refuses sizes PyTorch cannot hold)
+    data = _gen(generator).integers(low, high, size=shape)
     return _finish(data.astype((dtype or int64).np), requires_grad, device)
 
 
