@@ -22,6 +22,7 @@ from . import (
     cuda,
     nn,
     optim,
+    random,  # noqa: A004 - torch.random
     utils,
 )
 from ._creation import *  # noqa: F401,F403
@@ -88,6 +89,7 @@ from ._ops.compare import (
     not_equal,
     where,  # noqa: A004
 )
+from ._ops.einsum import einsum  # noqa: F401
 from ._ops.indexing import narrow, select
 from ._ops.join import cat, chunk, concat, concatenate, split, stack, unbind
 from ._ops.linalg import addmm, bmm, dot, matmul, mm, mv
@@ -134,6 +136,7 @@ from ._ops.unary import (
     sqrt,  # noqa: A004
 )
 from ._ops.unary_more import *  # noqa: F401,F403
+from ._ops.unique import unique, unique_consecutive  # noqa: F401
 from ._random import bernoulli, multinomial, normal, poisson, randperm
 from ._tensor import Tensor
 from ._tensor_str import set_printoptions
@@ -141,6 +144,7 @@ from ._types import Size
 from .autograd import derivatives as _derivatives
 from .autograd.grad_mode import *  # noqa: F401,F403 - no_grad, enable_grad, ...
 from .autograd.grad_mode import __all__ as _grad_mode_all
+from .random import get_rng_state, set_rng_state
 from .serialization import load, save
 from .utils import data as _utils_data  # noqa: F401 - makes torch.utils.data available
 
@@ -184,13 +188,14 @@ __all__ = list(_creation_all) + list(_grad_mode_all) + [
     "where", "masked_fill", "narrow", "nonzero", "select", "cat", "concat", "concatenate",
     "stack", "split", "chunk", "unbind", "clone", "flatten", "movedim", "permute", "reshape",
     "squeeze", "swapaxes", "swapdims", "t", "transpose", "unsqueeze",
-    "normal", "randperm", "bernoulli", "multinomial", "poisson",
+    "normal", "randperm", "bernoulli", "multinomial", "poisson", "random", "get_rng_state",
+    "set_rng_state",
     "device", "get_default_device", "set_default_device", "cuda", "accelerator", "backends",
     "utils", "save", "load", "subtract", "multiply", "divide", "detach",
     "nansum", "nanmean", "finfo", "iinfo",
 ]
 __all__ += (_unary_more.__all__ + _binary_more.__all__ + _reduce_more.__all__
-            + _shape_more.__all__)
+            + _shape_more.__all__ + ["einsum", "unique", "unique_consecutive"])
 subtract, multiply, divide = sub, mul, div
 
 

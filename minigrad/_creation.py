@@ -1,20 +1,22 @@
 """Making tensors: ``tensor``, ``ones``, ``zeros``, ``arange``, random tensors and friends.
 
-Random numbers come from minigrad's own generator (``manual_seed`` makes them reproducible);
-they are not PyTorch's numbers, so lessons that print random tensors should use fixed values.
+Random tensors come from PyTorch's CPU generator (``_mt19937``) and PyTorch's sampling rules
+(``_sampling``): after ``manual_seed(s)`` they are the numbers PyTorch prints for the same seed.
 """
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
 
+from . import _sampling
 from ._device import check as _check_device
-from ._device import cpu as _cpu
 from ._dtype import _Defaults, float32, from_numpy_dtype, int64
 from ._dtype import check as _check_dtype
 from ._dtype import dtype as _dtype_cls
+from ._mt19937 import Generator, default_generator
 from ._sizes import allocate, arange_length, check_eye, check_linspace
 from ._sizes import size_of as _size
 from ._tensor import Tensor
@@ -31,48 +33,25 @@ __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "ones_like", "z
            "Generator", "default_generator"]
 
 
-class Generator:
-    """A random-number generator (NumPy's PCG64) with PyTorch's ``manual_seed`` interface."""
+def manual_seed(seed) -> Generator:
+    """Seed the default generator: random tensors then repeat run after run, and are the
+    numbers PyTorch draws for the same seed.
 
-    def __init__(self, device="cpu"):
-        _check_device(device)
-        self.device = _cpu
-        self._seed = 67280421310721
-        self._rng = np.random.Generator(np.random.PCG64(self._seed))
-
-    def manual_seed(self, seed: int) -> Generator:
-        self._seed = int(seed)
-        self._rng = np.random.Generator(np.random.PCG64(self._seed))
-        return self
-
-    def initial_seed(self) -> int:
-        return self._seed
-
-    def seed(self) -> int:
-        s = int(np.random.SeedSequence().entropy % (2**63))
-        self.manual_seed(s)
-        return s
-
-    def get_state(self):
-        return self._rng.bit_generator.state
-
-    def set_state(self, state) -> None:
-        self._rng.bit_generator.state = state
-
-
-default_generator = Generator()
-
-
-def manual_seed(seed: int) -> Generator:
-    """Seed minigrad's default generator, so random tensors repeat run after run."""
-    return default_generator.manual_seed(seed)
+    >>> import minigrad as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.rand(3)
+    tensor([0.4963, 0.7682, 0.0885])
+    """
+    return default_generator.manual_seed(int(seed))
 
 
 def seed() -> int:
+    """Seed the default generator from the operating system; returns the seed."""
     return default_generator.seed()
 
 
 def initial_seed() -> int:
+    """The seed the default generator started from."""
     return default_generator.initial_seed()
 
 
@@ -268,8 +247,8 @@ def eye(n: int | None = None, m: int | None = _REQUIRED, *, dtype=None, device=N
     return _finish(np.eye(int(n), None if m is None else int(m), dtype=d), requires_grad, device)
 
 
-def _gen(generator):
-    return (generator or default_generator)._rng
+def _gen(generator) -> Generator:
+    return default_generator if generator is None else generator
 
 
 def _random_shape(fn: str, size: tuple, dtype, kernel: str, requires_grad) -> tuple:
@@ -292,7 +271,7 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = F
     """Uniform random numbers in [0, 1)."""
     check_device(device)
     shape, d = _random_shape("rand", size, dtype, "check_uniform_bounds", requires_grad)
-    data = _gen(generator).random(shape, dtype=np.float64).astype(d)
+    data = _sampling.uniform(_gen(generator), math.prod(shape), d).reshape(shape)
     return _finish(data, requires_grad, device)
 
 
@@ -300,7 +279,7 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = 
     """Standard normal random numbers."""
     check_device(device)
     shape, d = _random_shape("randn", size, dtype, "normal_kernel_cpu", requires_grad)
-    data = _gen(generator).standard_normal(shape).astype(d)
+    data = _sampling.normal(_gen(generator), math.prod(shape), d).reshape(shape)
     return _finish(data, requires_grad, device)
 
 
@@ -327,8 +306,8 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
                            f">= to={high}")
     shape = _size((size,), "randint")
     allocate(lambda s, dtype: None, shape, np.int64)  # (refuses sizes PyTorch cannot hold)
-    data = _gen(generator).integers(low, high, size=shape)
-    return _finish(data.astype((dtype or int64).np), requires_grad, device)
+    data = _sampling.random_ints(_gen(generator), math.prod(shape), int(low), int(high))
+    return _finish(data.reshape(shape).astype((dtype or int64).np), requires_grad, device)
 
 
 def rand_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:

@@ -1,6 +1,6 @@
 """More movement ops: ``flip``, ``roll``, ``repeat``/``tile``, ``tril``/``triu``, ``diag``,
 ``diagonal``, ``unflatten``, ``hstack``/``vstack``, ``masked_select``, ``outer``,
-``tensordot``, ``einsum``, and the in-place ``t_``, ``unsqueeze_``, ``squeeze_``,
+``tensordot``, and the in-place ``t_``, ``unsqueeze_``, ``squeeze_``,
 ``fill_diagonal_``.
 
 >>> import minigrad as torch
@@ -22,7 +22,7 @@ from .movement import view_of
 
 __all__ = ["flip", "fliplr", "flipud", "roll", "tile", "tril", "triu", "diag", "diagonal",
            "unflatten", "hstack", "vstack", "masked_select", "outer", "ger", "tensordot",
-           "einsum", "diag_embed"]
+           "diag_embed"]
 
 
 def _t(x):
@@ -105,7 +105,11 @@ def roll(input, shifts, dims=None):
 class RepeatBackward0(Node):
     """z = repeat(self, repeats):  dself = the sum of the gradient over all the copies."""
 
-    saved = ("repeats",)
+    saved = ("repeats", "self_sym_sizes")
+
+    @property
+    def _s_self_sym_sizes(self) -> tuple:
+        return tuple(self._shape)
 
     def backward(self, g):
         gt = _t(g)
@@ -256,14 +260,31 @@ def unflatten(input, dim: int, sizes):
     return input.view(shape[:d] + tuple(sizes) + shape[d + 1:])
 
 
+def _at_least_1d(t):
+    """``t`` with at least one dimension: a 0-d tensor becomes ``[t]`` (a view, as PyTorch's)."""
+    return t.reshape(1) if t.dim() == 0 else t
+
+
+def _at_least_2d(t):
+    """``t`` with at least two dimensions: 0-d -> ``[[t]]``, 1-d -> one row (``unsqueeze(0)``)."""
+    return t.reshape(1, 1) if t.dim() == 0 else t.unsqueeze(0) if t.dim() == 1 else t
+
+
 def hstack(tensors):
-    """Join along dimension 1 (0 for 1-D tensors)."""
-    return cat(list(tensors), 0 if tensors[0].dim() == 1 else 1)
+    """Join along dimension 1 (0 for 1-D tensors); 0-d tensors count as 1-D, as in PyTorch."""
+    tensors = [_at_least_1d(t) for t in _non_empty(tensors, "hstack")]
+    return cat(tensors, 0 if tensors[0].dim() == 1 else 1)
 
 
 def vstack(tensors):
-    """Join along dimension 0, 1-D tensors taken as rows."""
-    return cat([t.reshape(1, -1) if t.dim() < 2 else t for t in tensors], 0)
+    """Join along dimension 0, 0-d and 1-D tensors taken as rows (PyTorch's ``atleast_2d``)."""
+    return cat([_at_least_2d(t) for t in _non_empty(tensors, "vstack")], 0)
+
+
+def _non_empty(tensors, name: str) -> list:
+    if not len(tensors):
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+    return list(tensors)
 
 
 class MaskedSelectBackward0(Node):
@@ -322,42 +343,6 @@ def tensordot(a, b, dims=2):
     right = b.permute(*(db + fb)).reshape(k, -1)
     shape = tuple(a.shape[d] for d in fa) + tuple(b.shape[d] for d in fb)
     return left.mm(right).reshape(shape)
-
-
-class EinsumBackward(Node):
-    """z = einsum(eq, *operands):  each operand's gradient is the einsum of the gradient with
-    the other operands (this node has no PyTorch counterpart: PyTorch records its bmm/view
-    decomposition)."""
-
-    def backward(self, g):
-        gt = _t(g)
-        ins, out = self._equation
-        grads = []
-        for i in range(len(ins)):
-            others = [Tensor._wrap(o) for j, o in enumerate(self._operands) if j != i]
-            subs = ",".join([out] + [s for j, s in enumerate(ins) if j != i])
-            r = Tensor._wrap(np.einsum(f"{subs}->{ins[i]}", gt._data, *[o._data for o in others]))
-            grads.append(_out(r, g))
-        return tuple(grads)
-
-
-def einsum(equation: str, *operands):
-    """Einstein summation (``'ij,jk->ik'``), with a gradient for each operand."""
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = tuple(operands[0])
-    eq = equation.replace(" ", "")
-    data = np.einsum(eq, *[o._data for o in operands])
-    out = Tensor._wrap(np.asarray(data))
-    if should_record(*operands):
-        ins, _, res = eq.partition("->")
-        if not _:
-            letters = sorted(c for c in ins if c.isalpha() and ins.count(c) == 1)
-            res = "".join(letters)
-        node = EinsumBackward()
-        node._equation = (ins.split(","), res)
-        node._operands = [o._data for o in operands]
-        record(node, out, *operands)
-    return out
 
 
 # ---------------------------------------------------------------- in-place movement

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import assert_same_outcome
 
 import minigrad as mg
 
@@ -45,7 +46,8 @@ CASES = [
 ]
 
 VECTOR_CASES = [("torch.outer(x, x)", V), ("torch.diag(x)", V), ("torch.diag(x, 1)", V),
-                ("torch.hstack([x, x])", V), ("torch.vstack([x, x])", V)]
+                ("torch.hstack([x, x])", V), ("torch.vstack([x, x])", V),
+                ("torch.hstack([x, x])", np.float32(2.5)), ("torch.vstack([x, x])", np.float32(2.5))]
 
 
 def run(lib, code, x0):
@@ -116,13 +118,7 @@ def test_second_derivatives_match_torch(torch, code):
     "lib.zeros(3, 3).fill_diagonal_(2.)", "lib.ones(2, 2).new_ones(1).lerp(lib.zeros(1), 0.25)",
 ])
 def test_results_and_errors_match_torch(torch, code):
-    def outcome(lib):
-        try:
-            return "ok", repr(eval(code, {"lib": lib}))
-        except Exception as e:
-            return type(e).__name__, str(e)
-
-    assert outcome(mg) == outcome(torch)
+    assert_same_outcome(torch, code)
 
 
 def test_floor_divide_of_a_tensor_requiring_grad_has_no_derivative(torch):
@@ -149,3 +145,12 @@ def test_einsum_gradients_match_torch(torch):
 
     for m, t in zip(grads(mg), grads(torch)):
         np.testing.assert_allclose(m, t, rtol=1e-5)
+
+
+@pytest.mark.parametrize("code", [
+    "[f.name() for f, _ in lib.hstack([lib.tensor(2., requires_grad=True)] * 2).grad_fn.next_functions]",
+    "[f.name() for f, _ in lib.vstack([lib.tensor(2., requires_grad=True)] * 2).grad_fn.next_functions]",
+    "[f.name() for f, _ in lib.vstack([lib.ones(3, requires_grad=True)] * 2).grad_fn.next_functions]",
+    "lib.hstack([])", "lib.vstack([])"])
+def test_hstack_and_vstack_go_through_at_least_1d_and_2d_as_in_pytorch(torch, code):
+    assert_same_outcome(torch, code)
