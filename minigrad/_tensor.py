@@ -358,10 +358,6 @@ class Tensor:
         return bool(self._data)
 
     def __float__(self) -> float:
-        if self.requires_grad:
-            warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to "
-                          "unexpected behavior.\nConsider using tensor.detach() first.",
-                          UserWarning, stacklevel=2)
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
         return float(self.item())
