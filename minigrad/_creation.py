@@ -266,13 +266,29 @@ def _gen(generator) -> Generator:
     return default_generator if generator is None else generator
 
 
+def _random_shape(fn: str, size: tuple, dtype, kernel: str, requires_grad) -> tuple:
+    """(shape, NumPy dtype) of ``rand``/``randn``, with PyTorch's errors for bad ones."""
+    if not size or not isinstance(requires_grad, bool):
+        kwargs = {} if dtype is None else {"dtype": dtype}
+        if not isinstance(requires_grad, bool):
+            kwargs["requires_grad"] = requires_grad
+        raise invalid_combination(fn, size, kwargs)
+    shape = _size(size, fn)
+    d = _np(dtype, fn, *size)
+    allocate(lambda s, dtype: None, shape, d)  # (refuses sizes PyTorch cannot hold)
+    if d.kind != "f":
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{from_numpy_dtype(d)._cpp}'")
+    return shape, d
+
+
 def rand(*sizes, size=None, generator=None, dtype=None, device=None,
          requires_grad: bool = False) -> Tensor:
     """Uniform random numbers in [0, 1)."""
     check_device(device)
-    shape = _size(_sizes("rand", sizes, size), "rand")
-    np_dtype = _sampling.float_kernel("check_uniform_bounds", _np(dtype))
-    data = _sampling.uniform(_gen(generator), math.prod(shape), np_dtype).reshape(shape)
+    shape, d = _random_shape("rand", _sizes("rand", sizes, size), dtype, "check_uniform_bounds",
+                             requires_grad)
+    data = _sampling.uniform(_gen(generator), math.prod(shape), d).reshape(shape)
     return _finish(data, requires_grad, device)
 
 
@@ -280,21 +296,35 @@ def randn(*sizes, size=None, generator=None, dtype=None, device=None,
           requires_grad: bool = False) -> Tensor:
     """Standard normal random numbers (d2l writes ``randn(size=(2, 3))``)."""
     check_device(device)
-    shape = _size(_sizes("randn", sizes, size), "randn")
-    np_dtype = _sampling.float_kernel("normal_kernel_cpu", _np(dtype))
-    data = _sampling.normal(_gen(generator), math.prod(shape), np_dtype).reshape(shape)
+    shape, d = _random_shape("randn", _sizes("randn", sizes, size), dtype, "normal_kernel_cpu",
+                             requires_grad)
+    data = _sampling.normal(_gen(generator), math.prod(shape), d).reshape(shape)
     return _finish(data, requires_grad, device)
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)
 
 
 def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
             requires_grad: bool = False) -> Tensor:
     """Random integers in [low, high)."""
     check_device(device)
+    given = tuple(a for a in (low, high, size) if a is not None)
     if size is None:
         low, high, size = 0, low, high
     if high is None:
         low, high = 0, low
-    shape = _size((size,))
+    if len(given) == 2 and isinstance(size, (tuple, list)) and not _is_int(high):
+        raise TypeError("randint(): argument 'high' (position 1) must be int, not "
+                        f"{type(high).__name__}")
+    if not isinstance(size, (tuple, list)) or not _is_int(low) or not _is_int(high):
+        raise invalid_combination("randint", given)
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
+                           f">= to={high}")
+    shape = _size((size,), "randint")
+    allocate(lambda s, dtype: None, shape, np.int64)  # (refuses sizes PyTorch cannot hold)
     data = _sampling.random_ints(_gen(generator), math.prod(shape), int(low), int(high))
     return _finish(data.reshape(shape).astype((dtype or int64).np), requires_grad, device)
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from ._dtype import from_numpy_dtype
 from ._state import local as _mode
-from ._types import Size, VersionCounter, cpu, unsupported
+from ._types import Size, VersionCounter, check_assigned_grad, cpu, unsupported
 from .utils.hooks import Hooks, RemovableHandle
 
 __all__ = ["Tensor"]
@@ -216,25 +216,7 @@ class Tensor:
     @grad.setter
     def grad(self, value) -> None:
         if value is not None:
-            if not isinstance(value, Tensor):
-                raise TypeError(
-                    f"assigned grad expected to be a Tensor or None but got grad of type "
-                    f"{type(value).__name__}")
-            if value is self:
-                raise RuntimeError("can't assign Variable as its own grad")
-            if value._data.dtype != self._data.dtype:
-                raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{value.dtype._c_type}' "
-                    f"to a tensor with grad_dtype '{self.dtype._cpp}'. The gradient "
-                    "must match the tensor's grad_dtype (defaults to the tensor's dtype). You can "
-                    "set the tensor's grad_dtype attribute with a specific dtype, or None to allow "
-                    "any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and "
-                    "its gradient may break downstream systems that assume they match.")
-            if value._data.shape != self._data.shape:
-                raise RuntimeError(
-                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor "
-                    f"of size '{list(self.shape)}'. Please ensure that the gradient and the "
-                    "tensor are the same size")
+            check_assigned_grad(self, value, Tensor)
         self._grad = value
 
     @grad.deleter
@@ -370,8 +352,9 @@ class Tensor:
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
-            raise RuntimeError(
-                "Boolean value of Tensor with more than one value is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with "
+                               f"{'no values' if not self._data.size else 'more than one value'}"
+                               " is ambiguous")
         return bool(self._data)
 
     def __float__(self) -> float:

@@ -15,7 +15,8 @@ from array import array
 
 from ._device import check, cpu, device
 
-__all__ = ["Size", "cpu", "VersionCounter", "check_device", "unsupported", "invalid_combination"]
+__all__ = ["Size", "cpu", "VersionCounter", "check_device", "unsupported", "invalid_combination",
+           "check_assigned_grad"]
 
 
 class Size(tuple):
@@ -80,3 +81,25 @@ def invalid_combination(fn: str, args=(), kwargs=None) -> TypeError:
     text = ", ".join(shown + named) if shown else "".join(n + ", " for n in named)
     return TypeError(f"{fn}() received an invalid combination of arguments - got ({text}), "
                      "but expected one of:")
+
+
+def check_assigned_grad(tensor, value, tensor_type) -> None:
+    """PyTorch's errors for ``tensor.grad = value`` with a value that cannot be its gradient."""
+    if not isinstance(value, tensor_type):
+        raise TypeError("assigned grad expected to be a Tensor or None but got grad of type "
+                        f"{type(value).__name__}")
+    if value is tensor:
+        raise RuntimeError("can't assign Variable as its own grad")
+    if value._data.dtype != tensor._data.dtype:
+        raise RuntimeError(
+            f"attempting to assign a gradient with dtype '{value.dtype._c_type}' to a tensor "
+            f"with grad_dtype '{tensor.dtype._cpp}'. The gradient must match the tensor's "
+            "grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
+            "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with "
+            "caution. Diverging the dtypes of a tensor and its gradient may break downstream "
+            "systems that assume they match.")
+    if value._data.shape != tensor._data.shape:
+        raise RuntimeError(
+            f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of size "
+            f"'{list(tensor.shape)}'. Please ensure that the gradient and the tensor are the "
+            "same size")

@@ -103,6 +103,8 @@ method("allclose")(allclose)
 def _reduce_bool(np_fn, input, dim, keepdim):
     data = input._data
     axes = None if dim is None else _dims(input, dim)
+    if not data.ndim:  # a 0-d tensor: dim 0 or -1 names the tensor itself
+        axes = None
     out = np.asarray(np_fn(data, axis=axes, keepdims=keepdim))
     return Tensor._wrap(out.astype(np.uint8) if data.dtype == np.uint8 else out)
 

@@ -206,11 +206,6 @@ def _kind(d: np.dtype) -> int:
     return 2 if d.kind == "f" else (0 if d.kind == "b" else 1)
 
 
-def _dst_name(d, scalar_clamp: bool) -> str:
-    """How PyTorch names the destination dtype: clamp_ with number bounds prints its C type."""
-    return d._c_type if scalar_clamp else d._cpp
-
-
 def _write(self: Tensor, data: np.ndarray, scalar_clamp: bool = False) -> None:
     """Copy an op's result into ``self``'s memory (shared with its views); bump the version."""
     dst = self._data
@@ -222,7 +217,7 @@ def _write(self: Tensor, data: np.ndarray, scalar_clamp: bool = False) -> None:
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation.")
     if _kind(data.dtype) > _kind(dst.dtype):
-        target = _dst_name(dtype_of(dst.dtype), scalar_clamp)
+        target = getattr(dtype_of(dst.dtype), "_c_type" if scalar_clamp else "_cpp")  # clamp_
         raise RuntimeError(f"result type {dtype_of(data.dtype)._cpp} can't be cast to the "
                            f"desired output type {target}")
     np.copyto(dst, data, casting="unsafe")

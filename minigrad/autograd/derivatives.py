@@ -362,9 +362,10 @@ def evaluate(rule: Rule, symbol: str, **values):
     for k, v in values.items():
         v = signed(v)
         scope[k] = np.asarray(v) if isinstance(v, (list, tuple)) and k != "shape" else v
-    return np.asarray(eval(expr, {"__builtins__": {}}, scope))  # noqa: S307 - our own table
+    return np.asarray(eval(expr, {"__builtins__": _IMPORT_ONLY}, scope))  # noqa: S307 - our table
 
 
+_IMPORT_ONLY = {"__import__": __import__}  # the builtins a rule is evaluated with
 _FORWARD_FUNCTIONS = {"max": np.maximum, "min": np.minimum, "maximum": np.maximum,
                       "minimum": np.minimum, "clamp": np.clip}
 
@@ -377,7 +378,8 @@ def evaluate_forward(rule: Rule, **values):
         return None
     scope = dict(_FUNCTIONS, **_FORWARD_FUNCTIONS)
     scope.update({k: signed(v) for k, v in values.items()})
-    return np.asarray(eval(head[4:].split(" = ")[0], {"__builtins__": {}}, scope))  # noqa: S307
+    # (NumPy's ndarray.prod imports a module on its first call: it needs __import__)
+    return np.asarray(eval(head[4:].split(" = ")[0], {"__builtins__": _IMPORT_ONLY}, scope))  # noqa: S307
 
 
 # ---------------------------------------------------------------- docstrings

@@ -105,7 +105,7 @@ MORE = {
                                                    "v": "value"},
                            a="grad", t1="grad * v / t2", t2="-grad * v * t1 / t2**2"),
     # ---- scans, statistics and order statistics
-    "NansumBackward0": _r("z = a.nansum(dim, keepdim)",
+    "NansumBackward0": _r("z = nansum(a, dim, keepdim)",
                           {"a": "self", "dim": "dim", "keepdim": "keepdim"},
                           a="where(isnan(a), 0, expand(grad, a.shape, dim, keepdim))"),
     "CumsumBackward0": _r("z = cumsum(a, dim)", {"dim": "dim"},
@@ -187,6 +187,13 @@ def _axes(dim):
     return tuple(int(d) for d in np.atleast_1d(dim))
 
 
+def _nansum(a, dim, keepdim):
+    """``a.nansum(dim, keepdim)`` for saved values (a negative dim is saved as unsigned)."""
+    axes = None if dim is None else tuple(int(d) - 2**64 if int(d) >= 2**63 else int(d)
+                                          for d in np.atleast_1d(dim))
+    return np.nansum(a, axis=axes, keepdims=bool(keepdim))
+
+
 def _mean(x, dim):
     return np.mean(x, axis=_axes(dim), keepdims=True)
 
@@ -252,7 +259,7 @@ HELPERS = {
     "hypot": np.hypot, "sinh": np.sinh, "cosh": np.cosh, "pi": np.pi,
     "cumsum": lambda g, dim: np.cumsum(g, axis=int(dim)),
     "flip": lambda g, dims: np.flip(g, axis=_axes(dims)), "roll": _roll,
-    "mean": _mean, "cumprod_grad": _cumprod_grad, "unrepeat": _unrepeat,
+    "mean": _mean, "nansum": _nansum, "cumprod_grad": _cumprod_grad, "unrepeat": _unrepeat,
     "tril": np.tril, "triu": np.triu, "undiagonal": _undiagonal, "diagonal": np.diagonal,
     "unmask": _unmask, "put_along": _put_along, "one": lambda w: 1.0 if w is None else w,
 }

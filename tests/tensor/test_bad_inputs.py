@@ -27,7 +27,7 @@ X = "L.ones(2, 3)"
 
 def _creation() -> list:
     calls = []
-    for f in ("zeros", "ones", "empty"):
+    for f in ("zeros", "ones", "empty", "rand", "randn"):
         calls += [f"L.{f}()", f"L.{f}(-1)", f"L.{f}(2, -3)", f"L.{f}(2.5)", f"L.{f}('a')",
                   f"L.{f}(None)", f"L.{f}((2, 'a'))", f"L.{f}(2**62)", f"L.{f}([2, [3]])",
                   f"L.{f}(2, dtype='float32')", f"L.{f}(True)",
@@ -44,6 +44,9 @@ def _creation() -> list:
         "L.arange(float('nan'), 5)", "L.arange(0, 5, float('nan'))", "L.arange(1e20)",
         "L.arange(0, 'a')", "L.arange(0, 5, 'a')", "L.arange(3, dtype='x')",
         "L.arange(3, dtype=L.bool)",
+        "L.rand(2, dtype=L.int64)", "L.randn(2, dtype=L.bool)",
+        "L.randint(5)", "L.randint(5, 2, (2,))", "L.randint(0, 5, 'a')", "L.randint(2.5, (2,))",
+        "L.randint(0, 2.5, (2,))", "L.randint(0, 5, (-1,))", "L.randint(0, 5, (2**62,))",
         "L.linspace(0, 1)", "L.linspace(0, 1, -1)", "L.linspace(0, 1, 2.5)",
         "L.linspace('a', 1, 2)", "L.linspace(0, 1, None)", "L.linspace(0, 1, 3, dtype=L.bool)",
         "L.zeros_like(5)", "L.ones_like([1, 2])", "L.full_like(L.ones(2), 'a')",
@@ -141,7 +144,9 @@ def _binary() -> list:
         "L.tensor(-1.).sqrt()", "L.tensor(0.).log()", "L.tensor([0.]) / 0",
         "L.tensor([0.]).pow(-1)", "L.tensor([100.]).exp()", "L.tensor([0.]).reciprocal()",
         "L.tensor([float('nan')]).long()", "L.tensor([1e5]).half()", "L.tensor([]).mean()",
-        "L.tensor([]).max()", "L.ones(2) * 1e39", "1e39 - L.ones(2)", "L.ones(2) + 1e39",
+        "L.tensor([]).max()", "L.tensor(True).all(0)", "L.tensor(1.).any(-1)",
+        "L.tensor(1.).all((0,))", "bool(L.tensor([]))",
+        "int(L.tensor(1.5, requires_grad=True))", "L.ones(2) * 1e39", "1e39 - L.ones(2)", "L.ones(2) + 1e39",
         "L.ones(2, dtype=L.float16) * 1e39", "L.ones(2, dtype=L.float64) * 1e39",
     ]
 
