@@ -57,8 +57,8 @@ class SavedTensor:
         if tensor._inference:
             raise RuntimeError(INFERENCE_MESSAGE)
         self.data = tensor._data
-        self.vc = tensor._vc
-        self.version = tensor._vc[0]
+        self.vc = vc = tensor._vc
+        self.version = vc[0]
         self.released = False
         if output_of is None:
             self.tensor = tensor
