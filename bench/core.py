@@ -12,6 +12,8 @@ array is a fresh ``mmap`` whose pages fault in on first touch, and the 1000x1000
 time the kernel's page-fault handling (PyTorch sidesteps it with its caching allocator).
 All three run single-threaded (``OMP_NUM_THREADS=1`` and friends): on a 2-core machine a
 threaded BLAS or PyTorch's thread pool swings by several times whenever anything else runs.
+Times are the worker's CPU time (``time.process_time``): on a quiet machine that is the wall
+time, and on a busy shared one the time other processes take the core away does not count.
 
     python -m bench            # all cases
     python -m bench --quick    # fewer repeats
@@ -33,7 +35,7 @@ LIBS = ("minigrad", "torch", "floor")
 
 
 def median_time(fn, *, number: int, repeat: int, setup=None) -> float:
-    """Median over ``repeat`` runs of the mean time of ``number`` calls (seconds).
+    """Median over ``repeat`` runs of the mean CPU time of ``number`` calls (seconds).
 
     ``setup`` (untimed) runs before each repeat, e.g. to restore weights a training step moved.
     """
@@ -44,10 +46,10 @@ def median_time(fn, *, number: int, repeat: int, setup=None) -> float:
     for _ in range(repeat):
         if setup:
             setup()
-        start = time.perf_counter()
+        start = time.process_time()
         for _ in range(number):
             fn()
-        times.append((time.perf_counter() - start) / number)
+        times.append((time.process_time() - start) / number)
     return statistics.median(times)
 
 

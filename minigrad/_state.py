@@ -1,7 +1,8 @@
-"""Per-thread autograd state: whether ops are recorded, inference mode, anomaly detection.
+"""Autograd state: whether ops are recorded, inference mode (per thread), anomaly detection.
 
-Kept in a ``threading.local`` (PyTorch's grad mode is thread-local too), so it persists from
-one notebook cell to the next and the backward engine can set and restore it around each step.
+Grad mode and inference mode live in a ``threading.local`` (PyTorch's are thread-local too),
+so they persist from one notebook cell to the next and the backward engine can set and restore
+them around each step. Anomaly detection is process-wide, as PyTorch's ``AnomalyMode`` is.
 """
 
 import threading
@@ -10,8 +11,18 @@ import threading
 class _State(threading.local):
     grad_enabled = True
     inference_mode = False
-    anomaly_enabled = False  # torch.autograd.detect_anomaly / set_detect_anomaly
-    anomaly_check_nan = True
+
+
+class _Anomaly:
+    """``detect_anomaly``/``set_detect_anomaly``: one switch for every thread. A plain object
+    (cheaper to read than the thread-local state: ``record()`` and the engine read it for
+    every op and every node)."""
+
+    __slots__ = ("enabled", "check_nan")
+
+    def __init__(self) -> None:
+        self.enabled, self.check_nan = False, True
 
 
 local = _State()
+anomaly = _Anomaly()

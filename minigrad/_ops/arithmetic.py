@@ -209,7 +209,7 @@ def mul(input, other, *, out=None) -> Tensor:
         if should_record(input):
             node = MulBackward0()
             node._s_other = other
-            record(node, out, input, other, broadcast=True)
+            record(node, out, input, other)  # (a float keeps the input's shape and dtype)
         return out
     out = elementwise(np.multiply, input, other)
     if out is NotImplemented:

@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from .._state import local as _mode
+from .._state import anomaly as _anomaly
 from .._tensor import Tensor
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
@@ -25,11 +25,11 @@ _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # .../mi
 
 
 def is_anomaly_enabled() -> bool:
-    return _mode.anomaly_enabled
+    return _anomaly.enabled
 
 
 def is_anomaly_check_nan_enabled() -> bool:
-    return _mode.anomaly_check_nan
+    return _anomaly.check_nan
 
 
 class set_detect_anomaly:
@@ -38,14 +38,14 @@ class set_detect_anomaly:
     backward returns NaN, naming that node."""
 
     def __init__(self, mode: bool, check_nan: bool = True) -> None:
-        self.prev = (_mode.anomaly_enabled, _mode.anomaly_check_nan)
-        _mode.anomaly_enabled, _mode.anomaly_check_nan = bool(mode), bool(check_nan)
+        self.prev = (_anomaly.enabled, _anomaly.check_nan)
+        _anomaly.enabled, _anomaly.check_nan = bool(mode), bool(check_nan)
 
     def __enter__(self) -> None:
         pass
 
     def __exit__(self, *exc) -> None:
-        _mode.anomaly_enabled, _mode.anomaly_check_nan = self.prev
+        _anomaly.enabled, _anomaly.check_nan = self.prev
 
 
 class detect_anomaly:
@@ -69,11 +69,11 @@ class detect_anomaly:
                       "and should only be enabled for debugging.", stacklevel=2)
 
     def __enter__(self) -> None:
-        self.prev = (_mode.anomaly_enabled, _mode.anomaly_check_nan)
-        _mode.anomaly_enabled, _mode.anomaly_check_nan = True, self.check_nan
+        self.prev = (_anomaly.enabled, _anomaly.check_nan)
+        _anomaly.enabled, _anomaly.check_nan = True, self.check_nan
 
     def __exit__(self, *exc) -> None:
-        _mode.anomaly_enabled, _mode.anomaly_check_nan = self.prev
+        _anomaly.enabled, _anomaly.check_nan = self.prev
 
     def __call__(self, func):
         import functools

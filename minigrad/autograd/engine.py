@@ -29,6 +29,7 @@ import warnings
 
 import numpy as np
 
+from .._state import anomaly as _anomaly
 from .._state import local as _mode
 from .._tensor import Tensor
 from . import hooks as _hooks
@@ -63,10 +64,10 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
                 continue
             try:
                 g, out, leaf = _execute(node, g, task)
-                if _mode.anomaly_enabled and _mode.anomaly_check_nan:
+                if _anomaly.enabled and _anomaly.check_nan:
                     check_nan(node, out)
             except BaseException:
-                if _mode.anomaly_enabled:  # anomaly mode names the node and where it was made
+                if _anomaly.enabled:  # anomaly mode names the node and where it was made
                     warn_failed_node(node)
                 raise
             if out:  # (a leaf sends nothing)

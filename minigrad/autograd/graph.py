@@ -20,6 +20,7 @@ import weakref
 import numpy as np
 
 from .._dtype import from_numpy_dtype
+from .._state import anomaly as _anomaly
 from .._state import local as _mode
 from .._tensor import Tensor
 from ..utils.hooks import Hooks as _Hooks
@@ -374,7 +375,7 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
     node._next_nodes = tuple(nodes)
     node._next_nrs = _ZEROS[i] if nrs is None and i < 8 else intern_nrs(tuple(nrs or [0] * i))
     node._sequence_nr = next(_sequence)
-    if _mode.anomaly_enabled:
+    if _anomaly.enabled:
         keep_forward_trace(node)
     if out is outputs:
         if out._data.dtype.kind not in "fc":

@@ -64,8 +64,8 @@ class SavedTensor:
             self.node = None if output_of is None else weakref.ref(output_of)
             return _pack(self, tensor, *default_hooks[-1])
         self.data = tensor._data
-        self.vc = tensor._vc
-        self.version = tensor._vc[0]
+        self.vc = vc = tensor._vc
+        self.version = vc[0]
         self.released = False
         if output_of is None:
             self.tensor = tensor

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import warnings
 
 import numpy as np
@@ -63,6 +64,21 @@ def test_anomaly_mode_says_what_pytorch_says(torch):
     assert _nan_distance(minigrad)[:2] == _nan_distance(torch)[:2]
     assert _nan_distance(minigrad, check_nan=False)[0] == \
         _nan_distance(torch, check_nan=False)[0] is None
+
+
+@pytest.mark.torch
+def test_anomaly_mode_is_one_switch_for_every_thread_as_in_pytorch(torch):
+    def seen_from_a_thread(lib):
+        api = lib if lib is torch else lib.autograd  # (PyTorch has these at the top level)
+        seen = []
+        with lib.autograd.set_detect_anomaly(True, check_nan=False):
+            worker = threading.Thread(target=lambda: seen.append(
+                (api.is_anomaly_enabled(), api.is_anomaly_check_nan_enabled())))
+            worker.start()
+            worker.join()
+        return seen, api.is_anomaly_enabled()
+
+    assert seen_from_a_thread(minigrad) == seen_from_a_thread(torch) == ([(True, False)], False)
 
 
 def test_the_warning_shows_the_forward_line_that_made_the_failing_node():
