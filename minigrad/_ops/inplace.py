@@ -118,6 +118,8 @@ def _sync_view(self) -> None:
     base = self._base
     if self._view_vc == vc or (self._grad_fn is None and not base._requires_grad):
         return
+    if self._view_vc is not None:
+        _check_rebased_view(self)
     seen, self._view_vc = self._view_vc, vc
     if seen is None:  # a view not made by view_of (a custom Function's alias): take it as new
         return
@@ -175,6 +177,10 @@ _MULTI = ("This view is the output of a function that returns multiple views. Su
           "operation by an out-of-place one.")
 _NO_GRAD = ("A view was created in no_grad mode and is being modified inplace with grad mode "
             "enabled.")
+_AMBIGUOUS = ("Given that this use case is ambiguous and error-prone, it is forbidden. You can "
+              "clarify your code by moving both the view and the inplace either both inside the "
+              "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
+              "want the inplace to be tracked).")
 
 
 def _check_view(self: Tensor, recording: bool | None) -> None:
@@ -187,17 +193,29 @@ def _check_view(self: Tensor, recording: bool | None) -> None:
     multi = d.get("_view_multi")
     if recording is None:
         if d.get("_view_no_grad") and self._base._requires_grad:
-            raise RuntimeError(f"{_NO_GRAD} {_MULTI}" if multi else
-                               f"{_NO_GRAD} Given that this use case is ambiguous and "
-                               "error-prone, it is forbidden. You can clarify your code by moving "
-                               "both the view and the inplace either both inside the no_grad block "
-                               "(if you don't want the inplace to be tracked) or both outside (if "
-                               "you want the inplace to be tracked).")
+            raise RuntimeError(f"{_NO_GRAD} {_MULTI}" if multi else f"{_NO_GRAD} {_AMBIGUOUS}")
     elif multi is not None and (recording or self._requires_grad):
         if self._grad_fn is None:
             raise RuntimeError(f"{_NO_GRAD} {_MULTI}")
         raise RuntimeError(f"Output {self._output_nr} of {multi} is a view and is being modified "
                            f"inplace. {_MULTI}")
+
+
+def _check_rebased_view(self: Tensor) -> None:
+    """PyTorch's refusal to give a new grad_fn to a view whose base (or another view of it)
+    changed in place, when the view was made in no_grad mode or by split/chunk/unbind."""
+    d = self.__dict__
+    multi = d.get("_view_multi")
+    changed = "its base or another view of its base has been modified inplace"
+    if d.get("_view_no_grad"):
+        raise RuntimeError(f"A view was created in no_grad mode and {changed} with grad mode "
+                           f"enabled. {_AMBIGUOUS}")
+    if multi is None:
+        return
+    if self._grad_fn is None:
+        raise RuntimeError(f"A view was created in no_grad mode and {changed} with grad mode "
+                           f"enabled. {_MULTI}")
+    raise RuntimeError(f"Output {self._output_nr} of {multi} is a view and {changed}. {_MULTI}")
 
 
 def _kind(d: np.dtype) -> int:

@@ -319,12 +319,17 @@ def should_record(*inputs) -> bool:
     mode off, so it needs no test of its own. That only floating-point outputs get a node is
     :func:`record`'s part.
     """
-    if _mode.grad_enabled:
-        for t in inputs:
-            if isinstance(t, Tensor) and (t._requires_grad or (
-                    t._base is not None and t._base._requires_grad)):  # a view of such a base
-                return True
-    return False
+    if not _mode.grad_enabled:
+        return False
+    found = False
+    for t in inputs:
+        if isinstance(t, Tensor):
+            if t._base is not None and t._base._requires_grad:  # a view of such a base:
+                t._sync_view()  # its history is read from the base now (the op may save it)
+                found = True
+            elif t._requires_grad:
+                found = True
+    return found
 
 
 def record(node: Node, outputs, *inputs, broadcast: bool = False):
@@ -350,7 +355,8 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
         nr = 0
         if not isinstance(x, Tensor):  # a number (no edge), or an edge passed on from a node
             fn, nr = x if type(x) is tuple else (None, 0)
-        elif not x._requires_grad or (x._base is not None and _view_leads_nowhere(x)):
+        elif (not x._requires_grad and x._base is None) or (
+                x._base is not None and _view_leads_nowhere(x)):
             fn = None
         else:
             fn = x._grad_fn
@@ -387,10 +393,12 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
 
 
 def _view_leads_nowhere(x) -> bool:
-    """Bring view ``x`` up to date (its memory may have changed in place); True if it was made
-    in no_grad mode, when its gradient leads nowhere."""
-    x._sync_view()
-    return x._grad_fn is None and x._view_no_grad
+    """Bring view ``x`` up to date (its base may have changed in place since, and so started
+    requiring grad); True if its gradient leads nowhere: it does not require grad, or it was
+    made in no_grad mode."""
+    if x._requires_grad or x._base._requires_grad:
+        x._sync_view()
+    return not x._requires_grad or (x._grad_fn is None and x._view_no_grad)
 
 
 _NRS: dict = {}
