@@ -12,6 +12,7 @@ class _State(threading.local):
     inference_mode = False
     anomaly_enabled = False  # torch.autograd.detect_anomaly / set_detect_anomaly
     anomaly_check_nan = True
+    any_dtype = False  # set while an in-place op runs: PyTorch records those on any dtype
 
 
 local = _State()

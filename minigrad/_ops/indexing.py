@@ -366,8 +366,15 @@ class IndexPutImplBackward0(IndexPutBackward0):
     """The accumulating index_put made by IndexBackward0's backward (create_graph=True)."""
 
 
+def _fills_by_mask(indices, values, accumulate) -> bool:
+    """PyTorch writes one value through one boolean mask as ``masked_fill_(mask, value.item())``:
+    then the value's dtype need not match (``int_tensor[mask] = float_tensor_of_one``)."""
+    return (not accumulate and values._data.size == 1 and len(indices) == 1
+            and indices[0] is not None and indices[0]._data.dtype.kind in "bu")
+
+
 def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0):
-    if values._data.dtype != input._data.dtype:
+    if values._data.dtype != input._data.dtype and not _fills_by_mask(indices, values, accumulate):
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "
             f"{input.dtype._legacy_name[:-6]} for the destination and "

@@ -24,8 +24,11 @@ tensor([10., 10.,  1.])
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
+from .._state import local as _mode
 from .._tensor import Tensor
 from ..autograd.functional_utils import sum_to
 from ..autograd.grad_mode import is_grad_enabled, is_inference_mode_enabled
@@ -33,7 +36,7 @@ from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_re
 from . import _formula as F
 from ._core import broadcast_error, dtype_of, method
 from .indexing import _sequence_as_tuple, apply_slicing
-from .movement import clone
+from .movement import clone, overlapping
 
 __all__ = ["apply_inplace", "CopySlices", "AsStridedBackward0"]
 
@@ -222,13 +225,17 @@ def _kind(d: np.dtype) -> int:
     return 2 if d.kind == "f" else (0 if d.kind == "b" else 1)
 
 
-def _write(self: Tensor, data: np.ndarray) -> None:
-    """Copy an op's result into ``self``'s memory (shared with its views); bump the version."""
+def _write(self: Tensor, data: np.ndarray, fills: bool = False) -> None:
+    """Copy an op's result into ``self``'s memory (shared with its views); bump the version.
+
+    Memory that several elements share (``expand``) is refused, as in PyTorch, unless the op
+    ``fills`` it with one number.
+    """
     dst = self._data
     if data.shape != dst.shape:
         raise RuntimeError(f"output with shape [{', '.join(map(str, dst.shape))}] doesn't match "
                            f"the broadcast shape [{', '.join(map(str, data.shape))}]")
-    if not dst.flags.writeable:  # (PyTorch checks the memory before the dtype)
+    if not dst.flags.writeable or (overlapping(dst) and not fills):  # (before the dtype check)
         raise RuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation.")
@@ -290,11 +297,28 @@ def _check_inplace(self: Tensor, grad_mode: bool) -> None:
                                "in an in-place operation.")
 
 
-def apply_inplace(self: Tensor, op, *args, **kwargs):
-    """Run the out-of-place ``op(self, *args)`` and make its result and node ``self``'s own."""
+def _run_any_dtype(self: Tensor, op, args, kwargs):
+    """``op(self, *args)``; on an integer or bool ``self`` its node is recorded all the same, as
+    PyTorch's in-place ops do (``a.fill_(t)`` gives an int64 tensor with ``FillBackward3``;
+    ``copy_`` is the exception: see ``_copied``)."""
+    if self._data.dtype.kind in "fc":
+        return op(self, *args, **kwargs)
+    state = _mode.any_dtype
+    _mode.any_dtype = True
+    try:
+        return op(self, *args, **kwargs)
+    finally:
+        _mode.any_dtype = state
+
+
+def apply_inplace(self: Tensor, op, *args, fills: bool = False, **kwargs):
+    """Run the out-of-place ``op(self, *args)`` and make its result and node ``self``'s own.
+
+    ``fills``: the op writes one number everywhere (allowed on expanded memory).
+    """
     grad_mode = is_grad_enabled()
     _check_inplace(self, grad_mode)
-    out = op(self, *args, **kwargs)
+    out = _run_any_dtype(self, op, args, kwargs)
     if out is NotImplemented:
         return NotImplemented
     node = out._grad_fn
@@ -302,7 +326,7 @@ def apply_inplace(self: Tensor, op, *args, **kwargs):
         _check_view(self, node is not None)
     if node is not None:
         _save_original(node, self)
-    _write(self, out._data)
+    _write(self, out._data, fills)
     if node is not None:
         _follow_result(node, out, self)
         _rebase(self, node)
@@ -323,7 +347,7 @@ def _variant(name: str):
 
 for _name in ("add", "sub", "mul", "div", "neg", "clamp", "clamp_min", "clamp_max", "pow",
               "exp", "log", "sqrt", "abs", "sigmoid", "tanh", "relu", "sin", "cos",
-              "reciprocal", "square", "masked_fill", "index_put", "bitwise_and",
+              "reciprocal", "square", "index_put", "bitwise_and",
               "bitwise_or", "bitwise_xor", "logical_not",
               # (issue 7's ops, defined in unary_more/binary_more/reduce_more/shape_more)
               "floor", "ceil", "round", "trunc", "sign", "frac", "log1p", "expm1", "log2",
@@ -386,7 +410,7 @@ def _copied(input, src):
     except ValueError:
         raise broadcast_error(input, src) from None
     out = Tensor._wrap(data)
-    if should_record(input, src):
+    if data.dtype.kind in "fc" and should_record(input, src):  # (an integer copy: no history)
         record(CopyBackwards(), out, input, src, broadcast=True)
     return out
 
@@ -394,13 +418,24 @@ def _copied(input, src):
 @method("zero_")
 def zero_(self):
     """Fill with zeros, in place."""
-    return apply_inplace(self, _zeroed)
+    return apply_inplace(self, _zeroed, fills=True)
+
+
+@method("masked_fill_")
+def masked_fill_(self, mask, value):
+    """Write ``value`` where ``mask`` holds, in place (into expanded memory too, with
+    PyTorch's deprecation warning)."""
+    if overlapping(self._data):
+        warnings.warn("Use of masked_fill_ on expanded tensors is deprecated. Please clone() the "
+                      "tensor before performing this operation. This also applies to advanced "
+                      "indexing e.g. tensor[mask] = scalar", UserWarning, stacklevel=2)
+    return apply_inplace(self, Tensor.masked_fill, mask, value, fills=True)
 
 
 @method("fill_")
 def fill_(self, value):
     """Fill with ``value`` (a number or a 0-d tensor), in place."""
-    return apply_inplace(self, _filled, value)
+    return apply_inplace(self, _filled, value, fills=not isinstance(value, Tensor))
 
 
 @method("copy_")

@@ -68,6 +68,13 @@ def _promoted(tensors) -> np.dtype:
     return result_type(*tensors).np
 
 
+def _row_major(join, datas, axis: int, dtype) -> np.ndarray:
+    """``join(datas, axis)`` (np.concatenate or np.stack) as a row-major array, as PyTorch's
+    cat and stack give (NumPy would keep a transposed or expanded input's layout)."""
+    out = join(datas, axis=axis, dtype=dtype)
+    return out if out.flags.c_contiguous else np.ascontiguousarray(out)
+
+
 def cat(tensors, dim: int = 0, *, out=None):
     """Join tensors along an existing dimension ``dim`` (1-d empty tensors are skipped)."""
     unsupported("cat", out=out)
@@ -88,7 +95,7 @@ def cat(tensors, dim: int = 0, *, out=None):
                     f"Sizes of tensors must match except in dimension {d}. Expected size {a} "
                     f"but got size {b} for tensor number {i} in the list.")
     dt = _promoted(tensors)
-    out = Tensor._wrap(np.concatenate([t._data for t in used], axis=d, dtype=dt))
+    out = Tensor._wrap(_row_major(np.concatenate, [t._data for t in used], d, dt))
     if should_record(*tensors):
         node = CatBackward0()
         node._s_dim, node._dim = u64(dim), d
@@ -117,8 +124,8 @@ def stack(tensors, dim: int = 0, *, out=None):
     if not -n <= dim < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
                          f"but got {dim})")
-    out = Tensor._wrap(np.stack([t._data for t in tensors], axis=dim % n,
-                                dtype=_promoted(tensors)))
+    out = Tensor._wrap(_row_major(np.stack, [t._data for t in tensors], dim % n,
+                                  _promoted(tensors)))
     if should_record(*tensors):
         node = StackBackward0()
         node._s_dim, node._dim = u64(dim), dim % n

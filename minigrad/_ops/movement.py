@@ -28,7 +28,7 @@ from ._core import method
 
 __all__ = ["reshape", "view", "flatten", "transpose", "permute", "t", "squeeze", "unsqueeze",
            "expand", "expand_as", "clone", "contiguous", "movedim", "swapaxes", "swapdims",
-           "view_of", "views_of", "u64"]
+           "view_of", "views_of", "u64", "strided", "overlapping"]
 
 
 def u64(n: int) -> int:
@@ -202,7 +202,7 @@ class TransposeBackward0(Node):
     saved = ("dim0", "dim1")
 
     def backward(self, g):
-        return (g.swapaxes(*self._dims),)
+        return (g.swapaxes(*self._dims) if g.ndim else g,)  # (a 0-d tensor: as it is)
 
 
 class PermuteBackward0(Node):
@@ -226,7 +226,7 @@ class TBackward0(Node):
 def transpose(input, dim0: int, dim1: int) -> Tensor:
     """A view with dimensions ``dim0`` and ``dim1`` swapped (also ``swapaxes``, ``swapdims``)."""
     a, b = input._wrap_dim(dim0), input._wrap_dim(dim1)
-    out = np.swapaxes(input._data, a, b)
+    out = np.swapaxes(input._data, a, b) if input._data.ndim else input._data[...]
     node = None
     if should_record(input):
         node = TransposeBackward0()
@@ -415,7 +415,27 @@ def expand(input, *sizes) -> Tensor:
     if should_record(input):
         node = ExpandBackward0()
         node._s_self_sym_sizes = input._data.shape
-    return view_of(input, np.broadcast_to(input._data, shape), node)
+    return view_of(input, strided(input._data, shape, _expanded_strides(input._data, shape)),
+                   node)
+
+
+def _expanded_strides(data: np.ndarray, shape: tuple) -> tuple:
+    """The strides (in bytes) of ``data`` expanded to ``shape``: 0 where it repeats."""
+    lead = len(shape) - data.ndim
+    return (0,) * lead + tuple(0 if n == 1 and s != 1 else st for n, s, st in
+                               zip(data.shape, shape[lead:], data.strides))
+
+
+def overlapping(d: np.ndarray) -> bool:
+    """Whether several elements of ``d`` share one memory location (an expanded dimension)."""
+    return any(s == 0 and n > 1 for n, s in zip(d.shape, d.strides))
+
+
+def strided(data: np.ndarray, shape: tuple, strides: tuple) -> np.ndarray:
+    """A view of ``data``'s memory, starting at its first element, with these sizes and byte
+    strides; writable where ``data`` is (unlike ``np.broadcast_to``), as PyTorch's views are:
+    writing into memory that several elements share is refused by the in-place ops instead."""
+    return np.lib.stride_tricks.as_strided(data, shape, strides, writeable=data.flags.writeable)
 
 
 @method("expand_as")
@@ -428,7 +448,10 @@ def expand_as(input, other):
 def clone(input, *, memory_format=None) -> Tensor:
     """A copy with its own memory; gradients flow through it unchanged."""
     unsupported("clone", memory_format=memory_format)
-    out = Tensor._wrap(np.copy(input._data))  # keeps the memory layout (preserve_format)
+    data = input._data
+    # keeps the memory layout (preserve_format), unless elements share memory (expand): then
+    # row-major, as PyTorch's clone gives
+    out = Tensor._wrap(np.ascontiguousarray(data) if overlapping(data) else np.copy(data))
     if should_record(input):
         record(CloneBackward0(), out, input)
     return out

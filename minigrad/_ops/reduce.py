@@ -244,7 +244,7 @@ def prod(input, dim=None, keepdim: bool = False, *, dtype=None):
         node = ProdBackward0() if should_record(input) else None
     else:
         axis = input._wrap_dim(dim)
-        out = np.asarray(d.prod(axis=axis, keepdims=keepdim) if d.ndim else d)
+        out = np.asarray(d.prod(axis=axis, keepdims=keepdim) if d.ndim else np.array(d))
         node = ProdBackward1() if should_record(input) else None
         if node is not None:
             node._s_dim, node._axis, node._s_keepdim = u64(dim), axis, keepdim

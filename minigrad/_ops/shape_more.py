@@ -18,7 +18,7 @@ from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import method
 from .join import cat
-from .movement import view_of
+from .movement import strided, view_of
 
 __all__ = ["flip", "fliplr", "flipud", "roll", "tile", "tril", "triu", "diag", "diagonal",
            "unflatten", "hstack", "vstack", "masked_select", "outer", "ger", "tensordot",
@@ -54,7 +54,8 @@ def flip(input, *dims):
     """The elements in reverse order along each of ``dims``."""
     dims = tuple(input._wrap_dim(d) for d in _dims_arg(dims))
     flat = dims if input._data.ndim else ()
-    out = Tensor._wrap(np.flip(input._data, flat).copy() if flat else input._data.copy())
+    # (order K keeps the input's layout, as PyTorch's flip does: a transposed input stays so)
+    out = Tensor._wrap(np.copy(np.flip(input._data, flat) if flat else input._data, order="K"))
     if should_record(input):
         node = FlipBackward0()
         node._s_dims = list(dims)
@@ -195,11 +196,24 @@ class DiagonalBackward0(Node):
         return (_out(flat.reshape(tuple(self._s_self_sym_sizes)), g),)
 
 
+def _diagonal_view(a: np.ndarray, offset: int, d1: int, d2: int) -> np.ndarray:
+    """The diagonal as a writable view of ``a`` (``np.diagonal``'s is read-only): the other
+    dimensions in order, then the diagonal, whose stride is the sum of the two strides."""
+    start = [slice(None)] * a.ndim
+    start[d2 if offset >= 0 else d1] = slice(abs(offset), None)
+    b = a[tuple(start)]
+    keep = [i for i in range(a.ndim) if i not in (d1, d2)]
+    shape = tuple(b.shape[i] for i in keep) + (min(b.shape[d1], b.shape[d2]),)
+    return strided(b, shape, tuple(b.strides[i] for i in keep) + (b.strides[d1] + b.strides[d2],))
+
+
 @method("diagonal")
 def diagonal(input, offset: int = 0, dim1: int = 0, dim2: int = 1):
     """The diagonal ``offset`` of the planes (dim1, dim2), as a view."""
     d1, d2 = input._wrap_dim(dim1), input._wrap_dim(dim2)
-    data = np.diagonal(input._data, offset, d1, d2)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    data = _diagonal_view(input._data, offset, d1, d2)
     node = None
     if should_record(input):
         node = DiagonalBackward0()

@@ -246,9 +246,9 @@ class AccumulateGrad(Node):
         if create_graph:
             if not isinstance(grad, Tensor):
                 grad = Tensor._wrap(grad)
-            var._grad = _recorded_copy(grad) if old is None else old + grad
+            var._grad = _recorded_copy(grad, var._data) if old is None else old + grad
         elif old is None:
-            var._grad = Tensor._wrap(grad if owned else np.array(grad))
+            var._grad = Tensor._wrap(_in_layout_of(var._data, grad, owned))
         else:
             d = old._data
             if d.flags.writeable:
@@ -291,9 +291,21 @@ class GraphRoot(Node):
         return grads
 
 
-def _recorded_copy(g):
-    """A copy of tensor ``g`` that is part of the graph (PyTorch's ``CopyBackwards``)."""
-    t = Tensor._wrap(np.array(g._data))
+def _in_layout_of(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray:
+    """``grad`` (kept if ``owned``, else copied) laid out in memory as the leaf ``like`` is:
+    PyTorch's layout contract for ``.grad`` (a row-major leaf gets a row-major ``.grad`` even
+    when the gradient arrived transposed, as from ``x.t()``)."""
+    if grad.strides == like.strides and grad.shape == like.shape:
+        return grad if owned else grad.copy(order="K")
+    out = np.empty_like(like, dtype=grad.dtype)  # (order K: the leaf's own layout)
+    np.copyto(out, grad)
+    return out
+
+
+def _recorded_copy(g, like: np.ndarray):
+    """A copy of tensor ``g`` in ``like``'s layout that is part of the graph (PyTorch's
+    ``CopyBackwards``)."""
+    t = Tensor._wrap(_in_layout_of(like, g._data, False))
     if should_record(g):
         record(CopyBackwards(), t, None, g)
     return t
@@ -345,7 +357,8 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
       that input's shape and dtype: un-broadcasting lives here, once, not in every formula.
     - Each output becomes output ``i`` of ``node``. Only floating-point (or complex) tensors
       can have a gradient: a single integer or bool output raises PyTorch's error; in a tuple
-      of outputs (a custom Function's) such an output is left a plain tensor.
+      of outputs (a custom Function's) such an output is left a plain tensor. (In-place ops
+      record on any dtype, as PyTorch's do: ``inplace.apply_inplace`` sets ``any_dtype``.)
     """
     single = type(outputs) is not tuple
     out = outputs if single else next((t for t in outputs if t is not None), None)
@@ -380,7 +393,7 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
     if _mode.anomaly_enabled:
         keep_forward_trace(node)
     if single:
-        if out._data.dtype.kind not in "fc":
+        if out._data.dtype.kind not in "fc" and not _mode.any_dtype:
             raise RuntimeError("Autograd not support dtype: "
                                + from_numpy_dtype(out._data.dtype)._legacy_name[:-6])
         out._grad_fn, out._requires_grad, out._output_nr = node, True, 0
