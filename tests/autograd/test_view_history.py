@@ -70,20 +70,21 @@ PROGRAMS = {
                                     "r = (v, v._is_view())",
     "no_grad_change_keeps_plain_view": "a = torch.ones(3); v = a[1:]; a.mul_(2); r = v",
 }
+MULTI_VIEW = {  # `{view}` is one of the ops below, taken of `a`
+    "of_base_changed_later": "a = torch.ones(2, 3); vs = {view}; "
+                             "w = torch.tensor(2., requires_grad=True); a.mul_(w); "
+                             "r = (vs[0].requires_grad, vs[-1] * 1)",
+    "of_non_leaf_changed": "x = torch.ones(2, 3, requires_grad=True); a = x * 1; vs = {view}; "
+                           "a.mul_(2); r = vs[-1].is_leaf",
+    "output_changed_directly": "a = torch.ones(2, 3); vs = {view}; "
+                               "w = torch.tensor(2., requires_grad=True); vs[0].mul_(w)",
+    "changed_without_grad": "x = torch.ones(2, 3, requires_grad=True); a = x * 1; vs = {view}\n"
+                            "with torch.no_grad():\n    a.mul_(2)\nr = vs[0].grad_fn",
+}
 for _op, _view in (("split", "a.split(1)"), ("chunk", "a.chunk(2)"), ("unbind", "a.unbind()"),
                    ("split_with_sizes", "a.split_with_sizes([1, 1])")):
-    PROGRAMS[_op + "_of_base_changed_later"] = (
-        f"a = torch.ones(2, 3); vs = {_view}; w = torch.tensor(2., requires_grad=True); "
-        "a.mul_(w); r = (vs[0].requires_grad, vs[-1] * 1)")
-    PROGRAMS[_op + "_of_non_leaf_changed"] = (
-        f"x = torch.ones(2, 3, requires_grad=True); a = x * 1; vs = {_view}; a.mul_(2); "
-        "r = vs[-1].is_leaf")
-    PROGRAMS[_op + "_output_changed_directly"] = (
-        f"a = torch.ones(2, 3); vs = {_view}; w = torch.tensor(2., requires_grad=True); "
-        "vs[0].mul_(w)")
-    PROGRAMS[_op + "_changed_without_grad"] = (
-        f"x = torch.ones(2, 3, requires_grad=True); a = x * 1; vs = {_view}\n"
-        "with torch.no_grad():\n    a.mul_(2)\nr = vs[0].grad_fn")
+    for _case, _code in MULTI_VIEW.items():
+        PROGRAMS[f"{_op}_{_case}"] = _code.replace("{view}", _view)
 for _when in ("view", "change"):
     PROGRAMS[f"no_grad_{_when}_then_base_changed"] = (
         "x = torch.ones(2, 3, requires_grad=True); a = x * 1\n"
