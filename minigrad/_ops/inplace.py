@@ -36,99 +36,19 @@ from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_re
 from . import _formula as F
 from ._core import broadcast_error, dtype_of, method
 from .indexing import _sequence_as_tuple, apply_slicing
-from .movement import clone, overlapping
+from .movement import clone
+from .views import (
+    AMBIGUOUS,
+    MULTI,
+    NO_GRAD,
+    AsStridedBackward0,
+    Placement,
+    _sync_view,
+    overlapping,
+    put_flat,
+)
 
 __all__ = ["apply_inplace", "CopySlices", "AsStridedBackward0"]
-
-# ---------------------------------------------------------------- where a view sits in its base
-class _Placement:
-    """Where a view's elements sit in its base, found from their memory addresses.
-
-    ``geometry()`` gives sizes, strides and storage offset (in elements, as PyTorch counts
-    them); ``where()`` each element's index in the flattened base. Both are worked out only
-    when first asked for (most in-place ops never need them: no backward runs through them).
-    """
-
-    __slots__ = ("arrays", "base_shape", "_geometry", "_where")
-
-    def __init__(self, view: Tensor, base: Tensor):
-        self.arrays = (view._data, base._data)
-        self.base_shape = base._data.shape
-        self._geometry = self._where = None
-
-    def geometry(self) -> tuple:
-        if self._geometry is None:
-            v, b = self.arrays
-            item = v.itemsize
-            self._geometry = (v.shape, tuple(s // item for s in v.strides),
-                              (v.ctypes.data - b.ctypes.data) // item)
-        return self._geometry
-
-    def where(self) -> np.ndarray:
-        if self._where is None:
-            off = _offsets(*self.geometry())
-            b = self.arrays[1]
-            if not b.flags.c_contiguous:  # map memory offsets to row-major positions in b
-                mine = _offsets(b.shape, tuple(s // b.itemsize for s in b.strides)).reshape(-1)
-                order = np.argsort(mine, kind="stable")
-                off = order[np.searchsorted(mine, off, sorter=order)]
-            self._where = off
-            self.arrays = None  # the memory itself is no longer needed
-        return self._where
-
-
-def _offsets(sizes, strides, offset=0) -> np.ndarray:
-    """The memory offset of every element of an array with this geometry."""
-    out = np.full(sizes, offset, np.int64)
-    for k, (n, s) in enumerate(zip(sizes, strides)):
-        out += (np.arange(n, dtype=np.int64) * s).reshape((n,) + (1,) * (len(sizes) - k - 1))
-    return out
-
-
-def _scatter(g, where, shape, accumulate):
-    """Zeros of ``shape`` with ``g`` put (or added) at flat positions ``where``."""
-    if isinstance(g, Tensor):
-        flat = Tensor._wrap(np.zeros(int(np.prod(shape)), g._data.dtype))
-        return flat.index_put((Tensor._wrap(where.reshape(-1)),), g.reshape(-1),
-                              accumulate).reshape(shape)
-    out = np.zeros(shape, g.dtype)
-    np.add.at(out.reshape(-1), where, g)
-    return out
-
-
-class AsStridedBackward0(Node):
-    """z = the view's elements read from its base's memory (after the base changed in place):
-    each element's gradient is added back at the place it was read from."""
-
-    saved = ("size", "storage_offset", "stride")
-    _s_size = property(lambda self: self._placement.geometry()[0])
-    _s_stride = property(lambda self: self._placement.geometry()[1])
-    _s_storage_offset = property(lambda self: self._placement.geometry()[2])
-
-    def backward(self, g):
-        p = self._placement
-        return (_scatter(g, p.where(), p.base_shape, True),)
-
-
-@method("_sync_view")
-def _sync_view(self) -> None:
-    """Bring a view's grad_fn up to date after its memory was changed in place.
-
-    Like PyTorch, this happens when the grad_fn is next needed: the view then reads its values
-    from the base's current history through an ``AsStridedBackward0`` node.
-    """
-    vc = self._vc[0]
-    base = self._base
-    if self._view_vc == vc or (self._grad_fn is None and not base._requires_grad):
-        return
-    if self._view_vc is not None:
-        _check_rebased_view(self)
-    seen, self._view_vc = self._view_vc, vc
-    if seen is None:  # a view not made by view_of (a custom Function's alias): take it as new
-        return
-    node = AsStridedBackward0()
-    node._placement = _Placement(self, base)
-    record(node, self, base)
 
 
 class CopySlices(Node):
@@ -142,21 +62,13 @@ class CopySlices(Node):
 
     def __init__(self, base: Tensor, view: Tensor, fn: Node):
         self.fn = fn
-        self._placement = _Placement(view, base)
+        self._placement = Placement(view, base)
 
     def backward(self, g):
-        where = self._placement.where()
-        if isinstance(g, Tensor):
-            flat = g.reshape(-1)
-            res = self._fn_backward(flat[Tensor._wrap(where)])
-            mine = res[0] if res[0] is not None else flat[Tensor._wrap(where)] * 0
-            out = flat.index_put((Tensor._wrap(where.reshape(-1)),), mine.reshape(-1))
-            return (out.reshape(self._placement.base_shape),) + res[1:]
-        out = np.array(g, order="C")
-        flat = out.reshape(-1)
-        res = self._fn_backward(flat[where])
-        flat[where] = 0 if res[0] is None else res[0]
-        return (out,) + res[1:]
+        where = self._placement.where()  # the view's elements, as positions in the flat base
+        res = self._fn_backward(F.index(g.reshape(-1), (Tensor._wrap(where),), where))
+        mine = F.zeros(where.shape, g) if res[0] is None else res[0]
+        return (put_flat(g, where, mine, False),) + res[1:]
 
     def name(self) -> str:
         return "torch::autograd::CopySlices"
@@ -175,17 +87,6 @@ class CopySlices(Node):
 
 
 # ---------------------------------------------------------------- the in-place recipe
-_MULTI = ("This view is the output of a function that returns multiple views. Such functions "
-          "do not allow the output views to be modified inplace. You should replace the inplace "
-          "operation by an out-of-place one.")
-_NO_GRAD = ("A view was created in no_grad mode and is being modified inplace with grad mode "
-            "enabled.")
-_AMBIGUOUS = ("Given that this use case is ambiguous and error-prone, it is forbidden. You can "
-              "clarify your code by moving both the view and the inplace either both inside the "
-              "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
-              "want the inplace to be tracked).")
-
-
 def _check_view(self: Tensor, recording: bool | None) -> None:
     """PyTorch's refusals to modify some views in place with grad mode on.
 
@@ -196,29 +97,12 @@ def _check_view(self: Tensor, recording: bool | None) -> None:
     multi = d.get("_view_multi")
     if recording is None:
         if d.get("_view_no_grad") and self._base._requires_grad:
-            raise RuntimeError(f"{_NO_GRAD} {_MULTI}" if multi else f"{_NO_GRAD} {_AMBIGUOUS}")
+            raise RuntimeError(f"{NO_GRAD} {MULTI}" if multi else f"{NO_GRAD} {AMBIGUOUS}")
     elif multi is not None and (recording or self._requires_grad):
         if self._grad_fn is None:
-            raise RuntimeError(f"{_NO_GRAD} {_MULTI}")
+            raise RuntimeError(f"{NO_GRAD} {MULTI}")
         raise RuntimeError(f"Output {self._output_nr} of {multi} is a view and is being modified "
-                           f"inplace. {_MULTI}")
-
-
-def _check_rebased_view(self: Tensor) -> None:
-    """PyTorch's refusal to give a new grad_fn to a view whose base (or another view of it)
-    changed in place, when the view was made in no_grad mode or by split/chunk/unbind."""
-    d = self.__dict__
-    multi = d.get("_view_multi")
-    changed = "its base or another view of its base has been modified inplace"
-    if d.get("_view_no_grad"):
-        raise RuntimeError(f"A view was created in no_grad mode and {changed} with grad mode "
-                           f"enabled. {_AMBIGUOUS}")
-    if multi is None:
-        return
-    if self._grad_fn is None:
-        raise RuntimeError(f"A view was created in no_grad mode and {changed} with grad mode "
-                           f"enabled. {_MULTI}")
-    raise RuntimeError(f"Output {self._output_nr} of {multi} is a view and {changed}. {_MULTI}")
+                           f"inplace. {MULTI}")
 
 
 def _kind(d: np.dtype) -> int:

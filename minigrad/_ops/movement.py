@@ -25,6 +25,7 @@ from ..autograd.functional_utils import sum_to
 from ..autograd.graph import Node, record, should_record
 from . import _formula as F
 from ._core import method
+from .views import overlapping, strided, view_of, views_of
 
 __all__ = ["reshape", "view", "flatten", "transpose", "permute", "t", "squeeze", "unsqueeze",
            "expand", "expand_as", "clone", "contiguous", "movedim", "swapaxes", "swapdims",
@@ -34,35 +35,6 @@ __all__ = ["reshape", "view", "flatten", "transpose", "permute", "t", "squeeze",
 def u64(n: int) -> int:
     """How PyTorch shows a negative int saved for backward: as unsigned 64-bit (-1 -> 2**64-1)."""
     return n if n >= 0 else n + 2**64
-
-
-def view_of(src: Tensor, data: np.ndarray, node: Node | None = None) -> Tensor:
-    """``data`` (a NumPy view of ``src._data``) as a view of ``src``: shared memory and version.
-
-    ``node`` (given when the view is recorded) becomes its ``grad_fn``.
-    """
-    return views_of(src, (data,), node)[0]
-
-
-def views_of(src: Tensor, datas, node: Node | None = None) -> tuple:
-    """Several views of ``src`` made by one op; ``node``, if given, has one output per view."""
-    base = src if src._base is None else src._base
-    outs = []
-    for data in datas:
-        t = Tensor._wrap(data)
-        t._vc, t._base = src._vc, base
-        outs.append(t)
-    outs = tuple(outs)
-    if node is not None:
-        record(node, outs, src)
-    elif src._requires_grad:
-        # made in no_grad mode: they show requires_grad=True (as the base does) but lead nowhere
-        # in a graph, and PyTorch forbids modifying them in place with grad mode on
-        for t in outs:
-            t._requires_grad = t._view_no_grad = True
-    for t in outs:
-        t._view_vc = t._vc[0]  # the version its grad_fn describes (see inplace._sync_view)
-    return outs
 
 
 def _size_args(name: str, args) -> tuple:
@@ -424,18 +396,6 @@ def _expanded_strides(data: np.ndarray, shape: tuple) -> tuple:
     lead = len(shape) - data.ndim
     return (0,) * lead + tuple(0 if n == 1 and s != 1 else st for n, s, st in
                                zip(data.shape, shape[lead:], data.strides))
-
-
-def overlapping(d: np.ndarray) -> bool:
-    """Whether several elements of ``d`` share one memory location (an expanded dimension)."""
-    return any(s == 0 and n > 1 for n, s in zip(d.shape, d.strides))
-
-
-def strided(data: np.ndarray, shape: tuple, strides: tuple) -> np.ndarray:
-    """A view of ``data``'s memory, starting at its first element, with these sizes and byte
-    strides; writable where ``data`` is (unlike ``np.broadcast_to``), as PyTorch's views are:
-    writing into memory that several elements share is refused by the in-place ops instead."""
-    return np.lib.stride_tricks.as_strided(data, shape, strides, writeable=data.flags.writeable)
 
 
 @method("expand_as")

@@ -16,7 +16,9 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from . import _formula as F
 from ._core import method
+from .indexing import SelectBackwardBackward0
 from .join import cat
 from .movement import strided, view_of
 
@@ -186,14 +188,18 @@ class DiagonalBackward0(Node):
     saved = ("dim1", "dim2", "offset", "self_sym_sizes")
 
     def backward(self, g):
-        gt = _t(g)
-        mask = np.zeros(self._s_self_sym_sizes, gt._data.dtype)
-        idx = np.arange(mask.size).reshape(mask.shape)
-        pos = np.diagonal(idx, self._s_offset, self._s_dim1, self._s_dim2).reshape(-1)
-        onehot = np.zeros((mask.size, pos.size), gt._data.dtype)
-        onehot[pos, np.arange(pos.size)] = 1
-        flat = Tensor._wrap(onehot) @ gt.reshape(-1)
-        return (_out(flat.reshape(tuple(self._s_self_sym_sizes)), g),)
+        shape = tuple(self._s_self_sym_sizes)
+        return (F.placed(g, shape, self._where(shape), DiagonalBackwardBackward0),)
+
+    def _where(self, shape) -> tuple:
+        """The diagonal's elements as a NumPy index into a tensor of ``shape``."""
+        flat = np.arange(int(np.prod(shape))).reshape(shape)
+        return np.unravel_index(np.diagonal(flat, self._s_offset, self._s_dim1, self._s_dim2),
+                                shape)
+
+
+class DiagonalBackwardBackward0(SelectBackwardBackward0):
+    """z = the gradient of a diagonal, placed into zeros:  dz/dgrad picks the diagonal out."""
 
 
 def _diagonal_view(a: np.ndarray, offset: int, d1: int, d2: int) -> np.ndarray:

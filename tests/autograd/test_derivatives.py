@@ -147,7 +147,8 @@ def _extra_graphs():
             (a * 1).index_put_((mg.tensor([0]),), b[0]), F.nll_loss(a, mg.tensor([0, 2])),
             F.nll_loss(mg.ones(1, 3, 2, 2, requires_grad=True), mg.tensor([[[0, 1], [2, 0]]])),
             grad_of(lambda z: z[1] * z[1]), grad_of(lambda z: (z[1:] ** 2).sum()),
-            grad_of(lambda z: (z[mg.tensor([0, 1])] ** 2).sum())]
+            grad_of(lambda z: (z[mg.tensor([0, 1])] ** 2).sum()),
+            grad_of(lambda z: (z.expand(3, 3).diagonal() ** 2).sum())]
     c = a * 1
     c[0].mul_(2)
     d = a * 1
