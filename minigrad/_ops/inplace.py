@@ -62,7 +62,7 @@ class CopySlices(Node):
 
     def __init__(self, base: Tensor, view: Tensor, fn: Node):
         self.fn = fn
-        self._placement = Placement(view, base)
+        self._placement = Placement(view._data, base._data)
 
     def backward(self, g):
         where = self._placement.where()  # the view's elements, as positions in the flat base

@@ -24,12 +24,12 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd.graph import Node, record
+from ..autograd.graph import Node, record, should_record
 from . import _formula as F
 from ._core import method
 
-__all__ = ["view_of", "views_of", "strided", "overlapping", "AsStridedBackward0", "Placement",
-           "put_flat", "MULTI", "NO_GRAD", "AMBIGUOUS"]
+__all__ = ["view_of", "views_of", "strided", "overlapping", "as_strided", "AsStridedBackward0",
+           "Placement", "put_flat", "MULTI", "NO_GRAD", "AMBIGUOUS"]
 
 
 # ---------------------------------------------------------------- making views
@@ -85,9 +85,9 @@ class Placement:
 
     __slots__ = ("arrays", "base_shape", "_geometry", "_where")
 
-    def __init__(self, view: Tensor, base: Tensor):
-        self.arrays = (view._data, base._data)
-        self.base_shape = base._data.shape
+    def __init__(self, view: np.ndarray, base: np.ndarray):
+        self.arrays = (view, base)
+        self.base_shape = base.shape
         self._geometry = self._where = None
 
     def geometry(self) -> tuple:
@@ -157,7 +157,7 @@ def _sync_view(self) -> None:
     if seen is None:  # a view not made by view_of (a custom Function's alias): take it as new
         return
     node = AsStridedBackward0()
-    node._placement = Placement(self, base)
+    node._placement = Placement(self._data, base._data)
     record(node, self, base)
 
 
@@ -187,3 +187,59 @@ def _check_rebased_view(self: Tensor) -> None:
         raise RuntimeError(f"A view was created in no_grad mode and {changed} with grad mode "
                            f"enabled. {MULTI}")
     raise RuntimeError(f"Output {self._output_nr} of {multi} is a view and {changed}. {MULTI}")
+
+
+# ---------------------------------------------------------------- as_strided
+class _Memory:
+    """An array interface over memory that an array already owns (what NumPy's own
+    ``as_strided`` builds on); ``base`` keeps that array alive."""
+
+    def __init__(self, interface: dict, base: np.ndarray):
+        self.__array_interface__, self.base = interface, base
+
+
+def _storage(data: np.ndarray) -> np.ndarray:
+    """The array owning ``data``'s memory: PyTorch's *storage* of a tensor."""
+    while True:
+        b = data.base
+        if isinstance(b, np.ndarray):
+            data = b
+        elif isinstance(getattr(b, "base", None), np.ndarray):  # (a view made by strided())
+            data = b.base
+        else:
+            return data
+
+
+def _ints(values) -> str:
+    return ", ".join(map(str, values))
+
+
+@method("as_strided")
+def as_strided(input, size, stride, storage_offset=None) -> Tensor:
+    """A view of the input's memory (its storage) with the given sizes, strides and offset,
+    all counted in elements; ``storage_offset`` defaults to the input's own."""
+    size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if any(s < 0 for s in stride):
+        raise RuntimeError("as_strided: Negative strides are not supported at the moment, got "
+                           f"strides: [{_ints(stride)}]")
+    data = input._data
+    store, item = _storage(data), data.itemsize
+    offset = ((data.ctypes.data - store.ctypes.data) // item if storage_offset is None
+              else storage_offset)
+    need = 0 if 0 in size else item * (offset + 1 + sum((n - 1) * s for n, s in zip(size, stride)))
+    if need > store.nbytes:
+        raise RuntimeError(
+            f"setStorage: sizes [{_ints(size)}], strides [{_ints(stride)}], storage offset "
+            f"{offset}, and itemsize {item} requiring a storage size of {need} are out of bounds "
+            f"for storage of size {store.nbytes}")
+    memory = {"shape": size, "strides": tuple(s * item for s in stride), "version": 3,
+              "typestr": data.dtype.str, "descr": data.dtype.descr,
+              "data": (store.ctypes.data + offset * item, not data.flags.writeable)}
+    out = np.asarray(_Memory(memory, store))
+    node = None
+    if should_record(input):
+        node = AsStridedBackward0()
+        node._placement = Placement(out, data)
+    return view_of(input, out, node)

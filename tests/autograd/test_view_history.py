@@ -21,6 +21,7 @@ VIEWS = {
     "expand": "a1.expand(4, 3)", "expand_as": "a1.expand_as(a)", "diagonal": "a.diagonal()",
     "unflatten": "a6.unflatten(0, (2, 3))", "view_of_view": "a[1:][:, 1:]",
     "t_of_slice": "a[:, 1:].t()", "swapaxes": "a.swapaxes(0, 1)",
+    "as_strided": "a.as_strided((2, 2), (1, 2), 1)", "as_strided_of_view": "a[1].as_strided((2,), (2,))",
 }
 SETUP = "a = torch.ones(2, 3); a1 = torch.ones(1, 3); a6 = torch.ones(6); "
 BASE = {"a6.": "a6", "a1.": "a1"}

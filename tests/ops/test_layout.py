@@ -78,3 +78,24 @@ def test_writes_into_expanded_memory_as_pytorch(torch, make, op):
 ])
 def test_transpose_of_a_0d_tensor_as_pytorch(torch, code):
     assert_same_program(torch, code)
+
+
+@pytest.mark.parametrize("code", [
+    "x = torch.arange(6.).requires_grad_(); v = x.as_strided((2, 2), (1, 2), 1); "
+    "(v * torch.tensor([[1., 2.], [3., 4.]])).sum().backward(); "
+    "r = (v, v._base is x, v.grad_fn._saved_size, v.grad_fn._saved_stride, "
+    "v.grad_fn._saved_storage_offset, x.grad)",
+    "x = torch.arange(6.).requires_grad_(); v = x.as_strided((3,), (0,)); v.sum().backward(); "
+    "r = (v, x.grad)",
+    "y = torch.arange(6.)[2:]; r = (y.as_strided((2,), (1,)), y.as_strided((2,), (1,), 0))",
+    "r = torch.as_strided(torch.arange(4.), (2,), (2,))",
+    "r = torch.arange(6.).as_strided((3,), (3,), 1)",
+    "r = torch.arange(6.).as_strided((2,), (-1,))",
+    "r = torch.ones(3).as_strided((3, 2), (1,))",
+    "z = torch.ones(3).as_strided((3,), (0,)); z.add_(1)",
+    "b = torch.zeros(6); b.as_strided((2,), (3,), 1).add_(1); r = b",
+    "b = torch.zeros(2, 3).t(); r = b.as_strided((3,), (1,))",
+    "r = torch.ones(3).expand(2, 3).as_strided((2, 2), (1, 1))",
+])
+def test_as_strided_as_pytorch(torch, code):
+    assert_same_program(torch, code)
