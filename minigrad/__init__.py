@@ -22,6 +22,7 @@ from . import (
     cuda,
     nn,
     optim,
+    random,  # noqa: A004 - torch.random
     utils,
 )
 from ._creation import *  # noqa: F401,F403
@@ -76,6 +77,7 @@ from ._ops.compare import (
     not_equal,
     where,  # noqa: A004
 )
+from ._ops.einsum import einsum  # noqa: F401
 from ._ops.indexing import narrow, select
 from ._ops.join import cat, chunk, concat, concatenate, split, stack, unbind
 from ._ops.linalg import addmm, bmm, dot, matmul, mm, mv
@@ -121,6 +123,7 @@ from ._ops.unary import (
     sqrt,  # noqa: A004
 )
 from ._ops.unary_more import *  # noqa: F401,F403
+from ._ops.unique import unique, unique_consecutive  # noqa: F401
 from ._ops.views import as_strided  # noqa: F401
 from ._random import bernoulli, multinomial, normal, poisson, randperm
 from ._tensor import Tensor
@@ -129,6 +132,7 @@ from ._types import Size
 from .autograd import derivatives as _derivatives
 from .autograd.grad_mode import *  # noqa: F401,F403 - no_grad, enable_grad, ...
 from .autograd.grad_mode import __all__ as _grad_mode_all
+from .random import get_rng_state, set_rng_state
 from .serialization import load, save
 from .utils import data as _utils_data  # noqa: F401 - makes torch.utils.data available
 
@@ -167,12 +171,13 @@ __all__ = list(_creation_all) + list(_grad_mode_all) + [
     "where", "masked_fill", "narrow", "nonzero", "select", "cat", "concat", "concatenate",
     "stack", "split", "chunk", "unbind", "clone", "flatten", "movedim", "permute", "reshape",
     "squeeze", "swapaxes", "swapdims", "t", "transpose", "unsqueeze",
-    "normal", "randperm", "bernoulli", "multinomial", "poisson",
+    "normal", "randperm", "bernoulli", "multinomial", "poisson", "random", "get_rng_state",
+    "set_rng_state",
     "device", "get_default_device", "set_default_device", "cuda", "accelerator", "backends",
     "utils", "save", "load", "subtract", "multiply", "divide", "detach",
 ]
 __all__ += (_unary_more.__all__ + _binary_more.__all__ + _reduce_more.__all__
-            + _shape_more.__all__)
+            + _shape_more.__all__ + ["einsum", "unique", "unique_consecutive"])
 subtract, multiply, divide = sub, mul, div
 
 

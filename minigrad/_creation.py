@@ -1,20 +1,22 @@
 """Making tensors: ``tensor``, ``ones``, ``zeros``, ``arange``, random tensors and friends.
 
-Random numbers come from minigrad's own generator (``manual_seed`` makes them reproducible);
-they are not PyTorch's numbers, so lessons that print random tensors should use fixed values.
+Random tensors come from PyTorch's CPU generator (``_mt19937``) and PyTorch's sampling rules
+(``_sampling``): after ``manual_seed(s)`` they are the numbers PyTorch prints for the same seed.
 """
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
 
+from . import _sampling
 from ._device import check as _check_device
-from ._device import cpu as _cpu
 from ._dtype import _Defaults, float32, from_numpy_dtype, int64
 from ._dtype import bool as bool_
 from ._dtype import dtype as _dtype_cls
+from ._mt19937 import Generator, default_generator
 from ._tensor import Tensor
 from ._types import check_device, unsupported
 
@@ -24,48 +26,25 @@ __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "ones_like", "z
            "Generator", "default_generator"]
 
 
-class Generator:
-    """A random-number generator (NumPy's PCG64) with PyTorch's ``manual_seed`` interface."""
+def manual_seed(seed) -> Generator:
+    """Seed the default generator: random tensors then repeat run after run, and are the
+    numbers PyTorch draws for the same seed.
 
-    def __init__(self, device="cpu"):
-        _check_device(device)
-        self.device = _cpu
-        self._seed = 67280421310721
-        self._rng = np.random.Generator(np.random.PCG64(self._seed))
-
-    def manual_seed(self, seed: int) -> Generator:
-        self._seed = int(seed)
-        self._rng = np.random.Generator(np.random.PCG64(self._seed))
-        return self
-
-    def initial_seed(self) -> int:
-        return self._seed
-
-    def seed(self) -> int:
-        s = int(np.random.SeedSequence().entropy % (2**63))
-        self.manual_seed(s)
-        return s
-
-    def get_state(self):
-        return self._rng.bit_generator.state
-
-    def set_state(self, state) -> None:
-        self._rng.bit_generator.state = state
-
-
-default_generator = Generator()
-
-
-def manual_seed(seed: int) -> Generator:
-    """Seed minigrad's default generator, so random tensors repeat run after run."""
-    return default_generator.manual_seed(seed)
+    >>> import minigrad as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.rand(3)
+    tensor([0.4963, 0.7682, 0.0885])
+    """
+    return default_generator.manual_seed(int(seed))
 
 
 def seed() -> int:
+    """Seed the default generator from the operating system; returns the seed."""
     return default_generator.seed()
 
 
 def initial_seed() -> int:
+    """The seed the default generator started from."""
     return default_generator.initial_seed()
 
 
@@ -254,21 +233,23 @@ def eye(n: int, m: int | None = None, *, dtype=None, device=None,
     return _finish(np.eye(n, m, dtype=_np(dtype)), requires_grad, device)
 
 
-def _gen(generator):
-    return (generator or default_generator)._rng
+def _gen(generator) -> Generator:
+    return default_generator if generator is None else generator
 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Uniform random numbers in [0, 1)."""
     check_device(device)
-    data = _gen(generator).random(_size(size), dtype=np.float64).astype(_np(dtype))
+    shape = _size(size)
+    data = _sampling.uniform(_gen(generator), math.prod(shape), _np(dtype)).reshape(shape)
     return _finish(data, requires_grad, device)
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Standard normal random numbers."""
     check_device(device)
-    data = _gen(generator).standard_normal(_size(size)).astype(_np(dtype))
+    shape = _size(size)
+    data = _sampling.normal(_gen(generator), math.prod(shape), _np(dtype)).reshape(shape)
     return _finish(data, requires_grad, device)
 
 
@@ -280,8 +261,9 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
         low, high, size = 0, low, high
     if high is None:
         low, high = 0, low
-    data = _gen(generator).integers(low, high, size=_size((size,)))
-    return _finish(data.astype((dtype or int64).np), requires_grad, device)
+    shape = _size((size,))
+    data = _sampling.random_ints(_gen(generator), math.prod(shape), int(low), int(high))
+    return _finish(data.reshape(shape).astype((dtype or int64).np), requires_grad, device)
 
 
 def rand_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:

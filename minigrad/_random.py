@@ -5,21 +5,26 @@ Samples are not differentiable in PyTorch: ``normal(mean, std)`` records ``Norma
 whose gradient for ``mean`` and ``std`` is zero (no reparameterisation), and ``x.normal_()``
 records ``NormalBackward0`` (zero gradient for ``x``). minigrad does the same.
 
-The numbers come from minigrad's generator (NumPy's PCG64), not PyTorch's: seeding makes a
-program repeatable, but it does not draw PyTorch's values.
+The numbers are PyTorch's: the generator is PyTorch's CPU Mersenne Twister (``_mt19937``) and
+each sampler draws from it as PyTorch's CPU kernel does (``_sampling``), so after the same
+``manual_seed`` both libraries print the same samples. ``poisson`` is the exception: it takes
+its seed from the generator but samples with NumPy.
 
 >>> import minigrad as torch
 >>> g = torch.Generator().manual_seed(0)
->>> sorted(torch.randperm(4, generator=g).tolist())
-[0, 1, 2, 3]
+>>> torch.randperm(4, generator=g)
+tensor([0, 1, 3, 2])
 >>> torch.normal(torch.zeros(3, requires_grad=True), 1.).grad_fn.name()
 'NormalBackward1'
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from . import _sampling
 from ._creation import _finish, _gen, _np, _size
 from ._dtype import int64
 from ._ops.inplace import apply_inplace
@@ -88,27 +93,34 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
            requires_grad: bool = False, out=None) -> Tensor:
     """Samples from normal distributions of the given ``mean`` and ``std`` (numbers or tensors).
 
-    With two numbers, ``size`` gives the shape; with tensors, their broadcast shape.
+    With two numbers, ``size`` gives the shape; with tensors, their broadcast shape. As in
+    PyTorch, standard samples are drawn first, then scaled by ``std`` and shifted by ``mean``.
     """
     tm, ts = isinstance(mean, Tensor), isinstance(std, Tensor)
     _check_std(std)
-    rng = _gen(generator)
+    gen = _gen(generator)
     if not (tm or ts):
         if size is None:
             raise TypeError("normal() received an invalid combination of arguments - got "
                             "(float, float), but expected a size")
-        data = rng.normal(mean, std, _size((size,))).astype(_np(dtype))
-        return _finish(data, requires_grad, device)
+        shape = _size((size,))
+        data = _sampling.normal(gen, math.prod(shape), _np(dtype), mean, std)
+        return _finish(data.reshape(shape), requires_grad, device)
     if tm and ts and mean.numel() != std.numel() and mean.shape != std.shape:
         raise RuntimeError(f"The size of tensor a ({mean.shape[-1]}) must match the size of "
                            f"tensor b ({std.shape[-1]}) at non-singleton dimension 0")
     m = mean._data if tm else mean
     s = std._data if ts else std
-    like = mean if tm else std
+    like = (mean if tm else std)._data.dtype
     shape = np.broadcast_shapes(np.shape(m), np.shape(s))
-    data = (m + s * rng.standard_normal(shape)).astype(like._data.dtype)
+    if ts:  # normal_(0, 1), then mul_(std), add_(mean)
+        z = _sampling.normal(gen, math.prod(shape), like).reshape(shape)
+        data = (z * np.asarray(s, like)).astype(like) + np.asarray(m, like)
+    else:   # normal_(0, std), then add_(mean)
+        z = _sampling.normal(gen, math.prod(shape), like, 0.0, s).reshape(shape)
+        data = z + np.asarray(m, like)
     inputs = [t for t in (mean, std) if isinstance(t, Tensor)]
-    out = Tensor._wrap(data)
+    out = Tensor._wrap(data.astype(like))
     if should_record(*inputs):
         node = (NormalBackward3() if tm and ts else NormalBackward1() if tm else NormalBackward2())
         record(node, out, *inputs, broadcast=True)
@@ -120,45 +132,73 @@ def randperm(n: int, *, generator=None, dtype=None, device=None,
              requires_grad: bool = False) -> Tensor:
     """A random permutation of ``0 .. n-1``."""
     if n < 0:
-        raise RuntimeError(f"n must be non-negative, got{n}")
-    data = _gen(generator).permutation(n).astype((dtype or int64).np)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    data = _sampling.randperm(_gen(generator), n).astype((dtype or int64).np)
     return _finish(data, requires_grad, device)
 
 
-def bernoulli(input, p=None, *, generator=None) -> Tensor:
-    """1 with probability ``input`` (elementwise), else 0; same dtype as ``input``."""
-    probs = input._data if p is None else np.full_like(input._data, p)
+def _check_p(probs) -> None:
     if probs.size and (probs.min() < 0 or probs.max() > 1):
         raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
                            "this error message be improved?  If so, please report an "
                            "enhancement request to PyTorch.)")
-    data = (_gen(generator).random(probs.shape) < probs).astype(input._data.dtype)
-    return Tensor._wrap(data)
+
+
+def bernoulli(input, p=None, *, generator=None) -> Tensor:
+    """1 with probability ``input`` (elementwise), else 0; same dtype as ``input``."""
+    if p is not None:
+        return Tensor._wrap(np.empty_like(input._data)).bernoulli_(p, generator=generator)
+    _check_p(input._data)
+    data = _sampling.bernoulli(_gen(generator), input._data)
+    return Tensor._wrap(data.astype(input._data.dtype))
+
+
+def _numpy_rng(generator) -> np.random.Generator:
+    """A NumPy generator seeded from ``generator`` (for the samplers PyTorch's draws are not
+    reproduced for): repeatable under ``manual_seed``, but not PyTorch's numbers."""
+    return np.random.default_rng(int(_sampling.random_default(_gen(generator), 1, np.int64)[0]))
+
+
+def _check_weights(w: np.ndarray, num_samples: int, replacement: bool) -> None:
+    if w.dtype.kind != "f":
+        from ._dtype import from_numpy_dtype
+
+        raise RuntimeError("multinomial only supports floating-point dtypes for input, got: "
+                           f"{from_numpy_dtype(w.dtype)._legacy_name[:-6]}")
+    if w.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if not replacement and num_samples > w.shape[-1]:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
+                           "replacement")
+    if w.size and not (np.isfinite(w).all() and w.min() >= 0):
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if w.size and (w.sum(-1) <= 0).any():
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
 
 
 def multinomial(input, num_samples: int, replacement: bool = False, *,
                 generator=None) -> Tensor:
     """Indices drawn with the (unnormalised) weights in each row of ``input``."""
-    w = input._data.astype(np.float64)
-    rows = w.reshape(-1, w.shape[-1])
-    if not replacement and num_samples > rows.shape[-1]:
-        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
-                           "replacement")
-    rng = _gen(generator)
-    out = np.stack([rng.choice(len(r), num_samples, replace=replacement, p=r / r.sum())
-                    for r in rows])
+    w = input._data
+    _check_weights(w, num_samples, replacement)
+    rows = np.ascontiguousarray(w.reshape(-1, w.shape[-1]))
+    out = _sampling.multinomial(_gen(generator), rows, num_samples, replacement)
     return Tensor._wrap(out.reshape(w.shape[:-1] + (num_samples,)).astype(np.int64))
 
 
 def poisson(input, generator=None) -> Tensor:
     """Poisson samples with rates ``input``."""
-    return Tensor._wrap(_gen(generator).poisson(input._data).astype(input._data.dtype))
+    return Tensor._wrap(_numpy_rng(generator).poisson(input._data).astype(input._data.dtype))
 
 
 # ---------------------------------------------------------------- in-place samplers
 def _sampler(node_cls, draw):
+    """An in-place sampler ``x.<name>_(*args, generator=None)``: ``draw(generator, x._data,
+    *args)`` gives the new values, written in place and recorded as PyTorch records them."""
     def out_of_place(input, *args, generator=None):
-        data = draw(_gen(generator), input._data.shape, *args).astype(input._data.dtype)
+        data = draw(_gen(generator), input._data, *args).astype(input._data.dtype)
         out = Tensor._wrap(data)
         return record(node_cls(), out, input) if should_record(input) else out
 
@@ -168,23 +208,62 @@ def _sampler(node_cls, draw):
     return sample_
 
 
-def _random_ints(rng, shape, low=None, high=None):
+def _float_kernel(name: str, target: np.ndarray) -> np.dtype:
+    if target.dtype.kind != "f":
+        from ._dtype import from_numpy_dtype
+
+        raise NotImplementedError(f'"{name}" not implemented for '
+                                  f"'{from_numpy_dtype(target.dtype)._legacy_name[:-6]}'")
+    return target.dtype
+
+
+def uniform_values(gen, target: np.ndarray, a=0.0, b=1.0) -> np.ndarray:
+    """What ``target.uniform_(a, b)`` writes (PyTorch's draws, in memory order)."""
+    dtype = _float_kernel("check_uniform_bounds", target)
+    if a > b:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
+                           f"from={a:g} > to={b:g}")
+    return _sampling.in_memory_order(target, lambda n, *_: _sampling.uniform(gen, n, dtype, a, b))
+
+
+def normal_values(gen, target: np.ndarray, mean=0.0, std=1.0) -> np.ndarray:
+    """What ``target.normal_(mean, std)`` writes (PyTorch's draws, in memory order)."""
+    dtype = _float_kernel("normal_kernel_cpu", target)
+    _check_std(std)
+    return _sampling.in_memory_order(
+        target, lambda n, contiguous, _: _sampling.normal(gen, n, dtype, mean, std, contiguous))
+
+
+def _bernoulli_values(gen, target: np.ndarray, p=0.5) -> np.ndarray:
+    if isinstance(p, Tensor):
+        probs = np.broadcast_to(p._data, target.shape)
+        _check_p(probs)
+    else:
+        if not 0 <= p <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
+        probs = np.full(target.shape, p, np.float64)
+    return _sampling.in_memory_order(
+        target, lambda n, _, p_flat: _sampling.bernoulli(gen, p_flat), probs)
+
+
+def _random_values(gen, target: np.ndarray, low=None, high=None) -> np.ndarray:
     if low is None:
-        low, high = 0, 2**24
-    elif high is None:
-        low, high = 0, low
-    return rng.integers(low, high, size=shape)
+        return _sampling.in_memory_order(
+            target, lambda n, *_: _sampling.random_default(gen, n, target.dtype))
+    low, high = (0, low) if high is None else (low, high)
+    return _sampling.in_memory_order(
+        target, lambda n, *_: _sampling.random_ints(gen, n, int(low), int(high)))
 
 
-Tensor.normal_ = (_sampler(
-    NormalBackward0, lambda rng, shape, mean=0.0, std=1.0: rng.normal(mean, std, shape)))
-Tensor.uniform_ = (_sampler(
-    UniformBackward0, lambda rng, shape, a=0.0, b=1.0: rng.uniform(a, b, shape)))
-Tensor.bernoulli_ = (_sampler(
-    BernoulliBackward0, lambda rng, shape, p=0.5: rng.random(shape) < p))
-Tensor.exponential_ = (_sampler(
-    ExponentialBackward0, lambda rng, shape, lambd=1.0: rng.exponential(1 / lambd, shape)))
-Tensor.random_ = (_sampler(RandomBackward0, _random_ints))
+def _exponential_values(gen, target, lambd=1.0):
+    return _sampling.in_memory_order(target, lambda n, *_: _sampling.exponential(gen, n, lambd))
+
+
+Tensor.normal_ = _sampler(NormalBackward0, normal_values)
+Tensor.uniform_ = _sampler(UniformBackward0, uniform_values)
+Tensor.bernoulli_ = _sampler(BernoulliBackward0, _bernoulli_values)
+Tensor.exponential_ = _sampler(ExponentialBackward0, _exponential_values)
+Tensor.random_ = _sampler(RandomBackward0, _random_values)
 Tensor.bernoulli = bernoulli
 Tensor.multinomial = multinomial
 

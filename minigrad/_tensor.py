@@ -152,6 +152,8 @@ class Tensor:
 
     @property
     def _version(self) -> int:
+        if self._inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._vc[0]
 
     @property
@@ -322,11 +324,13 @@ class Tensor:
         return self._data.tolist()
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
-        """The ndarray itself (shared memory); refused while the tensor requires grad."""
+        """The ndarray itself (shared memory); refused while it requires grad in grad mode."""
         if self.requires_grad and not force:
-            raise RuntimeError(
-                "Can't call numpy() on Tensor that requires grad. "
-                "Use tensor.detach().numpy() instead.")
+            from .autograd.grad_mode import is_grad_enabled  # (late: autograd imports this)
+
+            if is_grad_enabled():
+                raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
+                                   "Use tensor.detach().numpy() instead.")
         return self._data
 
     def __array__(self, dtype=None, copy=None):

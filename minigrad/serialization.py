@@ -29,6 +29,7 @@ import numpy as np
 from . import _dtype
 from ._device import check as _check_device
 from ._device import device
+from ._pytorch_files import is_pytorch_file, load_pytorch_file
 from ._tensor import Size, Tensor
 
 __all__ = ["save", "load"]
@@ -143,7 +144,8 @@ class _Reader:
 
 def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
          **pickle_load_args):
-    """Read back what :func:`save` wrote (from a path or a binary file).
+    """Read back what :func:`save` wrote (from a path or a binary file), or a file PyTorch's
+    ``torch.save`` wrote (tensors, state_dicts, containers; read as ``weights_only=True`` does).
 
     ``map_location`` may name the CPU (anything else raises as a CPU-only PyTorch does).
     """
@@ -154,11 +156,19 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
         try:
             z = zipfile.ZipFile(raw)
         except zipfile.BadZipFile:
+            raw.seek(0)
+            if raw.read(4) == b"\x80\x02\x8a\x0a":  # a pickled magic number: PyTorch < 1.6
+                raise RuntimeError(
+                    "torch.load: this file is in PyTorch's legacy format (before 1.6, or saved "
+                    "with _use_new_zipfile_serialization=False), which minigrad does not read; "
+                    "load it with PyTorch and save it again with the default format") from None
             raise RuntimeError("Invalid magic number; corrupt file?") from None
         with z:
             if "minigrad/data.json" not in z.namelist():
-                raise RuntimeError("torch.load: this file was not written by minigrad's "
-                                   "torch.save (PyTorch's own files are not read here)")
+                if is_pytorch_file(z):  # written by PyTorch: read without running its code
+                    return load_pytorch_file(z, map_location, weights_only)
+                raise RuntimeError("torch.load: this file was written neither by minigrad's "
+                                   "torch.save nor by PyTorch's")
             doc = json.loads(z.read("minigrad/data.json"))
             if doc.get("format") != _FORMAT or doc.get("version", 0) > _VERSION:
                 raise RuntimeError("torch.load: unknown file format version")

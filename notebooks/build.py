@@ -48,24 +48,19 @@ SOLUTIONS_NOTE = {
     "zh": "**参考答案。** 这是每道练习都已解答的版本（供教师使用；学生版见 "
           "[../{name}](../{name})）。",
 }
-COURSE_PY = '''"""The course helpers for the lessons in this folder: ``from course import check``.
+COURSE_PY = '''"""``from course import check``: the exercise checker, in this folder's language.
 
-Written by notebooks/build.py; the shared code is in notebooks/_course/.
+Written by notebooks/build.py: the checker is the _course/ package in the nearest folder above.
 """
 
 import sys
 from pathlib import Path
 
-for _folder in Path(__file__).resolve().parents:
-    if (_folder / "_course").is_dir():
-        if str(_folder) not in sys.path:
-            sys.path.insert(0, str(_folder))
-        break
-
+_here = Path(__file__).resolve()
+sys.path.insert(0, str(next(p for p in _here.parents if (p / "_course").is_dir())))
 from _course import check, set_language  # noqa: E402
 
 set_language("{lang}")
-__all__ = ["check"]
 '''
 
 

@@ -23,6 +23,184 @@ def both(torch, fn):
     return fn(mg), fn(torch)
 
 
+def on_both(fn):
+    """A differential test in one function: ``fn(L)`` runs with minigrad and with PyTorch (the
+    ``torch`` fixture) and must return equal results on both.
+
+        @on_both
+        def test_detach_makes_a_leaf(L):
+            x = L.tensor([1., 2.], requires_grad=True)
+            return (x * 2).detach().is_leaf
+    """
+    def test(torch):
+        m, t = fn(mg), fn(torch)
+        assert m == t, f"minigrad returned {m!r}\n PyTorch returned {t!r}"
+
+    # pytest sees a test named as ``fn`` that takes the ``torch`` fixture
+    test.__name__, test.__qualname__, test.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
+    test.__module__ = fn.__module__
+    return test
+
+
+def custom_functions(L):
+    """Small custom ``autograd.Function``s, written once for library ``L`` (minigrad or torch):
+    the tests of ``Function``, ``gradcheck`` and the stepper use them by name."""
+    Function = L.autograd.Function
+    once_differentiable = L.autograd.function.once_differentiable
+
+    class MulConstant(Function):
+        @staticmethod
+        def forward(ctx, tensor, constant):
+            ctx.constant = constant
+            return tensor * constant
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output * ctx.constant, None
+
+    class Square(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 2 * x * g
+
+    class ExpSaveOutput(Function):
+        @staticmethod
+        def forward(ctx, x):
+            out = x.exp()
+            ctx.save_for_backward(out)
+            return out
+
+        @staticmethod
+        def backward(ctx, g):
+            (out,) = ctx.saved_tensors
+            return g * out
+
+    class Needs(Function):
+        @staticmethod
+        def forward(ctx, a, b, k):
+            ctx.seen = ctx.needs_input_grad, L.is_grad_enabled()
+            ctx.save_for_backward(a, None, b)
+            return a * b * k
+
+        @staticmethod
+        def backward(ctx, g):
+            a, none, b = ctx.saved_tensors
+            ctx.in_backward = none, L.is_grad_enabled()
+            return g * b * 2, g * a * 2, None
+
+    class SplitTwo(Function):
+        @staticmethod
+        def forward(ctx, x):
+            idx = L.tensor([0, 1])
+            ctx.mark_non_differentiable(idx)
+            return x * 2, x * 3, idx
+
+        @staticmethod
+        def backward(ctx, g1, g2, g3):
+            ctx.got = [None if g is None else g.tolist() for g in (g1, g2, g3)]
+            return g1 * 2 + g2 * 3
+
+    class NoMaterialize(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            ctx.got = (g1 is None, g2 is None)
+            return g1 * 2
+
+    class Identity(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+    def variant(base, name, backward):
+        """``base`` with another backward: a decorated one, or a learner's mistake."""
+        return type(name, (base,), {"backward": staticmethod(backward)})
+
+    OnceSquare = variant(Square, "OnceSquare", once_differentiable(Square.backward))
+    # x**2 with a backward that forgets the factor 2
+    WrongSquare = variant(Square, "WrongSquare", lambda ctx, g: g * ctx.saved_tensors[0])
+    # the seeds' MulConstant with the mistake: backward returns grad_output unchanged
+    MulConstantWrong = variant(MulConstant, "MulConstantWrong", lambda ctx, grad: (grad, None))
+
+    class TwoGrads(Function):
+        """A backward that returns one gradient too many (PyTorch raises)."""
+
+        @staticmethod
+        def forward(ctx, t):
+            return t * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    class DoubleInPlace(Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.mul_(2)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    class WithSetupContext(Function):
+        @staticmethod
+        def forward(x, k):
+            return x * k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.k = inputs[1]
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.k, None
+
+    return {c.__name__: c for c in (MulConstant, Square, ExpSaveOutput, Needs, SplitTwo,
+                                     NoMaterialize, Identity, OnceSquare, DoubleInPlace,
+                                     WithSetupContext, WrongSquare, MulConstantWrong, TwoGrads)}
+
+
+# The ops of the random programs (autograd/test_engine_random.py, widgets/widget_programs.py),
+# on two tensors of either library; each is defined for any values (no division by zero).
+PROGRAM_OPS = {
+    "add": lambda x, y: x + y,
+    "sub": lambda x, y: x - y,
+    "mul": lambda x, y: x * y,
+    "div": lambda x, y: x / (y * y + 1.0),
+    "neg": lambda x, y: -x,
+    "scale": lambda x, y: x * 2.0,
+    "exp": lambda x, y: (x * 0.1).exp(),
+    "sum": lambda x, y: x.sum(),
+    "sum_times": lambda x, y: x.sum() * y,
+}
+
+
+def chain(length: int, start: float = 1.0, factor: float = 1.0):
+    """``(x, y)``: a leaf ``x`` and ``y = x * factor * ... * factor`` (``length`` products),
+    a long graph of one repeated node."""
+    x = mg.tensor(start, requires_grad=True)
+    y = x
+    for _ in range(length):
+        y = y * factor
+    return x, y
+
+
 def tree(fn):
     """A grad_fn graph as nested (node class name, input_nr, children) tuples."""
     if fn is None:
@@ -35,6 +213,24 @@ def find(fn, name):
     while type(fn).__name__ != name:
         fn = fn.next_functions[0][0]
     return fn
+
+
+def outcome(fn):
+    """What ``fn()`` gives: ``("ok", repr of the value)`` or ``(exception type name, message)``."""
+    try:
+        return "ok", repr(fn())
+    except Exception as e:  # noqa: BLE001 - compared with what the other library gives
+        return type(e).__name__, str(e)
+
+
+def assert_same_outcome(torch, code: str):
+    """The expression ``code``, with ``lib`` (and ``F``, its ``nn.functional``) bound to each
+    library, gives the same repr or raises the same error in both."""
+    def run(lib):
+        return outcome(lambda: eval(code, {"lib": lib, "F": lib.nn.functional}))  # noqa: S307
+
+    mine, theirs = run(mg), run(torch)
+    assert mine == theirs, f"minigrad: {mine}\n PyTorch: {theirs}"
 
 
 def raised(fn):

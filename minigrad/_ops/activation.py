@@ -116,7 +116,7 @@ def _softmax_input(input, dim, dtype, name):
         input = input.to(dtype)
     axis = input._wrap_dim(dim)
     d = input._data
-    if d.dtype.kind != "f":
+    if d.dtype.kind != "f" and d.size:  # (PyTorch returns an empty tensor as it is)
         last = "lastdim_" if axis == d.ndim - 1 or d.ndim == 0 else ""
         raise NotImplementedError(f"\"{name}_{last}kernel_impl\" not implemented for "
                                   f"'{input.dtype._legacy_name[:-6]}'")
@@ -139,7 +139,7 @@ def softmax(input, dim=None, dtype=None) -> Tensor:
     """``exp(x) / exp(x).sum(dim)``, computed stably (the max is subtracted first)."""
     input, d, axis = _softmax_input(input, dim, dtype, "softmax")
     if d.ndim == 0 or d.size == 0:
-        e = np.exp(d - d)
+        e = np.exp(d - d) if d.size else d.copy()
     else:
         e = d - _max_keep(d, axis)
         np.exp(e, out=e)
@@ -168,7 +168,7 @@ def log_softmax(input, dim=None, dtype=None) -> Tensor:
     """``x - log(exp(x).sum(dim))``, computed stably."""
     input, d, axis = _softmax_input(input, dim, dtype, "log_softmax")
     if d.ndim == 0 or d.size == 0:
-        z = d - d
+        z = d - d if d.size else d.copy()
     else:
         z = d - _max_keep(d, axis)
         z -= np.log(np.add.reduce(np.exp(z), axis, keepdims=True))

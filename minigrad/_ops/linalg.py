@@ -38,16 +38,42 @@ def _no_bool(t, kernel):
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
-# ---------------------------------------------------------------- dot / mv
-class DotBackward0(Node):
-    """z = self . tensor:  dz/dself = tensor,  dz/dtensor = self."""
+# ---------------------------------------------------------------- two-operand products
+class _ProductBackward(Node):
+    """A product of two operands, named in ``operands``. Each one's gradient is made from the
+    other (``grad_first(g, second)``, ``grad_second(g, first)``), so an operand is saved only
+    when the other needs a gradient, as PyTorch saves."""
 
-    saved = ("self", "tensor")
-    _s_self = _s_tensor = None
+    operands = ("self", "mat2")
 
     def backward(self, g):
-        s, t = self._s_self, self._s_tensor
-        return (None if t is None else g * value(t), None if s is None else g * value(s))
+        first, second = (getattr(self, f"_s_{name}") for name in self.operands)
+        return (None if second is None else self.grad_first(g, value(second)),
+                None if first is None else self.grad_second(g, value(first)))
+
+
+def _save_operands(node, a, b):
+    """Saves ``b`` if ``a`` needs a gradient and ``a`` if ``b`` does (see _ProductBackward)."""
+    first, second = node.operands
+    if a._requires_grad:
+        setattr(node, f"_s_{second}", SavedTensor(b))
+    if b._requires_grad:
+        setattr(node, f"_s_{first}", SavedTensor(a))
+    return node
+
+
+# ---------------------------------------------------------------- dot / mv
+class DotBackward0(_ProductBackward):
+    """z = self . tensor:  dz/dself = tensor,  dz/dtensor = self."""
+
+    saved = operands = ("self", "tensor")
+    _s_self = _s_tensor = None
+
+    def grad_first(self, g, tensor):
+        return g * tensor
+
+    def grad_second(self, g, self_):
+        return g * self_
 
 
 @method("dot")
@@ -66,25 +92,21 @@ def dot(input, tensor):
     _no_bool(input, "dot")
     out = Tensor._wrap(np.asarray(np.dot(a, b)))
     if should_record(input, tensor):
-        node = DotBackward0()
-        if input._requires_grad:
-            node._s_tensor = SavedTensor(tensor)
-        if tensor._requires_grad:
-            node._s_self = SavedTensor(input)
-        record(node, out, input, tensor)
+        record(_save_operands(DotBackward0(), input, tensor), out, input, tensor)
     return out
 
 
-class MvBackward0(Node):
+class MvBackward0(_ProductBackward):
     """z = self @ vec:  dz/dself = outer(grad, vec),  dz/dvec = self^T @ grad."""
 
-    saved = ("self", "vec")
+    saved = operands = ("self", "vec")
     _s_self = _s_vec = None
 
-    def backward(self, g):
-        s, v = self._s_self, self._s_vec
-        return (None if v is None else g.reshape(-1, 1) * value(v),
-                None if s is None else F.mT(value(s)) @ g)
+    def grad_first(self, g, vec):
+        return g.reshape(-1, 1) * vec
+
+    def grad_second(self, g, self_):
+        return F.mT(self_) @ g
 
 
 @method("mv")
@@ -102,12 +124,7 @@ def mv(input, vec):
     _no_bool(input, "addmv_impl_cpu")
     out = Tensor._wrap(a @ b)
     if should_record(input, vec):
-        node = MvBackward0()
-        if input._requires_grad:
-            node._s_vec = SavedTensor(vec)
-        if vec._requires_grad:
-            node._s_self = SavedTensor(input)
-        record(node, out, input, vec)
+        record(_save_operands(MvBackward0(), input, vec), out, input, vec)
     return out
 
 
@@ -134,15 +151,18 @@ def _strides2(d) -> tuple:
     return s0 // d.itemsize, s1 // d.itemsize
 
 
-def _mm_meta(a, b):
-    """What mm-like nodes keep besides tensors: sizes always, and a strided input's strides
-    only if it needs a gradient (as PyTorch)."""
-    da, db = a._data, b._data
-    return (da.shape, _strides2(da) if a._requires_grad else (),
-            db.shape, _strides2(db) if b._requires_grad else ())
+def _save_mm(node, a, b):
+    """What mm-like nodes keep: the operands (see _save_operands), both sizes, an operand's
+    strides only if it needs a gradient (as PyTorch), and whether mat2 is a transposed view."""
+    for name, t in zip(node.operands, (a, b)):
+        setattr(node, f"_s_{name}_sym_sizes", t._data.shape)
+        setattr(node, f"_s_{name}_sym_strides", _strides2(t._data) if t._requires_grad else ())
+    if b._requires_grad:
+        node._mat2_t = F.transposed(b._data)
+    return _save_operands(node, a, b)
 
 
-class MmBackward0(Node):
+class MmBackward0(_ProductBackward):
     """z = self @ mat2:  dz/dself = grad @ mat2^T,  dz/dmat2 = self^T @ grad."""
 
     saved = ("mat2", "mat2_sym_sizes", "mat2_sym_strides", "self", "self_sym_sizes",
@@ -150,10 +170,11 @@ class MmBackward0(Node):
     _s_self = _s_mat2 = None
     _mat2_t = False  # mat2 is a transposed view: its gradient is made in that layout
 
-    def backward(self, g):
-        s, m = self._s_self, self._s_mat2
-        return (None if m is None else g @ F.mT(value(m)),
-                None if s is None else F.product(F.mT(value(s)), g, self._mat2_t))
+    def grad_first(self, g, mat2):
+        return g @ F.mT(mat2)
+
+    def grad_second(self, g, self_):
+        return F.product(F.mT(self_), g, self._mat2_t)
 
 
 @method("mm")
@@ -162,28 +183,21 @@ def mm(input, mat2) -> Tensor:
     _check_mm(input, mat2)
     out = Tensor._wrap(input._data @ mat2._data)
     if should_record(input, mat2):
-        node = MmBackward0()
-        (node._s_self_sym_sizes, node._s_self_sym_strides, node._s_mat2_sym_sizes,
-         node._s_mat2_sym_strides) = _mm_meta(input, mat2)
-        if input._requires_grad:
-            node._s_mat2 = SavedTensor(mat2)
-        if mat2._requires_grad:
-            node._s_self = SavedTensor(input)
-            node._mat2_t = F.transposed(mat2._data)
-        record(node, out, input, mat2)
+        record(_save_mm(MmBackward0(), input, mat2), out, input, mat2)
     return out
 
 
-class BmmBackward0(Node):
+class BmmBackward0(_ProductBackward):
     """z = self @ mat2 per batch:  dz/dself = grad @ mat2^T,  dz/dmat2 = self^T @ grad."""
 
     saved = ("mat2", "self")
     _s_self = _s_mat2 = None
 
-    def backward(self, g):
-        s, m = self._s_self, self._s_mat2
-        return (None if m is None else F.bmm(g, F.mT(value(m))),
-                None if s is None else F.bmm(F.mT(value(s)), g))
+    def grad_first(self, g, mat2):
+        return F.bmm(g, F.mT(mat2))
+
+    def grad_second(self, g, self_):
+        return F.bmm(F.mT(self_), g)
 
 
 @method("bmm")
@@ -202,12 +216,7 @@ def bmm(input, mat2):
     _no_bool(input, "bmm")
     out = Tensor._wrap(np.matmul(a, b))
     if should_record(input, mat2):
-        node = BmmBackward0()
-        if input._requires_grad:
-            node._s_mat2 = SavedTensor(mat2)
-        if mat2._requires_grad:
-            node._s_self = SavedTensor(input)
-        record(node, out, input, mat2)
+        record(_save_operands(BmmBackward0(), input, mat2), out, input, mat2)
     return out
 
 
@@ -220,6 +229,7 @@ class AddmmBackward0(Node):
 
     saved = ("alpha", "beta", "mat1", "mat1_sym_sizes", "mat1_sym_strides", "mat2",
              "mat2_sym_sizes", "mat2_sym_strides")
+    operands = ("mat1", "mat2")
     _s_alpha = _s_beta = 1
     _s_mat1 = _s_mat2 = None
     _need_self = True  # whether self (the bias) wants a gradient
@@ -239,13 +249,16 @@ class AddmmBackward0(Node):
 
 
 def _check_addmm(input, mat1, mat2):
-    """PyTorch's checks and errors for ``addmm``, in its order."""
-    for name, m in (("mat1", mat1), ("mat2", mat2)):
-        if m._data.ndim != 2:
-            raise RuntimeError(f"{name} must be a matrix, got {m._data.ndim}-D tensor")
+    """PyTorch's checks and errors for ``addmm``, in its order: dtypes, then shapes."""
+    if input._data.dtype != mat2._data.dtype:
+        raise RuntimeError("self and mat2 must have the same dtype, but got "
+                           f"{_short(input)} and {_short(mat2)}")
     if mat1._data.dtype != mat2._data.dtype:
         raise RuntimeError("mat1 and mat2 must have the same dtype, but got "
                            f"{_short(mat1)} and {_short(mat2)}")
+    for name, m in (("mat1", mat1), ("mat2", mat2)):
+        if m._data.ndim != 2:
+            raise RuntimeError(f"{name} must be a matrix, got {m._data.ndim}-D tensor")
     _check_mm(mat1, mat2, "mat1", "mat2")
     _addmm_bias(input, mat2, (mat1._data.shape[0], mat2._data.shape[1]))
 
@@ -289,13 +302,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
         node = AddmmBackward0()
         if alpha != 1 or beta != 1:
             node._s_alpha, node._s_beta = alpha, beta
-        (node._s_mat1_sym_sizes, node._s_mat1_sym_strides, node._s_mat2_sym_sizes,
-         node._s_mat2_sym_strides) = _mm_meta(mat1, mat2)
-        if mat1._requires_grad:
-            node._s_mat2 = SavedTensor(mat2)
-        if mat2._requires_grad:
-            node._s_mat1 = SavedTensor(mat1)
-            node._mat2_t = F.transposed(b)
+        _save_mm(node, mat1, mat2)
         if bias.shape != d.shape and input._requires_grad:
             if bias.shape == d.shape[1:]:
                 node._sum_rows = True

@@ -109,7 +109,8 @@ def pow(input, exponent) -> Tensor:  # noqa: A001
     out = Tensor._wrap(data)
     if should_record(input, exponent):
         node = PowBackward1()
-        node._s_self, node._s_exponent = SavedTensor(input), SavedTensor(exponent)
+        # exponent first: saved_tensors_hooks see them in PyTorch's order
+        node._s_exponent, node._s_self = SavedTensor(exponent), SavedTensor(input)
         record(node, out, input, exponent, broadcast=True)
         node._s_result = SavedTensor(out, node)
     return out

@@ -1,5 +1,5 @@
 """More reductions and scans: ``cumsum``, ``cumprod``, ``var``, ``std``, ``logsumexp``,
-``median``, ``sort``, ``argsort``, ``topk``, ``unique``.
+``median``, ``sort``, ``argsort``, ``topk``.
 
 Formulas use Tensor operations where they must run under ``create_graph=True``; those that
 route gradients to chosen positions (sort, topk, median) scatter with a constant index.
@@ -24,7 +24,7 @@ from .minmax import _return_type, return_types
 from .unary import floats
 
 __all__ = ["cumsum", "cumprod", "var", "std", "logsumexp", "median", "sort", "argsort", "topk",
-           "unique", "var_mean", "std_mean"]
+           "var_mean", "std_mean"]
 
 
 def _t(x):
@@ -66,16 +66,22 @@ class CumsumBackward0(Node):
         return (_out(gt.flip(d).cumsum(d).flip(d), g),)
 
 
-@method("cumsum")
-def cumsum(input, dim: int, *, dtype=None):
-    """Running sums along ``dim``."""
+def _running(np_scan, input, dim: int, dtype):
+    """``(dim, out)``: ``np_scan`` (np.cumsum, np.cumprod) along ``dim``, in ``dtype`` or
+    PyTorch's default (int64 for integer and bool input, else the input's dtype)."""
     d = input._wrap_dim(dim)
     src = input._data
     out_dtype = dtype.np if dtype is not None else (np.int64 if src.dtype.kind in "iub" else
                                                     src.dtype)
     with np.errstate(all="ignore"):
-        data = np.cumsum(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)
-    out = Tensor._wrap(np.asarray(data))
+        data = np_scan(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)
+    return d, Tensor._wrap(np.asarray(data))
+
+
+@method("cumsum")
+def cumsum(input, dim: int, *, dtype=None):
+    """Running sums along ``dim``."""
+    d, out = _running(np.cumsum, input, dim, dtype)
     if should_record(input) and out._data.dtype.kind == "f":
         node = CumsumBackward0()
         node._s_dim = d
@@ -113,13 +119,7 @@ def _cumprod_grad_slow(x, g, d):
 @method("cumprod")
 def cumprod(input, dim: int, *, dtype=None):
     """Running products along ``dim``."""
-    d = input._wrap_dim(dim)
-    src = input._data
-    out_dtype = dtype.np if dtype is not None else (np.int64 if src.dtype.kind in "iub" else
-                                                    src.dtype)
-    with np.errstate(all="ignore"):
-        data = np.cumprod(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)
-    out = Tensor._wrap(np.asarray(data))
+    d, out = _running(np.cumprod, input, dim, dtype)
     if should_record(input) and out._data.dtype.kind == "f":
         node = CumprodBackward0()
         node._s_dim, node._s_self = d, SavedTensor(input)
@@ -425,21 +425,3 @@ def median(input, dim=None, keepdim: bool = False):
     mid = (x.shape[d] - 1) // 2
     idx = np.take(order, [mid], axis=d)
     return _pair("median", *_ordered(input, d, idx, MedianBackward1, squeeze=not keepdim))
-
-
-def unique(input, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
-           return_counts: bool = False, dim=None):
-    """The distinct values (sorted); optionally where each input came from and how often."""
-    res = np.unique(input._data, return_inverse=return_inverse, return_counts=return_counts,
-                    axis=dim)
-    if not (return_inverse or return_counts):
-        return Tensor._wrap(res)
-    out = [Tensor._wrap(res[0])]
-    if return_inverse:
-        out.append(Tensor._wrap(res[1].reshape(input._data.shape).astype(np.int64)))
-    if return_counts:
-        out.append(Tensor._wrap(res[-1].astype(np.int64)))
-    return tuple(out)
-
-
-Tensor.unique = unique

@@ -1,6 +1,6 @@
 """More movement ops: ``flip``, ``roll``, ``repeat``/``tile``, ``tril``/``triu``, ``diag``,
 ``diagonal``, ``unflatten``, ``hstack``/``vstack``, ``masked_select``, ``outer``,
-``tensordot``, ``einsum``, and the in-place ``t_``, ``unsqueeze_``, ``squeeze_``,
+``tensordot``, and the in-place ``t_``, ``unsqueeze_``, ``squeeze_``,
 ``fill_diagonal_``.
 
 >>> import minigrad as torch
@@ -24,7 +24,7 @@ from .movement import strided, view_of
 
 __all__ = ["flip", "fliplr", "flipud", "roll", "tile", "tril", "triu", "diag", "diagonal",
            "unflatten", "hstack", "vstack", "masked_select", "outer", "ger", "tensordot",
-           "einsum", "diag_embed"]
+           "diag_embed"]
 
 
 def _t(x):
@@ -108,7 +108,11 @@ def roll(input, shifts, dims=None):
 class RepeatBackward0(Node):
     """z = repeat(self, repeats):  dself = the sum of the gradient over all the copies."""
 
-    saved = ("repeats",)
+    saved = ("repeats", "self_sym_sizes")
+
+    @property
+    def _s_self_sym_sizes(self) -> tuple:
+        return tuple(self._shape)
 
     def backward(self, g):
         gt = _t(g)
@@ -342,42 +346,6 @@ def tensordot(a, b, dims=2):
     right = b.permute(*(db + fb)).reshape(k, -1)
     shape = tuple(a.shape[d] for d in fa) + tuple(b.shape[d] for d in fb)
     return left.mm(right).reshape(shape)
-
-
-class EinsumBackward(Node):
-    """z = einsum(eq, *operands):  each operand's gradient is the einsum of the gradient with
-    the other operands (this node has no PyTorch counterpart: PyTorch records its bmm/view
-    decomposition)."""
-
-    def backward(self, g):
-        gt = _t(g)
-        ins, out = self._equation
-        grads = []
-        for i in range(len(ins)):
-            others = [Tensor._wrap(o) for j, o in enumerate(self._operands) if j != i]
-            subs = ",".join([out] + [s for j, s in enumerate(ins) if j != i])
-            r = Tensor._wrap(np.einsum(f"{subs}->{ins[i]}", gt._data, *[o._data for o in others]))
-            grads.append(_out(r, g))
-        return tuple(grads)
-
-
-def einsum(equation: str, *operands):
-    """Einstein summation (``'ij,jk->ik'``), with a gradient for each operand."""
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = tuple(operands[0])
-    eq = equation.replace(" ", "")
-    data = np.einsum(eq, *[o._data for o in operands])
-    out = Tensor._wrap(np.asarray(data))
-    if should_record(*operands):
-        ins, _, res = eq.partition("->")
-        if not _:
-            letters = sorted(c for c in ins if c.isalpha() and ins.count(c) == 1)
-            res = "".join(letters)
-        node = EinsumBackward()
-        node._equation = (ins.split(","), res)
-        node._operands = [o._data for o in operands]
-        record(node, out, *operands)
-    return out
 
 
 # ---------------------------------------------------------------- in-place movement

@@ -12,6 +12,7 @@ import warnings
 from .._creation import zeros_like
 from .._tensor import Tensor
 from .._types import unsupported
+from . import edges as _edges
 from . import (
     engine,
     functional,  # (it calls grad() lazily)
@@ -35,6 +36,7 @@ from .grad_mode import (
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph import Node
 from .multi_hook import register_multi_grad_hook as _register_multi_grad_hook
+from .saved_hooks import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks
 from .variable import Variable
 
 __all__ = ["backward", "grad", "Function", "no_grad", "enable_grad", "set_grad_enabled",
@@ -110,4 +112,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     return tuple(result)
 
 
-graph.register_multi_grad_hook = _register_multi_grad_hook  # PyTorch's place for it
+# PyTorch's place for these
+graph.register_multi_grad_hook = _register_multi_grad_hook
+graph.saved_tensors_hooks, graph.save_on_cpu = saved_tensors_hooks, save_on_cpu
+graph.disable_saved_tensors_hooks = disable_saved_tensors_hooks
+graph.GradientEdge, graph.get_gradient_edge = _edges.GradientEdge, _edges.get_gradient_edge
+graph.increment_version = _edges.increment_version
+del saved_tensors_hooks, save_on_cpu, disable_saved_tensors_hooks

@@ -2,7 +2,7 @@
 rounding, logarithmic, trigonometric and hyperbolic functions, the binary functions (remainders,
 ``atan2``, ``hypot``, ``xlogy``, ``fmax``/``fmin``, ``lerp``, ``addcmul``/``addcdiv``), the scans
 and statistics (``cumsum``, ``cumprod``, ``var``, ``std``, ``logsumexp``, ``sort``...) and the
-shape ops (``flip``, ``roll``, ``repeat``, triangles, diagonals, ``masked_select``, ``einsum``).
+shape ops (``flip``, ``roll``, ``repeat``, triangles, diagonals, ``masked_select``).
 
 ``MORE`` is merged into ``RULES``; ``HELPERS`` are the NumPy functions its rules use.
 
@@ -68,6 +68,13 @@ MORE = {
         "z = floor_divide(a, b) = floor(a / b)", words=True,
         a="raises: derivative for aten::floor_divide is not implemented",
         b="raises: derivative for aten::floor_divide is not implemented"),
+    "Unique2Backward0": _r("z = unique(a)", words=True,
+                           a="raises: the derivative for '_unique2' is not implemented."),
+    "UniqueDimBackward0": _r("z = unique(a, dim=d)", words=True,
+                             a="raises: the derivative for 'unique_dim' is not implemented."),
+    "UniqueConsecutiveBackward0": _r(
+        "z = unique_consecutive(a)", words=True,
+        a="raises: the derivative for 'unique_consecutive' is not implemented."),
     "RemainderBackward0": _r("z = a % c  (c a number)", a="grad"),
     "RemainderBackward1": _r("z = a % b", _AB, a="grad", b="-grad * floor(a / b)"),
     "FmodBackward0": _r("z = fmod(a, c)  (c a number)", a="grad"),
@@ -152,9 +159,6 @@ MORE = {
                                 {"mask": "mask", "a": "self"},
                                 np={"a": "unmask(grad, mask, a)"},
                                 a="zeros like a, with grad put where mask is True"),
-    "EinsumBackward": _r("z = einsum(equation, a0, a1, ...)", words=True,
-                         **{"*": "einsum of grad with the other operands, to this one's "
-                                 "subscripts"}),
     "FillBackward0": _r("z = a filled with a number  (all of it, or its diagonal: "
                         "fill_diagonal_)", words=True, a="grad, with zeros where a was filled"),
     # ---- random sampling: a sample is not differentiated

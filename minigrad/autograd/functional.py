@@ -47,6 +47,27 @@ def _check_outputs(outputs, name: str):
                             f"user-provided function has type {type(out)}.")
 
 
+def _call(func, inputs, create_graph: bool, name: str):
+    """``func`` on fresh leaves for ``inputs``: ``(inputs, single_in, outputs, single_out)``,
+    each a tuple and whether the caller gave (or ``func`` returned) one bare tensor."""
+    inputs, single_in = _as_tuple(inputs)
+    inputs = _prepare(inputs, create_graph)
+    outputs, single_out = _as_tuple(func(*inputs))
+    _check_outputs(outputs, name)
+    return inputs, single_in, outputs, single_out
+
+
+def _vector(v, like, what: str):
+    """``v`` as a tuple; ``None`` means ones, allowed only where ``like`` is one one-element
+    tensor (``what`` names it in PyTorch's error)."""
+    if v is None:
+        if len(like) != 1 or like[0].numel() != 1:
+            raise RuntimeError(f"The vector v can only be None if {what} a single Tensor with a "
+                               "single element.")
+        v = Tensor._wrap(np.ones_like(like[0]._data))
+    return _as_tuple(v)[0]
+
+
 def _zeros_for(grads, inputs):
     return tuple(Tensor._wrap(np.zeros_like(x._data)) if g is None else g
                  for g, x in zip(grads, inputs))
@@ -68,16 +89,8 @@ def _detach(xs, create_graph: bool):
 
 def vjp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
     """``(func(inputs), v^T J)``: the outputs and a vector-Jacobian product."""
-    inputs, single_in = _as_tuple(inputs)
-    inputs = _prepare(inputs, create_graph)
-    outputs, single_out = _as_tuple(func(*inputs))
-    _check_outputs(outputs, "vjp")
-    if v is None:
-        if len(outputs) != 1 or outputs[0].numel() != 1:
-            raise RuntimeError("The vector v can only be None if the user-provided function "
-                               "returns a single Tensor with a single element.")
-        v = Tensor._wrap(np.ones_like(outputs[0]._data))
-    vs, _ = _as_tuple(v)
+    inputs, single_in, outputs, single_out = _call(func, inputs, create_graph, "vjp")
+    vs = _vector(v, outputs, "the user-provided function returns")
     grads = _grads(outputs, inputs, vs, create_graph)
     outputs = _detach(outputs, create_graph)
     grads = _detach(grads, create_graph)
@@ -90,16 +103,8 @@ def jvp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
     By the double-backward trick: ``u -> u^T J`` is linear in ``u``; its gradient w.r.t. ``u``
     along ``v`` is ``J v``.
     """
-    inputs, single_in = _as_tuple(inputs)
-    inputs = _prepare(inputs, True)
-    outputs, single_out = _as_tuple(func(*inputs))
-    _check_outputs(outputs, "jvp")
-    if v is None:
-        if len(inputs) != 1 or inputs[0].numel() != 1:
-            raise RuntimeError("The vector v can only be None if the input to the user-provided "
-                               "function is a single Tensor with a single element.")
-        v = Tensor._wrap(np.ones_like(inputs[0]._data))
-    vs, _ = _as_tuple(v)
+    inputs, single_in, outputs, single_out = _call(func, inputs, True, "jvp")
+    vs = _vector(v, inputs, "the input to the user-provided function is")
     us = tuple(Tensor._wrap(np.zeros_like(o._data)).requires_grad_(True) for o in outputs)
     g_in = _grads(outputs, inputs, us, True)
     pairs = [(g, w) for g, w in zip(g_in, vs) if g.requires_grad]
@@ -120,10 +125,7 @@ def jacobian(func, inputs, create_graph: bool = False, strict: bool = False,
 
     For several inputs or outputs: tuples (of tuples) of such blocks.
     """
-    inputs, single_in = _as_tuple(inputs)
-    inputs = _prepare(inputs, create_graph)
-    outputs, single_out = _as_tuple(func(*inputs))
-    _check_outputs(outputs, "jacobian")
+    inputs, single_in, outputs, single_out = _call(func, inputs, create_graph, "jacobian")
     from .._ops.join import stack
 
     blocks = []

@@ -86,7 +86,21 @@ class _NoParamDecoratorContextManager(_DecoratorContextManager):
         return cls()(orig_func)
 
 
-class no_grad(_NoParamDecoratorContextManager):
+class _GradModeBlock(_NoParamDecoratorContextManager):
+    """Grad mode set to ``enabled`` inside the block, and the previous mode restored after."""
+
+    enabled = False
+    prev = False
+
+    def __enter__(self) -> None:
+        self.prev = _mode.grad_enabled
+        _mode.grad_enabled = self.enabled
+
+    def __exit__(self, *exc) -> None:
+        _mode.grad_enabled = self.prev
+
+
+class no_grad(_GradModeBlock):
     """Don't record operations inside the block (or the decorated function).
 
     Tensors computed there have ``requires_grad=False``, as in evaluation code.
@@ -99,18 +113,10 @@ class no_grad(_NoParamDecoratorContextManager):
     False
     """
 
-    def __init__(self) -> None:
-        self.prev = False
-
-    def __enter__(self) -> None:
-        self.prev = _mode.grad_enabled
-        _mode.grad_enabled = False
-
-    def __exit__(self, *exc) -> None:
-        _mode.grad_enabled = self.prev
+    enabled = False
 
 
-class enable_grad(_NoParamDecoratorContextManager):
+class enable_grad(_GradModeBlock):
     """Record operations inside the block, even within ``no_grad``.
 
     >>> import minigrad as torch
@@ -122,12 +128,7 @@ class enable_grad(_NoParamDecoratorContextManager):
     True
     """
 
-    def __enter__(self) -> None:
-        self.prev = _mode.grad_enabled
-        _mode.grad_enabled = True
-
-    def __exit__(self, *exc) -> None:
-        _mode.grad_enabled = self.prev
+    enabled = True
 
 
 class set_grad_enabled(_DecoratorContextManager):

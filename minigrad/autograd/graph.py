@@ -152,7 +152,7 @@ class Node(metaclass=_NodeMeta):
                 return value.unpack()
             if name[7:] in type(self).saved_tensors_names and isinstance(value, (int, float)):
                 return Tensor._wrap(np.array(value))
-            return value
+            return tuple(value) if type(value) is list else value  # int lists come as tuples
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __call__(self, *grads):

@@ -25,7 +25,10 @@ from .._dtype import from_numpy_dtype
 from .._state import local as _mode
 from .._tensor import Tensor
 
-__all__ = ["SavedTensor", "FREED_MESSAGE", "INFERENCE_MESSAGE"]
+__all__ = ["SavedTensor", "FREED_MESSAGE", "INFERENCE_MESSAGE", "default_hooks"]
+
+# saved_tensors_hooks' (pack, unpack) pairs, innermost last; the list is changed in place only
+default_hooks: list = []
 
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -51,11 +54,15 @@ class SavedTensor:
     ``release()`` (after a backward without ``retain_graph``) drops both.
     """
 
-    __slots__ = ("tensor", "data", "vc", "version", "node", "output_nr", "released")
+    __slots__ = ("tensor", "data", "vc", "version", "node", "output_nr", "released",
+                 "packed", "unpack_hook", "source")
 
     def __init__(self, tensor, output_of=None):
         if tensor._inference:
             raise RuntimeError(INFERENCE_MESSAGE)
+        if default_hooks:  # inside saved_tensors_hooks: keep what its pack hook returns
+            self.node = None if output_of is None else weakref.ref(output_of)
+            return _pack(self, tensor, *default_hooks[-1])
         self.data = tensor._data
         self.vc = tensor._vc
         self.version = tensor._vc[0]
@@ -71,6 +78,8 @@ class SavedTensor:
     def release(self) -> None:
         self.released = True
         self.tensor = self.data = None
+        if self.vc is _NO_VERSION:
+            self.packed = self.source = None
 
     def _check(self) -> None:
         if self.released:
@@ -84,6 +93,8 @@ class SavedTensor:
             self._check()
         if self.tensor is not None:
             return self.tensor
+        if self.data is None:
+            return _unpack(self)
         t = Tensor._wrap(self.data)
         t._vc = self.vc
         node = self.node()
@@ -99,7 +110,96 @@ class SavedTensor:
             return self.unpack()
         if self.released or self.vc[0] != self.version:
             self._check()
-        return self.data
+        data = self.data
+        return data if data is not None else _unpack(self)._data
+
+    def register_hooks(self, *hooks) -> None:
+        """Keep this one saved tensor through ``pack_hook``, read it back with ``unpack_hook``
+        (``grad_fn._raw_saved_<name>.register_hooks(pack_hook, unpack_hook)`` in PyTorch)."""
+        if len(hooks) != 2 or not all(callable(h) for h in hooks):
+            raise TypeError(
+                "register_hooks(): incompatible function arguments. The following argument types "
+                "are supported:\n    1. (self: torch._C._autograd.SavedTensor, arg0: "
+                "collections.abc.Callable, arg1: collections.abc.Callable) -> None\n\nInvoked "
+                f"with: {', '.join(repr(a) for a in (self, *hooks))}")
+        if self.released:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor after it has been freed. Saved "
+                "intermediate values of the graph are freed when you call .backward() or "
+                "autograd.grad(). Specify retain_graph=True if you need to backward through the "
+                "graph a second time or if you need to access saved variables after calling "
+                "backward.")
+        if self.vc is _NO_VERSION:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already "
+                               "been set. Hint: only one pair of hooks is allowed at a time.")
+        tensor = self.unpack()
+        detached = Tensor._wrap(tensor._data)  # the pack hook sees it detached, as in PyTorch
+        detached._vc = tensor._vc
+        source, nr = self.tensor, tensor._output_nr
+        _pack(self, detached, *hooks)
+        self.output_nr = nr
+        if source is not None and source._requires_grad:
+            self.source = source._grad_fn or _accumulator(source)
+
+    def __repr__(self) -> str:
+        return f"<torch._C._autograd.SavedTensor object at {id(self):#x}>"
+
+
+# ---------------------------------------------------------------- saved_tensors_hooks
+_NO_VERSION = [0]  # a hooked saved tensor has no version to check (PyTorch's neither)
+
+
+def _pack(saved: SavedTensor, tensor, pack_hook, unpack_hook) -> None:
+    """Keep ``pack_hook(tensor)`` (run in no_grad mode) and what rebuilds the tensor's history."""
+    version, prev = tensor._vc[0], _mode.grad_enabled
+    _mode.grad_enabled = False
+    try:
+        packed = pack_hook(tensor)
+    finally:
+        _mode.grad_enabled = prev
+    if tensor._vc[0] != version:
+        raise RuntimeError(
+            "A saved tensor pack hook is modifying its input in place. Tensors provided as input "
+            "to pack hook cannot be modified by in-place operations as this can lead to "
+            "unexpected side-effects. Please open an issue if you need to perform in-place "
+            "operations on the input to a pack hook.")
+    saved.packed, saved.unpack_hook, saved.released = packed, unpack_hook, False
+    saved.tensor = saved.data = None
+    saved.vc, saved.version, saved.output_nr = _NO_VERSION, 0, tensor._output_nr
+    # an input keeps its grad_fn (or, for a leaf, its AccumulateGrad) so that the unpacked
+    # tensor leads back into the graph under create_graph, as the original did
+    if saved.node is not None or not tensor._requires_grad:
+        saved.source = None
+    elif tensor._grad_fn is not None:
+        saved.source = tensor._grad_fn
+    else:
+        saved.source = _accumulator(tensor)
+
+
+def _accumulator(leaf):
+    from .graph import grad_accumulator
+
+    return grad_accumulator(leaf)
+
+
+def _unpack(saved: SavedTensor):
+    """A new tensor of ``unpack_hook(packed)``'s data with the saved tensor's history."""
+    from .graph import AccumulateGrad
+
+    value = saved.unpack_hook(saved.packed)
+    if not isinstance(value, Tensor):
+        raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got "
+                        f"result of type {type(value).__name__}")
+    t = Tensor._wrap(value._data)
+    t._vc = value._vc
+    node = saved.node() if saved.node is not None else saved.source
+    if node is not None:
+        t._requires_grad = True
+        if saved.node is not None or not isinstance(node, AccumulateGrad):
+            t._grad_fn, t._output_nr = node, saved.output_nr
+        else:
+            t._accumulator = weakref.ref(node)
+    return t
 
 
 def _modified_message(saved: SavedTensor) -> str:

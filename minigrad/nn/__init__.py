@@ -13,37 +13,8 @@ Sequential(
 ['0.weight', '0.bias', '2.weight', '2.bias']
 """
 
-from . import functional, init
-from .modules import (
-    BatchNorm1d,
-    BatchNorm2d,
-    BCELoss,
-    BCEWithLogitsLoss,
-    CrossEntropyLoss,
-    Dropout,
-    Embedding,
-    Flatten,
-    HuberLoss,
-    Identity,
-    L1Loss,
-    LayerNorm,
-    Linear,
-    LogSoftmax,
-    Module,
-    ModuleList,
-    MSELoss,
-    NLLLoss,
-    ReLU,
-    Sequential,
-    Sigmoid,
-    SmoothL1Loss,
-    Softmax,
-    Tanh,
-)
+from . import functional, init, modules
+from .modules import *  # noqa: F403  (every layer, as torch.nn does; the list is modules.__all__)
 from .parameter import Parameter
 
-__all__ = ["Parameter", "Module", "Linear", "Identity", "ReLU", "Tanh", "Sigmoid", "Softmax",
-           "LogSoftmax", "Sequential", "ModuleList", "Flatten", "Dropout", "MSELoss",
-           "CrossEntropyLoss", "NLLLoss", "functional", "init", "Embedding", "LayerNorm",
-           "BatchNorm1d", "BatchNorm2d", "BCELoss", "BCEWithLogitsLoss", "HuberLoss",
-           "SmoothL1Loss", "L1Loss"]
+__all__ = ["Parameter", "functional", "init", *modules.__all__]

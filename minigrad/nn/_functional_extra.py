@@ -48,6 +48,12 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None,
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"log_sigmoid_cpu\" not implemented for "
+                                  f"'{_CPP[input.dtype.name]}'")
+    if target.dtype.name == "bool":
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
     if not target.dtype.is_floating_point:
         raise RuntimeError(f"result type {_CPP[input.dtype.name]} can't be cast to the desired "
                            f"output type {_CPP[target.dtype.name]}")
@@ -126,6 +132,8 @@ def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
               sparse: bool = False) -> Tensor:
     """Rows of ``weight`` picked by the integer tensor ``input``."""
     idx = input._data
+    if weight._data.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
     if idx.dtype.kind not in "iu":
         raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following "
                            f"scalar types: Long, Int; but got torch.{_CPP[input.dtype.name]}"
@@ -148,6 +156,10 @@ def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     """Integer class indices as rows of zeros with a one at each index (int64)."""
     idx = tensor._data
+    if idx.dtype != np.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if idx.size == 0 and num_classes == -1:
+        raise RuntimeError("Can not infer total number of classes from empty tensor.")
     n = int(idx.max()) + 1 if num_classes == -1 else num_classes
     if idx.size and idx.min() < 0:
         raise RuntimeError("Class values must be non-negative.")
@@ -166,10 +178,16 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
     """
     shape = tuple(normalized_shape) if not isinstance(normalized_shape, int) \
         else (normalized_shape,)
+    if not shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
     if tuple(input.shape[len(input.shape) - len(shape):]) != shape:
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
                            f"[*, {', '.join(map(str, shape))}], but got input of size"
                            f"{list(input.shape)}")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"LayerNormKernelImpl\" not implemented for "
+                                  f"'{_CPP[input.dtype.name]}'")
     dims = tuple(range(-len(shape), 0))
     mean = input.mean(dims, keepdim=True)
     centered = input - mean

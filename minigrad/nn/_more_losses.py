@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._ops._core import value
+from .._dtype import from_numpy_dtype
+from .._ops._core import binary_operands, value
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 
@@ -74,8 +75,9 @@ class BinaryCrossEntropyBackward0(Node):
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight, reduction: int) -> Tensor:
     x = input._data
-    if x.size and (x.min() < 0 or x.max() > 1):
-        raise RuntimeError("all elements of input should be between 0 and 1")
+    for name, d in (("input", x), ("target", target._data)):
+        if not ((d >= 0) & (d <= 1)).all():  # NaN fails too, as in PyTorch
+            raise RuntimeError(f"all elements of {name} should be between 0 and 1")
     t = target._data.astype(x.dtype, copy=False)
     with np.errstate(divide="ignore"):
         loss = -(t * np.maximum(np.log(x), -100) + (1 - t) * np.maximum(np.log1p(-x), -100))
@@ -163,7 +165,17 @@ class SmoothL1LossBackward0(HuberLossBackward0):
 
 
 def _robust(input, target, reduction, node, width: float, huber: bool) -> Tensor:
-    d = input._data - target._data
+    kernel = "huber" if huber else "smooth_l1"
+    a, b, dtype = binary_operands(input, target)
+    if dtype.kind != "f":
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for "
+                                  f"'{from_numpy_dtype(dtype)._legacy_name[:-6]}'")
+    if huber and input._data.dtype.kind != "f":  # the result has the input's dtype
+        raise RuntimeError(f"result type {from_numpy_dtype(dtype)._legacy_name[:-6]} can't be "
+                           f"cast to the desired output type {input.dtype._legacy_name[:-6]}")
+    d = a - b
+    if huber:
+        d = d.astype(input._data.dtype, copy=False)
     a = np.abs(d)
     if huber:
         loss = np.where(a < width, 0.5 * d * d, width * (a - 0.5 * width))

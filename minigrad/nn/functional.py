@@ -14,8 +14,10 @@ import warnings
 
 import numpy as np
 
+from .. import _sampling
 from .._creation import default_generator
 from .._ops import arithmetic as _arith
+from .._ops._core import broadcast_error
 from .._tensor import Tensor
 from . import _loss_nodes as _loss
 from ._functional_extra import (  # (they call _broadcast, defined below, lazily)
@@ -97,7 +99,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     if p == 1:
         mask = np.zeros((), d.dtype)
     else:
-        keep = default_generator._rng.random(d.shape) >= p
+        keep = _sampling.bernoulli(default_generator, np.full(d.shape, 1 - p))  # bernoulli_(1-p)
         mask = keep.astype(d.dtype) / d.dtype.type(1 - p)
     mask = Tensor._wrap(mask)
     return input.mul_(mask) if inplace else input * mask
@@ -107,21 +109,23 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``, recorded as PyTorch records it.
 
-    With a bias: ``addmm(bias, input, weight.t())`` (``AddmmBackward0``), the input flattened
-    to 2-D first and the result shaped back (``ViewBackward0``) when it is not 2-D.
-    Without a bias: ``input.matmul(weight.t())``.
+    With a bias and a 2-D input: ``addmm(bias, input, weight.t())`` (``AddmmBackward0``); with
+    a 1-D bias and a contiguous input: the input flattened to 2-D first and the result shaped
+    back (``ViewBackward0``). Otherwise ``input.matmul(weight.t())``, and the
+    bias added in place (``AddBackward0``; the result keeps the product's dtype).
     """
     _need_tensor("linear", input)
     if input._data.ndim == 0 or weight._data.ndim == 0:
         raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
                            f"{input._data.ndim}D and {weight._data.ndim}D")
-    if bias is None:
-        return input.matmul(weight.t())
-    if input._data.ndim == 2:
+    if bias is not None and input._data.ndim == 2:
         return bias.addmm(input, weight.t())
-    shape = input._data.shape
-    out = bias.addmm(input.reshape(-1, shape[-1]) if shape else input, weight.t())
-    return out.view(shape[:-1] + (out._data.shape[-1],))
+    if bias is not None and input.is_contiguous() and bias.dim() == 1:
+        shape = input._data.shape
+        out = bias.addmm(input.reshape(int(np.prod(shape[:-1])), shape[-1]), weight.t())
+        return out.view(shape[:-1] + (out._data.shape[-1],))
+    out = input.matmul(weight.t())
+    return out if bias is None else out.add_(bias)
 
 
 # ---------------------------------------------------------------- losses
@@ -146,8 +150,7 @@ def _broadcast(a: Tensor, b: Tensor):
     try:
         shape = np.broadcast_shapes(a._data.shape, b._data.shape)
     except ValueError:
-        a.detach() - b.detach()  # raises PyTorch's "The size of tensor a (3) must match ..."
-        raise
+        raise broadcast_error(a, b) from None
     return (a if a._data.shape == shape else a.expand(shape),
             b if b._data.shape == shape else b.expand(shape))
 
@@ -167,27 +170,32 @@ _INT64 = np.dtype(np.int64)
 
 
 def _check_nll_args(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
+    """PyTorch's checks, in PyTorch's order: dimensions, batch size, target shape, target
+    dtype, the 1-D input case, input dtype, then the weight."""
     x, t = input._data, target._data
     if x.ndim == 2 and t.ndim == 1 and t.dtype == _INT64 and weight is None and \
-            x.shape[0] == t.shape[0]:
+            x.shape[0] == t.shape[0] and x.dtype.kind == "f":
         return  # the usual (batch, classes) scores with one class index per sample
     if x.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {x.ndim})")
+    if x.ndim != 1 and x.shape[0] != (t.shape[0] if t.ndim else 0):
+        raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target "
+                         f"batch_size ({t.shape[0] if t.ndim else 0}).")
+    if x.ndim <= 2 and t.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if x.ndim > 2 and t.shape[1:] != x.shape[2:]:
+        raise RuntimeError(f"Expected target size {[x.shape[0], *x.shape[2:]]}, got "
+                           f"{list(t.shape)}")
     if t.dtype != _INT64 and t.dtype != np.uint8:
         raise RuntimeError("expected target dtype to be Long or Byte, but got "
                            f"{target.dtype._legacy_name[:-6]}")
-    if x.ndim == 1:
-        if t.ndim > 1 or t.ndim == 1 and t.shape[0] != 1:
-            raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
-                             f"{t.shape[0] if t.ndim else 0}")
-    elif x.ndim == 2 and t.ndim > 1:
-        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    elif x.shape[0] != (t.shape[0] if t.ndim else 0):
-        raise ValueError(f"Expected input batch_size ({x.shape[0]}) to match target "
-                         f"batch_size ({t.shape[0] if t.ndim else 0}).")
-    elif x.ndim > 2 and t.shape[1:] != x.shape[2:]:
-        raise RuntimeError(f"Expected target size {[x.shape[0], *x.shape[2:]]}, got "
-                           f"{list(t.shape)}")
+    if x.ndim == 1 and t.ndim == 1 and t.shape[0] != 1:
+        raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
+                         f"{t.shape[0]}")
+    if x.dtype.kind != "f":
+        kernel = "nll_loss2d_forward_out_frame" if x.ndim > 2 else "nll_loss_out_frame"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for "
+                                  f"'{input.dtype._legacy_name[:-6]}'")
     if weight is not None:
         classes = x.shape[1] if x.ndim > 1 else x.shape[0]
         if weight._data.shape != (classes,):
@@ -228,14 +236,19 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
     if label_smoothing > 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     class_dim = 0 if input._data.ndim == 1 else 1
-    if target._data.dtype.kind == "f" and target._data.shape == input._data.shape:
+    if target._data.shape == input._data.shape:  # class probabilities
+        if target._data.dtype.kind != "f":
+            raise RuntimeError("Expected floating point type for target with class "
+                               f"probabilities, got {target.dtype._legacy_name[:-6]}")
+        if input._data.ndim == 0:
+            raise IndexError("Dimension specified as 1 but tensor has no dimensions")
         if label_smoothing > 0:
             n_classes = input._data.shape[class_dim]
             target = target * (1 - label_smoothing) + label_smoothing / n_classes
         return _cross_entropy_probs(input.log_softmax(class_dim), target, weight, code,
                                     class_dim)
-    _check_nll_args(input, target, weight)
     logp = input.log_softmax(class_dim)
+    _check_nll_args(input, target, weight)
     loss = _loss.nll_loss(logp, target, weight, ignore_index, code)
     if label_smoothing > 0:
         return _smoothed(loss, logp, target, weight, ignore_index, code, class_dim,
@@ -277,6 +290,8 @@ def _cross_entropy_probs(logp, target, weight, code, class_dim):
         prod = prod * _class_shaped(weight, logp.dim(), class_dim)
     if code == 0:
         return -prod.sum(class_dim)
+    if code == 1 and logp._data.size == 0:  # PyTorch: NaN, as -(sum().fill_(nan))
+        return -prod.sum().fill_(float("nan"))
     total = -prod.sum()
     if code == 2:
         return total

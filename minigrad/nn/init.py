@@ -1,7 +1,7 @@
 """Filling weights with starting values (in place, untracked by autograd), as ``torch.nn.init``.
 
-Random values come from minigrad's generator, so they differ from PyTorch's for the same seed;
-the distributions (bounds, spreads) are PyTorch's.
+Random values are drawn as PyTorch draws them (``tensor.uniform_``/``normal_`` on the same
+generator), so after the same ``manual_seed`` a layer starts with PyTorch's weights.
 
 >>> import minigrad as torch
 >>> w = torch.empty(3, 5)
@@ -16,7 +16,8 @@ from __future__ import annotations
 import math
 import warnings
 
-from .._creation import default_generator
+from .._creation import _gen
+from .._random import normal_values, uniform_values
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_",
            "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_"]
@@ -73,18 +74,14 @@ def _fill(tensor, values):
     return tensor
 
 
-def _rng(generator):
-    return (generator or default_generator)._rng
-
-
 def uniform_(tensor, a: float = 0.0, b: float = 1.0, generator=None):
     """Fill with values drawn uniformly from ``[a, b)``."""
-    return _fill(tensor, _rng(generator).uniform(a, b, tensor._data.shape))
+    return _fill(tensor, uniform_values(_gen(generator), tensor._data, a, b))
 
 
 def normal_(tensor, mean: float = 0.0, std: float = 1.0, generator=None):
     """Fill with values drawn from the normal distribution N(mean, std**2)."""
-    return _fill(tensor, _rng(generator).normal(mean, std, tensor._data.shape))
+    return _fill(tensor, normal_values(_gen(generator), tensor._data, mean, std))
 
 
 def constant_(tensor, val: float):

@@ -227,7 +227,9 @@ def test_every_node_type_shows_its_rule_with_the_engines_numbers_on_the_panel():
     names = {class_name(c) for c in node_classes() if not c._custom} | {"custom"}
     never_a_step = {"torch::autograd::GraphRoot", "torch::autograd::Error",
                     "torch::autograd::AccumulateGrad",  # (a leaf's step has its own block)
-                    "torch::autograd::NotImplemented"}  # floor_divide's: its backward raises
+                    "torch::autograd::NotImplemented",  # floor_divide's: its backward raises
+                    "Unique2Backward0", "UniqueDimBackward0",  # unique's too
+                    "UniqueConsecutiveBackward0"}
     assert names - shown == never_a_step
 
 

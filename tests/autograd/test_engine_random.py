@@ -8,6 +8,7 @@ diamonds, a reduction that broadcasts back, and one or several outputs.
 from __future__ import annotations
 
 import numpy as np
+from helpers import PROGRAM_OPS
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -108,24 +109,7 @@ def run(L, n_leaves, ops, outputs, leaf_values, split: bool):
     leaves = [L.tensor(v, dtype=L.float64, requires_grad=True) for v in leaf_values]
     vals = list(leaves)
     for kind, a, b in ops:
-        x, y = vals[a], vals[b]
-        if kind == "add":
-            v = x + y
-        elif kind == "sub":
-            v = x - y
-        elif kind == "mul":
-            v = x * y
-        elif kind == "div":
-            v = x / (y * y + 1.0)
-        elif kind == "neg":
-            v = -x
-        elif kind == "scale":
-            v = x * 2.0
-        elif kind == "exp":
-            v = (x * 0.1).exp()
-        else:
-            v = x.sum() * y
-        vals.append(v)
+        vals.append(PROGRAM_OPS[kind](vals[a], vals[b]))
     outs = [vals[o].sum() for o in outputs]
     if split:
         L.autograd.backward(outs)

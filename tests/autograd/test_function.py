@@ -5,132 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from helpers import custom_functions, on_both
 
 import minigrad as mg
-
-
-def make_classes(L):
-    """The same custom Functions, written once for library ``L``."""
-    Function = L.autograd.Function
-    once_differentiable = L.autograd.function.once_differentiable
-
-    class MulConstant(Function):
-        @staticmethod
-        def forward(ctx, tensor, constant):
-            ctx.constant = constant
-            return tensor * constant
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            return grad_output * ctx.constant, None
-
-    class Square(Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x * x
-
-        @staticmethod
-        def backward(ctx, g):
-            (x,) = ctx.saved_tensors
-            return 2 * x * g
-
-    class ExpSaveOutput(Function):
-        @staticmethod
-        def forward(ctx, x):
-            out = x.exp()
-            ctx.save_for_backward(out)
-            return out
-
-        @staticmethod
-        def backward(ctx, g):
-            (out,) = ctx.saved_tensors
-            return g * out
-
-    class Needs(Function):
-        @staticmethod
-        def forward(ctx, a, b, k):
-            ctx.seen = ctx.needs_input_grad, L.is_grad_enabled()
-            ctx.save_for_backward(a, None, b)
-            return a * b * k
-
-        @staticmethod
-        def backward(ctx, g):
-            a, none, b = ctx.saved_tensors
-            ctx.in_backward = none, L.is_grad_enabled()
-            return g * b * 2, g * a * 2, None
-
-    class SplitTwo(Function):
-        @staticmethod
-        def forward(ctx, x):
-            idx = L.tensor([0, 1])
-            ctx.mark_non_differentiable(idx)
-            return x * 2, x * 3, idx
-
-        @staticmethod
-        def backward(ctx, g1, g2, g3):
-            ctx.got = [None if g is None else g.tolist() for g in (g1, g2, g3)]
-            return g1 * 2 + g2 * 3
-
-    class NoMaterialize(Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.set_materialize_grads(False)
-            return x * 2, x * 3
-
-        @staticmethod
-        def backward(ctx, g1, g2):
-            ctx.got = (g1 is None, g2 is None)
-            return g1 * 2
-
-    class Identity(Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x
-
-        @staticmethod
-        def backward(ctx, g):
-            return g * 3
-
-    class OnceSquare(Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x * x
-
-        @staticmethod
-        @once_differentiable
-        def backward(ctx, g):
-            (x,) = ctx.saved_tensors
-            return 2 * x * g
-
-    class DoubleInPlace(Function):
-        @staticmethod
-        def forward(ctx, x):
-            x.mul_(2)
-            ctx.mark_dirty(x)
-            return x
-
-        @staticmethod
-        def backward(ctx, g):
-            return g * 2
-
-    class WithSetupContext(Function):
-        @staticmethod
-        def forward(x, k):
-            return x * k
-
-        @staticmethod
-        def setup_context(ctx, inputs, output):
-            ctx.k = inputs[1]
-
-        @staticmethod
-        def backward(ctx, g):
-            return g * ctx.k, None
-
-    return {c.__name__: c for c in (MulConstant, Square, ExpSaveOutput, Needs, SplitTwo,
-                                     NoMaterialize, Identity, OnceSquare, DoubleInPlace,
-                                     WithSetupContext)}
 
 
 def norm(s: str) -> str:
@@ -138,7 +15,7 @@ def norm(s: str) -> str:
 
 
 def both(torch, fn):
-    return fn(mg, make_classes(mg)), fn(torch, make_classes(torch))
+    return fn(mg, custom_functions(mg)), fn(torch, custom_functions(torch))
 
 
 def test_node_name_repr_and_structure(torch):
@@ -163,31 +40,27 @@ def test_function_importable_from_the_function_module():
     assert callable(once_differentiable)
 
 
-def test_save_for_backward_needs_input_grad_and_grad_mode(torch):
-    def run(L, F):
-        a = L.tensor([1., 2.], requires_grad=True)
-        b = L.tensor([3., 4.])
-        y = F["Needs"].apply(a, b, 2)
-        node = y.grad_fn
-        saved_is_a = node.saved_tensors[0] is a
-        y.sum().backward()
-        return node.seen, node.in_backward, node.needs_input_grad, saved_is_a, a.grad.tolist()
-
-    m, t = both(torch, run)
-    assert m == t
+@on_both
+def test_save_for_backward_needs_input_grad_and_grad_mode(L):
+    F = custom_functions(L)
+    a = L.tensor([1., 2.], requires_grad=True)
+    b = L.tensor([3., 4.])
+    y = F["Needs"].apply(a, b, 2)
+    node = y.grad_fn
+    saved_is_a = node.saved_tensors[0] is a
+    y.sum().backward()
+    return node.seen, node.in_backward, node.needs_input_grad, saved_is_a, a.grad.tolist()
 
 
-def test_saved_output_comes_back_with_its_grad_fn(torch):
-    def run(L, F):
-        x = L.tensor([0., 1.], requires_grad=True)
-        y = F["ExpSaveOutput"].apply(x)
-        (saved,) = y.grad_fn.saved_tensors
-        info = (saved is y, saved.grad_fn is y.grad_fn, saved.requires_grad)
-        y.sum().backward()
-        return info, [round(v, 5) for v in x.grad.tolist()]
-
-    m, t = both(torch, run)
-    assert m == t
+@on_both
+def test_saved_output_comes_back_with_its_grad_fn(L):
+    F = custom_functions(L)
+    x = L.tensor([0., 1.], requires_grad=True)
+    y = F["ExpSaveOutput"].apply(x)
+    (saved,) = y.grad_fn.saved_tensors
+    info = (saved is y, saved.grad_fn is y.grad_fn, saved.requires_grad)
+    y.sum().backward()
+    return info, [round(v, 5) for v in x.grad.tolist()]
 
 
 def test_saved_tensors_are_freed_after_backward(torch):
@@ -204,107 +77,91 @@ def test_saved_tensors_are_freed_after_backward(torch):
     assert m == t and m.startswith("Trying to backward through the graph a second time")
 
 
-def test_multiple_outputs_non_differentiable_and_materialized_grads(torch):
-    def run(L, F):
-        x = L.tensor([1., 2.], requires_grad=True)
-        p, q, idx = F["SplitTwo"].apply(x)
-        info = (p.grad_fn is q.grad_fn, p.output_nr, q.output_nr, idx.requires_grad,
-                idx.grad_fn)
-        p.sum().backward()
-        return info, p.grad_fn.got, x.grad.tolist()
-
-    m, t = both(torch, run)
-    assert m == t
+@on_both
+def test_multiple_outputs_non_differentiable_and_materialized_grads(L):
+    F = custom_functions(L)
+    x = L.tensor([1., 2.], requires_grad=True)
+    p, q, idx = F["SplitTwo"].apply(x)
+    info = (p.grad_fn is q.grad_fn, p.output_nr, q.output_nr, idx.requires_grad,
+            idx.grad_fn)
+    p.sum().backward()
+    return info, p.grad_fn.got, x.grad.tolist()
 
 
-def test_set_materialize_grads_false_passes_none(torch):
-    def run(L, F):
-        x = L.tensor([1., 2.], requires_grad=True)
-        p, q = F["NoMaterialize"].apply(x)
-        p.sum().backward()
-        return p.grad_fn.got, x.grad.tolist()
-
-    m, t = both(torch, run)
-    assert m == t
+@on_both
+def test_set_materialize_grads_false_passes_none(L):
+    F = custom_functions(L)
+    x = L.tensor([1., 2.], requires_grad=True)
+    p, q = F["NoMaterialize"].apply(x)
+    p.sum().backward()
+    return p.grad_fn.got, x.grad.tolist()
 
 
-def test_forward_returning_its_input_gives_a_new_tensor(torch):
-    def run(L, F):
-        x = L.tensor([1., 2.], requires_grad=True)
-        y = F["Identity"].apply(x)
-        info = (y is x, y.is_leaf, x.is_leaf, y.grad_fn.name(), y._base is x)
-        y.sum().backward()
-        with L.no_grad():
-            z = F["Identity"].apply(x)
-        return info, x.grad.tolist(), z is x, z.requires_grad
-
-    m, t = both(torch, run)
-    assert m == t
+@on_both
+def test_forward_returning_its_input_gives_a_new_tensor(L):
+    F = custom_functions(L)
+    x = L.tensor([1., 2.], requires_grad=True)
+    y = F["Identity"].apply(x)
+    info = (y is x, y.is_leaf, x.is_leaf, y.grad_fn.name(), y._base is x)
+    y.sum().backward()
+    with L.no_grad():
+        z = F["Identity"].apply(x)
+    return info, x.grad.tolist(), z is x, z.requires_grad
 
 
-def test_mark_dirty_changes_the_input_in_place(torch):
-    def run(L, F):
-        x = L.tensor([1., 2.], requires_grad=True)
-        h = x * 1
-        y = F["DoubleInPlace"].apply(h)
-        info = (y is h, h.grad_fn.name(), h._version, h.tolist())
-        y.sum().backward()
-        try:
-            F["DoubleInPlace"].apply(x)
-        except RuntimeError as e:
-            return info, x.grad.tolist(), str(e)
-
-    m, t = both(torch, run)
-    assert m == t
+@on_both
+def test_mark_dirty_changes_the_input_in_place(L):
+    F = custom_functions(L)
+    x = L.tensor([1., 2.], requires_grad=True)
+    h = x * 1
+    y = F["DoubleInPlace"].apply(h)
+    info = (y is h, h.grad_fn.name(), h._version, h.tolist())
+    y.sum().backward()
+    try:
+        F["DoubleInPlace"].apply(x)
+    except RuntimeError as e:
+        return info, x.grad.tolist(), str(e)
 
 
-def test_once_differentiable_refuses_a_second_derivative(torch):
-    def run(L, F):
-        x = L.tensor(3., requires_grad=True)
-        y = F["OnceSquare"].apply(x)
-        (g,) = L.autograd.grad(y, x, L.tensor(1., requires_grad=True), create_graph=True)
-        info = (g.item(), g.grad_fn.name(), type(g.grad_fn).__name__)
-        try:
-            g.backward()
-        except RuntimeError as e:
-            return info, str(e)
-
-    m, t = both(torch, run)
-    assert m == t
+@on_both
+def test_once_differentiable_refuses_a_second_derivative(L):
+    F = custom_functions(L)
+    x = L.tensor(3., requires_grad=True)
+    y = F["OnceSquare"].apply(x)
+    (g,) = L.autograd.grad(y, x, L.tensor(1., requires_grad=True), create_graph=True)
+    info = (g.item(), g.grad_fn.name(), type(g.grad_fn).__name__)
+    try:
+        g.backward()
+    except RuntimeError as e:
+        return info, str(e)
 
 
-def test_double_backward_through_a_custom_function(torch):
-    def run(L, F):
-        x = L.tensor([1., 2.], dtype=L.float64, requires_grad=True)
-        y = F["Square"].apply(x * x)
-        (g,) = L.autograd.grad(y.sum(), x, create_graph=True)
-        (h,) = L.autograd.grad(g.sum(), x)
-        return g.tolist(), h.tolist()
-
-    m, t = both(torch, run)
-    assert m == t
+@on_both
+def test_double_backward_through_a_custom_function(L):
+    F = custom_functions(L)
+    x = L.tensor([1., 2.], dtype=L.float64, requires_grad=True)
+    y = F["Square"].apply(x * x)
+    (g,) = L.autograd.grad(y.sum(), x, create_graph=True)
+    (h,) = L.autograd.grad(g.sum(), x)
+    return g.tolist(), h.tolist()
 
 
-def test_setup_context_style_and_keyword_arguments(torch):
-    def run(L, F):
-        x = L.tensor([1., 2.], requires_grad=True)
-        y = F["WithSetupContext"].apply(x, k=3)
-        y.sum().backward()
-        return x.grad.tolist(), y.grad_fn.name()
-
-    m, t = both(torch, run)
-    assert m == t
+@on_both
+def test_setup_context_style_and_keyword_arguments(L):
+    F = custom_functions(L)
+    x = L.tensor([1., 2.], requires_grad=True)
+    y = F["WithSetupContext"].apply(x, k=3)
+    y.sum().backward()
+    return x.grad.tolist(), y.grad_fn.name()
 
 
-def test_apply_without_grad_records_nothing(torch):
-    def run(L, F):
-        y = F["MulConstant"].apply(L.ones(2), 3)
-        with L.no_grad():
-            z = F["MulConstant"].apply(L.ones(2, requires_grad=True), 3)
-        return y.requires_grad, y.grad_fn, z.requires_grad, z.grad_fn
-
-    m, t = both(torch, run)
-    assert m == t
+@on_both
+def test_apply_without_grad_records_nothing(L):
+    F = custom_functions(L)
+    y = F["MulConstant"].apply(L.ones(2), 3)
+    with L.no_grad():
+        z = F["MulConstant"].apply(L.ones(2, requires_grad=True), 3)
+    return y.requires_grad, y.grad_fn, z.requires_grad, z.grad_fn
 
 
 # ---------------------------------------------------------------- wrong backward results

@@ -7,138 +7,114 @@ from __future__ import annotations
 import functools
 
 import pytest
-from helpers import both
+from helpers import both, on_both
 
 
 def values(grads):
     return [None if g is None else g.tolist() for g in grads]
 
 
-def test_all_kinds_of_hooks_run_in_pytorchs_order_with_pytorchs_values(torch):
-    def run(L):
-        log = []
-        x = L.tensor(3., requires_grad=True)
-        m = x * 2
-        m.register_hook(lambda g: log.append(("tensor hook 1", g.item())) or g * 10)
-        m.retain_grad()
-        m.register_hook(lambda g: log.append(("tensor hook 2", g.item())) or g + 1)
-        m.grad_fn.register_prehook(lambda go: log.append(("pre", values(go))))
-        m.grad_fn.register_hook(lambda gi, go: log.append(("post", values(gi), values(go))))
-        acc = m.grad_fn.next_functions[0][0]
-        x.register_hook(lambda g: log.append(("leaf hook", g.item())))
-        acc.register_prehook(lambda go: log.append(("leaf pre", values(go))))
-        acc.register_hook(lambda gi, go: log.append(("leaf post", values(gi), values(go))))
-        x.register_post_accumulate_grad_hook(lambda t: log.append(("accumulated", t.grad.item())))
-        (m * 1).backward()
-        return log, m.grad.item(), x.grad.item()
-
-    m, t = both(torch, run)
-    assert m == t
+@on_both
+def test_all_kinds_of_hooks_run_in_pytorchs_order_with_pytorchs_values(L):
+    log = []
+    x = L.tensor(3., requires_grad=True)
+    m = x * 2
+    m.register_hook(lambda g: log.append(("tensor hook 1", g.item())) or g * 10)
+    m.retain_grad()
+    m.register_hook(lambda g: log.append(("tensor hook 2", g.item())) or g + 1)
+    m.grad_fn.register_prehook(lambda go: log.append(("pre", values(go))))
+    m.grad_fn.register_hook(lambda gi, go: log.append(("post", values(gi), values(go))))
+    acc = m.grad_fn.next_functions[0][0]
+    x.register_hook(lambda g: log.append(("leaf hook", g.item())))
+    acc.register_prehook(lambda go: log.append(("leaf pre", values(go))))
+    acc.register_hook(lambda gi, go: log.append(("leaf post", values(gi), values(go))))
+    x.register_post_accumulate_grad_hook(lambda t: log.append(("accumulated", t.grad.item())))
+    (m * 1).backward()
+    return log, m.grad.item(), x.grad.item()
 
 
-def test_hooks_replacing_gradients(torch):
-    def run(L):
-        x = L.tensor([1., 2.], requires_grad=True)
-        w = L.tensor([3., 4.], requires_grad=True)
-        h = x * w
-        h.register_hook(lambda g: g * 2)
-        x.register_hook(lambda g: g + 100)
-        h.grad_fn.register_prehook(lambda go: (go[0] * 3,))
-        h.grad_fn.register_hook(lambda gi, go: (gi[0], gi[1] * -1))
-        (h * h).sum().backward()
-        return x.grad.tolist(), w.grad.tolist()
-
-    m, t = both(torch, run)
-    assert m == t
+@on_both
+def test_hooks_replacing_gradients(L):
+    x = L.tensor([1., 2.], requires_grad=True)
+    w = L.tensor([3., 4.], requires_grad=True)
+    h = x * w
+    h.register_hook(lambda g: g * 2)
+    x.register_hook(lambda g: g + 100)
+    h.grad_fn.register_prehook(lambda go: (go[0] * 3,))
+    h.grad_fn.register_hook(lambda gi, go: (gi[0], gi[1] * -1))
+    (h * h).sum().backward()
+    return x.grad.tolist(), w.grad.tolist()
 
 
-def test_removed_hooks_do_not_run_and_handles_work_as_context_managers(torch):
-    def run(L):
-        log = []
-        x = L.tensor([1., 2.], requires_grad=True)
-        y = x * 2
-        h1 = x.register_hook(lambda g: log.append("leaf"))
-        h2 = y.register_hook(lambda g: log.append("non-leaf"))
-        h3 = y.grad_fn.register_prehook(lambda go: log.append("pre"))
-        h4 = y.grad_fn.register_hook(lambda gi, go: log.append("post"))
-        with x.register_hook(lambda g: log.append("scoped")):
-            pass
-        for h in (h1, h2, h3, h4):
-            h.remove()
-        h1.remove()  # removing twice is harmless
-        y.sum().backward()
-        return log, x.grad.tolist()
-
-    m, t = both(torch, run)
-    assert m == t
+@on_both
+def test_removed_hooks_do_not_run_and_handles_work_as_context_managers(L):
+    log = []
+    x = L.tensor([1., 2.], requires_grad=True)
+    y = x * 2
+    h1 = x.register_hook(lambda g: log.append("leaf"))
+    h2 = y.register_hook(lambda g: log.append("non-leaf"))
+    h3 = y.grad_fn.register_prehook(lambda go: log.append("pre"))
+    h4 = y.grad_fn.register_hook(lambda gi, go: log.append("post"))
+    with x.register_hook(lambda g: log.append("scoped")):
+        pass
+    for h in (h1, h2, h3, h4):
+        h.remove()
+    h1.remove()  # removing twice is harmless
+    y.sum().backward()
+    return log, x.grad.tolist()
 
 
-def test_hooks_of_the_same_tensor_run_in_registration_order(torch):
-    def run(L):
-        log = []
-        x = L.tensor(1., requires_grad=True)
-        y = x * 2
-        for i in range(4):
-            y.register_hook(lambda g, i=i: log.append(i) or g * (i + 1))
-        y.backward()
-        return log, x.grad.item()
-
-    m, t = both(torch, run)
-    assert m == t
+@on_both
+def test_hooks_of_the_same_tensor_run_in_registration_order(L):
+    log = []
+    x = L.tensor(1., requires_grad=True)
+    y = x * 2
+    for i in range(4):
+        y.register_hook(lambda g, i=i: log.append(i) or g * (i + 1))
+    y.backward()
+    return log, x.grad.item()
 
 
-def test_hooks_on_two_outputs_of_one_node(torch):
-    def run(L):
-        log = []
-        x = L.tensor([1., 2., 3., 4.], requires_grad=True)
-        a, b = x.split(2)
-        b.register_hook(lambda g: log.append("b") or g * 10)
-        a.register_hook(lambda g: log.append("a") or g * 2)
-        (a.sum() + b.sum()).backward()
-        return log, x.grad.tolist()
-
-    m, t = both(torch, run)
-    assert m == t
+@on_both
+def test_hooks_on_two_outputs_of_one_node(L):
+    log = []
+    x = L.tensor([1., 2., 3., 4.], requires_grad=True)
+    a, b = x.split(2)
+    b.register_hook(lambda g: log.append("b") or g * 10)
+    a.register_hook(lambda g: log.append("a") or g * 2)
+    (a.sum() + b.sum()).backward()
+    return log, x.grad.tolist()
 
 
-def test_retain_grad_sees_gradient_after_all_tensor_hooks(torch):
-    def run(L):
-        x = L.tensor([1., 2.], requires_grad=True)
-        y = x * 2
-        y.retain_grad()
-        y.register_hook(lambda g: g * 5)
-        (y * y).sum().backward()
-        return y.grad.tolist(), x.grad.tolist(), y.retains_grad, x.retains_grad
-
-    m, t = both(torch, run)
-    assert m == t
+@on_both
+def test_retain_grad_sees_gradient_after_all_tensor_hooks(L):
+    x = L.tensor([1., 2.], requires_grad=True)
+    y = x * 2
+    y.retain_grad()
+    y.register_hook(lambda g: g * 5)
+    (y * y).sum().backward()
+    return y.grad.tolist(), x.grad.tolist(), y.retains_grad, x.retains_grad
 
 
-def test_tensor_hooks_apply_to_what_autograd_grad_returns(torch):
-    def run(L):
-        x = L.tensor(3., requires_grad=True)
-        x.register_hook(lambda g: g * 10)
-        m_ = x * 2
-        m_.register_hook(lambda g: g * 100)
-        o = m_ * m_
-        alone = L.autograd.grad(o, [m_], retain_graph=True)
-        with_leaf = L.autograd.grad(o, [m_, x])
-        return values(alone), values(with_leaf)
-
-    m, t = both(torch, run)
-    assert m == t
+@on_both
+def test_tensor_hooks_apply_to_what_autograd_grad_returns(L):
+    x = L.tensor(3., requires_grad=True)
+    x.register_hook(lambda g: g * 10)
+    m_ = x * 2
+    m_.register_hook(lambda g: g * 100)
+    o = m_ * m_
+    alone = L.autograd.grad(o, [m_], retain_graph=True)
+    with_leaf = L.autograd.grad(o, [m_, x])
+    return values(alone), values(with_leaf)
 
 
-def test_hook_may_return_a_tensor_of_another_layout_but_same_shape(torch):
-    def run(L):
-        x = L.tensor([[1., 2.], [3., 4.]], requires_grad=True)
-        y = x * 1
-        y.register_hook(lambda g: g.t().contiguous().t())
-        y.sum().backward()
-        return x.grad.tolist()
-
-    m, t = both(torch, run)
-    assert m == t
+@on_both
+def test_hook_may_return_a_tensor_of_another_layout_but_same_shape(L):
+    x = L.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+    y = x * 1
+    y.register_hook(lambda g: g.t().contiguous().t())
+    y.sum().backward()
+    return x.grad.tolist()
 
 
 def my_hook(g, k):
@@ -195,69 +171,57 @@ def test_bad_hook_results_raise_pytorchs_errors(torch, case):
     assert m == t
 
 
-def test_post_accumulate_grad_hook_rules(torch):
-    def run(L):
-        out = []
-        x = L.tensor([1., 2.], requires_grad=True)
-        for target in (x * 2, L.ones(2)):
-            try:
-                target.register_post_accumulate_grad_hook(lambda t: None)
-            except RuntimeError as e:
-                out.append(str(e))
-        seen = []
-        x.register_post_accumulate_grad_hook(lambda t: seen.append(t.grad.tolist()))
-        (x * x).sum().backward()
-        (x * 3).sum().backward()
-        return out, seen
-
-    m, t = both(torch, run)
-    assert m == t
+@on_both
+def test_post_accumulate_grad_hook_rules(L):
+    out = []
+    x = L.tensor([1., 2.], requires_grad=True)
+    for target in (x * 2, L.ones(2)):
+        try:
+            target.register_post_accumulate_grad_hook(lambda t: None)
+        except RuntimeError as e:
+            out.append(str(e))
+    seen = []
+    x.register_post_accumulate_grad_hook(lambda t: seen.append(t.grad.tolist()))
+    (x * x).sum().backward()
+    (x * 3).sum().backward()
+    return out, seen
 
 
-def test_node_metadata_is_a_persistent_dict(torch):
-    def run(L):
-        x = L.tensor([1., 2.], requires_grad=True)
-        y = x * 2
-        y.grad_fn.metadata["note"] = "mine"
-        return y.grad_fn.metadata, type(y.grad_fn.metadata).__name__
-
-    m, t = both(torch, run)
-    assert m == t
+@on_both
+def test_node_metadata_is_a_persistent_dict(L):
+    x = L.tensor([1., 2.], requires_grad=True)
+    y = x * 2
+    y.grad_fn.metadata["note"] = "mine"
+    return y.grad_fn.metadata, type(y.grad_fn.metadata).__name__
 
 
-def test_hooks_run_in_the_grad_mode_create_graph_sets(torch):
-    def run(L):
-        seen = []
-        x = L.tensor([1., 2.], requires_grad=True)
-        y = x * 2
+@on_both
+def test_hooks_run_in_the_grad_mode_create_graph_sets(L):
+    seen = []
+    x = L.tensor([1., 2.], requires_grad=True)
+    y = x * 2
 
-        def hook(g):
-            seen.append((L.is_grad_enabled(), g.requires_grad))
-            return None
+    def hook(g):
+        seen.append((L.is_grad_enabled(), g.requires_grad))
+        return None
 
-        y.register_hook(hook)
-        y.sum().backward(retain_graph=True)
-        L.autograd.grad(y.sum(), x, create_graph=True)
-        return seen
-
-    m, t = both(torch, run)
-    assert m == t
+    y.register_hook(hook)
+    y.sum().backward(retain_graph=True)
+    L.autograd.grad(y.sum(), x, create_graph=True)
+    return seen
 
 
-def test_retain_grad_follows_in_place_changes_but_hooks_stay(torch):
-    def run(L):
-        log = []
-        x = L.tensor([1., 2., 3.], requires_grad=True)
-        y = x * 2
-        y.register_hook(lambda g: log.append(("before", g.tolist())))
-        y.retain_grad()
-        y.mul_(3)
-        y.register_hook(lambda g: log.append(("after", g.tolist())))
-        w = x * 2
-        w.retain_grad()
-        w[1:].mul_(3)  # through a view: w's grad_fn becomes CopySlices
-        ((y * y).sum() + (w * w).sum()).backward()
-        return log, y.grad.tolist(), w.grad.tolist(), x.grad.tolist(), w.grad_fn.name()
-
-    m, t = both(torch, run)
-    assert m == t
+@on_both
+def test_retain_grad_follows_in_place_changes_but_hooks_stay(L):
+    log = []
+    x = L.tensor([1., 2., 3.], requires_grad=True)
+    y = x * 2
+    y.register_hook(lambda g: log.append(("before", g.tolist())))
+    y.retain_grad()
+    y.mul_(3)
+    y.register_hook(lambda g: log.append(("after", g.tolist())))
+    w = x * 2
+    w.retain_grad()
+    w[1:].mul_(3)  # through a view: w's grad_fn becomes CopySlices
+    ((y * y).sum() + (w * w).sum()).backward()
+    return log, y.grad.tolist(), w.grad.tolist(), x.grad.tolist(), w.grad_fn.name()

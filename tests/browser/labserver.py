@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = ["CHROMIUM_FLAGS", "Lab", "Notebook", "OfflinePage", "chromium_path",
-           "launch_chromium", "open_notebook", "start_lab"]
+           "launch_chromium", "notebook_fixtures", "open_notebook", "start_lab"]
 
 REPO = Path(__file__).resolve().parents[2]
 BUNDLE = REPO / "widgets" / "static" / "widget.js"
@@ -104,14 +104,7 @@ class Lab:
 
 def start_lab(*, timeout: float = 90.0) -> Lab:
     """Starts JupyterLab on 127.0.0.1 (free port, fresh token, temporary root and config)."""
-    tmp = tempfile.TemporaryDirectory(prefix="minigrad-lab-")
-    base = Path(tmp.name)
-    root, settings = base / "notebooks", base / "user-settings"
-    root.mkdir()
-    for name, values in _SETTINGS.items():
-        path = settings / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(values))
+    tmp, base, root, settings = _fresh_folders("minigrad-lab-", _SETTINGS)
     port, token = _free_port(), secrets.token_hex(16)
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(base / "config"),
            "JUPYTER_RUNTIME_DIR": str(base / "runtime"), "IPYTHONDIR": str(base / "ipython"),
@@ -127,17 +120,38 @@ def start_lab(*, timeout: float = 90.0) -> Lab:
         "--LabApp.extension_manager=readonly", "--LabApp.expose_app_in_browser=True",
         "--LanguageServerManager.autodetect=False",
     ]
+    return _serve(Lab, command, env, tmp, port, token, timeout)
+
+
+def _fresh_folders(prefix: str, settings: dict):
+    """``(tmp, base, root, settings_dir)``: a temporary folder ``base`` holding the server's
+    root ``notebooks/`` and ``user-settings/`` written from ``settings``."""
+    tmp = tempfile.TemporaryDirectory(prefix=prefix)
+    base = Path(tmp.name)
+    root, settings_dir = base / "notebooks", base / "user-settings"
+    root.mkdir()
+    for name, values in settings.items():
+        path = settings_dir / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
+    return tmp, base, root, settings_dir
+
+
+def _serve(kind, command: list[str], env: dict, tmp, port: int, token: str, timeout: float):
+    """Runs ``command`` (a Jupyter server made by _fresh_folders' ``tmp``), logging to its
+    server.log; returns ``kind``'s handle once the server answers, or stops it and raises."""
+    base = Path(tmp.name)
     log = base / "server.log"
     with open(log, "wb") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env,
-                                   cwd=root, start_new_session=True)
-    lab = Lab(f"http://127.0.0.1:{port}", token, root, process, log, tmp)
+                                   cwd=base / "notebooks", start_new_session=True)
+    server = kind(f"http://127.0.0.1:{port}", token, base / "notebooks", process, log, tmp)
     try:
-        _wait_until_up(lab, timeout)
+        _wait_until_up(server, timeout)
     except BaseException:
-        lab.stop()
+        server.stop()
         raise
-    return lab
+    return server
 
 
 def _wait_until_up(lab: Lab, timeout: float) -> None:
@@ -272,6 +286,35 @@ class Notebook:
 
     def close(self) -> None:
         self.offline.close()
+
+    def assert_clean(self) -> None:
+        """Fails if the page logged errors or reached for the network since the last check."""
+        problems = self.offline.take_errors()
+        assert not problems, "the page logged errors or reached for the network:\n" + \
+            "\n".join(problems)
+
+
+def notebook_fixtures(name: str, cells: list[str], *, count: int, fixture: str = "notebook"):
+    """A browser test module's two pytest fixtures: ``fixture`` (module-scoped) writes the
+    notebook ``name`` of ``cells`` in the session's JupyterLab, runs it and waits for ``count``
+    drawn graphs; the autouse one fails every test after which the page logged errors or
+    reached for the network."""
+    import pytest
+
+    @pytest.fixture(scope="module", name=fixture)
+    def opened(lab, browser):
+        notebook = open_notebook(lab, browser, name, cells, wait_for=".mg-graph svg",
+                                 count=count)
+        yield notebook
+        notebook.close()
+
+    @pytest.fixture(autouse=True)
+    def page_stays_clean(request):
+        notebook = request.getfixturevalue(fixture)
+        yield
+        notebook.assert_clean()
+
+    return opened, page_stays_clean
 
 
 def open_notebook(lab: Lab, browser, name: str, cells: list[str], *, run_all: bool = True,

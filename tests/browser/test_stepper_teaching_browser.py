@@ -10,29 +10,25 @@ logic is tested without a browser in tests/widgets/test_stepper_teaching.py.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
-from labserver import open_notebook
+from labserver import notebook_fixtures
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
-SETUP = """\
+SETUP = f"""\
 import json
+import sys
 
 import minigrad as torch
-from minigrad.autograd import Function
 from minigrad_widgets import BackwardStepper
 
+sys.path.insert(0, {str(Path(__file__).parents[1])!r})  # tests/: its helpers
+from helpers import custom_functions
 
-class TwoGrads(Function):
-    @staticmethod
-    def forward(ctx, t):
-        return t * 2
-
-    @staticmethod
-    def backward(ctx, g):
-        return g, g  # one gradient too many"""
+TwoGrads = custom_functions(torch)["TwoGrads"]  # a backward returning one gradient too many"""
 CELLS = [
     SETUP,
     "x = torch.tensor([1., 2.], requires_grad=True)\nw = torch.tensor([3., 4.], "
@@ -49,20 +45,7 @@ CELLS = [
 FORK, SNAP, QUIZ, ZH, BAD, STATE = 2, 3, 4, 5, 6, 7
 
 
-@pytest.fixture(scope="module")
-def notebook(lab, browser):
-    nb = open_notebook(lab, browser, "teaching.ipynb", CELLS, wait_for=".mg-graph svg",
-                       count=5)
-    yield nb
-    nb.close()
-
-
-@pytest.fixture(autouse=True)
-def page_stays_clean(notebook):
-    yield
-    problems = notebook.offline.take_errors()
-    assert not problems, "the page logged errors or reached for the network:\n" + \
-        "\n".join(problems)
+notebook, page_stays_clean = notebook_fixtures("teaching.ipynb", CELLS, count=5)
 
 
 def widget(notebook, cell: int):

@@ -16,7 +16,7 @@ import json
 import re
 
 import pytest
-from labserver import open_notebook
+from labserver import notebook_fixtures
 from playwright.sync_api import expect
 
 import minigrad
@@ -51,20 +51,7 @@ CELLS = [
 STATE_CELL, BIG_CELL = 5, 6
 
 
-@pytest.fixture(scope="module")
-def lesson(lab, browser):
-    notebook = open_notebook(lab, browser, "lesson.ipynb", CELLS, wait_for=".mg-graph svg",
-                             count=3)
-    yield notebook
-    notebook.close()
-
-
-@pytest.fixture(autouse=True)
-def page_stays_clean(lesson):
-    yield
-    problems = lesson.offline.take_errors()
-    assert not problems, "the page logged errors or reached for the network:\n" + \
-        "\n".join(problems)
+lesson, page_stays_clean = notebook_fixtures("lesson.ipynb", CELLS, count=3, fixture="lesson")
 
 
 @pytest.fixture

@@ -7,17 +7,9 @@ dtypes and shapes; all of that must read exactly as PyTorch's does.
 from __future__ import annotations
 
 import pytest
+from helpers import assert_same_outcome, outcome
 
 import minigrad as mg
-
-
-def outcome(fn):
-    """What ``fn()`` gives: ('ok', repr of the value) or (exception type, message)."""
-    try:
-        return "ok", repr(fn())
-    except BaseException as e:  # AssertionError is what PyTorch raises for CUDA
-        return type(e).__name__, str(e)
-
 
 DEVICE_ARGS = [("cpu",), ("cpu:0",), ("cuda",), ("cuda:1",), ("cuda", 0), ("mps",), ("meta",),
                ("gpu",), ("cpu:x",), ("cpu:0:1",), ("cpu", -1), ("cpu:0", 1), ("cpu", "x")]
@@ -64,7 +56,7 @@ def test_availability_answers_are_those_of_a_cpu_only_build(torch):
     "lib.Generator(device='cpu').device",
 ])
 def test_device_use_matches_torch(torch, code):
-    assert outcome(lambda: eval(code, {"lib": mg})) == outcome(lambda: eval(code, {"lib": torch}))
+    assert_same_outcome(torch, code)  # (AssertionError is what PyTorch raises for CUDA)
 
 
 def test_the_usual_device_line_runs_and_moves_a_model(torch):

@@ -20,7 +20,7 @@ enable_grad set_grad_enabled is_grad_enabled inference_mode float32 float64 floa
 long int bool uint8 double float16 half dtype Size device get_default_dtype set_default_dtype
 set_printoptions save load cuda backends accelerator set_default_device get_default_device
 autograd nn optim utils clone detach subtract multiply divide remainder fmod floor_divide
-hypot xlogy fmax fmin lerp addcmul addmm
+hypot xlogy fmax fmin lerp addcmul addmm unique_consecutive is_floating_point
 """.split()
 
 TENSOR = """
@@ -35,6 +35,7 @@ gt lt ge le matmul mm dot masked_fill masked_fill_ index_select gather sort args
 floor ceil round clamp clip sign sin cos log1p exp_ new_zeros new_ones new_full new_tensor
 unique flip roll tril triu diagonal unflatten t_ unsqueeze_ addcmul_ lerp_ fill_diagonal_
 is_floating_point register_post_accumulate_grad_hook output_nr _version _base _is_view
+unique_consecutive retains_grad is_inference
 __add__ __sub__ __mul__ __truediv__ __floordiv__ __mod__ __pow__ __matmul__ __neg__
 __getitem__ __setitem__ __len__ __iter__ __bool__ __float__ __int__ __index__ __repr__
 """.split()
@@ -48,5 +49,16 @@ avg_pool2d pad normalize cosine_similarity
 
 AUTOGRAD = """
 grad backward Function Variable functional graph gradcheck gradgradcheck no_grad enable_grad
-set_grad_enabled inference_mode set_detect_anomaly detect_anomaly
+set_grad_enabled inference_mode set_detect_anomaly detect_anomaly function
+""".split()
+
+# torch.autograd.graph: what PyTorch's "Autograd mechanics" notes and torchviz use
+GRAPH = """
+Node saved_tensors_hooks save_on_cpu disable_saved_tensors_hooks register_multi_grad_hook
+GradientEdge get_gradient_edge increment_version
+""".split()
+
+# torch.autograd.functional: what d2l's and PyTorch's higher-order examples use
+AUTOGRAD_FUNCTIONAL = """
+jacobian hessian vjp jvp hvp vhp
 """.split()

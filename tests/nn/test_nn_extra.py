@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import assert_same_outcome
 
 import minigrad as mg
 
@@ -20,13 +21,6 @@ def both(torch, arrays, requires_grad=True):
 def close(m, t, tol=1e-5):
     assert m.shape == tuple(t.shape) and str(m.dtype) == str(t.dtype)
     np.testing.assert_allclose(m.detach().numpy(), t.detach().numpy(), rtol=tol, atol=tol)
-
-
-def outcome(fn):
-    try:
-        return "ok", fn()
-    except Exception as e:
-        return type(e).__name__, str(e)
 
 
 probs = RNG.uniform(0.01, 0.99, (4, 3)).astype(np.float32)
@@ -96,10 +90,7 @@ def test_loss_second_derivatives_match_torch(torch, name):
     "lib.nn.LayerNorm(3)(lib.ones(2, 4))",
 ])
 def test_errors_match_torch(torch, code):
-    def run(lib):
-        return outcome(lambda: repr(eval(code, {"lib": lib, "F": lib.nn.functional})))
-
-    assert run(mg) == run(torch)
+    assert_same_outcome(torch, code)
 
 
 @pytest.mark.parametrize("code", [

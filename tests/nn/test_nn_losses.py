@@ -16,6 +16,24 @@ import minigrad.nn.functional as F
 pytestmark = pytest.mark.torch
 
 
+def warned(fn, *args, **kwargs):
+    """``(fn(*args, **kwargs), the messages of the warnings it gave)``."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = fn(*args, **kwargs)
+    return out, [norm(str(w.message)) for w in caught]
+
+
+def assert_like_torch(loss, tloss, *inputs):
+    """The same value and graph as PyTorch's loss, and after backward() the same gradients for
+    each (minigrad, torch) pair of ``inputs`` (a loss with reduction="none" is summed first)."""
+    assert close(loss, tloss) and tree(loss.grad_fn) == tree(tloss.grad_fn)
+    (loss.sum() if loss.dim() else loss).backward()
+    (tloss.sum() if tloss.dim() else tloss).backward()
+    for m, t in inputs:
+        assert close(m.grad, t.grad)
+
+
 # ---------------------------------------------------------------- mse_loss
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
 def test_mse_loss_values_gradients_and_node_match_torch(torch, reduction):
@@ -36,11 +54,7 @@ def test_mse_loss_values_gradients_and_node_match_torch(torch, reduction):
 def test_mse_loss_gives_the_target_a_gradient_when_it_needs_one(torch):
     x, tx = pair(torch, f32(4, 3))
     y, ty = pair(torch, f32(4, 3, seed=1))
-    loss, tloss = F.mse_loss(x, y), torch.nn.functional.mse_loss(tx, ty)
-    assert tree(loss.grad_fn) == tree(tloss.grad_fn)
-    loss.backward()
-    tloss.backward()
-    assert close(x.grad, tx.grad) and close(y.grad, ty.grad)
+    assert_like_torch(F.mse_loss(x, y), torch.nn.functional.mse_loss(tx, ty), (x, tx), (y, ty))
 
 
 @pytest.mark.parametrize("xs,ys", [((4, 3), (3,)), ((4, 3), (4, 1)), ((3,), (4, 3)),
@@ -48,27 +62,16 @@ def test_mse_loss_gives_the_target_a_gradient_when_it_needs_one(torch):
 def test_mse_loss_broadcasts_with_torchs_warning(torch, xs, ys):
     x, tx = pair(torch, f32(*xs))
     y, ty = pair(torch, f32(*ys, seed=1), requires_grad=False)
-    with warnings.catch_warnings(record=True) as mine:
-        warnings.simplefilter("always")
-        loss = F.mse_loss(x, y)
-    with warnings.catch_warnings(record=True) as theirs:
-        warnings.simplefilter("always")
-        tloss = torch.nn.functional.mse_loss(tx, ty)
-    assert [norm(str(w.message)) for w in theirs] == [str(w.message) for w in mine]
-    assert close(loss, tloss) and tree(loss.grad_fn) == tree(tloss.grad_fn)
-    loss.backward()
-    tloss.backward()
-    assert close(x.grad, tx.grad)
+    loss, mine = warned(F.mse_loss, x, y)
+    tloss, theirs = warned(torch.nn.functional.mse_loss, tx, ty)
+    assert theirs == mine
+    assert_like_torch(loss, tloss, (x, tx))
 
 
 def test_mse_loss_promotes_dtypes_and_returns_float32_grads(torch):
     x, tx = pair(torch, f32(4, 3))
     y, ty = pair(torch, f32(4, 3, seed=1).astype(np.float64), requires_grad=False)
-    loss, tloss = F.mse_loss(x, y), torch.nn.functional.mse_loss(tx, ty)
-    assert close(loss, tloss) and tree(loss.grad_fn) == tree(tloss.grad_fn)
-    loss.backward()
-    tloss.backward()
-    assert close(x.grad, tx.grad)
+    assert_like_torch(F.mse_loss(x, y), torch.nn.functional.mse_loss(tx, ty), (x, tx))
 
 
 def test_mse_loss_legacy_arguments_and_bad_reduction_match_torch(torch):
@@ -76,13 +79,9 @@ def test_mse_loss_legacy_arguments_and_bad_reduction_match_torch(torch):
     y, ty = pair(torch, f32(4, 3, seed=1), requires_grad=False)
     for kwargs in ({"size_average": False}, {"reduce": False},
                    {"size_average": True, "reduce": True}):
-        with warnings.catch_warnings(record=True) as mine:
-            warnings.simplefilter("always")
-            loss = F.mse_loss(x, y, **kwargs)
-        with warnings.catch_warnings(record=True) as theirs:
-            warnings.simplefilter("always")
-            tloss = torch.nn.functional.mse_loss(tx, ty, **kwargs)
-        assert [str(w.message) for w in mine] == [str(w.message) for w in theirs]
+        loss, mine = warned(F.mse_loss, x, y, **kwargs)
+        tloss, theirs = warned(torch.nn.functional.mse_loss, tx, ty, **kwargs)
+        assert mine == theirs
         assert close(loss, tloss)
     both_raise(torch, lambda lib: lib.nn.functional.mse_loss(
         lib.zeros(2), lib.zeros(2), reduction="foo"))
@@ -156,12 +155,8 @@ def test_nll_loss_on_one_sample_and_on_extra_dimensions_matches_torch(torch, red
     for shape, target in cases:
         x, tx = pair(torch, f32(*shape))
         t, tt = pair(torch, target, requires_grad=False)
-        loss = F.nll_loss(x, t, reduction=reduction)
-        tloss = torch.nn.functional.nll_loss(tx, tt, reduction=reduction)
-        assert close(loss, tloss) and tree(loss.grad_fn) == tree(tloss.grad_fn)
-        loss.sum().backward()
-        tloss.sum().backward()
-        assert close(x.grad, tx.grad)
+        assert_like_torch(F.nll_loss(x, t, reduction=reduction),
+                          torch.nn.functional.nll_loss(tx, tt, reduction=reduction), (x, tx))
         ce = F.cross_entropy(x, t, reduction=reduction)
         tce = torch.nn.functional.cross_entropy(tx, tt, reduction=reduction)
         assert close(ce, tce) and tree(ce.grad_fn) == tree(tce.grad_fn)
@@ -176,12 +171,8 @@ def test_cross_entropy_with_class_probabilities_matches_torch(torch, reduction):
         p = np.exp(f32(*shape, seed=1))
         p /= p.sum(axis=dim, keepdims=True)
         t, tt = pair(torch, p, requires_grad=False)
-        loss = F.cross_entropy(x, t, reduction=reduction)
-        tloss = torch.nn.functional.cross_entropy(tx, tt, reduction=reduction)
-        assert close(loss, tloss) and tree(loss.grad_fn) == tree(tloss.grad_fn)
-        loss.sum().backward()
-        tloss.sum().backward()
-        assert close(x.grad, tx.grad)
+        assert_like_torch(F.cross_entropy(x, t, reduction=reduction),
+                          torch.nn.functional.cross_entropy(tx, tt, reduction=reduction), (x, tx))
 
 
 @pytest.mark.parametrize("build", [

@@ -354,3 +354,13 @@ def assert_same_error(torch_call, mg_call):
     m_type, m_msg = error_of(mg_call)
     assert t_type is not None, "torch raised nothing"
     assert (m_type, m_msg) == (t_type, t_msg)
+
+
+def assert_same_result_or_error(torch, call):
+    """``call(lib)`` in both libraries gives the same result, or raises the same error."""
+    try:
+        t = call(torch)
+    except Exception:  # noqa: BLE001 - then minigrad must raise the same
+        assert_same_error(lambda: call(torch), lambda: call(minigrad))
+        return
+    assert_close(call(minigrad), t)

@@ -8,6 +8,7 @@ import zlib
 
 import numpy as np
 import pytest
+from helpers import custom_functions
 from op_table import OPS, first_output, sample
 from op_table_tensor import TENSOR_OPS
 
@@ -87,18 +88,7 @@ def test_the_tables_cover_many_ops():
     assert sum(smooth(c) for c in DIFFERENTIABLE) > 60
 
 
-class WrongSquare(mg.autograd.Function):
-    """x**2 with a backward that forgets the factor 2."""
-
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return x * x
-
-    @staticmethod
-    def backward(ctx, g):
-        (x,) = ctx.saved_tensors
-        return g * x
+WrongSquare = custom_functions(mg)["WrongSquare"]  # x**2 with a backward that forgets the 2
 
 
 class WrongBroadcastSum(mg.autograd.Function):

@@ -1,4 +1,5 @@
-"""Every op of tests/ops/op_table.py, run in minigrad and in PyTorch on the same inputs.
+"""Every op of tests/ops/op_table.py, run in minigrad and in PyTorch on the same inputs
+(gradients and graphs: also every op of op_table_tensor.py).
 
 For each op: forward values and dtype, gradients, the grad_fn graph (node names,
 next_functions with their None edges and input numbers, which leaf each AccumulateGrad holds)
@@ -19,12 +20,15 @@ from op_table import (
     run_both,
     sample,
 )
+from op_table_tensor import TENSOR_OPS
 
 import minigrad as mg
 
 pytestmark = pytest.mark.torch
 
 GRAD_OPS = [case for case in OPS if case.differentiable]
+# the gradient and graph checks run on the tensor methods' table too
+BOTH_TABLES = GRAD_OPS + [case for case in TENSOR_OPS if case.differentiable]
 
 
 @pytest.mark.parametrize("case", OPS, ids=repr)
@@ -40,7 +44,7 @@ def test_forward_matches_torch(torch, case):
         assert m.grad_fn is None and not m.requires_grad
 
 
-@pytest.mark.parametrize("case", GRAD_OPS, ids=repr)
+@pytest.mark.parametrize("case", BOTH_TABLES, ids=repr)
 def test_gradients_match_torch(torch, case):
     ts, ms, t_out, m_out = run_both(torch, case, seed=1)
     t_out, m_out = first_output(t_out), first_output(m_out)
@@ -53,7 +57,7 @@ def test_gradients_match_torch(torch, case):
             assert_close(m.grad, t.grad, rtol=1e-4, atol=1e-5)
 
 
-@pytest.mark.parametrize("case", GRAD_OPS, ids=repr)
+@pytest.mark.parametrize("case", BOTH_TABLES, ids=repr)
 def test_graph_matches_torch(torch, case):
     ts, ms, t_out, m_out = run_both(torch, case)
     t_out, m_out = first_output(t_out), first_output(m_out)

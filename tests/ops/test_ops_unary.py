@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from op_table import assert_close, assert_same_error
+from op_table import assert_close, assert_same_error, assert_same_result_or_error
 
 import minigrad as mg
 
@@ -45,14 +45,7 @@ DTYPES = ["bool", "uint8", "int32", "int64", "float32", "float64"]
 
 def _same(torch, fn, make):
     """Run ``fn`` on ``make(lib)`` in both libraries: same result, or the same error."""
-    def call(lib):
-        return fn(lib, make(lib))
-    try:
-        t = call(torch)
-    except Exception:  # noqa: BLE001 - then minigrad must raise the same
-        assert_same_error(lambda: call(torch), lambda: call(mg))
-        return
-    assert_close(call(mg), t)
+    assert_same_result_or_error(torch, lambda lib: fn(lib, make(lib)))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -6,15 +6,11 @@ settings, news and update checks off), but with that environment's Python and ``
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
-import subprocess
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 
-from labserver import _SETTINGS, Lab, _free_port, _wait_until_up
+from labserver import _SETTINGS, Lab, _free_port, _fresh_folders, _serve
 
 
 @dataclass
@@ -27,15 +23,9 @@ class NotebookServer(Lab):
 
 def start(python: str, path: str, *, app: str = "lab", timeout: float = 90.0) -> Lab:
     """Starts ``python -m jupyterlab`` (app="lab") or ``python -m notebook`` (app="notebook")."""
-    tmp = tempfile.TemporaryDirectory(prefix=f"minigrad-{app}-")
-    base = Path(tmp.name)
-    root, settings = base / "notebooks", base / "user-settings"
-    root.mkdir()
     # Notebook 7 lacks some of JupyterLab's plugins: settings for them would fail to load
-    for name, values in (_SETTINGS if app == "lab" else {}).items():
-        target = settings / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(values))
+    tmp, base, root, settings = _fresh_folders(f"minigrad-{app}-",
+                                               _SETTINGS if app == "lab" else {})
     port, token = _free_port(), secrets.token_hex(16)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "PYTHON"))}
     env.update(PATH=path, JUPYTER_CONFIG_DIR=str(base / "config"),
@@ -52,15 +42,5 @@ def start(python: str, path: str, *, app: str = "lab", timeout: float = 90.0) ->
         command += ["--LabApp.news_url=None", "--LabApp.extension_manager=readonly",
                     "--LabApp.check_for_updates_class="
                     "jupyterlab.handlers.announcements.NeverCheckForUpdate"]
-    log = base / "server.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env,
-                                   cwd=root, start_new_session=True)
-    kind = Lab if app == "lab" else NotebookServer
-    server = kind(f"http://127.0.0.1:{port}", token, root, process, log, tmp)
-    try:
-        _wait_until_up(server, timeout)
-    except BaseException:
-        server.stop()
-        raise
-    return server
+    return _serve(Lab if app == "lab" else NotebookServer, command, env, tmp, port, token,
+                  timeout)

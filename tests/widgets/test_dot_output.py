@@ -14,6 +14,7 @@ import subprocess
 import xml.etree.ElementTree as ET
 
 import pytest
+from helpers import chain
 from minigrad_widgets import draw
 from minigrad_widgets.dot import escape_text
 
@@ -46,10 +47,7 @@ def _cases():
         return draw(a, b, names={"x": x, "a": a, "b": b})
 
     def collapsed_chain():
-        x = mg.tensor(1., requires_grad=True)
-        y = x
-        for _ in range(200):
-            y = y * 1.0
+        x, y = chain(200)
         return draw(y, names={"x": x, "y": y})
 
     def truncated_wide():

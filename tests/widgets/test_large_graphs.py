@@ -3,17 +3,10 @@
 from __future__ import annotations
 
 import minigrad_widgets.reduce as reduce_module
+from helpers import chain
 from minigrad_widgets import BackwardStepper, GraphView, build_graph, limit_graph
 
 import minigrad as mg
-
-
-def _chain(n: int):
-    x = mg.tensor(1., requires_grad=True)
-    y = x
-    for _ in range(n):
-        y = y * 1.0
-    return x, y
 
 
 def _wide(n: int):
@@ -27,16 +20,16 @@ def _wide(n: int):
 
 
 def test_small_graphs_are_drawn_whole():
-    x, y = _chain(10)
+    x, y = chain(10)
     g = build_graph([y], names={})
     assert limit_graph(g) is g and g.note == ""
 
 
 def test_a_chain_of_998_multiplications_collapses_to_one_node():
-    x, y = _chain(998)
+    x, y = chain(998)
     view = limit_graph(build_graph([y], names={"x": x}))
-    chain = [n for n in view.nodes if n.kind == "chain"]
-    assert len(chain) == 1 and len(chain[0].members) == 998
+    chains = [n for n in view.nodes if n.kind == "chain"]
+    assert len(chains) == 1 and len(chains[0].members) == 998
     assert len(view.nodes) == 4
     assert view.note == "large graph (1998 nodes): collapsed MulBackward0 ×998"
     assert all(e.src in view.by_id and e.dst in view.by_id for e in view.edges)
@@ -53,7 +46,7 @@ def test_a_graph_without_chains_is_truncated_with_a_note():
 
 
 def test_the_limit_is_configurable():
-    x, y = _chain(20)
+    x, y = chain(20)
     assert len(limit_graph(build_graph([y], names={}), max_nodes=10).nodes) < 10
     old = reduce_module.MAX_NODES
     reduce_module.MAX_NODES = 1000
@@ -73,7 +66,7 @@ def test_the_widget_says_what_it_left_out():
 
 
 def test_a_stepper_on_a_collapsed_chain_marks_the_chain_current_until_it_is_done():
-    x, y = _chain(500)
+    x, y = chain(500)
     stepper = BackwardStepper(y, names={"x": x})
     assert stepper.total_steps == 501
     assert set(stepper.node_states) == {"n0", "n1", "n1000"}

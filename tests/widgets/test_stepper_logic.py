@@ -15,6 +15,7 @@ from widget_programs import (
     grads_of,
     programs,
     run_program,
+    stepper_at_a_product,
 )
 
 import minigrad as mg
@@ -142,11 +143,7 @@ def test_grads_change_for_real_between_steps():
 
 
 def test_panel_shows_grads_in_and_out_of_the_current_node():
-    x = mg.tensor([1., 2.], requires_grad=True)
-    w = mg.tensor([3., 4.], requires_grad=True)
-    stepper = BackwardStepper((x * w).sum(), names={"x": x, "w": w})
-    stepper.step()
-    stepper.step()
+    stepper = stepper_at_a_product("x", "w")
     lines = stepper.panel["lines"]
     assert stepper.panel["title"] == "Step 2/4: MulBackward0"
     assert "  [0] [1., 1.]" in lines

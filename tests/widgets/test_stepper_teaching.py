@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import custom_functions
 from hypothesis import given
 from minigrad_widgets import BackwardStepper
-from widget_programs import programs, run_program
+from widget_programs import programs, run_program, stepper_at_a_product
 
 import minigrad as mg
-from minigrad.autograd import Function
 
 
 def _section(stepper, kind):
@@ -19,44 +19,14 @@ def _section(stepper, kind):
     return found[0] if found else None
 
 
-class MulConstantWrong(Function):
-    """The seeds' MulConstant with the mistake: backward returns grad_output unchanged."""
-
-    @staticmethod
-    def forward(ctx, tensor, constant):
-        ctx.constant = constant
-        return tensor * constant
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        return grad_output, None
-
-
-class MulConstant(MulConstantWrong):
-    @staticmethod
-    def backward(ctx, grad_output):
-        return grad_output * ctx.constant, None
-
-
-class TwoGrads(Function):
-    """A backward that returns one gradient too many (PyTorch raises)."""
-
-    @staticmethod
-    def forward(ctx, t):
-        return t * 2
-
-    @staticmethod
-    def backward(ctx, g):
-        return g, g
+_FUNCTIONS = custom_functions(mg)
+MulConstant, MulConstantWrong, TwoGrads = (_FUNCTIONS[name] for name in
+                                           ("MulConstant", "MulConstantWrong", "TwoGrads"))
 
 
 # ---------------------------------------------------------------- the chain rule on screen
 def test_the_panel_shows_the_rule_with_the_steps_numbers():
-    a = mg.tensor([1., 2.], requires_grad=True)
-    b = mg.tensor([3., 4.], requires_grad=True)
-    stepper = BackwardStepper((a * b).sum(), names={"a": a, "b": b})
-    stepper.step()
-    stepper.step()
+    stepper = stepper_at_a_product("a", "b")
     rule = _section(stepper, "rule")["lines"]
     assert rule == ["z = a * b", "grad_a = grad * b = [1., 1.] * [3., 4.] = [3., 4.]",
                     "    → a (torch::autograd::AccumulateGrad)",
@@ -381,15 +351,7 @@ def test_check_all_catches_a_built_in_backward_gone_wrong(monkeypatch):
 
 
 def test_a_pytorch_backward_that_raises_is_shown_on_its_node_when_reached(torch):
-    class TwoGradsT(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, t):
-            return t * 2
-
-        @staticmethod
-        def backward(ctx, g):
-            return g, g
-
+    TwoGradsT = custom_functions(torch)["TwoGrads"]
     v = torch.tensor([1., 2.], requires_grad=True)
     u = torch.tensor([3., 4.], requires_grad=True)
     stepper = BackwardStepper((TwoGradsT.apply(v * 3) * u).sum(), names={"u": u, "v": v})

@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 
+from helpers import chain
 from minigrad_widgets import BackwardStepper, GraphView
 
 import minigrad as mg
@@ -75,10 +76,7 @@ def test_stepper_text_lists_the_steps_and_the_panel():
 
 
 def test_mimebundle_has_the_widget_view_and_the_full_text():
-    x = mg.tensor(2., requires_grad=True)
-    y = x
-    for _ in range(30):
-        y = y * 2.0
+    _, y = chain(30, start=2.0, factor=2.0)
     view = GraphView(y)
     data, _ = view._repr_mimebundle_()
     assert data["text/plain"] == repr(view) and len(data["text/plain"]) > 110
@@ -98,10 +96,7 @@ def test_graph_view_refresh_and_update_redraw():
 
 
 def test_stepper_text_of_a_long_run_shows_a_window_of_steps():
-    x = mg.tensor(1., requires_grad=True)
-    y = x
-    for _ in range(60):
-        y = y * 1.0
+    _, y = chain(60)
     stepper = BackwardStepper(y)
     for _ in range(30):
         stepper.step()

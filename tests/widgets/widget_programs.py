@@ -9,6 +9,7 @@ tensor. The same program builds the same graph in both libraries, including shar
 from __future__ import annotations
 
 import numpy as np
+from helpers import PROGRAM_OPS
 from hypothesis import strategies as st
 
 SHAPES = [(), (2,), (2, 2)]
@@ -45,23 +46,23 @@ def run_program(lib, program):
         leaves.append(t)
     pool = list(leaves)
     for op, i, j in ops:
-        a, b = pool[i], pool[j]
-        if op == "add":
-            r = a + b
-        elif op == "sub":
-            r = a - b
-        elif op == "mul":
-            r = a * b
-        elif op == "div":
-            r = a / (b * b + 1.0)
-        elif op == "neg":
-            r = -a
-        elif op == "scale":
-            r = a * 2.0
-        else:
-            r = a.sum()
-        pool.append(r)
+        pool.append(PROGRAM_OPS[op](pool[i], pool[j]))
     return leaves, pool[-1].sum()
+
+
+def stepper_at_a_product(first: str = "x", second: str = "w"):
+    """A ``BackwardStepper`` of ``sum(first * second)`` (the leaves [1, 2] and [3, 4], named
+    as given), stopped after its second step: the product's ``MulBackward0``."""
+    from minigrad_widgets import BackwardStepper
+
+    import minigrad
+
+    a = minigrad.tensor([1., 2.], requires_grad=True)
+    b = minigrad.tensor([3., 4.], requires_grad=True)
+    stepper = BackwardStepper((a * b).sum(), names={first: a, second: b})
+    stepper.step()
+    stepper.step()
+    return stepper
 
 
 def grad_state(tensors) -> list:

@@ -43,29 +43,26 @@ class Sigmoid(Module):
         return input.sigmoid()
 
 
-class Softmax(Module):
-    """Turns each slice along ``dim`` into probabilities (non-negative, summing to 1)."""
+class _AlongDim(Module):
+    """A layer that works on each slice along ``dim`` (``Softmax``, ``LogSoftmax``)."""
 
     def __init__(self, dim: int | None = None) -> None:
         super().__init__()
         self.dim = dim
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Softmax(_AlongDim):
+    """Turns each slice along ``dim`` into probabilities (non-negative, summing to 1)."""
 
     def forward(self, input):
         return F.softmax(input, self.dim, _stacklevel=5)
 
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}"
 
-
-class LogSoftmax(Module):
+class LogSoftmax(_AlongDim):
     """``log(softmax(x, dim))``, computed without overflow."""
-
-    def __init__(self, dim: int | None = None) -> None:
-        super().__init__()
-        self.dim = dim
 
     def forward(self, input):
         return F.log_softmax(input, self.dim, _stacklevel=5)
-
-    def extra_repr(self) -> str:
-        return f"dim={self.dim}"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import operator
 from collections import OrderedDict
+from typing import TypeVar
 
 from .module import Module, _indent
 
@@ -27,7 +28,26 @@ def _checked_index(idx, size: int) -> int:
     return idx % size
 
 
-class Sequential(Module):
+_Self = TypeVar("_Self", bound="_NumberedModules")
+
+
+class _NumberedModules(Module):
+    """What ``Sequential`` and ``ModuleList`` share: children kept in order, added as
+    ``'0'``, ``'1'``, ...; ``len`` and iteration go over the children."""
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules.values())
+
+    def append(self: _Self, module: Module) -> _Self:
+        """Add ``module`` at the end; returns self."""
+        self.add_module(str(len(self)), module)
+        return self
+
+
+class Sequential(_NumberedModules):
     """Modules called in order, each on the previous one's output.
 
     Build it from modules (named ``'0'``, ``'1'``, ...) or from an ``OrderedDict`` of names.
@@ -64,19 +84,8 @@ class Sequential(Module):
         # renumber, as PyTorch does
         self.__dict__["_modules"] = {str(i): m for i, m in enumerate(self._modules.values())}
 
-    def __len__(self) -> int:
-        return len(self._modules)
 
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def append(self, module: Module) -> Sequential:
-        """Add ``module`` at the end; returns self."""
-        self.add_module(str(len(self)), module)
-        return self
-
-
-class ModuleList(Module):
+class ModuleList(_NumberedModules):
     """A list of modules whose parameters the parent module sees (it has no ``forward``)."""
 
     def __init__(self, modules=None) -> None:
@@ -91,16 +100,6 @@ class ModuleList(Module):
 
     def __setitem__(self, idx: int, module: Module) -> None:
         setattr(self, str(_checked_index(idx, len(self._modules))), module)
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules.values())
-
-    def append(self, module: Module) -> ModuleList:
-        self.add_module(str(len(self)), module)
-        return self
 
     def extend(self, modules) -> ModuleList:
         for module in modules:

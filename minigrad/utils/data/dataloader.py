@@ -9,7 +9,8 @@ import collections.abc
 
 import numpy as np
 
-from ..._creation import tensor
+from ..._creation import _gen, tensor
+from ..._sampling import random_default
 from ..._tensor import Tensor
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
@@ -92,6 +93,9 @@ class DataLoader:
         return self.batch_sampler is not None or (self._iterable and self.batch_size is not None)
 
     def __iter__(self):
+        # Each iter() draws a base seed for worker processes, as PyTorch's does (workers or not):
+        # it moves the generator, so the random numbers that follow stay PyTorch's.
+        random_default(_gen(self.generator), 1, "int64")
         if self._iterable:
             return self._iter_stream()
         if self.batch_sampler is not None:

@@ -1,8 +1,16 @@
-"""Samplers: which indices a ``DataLoader`` reads, in which order, in which batches."""
+"""Samplers: which indices a ``DataLoader`` reads, in which order, in which batches.
+
+They draw as PyTorch's do, so with the same seed a shuffled ``DataLoader`` gives PyTorch's
+batches: without a ``generator``, ``RandomSampler`` seeds a fresh one from the default
+generator at the start of each epoch (``torch.empty((), dtype=torch.int64).random_()``).
+"""
 
 from __future__ import annotations
 
+from ..._creation import randint
+from ..._mt19937 import Generator, default_generator
 from ..._random import randperm
+from ..._sampling import random_default
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
            "BatchSampler"]
@@ -48,14 +56,18 @@ class RandomSampler(Sampler):
 
     def __iter__(self):
         n = len(self.data_source)
+        generator = self.generator
+        if generator is None:
+            seed = int(random_default(default_generator, 1, "int64")[0])  # a fresh one per epoch
+            generator = Generator().manual_seed(seed)
         if self.replacement:
-            from ..._creation import randint
-
-            yield from randint(0, n, (self.num_samples,), generator=self.generator).tolist()
+            for _ in range(self.num_samples // 32):
+                yield from randint(0, n, (32,), generator=generator).tolist()
+            yield from randint(0, n, (self.num_samples % 32,), generator=generator).tolist()
             return
         for _ in range(self.num_samples // n):
-            yield from randperm(n, generator=self.generator).tolist()
-        yield from randperm(n, generator=self.generator).tolist()[:self.num_samples % n]
+            yield from randperm(n, generator=generator).tolist()
+        yield from randperm(n, generator=generator).tolist()[:self.num_samples % n]
 
     def __len__(self) -> int:
         return self.num_samples
