@@ -50,8 +50,8 @@ def views_of(src: Tensor, datas, node: Node | None = None) -> tuple:
         t._vc, t._base = src._vc, base
         outs.append(t)
     outs = tuple(outs)
-    if node is not None:
-        record(node, outs, src)
+    if node is not None:  # (one view is recorded as one output: an integer one then raises)
+        record(node, outs[0] if len(outs) == 1 else outs, src)
     elif src._requires_grad:
         # made in no_grad mode: they show requires_grad=True (as the base does) but lead nowhere
         # in a graph, and PyTorch forbids modifying them in place with grad mode on
@@ -63,8 +63,9 @@ def views_of(src: Tensor, datas, node: Node | None = None) -> tuple:
 
 
 def overlapping(d: np.ndarray) -> bool:
-    """Whether several elements of ``d`` share one memory location (an expanded dimension)."""
-    return any(s == 0 and n > 1 for n, s in zip(d.shape, d.strides))
+    """Whether several elements of ``d`` share one memory location (an expanded dimension;
+    never for an empty tensor)."""
+    return d.size > 0 and any(s == 0 and n > 1 for n, s in zip(d.shape, d.strides))
 
 
 def strided(data: np.ndarray, shape: tuple, strides: tuple) -> np.ndarray:
