@@ -29,23 +29,35 @@ from ._creation import *  # noqa: F401,F403
 from ._creation import __all__ as _creation_all
 from ._device import device, get_default_device, set_default_device
 from ._dtype import (
+    bfloat16,
     bool,
+    can_cast,
+    complex64,
+    complex128,
     dtype,
+    float16,
     float32,
     float64,
     get_default_dtype,
+    int8,
+    int16,
     int32,
     int64,
     promote_types,  # noqa: A004
     result_type,
     set_default_dtype,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
+from ._info import finfo, iinfo
 from ._ops import binary_more as _binary_more
 from ._ops import reduce_more as _reduce_more
 from ._ops import shape_more as _shape_more
 from ._ops import unary_more as _unary_more
 from ._ops.activation import log_softmax, relu, relu_, sigmoid, softmax, tanh
+from ._ops.arguments import check_functions as _check_functions
 from ._ops.arithmetic import add, div, mul, neg, reciprocal, rsub, sub, true_divide
 from ._ops.binary_more import *  # noqa: F401,F403
 from ._ops.compare import (
@@ -108,6 +120,7 @@ from ._ops.movement import (
 from ._ops.power import pow, square  # noqa: A004
 from ._ops.reduce import mean, norm, prod, sum  # noqa: A004
 from ._ops.reduce_more import *  # noqa: F401,F403
+from ._ops.reduce_nan import nanmean, nansum
 from ._ops.shape_more import *  # noqa: F401,F403
 from ._ops.unary import (
     abs,
@@ -142,7 +155,10 @@ float = float32  # noqa: A001 - PyTorch's aliases
 double = float64
 long = int64
 int = int32  # noqa: A001
-half = float32
+half = float16
+short = int16
+cfloat = complex64
+cdouble = complex128
 
 
 def is_tensor(obj) -> bool:
@@ -155,8 +171,10 @@ def numel(input) -> int:
 
 
 __all__ = list(_creation_all) + list(_grad_mode_all) + [
-    "Tensor", "Size", "dtype", "bool", "uint8", "int32", "int64", "float32", "float64", "float",
-    "double", "long", "int", "add", "sub", "mul", "div", "neg", "true_divide", "reciprocal",
+    "Tensor", "Size", "dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16",
+    "float32", "float64", "float", "double", "long", "int", "half", "short", "bfloat16",
+    "complex64", "complex128", "cfloat", "cdouble", "uint16", "uint32", "uint64", "can_cast",
+    "add", "sub", "mul", "div", "neg", "true_divide", "reciprocal",
     "rsub", "sum", "mean", "pow", "square", "exp", "log", "sqrt", "sin", "cos", "abs", "absolute",
     "clamp", "clip", "clamp_min", "clamp_max", "relu", "relu_", "sigmoid", "tanh", "softmax",
     "log_softmax", "prod", "norm", "max", "min", "amax", "amin", "argmax", "argmin", "maximum",
@@ -175,6 +193,7 @@ __all__ = list(_creation_all) + list(_grad_mode_all) + [
     "set_rng_state",
     "device", "get_default_device", "set_default_device", "cuda", "accelerator", "backends",
     "utils", "save", "load", "subtract", "multiply", "divide", "detach",
+    "nansum", "nanmean", "finfo", "iinfo",
 ]
 __all__ += (_unary_more.__all__ + _binary_more.__all__ + _reduce_more.__all__
             + _shape_more.__all__ + ["einsum", "unique", "unique_consecutive"])
@@ -186,4 +205,5 @@ def detach(input: Tensor) -> Tensor:
     return input.detach()
 
 
+_check_functions(globals())  # PyTorch's TypeError for an operand that is no tensor or number
 _derivatives.document_nodes()  # every node class's docstring from its rule in derivatives.py

@@ -14,11 +14,18 @@ import numpy as np
 from . import _sampling
 from ._device import check as _check_device
 from ._dtype import _Defaults, float32, from_numpy_dtype, int64
-from ._dtype import bool as bool_
+from ._dtype import check as _check_dtype
 from ._dtype import dtype as _dtype_cls
 from ._mt19937 import Generator, default_generator
+from ._sizes import allocate, arange_length, check_eye, check_linspace
+from ._sizes import size_of as _size
 from ._tensor import Tensor
-from ._types import check_device, unsupported
+from ._tensor_data import fill_value as _fill_value
+from ._tensor_data import infer_dtype as _infer_dtype
+from ._tensor_data import to_array
+from ._types import check_device, invalid_combination, unsupported
+
+_REQUIRED = object()  # an argument PyTorch requires (its "missing ... arguments" message)
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "ones_like", "zeros_like",
            "full", "full_like", "empty", "empty_like", "arange", "linspace", "eye", "rand",
@@ -48,37 +55,10 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-def _infer_dtype(obj):
-    """PyTorch's inference for nested Python data: bool < int64 < default float."""
-    kind = -1  # stays -1 when there are no numbers at all, e.g. []
-    stack = [obj]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, (list, tuple)):
-            stack.extend(x)
-        elif isinstance(x, Tensor):
-            k = 2 if x._data.dtype.kind == "f" else (0 if x._data.dtype.kind == "b" else 1)
-            kind = max(kind, k)
-        elif isinstance(x, (bool, np.bool_)):
-            kind = max(kind, 0)
-        elif isinstance(x, (int, np.integer)):
-            kind = max(kind, 1)
-        elif isinstance(x, (float, np.floating)):
-            kind = 2
-        else:
-            raise TypeError(f"Could not infer dtype of {type(x).__name__}")
-    return (bool_, int64, _Defaults.float)[kind] if kind >= 0 else _Defaults.float
-
-
-def _nested_array(data):
-    if isinstance(data, (list, tuple)):
-        return np.array([_nested_array(d) for d in data]) if data else np.array([])
-    if isinstance(data, Tensor):
-        return data._data
-    return data
-
-
-def _finish(data: np.ndarray, requires_grad: bool, device=None) -> Tensor:
+def _finish(data: np.ndarray, requires_grad: bool, device=None, fn: str | None = None) -> Tensor:
+    if fn is not None and not isinstance(requires_grad, bool):
+        raise TypeError(f"{fn}(): argument 'requires_grad' must be bool, not "
+                        f"{type(requires_grad).__name__}")
     if device is not None:
         _check_device(device)
     t = Tensor._wrap(data)
@@ -90,7 +70,7 @@ def _finish(data: np.ndarray, requires_grad: bool, device=None) -> Tensor:
     return t
 
 
-def tensor(data, *, dtype=None, device=None, requires_grad: bool = False,
+def tensor(data=_REQUIRED, *, dtype=None, device=None, requires_grad: bool = False,
            pin_memory: bool = False) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (a number, nested lists, or an ndarray).
 
@@ -100,25 +80,23 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False,
     >>> tensor([1, 2]).dtype, tensor(2.5).dtype
     (torch.int64, torch.float32)
     """
+    if data is _REQUIRED:
+        raise TypeError('tensor() missing 1 required positional arguments: "data"')
     check_device(device)
     unsupported("tensor", pin_memory=pin_memory)
+    dtype = _check_dtype(dtype, "tensor")
     if isinstance(data, Tensor):
         warnings.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach()."
             "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
             "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
-        arr = data._data
-        d = dtype or data.dtype
-    elif isinstance(data, (np.ndarray, np.generic)):  # a NumPy scalar keeps its dtype too
-        arr, d = np.asarray(data), dtype or from_numpy_dtype(np.asarray(data).dtype)
-    else:
-        d = dtype or _infer_dtype(data)
-        arr = _nested_array(data)
-    return _finish(np.array(arr, dtype=d.np, copy=True), requires_grad, device)
+    arr, d = to_array(data, dtype)
+    return _finish(arr, requires_grad, device, "tensor")
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
     _check_device(device)
+    dtype = _check_dtype(dtype, "as_tensor")
     if isinstance(data, Tensor) and (dtype is None or data.dtype is dtype):
         return data
     if isinstance(data, np.ndarray) and (dtype is None or from_numpy_dtype(data.dtype) is dtype):
@@ -134,103 +112,139 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     return Tensor._wrap(ndarray)
 
 
-def _size(size) -> tuple:
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = tuple(size[0])
-    for s in size:
-        if not isinstance(s, (int, np.integer)) and not (isinstance(s, Tensor) and s.numel() == 1):
-            raise TypeError(f"ones(): argument 'size' must be tuple of ints, but found element of "
-                            f"type {type(s).__name__}")
-        if int(s) < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {int(s)}: "
-                               f"[{', '.join(str(int(x)) for x in size)}]")
-    return tuple(int(s) for s in size)
+def _dtype_arg(dtype, fn, *args):
+    """A ``dtype=`` argument checked; PyTorch's overload error for ``fn(*args, dtype=...)``."""
+    if dtype is None or type(dtype) is _dtype_cls:
+        return dtype
+    args = [a for a in args if a is not None]
+    return _check_dtype(dtype, fn, error=invalid_combination(fn, args, {"dtype": dtype}))
 
 
-def _np(dtype):
+def _np(dtype, fn: str = "zeros", *args):
+    """The NumPy dtype for ``fn``'s ``dtype=`` (default: the default float); with ``args``,
+    a bad one gets PyTorch's overload error (arange, eye, linspace), else its argument error."""
+    if dtype is not None and type(dtype) is not _dtype_cls:
+        dtype = _dtype_arg(dtype, fn, *args) if args else _check_dtype(dtype, fn)
     return (dtype or _Defaults.float).np
+
+
+def _filled(make, fn: str, size: tuple, dtype, requires_grad, device) -> Tensor:
+    """``make`` (np.zeros or np.ones) of ``size`` for the creation function ``fn``."""
+    if not size:
+        raise TypeError(f'{fn}() missing 1 required positional arguments: "size"')
+    shape = _size(size, fn)
+    return _finish(allocate(make, shape, _np(dtype, fn)), requires_grad, device, fn)
 
 
 def ones(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
     """A tensor of ones of the given size."""
     unsupported("ones", out=out)
-    return _finish(np.ones(_size(size), _np(dtype)), requires_grad, device)
+    return _filled(np.ones, "ones", size, dtype, requires_grad, device)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
     """A tensor of zeros of the given size."""
     unsupported("zeros", out=out)
-    return _finish(np.zeros(_size(size), _np(dtype)), requires_grad, device)
+    return _filled(np.zeros, "zeros", size, dtype, requires_grad, device)
 
 
 def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of the given size (minigrad fills it with zeros)."""
-    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    return _filled(np.zeros, "empty", size, dtype, requires_grad, device)
 
 
-def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def full(size=_REQUIRED, fill_value=_REQUIRED, *, dtype=None, device=None,
+         requires_grad: bool = False) -> Tensor:
     """A tensor of the given size filled with ``fill_value`` (dtype inferred from it)."""
+    if fill_value is _REQUIRED:
+        raise TypeError('full() missing 2 required positional argument: "size", "fill_value"'
+                        if size is _REQUIRED else
+                        'full() missing 1 required positional arguments: "fill_value"')
     check_device(device)
-    d = dtype or _infer_dtype(fill_value)
-    return _finish(np.full(_size((size,)), fill_value, d.np), requires_grad, device)
+    if not isinstance(size, (tuple, list)):
+        raise TypeError("full(): argument 'size' (position 1) must be tuple of ints, not "
+                        f"{type(size).__name__}")
+    if not isinstance(fill_value, (int, float, np.number, np.bool_, Tensor)):
+        raise TypeError("full(): argument 'fill_value' (position 2) must be Number, not "
+                        f"{type(fill_value).__name__}")
+    d = _check_dtype(dtype, "full") or _infer_dtype(fill_value)
+    value = _fill_value(fill_value, d, "full")
+    return _finish(allocate(np.full, _size((size,), "full"), d.np, value), requires_grad, device)
 
 
-def _like(input, dtype):
-    return input._data.shape, (dtype or input.dtype).np
+def _like(input, dtype, fn):
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    return input._data.shape, (_check_dtype(dtype, fn) or input.dtype).np
 
 
 def ones_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     check_device(device)
-    shape, d = _like(input, dtype)
+    shape, d = _like(input, dtype, "ones_like")
     return _finish(np.ones(shape, d), requires_grad, device)
 
 
 def zeros_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     check_device(device)
-    shape, d = _like(input, dtype)
+    shape, d = _like(input, dtype, "zeros_like")
     return _finish(np.zeros(shape, d), requires_grad, device)
 
 
 def empty_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    _like(input, dtype, "empty_like")
     return zeros_like(input, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
 def full_like(input, fill_value, *, dtype=None, device=None,
               requires_grad: bool = False) -> Tensor:
     check_device(device)
-    shape, d = _like(input, dtype)
-    return _finish(np.full(shape, fill_value, d), requires_grad, device)
+    shape, d = _like(input, dtype, "full_like")
+    value = _fill_value(fill_value, from_numpy_dtype(d), "full_like")
+    return _finish(np.full(shape, value, d), requires_grad, device)
 
 
-def arange(start, end=None, step=1, *, dtype=None, device=None,
+def arange(start=_REQUIRED, end=None, step=1, *, dtype=None, device=None,
            requires_grad: bool = False) -> Tensor:
     """Values from ``start`` up to (not including) ``end`` in steps of ``step``."""
     check_device(device)
+    given = tuple(a for a in (start, end) if a is not None and a is not _REQUIRED) + (
+        (step,) if step != 1 else ())
+    if start is None:
+        given = (None,)
+    d = _dtype_arg(dtype, "arange", *given)
     if end is None:
         start, end = 0, start
-    if step == 0:
-        raise RuntimeError("step must be nonzero")
-    d = dtype or _infer_dtype([start, end, step])
-    if (end - start) * step < 0:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
-    n = int(np.ceil((end - start) / step))
+    n = arange_length(start, end, step, given)
+    if d is not None and d.np.kind == "b":
+        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
+    d = d or _infer_dtype([start, end, step])
     data = (start + np.arange(n, dtype=np.float64) * step).astype(d.np)
     return _finish(data, requires_grad, device)
 
 
-def linspace(start, end, steps: int, *, dtype=None, device=None,
+def linspace(start, end, steps=_REQUIRED, *, dtype=None, device=None,
              requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced values from ``start`` to ``end`` inclusive."""
     check_device(device)
-    if steps < 0:
-        raise RuntimeError("number of steps must be non-negative")
-    return _finish(np.linspace(start, end, steps).astype(_np(dtype)), requires_grad, device)
+    given = (start, end) + (() if steps is _REQUIRED else (steps,))
+    check_linspace(start, end, steps, given)
+    d = _np(dtype, "linspace", *given)
+    if d.kind == "b":
+        raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
+    return _finish(np.linspace(start, end, steps).astype(d), requires_grad, device)
 
 
-def eye(n: int, m: int | None = None, *, dtype=None, device=None,
+def eye(n: int | None = None, m: int | None = _REQUIRED, *, dtype=None, device=None,
         requires_grad: bool = False) -> Tensor:
     """An ``n`` x ``m`` identity matrix."""
-    return _finish(np.eye(n, m, dtype=_np(dtype)), requires_grad, device)
+    if n is None:
+        raise invalid_combination("eye", ())
+    given = (n,) if m is _REQUIRED else (n, m)
+    m = None if m is _REQUIRED else m
+    d = _np(dtype, "eye", *given)
+    check_eye(n, m, given)
+    return _finish(np.eye(int(n), None if m is None else int(m), dtype=d), requires_grad, device)
 
 
 def _gen(generator) -> Generator:
@@ -289,7 +303,7 @@ def _legacy_tensor_data(args, dtype) -> np.ndarray:
             return a._data
         if isinstance(a, (tuple, list)) and a and all(isinstance(x, int) for x in a) is False \
                 or isinstance(a, (tuple, list, np.ndarray)):
-            return np.array(_nested_array(a) if not isinstance(a, np.ndarray) else a, dtype=d)
+            return to_array(a, dtype or float32)[0]
     raise TypeError(f"new(): invalid data type '{type(args[0]).__name__}'")
 
 

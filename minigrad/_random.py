@@ -285,7 +285,10 @@ Tensor.new_empty = _new(np.zeros)
 def new_full(self, size, fill_value, *, dtype=None, device=None,
              requires_grad: bool = False) -> Tensor:
     """A tensor of ``size`` filled with ``fill_value``, with this tensor's dtype by default."""
-    data = np.full(_size((size,)), fill_value, (dtype or self.dtype).np)
+    from ._tensor_data import fill_value as checked
+
+    d = dtype or self.dtype
+    data = np.full(_size((size,)), checked(fill_value, d, "new_full"), d.np)
     return _finish(data, requires_grad, device)
 
 

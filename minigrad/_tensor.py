@@ -14,7 +14,6 @@ from array import array
 
 import numpy as np
 
-from . import _dtype as _d
 from ._dtype import from_numpy_dtype
 from ._state import local as _mode
 from ._types import Size, VersionCounter, cpu, unsupported
@@ -34,12 +33,6 @@ ONLY_LEAF_MESSAGE = (
     "you can only change requires_grad flags of leaf variables. If you want to use a computed "
     "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
 )
-
-
-# PyTorch's C++ names of each dtype, as its messages print them: (type name, ScalarType name)
-_CPP_NAMES = {_d.float32: ("float", "Float"), _d.float64: ("double", "Double"),
-              _d.int64: ("long int", "Long"), _d.int32: ("int", "Int"),
-              _d.uint8: ("unsigned char", "Byte"), _d.bool: ("bool", "Bool")}
 
 
 class Tensor:
@@ -142,6 +135,9 @@ class Tensor:
     def is_floating_point(self) -> bool:
         return self._data.dtype.kind == "f"
 
+    def is_signed(self) -> bool:
+        return self._data.dtype.kind in "if"
+
     def is_contiguous(self, memory_format=None) -> bool:
         unsupported("is_contiguous", memory_format=memory_format)
         return self._data.flags.c_contiguous
@@ -183,6 +179,8 @@ class Tensor:
     def requires_grad(self, flag: bool) -> None:
         if self._grad_fn is not None:
             raise RuntimeError(ONLY_LEAF_MESSAGE if not flag else ONLY_LEAF_MESSAGE.split(" If")[0])
+        if not isinstance(flag, bool):
+            raise RuntimeError("requires_grad must be a bool")
         if flag and self._data.dtype.kind != "f":  # message differs from requires_grad_()
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")
@@ -190,6 +188,9 @@ class Tensor:
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Start (or stop) recording operations on this leaf tensor; returns ``self``."""
+        if not isinstance(requires_grad, bool):
+            raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be "
+                            f"bool, not {type(requires_grad).__name__}")
         if self._grad_fn is not None:
             if not requires_grad:
                 raise RuntimeError(ONLY_LEAF_MESSAGE)
@@ -223,8 +224,8 @@ class Tensor:
                 raise RuntimeError("can't assign Variable as its own grad")
             if value._data.dtype != self._data.dtype:
                 raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{_CPP_NAMES[value.dtype][0]}' "
-                    f"to a tensor with grad_dtype '{_CPP_NAMES[self.dtype][1]}'. The gradient "
+                    f"attempting to assign a gradient with dtype '{value.dtype._c_type}' "
+                    f"to a tensor with grad_dtype '{self.dtype._cpp}'. The gradient "
                     "must match the tensor's grad_dtype (defaults to the tensor's dtype). You can "
                     "set the tensor's grad_dtype attribute with a specific dtype, or None to allow "
                     "any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and "
@@ -374,9 +375,13 @@ class Tensor:
         return bool(self._data)
 
     def __float__(self) -> float:
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return float(self.item())
 
     def __int__(self) -> int:
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return int(self.item())
 
     def __index__(self) -> int:

@@ -15,7 +15,7 @@ from array import array
 
 from ._device import check, cpu, device
 
-__all__ = ["Size", "cpu", "VersionCounter", "check_device", "unsupported"]
+__all__ = ["Size", "cpu", "VersionCounter", "check_device", "unsupported", "invalid_combination"]
 
 
 class Size(tuple):
@@ -69,3 +69,14 @@ def unsupported(fn: str, **given) -> None:
         if value is not None and value is not False:
             raise NotImplementedError(f"{fn}(): minigrad does not support {name}=; "
                                       f"{_HOW.get(name, 'leave it out')}")
+
+
+def invalid_combination(fn: str, args=(), kwargs=None) -> TypeError:
+    """PyTorch's ``TypeError`` for arguments that fit none of ``fn``'s signatures (its first
+    line, which names the type of each argument given)."""
+    kwargs = kwargs or {}
+    shown = [type(a).__name__ for a in args]
+    named = [f"{k}={type(v).__name__}" for k, v in kwargs.items()]
+    text = ", ".join(shown + named) if shown else "".join(n + ", " for n in named)
+    return TypeError(f"{fn}() received an invalid combination of arguments - got ({text}), "
+                     "but expected one of:")

@@ -15,7 +15,11 @@ from . import (  # noqa: F401
     power,
     reduce,
     reduce_more,
+    reduce_nan,
     shape_more,
     unary,
     unary_more,
 )
+
+# isort: split
+from . import arguments  # noqa: F401 - last: wraps the binary ops attached above

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._dtype import result_type
+from .._dtype import cast, result_type
 from .._tensor import Tensor
-from .._types import unsupported
+from .._tensor_data import fill_value
+from .._types import invalid_combination, unsupported
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._core import binary_operands, broadcast_error, dtype_of, method, value
@@ -78,7 +79,11 @@ def isclose(input, other, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: b
     if isinstance(other, Tensor) and a.dtype != b.dtype:
         raise RuntimeError(f"{input.dtype._legacy_name[:-6]} did not match "
                            f"{other.dtype._legacy_name[:-6]}")
-    return Tensor._wrap(np.asarray(np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+    try:
+        close = np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    except ValueError:
+        raise broadcast_error(input, other) from None
+    return Tensor._wrap(np.asarray(close))
 
 
 def allclose(input, other, rtol: float = 1e-05, atol: float = 1e-08,
@@ -115,27 +120,27 @@ def any(input, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001
 
 
 # ---------------------------------------------------------------- logical and bitwise
-def _tensor_arg(name: str, other):
-    if not isinstance(other, Tensor):
-        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
-                        f"{type(other).__name__}")
-    return other
+def _logical(ufunc, input, other):
+    try:
+        return Tensor._wrap(np.asarray(ufunc(input._data, other._data)))
+    except ValueError:
+        raise broadcast_error(input, other) from None
 
 
 @method("logical_and")
 def logical_and(input, other):
     """Elementwise ``input and other`` (non-zero counts as True), as a bool tensor."""
-    return Tensor._wrap(np.logical_and(input._data, _tensor_arg("logical_and", other)._data))
+    return _logical(np.logical_and, input, other)
 
 
 @method("logical_or")
 def logical_or(input, other):
-    return Tensor._wrap(np.logical_or(input._data, _tensor_arg("logical_or", other)._data))
+    return _logical(np.logical_or, input, other)
 
 
 @method("logical_xor")
 def logical_xor(input, other):
-    return Tensor._wrap(np.logical_xor(input._data, _tensor_arg("logical_xor", other)._data))
+    return _logical(np.logical_xor, input, other)
 
 
 @method("logical_not")
@@ -148,6 +153,10 @@ def _bitwise(ufunc, kernel: str):
         a, b, dt = binary_operands(input, other)
         if a is NotImplemented:
             return NotImplemented
+        try:
+            np.broadcast_shapes(np.shape(a), np.shape(b))
+        except ValueError:
+            raise broadcast_error(input, other) from None
         if dt.kind == "f":
             raise NotImplementedError(f'"{kernel}_cpu" not implemented for '
                                       f"'{dtype_of(dt)._legacy_name[:-6]}'")
@@ -166,13 +175,22 @@ Tensor.__ror__ = lambda self, other: bitwise_or(other, self)
 Tensor.__rxor__ = lambda self, other: bitwise_xor(other, self)
 
 
-@method("bitwise_not", "__invert__")
+@method("bitwise_not")
 def bitwise_not(input):
     """``~input``: logical not of a bool tensor, bitwise not of an integer one."""
     if input._data.dtype.kind == "f":
+        raise NotImplementedError(f'"bitwise_not_cpu" not implemented for \'{input.dtype._cpp}\'')
+    return Tensor._wrap(np.asarray(np.invert(input._data)))
+
+
+def _invert(input):
+    if input._data.dtype.kind == "f":
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
                         "tensors")
-    return Tensor._wrap(np.asarray(np.invert(input._data)))
+    return bitwise_not(input)
+
+
+Tensor.__invert__ = _invert
 
 
 # ---------------------------------------------------------------- where / masked_fill
@@ -197,14 +215,22 @@ def nonzero(input, *, as_tuple: bool = False):
     return Tensor._wrap(np.argwhere(input._data).astype(np.int64))
 
 
-def where(condition, input=None, other=None, *, out=None):
+_NOT_GIVEN = object()
+_OPERAND = (Tensor, int, float, bool, np.number, np.bool_)
+
+
+def where(condition, input=_NOT_GIVEN, other=_NOT_GIVEN, *, out=None):
     """``input`` where ``condition`` holds, else ``other`` (tensors or numbers, broadcast).
 
     With only ``condition``: ``condition.nonzero(as_tuple=True)``.
     """
     unsupported("where", out=out)
-    if input is None and other is None:
+    if input is _NOT_GIVEN and other is _NOT_GIVEN and isinstance(condition, Tensor):
         return nonzero(condition, as_tuple=True)
+    given = [a for a in (condition, input, other) if a is not _NOT_GIVEN]
+    if len(given) < 3 or not isinstance(condition, Tensor) or [
+            a for a in given if not isinstance(a, _OPERAND)]:
+        raise invalid_combination("where", given)
     if condition._data.dtype.kind != "b":
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {condition.dtype._legacy_name[:-6]}")
@@ -225,7 +251,13 @@ def where(condition, input=None, other=None, *, out=None):
     return out
 
 
-Tensor.where = lambda self, condition, other: where(condition, self, other)
+def _where_method(self, condition=_NOT_GIVEN, other=_NOT_GIVEN):
+    if condition is _NOT_GIVEN or other is _NOT_GIVEN:
+        raise invalid_combination("where", [a for a in (condition, other) if a is not _NOT_GIVEN])
+    return where(condition, self, other)
+
+
+Tensor.where = _where_method
 
 
 class MaskedFillBackward0(Node):
@@ -252,17 +284,18 @@ class MaskedFillBackward1(MaskedFillBackward0):
 def masked_fill(input, mask, value):
     """A copy of ``input`` with ``value`` (a number or 0-d tensor) where ``mask`` is True."""
     if mask._data.dtype.kind != "b":
-        name = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
-                "uint8": "unsigned char"}[mask._data.dtype.name]
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
-                           f"{name}")
+                           f"{mask.dtype._c_type}")
     vt = isinstance(value, Tensor)
     if vt and value._data.ndim:
         raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value._data.ndim} dimension(s).")
     dt = input._data.dtype
-    fill = np.asarray(value._data if vt else value).astype(dt)
-    data = np.where(mask._data, fill, input._data)
+    fill = cast(value._data, dt) if vt else fill_value(value, input.dtype, "masked_fill")
+    try:
+        data = np.where(mask._data, fill, input._data)
+    except ValueError:
+        raise broadcast_error(mask, input) from None
     out = Tensor._wrap(data)
     if should_record(input, value):
         node = MaskedFillBackward1() if vt else MaskedFillBackward0()

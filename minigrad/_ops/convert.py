@@ -13,7 +13,7 @@ are not differentiable.
 
 from __future__ import annotations
 
-import numpy as np
+import builtins
 
 from .. import _dtype
 from .._device import NO_CUDA
@@ -21,13 +21,13 @@ from .._device import check as _check_device
 from .._device import device as _Device
 from .._dtype import dtype as _dtype_cls
 from .._tensor import Tensor
-from .._types import unsupported
+from .._types import invalid_combination, unsupported
 from ..autograd.graph import Node, record, should_record
 from ._core import method
 
 __all__ = ["to"]
 
-_ALL = (_dtype.bool, _dtype.uint8, _dtype.int32, _dtype.int64, _dtype.float32, _dtype.float64)
+_ALL = _dtype.SUPPORTED
 
 
 class ToCopyBackward0(Node):
@@ -38,8 +38,9 @@ class ToCopyBackward0(Node):
 
 
 def _to_copy(input, dt):
-    with np.errstate(invalid="ignore"):  # nan/inf to an integer: no NumPy warning (PyTorch
-        data = input._data.astype(dt.np)  # casts silently)
+    data = _dtype.cast(input._data, dt.np)  # as PyTorch casts: no NumPy overflow warnings
+    if data is input._data:
+        data = data.copy()
     out = Tensor._wrap(data)
     if dt.is_floating_point and should_record(input):  # to an integer dtype: not recorded
         record(ToCopyBackward0(), out, input, broadcast=True)
@@ -63,9 +64,14 @@ def to(input, *args, dtype=None, device=None, non_blocking: bool = False, copy: 
             device = a
         elif isinstance(a, bool):
             pass  # non_blocking: everything here is synchronous
+        elif isinstance(a, int):  # a device index: of an accelerator this machine lacks
+            raise RuntimeError("Cannot access accelerator device when none is available.")
         else:
             raise TypeError(f"to() received an invalid combination of arguments - got "
                             f"({type(a).__name__})")
+    if dtype is not None and not isinstance(dtype, _dtype_cls):
+        dtype = _dtype.check(dtype, "to", error=invalid_combination(
+            "to", [a for a in args if not isinstance(a, bool)], {"dtype": dtype}))
     _check_device(device)
     unsupported("to", memory_format=memory_format)
     if dtype is None or dtype.np == input._data.dtype:
@@ -84,8 +90,10 @@ def _converter(dt, name: str):
 
 
 for _name, _dt in (("float", _dtype.float32), ("double", _dtype.float64),
-                   ("half", _dtype.float32), ("long", _dtype.int64), ("int", _dtype.int32),
-                   ("bool", _dtype.bool), ("byte", _dtype.uint8)):
+                   ("half", _dtype.float16), ("long", _dtype.int64), ("int", _dtype.int32),
+                   ("short", _dtype.int16), ("char", _dtype.int8), ("bool", _dtype.bool),
+                   ("byte", _dtype.uint8), ("bfloat16", _dtype.bfloat16),
+                   ("cfloat", _dtype.complex64), ("cdouble", _dtype.complex128)):
     setattr(Tensor, _name, _converter(_dt, _name))
 
 
@@ -100,6 +108,8 @@ def type(input, dtype=None, non_blocking: bool = False):  # noqa: A001
     """Without arguments, the type name (``'torch.FloatTensor'``); else ``to(dtype)``."""
     if dtype is None:
         return "torch." + input.dtype._legacy_name
+    if not isinstance(dtype, (str, _dtype_cls, builtins.type)):
+        raise TypeError("dtype must be a type, str, or dtype object")
     if isinstance(dtype, str):
         name = dtype.split(".")[-1]
         match = [d for d in _ALL if name in (d._legacy_name, d.name)]

@@ -28,8 +28,10 @@ import warnings
 
 import numpy as np
 
+from .._dtype import cast
 from .._state import local as _mode
 from .._tensor import Tensor
+from .._tensor_data import fill_value
 from ..autograd.functional_utils import sum_to
 from ..autograd.grad_mode import is_grad_enabled, is_inference_mode_enabled
 from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_record
@@ -109,7 +111,13 @@ def _kind(d: np.dtype) -> int:
     return 2 if d.kind == "f" else (0 if d.kind == "b" else 1)
 
 
-def _write(self: Tensor, data: np.ndarray, fills: bool = False) -> None:
+def _dst_name(d, scalar_clamp: bool) -> str:
+    """How PyTorch names the destination dtype: clamp_ with number bounds prints its C type."""
+    return d._c_type if scalar_clamp else d._cpp
+
+
+def _write(self: Tensor, data: np.ndarray, fills: bool = False,
+           scalar_clamp: bool = False) -> None:
     """Copy an op's result into ``self``'s memory (shared with its views); bump the version.
 
     Memory that several elements share (``expand``) is refused, as in PyTorch, unless the op
@@ -124,8 +132,9 @@ def _write(self: Tensor, data: np.ndarray, fills: bool = False) -> None:
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation.")
     if _kind(data.dtype) > _kind(dst.dtype):
-        raise RuntimeError(f"result type {dtype_of(data.dtype)._legacy_name[:-6]} can't be cast "
-                           f"to the desired output type {dtype_of(dst.dtype)._legacy_name[:-6]}")
+        target = _dst_name(dtype_of(dst.dtype), scalar_clamp)
+        raise RuntimeError(f"result type {dtype_of(data.dtype)._cpp} can't be cast to the "
+                           f"desired output type {target}")
     np.copyto(dst, data, casting="unsafe")
     self._vc[0] += 1
 
@@ -210,7 +219,8 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, **kwargs):
         _check_view(self, node is not None)
     if node is not None:
         _save_original(node, self)
-    _write(self, out._data, fills)
+    _write(self, out._data, fills, getattr(op, "__name__", "").startswith("clamp") and not any(
+        isinstance(a, Tensor) for a in (*args, *kwargs.values())))
     if node is not None:
         _follow_result(node, out, self)
         _rebase(self, node)
@@ -280,11 +290,11 @@ def _filled(input, value):
         if value._data.ndim:
             raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
                                f"{value._data.ndim} dimensions.")
-        out = Tensor._wrap(np.full_like(input._data, value._data))
+        out = Tensor._wrap(np.full_like(input._data, cast(value._data, input._data.dtype)))
         if should_record(input, value):
             record(FillBackward3(), out, input, value, broadcast=True)
         return out
-    out = Tensor._wrap(np.full_like(input._data, value))
+    out = Tensor._wrap(np.full_like(input._data, fill_value(value, input.dtype)))
     return record(FillBackward2(), out, input) if should_record(input) else out
 
 
@@ -333,7 +343,7 @@ def _as_value(self, value) -> Tensor:
     if isinstance(value, Tensor):
         return value
     if isinstance(value, (int, float, bool, np.number, np.bool_)):
-        return Tensor._wrap(np.array(value, dtype=self._data.dtype))
+        return Tensor._wrap(fill_value(value, self.dtype, item=True))
     raise TypeError(f"can't assign a {_type_name(value)} to a {self.type()}")
 
 

@@ -81,6 +81,9 @@ def cat(tensors, dim: int = 0, *, out=None):
     _check_list(tensors, "cat")
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if not t._data.ndim:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     used = [t for t in tensors if t._data.shape != (0,)] or list(tensors[:1])
     first = used[0]
     d = first._wrap_dim(dim)
@@ -183,6 +186,12 @@ def split(input, split_size_or_sections, dim: int = 0):
     size = input._data.shape[d]
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
+        if step < 0:
+            raise RuntimeError("split expects split_size be non-negative, but got "
+                               f"split_size={step}")
+        if step == 0 and size:
+            raise RuntimeError("split_size can only be 0 if dimension size is 0, but got "
+                               f"dimension size of {size}")
         lengths = [min(step, size - s) for s in range(0, size, step)] if step else [size]
         node = SplitBackward0()
         node._s_split_size = step

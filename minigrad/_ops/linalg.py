@@ -211,9 +211,9 @@ def bmm(input, mat2):
     if b.shape[:2] != (a.shape[0], a.shape[2]):
         raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    _no_bool(input, "bmm")  # (PyTorch checks a bool input before the dtypes)
     if a.dtype != b.dtype:
         raise RuntimeError(f"expected scalar type {_short(input)} but found {_short(mat2)}")
-    _no_bool(input, "bmm")
     out = Tensor._wrap(np.matmul(a, b))
     if should_record(input, mat2):
         record(_save_operands(BmmBackward0(), input, mat2), out, input, mat2)

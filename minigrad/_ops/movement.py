@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor
-from .._types import unsupported
+from .._types import invalid_combination, unsupported
 from ..autograd.functional_utils import sum_to
 from ..autograd.graph import Node, record, should_record
 from . import _formula as F
@@ -107,6 +107,8 @@ def _view_node(x: Tensor, cls=ViewBackward0):
 def view(input, *shape) -> Tensor:
     """The same data seen with another shape; raises if the strides do not allow it."""
     data = input._data
+    if not shape:
+        raise invalid_combination("view")
     shape = _infer_size(_size_args("view", shape), data.size)
     try:
         out = np.reshape(data, shape, copy=False)
@@ -127,6 +129,8 @@ def reshape(input, *shape) -> Tensor:
     for a copy.
     """
     data = input._data
+    if not shape:
+        raise TypeError('reshape() missing 1 required positional arguments: "shape"')
     shape = _infer_size(_size_args("reshape", shape), data.size)
     try:
         out = np.reshape(data, shape, copy=False)
@@ -174,7 +178,7 @@ class TransposeBackward0(Node):
     saved = ("dim0", "dim1")
 
     def backward(self, g):
-        return (g.swapaxes(*self._dims) if g.ndim else g,)  # (a 0-d tensor: as it is)
+        return (g if g.ndim == 0 else g.swapaxes(*self._dims),)
 
 
 class PermuteBackward0(Node):
@@ -198,7 +202,7 @@ class TBackward0(Node):
 def transpose(input, dim0: int, dim1: int) -> Tensor:
     """A view with dimensions ``dim0`` and ``dim1`` swapped (also ``swapaxes``, ``swapdims``)."""
     a, b = input._wrap_dim(dim0), input._wrap_dim(dim1)
-    out = np.swapaxes(input._data, a, b) if input._data.ndim else input._data[...]
+    out = np.swapaxes(input._data, a, b) if input._data.ndim else input._data.view()
     node = None
     if should_record(input):
         node = TransposeBackward0()

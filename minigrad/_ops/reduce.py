@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _dtype
 from .._tensor import Tensor
+from .._types import invalid_combination
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._core import method, value
@@ -100,28 +102,40 @@ class SumBackward1(Node):
         return (_expand_back(g, self._s_self_sym_sizes, self._axes, self._s_keepdim),)
 
 
-def _sum_input(input, dtype):
+def reduction_input(input, dtype, fn: str, dim=_ALL):
+    """(the array a reduction works on, its result's NumPy dtype) for a ``dtype=`` argument.
+
+    Without one, integers and bools reduce as int64; with one, ``input`` is cast to it first
+    (an int8 sum wraps around as in PyTorch). An integer result of a tensor that requires grad
+    is refused, as PyTorch refuses it.
+    """
     d = input._data
-    if dtype is not None:
-        return d.astype(dtype.np, copy=False)
-    return d.astype(np.int64) if d.dtype.kind in "biu" and d.dtype != np.int64 else d
+    if dtype is None:
+        return d, (np.int64 if d.dtype.kind in "biu" else d.dtype)
+    if type(dtype) is not _dtype.dtype:
+        error = invalid_combination(fn, (), {"dtype": dtype}) if dim is _ALL else None
+        dtype = _dtype.check(dtype, fn, error=error)
+    if not dtype.is_floating_point and should_record(input):
+        raise RuntimeError(f"Autograd not support dtype: {dtype._cpp}")
+    return _dtype.cast(d, dtype.np), dtype.np
 
 
 @method("sum")
 def sum(input, dim=_ALL, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A001
     """Sum of all elements, or over dimension(s) ``dim``. Integers sum as int64."""
     d = input._data
-    if dtype is not None or d.dtype.kind != "f":
-        d = _sum_input(input, dtype)
+    nd = d.dtype
+    if dtype is not None or nd.kind != "f":
+        d, nd = reduction_input(input, dtype, "sum", dim)
     if dim is _ALL:
-        out = np.asarray(d.sum())
+        out = np.asarray(d.sum(dtype=nd))
         if should_record(input):
             node = SumBackward0()
             node._s_self_sym_sizes = d.shape
             return _record(out, node, input, dtype)
         return Tensor._wrap(out)
     shown, axes = _axes(input, dim)
-    out = np.asarray(d.sum(axis=axes, keepdims=keepdim))
+    out = np.asarray(d.sum(axis=axes, keepdims=keepdim, dtype=nd))
     if should_record(input):
         node = SumBackward1()
         node._s_dim, node._axes, node._s_keepdim, node._s_self_sym_sizes = \
@@ -169,9 +183,14 @@ def mean(input, dim=_ALL, keepdim: bool = False, *, dtype=None) -> Tensor:
     if dtype is None and d.dtype.kind != "f":
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point "
-            f"or complex dtype. Got: {input.dtype._legacy_name[:-6]}")
+            f"or complex dtype. Got: {input.dtype._cpp}")
     if dtype is not None:
-        d = d.astype(dtype.np, copy=False)
+        dtype = _dtype.check(dtype, "mean", error=invalid_combination(
+            "mean", (), {"dtype": dtype}) if dim is _ALL else None)
+        if not dtype.is_floating_point:
+            raise RuntimeError("mean(): could not infer output dtype. Optional dtype must be "
+                               f"either a floating point or complex dtype. Got: {dtype._cpp}")
+        d = _dtype.cast(d, dtype.np)
     if dim is _ALL:
         out = _mean_data(d, None, False, d.size)
         if should_record(input):
@@ -238,13 +257,14 @@ class ProdBackward1(Node):
 @method("prod")
 def prod(input, dim=None, keepdim: bool = False, *, dtype=None):
     """Product of all elements, or along one dimension ``dim``. Integers multiply as int64."""
-    d = _sum_input(input, dtype)
+    d, nd = reduction_input(input, dtype, "prod", _ALL if dim is None else dim)
     if dim is None:
-        out = np.asarray(d.prod())
+        out = np.asarray(d.prod(dtype=nd))
         node = ProdBackward0() if should_record(input) else None
     else:
         axis = input._wrap_dim(dim)
-        out = np.asarray(d.prod(axis=axis, keepdims=keepdim) if d.ndim else np.array(d))
+        out = np.asarray(d.prod(axis=axis, keepdims=keepdim, dtype=nd) if d.ndim else
+                         d.astype(nd))
         node = ProdBackward1() if should_record(input) else None
         if node is not None:
             node._s_dim, node._axis, node._s_keepdim = u64(dim), axis, keepdim

@@ -21,6 +21,7 @@ from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import method, value
 from .minmax import _return_type, return_types
+from .reduce import reduction_input
 from .unary import floats
 
 __all__ = ["cumsum", "cumprod", "var", "std", "logsumexp", "median", "sort", "argsort", "topk",
@@ -70,9 +71,7 @@ def _running(np_scan, input, dim: int, dtype):
     """``(dim, out)``: ``np_scan`` (np.cumsum, np.cumprod) along ``dim``, in ``dtype`` or
     PyTorch's default (int64 for integer and bool input, else the input's dtype)."""
     d = input._wrap_dim(dim)
-    src = input._data
-    out_dtype = dtype.np if dtype is not None else (np.int64 if src.dtype.kind in "iub" else
-                                                    src.dtype)
+    src, out_dtype = reduction_input(input, dtype, np_scan.__name__, dim)
     with np.errstate(all="ignore"):
         data = np_scan(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)
     return d, Tensor._wrap(np.asarray(data))

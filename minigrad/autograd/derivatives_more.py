@@ -100,6 +100,9 @@ MORE = {
                                                    "v": "value"},
                            a="grad", t1="grad * v / t2", t2="-grad * v * t1 / t2**2"),
     # ---- scans, statistics and order statistics
+    "NansumBackward0": _r("z = a.nansum(dim, keepdim)",
+                          {"a": "self", "dim": "dim", "keepdim": "keepdim"},
+                          a="where(isnan(a), 0, expand(grad, a.shape, dim, keepdim))"),
     "CumsumBackward0": _r("z = cumsum(a, dim)", {"dim": "dim"},
                           np={"a": "flip(cumsum(flip(grad, dim), dim), dim)"},
                           a="grad.flip(dim).cumsum(dim).flip(dim)"),

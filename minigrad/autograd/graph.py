@@ -360,14 +360,19 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
       of outputs (a custom Function's) such an output is left a plain tensor. (In-place ops
       record on any dtype, as PyTorch's do: ``inplace.apply_inplace`` sets ``any_dtype``.)
     """
-    single = type(outputs) is not tuple
-    out = outputs if single else next((t for t in outputs if t is not None), None)
-    data = out._data if broadcast and out is not None else None  # what inputs broadcast to
-    nodes, nrs = [], None  # nrs is made only if some input_nr is not 0 (rare)
-    for i, x in enumerate(inputs):  # (one loop, written out: this runs for every op)
-        nr = 0
+    if type(outputs) is tuple:  # several outputs (a custom Function's), None for some
+        out = next((t for t in outputs if t is not None), None)
+    else:
+        out = outputs
+    shape = dtype = None
+    if broadcast and out is not None:  # what the inputs were broadcast to
+        shape, dtype = out._data.shape, out._data.dtype
+    nodes, nrs, i = [], None, 0  # nrs is made only if some input_nr is not 0 (rare)
+    for x in inputs:  # (one loop, written out: this runs for every op)
         if not isinstance(x, Tensor):  # a number (no edge), or an edge passed on from a node
             fn, nr = x if type(x) is tuple else (None, 0)
+            if nr:
+                nrs = _set_nr(nrs, len(inputs), i, nr)
         elif (not x._requires_grad and x._base is None) or (
                 x._base is not None and _view_leads_nowhere(x)):
             fn = None
@@ -375,24 +380,22 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
             fn = x._grad_fn
             if fn is None:
                 fn = grad_accumulator(x)
-            else:
-                nr = x._output_nr
-            xd = x._data
-            if data is not None and (xd.shape != data.shape or xd.dtype != data.dtype):
-                if node._sum_to is None:
-                    node._sum_to = [None] * len(inputs)
-                node._sum_to[i] = (xd.shape, xd.dtype)
+            elif x._output_nr:
+                nrs = _set_nr(nrs, len(inputs), i, x._output_nr)
+            if shape is not None:
+                xd = x._data
+                if xd.shape != shape or (xd.dtype is not dtype and xd.dtype != dtype):
+                    if node._sum_to is None:
+                        node._sum_to = [None] * len(inputs)
+                    node._sum_to[i] = (xd.shape, xd.dtype)
         nodes.append(fn)
-        if nr:
-            nrs = nrs or [0] * len(inputs)
-            nrs[i] = nr
+        i += 1
     node._next_nodes = tuple(nodes)
-    n = len(nodes)
-    node._next_nrs = _ZEROS[n] if nrs is None and n < 8 else intern_nrs(tuple(nrs or [0] * n))
+    node._next_nrs = _ZEROS[i] if nrs is None and i < 8 else intern_nrs(tuple(nrs or [0] * i))
     node._sequence_nr = next(_sequence)
     if _mode.anomaly_enabled:
         keep_forward_trace(node)
-    if single:
+    if out is outputs:
         if out._data.dtype.kind not in "fc" and not _mode.any_dtype:
             raise RuntimeError("Autograd not support dtype: "
                                + from_numpy_dtype(out._data.dtype)._legacy_name[:-6])
@@ -403,6 +406,13 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
         if t is not None and t._data.dtype.kind in "fc":
             t._grad_fn, t._requires_grad, t._output_nr = node, True, nr
     return outputs
+
+
+def _set_nr(nrs, n: int, i: int, nr: int) -> list:
+    """The input_nrs so far with input ``i``'s set to ``nr`` (made on the first non-zero)."""
+    nrs = nrs or [0] * n
+    nrs[i] = nr
+    return nrs
 
 
 def _view_leads_nowhere(x) -> bool:

@@ -69,13 +69,15 @@ class GraphTask:
         if self.arrivals is not None:
             self._note_arrivals(node, out)
         deps, buffers, wanted = self.deps, self.buffers, self.wanted
-        for nxt, nr, gi in zip(node._next_nodes, node._next_nrs, out):
+        for i, nxt in enumerate(node._next_nodes):  # (enumerate: cheaper than a 3-way zip)
             if nxt is None:
                 continue
             left = deps[nxt] = deps[nxt] - 1
             if wanted is not None and nxt not in wanted:
                 continue
+            gi = out[i]
             if nxt._num_outputs != 1:
+                nr = node._next_nrs[i]
                 buf = buffers.setdefault(nxt, [None] * nxt._num_outputs)
                 if gi is not None:
                     buf[nr] = gi if buf[nr] is None else buf[nr] + gi

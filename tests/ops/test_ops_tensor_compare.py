@@ -133,11 +133,13 @@ def test_float_to_double_backward_gives_float_gradient(torch):
 
 
 def test_type_without_arguments_names_the_tensor_type(torch):
-    for dtype in ("float32", "float64", "int64", "int32", "bool", "uint8"):
+    for dtype in ("float32", "float64", "float16", "int64", "int32", "int16", "int8", "bool",
+                  "uint8"):
         t = torch.zeros(1, dtype=getattr(torch, dtype)).type()
         assert mg.zeros(1, dtype=getattr(mg, dtype)).type() == t
 
 
-def test_half_maps_to_float32_because_minigrad_has_no_float16():
+def test_half_is_float16_as_in_pytorch(torch):
     x = mg.tensor([1.0, 2.0], dtype=mg.float64)
-    assert x.half().dtype is mg.float32 and mg.half is mg.float32
+    assert x.half().dtype is mg.float16 and mg.half is mg.float16
+    assert repr(x.half()) == repr(torch.tensor([1.0, 2.0], dtype=torch.float64).half())

@@ -1,0 +1,274 @@
+"""PyTorch's ``TypeError`` for an operand of a binary op that is neither a tensor nor a number.
+
+The op functions return ``NotImplemented`` for such an operand, so that ``t * 'x'`` lets Python
+raise its own ``unsupported operand type(s)`` error, as it does for PyTorch. The names a learner
+calls (``torch.mul``, ``t.mul``, ``t.mul_``) are wrapped here so that they raise PyTorch's
+message instead of returning ``NotImplemented`` as a value. PyTorch's wording depends on the
+op's signatures: an op with one signature names the argument (``mul(): argument 'other'
+(position 2) must be Tensor, not str``), an op with several says ``received an invalid
+combination of arguments``.
+
+>>> import minigrad as torch
+>>> torch.mul(torch.ones(2), 'x')
+Traceback (most recent call last):
+TypeError: mul(): argument 'other' (position 2) must be Tensor, not str
+>>> torch.ones(2).eq('x')
+Traceback (most recent call last):
+TypeError: eq() received an invalid combination of arguments - got (str), but expected one of:
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._tensor import Tensor
+from .._types import invalid_combination
+from ._core import to_tensor
+
+__all__ = ["check_functions"]
+
+_NUMBER = (int, float, bool, np.number, np.bool_)
+_OK = (Tensor, np.ndarray)  # (an ndarray too: minigrad's own formulas pass them)
+_MISSING = object()
+
+# One signature that takes only tensors: the name PyTorch gives the second parameter.
+TENSOR_ONLY = {"atan2": "other", "arctan2": "other", "hypot": "other", "fmax": "other",
+               "fmin": "other", "maximum": "other", "minimum": "other", "logical_and": "other",
+               "logical_or": "other", "logical_xor": "other", "matmul": "other",
+               "dot": "tensor", "mm": "mat2", "mv": "vec", "bmm": "mat2", "outer": "vec2",
+               "isclose": "other", "allclose": "other", "equal": "other"}
+# One signature for a bad operand (a tensor or a number).
+NUMBERS = {"add", "sub", "mul", "div"}
+# Several signatures: "received an invalid combination of arguments".
+OVERLOADED = {"subtract", "multiply", "divide", "true_divide", "floor_divide", "remainder",
+              "fmod", "pow", "rsub", "xlogy", "eq", "ne", "lt", "le", "gt", "ge", "greater",
+              "greater_equal", "less", "less_equal", "not_equal", "bitwise_and", "bitwise_or",
+              "bitwise_xor"}
+# torch.op(2, t) is allowed for these; torch.op(2, 3) makes a tensor for the first group.
+BOTH_NUMBERS = {"add", "sub", "mul", "div", "subtract", "multiply", "divide", "true_divide",
+                "floor_divide"}
+NUMBER_FIRST = BOTH_NUMBERS | {"pow", "xlogy", "remainder", "bitwise_and", "bitwise_or",
+                               "bitwise_xor"}
+# Ops with more operands, all overloaded: how many must follow ``input`` (numbers or tensors).
+MORE = {"lerp": 2, "masked_fill": 2, "clamp": 0, "clamp_min": 1, "clamp_max": 1, "clip": 0}
+# What PyTorch prints after "but expected" when add/sub get too few arguments.
+_ALPHA = {True: "(Tensor other, *, Number alpha = 1)",
+          False: "(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)"}
+
+
+def _type_name(x) -> str:
+    cls = type(x)
+    return cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__name__}"
+
+
+def _accepts(name: str, x) -> bool:
+    return isinstance(x, _OK) or (name not in TENSOR_ONLY and isinstance(x, _NUMBER))
+
+
+def _error(name: str, given: tuple, kwargs: dict, method: bool) -> TypeError:
+    """The error for ``name(*given, **kwargs)``; ``given`` starts with ``input`` unless
+    ``method`` (then ``self`` is not shown, as PyTorch does not show it)."""
+    if name.rstrip("_") in OVERLOADED:
+        return invalid_combination(name, given, kwargs)
+    param = TENSOR_ONLY.get(name.rstrip("_"), "other")
+    if len(given) < 2 - method:
+        if name.rstrip("_") in ("add", "sub"):
+            text = str(invalid_combination(name, given, kwargs))
+            return TypeError(text.replace("one of:", _ALPHA[method]))
+        if name == "div" or (name in ("mm", "bmm") and not method):
+            return invalid_combination(name, given, kwargs)
+        return TypeError(f'{name}() missing 1 required positional arguments: "{param}"')
+    if not method and not isinstance(given[0], Tensor):
+        param, value, position = "input", given[0], 1
+    else:
+        value, position = given[1 - method], 2 - method
+    return TypeError(f"{name}(): argument '{param}' (position {position}) must be Tensor, "
+                     f"not {_type_name(value)}")
+
+
+def _function(fn, name: str):
+    def checked(input=_MISSING, other=_MISSING, *args, **kwargs):
+        if isinstance(input, Tensor) and _accepts(name, other):
+            return fn(input, other, *args, **kwargs)
+        given = tuple(a for a in (input, other) if a is not _MISSING) + args
+        both = isinstance(input, _NUMBER) and isinstance(other, _NUMBER)
+        if other is _MISSING or not _accepts(name, other) or not (
+                name in NUMBER_FIRST and isinstance(input, _NUMBER) or isinstance(input, _OK)):
+            raise _error(name, given, kwargs, False)
+        if both:
+            if name not in BOTH_NUMBERS:
+                raise _error(name, given, kwargs, False)
+            input = to_tensor(input)
+        return fn(input, other, *args, **kwargs)
+
+    checked.__name__ = checked.__qualname__ = name
+    checked.__doc__ = fn.__doc__
+    checked.__wrapped__ = fn
+    return checked
+
+
+def _method(fn, name: str):
+    def checked(self, other=_MISSING, *args, **kwargs):
+        if _accepts(name.rstrip("_"), other):
+            return fn(self, other, *args, **kwargs)
+        given = (() if other is _MISSING else (other,)) + args
+        raise _error(name, given, kwargs, True)
+
+    checked.__name__ = checked.__qualname__ = name
+    checked.__doc__ = fn.__doc__
+    checked.__wrapped__ = fn
+    return checked
+
+
+def _more(fn, name: str, method: bool):
+    """``fn`` checked as an op with several operands (``lerp``, ``clamp``, ``masked_fill``)."""
+    base, need = name.rstrip("_"), MORE[name.rstrip("_")]
+    nones = base in ("clamp", "clip")  # clamp(min=None, max=...) leaves one bound open
+
+    def checked(*args, **kwargs):
+        operands = args[1:] + tuple(kwargs.values())
+        if len(operands) < need or not isinstance(args[0] if args else None, Tensor) \
+                or not all(_accepts(base, a) or (nones and a is None) for a in operands):
+            raise invalid_combination(name, args[method:], kwargs)
+        return fn(*args, **kwargs)
+
+    checked.__name__ = checked.__qualname__ = name
+    checked.__doc__ = fn.__doc__
+    checked.__wrapped__ = fn
+    return checked
+
+
+# ---------------------------------------------------------------- dim= of reductions
+# name -> (how PyTorch reports a bad dim, whether a tuple of dims is allowed, whether an explicit
+# None is); "overload": "invalid combination", "tuple"/"int": "must be tuple of ints"/"int".
+DIMS = {"sum": ("overload", True, True), "mean": ("overload", True, True),
+        "std": ("overload", True, True), "var": ("overload", True, True),
+        "all": ("overload", True, True), "any": ("overload", True, True),
+        "count_nonzero": ("overload", True, True), "prod": ("overload", False, False),
+        "squeeze": ("overload", True, False), "max": ("overload", False, False),
+        "min": ("overload", False, False), "nansum": ("tuple", True, True),
+        "nanmean": ("tuple", True, True), "amax": ("tuple", True, True),
+        "amin": ("tuple", True, True), "logsumexp": ("tuple", True, False),
+        "flip": ("tuple", True, False), "argmax": ("int", False, True),
+        "argmin": ("int", False, True), "cumsum": ("int", False, False),
+        "cumprod": ("int", False, False), "softmax": ("int", False, False),
+        "log_softmax": ("int", False, False), "median": ("int", False, False),
+        "unsqueeze": ("int", False, False), "unbind": ("int", False, False)}
+
+
+# ...and of these the second positional argument is not ``keepdim``
+NO_KEEPDIM = {"softmax", "log_softmax", "cumsum", "cumprod", "unsqueeze", "unbind", "flip",
+              "squeeze"}
+
+
+def _dim_ok(d) -> bool:
+    if isinstance(d, (bool, np.bool_)):
+        return False
+    return isinstance(d, (int, np.integer)) or (
+        isinstance(d, Tensor) and d._data.size == 1 and d._data.dtype.kind in "iu")
+
+
+def _dim_error(name, dim, keep, given, kwargs, method):
+    """The TypeError for a bad ``dim`` (or ``keepdim``) of reduction ``name``, or None."""
+    style, tuples, none = DIMS[name]
+    if name in ("std", "var") and isinstance(dim, bool):
+        return None  # x.std(True): the old ``unbiased`` argument
+    if name in ("max", "min") and isinstance(dim, Tensor):
+        return None  # max(x, y): the elementwise maximum
+    pos = 2 - method
+    param = "dims" if name == "flip" else "dim"
+    if dim is not _MISSING and not (_dim_ok(dim) or (none and dim is None)):
+        seq = isinstance(dim, (tuple, list))
+        if seq and tuples:
+            bad = [(i, d) for i, d in enumerate(dim, 1) if not _dim_ok(d)]
+            if not bad:
+                return None if keep is _MISSING or isinstance(keep, bool) else \
+                    _keep_error(name, keep, kwargs, pos)
+            i, d = bad[0]
+            return TypeError(f"{name}(): argument '{param}' failed to unpack the object at pos "
+                             f"{i} with error \"type must be tuple of ints,but got "
+                             f"{type(d).__name__}\"")
+        if style == "overload":
+            return invalid_combination(name, given, kwargs)
+        kind = "tuple of ints" if style == "tuple" else "int"
+        return TypeError(f"{name}(): argument '{param}' (position {pos}) must be {kind}, not "
+                         f"{type(dim).__name__}")
+    if keep is not _MISSING and not isinstance(keep, bool):
+        if dim is _MISSING:
+            return invalid_combination(name, given, kwargs)
+        return _keep_error(name, keep, kwargs, pos)
+    return None
+
+
+def _keep_error(name, keep, kwargs, pos) -> TypeError:
+    where = "" if "keepdim" in kwargs else f" (position {pos + 1})"
+    return TypeError(f"{name}(): argument 'keepdim'{where} must be bool, not "
+                     f"{type(keep).__name__}")
+
+
+def _dims(fn, name: str, method: bool):
+    """``fn`` with PyTorch's checks of its ``dim`` and ``keepdim`` arguments."""
+    param = "dims" if name == "flip" else "dim"
+
+    def checked(*args, **kwargs):
+        rest = args[1:]
+        if not rest and not kwargs:
+            return fn(*args)
+        dim = rest[0] if rest else kwargs.get(param, _MISSING)
+        keep = kwargs.get("keepdim", _MISSING)
+        if len(rest) > 1 and name not in NO_KEEPDIM:
+            keep = rest[1]
+        error = _dim_error(name, dim, keep, args[method:], kwargs, method)
+        if error is not None:
+            raise error
+        return fn(*args, **kwargs)
+
+    checked.__name__ = checked.__qualname__ = name
+    checked.__doc__ = fn.__doc__
+    checked.__wrapped__ = fn
+    return checked
+
+
+def _operator(fn):
+    """A dunder that leaves an operand it cannot use to Python (``unsupported operand``)."""
+    def op(self, other):
+        if isinstance(other, _OK) or isinstance(other, _NUMBER):
+            return fn(self, other)
+        return NotImplemented
+
+    op.__name__ = fn.__name__
+    return op
+
+
+_ALL = sorted(set(TENSOR_ONLY) | NUMBERS | OVERLOADED)
+for _name in _ALL:
+    for _n in (_name, _name + "_"):
+        if _n in Tensor.__dict__:
+            setattr(Tensor, _n, _method(Tensor.__dict__[_n], _n))
+for _name in MORE:
+    for _n in (_name, _name + "_"):
+        if _n in Tensor.__dict__:
+            setattr(Tensor, _n, _more(Tensor.__dict__[_n], _n, True))
+for _name in DIMS:
+    if _name in Tensor.__dict__:
+        setattr(Tensor, _name, _dims(Tensor.__dict__[_name], _name, True))
+for _dunder in ("__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__iadd__", "__isub__",
+                "__imul__", "__itruediv__", "__iand__", "__ior__", "__ixor__", "__ipow__"):
+    if _dunder in Tensor.__dict__:
+        setattr(Tensor, _dunder, _operator(Tensor.__dict__[_dunder]))
+
+
+def check_functions(namespace: dict) -> None:
+    """Wrap the binary functions of ``namespace`` (``minigrad``'s) with the checks above."""
+    for name in _ALL:
+        fn = namespace.get(name)
+        if fn is not None and not hasattr(fn, "__wrapped__"):
+            namespace[name] = _function(fn, name)
+    for name in MORE:
+        fn = namespace.get(name)
+        if fn is not None and not hasattr(fn, "__wrapped__"):
+            namespace[name] = _more(fn, name, False)
+    for name in DIMS:
+        fn = namespace.get(name)
+        if fn is not None and not hasattr(fn, "__wrapped__"):
+            namespace[name] = _dims(fn, name, False)
