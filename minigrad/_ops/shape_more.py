@@ -281,8 +281,10 @@ def unflatten(input, dim: int, sizes):
 
 
 def hstack(tensors):
-    """Join along dimension 1 (0 for 1-D tensors)."""
-    return cat(list(tensors), 0 if tensors[0].dim() == 1 else 1)
+    """Join along dimension 1 (0 for 1-D tensors; 0-d ones are taken as 1-D, as PyTorch's
+    ``atleast_1d`` takes them)."""
+    tensors = [t.reshape(1) if t.dim() == 0 else t for t in tensors]
+    return cat(tensors, 0 if tensors[0].dim() == 1 else 1)
 
 
 def vstack(tensors):

@@ -99,3 +99,13 @@ def test_transpose_of_a_0d_tensor_as_pytorch(torch, code):
 ])
 def test_as_strided_as_pytorch(torch, code):
     assert_same_program(torch, code)
+
+
+@pytest.mark.parametrize("code", [
+    "a = torch.tensor(1., requires_grad=True); r = torch.hstack([a, a]); "
+    "r = (r, r.grad_fn.next_functions)",
+    "a = torch.tensor(1., requires_grad=True); r = torch.vstack([a, a]); "
+    "r = (r, r.grad_fn.next_functions)",
+])
+def test_hstack_and_vstack_of_0d_tensors_as_pytorch(torch, code):
+    assert_same_program(torch, code)
