@@ -71,16 +71,11 @@ def test_writes_into_expanded_memory_as_pytorch(torch, make, op):
     assert_same_program(torch, f"x = {make}; x.{op}; r = x")
 
 
-@pytest.mark.parametrize("code", [
+# transpose of a 0-d tensor; as_strided; hstack/vstack of 0-d tensors
+MORE = [
     "x = torch.tensor(2., requires_grad=True); y = x.transpose(0, -1); y.backward(); "
     "r = (y, x.grad, y._is_view(), y.grad_fn._saved_dim0, y.grad_fn._saved_dim1)",
     "r = torch.tensor(1.).swapaxes(0, 0)",
-])
-def test_transpose_of_a_0d_tensor_as_pytorch(torch, code):
-    assert_same_program(torch, code)
-
-
-@pytest.mark.parametrize("code", [
     "x = torch.arange(6.).requires_grad_(); v = x.as_strided((2, 2), (1, 2), 1); "
     "(v * torch.tensor([[1., 2.], [3., 4.]])).sum().backward(); "
     "r = (v, v._base is x, v.grad_fn._saved_size, v.grad_fn._saved_stride, "
@@ -96,16 +91,13 @@ def test_transpose_of_a_0d_tensor_as_pytorch(torch, code):
     "b = torch.zeros(6); b.as_strided((2,), (3,), 1).add_(1); r = b",
     "b = torch.zeros(2, 3).t(); r = b.as_strided((3,), (1,))",
     "r = torch.ones(3).expand(2, 3).as_strided((2, 2), (1, 1))",
-])
-def test_as_strided_as_pytorch(torch, code):
-    assert_same_program(torch, code)
-
-
-@pytest.mark.parametrize("code", [
     "a = torch.tensor(1., requires_grad=True); r = torch.hstack([a, a]); "
     "r = (r, r.grad_fn.next_functions)",
     "a = torch.tensor(1., requires_grad=True); r = torch.vstack([a, a]); "
     "r = (r, r.grad_fn.next_functions)",
-])
-def test_hstack_and_vstack_of_0d_tensors_as_pytorch(torch, code):
+]
+
+
+@pytest.mark.parametrize("code", MORE)
+def test_more_movement_programs_as_pytorch(torch, code):
     assert_same_program(torch, code)
