@@ -55,6 +55,7 @@ from ._info import finfo, iinfo
 from ._ops import binary_more as _binary_more
 from ._ops import reduce_more as _reduce_more
 from ._ops import shape_more as _shape_more
+from ._ops import statistics as _statistics
 from ._ops import unary_more as _unary_more
 from ._ops.activation import log_softmax, relu, relu_, sigmoid, softmax, tanh
 from ._ops.arguments import check_functions as _check_functions
@@ -122,6 +123,7 @@ from ._ops.reduce import mean, norm, prod, sum  # noqa: A004
 from ._ops.reduce_more import *  # noqa: F401,F403
 from ._ops.reduce_nan import nanmean, nansum
 from ._ops.shape_more import *  # noqa: F401,F403
+from ._ops.statistics import *  # noqa: F401,F403
 from ._ops.unary import (
     abs,
     absolute,
@@ -196,7 +198,8 @@ __all__ = list(_creation_all) + list(_grad_mode_all) + [
     "nansum", "nanmean", "finfo", "iinfo",
 ]
 __all__ += (_unary_more.__all__ + _binary_more.__all__ + _reduce_more.__all__
-            + _shape_more.__all__ + ["einsum", "unique", "unique_consecutive"])
+            + _shape_more.__all__ + _statistics.__all__
+            + ["einsum", "unique", "unique_consecutive"])
 subtract, multiply, divide = sub, mul, div
 
 

@@ -30,9 +30,8 @@ _PI_4_PARTS = (-0.78515625, -2.4187564849853515625e-4, -3.77489497744594108e-8) 
 
 def fma32(a, b, c) -> np.ndarray:
     """float32 ``a * b + c`` with one rounding (the float64 product of two floats is exact)."""
-    t = np.multiply(a, b, dtype=np.float64)
-    t += c
-    return t.astype(f32)
+    exact = np.multiply(a, b, dtype=np.float64)
+    return np.add(exact, c, dtype=np.float64, out=np.empty(exact.shape, f32), casting="same_kind")
 
 
 def _split(a):
@@ -91,4 +90,6 @@ def sincos_ps(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     sin_poly = fma32(_horner(_SIN_POLY, z) * z, x, x)
     sin = np.where(use_sin_poly, sin_poly, cos_poly)
     cos = np.where(use_sin_poly, cos_poly, sin_poly)
-    return np.where(sin_sign, -sin, sin), np.where(cos_sign, -cos, cos)
+    np.negative(sin, out=sin, where=sin_sign)
+    np.negative(cos, out=cos, where=cos_sign)
+    return sin, cos

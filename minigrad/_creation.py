@@ -136,21 +136,36 @@ def _filled(make, fn: str, size: tuple, dtype, requires_grad, device) -> Tensor:
     return _finish(allocate(make, shape, _np(dtype, fn)), requires_grad, device, fn)
 
 
-def ones(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
-    """A tensor of ones of the given size."""
+def _sizes(name: str, sizes: tuple, size) -> tuple:
+    """The shape arguments as given: ``name(2, 3)``, ``name((2, 3))`` or ``name(size=(2, 3))``."""
+    if size is None:
+        return sizes
+    if sizes and name.startswith("rand"):
+        raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                        f"({', '.join(type(s).__name__ for s in sizes)}, size=tuple), but "
+                        "expected one of:")
+    if sizes:
+        raise TypeError(f"{name}() got multiple values for argument 'size'")
+    return (size,)
+
+
+def ones(*sizes, size=None, dtype=None, device=None, requires_grad: bool = False,
+         out=None) -> Tensor:
+    """A tensor of ones of the given size (``ones(2, 3)``, ``ones((2, 3))``, ``ones(size=...)``)."""
     unsupported("ones", out=out)
-    return _filled(np.ones, "ones", size, dtype, requires_grad, device)
+    return _filled(np.ones, "ones", _sizes("ones", sizes, size), dtype, requires_grad, device)
 
 
-def zeros(*size, dtype=None, device=None, requires_grad: bool = False, out=None) -> Tensor:
+def zeros(*sizes, size=None, dtype=None, device=None, requires_grad: bool = False,
+          out=None) -> Tensor:
     """A tensor of zeros of the given size."""
     unsupported("zeros", out=out)
-    return _filled(np.zeros, "zeros", size, dtype, requires_grad, device)
+    return _filled(np.zeros, "zeros", _sizes("zeros", sizes, size), dtype, requires_grad, device)
 
 
-def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def empty(*sizes, size=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of the given size (minigrad fills it with zeros)."""
-    return _filled(np.zeros, "empty", size, dtype, requires_grad, device)
+    return _filled(np.zeros, "empty", _sizes("empty", sizes, size), dtype, requires_grad, device)
 
 
 def full(size=_REQUIRED, fill_value=_REQUIRED, *, dtype=None, device=None,
@@ -251,19 +266,23 @@ def _gen(generator) -> Generator:
     return default_generator if generator is None else generator
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def rand(*sizes, size=None, generator=None, dtype=None, device=None,
+         requires_grad: bool = False) -> Tensor:
     """Uniform random numbers in [0, 1)."""
     check_device(device)
-    shape = _size(size)
-    data = _sampling.uniform(_gen(generator), math.prod(shape), _np(dtype)).reshape(shape)
+    shape = _size(_sizes("rand", sizes, size), "rand")
+    np_dtype = _sampling.float_kernel("check_uniform_bounds", _np(dtype))
+    data = _sampling.uniform(_gen(generator), math.prod(shape), np_dtype).reshape(shape)
     return _finish(data, requires_grad, device)
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """Standard normal random numbers."""
+def randn(*sizes, size=None, generator=None, dtype=None, device=None,
+          requires_grad: bool = False) -> Tensor:
+    """Standard normal random numbers (d2l writes ``randn(size=(2, 3))``)."""
     check_device(device)
-    shape = _size(size)
-    data = _sampling.normal(_gen(generator), math.prod(shape), _np(dtype)).reshape(shape)
+    shape = _size(_sizes("randn", sizes, size), "randn")
+    np_dtype = _sampling.float_kernel("normal_kernel_cpu", _np(dtype))
+    data = _sampling.normal(_gen(generator), math.prod(shape), np_dtype).reshape(shape)
     return _finish(data, requires_grad, device)
 
 

@@ -71,6 +71,9 @@ class Generator:
         self.device = _cpu
         self.manual_seed(_DEFAULT_SEED)
 
+    def __repr__(self) -> str:
+        return f"<torch._C.Generator object at {id(self):#x}>"
+
     def manual_seed(self, seed) -> Generator:
         """Restart from ``seed``; returns the generator itself."""
         self._seed = _seed_value(seed)

@@ -31,7 +31,10 @@ from . import _dtype
 from ._device import device
 from ._tensor import Size, Tensor
 
-__all__ = ["is_pytorch_file", "load_pytorch_file"]
+__all__ = ["is_pytorch_file", "load_pytorch_file", "add_safe_globals", "clear_safe_globals",
+           "get_safe_globals", "safe_globals"]
+
+_user_allowed: list = []  # what add_safe_globals was given: objects or (object, "module.name")
 
 _BLOCKED = ("sys", "os", "posix", "nt")  # as in PyTorch: never allowed
 _STORAGES = {"FloatStorage": np.float32, "DoubleStorage": np.float64, "LongStorage": np.int64,
@@ -83,6 +86,10 @@ class _Unpickler(pickle.Unpickler):
         allowed = _allowed()
         if full in allowed:
             return allowed[full]
+        for entry in _user_allowed:
+            obj, name_ = entry if isinstance(entry, tuple) else (entry, _qualified(entry))
+            if name_ == full:
+                return obj
         raise pickle.UnpicklingError(_unsupported_message(full, self.weights_only))
 
     def persistent_load(self, pid):
@@ -149,6 +156,41 @@ def _allowed() -> dict:
     for name in ("float32", "float64", "int64", "int32", "uint8", "bool"):
         allowed["torch." + name] = getattr(_dtype, name)
     return allowed
+
+
+# ---------------------------------------------------------------- allowing more names
+def _qualified(obj) -> str:
+    return f"{obj.__module__}.{obj.__qualname__}"
+
+
+def add_safe_globals(safe_globals: list) -> None:
+    """Allow these classes or functions (or ``(object, "module.name")`` pairs) in loaded files:
+    do it only for names you trust, since loading then calls them."""
+    _user_allowed.extend(safe_globals)
+
+
+def clear_safe_globals() -> None:
+    """Forget what :func:`add_safe_globals` allowed."""
+    _user_allowed.clear()
+
+
+def get_safe_globals() -> list:
+    """What :func:`add_safe_globals` allowed."""
+    return list(_user_allowed)
+
+
+class safe_globals:
+    """Context manager: ``add_safe_globals(names)`` inside it only."""
+
+    def __init__(self, safe_globals: list) -> None:
+        self.safe_globals = list(safe_globals)
+
+    def __enter__(self) -> None:
+        self._before = list(_user_allowed)
+        _user_allowed.extend(self.safe_globals)
+
+    def __exit__(self, *args) -> None:
+        _user_allowed[:] = self._before
 
 
 def _blocked_message(full: str, module: str) -> str:

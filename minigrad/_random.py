@@ -7,8 +7,7 @@ records ``NormalBackward0`` (zero gradient for ``x``). minigrad does the same.
 
 The numbers are PyTorch's: the generator is PyTorch's CPU Mersenne Twister (``_mt19937``) and
 each sampler draws from it as PyTorch's CPU kernel does (``_sampling``), so after the same
-``manual_seed`` both libraries print the same samples. ``poisson`` is the exception: it takes
-its seed from the generator but samples with NumPy.
+``manual_seed`` both libraries print the same samples.
 
 >>> import minigrad as torch
 >>> g = torch.Generator().manual_seed(0)
@@ -24,7 +23,7 @@ import math
 
 import numpy as np
 
-from . import _sampling
+from . import _cpu, _sampling
 from ._creation import _finish, _gen, _np, _size
 from ._dtype import int64
 from ._ops.inplace import apply_inplace
@@ -62,6 +61,10 @@ class NormalBackward3(Node):
 
     def backward(self, g):
         return _zeros(g), _zeros(g)
+
+
+class PoissonBackward0(NormalBackward0):
+    """z = poisson(rates):  dz/drates = 0."""
 
 
 class UniformBackward0(NormalBackward0):
@@ -104,7 +107,8 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
             raise TypeError("normal() received an invalid combination of arguments - got "
                             "(float, float), but expected a size")
         shape = _size((size,))
-        data = _sampling.normal(gen, math.prod(shape), _np(dtype), mean, std)
+        np_dtype = _sampling.float_kernel("normal_kernel_cpu", _np(dtype))
+        data = _sampling.normal(gen, math.prod(shape), np_dtype, mean, std)
         return _finish(data.reshape(shape), requires_grad, device)
     if tm and ts and mean.numel() != std.numel() and mean.shape != std.shape:
         raise RuntimeError(f"The size of tensor a ({mean.shape[-1]}) must match the size of "
@@ -153,12 +157,6 @@ def bernoulli(input, p=None, *, generator=None) -> Tensor:
     return Tensor._wrap(data.astype(input._data.dtype))
 
 
-def _numpy_rng(generator) -> np.random.Generator:
-    """A NumPy generator seeded from ``generator`` (for the samplers PyTorch's draws are not
-    reproduced for): repeatable under ``manual_seed``, but not PyTorch's numbers."""
-    return np.random.default_rng(int(_sampling.random_default(_gen(generator), 1, np.int64)[0]))
-
-
 def _check_weights(w: np.ndarray, num_samples: int, replacement: bool) -> None:
     if w.dtype.kind != "f":
         from ._dtype import from_numpy_dtype
@@ -190,7 +188,11 @@ def multinomial(input, num_samples: int, replacement: bool = False, *,
 
 def poisson(input, generator=None) -> Tensor:
     """Poisson samples with rates ``input``."""
-    return Tensor._wrap(_numpy_rng(generator).poisson(input._data).astype(input._data.dtype))
+    rates = input._data
+    if rates.size and not rates.min() >= 0:
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    out = Tensor._wrap(_sampling.poisson(_gen(generator), rates).astype(rates.dtype))
+    return record(PoissonBackward0(), out, input) if should_record(input) else out
 
 
 # ---------------------------------------------------------------- in-place samplers
@@ -208,18 +210,9 @@ def _sampler(node_cls, draw):
     return sample_
 
 
-def _float_kernel(name: str, target: np.ndarray) -> np.dtype:
-    if target.dtype.kind != "f":
-        from ._dtype import from_numpy_dtype
-
-        raise NotImplementedError(f'"{name}" not implemented for '
-                                  f"'{from_numpy_dtype(target.dtype)._legacy_name[:-6]}'")
-    return target.dtype
-
-
 def uniform_values(gen, target: np.ndarray, a=0.0, b=1.0) -> np.ndarray:
     """What ``target.uniform_(a, b)`` writes (PyTorch's draws, in memory order)."""
-    dtype = _float_kernel("check_uniform_bounds", target)
+    dtype = _sampling.float_kernel("check_uniform_bounds", target.dtype)
     if a > b:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={a:g} > to={b:g}")
@@ -228,20 +221,22 @@ def uniform_values(gen, target: np.ndarray, a=0.0, b=1.0) -> np.ndarray:
 
 def normal_values(gen, target: np.ndarray, mean=0.0, std=1.0) -> np.ndarray:
     """What ``target.normal_(mean, std)`` writes (PyTorch's draws, in memory order)."""
-    dtype = _float_kernel("normal_kernel_cpu", target)
+    dtype = _sampling.float_kernel("normal_kernel_cpu", target.dtype)
     _check_std(std)
     return _sampling.in_memory_order(
         target, lambda n, contiguous, _: _sampling.normal(gen, n, dtype, mean, std, contiguous))
 
 
 def _bernoulli_values(gen, target: np.ndarray, p=0.5) -> np.ndarray:
-    if isinstance(p, Tensor):
-        probs = np.broadcast_to(p._data, target.shape)
-        _check_p(probs)
-    else:
+    if not isinstance(p, Tensor):
         if not 0 <= p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
-        probs = np.full(target.shape, p, np.float64)
+        if _cpu.MKL_BERNOULLI:  # MKL fills a contiguous buffer, copied in C order
+            return _sampling.bernoulli_scalar(gen, target.size, p).reshape(target.shape)
+        return _sampling.in_memory_order(
+            target, lambda n, *_: _sampling.bernoulli_scalar(gen, n, p))
+    probs = np.broadcast_to(p._data, target.shape)
+    _check_p(probs)
     return _sampling.in_memory_order(
         target, lambda n, _, p_flat: _sampling.bernoulli(gen, p_flat), probs)
 

@@ -5,17 +5,19 @@ same order, and returns a NumPy array, so a seeded program prints PyTorch's numb
 
 - **uniform** (``rand``, ``uniform_``): float32 takes one 32-bit word per sample and keeps its
   low 24 bits; float64 takes a 64-bit number and keeps 53 bits; ``u * (to - from) + from`` is
-  one fused multiply-add.
+  one fused multiply-add where PyTorch's build fuses it (``_cpu.FUSED``).
 - **normal** (``randn``, ``normal_``): a contiguous tensor of 16 or more elements is first
   filled with uniforms, then each block of 16 becomes 16 normals by Box-Muller (8 pairs: the
   first 8 uniforms give radii, the next 8 angles); if the size is not a multiple of 16, 16
   fresh uniforms redo the last 16 elements. float32 does that math in float32 with the
-  polynomial ``log``/``sincos`` of PyTorch's AVX2 kernel (``_avx2_math``). Smaller tensors take
+  polynomial ``log``/``sincos`` of PyTorch's AVX2 kernel (``_avx2_math``), or the C library's
+  float functions where PyTorch has no AVX2 kernel (``_cpu``). Smaller tensors take
   scalar samples in float64, one Box-Muller pair at a time, and the generator keeps the second
   of a pair for the next draw.
 - **integers** (``randint``, ``random_``): a word modulo the range, 64-bit numbers for ranges
   of 2**32 or more.
-- **bernoulli** (``bernoulli_``, dropout): a float64 uniform per element, ``u < p``.
+- **bernoulli** (``bernoulli_``, dropout): a float64 uniform per element, ``u < p``; for a
+  number ``p`` on Intel CPUs, PyTorch uses MKL's own generator instead (``bernoulli_scalar``).
 - **randperm**: a Fisher-Yates shuffle with one 32-bit word per step.
 
 >>> from minigrad._mt19937 import Generator
@@ -29,15 +31,36 @@ import math
 
 import numpy as np
 
+from . import _cpu
 from ._avx2_math import fma32, fma64, log_ps, sincos_ps
 
-__all__ = ["uniform", "normal", "random_ints", "random_default", "exponential", "multinomial",
-           "bernoulli", "randperm", "in_memory_order"]
+__all__ = ["float_kernel", "uniform", "normal", "random_ints", "random_default", "exponential",
+           "multinomial", "poisson", "bernoulli", "bernoulli_scalar", "randperm", "in_memory_order"]
 
 _F32_MASK, _F64_MASK = np.uint64(2**24 - 1), np.uint64(2**53 - 1)
+_CHUNK = 2048  # blocks of 16 normals computed together
 
 
 # ---------------------------------------------------------------- uniform
+def _mul_add(a: np.ndarray, b, c) -> np.ndarray:
+    """``a * b + c`` in ``a``'s dtype, fused into one rounding where PyTorch's build fuses it."""
+    if not _cpu.FUSED:
+        return a * a.dtype.type(b) + a.dtype.type(c)
+    return fma32(a, b, c) if a.dtype == np.float32 else fma64(a, b, c)
+
+
+def float_kernel(name: str, dtype) -> np.dtype:
+    """``dtype`` if it is a float; PyTorch's error for kernel ``name`` otherwise."""
+    dtype = np.dtype(dtype)
+    if dtype.kind != "f":
+        from ._dtype import from_numpy_dtype
+
+        raise NotImplementedError(f'"{name}" not implemented for '
+                                  f"'{from_numpy_dtype(dtype)._legacy_name[:-6]}'")
+    return dtype
+
+
+
 def _unit(gen, n: int, dtype) -> np.ndarray:
     """``n`` uniforms in [0, 1): 24 bits of a word (float32) or 53 of a 64-bit draw."""
     if np.dtype(dtype) == np.float32:
@@ -52,8 +75,7 @@ def uniform(gen, n: int, dtype, low: float = 0.0, high: float = 1.0) -> np.ndarr
     u = _unit(gen, n, dtype)
     if lo == 0 and hi == 1:
         return u
-    fma = fma32 if dtype == np.float32 else fma64
-    return fma(u, hi - lo, lo)
+    return _mul_add(u, hi - lo, lo)
 
 
 # ---------------------------------------------------------------- normal
@@ -65,25 +87,32 @@ def _glibc(fn, x: np.ndarray) -> np.ndarray:
 def _box_muller_16(block: np.ndarray, mean, std) -> np.ndarray:
     """16 uniforms -> 16 normals: radii from the first 8, angles from the last 8."""
     u1, u2 = 1 - block[:, :8], block[:, 8:]
-    if block.dtype == np.float32:
+    if block.dtype == np.float32 and _cpu.AVX2_NORMAL:
         radius = np.sqrt(np.float32(-2) * log_ps(u1))
         sin, cos = sincos_ps(np.float32(2 * math.pi) * u2)
         normals = np.concatenate([radius * cos, radius * sin], 1)
         return normals if (std, mean) == (1, 0) else fma32(normals, std, mean)
-    radius = np.sqrt(-2 * _glibc(math.log, u1.ravel())).reshape(u1.shape)
-    theta = 2 * math.pi * u2.ravel()
-    pairs = [radius * _glibc(math.cos, theta).reshape(u2.shape),
-             radius * _glibc(math.sin, theta).reshape(u2.shape)]
+    if block.dtype == np.float32:  # the C library's float functions, as PyTorch calls them
+        radius = np.sqrt(np.float32(-2) * _cpu.c_float("logf", u1))
+        theta = (2 * math.pi * u2.astype(np.float64)).astype(np.float32)
+        pairs = [radius * _cpu.c_float("cosf", theta), radius * _cpu.c_float("sinf", theta)]
+    else:
+        radius = np.sqrt(-2 * _glibc(math.log, u1.ravel())).reshape(u1.shape)
+        theta = 2 * math.pi * u2.ravel()
+        pairs = [radius * _glibc(math.cos, theta).reshape(u2.shape),
+                 radius * _glibc(math.sin, theta).reshape(u2.shape)]
     normals = np.concatenate(pairs, 1)
-    return normals if (std, mean) == (1, 0) else fma64(normals, std, mean)
+    fma = fma32 if block.dtype == np.float32 else fma64
+    return normals if (std, mean) == (1, 0) else fma(normals, std, mean)
 
 
 def _normal_fill(gen, n: int, dtype, mean, std) -> np.ndarray:
     """The path of contiguous tensors of 16 or more elements."""
     mean, std = dtype.type(mean), dtype.type(std)
     data = _unit(gen, n, dtype)
-    whole = n // 16 * 16
-    data[:whole] = _box_muller_16(data[:whole].reshape(-1, 16), mean, std).ravel()
+    blocks = data[:n // 16 * 16].reshape(-1, 16)
+    for i in range(0, len(blocks), _CHUNK):  # a chunk at a time: temporaries stay in cache
+        blocks[i:i + _CHUNK] = _box_muller_16(blocks[i:i + _CHUNK], mean, std)
     if n % 16:
         data[n - 16:] = _box_muller_16(_unit(gen, 16, dtype).reshape(1, 16), mean, std).ravel()
     return data
@@ -103,7 +132,7 @@ def _normal_scalar(gen, n: int, mean: float, std: float) -> np.ndarray:
     z = np.concatenate([first, z])
     if len(z) > n:
         gen._normal = float(z[-1])
-    return fma64(z[:n], float(std), float(mean))
+    return _mul_add(z[:n], float(std), float(mean))
 
 
 def normal(gen, n: int, dtype, mean: float = 0.0, std: float = 1.0,
@@ -166,6 +195,45 @@ def multinomial(gen, weights: np.ndarray, k: int, replacement: bool) -> np.ndarr
     return out
 
 
+def _uniform_scalar(gen) -> float:
+    return (int(gen.random64(1)[0]) & (2**53 - 1)) * 2.0**-53
+
+
+def _poisson_one(gen, lam: float) -> int:
+    """One Poisson(lam) sample: multiplying uniforms below 10, else transformed rejection
+    (Hoermann's PTRS), one float64 uniform per step, as PyTorch's CPU kernel."""
+    if lam >= 10:
+        slam, loglam = math.sqrt(lam), math.log(lam)
+        b = 0.931 + 2.53 * slam
+        a = -0.059 + 0.02483 * b
+        invalpha, vr = 1.1239 + 1.1328 / (b - 3.4), 0.9277 - 3.6224 / (b - 2)
+        while True:
+            u = _uniform_scalar(gen) - 0.5
+            v = _uniform_scalar(gen)
+            us = 0.5 - abs(u)
+            k = math.floor((2 * a / us + b) * u + lam + 0.43)
+            if us >= 0.07 and v <= vr:
+                return k
+            if k < 0 or (us < 0.013 and v > us):
+                continue
+            if (math.log(v) + math.log(invalpha) - math.log(a / (us * us) + b)
+                    <= -lam + k * loglam - math.lgamma(k + 1.0)):
+                return k
+    count, product, limit = 0, 1.0, math.exp(-lam)
+    while lam > 0:
+        product *= _uniform_scalar(gen)
+        if product <= limit:
+            break
+        count += 1
+    return count
+
+
+def poisson(gen, rates: np.ndarray) -> np.ndarray:
+    """A Poisson sample per rate (element by element: the number of draws varies)."""
+    flat = np.ravel(rates).tolist()
+    return np.array([_poisson_one(gen, lam) for lam in flat], np.float64).reshape(np.shape(rates))
+
+
 # ---------------------------------------------------------------- bernoulli, randperm
 def bernoulli(gen, p) -> np.ndarray:
     """``u < p`` per element of the array ``p``: a float64 uniform for float64 (or Python
@@ -173,6 +241,30 @@ def bernoulli(gen, p) -> np.ndarray:
     p = np.asarray(p)
     u = _unit(gen, p.size, np.float32 if p.dtype == np.float32 else np.float64)
     return u.reshape(p.shape) < p
+
+
+_MCG_A, _MCG_M = 1132489760, 2**31 - 1
+
+
+def bernoulli_scalar(gen, n: int, p: float) -> np.ndarray:
+    """``n`` draws of ``bernoulli_(p)`` for a number ``p`` (dropout's masks), in C order.
+
+    On Intel CPUs PyTorch's wheels hand this to MKL: one 32-bit word seeds MKL's MCG31
+    generator (``x -> 1132489760 * x mod (2**31 - 1)``, starting from the seed itself) and
+    element i is 1 when ``x_i / (2**31 - 1) < p``. Elsewhere each element takes a float64
+    uniform, as ``bernoulli`` does.
+    """
+    if not _cpu.MKL_BERNOULLI:
+        return bernoulli(gen, np.full(n, p, np.float64))
+    x0 = int(gen.random32(1)[0]) % _MCG_M or 1
+    powers = np.ones(max(n, 1), np.uint64)  # a**i mod m, doubling the known part each step
+    known, step = 1, _MCG_A
+    while known < n:
+        take = min(known, n - known)
+        powers[known:known + take] = powers[:take] * np.uint64(step) % np.uint64(_MCG_M)
+        known, step = known + take, step * step % _MCG_M
+    x = powers[:n] * np.uint64(x0) % np.uint64(_MCG_M)
+    return x / _MCG_M < p
 
 
 def randperm(gen, n: int) -> np.ndarray:

@@ -29,10 +29,18 @@ import numpy as np
 from . import _dtype
 from ._device import check as _check_device
 from ._device import device
-from ._pytorch_files import is_pytorch_file, load_pytorch_file
+from ._pytorch_files import (
+    add_safe_globals,
+    clear_safe_globals,
+    get_safe_globals,
+    is_pytorch_file,
+    load_pytorch_file,
+    safe_globals,
+)
 from ._tensor import Size, Tensor
 
-__all__ = ["save", "load"]
+__all__ = ["save", "load", "add_safe_globals", "clear_safe_globals", "get_safe_globals",
+           "safe_globals"]
 
 _FORMAT = "minigrad.save"
 _VERSION = 1

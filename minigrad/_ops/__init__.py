@@ -17,6 +17,7 @@ from . import (  # noqa: F401
     reduce_more,
     reduce_nan,
     shape_more,
+    statistics,
     unary,
     unary_more,
 )

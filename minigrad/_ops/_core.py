@@ -16,6 +16,7 @@ __all__ = ["binary_operands", "broadcast_error", "value", "method", "wrap_scalar
            "dtype_of"]
 
 _SCALARS = (int, float, bool)
+_F32_MAX = 3.4028234663852886e38  # a larger Python float is inf in float32 (and float16)
 
 
 def method(*names):
@@ -69,6 +70,8 @@ def binary_operands(a, b, float_result: bool = False):
             b = b.item() if isinstance(b, np.generic) else b
         da = a._data.dtype
         if da.kind == "f" and type(b) is not complex:
+            if type(b) is float and not -_F32_MAX <= b <= _F32_MAX:
+                b = weak_float(b, da)
             return a._data, b, da
         rd = result_type(a, b)
     else:
@@ -77,6 +80,8 @@ def binary_operands(a, b, float_result: bool = False):
         a = a.item() if isinstance(a, np.generic) else a
         db = b._data.dtype
         if db.kind == "f":
+            if type(a) is float and not -_F32_MAX <= a <= _F32_MAX:
+                a = weak_float(a, db)
             return a, b._data, db
         rd = result_type(a, b)
     if float_result and not rd.is_floating_point:
@@ -85,6 +90,13 @@ def binary_operands(a, b, float_result: bool = False):
     xa = a._data if ta else np.asarray(a)
     xb = b._data if tb else np.asarray(b)
     return (xa if xa.dtype == nd else xa.astype(nd), xb if xb.dtype == nd else xb.astype(nd), nd)
+
+
+def weak_float(x: float, dtype) -> float:
+    """A Python float as an array of ``dtype`` would hold it (1e39 in float32 is inf), without
+    NumPy's overflow warning: PyTorch gives inf silently."""
+    with np.errstate(over="ignore"):
+        return float(np.asarray(x).astype(dtype))
 
 
 def broadcast_error(*operands) -> RuntimeError:

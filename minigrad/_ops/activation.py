@@ -15,11 +15,16 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, should_record
-from . import _formula as F
+from ._backward import (
+    log_softmax_backward_data,
+    sigmoid_backward,
+    softmax_backward_data,
+    tanh_backward,
+    threshold_backward,
+)
 from ._core import method, value
-from ._formula import data
 from .movement import u64
-from .unary import floats, record_result
+from .unary import float_op, record_result
 
 __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax"]
 
@@ -30,7 +35,7 @@ class ReluBackward0(Node):
     saved = ("result",)
 
     def backward(self, g):
-        return (g * (data(value(self._s_result)) > 0),)
+        return (threshold_backward(g, value(self._s_result), 0),)
 
 
 @method("relu")
@@ -57,22 +62,21 @@ class SigmoidBackward0(Node):
     saved = ("result",)
 
     def backward(self, g):
-        z = value(self._s_result)
-        return (g * (z * (1 - z)),)
+        return (sigmoid_backward(g, value(self._s_result)),)
 
 
 @method("sigmoid")
 def sigmoid(input) -> Tensor:
     """The logistic function ``1 / (1 + exp(-input))``, elementwise."""
-    d = floats(input, "sigmoid")
+    return float_op(input, "sigmoid", _sigmoid, SigmoidBackward0, "result", quiet=False)
+
+
+def _sigmoid(d):
     half = d.dtype.type(0.5)
     d = np.tanh(d * half)  # sigmoid(x) = (tanh(x/2) + 1) / 2, which cannot overflow
     d *= half
     d += half
-    out = Tensor._wrap(d)
-    if should_record(input):
-        record_result(SigmoidBackward0(), out, input)
-    return out
+    return d
 
 
 class TanhBackward0(Node):
@@ -81,18 +85,13 @@ class TanhBackward0(Node):
     saved = ("result",)
 
     def backward(self, g):
-        z = value(self._s_result)
-        return (g * (1 - z * z),)
+        return (tanh_backward(g, value(self._s_result)),)
 
 
 @method("tanh")
 def tanh(input) -> Tensor:
     """Hyperbolic tangent, elementwise."""
-    d = np.tanh(floats(input, "tanh"))
-    out = Tensor._wrap(d)
-    if should_record(input):
-        record_result(TanhBackward0(), out, input)
-    return out
+    return float_op(input, "tanh", np.tanh, TanhBackward0, "result", quiet=False)
 
 
 # ---------------------------------------------------------------- softmax
@@ -129,24 +128,35 @@ class SoftmaxBackward0(Node):
     saved = ("dim", "result")
 
     def backward(self, g):
-        z = value(self._s_result)
-        gz = g * z
-        return (gz - z * F.sum_keepdim(gz, self._axis),)
+        return (softmax_backward_data(g, value(self._s_result), (self._s_dim, self._axis)),)
 
 
 @method("softmax")
 def softmax(input, dim=None, dtype=None) -> Tensor:
     """``exp(x) / exp(x).sum(dim)``, computed stably (the max is subtracted first)."""
-    input, d, axis = _softmax_input(input, dim, dtype, "softmax")
+    return _softmax_like(input, dim, dtype, "softmax", SoftmaxBackward0, _softmax_shifted)
+
+
+def _softmax_shifted(e, axis):
+    np.exp(e, out=e)
+    e /= np.add.reduce(e, axis, keepdims=True)
+    return e
+
+
+def _softmax_like(input, dim, dtype, name, node_cls, shifted):
+    """softmax or log_softmax: ``shifted(x - max(x, dim), axis)``, recorded with
+    ``node_cls`` (rows holding inf give NaN, as in PyTorch, without NumPy's warning)."""
+    input, d, axis = _softmax_input(input, dim, dtype, name)
     if d.ndim == 0 or d.size == 0:
-        e = np.exp(d - d) if d.size else d.copy()
+        with np.errstate(invalid="ignore"):  # (inf - inf: NaN, as in PyTorch)
+            out = (d - d if name == "log_softmax" else np.exp(d - d)) if d.size else d.copy()
     else:
-        e = d - _max_keep(d, axis)
-        np.exp(e, out=e)
-        e /= np.add.reduce(e, axis, keepdims=True)
-    out = Tensor._wrap(e)
+        with np.errstate(invalid="ignore", divide="ignore"):  # a row with inf: NaN, no warning
+            # (a contiguous result whatever the input's layout, as PyTorch's)
+            out = shifted(np.ascontiguousarray(d - _max_keep(d, axis)), axis)
+    out = Tensor._wrap(out)
     if should_record(input):
-        node = SoftmaxBackward0()
+        node = node_cls()
         node._s_dim, node._axis = u64(dim), axis
         record_result(node, out, input)
     return out
@@ -158,23 +168,16 @@ class LogSoftmaxBackward0(Node):
     saved = ("dim", "result")
 
     def backward(self, g):
-        z = value(self._s_result)
-        ez = F.exp(z)
-        return (g - ez * F.sum_keepdim(g, self._axis),)
+        return (log_softmax_backward_data(g, value(self._s_result), (self._s_dim, self._axis)),)
 
 
 @method("log_softmax")
 def log_softmax(input, dim=None, dtype=None) -> Tensor:
     """``x - log(exp(x).sum(dim))``, computed stably."""
-    input, d, axis = _softmax_input(input, dim, dtype, "log_softmax")
-    if d.ndim == 0 or d.size == 0:
-        z = d - d if d.size else d.copy()
-    else:
-        z = d - _max_keep(d, axis)
-        z -= np.log(np.add.reduce(np.exp(z), axis, keepdims=True))
-    out = Tensor._wrap(z)
-    if should_record(input):
-        node = LogSoftmaxBackward0()
-        node._s_dim, node._axis = u64(dim), axis
-        record_result(node, out, input)
-    return out
+    return _softmax_like(input, dim, dtype, "log_softmax", LogSoftmaxBackward0,
+                         _log_softmax_shifted)
+
+
+def _log_softmax_shifted(z, axis):
+    z -= np.log(np.add.reduce(np.exp(z), axis, keepdims=True))
+    return z

@@ -22,12 +22,31 @@ from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import binary_operands, broadcast_error, method, value
 
 __all__ = ["add", "sub", "mul", "div", "neg", "true_divide", "rsub", "reciprocal",
-           "broadcast_error", "factor", "mul_by_number", "div_by_number"]
+           "broadcast_error", "factor", "mul_by_number", "div_by_number", "add_number",
+           "sub_number", "floor_div_floats", "elementwise"]
 
 
 def _save(x):
     """Save an operand: a tensor is checked for in-place changes; a Python number kept as is."""
     return SavedTensor(x) if isinstance(x, Tensor) else x
+
+
+def elementwise(fn, input, other, *, float_result: bool = False):
+    """``fn`` of the operands' arrays, promoted as PyTorch promotes them, as a new tensor;
+    PyTorch's error where the shapes do not broadcast; NotImplemented for an operand that is
+    neither a tensor nor a number (Python then tries the other operand's method)."""
+    a, b, _ = binary_operands(input, other, float_result)
+    if a is NotImplemented:
+        return NotImplemented
+    try:
+        return Tensor._wrap(fn(a, b))
+    except ValueError:
+        raise broadcast_error(input, other) from None
+
+
+def _quiet_divide(a, b):
+    with np.errstate(all="ignore"):  # x / 0 is inf or nan, as in PyTorch, without a warning
+        return np.true_divide(a, b)
 
 
 def factor(saved, g):
@@ -183,7 +202,8 @@ def mul(input, other, *, out=None) -> Tensor:
     """``input * other``, elementwise, broadcasting."""
     if out is not None:
         unsupported("mul", out=out)
-    if type(other) is float and type(input) is Tensor and input._data.dtype.kind == "f":
+    if type(other) is float and type(input) is Tensor and input._data.dtype.kind == "f" and \
+            -3.4e38 <= other <= 3.4e38:  # (a larger number is inf in float32: see _core)
         # the commonest case, `x * 0.5`, without the general checks (it cannot fail)
         out = Tensor._wrap(np.multiply(input._data, other))
         if should_record(input):
@@ -191,14 +211,9 @@ def mul(input, other, *, out=None) -> Tensor:
             node._s_other = other
             record(node, out, input, other, broadcast=True)
         return out
-    a, b, _ = binary_operands(input, other)
-    if a is NotImplemented:
-        return NotImplemented
-    try:
-        data = np.multiply(a, b)
-    except ValueError:
-        raise broadcast_error(input, other) from None
-    out = Tensor._wrap(data)
+    out = elementwise(np.multiply, input, other)
+    if out is NotImplemented:
+        return out
     if should_record(input, other):
         node = MulBackward0()
         if isinstance(input, Tensor) and input._requires_grad:  # (_save, inlined: every x * y)
@@ -213,7 +228,7 @@ Tensor.__rmul__ = lambda self, other: mul(self, other)  # `2 * x` saves `_saved_
 
 
 class DivBackward0(Node):
-    """z = self / other:  dz/dself = 1 / other,  dz/dother = -self / other**2."""
+    """z = self / other:  dz/dself = 1 / other,  dz/dother = -(self / other) / other."""
 
     saved = saved_tensors_names = ("other", "self")
     _s_self = _s_other = None
@@ -221,7 +236,7 @@ class DivBackward0(Node):
     def backward(self, g):
         o = factor(self._s_other, g)
         ga = g / o
-        gb = None if self._s_self is None else -g * factor(self._s_self, g) / (o * o)
+        gb = None if self._s_self is None else -g * ((factor(self._s_self, g) / o) / o)
         return ga, gb
 
 
@@ -233,7 +248,7 @@ class ReciprocalBackward0(Node):
     def backward(self, g):
         r = value(self._s_result)
         with np.errstate(over="ignore"):  # inf, as in PyTorch, without NumPy's warning
-            return (-g * r * r,)
+            return (-g * (r * r),)
 
 
 @method("div", "__truediv__", "divide", "true_divide")
@@ -243,15 +258,9 @@ def div(input, other, *, rounding_mode=None, out=None) -> Tensor:
         unsupported("div", out=out)
     if rounding_mode is not None:
         return _div_rounding(input, other, rounding_mode)
-    a, b, _ = binary_operands(input, other, float_result=True)
-    if a is NotImplemented:
-        return NotImplemented
-    try:
-        with np.errstate(all="ignore"):
-            data = np.true_divide(a, b)
-    except ValueError:
-        raise broadcast_error(input, other) from None
-    out = Tensor._wrap(data)
+    out = elementwise(_quiet_divide, input, other, float_result=True)
+    if out is NotImplemented:
+        return out
     if should_record(input, other):
         node = DivBackward0()
         node._s_other = _save(other)
@@ -264,15 +273,54 @@ def div(input, other, *, rounding_mode=None, out=None) -> Tensor:
 true_divide = div
 
 
+def floor_div_floats(a, b):
+    """Float floor division as PyTorch's kernel computes it: ``(a - fmod(a, b)) / b`` rounded
+    down (so ``inf // 2`` is NaN, not inf), IEEE's ``a / b`` where ``b`` is 0."""
+    with np.errstate(all="ignore"):
+        mod = np.fmod(a, b)
+        div = (a - mod) / b
+        div = np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), div - 1, div)
+        floor = np.floor(div)
+        floor = np.where(div - floor > 0.5, floor + 1, floor)
+        floor = np.where(div != 0, floor, np.copysign(0, a / b))
+        return np.where(np.asarray(b) == 0, a / b, floor)
+
+
 def _div_rounding(input, other, mode):
     if mode not in ("trunc", "floor"):
         raise RuntimeError(
             "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
             f"'{mode}'")
     a, b, nd = binary_operands(input, other)
-    with np.errstate(all="ignore"):
-        q = np.floor_divide(a, b) if mode == "floor" else np.trunc(np.true_divide(a, b))
-    return Tensor._wrap(np.asarray(q).astype(nd, copy=False))
+    if a is NotImplemented:
+        return NotImplemented
+    try:
+        with np.errstate(all="ignore"):
+            if mode == "trunc":
+                q = np.trunc(np.true_divide(a, b))
+            else:
+                q = floor_div_floats(a, b) if nd.kind == "f" else np.floor_divide(a, b)
+    except ValueError:
+        raise broadcast_error(input, other) from None
+    out = Tensor._wrap(np.asarray(q).astype(nd, copy=False))
+    if should_record(input, other) and out._data.dtype.kind == "f":
+        node = DivBackward2()
+        node._s_self, node._s_other = _save(input), _save(other)
+        node._s_rounding_mode = mode
+        record(node, out, input, other, broadcast=True)
+    return out
+
+
+class DivBackward2(Node):
+    """z = div(self, other, rounding_mode): piecewise constant, so both gradients are 0."""
+
+    saved = ("other", "rounding_mode", "self")
+    saved_tensors_names = ("other", "self")
+
+    def backward(self, g):  # PyTorch: zeros_like(grad), outside any graph
+        zero = g * 0
+        zero = zero.detach() if isinstance(zero, Tensor) else zero
+        return zero, zero
 
 
 def _rtruediv(self, other):
@@ -301,24 +349,16 @@ def reciprocal(input) -> Tensor:
     return out
 
 
-# ---------------------------------------------------------------- scaling by a number (nn losses)
+# ---------------------------------------------------------------- a tensor and a number
+# PyTorch's ``mul(Tensor, Scalar)`` and friends: what its backward formulas (and nn losses)
+# record for ``2 * t``, ``t / n``, ``t - 1`` (a Python ``x * 2`` is ``MulBackward0``).
 class MulBackward1(Node):
     """z = self * other (a Python number):  dz/dself = other."""
 
     saved = ("other",)
 
     def backward(self, g):
-        return (g * self._s_other,)
-
-
-def mul_by_number(input: Tensor, other) -> Tensor:
-    """``input * other`` recorded as PyTorch's ``mul(Tensor, Scalar)``."""
-    out = Tensor._wrap(np.asarray(np.multiply(input._data, other), input._data.dtype))
-    if should_record(input):
-        node = MulBackward1()
-        node._s_other = other
-        record(node, out, input)
-    return out
+        return (_number_op(g, self._s_other, MulBackward1),)
 
 
 class DivBackward1(Node):
@@ -327,17 +367,58 @@ class DivBackward1(Node):
     saved = ("other",)
 
     def backward(self, g):
-        return (g / self._s_other,)
+        return (_number_op(g, self._s_other, DivBackward1),)
 
 
-def div_by_number(input: Tensor, other) -> Tensor:
-    """``input / other`` recorded as PyTorch's ``div(Tensor, Scalar)``."""
-    out = Tensor._wrap(np.asarray(np.true_divide(input._data, other), input._data.dtype))
+class AddBackward1(Node):
+    """z = self + other (a Python number):  dz/dself = 1."""
+
+    def backward(self, g):
+        return (g,)
+
+
+class SubBackward1(AddBackward1):
+    """z = self - other (a Python number):  dz/dself = 1."""
+
+
+_NUMBER_UFUNCS = {MulBackward1: np.multiply, DivBackward1: np.true_divide,
+                  AddBackward1: np.add, SubBackward1: np.subtract}
+
+
+def _number_op(input, other, node_cls):
+    """``input <op> other`` for a Python number ``other``, recorded with ``node_cls``
+    (arrays, in a plain backward, are computed without a node)."""
+    ufunc = _NUMBER_UFUNCS[node_cls]
+    if not isinstance(input, Tensor):
+        return ufunc(input, other)
+    with np.errstate(all="ignore"):
+        out = Tensor._wrap(np.asarray(ufunc(input._data, other), input._data.dtype))
     if should_record(input):
-        node = DivBackward1()
-        node._s_other = other
+        node = node_cls()
+        if node_cls.saved:
+            node._s_other = other
         record(node, out, input)
     return out
+
+
+def mul_by_number(input, other):
+    """``input * other`` recorded as PyTorch's ``mul(Tensor, Scalar)`` (``MulBackward1``)."""
+    return _number_op(input, other, MulBackward1)
+
+
+def div_by_number(input, other):
+    """``input / other`` recorded as PyTorch's ``div(Tensor, Scalar)`` (``DivBackward1``)."""
+    return _number_op(input, other, DivBackward1)
+
+
+def add_number(input, other):
+    """``input + other`` as PyTorch's ``add(Tensor, Scalar)`` (``AddBackward1``)."""
+    return _number_op(input, other, AddBackward1)
+
+
+def sub_number(input, other):
+    """``input - other`` as PyTorch's ``sub(Tensor, Scalar)`` (``SubBackward1``)."""
+    return _number_op(input, other, SubBackward1)
 
 
 # ---------------------------------------------------------------- neg

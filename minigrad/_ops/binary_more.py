@@ -17,19 +17,12 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ._backward import call, data, masked_zero, scale
 from ._core import binary_operands, method, value
-from .arithmetic import broadcast_error
+from .arithmetic import broadcast_error, div, floor_div_floats
 
 __all__ = ["floor_divide", "remainder", "fmod", "atan2", "arctan2", "hypot", "xlogy", "fmax",
            "fmin", "lerp", "addcmul", "addcdiv"]
-
-
-def _t(x):
-    return x if isinstance(x, Tensor) else Tensor._wrap(np.asarray(x))
-
-
-def _out(grad, g):
-    return grad if isinstance(g, Tensor) else grad._data
 
 
 def _operands(name: str, a, b):
@@ -55,16 +48,24 @@ def _int_zero_check(xb, dt) -> None:
 
 
 class _Binary(Node):
-    """Saves both operands; subclasses give ``grads(g, x, y)`` as a pair of Tensors or None."""
+    """Saves both operands; subclasses give ``grads(g, x, y)``: PyTorch's two formulas, on
+    arrays or (create_graph) tensors."""
 
     saved = ("other", "self")
     saved_tensors_names = ("other", "self")
 
     def backward(self, g):
-        x = _t(value(self._s_self)) if self._s_self is not None else None
-        y = _t(value(self._s_other)) if self._s_other is not None else None
-        gx, gy = self.grads(_t(g), x, y)
-        return (None if gx is None else _out(gx, g)), (None if gy is None else _out(gy, g))
+        x = value(self._s_self) if self._s_self is not None else None
+        y = value(self._s_other) if self._s_other is not None else None
+        with np.errstate(all="ignore"):
+            return self.grads(g, x, y)
+
+
+def _div_mode(x, y, mode: str):
+    """``x.div(y, rounding_mode=mode)`` (a DivBackward2 on tensors)."""
+    if isinstance(x, Tensor) or isinstance(y, Tensor):
+        return div(x, y, rounding_mode=mode)
+    return floor_div_floats(x, y) if mode == "floor" else np.trunc(x / y)
 
 
 def _record2(node, out, a, b, *, save=True):
@@ -95,7 +96,8 @@ def floor_divide(input, other):
         raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
     _int_zero_check(xb, dt)
     with np.errstate(all="ignore"):
-        data = np.asarray(np.floor_divide(xa, xb) if dt.kind != "f" else np.floor(xa / xb))
+        data = np.asarray(np.floor_divide(xa, xb) if dt.kind != "f" else
+                          floor_div_floats(xa, xb))
     out = Tensor._wrap(data.astype(dt, copy=False))
     if should_record(input, other) and dt.kind == "f":
         record(NotImplementedBackward(), out, input, other)
@@ -124,7 +126,7 @@ class RemainderBackward1(_Binary):
     """z = self % other:  dz/dself = 1;  dz/dother = -floor(self / other)."""
 
     def grads(self, g, x, y):
-        return g, (-g * Tensor._wrap(np.floor(x._data / y._data)) if y is not None else None)
+        return g, (-g * _div_mode(x, y, "floor") if y is not None else None)
 
 
 class FmodBackward0(RemainderBackward0):
@@ -135,7 +137,7 @@ class FmodBackward1(_Binary):
     """z = fmod(self, other):  dz/dself = 1;  dz/dother = -trunc(self / other)."""
 
     def grads(self, g, x, y):
-        return g, (-g * Tensor._wrap(np.trunc(x._data / y._data)) if y is not None else None)
+        return g, (-g * _div_mode(x, y, "trunc") if y is not None else None)
 
 
 def _rem(name, np_fn, node0, node1):
@@ -154,8 +156,16 @@ def _rem(name, np_fn, node0, node1):
     return op
 
 
+def _remainder(a, b):
+    """Python's ``%`` (the sign of the divisor), for floats as PyTorch: from ``fmod``."""
+    if np.result_type(a, b).kind != "f":
+        return np.remainder(a, b)
+    mod = np.fmod(a, b)
+    return np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), mod + b, mod)
+
+
 remainder = method("remainder", "__mod__")(
-    _rem("remainder", np.remainder, RemainderBackward0, RemainderBackward1))
+    _rem("remainder", _remainder, RemainderBackward0, RemainderBackward1))
 fmod = method("fmod")(_rem("fmod", np.fmod, FmodBackward0, FmodBackward1))
 Tensor.__rmod__ = lambda self, other: remainder(_scalar_tensor(other, self), self)
 
@@ -163,18 +173,22 @@ Tensor.__rmod__ = lambda self, other: remainder(_scalar_tensor(other, self), sel
 # ---------------------------------------------------------------- atan2, hypot, xlogy, fmax/fmin
 class Atan2Backward0(_Binary):
     """z = atan2(self, other):  dz/dself = other / (self² + other²);
-    dz/dother = -self / (self² + other²)."""
+    dz/dother = -self / (self² + other²)  (both 0 where self = other = 0)."""
 
     def grads(self, g, x, y):
-        r2 = x * x + y * y
-        return g * y / r2, -g * x / r2
+        recip = call(x * x + y * y, "reciprocal")
+        recip = masked_zero(recip, np.isinf(data(recip)))
+        return g * y * recip, g * -x * recip
 
 
 class HypotBackward0(_Binary):
     """z = hypot(self, other):  dz/dself = self / z;  dz/dother = other / z."""
 
+    saved = ("other", "result", "self")
+    saved_tensors_names = saved
+
     def grads(self, g, x, y):
-        z = (x * x + y * y).sqrt()
+        z = value(self._s_result)
         return g * x / z, g * y / z
 
 
@@ -183,17 +197,17 @@ class XlogyBackward0(_Binary):
     self / other."""
 
     def grads(self, g, x, y):
-        nonzero = Tensor._wrap((x._data != 0).astype(x._data.dtype))
-        return g * nonzero * y.log(), g * x / y
+        off = (data(x) == 0) & (data(y) <= 0)
+        g_log = xlogy(g, y) if isinstance(g, Tensor) else _xlogy(g, y)
+        return masked_zero(g_log, off), g * x / y
 
 
 class FmaxBackward0(_Binary):
     """z = fmax(self, other):  the gradient goes to the operand chosen (NaNs are skipped)."""
 
     def grads(self, g, x, y):
-        pick = self._pick(x._data, y._data)
-        return g * Tensor._wrap(pick.astype(g._data.dtype)), \
-            g * Tensor._wrap((~pick).astype(g._data.dtype))
+        pick = self._pick(data(x), data(y))
+        return masked_zero(g, ~pick), masked_zero(g, pick)
 
     @staticmethod
     def _pick(a, b):
@@ -227,7 +241,10 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True):
         with np.errstate(all="ignore"):
             out = Tensor._wrap(np.asarray(np_fn(xa, xb)).astype(dt, copy=False))
         if should_record(input, other) and np.dtype(dt).kind == "f":
-            _record2(node_cls(), out, input, other)
+            node = node_cls()
+            _record2(node, out, input, other)
+            if "result" in node.saved:
+                node._s_result = SavedTensor(out, node)
         return out
 
     op.__name__ = name
@@ -258,7 +275,7 @@ class LerpBackward0(Node):
 
     def backward(self, g):
         w = self._s_weight
-        return g * (1 - w), g * w
+        return scale(g, 1 - w), scale(g, w)
 
 
 class LerpBackward1(_Binary):
@@ -269,17 +286,19 @@ class LerpBackward1(_Binary):
     saved_tensors_names = saved
 
     def backward(self, g):
-        s, e, w = (_t(value(v)) for v in (self._s_self, self._s_end, self._s_weight))
-        gt = _t(g)
-        return tuple(_out(r, g) for r in (gt * (1 - w), gt * w, gt * (e - s)))
+        s, e, w = (value(v) for v in (self._s_self, self._s_end, self._s_weight))
+        one = Tensor._wrap(np.ones((), data(w).dtype)) if isinstance(w, Tensor) else 1
+        return g * (one - w), g * w, g * (e - s)
 
 
 @method("lerp")
 def lerp(input, end, weight):
     """``input + weight * (end - input)``."""
     w = weight._data if isinstance(weight, Tensor) else weight
-    out = Tensor._wrap(np.asarray(input._data + w * (end._data - input._data),
-                                  dtype=input._data.dtype))
+    s, e = input._data, end._data
+    with np.errstate(all="ignore"):  # PyTorch's two-sided formula (exact at w = 0 and w = 1)
+        data = np.where(np.abs(w) < 0.5, s + w * (e - s), e - (e - s) * (1 - w))
+    out = Tensor._wrap(np.asarray(data, dtype=input._data.dtype))
     if not should_record(input, end, weight):
         return out
     if isinstance(weight, Tensor):
@@ -299,9 +318,8 @@ class AddcmulBackward0(Node):
     saved_tensors_names = ("tensor1", "tensor2")
 
     def backward(self, g):
-        a, b, v = _t(value(self._s_tensor1)), _t(value(self._s_tensor2)), self._s_value
-        gt = _t(g)
-        return g, _out(gt * b * v, g), _out(gt * a * v, g)
+        a, b, v = value(self._s_tensor1), value(self._s_tensor2), self._s_value
+        return g, g * scale(b, v), g * scale(a, v)
 
 
 class AddcdivBackward0(AddcmulBackward0):
@@ -309,9 +327,10 @@ class AddcdivBackward0(AddcmulBackward0):
     dz/dt2 = -value t1 / t2²."""
 
     def backward(self, g):
-        a, b, v = _t(value(self._s_tensor1)), _t(value(self._s_tensor2)), self._s_value
-        gt = _t(g)
-        return g, _out(gt * v / b, g), _out(-gt * v * a / (b * b), g)
+        a, b, v = value(self._s_tensor1), value(self._s_tensor2), self._s_value
+        vt = Tensor._wrap(np.asarray(v, data(b).dtype)) if isinstance(b, Tensor) else v
+        with np.errstate(all="ignore"):
+            return g, g * (vt / b), -g * (scale(a, v) / (b * b))
 
 
 def _addc(name, fn, node_cls):

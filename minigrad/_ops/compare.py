@@ -23,6 +23,8 @@ from .._tensor_data import fill_value
 from .._types import invalid_combination, unsupported
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
+from ._backward import masked_sum, masked_zero
+from ._backward import where as _where
 from ._core import binary_operands, broadcast_error, dtype_of, method, value
 from .reduce import _dims
 
@@ -201,10 +203,8 @@ class WhereBackward0(Node):
     saved = saved_tensors_names = ("condition",)
 
     def backward(self, g):
-        c = value(self._s_condition)
-        if isinstance(g, Tensor):
-            return where(c, g, 0.0), where(c, 0.0, g)
-        return np.where(c, g, 0), np.where(c, 0, g)
+        c = F.data(value(self._s_condition))
+        return _where(c, g, 0.0), _where(c, 0.0, g)
 
 
 @method("nonzero")
@@ -266,18 +266,15 @@ class MaskedFillBackward0(Node):
     saved = saved_tensors_names = ("mask",)
 
     def backward(self, g):
-        m = value(self._s_mask)
-        return (F.masked_zero(g, m),)
+        return (masked_zero(g, value(self._s_mask)),)
 
 
 class MaskedFillBackward1(MaskedFillBackward0):
     """z = self.masked_fill(mask, value tensor):  value gets the sum of the masked gradient."""
 
-    def backward(self, g):
+    def backward(self, g):  # value: PyTorch's masked_fill_backward, grad.masked_select(mask).sum()
         m = value(self._s_mask)
-        if isinstance(g, Tensor):
-            return g.masked_fill(m, 0), where(m, g, 0.0).sum()
-        return np.where(m, 0, g), np.asarray(np.where(m, g, 0).sum())
+        return masked_zero(g, m), masked_sum(g, m)
 
 
 @method("masked_fill")

@@ -14,6 +14,8 @@ tensor([2., 4., 6.])
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._tensor import Tensor
 
 __all__ = ["einsum"]
@@ -22,11 +24,18 @@ _ELLIPSIS = "..."
 
 
 def einsum(*args):
-    """Einstein summation: ``einsum('ij,jk->ik', a, b)`` is ``a @ b``."""
-    if len(args) < 1 or not isinstance(args[0], str):
-        raise TypeError("einsum(): the equation must be a string (the sublist format "
-                        "einsum(op, [0, 1], ...) is not supported)")
-    equation, operands = args[0], args[1:]
+    """Einstein summation: ``einsum('ij,jk->ik', a, b)`` is ``a @ b``; also in the sublist
+    form ``einsum(a, [0, 1], b, [1, 2], [0, 2])``."""
+    if len(args) < 2:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, "
+                         "or at least one operand and its subscripts list")
+    if isinstance(args[0], Tensor):  # the sublist form: operand, subscripts, operand, ...
+        equation = ",".join("".join(_letter(n) for n in sub) for sub in args[1::2])
+        if len(args) % 2 == 1:  # the output's subscripts come last
+            equation += "->" + "".join(_letter(n) for n in args[-1])
+        operands = args[:-1:2] if len(args) % 2 == 1 else args[::2]
+    else:
+        equation, operands = args[0], args[1:]
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     if not operands:
@@ -35,6 +44,11 @@ def einsum(*args):
         if not isinstance(op, Tensor):
             raise TypeError(f"expected Tensor as element {k} in argument 1, but got "
                             f"{type(op).__name__}")
+    with np.errstate(all="ignore"):  # inf/nan as PyTorch computes them, without NumPy warnings
+        return _einsum(equation, operands)
+
+
+def _einsum(equation: str, operands):
     terms = _parse_inputs(equation, operands)
     order, out_dims, ell_at = _layout(equation, terms, operands)
     ops, counts, sizes = [], [0] * len(order), {}
@@ -52,6 +66,16 @@ def einsum(*args):
 
 
 # ---------------------------------------------------------------- parsing
+def _letter(n) -> str:
+    """A subscript of the sublist form: 0-25 are A-Z, 26-51 are a-z, ``...`` an ellipsis."""
+    if n is Ellipsis:
+        return _ELLIPSIS
+    if 0 <= n < 52:
+        return chr(ord("A") + n) if n < 26 else chr(ord("a") + n - 26)
+    raise ValueError("einsum(): subscript in subscript list is not within the valid range "
+                     "[0, 52)")
+
+
 def _parse_inputs(equation: str, operands) -> list:
     """Each operand's subscripts: letters, and ``'...'`` for an ellipsis."""
     lhs = equation.split("->")[0]

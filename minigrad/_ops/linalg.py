@@ -52,12 +52,15 @@ class _ProductBackward(Node):
                 None if first is None else self.grad_second(g, value(first)))
 
 
-def _save_operands(node, a, b):
-    """Saves ``b`` if ``a`` needs a gradient and ``a`` if ``b`` does (see _ProductBackward)."""
+def _save_operands(node, a, b, self_first: bool = False):
+    """Saves ``b`` if ``a`` needs a gradient and ``a`` if ``b`` does (see _ProductBackward), in
+    PyTorch's order (what saved_tensors_hooks see): ``a`` first for dot, mv and addmm."""
     first, second = node.operands
+    if self_first and b._requires_grad:
+        setattr(node, f"_s_{first}", SavedTensor(a))
     if a._requires_grad:
         setattr(node, f"_s_{second}", SavedTensor(b))
-    if b._requires_grad:
+    if b._requires_grad and not self_first:
         setattr(node, f"_s_{first}", SavedTensor(a))
     return node
 
@@ -92,7 +95,7 @@ def dot(input, tensor):
     _no_bool(input, "dot")
     out = Tensor._wrap(np.asarray(np.dot(a, b)))
     if should_record(input, tensor):
-        record(_save_operands(DotBackward0(), input, tensor), out, input, tensor)
+        record(_save_operands(DotBackward0(), input, tensor, True), out, input, tensor)
     return out
 
 
@@ -124,7 +127,7 @@ def mv(input, vec):
     _no_bool(input, "addmv_impl_cpu")
     out = Tensor._wrap(a @ b)
     if should_record(input, vec):
-        record(_save_operands(MvBackward0(), input, vec), out, input, vec)
+        record(_save_operands(MvBackward0(), input, vec, True), out, input, vec)
     return out
 
 
@@ -151,7 +154,7 @@ def _strides2(d) -> tuple:
     return s0 // d.itemsize, s1 // d.itemsize
 
 
-def _save_mm(node, a, b):
+def _save_mm(node, a, b, self_first: bool = False):
     """What mm-like nodes keep: the operands (see _save_operands), both sizes, an operand's
     strides only if it needs a gradient (as PyTorch), and whether mat2 is a transposed view."""
     for name, t in zip(node.operands, (a, b)):
@@ -159,7 +162,7 @@ def _save_mm(node, a, b):
         setattr(node, f"_s_{name}_sym_strides", _strides2(t._data) if t._requires_grad else ())
     if b._requires_grad:
         node._mat2_t = F.transposed(b._data)
-    return _save_operands(node, a, b)
+    return _save_operands(node, a, b, self_first)
 
 
 class MmBackward0(_ProductBackward):
@@ -302,7 +305,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
         node = AddmmBackward0()
         if alpha != 1 or beta != 1:
             node._s_alpha, node._s_beta = alpha, beta
-        _save_mm(node, mat1, mat2)
+        _save_mm(node, mat1, mat2, self_first=True)
         if bias.shape != d.shape and input._requires_grad:
             if bias.shape == d.shape[1:]:
                 node._sum_rows = True

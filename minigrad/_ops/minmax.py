@@ -17,8 +17,9 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ._core import binary_operands, broadcast_error, method, value
+from ._core import method, value
 from ._formula import data
+from .arithmetic import elementwise
 from .movement import u64
 from .reduce import _axes, _keep_shape
 
@@ -267,12 +268,7 @@ def _elementwise(input, other, fn, node_cls, name):
     if not isinstance(other, Tensor):
         raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
                         f"{type(other).__name__}")
-    a, b, _ = binary_operands(input, other)
-    try:
-        d = fn(a, b)
-    except ValueError:
-        raise broadcast_error(input, other) from None
-    out = Tensor._wrap(d)
+    out = elementwise(fn, input, other)
     if should_record(input, other):
         node = node_cls()
         node._s_self, node._s_other = SavedTensor(input), SavedTensor(other)

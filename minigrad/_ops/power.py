@@ -16,19 +16,22 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
+from ._backward import scale, where
 from ._core import binary_operands, broadcast_error, method, value
 from ._formula import data
-from .arithmetic import factor
+from .arithmetic import elementwise, factor, sub_number
 
 __all__ = ["pow", "square"]
 
 
 def _power(x, p):
-    """``x ** p`` for a number ``p``; +-0.5 as PyTorch computes them (sqrt, 1 / sqrt)."""
-    if p == 0.5:
-        return F.sqrt(x)
-    if p == -0.5:
-        return 1 / F.sqrt(x)
+    """``x ** p`` for a number ``p``; for arrays +-0.5 as PyTorch computes them (sqrt,
+    1 / sqrt). On a tensor (create_graph) it is ``x.pow(p)``, a PowBackward0, as in PyTorch."""
+    if not isinstance(x, Tensor):
+        if p == 0.5:
+            return np.sqrt(x)
+        if p == -0.5:
+            return 1 / np.sqrt(x)
     return x ** p
 
 
@@ -39,18 +42,17 @@ class PowBackward0(Node):
 
     def backward(self, g):
         p = self._s_exponent
-        if p == 0:
-            return (g * 0,)
-        x = value(self._s_self)
+        if p == 0:  # PyTorch: zeros_like(self), outside any graph
+            return (F.zeros_like(g),)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return (g * (p * _power(x, p - 1)),)
+            return (g * scale(_power(value(self._s_self), p - 1), p),)
 
 
 class PowBackward1(Node):
     """z = self ** exponent (both tensors):
 
-    dz/dself = exponent * self ** (exponent - 1),   dz/dexponent = z * log(self),
-    each taken as 0 where PyTorch defines it so (exponent == 0; self == 0 with exponent >= 0).
+    dz/dself = exponent * self ** (exponent - 1)  (0 where exponent == 0),
+    dz/dexponent = z * log(self)  (0 where self == 0 and exponent >= 0).
     """
 
     saved = saved_tensors_names = ("exponent", "result", "self")
@@ -62,25 +64,31 @@ class PowBackward1(Node):
         ga = gb = None
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             if self.next_functions[0][0] is not None:
-                # where self == 0 and exponent == 0, shift self to 1 so 0 * inf does not appear
-                ga = g * (p * (x + ((xd == 0) & (pd == 0))) ** (p - 1))
+                ga = where(pd == 0, 0.0, g * (p * x ** sub_number(p, 1)))
             if self.next_functions[1][0] is not None:
-                zero_base = (xd == 0) & (pd >= 0)  # there log(self) is taken as log(1) = 0
-                gb = g * (value(self._s_result) * F.log(x + zero_base))
+                zero_base = (xd == 0) & (pd >= 0)
+                gb = g * where(zero_base, 0.0, value(self._s_result) * F.log(x))
         return ga, gb
 
 
 class PowBackward2(Node):
-    """z = self ** exponent (self a number):  dz/dexponent = z * log(self)."""
+    """z = self ** exponent (self a number):  dz/dexponent = z * log(self)
+    (0 where self == 0 and exponent >= 0)."""
 
     saved = ("exponent", "result", "self")
 
     def backward(self, g):
         base, r = self._s_self, value(self._s_result)
-        if base == 0:  # log(0) = -inf counts only where the exponent is negative
-            return (g * (r * np.where(data(value(self._s_exponent)) >= 0, 0.0, -np.inf)
-                         .astype(data(r).dtype)),)
-        return (g * (r * float(np.log(base))),)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            log_base = float(np.log(np.float64(base)))
+            if base == 0:
+                return (g * where(data(value(self._s_exponent)) >= 0, 0.0, scale(r, log_base)),)
+            return (g * scale(r, log_base),)
+
+
+def _power_arrays(a, b):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return np.power(a, b) if np.asarray(a).dtype.kind == "f" else _int_pow(a, b)
 
 
 def _int_pow(a, b):
@@ -99,14 +107,12 @@ def pow(input, exponent) -> Tensor:  # noqa: A001
     if not isinstance(exponent, Tensor):
         return _pow_scalar(input, exponent)
     if input._data.dtype.kind == "b" and exponent._data.dtype.kind == "b":
+        try:  # (shapes are checked first, as in PyTorch)
+            np.broadcast_shapes(input._data.shape, exponent._data.shape)
+        except ValueError:
+            raise broadcast_error(input, exponent) from None
         raise NotImplementedError("\"pow\" not implemented for 'Bool'")
-    a, b, nd = binary_operands(input, exponent)
-    try:
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            data = np.power(a, b) if nd.kind == "f" else _int_pow(a, b)
-    except ValueError:
-        raise broadcast_error(input, exponent) from None
-    out = Tensor._wrap(data)
+    out = elementwise(_power_arrays, input, exponent)
     if should_record(input, exponent):
         node = PowBackward1()
         # exponent first: saved_tensors_hooks see them in PyTorch's order

@@ -19,8 +19,10 @@ from .._tensor import Tensor
 from .._types import invalid_combination
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
+from ._backward import masked_zero, sgn, unsqueeze_dims
 from ._core import method, value
 from ._formula import data
+from .join import cat
 from .movement import u64
 
 __all__ = ["sum", "mean", "prod", "norm"]
@@ -120,6 +122,14 @@ def reduction_input(input, dtype, fn: str, dim=_ALL):
     return _dtype.cast(d, dtype.np), dtype.np
 
 
+def total(reduce, d: np.ndarray, nd, **kwargs) -> np.ndarray:
+    """``reduce(d, dtype=nd, ...)``; float16 is added up in float32 and rounded once at the
+    end, as PyTorch does (so a sum that overflows float16 is inf, without NumPy's warning)."""
+    if nd == np.float16:
+        return _dtype.cast(np.asarray(reduce(d, dtype=np.float32, **kwargs)), np.dtype(nd))
+    return np.asarray(reduce(d, dtype=nd, **kwargs))
+
+
 @method("sum")
 def sum(input, dim=_ALL, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A001
     """Sum of all elements, or over dimension(s) ``dim``. Integers sum as int64."""
@@ -128,14 +138,14 @@ def sum(input, dim=_ALL, keepdim: bool = False, *, dtype=None) -> Tensor:  # noq
     if dtype is not None or nd.kind != "f":
         d, nd = reduction_input(input, dtype, "sum", dim)
     if dim is _ALL:
-        out = np.asarray(d.sum(dtype=nd))
+        out = total(np.sum, d, nd)
         if should_record(input):
             node = SumBackward0()
             node._s_self_sym_sizes = d.shape
             return _record(out, node, input, dtype)
         return Tensor._wrap(out)
     shown, axes = _axes(input, dim)
-    out = np.asarray(d.sum(axis=axes, keepdims=keepdim, dtype=nd))
+    out = total(np.sum, d, nd, axis=axes, keepdims=keepdim)
     if should_record(input):
         node = SumBackward1()
         node._s_dim, node._axes, node._s_keepdim, node._s_self_sym_sizes = \
@@ -170,10 +180,11 @@ class MeanBackward1(Node):
 
 def _mean_data(d, axes, keepdim, count):
     """The sum divided by ``count``; a mean of no elements is nan (without NumPy's warning)."""
-    total = d.sum(axis=axes, keepdims=keepdim)
+    s = total(np.sum, d, np.float32 if d.dtype == np.float16 else d.dtype, axis=axes,
+              keepdims=keepdim)
     if count == 0:
-        return np.full(np.shape(total), np.nan, d.dtype)
-    return np.asarray(np.true_divide(total, count, dtype=d.dtype))
+        return np.full(np.shape(s), np.nan, d.dtype)
+    return _dtype.cast(np.asarray(np.true_divide(s, count, dtype=s.dtype)), d.dtype)
 
 
 @method("mean")
@@ -220,19 +231,36 @@ def _prod_others(x, axis):
     return left * np.flip(right, axis)
 
 
+def _prod_safe_zeros(g, x, axis):
+    """``g`` times the product of the *other* elements along ``axis``, exact with zeros
+    (PyTorch's prod_safe_zeros_backward: the exclusive cumulative products from both ends)."""
+    if not isinstance(x, Tensor):
+        return g * _prod_others(x, axis)
+    n = x.shape[axis]
+    if n == 0:
+        return g.expand_as(x)
+    ones = Tensor._wrap(np.ones(_keep_shape(x.shape, (axis,)), x._data.dtype))
+    left = cat([ones, x.narrow(axis, 0, n - 1)], axis).cumprod(axis)
+    right = cat([ones, x.narrow(axis, 1, n - 1).flip(axis)], axis).cumprod(axis).flip(axis)
+    return g * (left * right)
+
+
 def _prod_grad(g, x, r, axis, keepdim):
-    """d prod / d x_i = product of the others: ``r / x`` where no element is 0."""
+    """PyTorch's prod_backward: ``g * (result / self)``, or the exact product of the others
+    where ``self`` has zeros."""
     xd = data(x)
-    shape = xd.shape
+    if xd.ndim == 0:
+        return g
     if axis is not None and not keepdim:
-        g, r = g.reshape(_keep_shape(shape, (axis,))), r.reshape(_keep_shape(shape, (axis,)))
-    if xd.size and not (xd == 0).any():
-        return g * (r / x)
-    if axis is None:
-        others = _prod_others(xd.reshape(-1), 0).reshape(shape) if xd.size else xd
-    else:
-        others = _prod_others(xd, axis)
-    return g * others
+        g, r = unsqueeze_dims(g, (axis,)), unsqueeze_dims(r, (axis,))
+    with np.errstate(all="ignore"):
+        if not (xd == 0).any():
+            return g * (r / x)
+        if axis is not None:
+            return _prod_safe_zeros(g, x, axis)
+        flat = x.contiguous().view(-1) if isinstance(x, Tensor) else xd.reshape(-1)
+        out = _prod_safe_zeros(g, flat, 0)
+        return out.view_as(x) if isinstance(out, Tensor) else out.reshape(xd.shape)
 
 
 class ProdBackward0(Node):
@@ -259,12 +287,11 @@ def prod(input, dim=None, keepdim: bool = False, *, dtype=None):
     """Product of all elements, or along one dimension ``dim``. Integers multiply as int64."""
     d, nd = reduction_input(input, dtype, "prod", _ALL if dim is None else dim)
     if dim is None:
-        out = np.asarray(d.prod(dtype=nd))
+        out = total(np.prod, d, nd)
         node = ProdBackward0() if should_record(input) else None
     else:
         axis = input._wrap_dim(dim)
-        out = np.asarray(d.prod(axis=axis, keepdims=keepdim, dtype=nd) if d.ndim else
-                         d.astype(nd))
+        out = total(np.prod, d, nd, axis=axis, keepdims=keepdim) if d.ndim else d.astype(nd)
         node = ProdBackward1() if should_record(input) else None
         if node is not None:
             node._s_dim, node._axis, node._s_keepdim = u64(dim), axis, keepdim
@@ -277,7 +304,11 @@ def prod(input, dim=None, keepdim: bool = False, *, dtype=None):
 
 # ---------------------------------------------------------------- norm
 def _norm_data(d, p, axes, keepdim):
-    a = np.abs(d)
+    with np.errstate(all="ignore"):  # 0 ** -1, inf - inf: as PyTorch, without NumPy's warning
+        return _norm_of_abs(np.abs(d), p, axes, keepdim)
+
+
+def _norm_of_abs(a, p, axes, keepdim):
     if p == 2:
         return np.sqrt((a * a).sum(axis=axes, keepdims=keepdim))
     if p == 1:
@@ -287,7 +318,7 @@ def _norm_data(d, p, axes, keepdim):
     if p == -np.inf:
         return a.min(axis=axes, keepdims=keepdim)
     if p == 0:
-        return (a != 0).sum(axis=axes, keepdims=keepdim).astype(d.dtype)
+        return (a != 0).sum(axis=axes, keepdims=keepdim).astype(a.dtype)
     return (a ** p).sum(axis=axes, keepdims=keepdim) ** (1.0 / p)
 
 
@@ -299,27 +330,27 @@ class LinalgVectorNormBackward0(Node):
 
     saved = ("dim", "keepdim", "ord", "result", "self")
 
-    def backward(self, g):
+    def backward(self, g):  # PyTorch's norm_backward, case by case
         x, r, p = value(self._s_self), value(self._s_result), float(self._s_ord)
-        xd = data(x)
-        keep = _keep_shape(xd.shape, self._axes)
-        if not self._s_keepdim:
-            g, r = g.reshape(keep), r.reshape(keep)
+        if not self._s_keepdim and self._axes is not None:
+            g, r = unsqueeze_dims(g, self._axes), unsqueeze_dims(r, self._axes)
         rd = data(r)
         if p == 0:
-            return (g * np.zeros_like(xd),)
+            return (g * 0,)
         if p == 1:
-            return (g * np.sign(xd),)
-        if p in (np.inf, -np.inf):
-            mask = np.abs(xd) == rd
-            share = np.sign(xd) * mask / mask.sum(self._axes, keepdims=True)
-            return (g * share.astype(xd.dtype),)
-        r = r + (rd == 0)  # where the norm is 0, so is x: divide by 1 to get a 0 gradient
+            return (sgn(x) * g,)
         if p == 2:
-            return (g * (x / r),)
-        ax = F.abs(x)
-        with np.errstate(all="ignore"):
-            return (g * (x * ax ** (p - 2) / r ** (p - 1)),)
+            return (g * masked_zero(x / r, rd == 0),)
+        if np.isinf(p):  # the largest |self| (or NaN) share the gradient
+            ax = np.abs(data(x))
+            mask = (ax == rd) | np.isnan(ax)
+            axes = self._axes if self._axes is not None else tuple(range(ax.ndim))
+            return (sgn(x) * ((g / mask.sum(axes, keepdims=True).astype(ax.dtype)) * mask),)
+        if p < 1:
+            scaled = sgn(x) * masked_zero(F.abs(x) ** (p - 1), data(x) == 0)
+            return (scaled * g * r ** (1 - p),)
+        scaled = sgn(x) * F.abs(x) ** (p - 1) if p < 2 else x * F.abs(x) ** (p - 2)
+        return (scaled * masked_zero(g / r ** (p - 1), rd == 0),)
 
 
 @method("norm")

@@ -1,5 +1,5 @@
-"""More reductions and scans: ``cumsum``, ``cumprod``, ``var``, ``std``, ``logsumexp``,
-``median``, ``sort``, ``argsort``, ``topk``.
+"""More reductions and scans: ``cumsum``, ``cumprod``, ``median``, ``sort``, ``argsort``,
+``topk`` (``var``, ``std`` and ``logsumexp`` are in statistics.py, ``unique`` in unique.py).
 
 Formulas use Tensor operations where they must run under ``create_graph=True``; those that
 route gradients to chosen positions (sort, topk, median) scatter with a constant index.
@@ -13,19 +13,17 @@ route gradients to chosen positions (sort, topk, median) scatter with a constant
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from . import _formula as F
+from ._backward import data, reversed_cumsum
 from ._core import method, value
 from .minmax import _return_type, return_types
 from .reduce import reduction_input
-from .unary import floats
 
-__all__ = ["cumsum", "cumprod", "var", "std", "logsumexp", "median", "sort", "argsort", "topk",
-           "var_mean", "std_mean"]
+__all__ = ["cumsum", "cumprod", "median", "sort", "argsort", "topk"]
 
 
 def _t(x):
@@ -34,15 +32,6 @@ def _t(x):
 
 def _out(grad, g):
     return grad if isinstance(g, Tensor) else grad._data
-
-
-def _dims(input, dim):
-    n = input._data.ndim
-    if dim is None:
-        return tuple(range(n))
-    dims = (dim,) if isinstance(dim, int) else tuple(dim)
-    dims = tuple(input._wrap_dim(d) for d in dims)  # (checks the range)
-    return dims if n else ()  # a 0-d tensor: dim 0 or -1 names the tensor itself
 
 
 def _expand_back(g, dims, keepdim: bool, shape):
@@ -62,9 +51,7 @@ class CumsumBackward0(Node):
     saved = ("dim",)
 
     def backward(self, g):
-        d = self._s_dim
-        gt = _t(g)
-        return (_out(gt.flip(d).cumsum(d).flip(d), g),)
+        return (reversed_cumsum(g, self._s_dim),)
 
 
 def _running(np_scan, input, dim: int, dtype):
@@ -95,12 +82,12 @@ class CumprodBackward0(Node):
     saved = ("dim", "result", "self")
     saved_tensors_names = ("result", "self")
 
-    def backward(self, g):
-        d = self._s_dim
-        x, z, gt = _t(value(self._s_self)), _t(value(self._s_result)), _t(g)
-        if not np.any(x._data == 0):
-            return (_out((gt * z).flip(d).cumsum(d).flip(d) / x, g),)
-        return (_out(Tensor._wrap(_cumprod_grad_slow(x._data, gt._data, d)), g),)
+    def backward(self, g):  # PyTorch's cumprod_backward (its O(n^2) second-order path aside)
+        d, x, z = self._s_dim, value(self._s_self), value(self._s_result)
+        xd = data(x)
+        if not np.any(xd == 0):
+            return (reversed_cumsum(z * g, d) / x,)
+        return (F.zeros_like(g) + _cumprod_grad_slow(xd, data(g), d),)
 
 
 def _cumprod_grad_slow(x, g, d):
@@ -122,125 +109,6 @@ def cumprod(input, dim: int, *, dtype=None):
     if should_record(input) and out._data.dtype.kind == "f":
         node = CumprodBackward0()
         node._s_dim, node._s_self = d, SavedTensor(input)
-        record(node, out, input)
-        node._s_result = SavedTensor(out, node)
-    return out
-
-
-# ---------------------------------------------------------------- variance and friends
-def _correction(unbiased, correction) -> float:
-    if correction is not None:
-        return float(correction)
-    return 1.0 if unbiased is None or unbiased else 0.0
-
-
-class VarBackward0(Node):
-    """z = var(self, dims, correction):  dself = 2 (self - mean) / (N - correction) * g."""
-
-    saved = ("correction", "dim", "keepdim", "self")
-    saved_tensors_names = ("self",)
-
-    def backward(self, g):
-        x = _t(value(self._s_self))
-        dims, keep = self._dims, self._s_keepdim
-        gt = _expand_back(_t(g), dims, keep, x._data.shape)
-        centered = x - x.mean(dims, keepdim=True)
-        with np.errstate(all="ignore"):  # no degrees of freedom: inf/nan, as in PyTorch
-            return (_out(gt * centered * float(2.0 / self._denom), g),)
-
-
-class StdBackward0(VarBackward0):
-    """z = std(self, dims, correction):  dself = (self - mean) / ((N - correction) z) * g."""
-
-    saved = ("correction", "dim", "keepdim", "result", "self")
-    saved_tensors_names = ("result", "self")
-
-    def backward(self, g):
-        x, z = _t(value(self._s_self)), _t(value(self._s_result))
-        dims, keep = self._dims, self._s_keepdim
-        gt = _expand_back(_t(g), dims, keep, x._data.shape)
-        zt = _expand_back(z, dims, keep, x._data.shape)
-        centered = x - x.mean(dims, keepdim=True)
-        with np.errstate(all="ignore"):
-            return (_out(gt * centered / (zt * float(self._denom)), g),)
-
-
-def _var_like(name, node_cls, take_sqrt):
-    def op(input, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
-        if isinstance(dim, bool):  # var(unbiased) in the old positional form
-            unbiased, dim = dim, None
-        dims = _dims(input, dim)
-        c = _correction(unbiased, correction)
-        if input._data.dtype.kind != "f":
-            raise RuntimeError("std and var only support floating point and complex dtypes")
-        x = input._data
-        n = int(np.prod([x.shape[d] for d in dims])) if dims else 1
-        if n - c <= 0:
-            warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
-                          "less than the reduction factor (input numel divided by output numel).",
-                          UserWarning, stacklevel=2)
-        with np.errstate(all="ignore"):
-            v = np.asarray(np.sum((x - x.mean(axis=dims, keepdims=True)) ** 2, axis=dims,
-                                  keepdims=keepdim) / max(n - c, 0), dtype=x.dtype)
-            data = np.sqrt(v) if take_sqrt else v
-        out = Tensor._wrap(data)
-        if should_record(input):
-            node = node_cls()
-            node._s_correction, node._s_dim, node._s_keepdim = c, list(dims), keepdim
-            node._dims, node._denom = dims, np.float64(max(n - c, 0))
-            node._s_self = SavedTensor(input)
-            record(node, out, input)
-            if take_sqrt:
-                node._s_result = SavedTensor(out, node)
-        return out
-
-    op.__name__ = name
-    op.__doc__ = f"The {name} over ``dim`` (all dims by default), with Bessel's correction."
-    return method(name)(op)
-
-
-var = _var_like("var", VarBackward0, False)
-std = _var_like("std", StdBackward0, True)
-
-
-def var_mean(input, dim=None, *, correction=None, keepdim: bool = False):
-    return var(input, dim, keepdim=keepdim, correction=correction), input.mean(
-        _dims(input, dim), keepdim=keepdim)
-
-
-def std_mean(input, dim=None, *, correction=None, keepdim: bool = False):
-    return std(input, dim, keepdim=keepdim, correction=correction), input.mean(
-        _dims(input, dim), keepdim=keepdim)
-
-
-class LogsumexpBackward0(Node):
-    """z = log(sum(exp(self), dim)):  dself = exp(self - z) * g."""
-
-    saved = ("dim", "keepdim", "result", "self")
-    saved_tensors_names = ("result", "self")
-
-    def backward(self, g):
-        x, z = _t(value(self._s_self)), _t(value(self._s_result))
-        dims, keep = self._dims, self._s_keepdim
-        gt = _expand_back(_t(g), dims, keep, x._data.shape)
-        return (_out(gt * (x - _expand_back(z, dims, keep, x._data.shape)).exp(), g),)
-
-
-@method("logsumexp")
-def logsumexp(input, dim, keepdim: bool = False):
-    """``log(exp(input).sum(dim))``, computed without overflow."""
-    dims = _dims(input, dim)
-    x = floats(input, "logsumexp")
-    with np.errstate(all="ignore"):
-        m = np.max(x, axis=dims, keepdims=True) if x.size else np.zeros((1,) * x.ndim, x.dtype)
-        m = np.where(np.isfinite(m), m, 0)
-        data = np.log(np.sum(np.exp(x - m), axis=dims, keepdims=True)) + m
-    data = np.asarray(data if keepdim else np.squeeze(data, axis=dims), dtype=x.dtype)
-    out = Tensor._wrap(data)
-    if should_record(input):
-        node = LogsumexpBackward0()
-        node._s_dim, node._s_keepdim, node._dims = list(dims), keepdim, dims
-        node._s_self = SavedTensor(input)
         record(node, out, input)
         node._s_result = SavedTensor(out, node)
     return out
@@ -406,12 +274,14 @@ def median(input, dim=None, keepdim: bool = False):
         if x.size == 0:
             return Tensor._wrap(np.array(np.nan, x.dtype))
         flat = x.reshape(-1)
-        order = np.argsort(flat, kind="stable")
-        pos = order[(flat.size - 1) // 2:(flat.size - 1) // 2 + 1]
+        order = np.argsort(flat, kind="stable")  # (NaN sorts last; a NaN makes the median NaN)
+        pos = order[-1:] if x.dtype.kind == "f" and np.isnan(flat[order[-1]]) else \
+            order[(flat.size - 1) // 2:(flat.size - 1) // 2 + 1]
         out = Tensor._wrap(np.asarray(flat[pos[0]]))
         if should_record(input) and x.dtype.kind == "f":
-            ties = np.flatnonzero(flat == flat[pos[0]])  # PyTorch shares the gradient evenly
-            ties = ties if ties.size else pos
+            # PyTorch shares the gradient evenly by the elements equal to it (or NaN, if NaN)
+            ties = np.flatnonzero(np.isnan(flat) if np.isnan(flat[pos[0]]) else
+                                  flat == flat[pos[0]])
             node = _scatter_node(MedianBackward0, input, ties, 1.0 / ties.size)
             node._s_self = SavedTensor(input)
             record(node, out, input)
@@ -423,4 +293,7 @@ def median(input, dim=None, keepdim: bool = False):
     order = np.argsort(x, axis=d, kind="stable")
     mid = (x.shape[d] - 1) // 2
     idx = np.take(order, [mid], axis=d)
+    if x.dtype.kind == "f" and x.size:  # a slice with NaN: its median is its first NaN
+        nan = np.isnan(x)
+        idx = np.where(nan.any(d, keepdims=True), np.argmax(nan, d, keepdims=True), idx)
     return _pair("median", *_ordered(input, d, idx, MedianBackward1, squeeze=not keepdim))

@@ -18,7 +18,7 @@ from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._core import method, value
 from ._formula import data
-from .reduce import _ALL, _axes, _expand_back, reduction_input
+from .reduce import _ALL, _axes, _expand_back, reduction_input, total
 from .reduce import sum as reduce_sum
 
 __all__ = ["nansum", "nanmean"]
@@ -45,7 +45,7 @@ def nansum(input, dim=_ALL, keepdim: bool = False, *, dtype=None) -> Tensor:
     shown, axes = (None, None) if dim is _ALL else _axes(input, dim)
     if d.dtype.kind == "f":
         d = np.where(np.isnan(d), 0, d)
-    out = Tensor._wrap(np.asarray(d.sum(axis=axes, keepdims=keepdim, dtype=nd)))
+    out = Tensor._wrap(total(np.sum, d, nd, axis=axes, keepdims=keepdim))
     if should_record(input):
         node = NansumBackward0()
         node._s_dim, node._axes, node._s_keepdim = shown, axes, keepdim

@@ -280,16 +280,31 @@ def unflatten(input, dim: int, sizes):
     return input.view(shape[:d] + tuple(sizes) + shape[d + 1:])
 
 
+def _at_least_1d(t):
+    """``t`` with at least one dimension: a 0-d tensor becomes ``[t]`` (a view, as PyTorch's)."""
+    return t.reshape(1) if t.dim() == 0 else t
+
+
+def _at_least_2d(t):
+    """``t`` with at least two dimensions: 0-d -> ``[[t]]``, 1-d -> one row (``unsqueeze(0)``)."""
+    return t.reshape(1, 1) if t.dim() == 0 else t.unsqueeze(0) if t.dim() == 1 else t
+
+
 def hstack(tensors):
-    """Join along dimension 1 (0 for 1-D tensors; 0-d ones are taken as 1-D, as PyTorch's
-    ``atleast_1d`` takes them)."""
-    tensors = [t.reshape(1) if t.dim() == 0 else t for t in tensors]
+    """Join along dimension 1 (0 for 1-D tensors); 0-d tensors count as 1-D, as in PyTorch."""
+    tensors = [_at_least_1d(t) for t in _non_empty(tensors, "hstack")]
     return cat(tensors, 0 if tensors[0].dim() == 1 else 1)
 
 
 def vstack(tensors):
-    """Join along dimension 0, 1-D tensors taken as rows."""
-    return cat([t.reshape(1, -1) if t.dim() < 2 else t for t in tensors], 0)
+    """Join along dimension 0, 0-d and 1-D tensors taken as rows (PyTorch's ``atleast_2d``)."""
+    return cat([_at_least_2d(t) for t in _non_empty(tensors, "vstack")], 0)
+
+
+def _non_empty(tensors, name: str) -> list:
+    if not len(tensors):
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+    return list(tensors)
 
 
 class MaskedSelectBackward0(Node):

@@ -20,6 +20,7 @@ from .._dtype import _Defaults, result_type
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
+from ._backward import scale, sgn, where
 from ._core import broadcast_error, method, value
 from ._formula import data  # noqa: F401 - op files import it from here too
 
@@ -49,6 +50,22 @@ def record_self(node, out, input):
     record(node, out, input)
 
 
+def float_op(input, name: str, fn, node_cls, keep: str, quiet: bool = True) -> Tensor:
+    """``fn`` of ``input``'s data (as floats), recorded with a ``node_cls`` node that keeps
+    the op's ``"self"`` or ``"result"``. ``quiet``: values out of the domain become nan or inf
+    as in PyTorch, without NumPy's warning (costs a context; tanh cannot warn)."""
+    d = floats(input, name)
+    if quiet:
+        with np.errstate(all="ignore"):
+            d = fn(d)
+    else:
+        d = fn(d)
+    out = Tensor._wrap(d)
+    if should_record(input):
+        (record_result if keep == "result" else record_self)(node_cls(), out, input)
+    return out
+
+
 # ---------------------------------------------------------------- exp / log / sqrt
 class ExpBackward0(Node):
     """z = exp(self):  dz/dself = z."""
@@ -62,13 +79,7 @@ class ExpBackward0(Node):
 @method("exp")
 def exp(input) -> Tensor:
     """``e ** input``, elementwise."""
-    d = floats(input, "exp")
-    with np.errstate(over="ignore"):
-        d = np.exp(d)
-    out = Tensor._wrap(d)
-    if should_record(input):
-        record_result(ExpBackward0(), out, input)
-    return out
+    return float_op(input, "exp", np.exp, ExpBackward0, "result")
 
 
 class LogBackward0(Node):
@@ -84,13 +95,7 @@ class LogBackward0(Node):
 @method("log")
 def log(input) -> Tensor:
     """Natural logarithm (``-inf`` at 0, ``nan`` below), elementwise."""
-    d = floats(input, "log")
-    with np.errstate(all="ignore"):
-        d = np.log(d)
-    out = Tensor._wrap(d)
-    if should_record(input):
-        record_self(LogBackward0(), out, input)
-    return out
+    return float_op(input, "log", np.log, LogBackward0, "self")
 
 
 class SqrtBackward0(Node):
@@ -100,19 +105,13 @@ class SqrtBackward0(Node):
 
     def backward(self, g):
         with np.errstate(all="ignore"):
-            return (g / (2 * value(self._s_result)),)
+            return (g / scale(value(self._s_result), 2),)
 
 
 @method("sqrt")
 def sqrt(input) -> Tensor:
     """Square root (``nan`` below 0), elementwise."""
-    d = floats(input, "sqrt")
-    with np.errstate(invalid="ignore"):
-        d = np.sqrt(d)
-    out = Tensor._wrap(d)
-    if should_record(input):
-        record_result(SqrtBackward0(), out, input)
-    return out
+    return float_op(input, "sqrt", np.sqrt, SqrtBackward0, "result")
 
 
 # ---------------------------------------------------------------- sin / cos
@@ -128,12 +127,7 @@ class SinBackward0(Node):
 @method("sin")
 def sin(input) -> Tensor:
     """Sine, elementwise (radians)."""
-    with np.errstate(invalid="ignore"):  # sin(inf) is nan, without a warning
-        d = np.sin(floats(input, "sin"))
-    out = Tensor._wrap(d)
-    if should_record(input):
-        record_self(SinBackward0(), out, input)
-    return out
+    return float_op(input, "sin", np.sin, SinBackward0, "self")
 
 
 class CosBackward0(Node):
@@ -148,22 +142,17 @@ class CosBackward0(Node):
 @method("cos")
 def cos(input) -> Tensor:
     """Cosine, elementwise (radians)."""
-    with np.errstate(invalid="ignore"):
-        d = np.cos(floats(input, "cos"))
-    out = Tensor._wrap(d)
-    if should_record(input):
-        record_self(CosBackward0(), out, input)
-    return out
+    return float_op(input, "cos", np.cos, CosBackward0, "self")
 
 
 # ---------------------------------------------------------------- abs
 class AbsBackward0(Node):
-    """z = |self|:  dz/dself = sign(self) (0 at 0)."""
+    """z = |self|:  dz/dself = sgn(self) (0 at 0 and at NaN)."""
 
     saved = ("self",)
 
     def backward(self, g):
-        return (g * F.sign(value(self._s_self)),)
+        return (g * sgn(value(self._s_self)),)
 
 
 @method("abs", "absolute", "__abs__")
@@ -293,8 +282,9 @@ class ClampMinBackward1(Node):
     saved = ("min", "self")
 
     def backward(self, g):
-        keep = F.data(value(self._s_self)) >= F.data(value(self._s_min))
-        return g * keep, (g * ~keep if self.next_functions[1][0] is not None else None)
+        x, lo = F.data(value(self._s_self)), F.data(value(self._s_min))
+        return (where(x >= lo, g, 0.0),
+                where(x < lo, g, 0.0) if self.next_functions[1][0] is not None else None)
 
 
 class ClampMaxBackward0(Node):
@@ -312,8 +302,9 @@ class ClampMaxBackward1(Node):
     saved = ("max", "self")
 
     def backward(self, g):
-        keep = F.data(value(self._s_self)) <= F.data(value(self._s_max))
-        return g * keep, (g * ~keep if self.next_functions[1][0] is not None else None)
+        x, hi = F.data(value(self._s_self)), F.data(value(self._s_max))
+        return (where(x <= hi, g, 0.0),
+                where(x > hi, g, 0.0) if self.next_functions[1][0] is not None else None)
 
 
 def _clamp_one(input, bound, is_min):

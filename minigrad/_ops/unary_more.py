@@ -21,7 +21,11 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from . import _formula as F
+from ._backward import call, scale, sign_data
+from ._backward import rsqrt as _rsqrt
 from ._core import method, value
+from .arithmetic import add_number
 from .unary import floats
 
 __all__ = ["floor", "ceil", "round", "trunc", "sign", "log1p", "expm1", "log2", "log10", "tan",
@@ -32,80 +36,79 @@ __all__ = ["floor", "ceil", "round", "trunc", "sign", "log1p", "expm1", "log2", 
 _SQRT_PI = math.sqrt(math.pi)
 
 
-def _t(x) -> Tensor:
-    return x if isinstance(x, Tensor) else Tensor._wrap(np.asarray(x))
-
-
 def _erf(a: np.ndarray) -> np.ndarray:
     """The error function, elementwise (NumPy has none; ``math.erf`` is exact to the ulp)."""
     return np.vectorize(math.erf, otypes=[a.dtype])(a) if a.size else a.copy()
 
 
 class _Unary(Node):
-    """d result/d self = ``self.derivative(x, result)``, times the incoming gradient."""
+    """The gradient is ``self.formula(grad, x, result)``, PyTorch's formula for the op."""
 
     saved = ("self",)
     saved_tensors_names = ("self",)
-    derivative = None
+    formula = None
 
     def backward(self, g):
-        x = _t(value(self._s_self)) if "self" in self.saved else None
-        r = _t(value(self._s_result)) if "result" in self.saved else None
-        grad = _t(g) * type(self).derivative(x, r)
-        return (grad if isinstance(g, Tensor) else grad._data,)
+        x = value(self._s_self) if "self" in self.saved else None
+        r = value(self._s_result) if "result" in self.saved else None
+        with np.errstate(all="ignore"):
+            return (type(self).formula(g, x, r),)
 
 
-def _zero(x, r):
-    return Tensor._wrap(np.zeros_like((x if x is not None else r)._data))
+def _zero(g, x, r):
+    return F.zeros_like(g)
 
 
-# name: (numpy forward, node name, saved, derivative(x, result), integer inputs stay integer)
+_C = 2 / _SQRT_PI
+# name: (numpy forward, node name, saved, formula(grad, x, result) as in PyTorch's
+# derivatives.yaml, integer inputs stay integer)
 _TABLE = {
     "floor": (np.floor, "FloorBackward0", (), _zero, True),
     "ceil": (np.ceil, "CeilBackward0", (), _zero, True),
     "trunc": (np.trunc, "TruncBackward0", (), _zero, True),
-    "sign": (np.sign, "SignBackward0", (), _zero, True),
-    "log1p": (np.log1p, "Log1PBackward0", ("self",), lambda x, r: 1 / (x + 1), False),
-    "expm1": (np.expm1, "Expm1Backward0", ("result",), lambda x, r: r + 1, False),
-    "log2": (np.log2, "Log2Backward0", ("self",), lambda x, r: 1 / (x * math.log(2)), False),
-    "log10": (np.log10, "Log10Backward0", ("self",), lambda x, r: 1 / (x * math.log(10)),
+    "sign": (sign_data, "SignBackward0", (), _zero, True),
+    "sgn": (sign_data, "SgnBackward0", (), _zero, True),
+    "log1p": (np.log1p, "Log1PBackward0", ("self",), lambda g, x, r: g / add_number(x, 1), False),
+    "expm1": (np.expm1, "Expm1Backward0", ("result",), lambda g, x, r: g * add_number(r, 1),
               False),
-    "tan": (np.tan, "TanBackward0", ("result",), lambda x, r: r * r + 1, False),
-    "atan": (np.arctan, "AtanBackward0", ("self",), lambda x, r: 1 / (x * x + 1), False),
-    "asin": (np.arcsin, "AsinBackward0", ("self",), lambda x, r: 1 / (1 - x * x).sqrt(), False),
-    "acos": (np.arccos, "AcosBackward0", ("self",), lambda x, r: -1 / (1 - x * x).sqrt(),
+    "log2": (np.log2, "Log2Backward0", ("self",), lambda g, x, r: g / scale(x, math.log(2)),
              False),
-    "sinh": (np.sinh, "SinhBackward0", ("self",), lambda x, r: (x.exp() + (-x).exp()) / 2,
-             False),
-    "cosh": (np.cosh, "CoshBackward0", ("self",), lambda x, r: (x.exp() - (-x).exp()) / 2,
-             False),
-    "erf": (_erf, "ErfBackward0", ("self",), lambda x, r: (-(x * x)).exp() * (2 / _SQRT_PI),
+    "log10": (np.log10, "Log10Backward0", ("self",),
+              lambda g, x, r: g / scale(x, math.log(10)), False),
+    "tan": (np.tan, "TanBackward0", ("result",), lambda g, x, r: g * add_number(r ** 2, 1),
             False),
+    "atan": (np.arctan, "AtanBackward0", ("self",), lambda g, x, r: g / add_number(x * x, 1),
+             False),
+    "asin": (np.arcsin, "AsinBackward0", ("self",),
+             lambda g, x, r: g * _rsqrt(add_number(-x * x, 1)), False),
+    "acos": (np.arccos, "AcosBackward0", ("self",),
+             lambda g, x, r: g * -_rsqrt(add_number(-x * x, 1)), False),
+    "sinh": (np.sinh, "SinhBackward0", ("self",), lambda g, x, r: g * call(x, "cosh"), False),
+    "cosh": (np.cosh, "CoshBackward0", ("self",), lambda g, x, r: g * call(x, "sinh"), False),
+    "erf": (_erf, "ErfBackward0", ("self",),
+            lambda g, x, r: scale(call(-(x ** 2), "exp"), _C) * g, False),
     "erfc": (lambda a: 1 - _erf(a), "ErfcBackward0", ("self",),
-             lambda x, r: (-(x * x)).exp() * (-2 / _SQRT_PI), False),
+             lambda g, x, r: scale(call(-(x ** 2), "exp"), -_C) * g, False),
     "rsqrt": (lambda a: 1 / np.sqrt(a), "RsqrtBackward0", ("result",),
-              lambda x, r: r * r * r * -0.5, False),
-    "frac": (lambda a: a - np.trunc(a), "FracBackward0", (), lambda x, r: 1.0, True),
+              lambda g, x, r: scale(g, -0.5) * r ** 3, False),
+    "frac": (lambda a: a - np.trunc(a), "FracBackward0", (), lambda g, x, r: g, True),
 }
 
 
-def _make(name: str, forward, node_name: str, saved: tuple, derivative, keep_int: bool):
+def _make(name: str, forward, node_name: str, saved: tuple, formula, keep_int: bool):
     node_cls = type(node_name, (_Unary,), {
-        "saved": saved, "saved_tensors_names": saved, "derivative": staticmethod(derivative),
-        "__doc__": f"z = {name}(self): the local derivative is in unary_more._TABLE.",
+        "saved": saved, "saved_tensors_names": saved, "formula": staticmethod(formula),
+        "__doc__": f"z = {name}(self): the gradient's formula is in unary_more._TABLE.",
         "__module__": __name__})
-    if derivative is _zero:
-        node_cls.backward = lambda self, g: (_t(g) * 0 if isinstance(g, Tensor)
-                                             else np.zeros_like(g),)
 
     def op(input):
         kind = input._data.dtype.kind if isinstance(input, Tensor) else "f"
-        if keep_int and kind in "iub" and name != "sign":
+        if keep_int and kind in "iub" and name not in ("sign", "sgn"):
             if kind == "b" or name == "frac":
                 cpp = "Bool" if kind == "b" else input.dtype._legacy_name[:-6]
                 kernel = "frac_cpu" if name == "frac" else f"{name}_vml_cpu"
                 raise NotImplementedError(f"\"{kernel}\" not implemented for '{cpp}'")
-        if name == "sign" and kind == "b":
+        if name in ("sign", "sgn") and kind == "b":
             return Tensor._wrap(input._data.copy())
         d = input._data if keep_int and kind in "iub" else floats(input, name)
         with np.errstate(all="ignore"):
@@ -129,6 +132,7 @@ floor, FloorBackward0 = _make("floor", *_TABLE["floor"])
 ceil, CeilBackward0 = _make("ceil", *_TABLE["ceil"])
 trunc, TruncBackward0 = _make("trunc", *_TABLE["trunc"])
 sign, SignBackward0 = _make("sign", *_TABLE["sign"])
+sgn, SgnBackward0 = _make("sgn", *_TABLE["sgn"])
 log1p, Log1PBackward0 = _make("log1p", *_TABLE["log1p"])
 expm1, Expm1Backward0 = _make("expm1", *_TABLE["expm1"])
 log2, Log2Backward0 = _make("log2", *_TABLE["log2"])
@@ -145,7 +149,6 @@ rsqrt, RsqrtBackward0 = _make("rsqrt", *_TABLE["rsqrt"])
 frac, FracBackward0 = _make("frac", *_TABLE["frac"])
 
 fix = method("fix")(globals()["trunc"])
-sgn = method("sgn")(globals()["sign"])
 arctan = method("arctan")(globals()["atan"])
 arcsin = method("arcsin")(globals()["asin"])
 arccos = method("arccos")(globals()["acos"])
@@ -206,8 +209,7 @@ class NanToNumBackward0(Node):
     saved_tensors_names = ("self",)
 
     def backward(self, g):
-        finite = np.isfinite(_t(value(self._s_self))._data)
-        return (g * finite.astype(g.dtype if not isinstance(g, Tensor) else g._data.dtype),)
+        return (g * np.isfinite(F.data(value(self._s_self))),)
 
 
 @method("nan_to_num")

@@ -56,6 +56,9 @@ class UniqueConsecutiveBackward0(_NoDerivative):
 def unique(input, sorted: bool = True, return_inverse: bool = False,  # noqa: A002
            return_counts: bool = False, dim=None):
     """The distinct values, sorted (as PyTorch does on the CPU even with ``sorted=False``)."""
+    op = "_unique2" if dim is None else "unique_dim"
+    _check_args(op, sorted=sorted, return_inverse=return_inverse, return_counts=return_counts)
+    _check_dim(op, dim, " (position 2)")
     d = input._data
     if dim is None:
         flat = d.reshape(-1)
@@ -75,6 +78,8 @@ def unique(input, sorted: bool = True, return_inverse: bool = False,  # noqa: A0
 def unique_consecutive(input, return_inverse: bool = False, return_counts: bool = False,
                        dim=None):
     """Each run of equal consecutive values (or slices along ``dim``) once."""
+    _check_args("unique_consecutive", return_inverse=return_inverse, return_counts=return_counts)
+    _check_dim("unique_consecutive", dim, "")
     d = input._data
     if dim is None:
         keys = d.reshape(-1)
@@ -87,6 +92,17 @@ def unique_consecutive(input, return_inverse: bool = False, return_counts: bool 
 
 Tensor.unique = unique
 Tensor.unique_consecutive = unique_consecutive
+
+
+def _check_args(op: str, **flags) -> None:
+    for name, v in flags.items():
+        if type(v) is not bool:
+            raise TypeError(f"{op}(): argument '{name}' must be bool, not {type(v).__name__}")
+
+
+def _check_dim(op: str, dim, where: str) -> None:
+    if dim is not None and not isinstance(dim, int) or type(dim) is bool:
+        raise TypeError(f"{op}(): argument 'dim'{where} must be int, not {type(dim).__name__}")
 
 
 def _axis(input, dim: int) -> int:

@@ -45,38 +45,85 @@ _DIM = {"shape": "self_sym_sizes", "dim": "dim", "keepdim": "keepdim"}
 _ROWS = "grad.reshape(shape)"
 _RESHAPE = {"a": "reshape(grad, shape)"}
 
+
+
+def _softmax_like(op: str, formula: str) -> Rule:
+    """softmax and log_softmax: the gradient is their ``<op>_backward_data(grad, z, dim)``."""
+    return _r(f"z = {op}(a, dim)", {"z": "result", "dim": "dim"}, np={"a": formula},
+              a=f"{op}_backward_data(grad, z, dim) = {formula}")
+
+
+def _backward_data(op: str, formula: str, np_g=None, **grads) -> Rule:
+    """The node of ``<op>_backward_data(g, y, dim)`` itself (in a second-order graph)."""
+    return _r(f"z = {op}_backward_data(g, y, dim) = {formula}",
+              {"g": "grad_output", "y": "output", "dim": "dim"},
+              np={"g": np_g} if np_g else None, **grads)
+
+
 RULES: dict[str, Rule] = {
     # ---- elementwise arithmetic
     "AddBackward0": _r("z = a + alpha * b", {"alpha": "alpha"}, a="grad", b="grad * alpha"),
     "SubBackward0": _r("z = a - alpha * b", {"alpha": "alpha"}, a="grad", b="-grad * alpha"),
     "RsubBackward1": _r("z = c - alpha * a  (c a number)", {"alpha": "alpha"},
                         a="-grad * alpha"),
+    "AddBackward1": _r("z = a + c  (c a number)", a="grad"),
+    "SubBackward1": _r("z = a - c  (c a number)", a="grad"),
     "MulBackward0": _r("z = a * b", _AB, a="grad * b", b="grad * a"),
     "MulBackward1": _r("z = a * c  (c a number)", {"c": "other"}, a="grad * c"),
-    "DivBackward0": _r("z = a / b", _AB, a="grad / b", b="-grad * a / b**2"),
+    "DivBackward0": _r("z = a / b", _AB, a="grad / b", b="-grad * ((a / b) / b)"),
     "DivBackward1": _r("z = a / c  (c a number)", {"c": "other"}, a="grad / c"),
-    "ReciprocalBackward0": _r("z = 1 / a", _Z, a="-grad * z**2"),
+    "DivBackward2": _r("z = a.div(b, rounding_mode)  (floor or trunc: piecewise constant)",
+                       {"a": "self", "b": "other", "mode": "rounding_mode"},
+                       np={"a": "0 * grad", "b": "0 * grad"},
+                       a="zeros_like(grad)", b="zeros_like(grad)"),
+    "ReciprocalBackward0": _r("z = 1 / a", _Z, a="-grad * (z * z)"),
     "NegBackward0": _r("z = -a", a="-grad"),
     "PowBackward0": _r("z = a ** p  (p a number)", {"a": "self", "p": "exponent"},
-                       a="grad * p * a ** (p - 1)"),
+                       np={"a": "grad * p * a ** (p - 1)"},
+                       a="grad * (p * a.pow(p - 1))  (zeros_like(a) where p == 0)"),
     "PowBackward1": _r("z = a ** b", {"a": "self", "b": "exponent", "z": "result"},
-                       a="grad * b * a ** (b - 1)", b="grad * z * log(a)"),
+                       np={"a": "where(b == 0, 0, grad * b * a ** (b - 1))",
+                           "b": "grad * where((a == 0) & (b >= 0), 0, z * log(a))"},
+                       a="where(b == 0, 0, grad * (b * a.pow(b - 1)))",
+                       b="grad * where(a == 0 and b >= 0, 0, z * log(a))"),
     "PowBackward2": _r("z = c ** b  (c a number)", {"c": "self", "z": "result"},
-                       b="grad * z * log(c)"),
+                       np={"b": "grad * z * log(c)"},
+                       b="grad * (z * log(c))  (0 where c == 0 and b >= 0)"),
     # ---- elementwise functions
     "ExpBackward0": _r("z = exp(a)", _Z, a="grad * z"),
     "LogBackward0": _r("z = log(a)", _A, a="grad / a"),
     "SqrtBackward0": _r("z = sqrt(a)", _Z, a="grad / (2 * z)"),
     "SinBackward0": _r("z = sin(a)", _A, a="grad * cos(a)"),
     "CosBackward0": _r("z = cos(a)", _A, a="-grad * sin(a)"),
-    "AbsBackward0": _r("z = |a|", _A, a="grad * sign(a)"),
-    "ReluBackward0": _r("z = relu(a) = max(a, 0)", _Z, a="grad * (z > 0)"),
-    "SigmoidBackward0": _r("z = sigmoid(a) = 1 / (1 + exp(-a))", _Z, a="grad * z * (1 - z)"),
-    "TanhBackward0": _r("z = tanh(a)", _Z, a="grad * (1 - z**2)"),
-    "SoftmaxBackward0": _r("z = softmax(a, dim)", {"z": "result", "dim": "dim"},
-                           a="z * (grad - sum(grad * z, dim))"),
-    "LogSoftmaxBackward0": _r("z = log_softmax(a, dim)", {"z": "result", "dim": "dim"},
-                              a="grad - exp(z) * sum(grad, dim)"),
+    "AbsBackward0": _r("z = |a|", _A, np={"a": "grad * sgn(a)"}, a="grad * sgn(a)  (0 at NaN)"),
+    "ReluBackward0": _r("z = relu(a) = max(a, 0)", _Z, np={"a": "where(z <= 0, 0, grad)"},
+                        a="threshold_backward(grad, z, 0) = grad where not z <= 0, else 0"),
+    "ThresholdBackwardBackward0": _r("z = threshold_backward(g, a, t) = g where not a <= t",
+                                     {"a": "self", "t": "threshold"},
+                                     np={"g": "where(a <= t, 0, grad)", "a": "0 * grad"},
+                                     g="threshold_backward(grad, a, t)", a="zeros_like(grad)"),
+    "SigmoidBackward0": _r("z = sigmoid(a) = 1 / (1 + exp(-a))", _Z,
+                           np={"a": "grad * (1 - z) * z"},
+                           a="sigmoid_backward(grad, z) = grad * (1 - z) * z"),
+    "SigmoidBackwardBackward0": _r("z = sigmoid_backward(g, y) = g * (1 - y) * y",
+                                   {"g": "grad_output", "y": "output"},
+                                   np={"g": "grad * (1 - y) * y"},
+                                   g="sigmoid_backward(grad, y)", y="grad * g * (-2 * y + 1)"),
+    "TanhBackward0": _r("z = tanh(a)", _Z, np={"a": "grad * (1 - z**2)"},
+                        a="tanh_backward(grad, z) = grad * (1 - z**2)"),
+    "TanhBackwardBackward0": _r("z = tanh_backward(g, y) = g * (1 - y**2)",
+                                {"g": "grad_output", "y": "output"},
+                                np={"g": "grad * (1 - y**2)"},
+                                g="tanh_backward(grad, y)", y="grad * (-2 * y * g)"),
+    "SoftmaxBackward0": _softmax_like("softmax", "z * (grad - sum(grad * z, dim))"),
+    "SoftmaxBackwardDataBackward0": _backward_data(
+        "softmax", "y * (g - sum(g * y, dim))", np_g="y * (grad - sum(grad * y, dim))",
+        g="softmax_backward_data(grad, y, dim)",
+        y="g * grad - sum(y * g, dim) * grad - g * sum(grad * y, dim)"),
+    "LogSoftmaxBackward0": _softmax_like("log_softmax", "grad - exp(z) * sum(grad, dim)"),
+    "LogSoftmaxBackwardDataBackward0": _backward_data(
+        "log_softmax", "g - exp(y) * sum(g, dim)", g="grad - sum(grad * exp(y), dim)",
+        y="-sum(g, dim) * exp(y) * grad"),
     "ClampBackward1": _r("z = clamp(a, lo, hi)", {"a": "self", "lo": "min", "hi": "max"},
                          a="grad * inside(a, lo, hi)"),
     "ClampBackward0": _r("z = clamp(a, lo, hi)", {"a": "self", "lo": "min", "hi": "max"},
@@ -100,7 +147,8 @@ RULES: dict[str, Rule] = {
     "MaskedFillBackward0": _r("z = a.masked_fill(mask, number)", {"mask": "mask"},
                               a="where(mask, 0, grad)"),
     "MaskedFillBackward1": _r("z = a.masked_fill(mask, v)", {"mask": "mask"},
-                              a="where(mask, 0, grad)", v="total(where(mask, grad, 0))"),
+                              np={"v": "total(where(mask, grad, 0))"},
+                              a="where(mask, 0, grad)", v="grad.masked_select(mask).sum()"),
     "ToCopyBackward0": _r("z = a.to(dtype)", a="grad"),
     "CloneBackward0": _r("z = a.clone()", a="grad"),
     "AliasBackward0": _r("z = a  (a view of the same memory)", a="grad"),
@@ -284,7 +332,8 @@ def _norm_grad(grad, a, z, p, dim, keepdim):
 
 _FUNCTIONS = {
     "exp": np.exp, "log": np.log, "sqrt": np.sqrt, "sin": np.sin, "cos": np.cos,
-    "sign": np.sign, "abs": np.abs, "where": np.where, "outer": np.outer, "reshape": np.reshape,
+    "sign": np.sign, "abs": np.abs, "sgn": lambda a: np.nan_to_num(np.sign(a)),
+    "where": np.where, "outer": np.outer, "reshape": np.reshape,
     "squeeze": np.squeeze, "swapaxes": np.swapaxes, "transpose": np.transpose,
     "argsort": np.argsort, "total": np.sum, "expand": _expand, "count": _count,
     "sum_to": sum_to, "inside": _inside, "norm_grad": _norm_grad, "below": _below,

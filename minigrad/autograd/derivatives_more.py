@@ -6,8 +6,8 @@ shape ops (``flip``, ``roll``, ``repeat``, triangles, diagonals, ``masked_select
 
 ``MORE`` is merged into ``RULES``; ``HELPERS`` are the NumPy functions its rules use.
 
->>> MORE["Atan2Backward0"].grads
-{'a': 'grad * b / (a**2 + b**2)', 'b': '-grad * a / (a**2 + b**2)'}
+>>> MORE["HypotBackward0"].grads
+{'a': 'grad * a / z', 'b': 'grad * b / z'}
 >>> HELPERS["unrepeat"](np.ones((2, 6)), (2, 3))  # the copies of a (1, 2) tensor, summed
 array([[6., 6.]])
 """
@@ -46,6 +46,7 @@ MORE = {
     "RoundBackward0": _rounding("z = round(a)"),
     "RoundBackward1": _rounding("z = round(a, decimals)", {"decimals": "decimals"}),
     "SignBackward0": _rounding("z = sign(a)"),
+    "SgnBackward0": _rounding("z = sgn(a)  (0 at 0 and at NaN)"),
     "FracBackward0": _r("z = a - trunc(a)", a="grad"),
     "NanToNumBackward0": _r("z = nan_to_num(a, nan, posinf, neginf)", _A,
                             a="grad * isfinite(a)"),
@@ -76,15 +77,19 @@ MORE = {
         "z = unique_consecutive(a)", words=True,
         a="raises: the derivative for 'unique_consecutive' is not implemented."),
     "RemainderBackward0": _r("z = a % c  (c a number)", a="grad"),
-    "RemainderBackward1": _r("z = a % b", _AB, a="grad", b="-grad * floor(a / b)"),
+    "RemainderBackward1": _r("z = a % b", _AB, np={"b": "-grad * floor(a / b)"}, a="grad",
+                             b="-grad * a.div(b, rounding_mode='floor')"),
     "FmodBackward0": _r("z = fmod(a, c)  (c a number)", a="grad"),
-    "FmodBackward1": _r("z = fmod(a, b)", _AB, a="grad", b="-grad * trunc(a / b)"),
-    "Atan2Backward0": _r("z = atan2(a, b)", _AB, a="grad * b / (a**2 + b**2)",
-                         b="-grad * a / (a**2 + b**2)"),
-    "HypotBackward0": _r("z = hypot(a, b) = sqrt(a**2 + b**2)", _AB,
-                         a="grad * a / hypot(a, b)", b="grad * b / hypot(a, b)"),
+    "FmodBackward1": _r("z = fmod(a, b)", _AB, np={"b": "-grad * trunc(a / b)"}, a="grad",
+                        b="-grad * a.div(b, rounding_mode='trunc')"),
+    "Atan2Backward0": _r("z = atan2(a, b)  (r = 1 / (a**2 + b**2), 0 where that is inf)", _AB,
+                         np={"a": "grad * b / (a**2 + b**2)", "b": "-grad * a / (a**2 + b**2)"},
+                         a="grad * b * r", b="grad * -a * r"),
+    "HypotBackward0": _r("z = hypot(a, b) = sqrt(a**2 + b**2)", dict(_AB, z="result"),
+                         a="grad * a / z", b="grad * b / z"),
     "XlogyBackward0": _r("z = xlogy(a, b) = a * log(b)  (0 where a is 0)", _AB,
-                         a="grad * where(a != 0, log(b), 0)", b="grad * a / b"),
+                         np={"a": "where((a == 0) & (b <= 0), 0, grad * log(b))"},
+                         a="xlogy(grad, b), 0 where a == 0 and b <= 0", b="grad * a / b"),
     "FmaxBackward0": _r("z = fmax(a, b)  (a NaN is passed over)", _AB,
                         a="grad * ((a >= b) | isnan(b))", b="grad * ~((a >= b) | isnan(b))"),
     "FminBackward0": _r("z = fmin(a, b)  (a NaN is passed over)", _AB,
@@ -108,7 +113,7 @@ MORE = {
                           a="grad.flip(dim).cumsum(dim).flip(dim)"),
     "CumprodBackward0": _r("z = cumprod(a, dim)", {"a": "self", "z": "result", "dim": "dim"},
                            np={"a": "cumprod_grad(grad, a, dim)"},
-                           a="(grad * z).flip(dim).cumsum(dim).flip(dim) / a  (a without zeros; "
+                           a="(z * grad).flip(dim).cumsum(dim).flip(dim) / a  (a without zeros; "
                              "else the product of the other factors)"),
     "VarBackward0": _r("z = var(a, dim, correction)  (N: the number of elements reduced)", _STAT,
                        np={"a": "expand(grad, a.shape, dim, keepdim) * 2 * (a - mean(a, dim)) / "
@@ -173,6 +178,7 @@ MORE = {
     "NormalBackward1": _random("z = normal(mean, std)  (std a number)", "mean"),
     "NormalBackward2": _random("z = normal(mean, std)  (mean a number)", "std"),
     "NormalBackward3": _random("z = normal(mean, std)", "mean", "std"),
+    "PoissonBackward0": _random("z = poisson(rates)", "rates"),
 }
 
 

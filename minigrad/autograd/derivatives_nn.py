@@ -1,6 +1,6 @@
 """The table of local rules, continued (see :mod:`minigrad.autograd.derivatives`): the losses and
 layers of ``minigrad.nn`` that have their own node (binary cross entropy, with and without
-logits, Huber and smooth L1 losses, embeddings).
+logits, Huber and smooth L1 losses, embeddings, layer normalisation).
 
 ``reduction`` is the number PyTorch saves: 0 for ``'none'``, 1 for ``'mean'`` (then each
 gradient is divided by ``n``, the number of elements of ``a``), 2 for ``'sum'``.
@@ -32,22 +32,28 @@ def _robust(forward: str, width: str, slope: str, np_slope: str):
               a=f"grad * {slope} / n", t=f"-grad * {slope} / n")
 
 
+def _weighted(forward: str, symbols: dict, a: tuple, t: tuple, t_note: str = ""):
+    """A loss with a weight ``w``: each rule ``grad * w * (...) / n``; ``a``, ``t``: the
+    (NumPy spelling, words) of the factor in the rules of the input and of the target."""
+    return _r(forward, symbols,
+              np={"a": f"grad * one(w) * {a[0]} / {_N}", "t": f"grad * one(w) * {t[0]} / {_N}"},
+              a=f"grad * w * {a[1]} / n", t=f"grad * w * {t[1]} / n{t_note}")
+
+
 NN = {
-    "BinaryCrossEntropyBackward0": _r(
+    "BinaryCrossEntropyBackward0": _weighted(
         "loss = mean(-w * (t * log(a) + (1 - t) * log(1 - a)))" + _PER,
         dict(_LOSS, w="weight"),
-        np={"a": f"grad * one(w) * (a - t) / maximum(a * (1 - a), 1e-12) / {_N}",
-            "t": f"grad * one(w) * (maximum(log(1 - a), -100) - maximum(log(a), -100)) / {_N}"},
-        a="grad * w * (a - t) / max(a * (1 - a), 1e-12) / n",
-        t="grad * w * (log(1 - a) - log(a)) / n  (logs at least -100)"),
-    "BinaryCrossEntropyWithLogitsBackward0": _r(
+        a=("(a - t) / maximum(a * (1 - a), 1e-12)", "(a - t) / max(a * (1 - a), 1e-12)"),
+        t=("(maximum(log(1 - a), -100) - maximum(log(a), -100))", "(log(1 - a) - log(a))"),
+        t_note="  (logs at least -100)"),
+    "BinaryCrossEntropyWithLogitsBackward0": _weighted(
         "loss = mean(w * ((1 - t) * a + (1 + (p - 1) * t) * softplus(-a)))"
         "  (p: pos_weight; n = a.numel() with reduction='mean', else 1)",
         dict(_LOSS, w="weight", p="pos_weight"),
-        np={"a": f"grad * one(w) * ((1 + (one(p) - 1) * t) * sigmoid(a) - one(p) * t) / {_N}",
-            "t": f"grad * one(w) * ((one(p) - 1) * softplus(-a) - a) / {_N}"},
-        a="grad * w * ((1 + (p - 1) * t) * sigmoid(a) - p * t) / n",
-        t="grad * w * ((p - 1) * softplus(-a) - a) / n"),
+        a=("((1 + (one(p) - 1) * t) * sigmoid(a) - one(p) * t)",
+           "((1 + (p - 1) * t) * sigmoid(a) - p * t)"),
+        t=("((one(p) - 1) * softplus(-a) - a)", "((p - 1) * softplus(-a) - a)")),
     "HuberLossBackward0": _robust(
         "loss = mean(d**2 / 2 where |d| < delta, else delta * (|d| - delta / 2)),  d = a - t"
         + _PER,
@@ -55,6 +61,17 @@ NN = {
     "SmoothL1LossBackward0": _robust(
         "loss = mean(d**2 / (2 * beta) where |d| < beta, else |d| - beta / 2),  d = a - t" + _PER,
         "beta", "clamp((a - t) / beta, -1, 1)", "smooth_l1(a - t, beta)"),
+    "NativeLayerNormBackward0": _r(
+        "z = xhat * w + b,  xhat = (a - mean) * rstd  (mean and rstd = 1 / sqrt(var + eps) "
+        "over the normalised last dims)",
+        {"a": "input", "w": "weight", "b": "bias", "mean": "result1", "rstd": "result2",
+         "shape": "normalized_shape"},
+        np={"a": "ln_grad_input(grad, a, w, mean, rstd, shape)",
+            "w": "ln_grad_weight(grad, a, mean, rstd, shape)",
+            "b": "ln_grad_bias(grad, shape)"},
+        a="rstd * (gw - mean(gw) - xhat * mean(gw * xhat)),  gw = grad * w  (means over the "
+          "normalised dims)",
+        w="sum of grad * xhat over the other dims", b="sum of grad over the other dims"),
     "EmbeddingBackward0": _r(
         "z = w[indices]  (rows of the weight w)",
         {"indices": "indices", "rows": "weight_sym_argsize_0", "pad": "padding_idx",
@@ -77,6 +94,27 @@ def _embedding_grad(grad, indices, rows, pad, by_freq):
     return out
 
 
+def _ln_dims(a, shape):
+    return tuple(range(np.ndim(a) - len(shape), np.ndim(a)))
+
+
+def _ln_grad_input(grad, a, w, mean, rstd, shape):
+    dims = _ln_dims(a, shape)
+    xhat = (np.asarray(a) - mean) * rstd
+    gw = grad if w is None else grad * np.asarray(w)
+    return rstd * (gw - gw.mean(dims, keepdims=True)
+                   - xhat * (gw * xhat).mean(dims, keepdims=True))
+
+
+def _ln_grad_weight(grad, a, mean, rstd, shape):
+    g = grad * (np.asarray(a) - mean) * rstd
+    return g.reshape((-1,) + tuple(shape)).sum(0)
+
+
+def _ln_grad_bias(grad, shape):
+    return np.asarray(grad).reshape((-1,) + tuple(shape)).sum(0)
+
+
 def _smooth_l1(d, beta):
     return np.sign(d) if beta == 0 else np.clip(d / beta, -1, 1)
 
@@ -85,5 +123,6 @@ HELPERS = {
     "per": lambda a, reduction: np.size(a) if reduction == 1 else 1,
     "maximum": np.maximum, "clip": np.clip, "sigmoid": lambda x: 1 / (1 + np.exp(-x)),
     "softplus": lambda x: np.logaddexp(0, x), "smooth_l1": _smooth_l1,
-    "embedding_grad": _embedding_grad,
+    "embedding_grad": _embedding_grad, "ln_grad_input": _ln_grad_input,
+    "ln_grad_weight": _ln_grad_weight, "ln_grad_bias": _ln_grad_bias,
 }

@@ -28,11 +28,14 @@ def sum_to(g, shape: tuple, dtype=None):
     if gshape != shape:
         lead = len(gshape) - len(shape)
         ones = tuple(i + lead for i, s in enumerate(shape) if s == 1 and gshape[i + lead] != 1)
-        if tensor:
-            if ones:
-                g = g.sum(dim=ones, keepdim=True)
+        if tensor:  # as PyTorch's at::sum_to, so a second-order graph has its nodes
+            if not shape:
+                return _cast(g.sum(), dtype, tensor)
+            dims = tuple(range(lead)) + ones
+            if dims:
+                g = g.sum(dim=dims, keepdim=True)
             if lead:
-                g = g.sum(dim=tuple(range(lead)))
+                g = g.view(shape)
         else:
             if ones:
                 g = g.sum(axis=ones, keepdims=True)
@@ -40,6 +43,11 @@ def sum_to(g, shape: tuple, dtype=None):
                 g = g.sum(axis=tuple(range(lead)))
         if tuple(g.shape) != shape:  # a 0-d result, or a size-1 dim on both sides
             g = g.reshape(shape)
+    return _cast(g, dtype, tensor)
+
+
+def _cast(g, dtype, tensor: bool):
+    """``g`` in ``dtype`` (NumPy's or minigrad's; None: as it is)."""
     if dtype is not None:
         dtype = getattr(dtype, "np", dtype)  # a minigrad dtype or a NumPy one
         if not tensor:

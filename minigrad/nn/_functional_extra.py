@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor
-from ..autograd.graph import Node, record, should_record
+from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _more_losses as _more
 from ._loss_nodes import reduction_enum
 
@@ -169,13 +169,39 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
 
 # ---------------------------------------------------------------- normalisation
+class NativeLayerNormBackward0(Node):
+    """z = xhat * weight + bias, xhat = (x - mean) * rstd over the normalised (last) dims:
+    dx = rstd (gw - mean(gw) - xhat mean(gw xhat)) with gw = g weight;
+    dweight = the sum of g xhat over the other dims;  dbias = the sum of g."""
+
+    saved = ("bias", "input", "normalized_shape", "result1", "result2", "weight")
+    saved_tensors_names = ("bias", "input", "result1", "result2", "weight")
+
+    def backward(self, g):
+        x, mean, rstd = (_more._value(s) for s in (self._s_input, self._s_result1,
+                                                   self._s_result2))
+        w = _more._value(self._s_weight)
+        g0, g = g, _more._t(g)
+        dims = tuple(range(-len(self._s_normalized_shape), 0))
+        batch = tuple(range(x.dim() - len(dims)))
+        if isinstance(g0, Tensor):  # create_graph: mean and rstd as functions of x, recorded
+            mean = x.mean(dims, keepdim=True)
+            rstd = ((x - mean) * (x - mean)).mean(dims, keepdim=True).add(self._eps).rsqrt()
+        xhat = (x - mean) * rstd
+        gw = g if w is None else g * w
+        n = int(np.prod(self._s_normalized_shape))
+        dx = rstd * (gw - gw.sum(dims, keepdim=True) / n
+                     - xhat * (gw * xhat).sum(dims, keepdim=True) / n)
+        need = [f is not None for f, _ in self.next_functions]
+        dw = ((g * xhat).sum(batch) if batch else g * xhat) if need[1] else None
+        db = (g.sum(batch) if batch else g) if need[2] else None
+        return tuple(None if d is None else _more._like_g(d, g0) for d in (dx, dw, db))
+
+
 def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
                eps: float = 1e-5) -> Tensor:
-    """Normalise over the last ``len(normalized_shape)`` dimensions, then scale and shift.
-
-    Built from minigrad's ops (mean, subtraction, ...), so its graph shows those nodes where
-    PyTorch shows one ``NativeLayerNormBackward0``; values and gradients are PyTorch's.
-    """
+    """Normalise over the last ``len(normalized_shape)`` dimensions, then scale and shift:
+    one ``NativeLayerNormBackward0`` node, as in PyTorch (it saves the mean and 1/std)."""
     shape = tuple(normalized_shape) if not isinstance(normalized_shape, int) \
         else (normalized_shape,)
     if not shape:
@@ -188,14 +214,27 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f"\"LayerNormKernelImpl\" not implemented for "
                                   f"'{_CPP[input.dtype.name]}'")
-    dims = tuple(range(-len(shape), 0))
-    mean = input.mean(dims, keepdim=True)
-    centered = input - mean
-    var = (centered * centered).mean(dims, keepdim=True)
-    out = centered / (var + eps).sqrt()
-    if weight is not None:
-        out = out * weight
-    return out + bias if bias is not None else out
+    x = input._data
+    axes = tuple(range(x.ndim - len(shape), x.ndim))
+    with np.errstate(all="ignore"):  # inf and NaN rows give NaN, without NumPy's warnings
+        n = x.dtype.type(np.prod(shape))  # (a sum over n, not NumPy's mean: no empty warning)
+        mean = np.add.reduce(x, axes, keepdims=True) / n
+        rstd = (1 / np.sqrt(np.add.reduce((x - mean) ** 2, axes, keepdims=True) / n + eps)
+                ).astype(x.dtype)
+        d = (x - mean) * rstd
+        d = d if weight is None else d * weight._data
+        d = d if bias is None else d + bias._data
+    out = Tensor._wrap(d.astype(x.dtype, copy=False))
+    if not should_record(input, weight, bias):
+        return out
+    node = NativeLayerNormBackward0()
+    node._s_normalized_shape, node._eps = shape, eps
+    node._s_input = SavedTensor(input)
+    node._s_weight = None if weight is None else SavedTensor(weight)
+    node._s_bias = None if bias is None else SavedTensor(bias)
+    node._s_result1 = SavedTensor(Tensor._wrap(mean))
+    node._s_result2 = SavedTensor(Tensor._wrap(rstd))
+    return record(node, out, input, weight, bias)
 
 
 def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,

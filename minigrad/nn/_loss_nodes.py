@@ -11,6 +11,8 @@ import warnings
 import numpy as np
 
 from .._dtype import from_numpy_dtype
+from .._ops import _formula as F
+from .._ops._backward import where
 from .._ops._core import binary_operands, value
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
@@ -70,8 +72,9 @@ def mse_loss(input: Tensor, target: Tensor, reduction: int) -> Tensor:
     if dtype.kind != "f":
         name = from_numpy_dtype(dtype)._legacy_name[:-6]
         raise NotImplementedError(f"\"mse_cpu\" not implemented for '{name}'")
-    diff = a - b
-    out = Tensor._wrap(_reduce(diff * diff, reduction))
+    with np.errstate(all="ignore"):  # inf - inf is NaN, as in PyTorch, without a warning
+        diff = a - b
+        out = Tensor._wrap(_reduce(diff * diff, reduction))
     if should_record(input, target):
         node = MseLossBackward0()
         node._s_reduction = reduction
@@ -105,20 +108,19 @@ class NllLossBackward0(Node):
         value(self._s_self)  # PyTorch's errors if these were freed or changed in place
         value(self._s_target)
         w = self._w
-        if self._s_reduction == 0 and len(self._shape) > 1:  # one gradient per sample
-            if isinstance(g, Tensor):
-                return (g.unsqueeze(1) * self._one_hot(-w),)
-            return (self._one_hot(-w * g.reshape(-1)),)  # (rows in the input's order)
         if self._s_reduction == 1:
             w = w / self._total
-        if isinstance(g, Tensor):  # create_graph: the product is recorded
-            return (g * self._one_hot(-w),)
-        return (self._one_hot(-w * g),)  # only the target entries see g (zeros stay zero)
+        if self._s_reduction == 0 and len(self._shape) > 1:  # one gradient per sample
+            g = F.unsqueeze(g, 1)  # (broadcast along the class dimension)
+        # only the target entries see g: elsewhere 0, even where g is inf or nan
+        with np.errstate(invalid="ignore"):
+            return (where(self._one_hot(True), g * self._one_hot(-w), 0.0),)
 
     def _one_hot(self, values):
         """``values`` at each (sample, target class), zeros elsewhere, in the input's layout."""
         shape = self._shape
-        flat = np.zeros((self._rows.size, shape[1] if len(shape) > 1 else shape[0]), self._dtype)
+        dtype = bool if values is True else self._dtype
+        flat = np.zeros((self._rows.size, shape[1] if len(shape) > 1 else shape[0]), dtype)
         flat[self._rows, self._cols] = values
         if len(shape) == 1:
             return flat[0]

@@ -45,7 +45,8 @@ def _record(data: np.ndarray, node: Node, reduction: int, **saved) -> Tensor:
     node._s_reduction = reduction
     for name, t in saved.items():
         setattr(node, "_s_" + name, None if t is None else SavedTensor(t))
-    return record(node, Tensor._wrap(data), saved["self"], saved["target"])
+    return record(node, Tensor._wrap(data), saved["self"], saved["target"],
+                  broadcast=True)  # (the engine casts each gradient to its input's dtype)
 
 
 def _value(saved):
@@ -117,16 +118,16 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight, reduction: int,
                                      pos_weight) -> Tensor:
-    x = input._data
-    t = target._data.astype(x.dtype, copy=False)
-    softplus = np.maximum(-x, 0) + np.log1p(np.exp(-np.abs(x)))
-    if pos_weight is None:
-        loss = (1 - t) * x + softplus
-    else:
-        loss = (1 - t) * x + (1 + (pos_weight._data - 1) * t) * softplus
-    if weight is not None:
-        loss = loss * weight._data
-    data = np.asarray(_reduce(Tensor._wrap(loss.astype(x.dtype)), reduction)._data)
+    x, t = input._data, target._data  # (the result has the target's dtype, as in PyTorch)
+    with np.errstate(all="ignore"):
+        softplus = np.maximum(-x, 0) + np.log1p(np.exp(-np.abs(x)))
+        if pos_weight is None:
+            loss = (1 - t) * x + softplus
+        else:
+            loss = (1 - t) * x + (1 + (pos_weight._data - 1) * t) * softplus
+        if weight is not None:
+            loss = loss * weight._data
+    data = np.asarray(_reduce(Tensor._wrap(loss.astype(t.dtype)), reduction)._data)
     if not should_record(input, target, weight, pos_weight):
         return Tensor._wrap(data)
     return _record(data, BinaryCrossEntropyWithLogitsBackward0(), reduction, self=input,
@@ -167,22 +168,24 @@ class SmoothL1LossBackward0(HuberLossBackward0):
 def _robust(input, target, reduction, node, width: float, huber: bool) -> Tensor:
     kernel = "huber" if huber else "smooth_l1"
     a, b, dtype = binary_operands(input, target)
-    if dtype.kind != "f":
-        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for "
-                                  f"'{from_numpy_dtype(dtype)._legacy_name[:-6]}'")
-    if huber and input._data.dtype.kind != "f":  # the result has the input's dtype
+    kind = input._data.dtype.kind
+    if huber and (dtype.kind == "f" and kind != "f" or dtype.kind in "iu" and kind == "b"):
         raise RuntimeError(f"result type {from_numpy_dtype(dtype)._legacy_name[:-6]} can't be "
                            f"cast to the desired output type {input.dtype._legacy_name[:-6]}")
-    d = a - b
-    if huber:
-        d = d.astype(input._data.dtype, copy=False)
-    a = np.abs(d)
-    if huber:
-        loss = np.where(a < width, 0.5 * d * d, width * (a - 0.5 * width))
-    elif width == 0:
-        loss = a
-    else:
-        loss = np.where(a < width, 0.5 * d * d / width, a - 0.5 * width)
+    if dtype.kind != "f":  # (huber's result has the input's dtype: checked first)
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for "
+                                  f"'{from_numpy_dtype(dtype)._legacy_name[:-6]}'")
+    with np.errstate(all="ignore"):  # inf - inf is NaN, as in PyTorch, without a warning
+        d = a - b
+        if huber:
+            d = d.astype(input._data.dtype, copy=False)
+        a = np.abs(d)
+        if huber:
+            loss = np.where(a < width, 0.5 * d * d, width * (a - 0.5 * width))
+        elif width == 0:
+            loss = a
+        else:
+            loss = np.where(a < width, 0.5 * d * d / width, a - 0.5 * width)
     data = np.asarray(_reduce(Tensor._wrap(loss.astype(d.dtype)), reduction)._data)
     if not should_record(input, target):
         return Tensor._wrap(data)

@@ -99,7 +99,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     if p == 1:
         mask = np.zeros((), d.dtype)
     else:
-        keep = _sampling.bernoulli(default_generator, np.full(d.shape, 1 - p))  # bernoulli_(1-p)
+        keep = _sampling.bernoulli_scalar(default_generator, d.size, 1 - p).reshape(d.shape)
         mask = keep.astype(d.dtype) / d.dtype.type(1 - p)
     mask = Tensor._wrap(mask)
     return input.mul_(mask) if inplace else input * mask

@@ -10,22 +10,9 @@ import re
 import warnings
 
 import pytest
+from helpers import both_raise
 
 import minigrad as mg
-
-
-def outcome(fn, lib):
-    try:
-        fn(lib)
-    except Exception as e:  # noqa: BLE001 - compared as a whole below
-        return type(e).__name__, str(e).replace("torch.", "minigrad.")
-    return None, None
-
-
-def assert_same_error(torch, fn):
-    expected = outcome(fn, torch)
-    assert expected[0] is not None, "torch raised nothing"
-    assert outcome(fn, mg) == expected
 
 
 def backward_twice(L):
@@ -246,14 +233,14 @@ CASES = [backward_twice, saved_read_after_backward, non_scalar_implicit_grad,
 
 @pytest.mark.parametrize("case", CASES, ids=lambda f: f.__name__)
 def test_error_matches_pytorch(torch, case):
-    assert_same_error(torch, case)
+    both_raise(torch, case)
 
 
 def test_integer_tensor_made_with_requires_grad_raises_pytorch_error(torch):
     def make(L):
         L.tensor([1, 2], requires_grad=True)
 
-    assert_same_error(torch, make)
+    both_raise(torch, make)
 
 
 # ---------------------------------------------------------------- warnings

@@ -51,9 +51,7 @@ def notebook(lab, browser):
 @pytest.fixture
 def clean(notebook):
     yield notebook
-    problems = notebook.offline.take_errors()
-    assert not problems, "the page logged errors or reached for the network:\n" + \
-        "\n".join(problems)
+    notebook.assert_clean()
 
 
 def cell(notebook, index: int):

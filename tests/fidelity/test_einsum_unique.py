@@ -81,6 +81,23 @@ def test_einsum_rejects_bad_equations_with_pytorchs_messages(torch):
     assert errors(mg) == errors(torch)
 
 
+def sublists(lib):
+    a, b = operands(lib, "ij,jk")
+    out = []
+    for args in [(a, [0, 1], b, [1, 2], [0, 2]), (a, [0, 1], b, [1, 2]),
+                 (a, [Ellipsis, 1], [1, Ellipsis]), (a, [0, 60]), (a,), ()]:
+        try:
+            r = lib.einsum(*args)
+            out.append((str(r), r.grad_fn.name()))
+        except (ValueError, RuntimeError) as e:
+            out.append((type(e).__name__, str(e)))
+    return out
+
+
+def test_einsum_in_the_sublist_form_as_in_pytorch(torch):
+    assert sublists(mg) == sublists(torch)
+
+
 def test_einsum_of_integers_and_without_grad_as_in_pytorch(torch):
     def run_ints(lib):
         a = lib.arange(6).reshape(2, 3)
@@ -145,3 +162,24 @@ def test_unique_of_integers_and_bools_records_nothing(torch):
                 str(lib.unique(lib.tensor([2, 3], dtype=lib.uint8)))]
 
     assert ints(mg) == ints(torch)
+
+
+def argument_errors(lib):
+    x = lib.ones(2, 3, 1, requires_grad=True)
+    calls = [lambda: x.unique(0), lambda: x.unique(return_inverse=1),
+             lambda: lib.unique(x, return_counts=2.0), lambda: x.unique(sorted=0, dim=0),
+             lambda: x.unique(dim=1.5), lambda: x.unique(dim="a"), lambda: x.unique(dim=True),
+             lambda: lib.unique(x, sorted=None), lambda: x.unique_consecutive(return_inverse=1),
+             lambda: lib.unique_consecutive(x, dim=1.5)]
+    out = []
+    for call in calls:
+        try:
+            call()
+            out.append("ok")
+        except TypeError as e:
+            out.append(str(e))
+    return out
+
+
+def test_unique_rejects_arguments_of_the_wrong_type_as_pytorch(torch):
+    assert argument_errors(mg) == argument_errors(torch)

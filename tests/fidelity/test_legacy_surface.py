@@ -137,3 +137,17 @@ def edges_and_versions(lib):
 
 def test_gradient_edges_and_increment_version_as_in_pytorch(torch):
     assert edges_and_versions(mg) == edges_and_versions(torch)
+
+
+def sized(lib):
+    lib.manual_seed(0)
+    calls = [lambda: lib.randn(size=(2,)), lambda: lib.rand(size=(2, 1)),
+             lambda: lib.zeros(size=(2,)), lambda: lib.ones(size=[1, 2]),
+             lambda: lib.empty(size=(2,)).shape, lambda: lib.randn(size=(), requires_grad=True),
+             lambda: lib.zeros(2, size=(2,)), lambda: lib.randn(2, size=(2,))]
+    results = [outcome(lambda c=call: str(c()))[0] for call in calls]
+    return [(kind, text.split("\n")[0]) for kind, text in results]  # (first lines)
+
+
+def test_creation_takes_size_as_a_keyword_as_d2l_writes_it(torch):
+    assert sized(mg) == sized(torch)

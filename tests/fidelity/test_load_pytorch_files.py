@@ -147,3 +147,27 @@ def test_minigrads_own_files_still_round_trip(tmp_path):
     mg.save(obj, tmp_path / "own.pt")
     back = mg.load(tmp_path / "own.pt")
     assert repr(back) == repr(obj) and back["w"].requires_grad
+
+
+class Box:
+    """A class a checkpoint may hold, allowed by name with safe_globals."""
+
+
+def test_classes_allowed_with_safe_globals_load_as_in_pytorch(torch, tmp_path):
+    box = Box()
+    box.w = torch.tensor([1.0, 2.0])
+    box.note = "hi"
+    torch.save({"box": box}, tmp_path / "box.pt")
+    results = []
+    for lib in (mg, torch):
+        assert refusal(lib, tmp_path / "box.pt") != "loaded"
+        with lib.serialization.safe_globals([Box]):
+            loaded = lib.load(tmp_path / "box.pt")["box"]
+            assert Box in lib.serialization.get_safe_globals()
+        assert Box not in lib.serialization.get_safe_globals()
+        results.append((type(loaded).__name__, repr(loaded.w), loaded.note))
+        lib.serialization.add_safe_globals([(Box, f"{Box.__module__}.Box")])
+        assert type(lib.load(tmp_path / "box.pt")["box"]) is Box
+        lib.serialization.clear_safe_globals()
+        assert refusal(lib, tmp_path / "box.pt") != "loaded"
+    assert results[0] == results[1]

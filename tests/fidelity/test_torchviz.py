@@ -55,8 +55,6 @@ WHY = {
     "layer_norm": "minigrad's layer_norm is made of mean/sub/div nodes; PyTorch has one "
                   "NativeLayerNormBackward0",
     "hypot_result": "PyTorch's HypotBackward0 also saves its result",
-    "vstack": "PyTorch's vstack of 1-d tensors goes through UnsqueezeBackward0, minigrad's "
-              "through ViewBackward0",
     "diag_dims": "DiagEmbedBackward0 saves dim1/dim2 as unsigned negative dims in PyTorch",
 }
 

@@ -48,6 +48,7 @@ X = torch.tensor(np.linspace(-1, 1, 24, dtype=np.float32).reshape(2, 3, 4), requ
 M = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
 PARAMS = {"a": A, "b": B, "x": X, "m": M}
 CASES = {
+    "vstack": lambda: torch.vstack([A, B]),
     "mlp_with_named_parameters": mlp,
     "arithmetic": lambda: (A * B + A.exp() / B).sigmoid().pow(2).sum() - A.mean() * 3,
     "view_of_a_leaf": lambda: A.view(3, 1)[1:],
@@ -76,7 +77,6 @@ KNOWN = {
     "embedding_padding_idx": lambda: F.embedding(torch.tensor([1, 0]), X[0]),
     "layer_norm": lambda: F.layer_norm(X, (4,)),
     "hypot_result": lambda: torch.hypot(A, B),
-    "vstack": lambda: torch.vstack([A, B]),
     "diag_dims": lambda: torch.diag(A),
 }
 

@@ -95,6 +95,9 @@ def operation(template: str) -> str:
     m = re.search(r"\{(?:inplace1|inplace2)\}", template)
     if m:
         return m.group(0)
+    m = re.match(r"(?:list\()?lib\.(optim|nn|utils\.data|autograd\.functional)\.(\w+)", template)
+    if m:
+        return f"{m.group(1).split('.')[-1]}.{m.group(2)}"
     m = re.match(r"(?:lib\.autograd\.|lib\.|F\.|[^.]*\}\.)(\w+)", template)
     if m:
         return m.group(1) if not template.startswith("F.") else "F." + m.group(1)

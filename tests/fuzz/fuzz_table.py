@@ -144,8 +144,31 @@ TEMPLATES = {
              ("{x}.retain_grad()", 1), ("{x}.is_leaf", 1)],
 }
 
+# Modules without random initialisation, optimizers (one step on a leaf), data, and
+# torch.autograd.functional.
+TEMPLATES["more"] = [("lib.nn." + expr, 1) for expr in (
+    "ReLU()({x})", "Sigmoid()({x})", "Tanh()({x})", "Softmax(dim={d})({x})",
+    "LogSoftmax(dim=-1)({x})", "Flatten()({x})", "Identity()({x})", "MSELoss()({x}, {y})",
+    "L1Loss(reduction={red})({x}, {y})", "HuberLoss(delta=0.5)({x}, {y})",
+    "SmoothL1Loss()({x}, {y})", "BCEWithLogitsLoss()({x}, {y})",
+    "CrossEntropyLoss()({x}, {x}.argmax(-1))", "Dropout(0.0)({x})",
+    "Sequential(lib.nn.ReLU(), lib.nn.Tanh())({x})", "Parameter({x}.detach().float())")] + [
+    ("lib.optim." + expr + ".step() or {leaf}", 2) for expr in (
+        "SGD([{leaf}], lr=0.1)", "SGD([{leaf}], lr=0.1, momentum=0.9, nesterov=True)",
+        "SGD([{leaf}], lr=0.1, weight_decay=0.01)", "Adam([{leaf}], lr=0.01)",
+        "AdamW([{leaf}], lr=0.01)", "Adam([{leaf}], lr=0.01, amsgrad=True)",
+        "RMSprop([{leaf}], lr=0.01)", "RMSprop([{leaf}], momentum=0.5, centered=True)",
+        "Adagrad([{leaf}], lr=0.1)")] + [
+    ("list(lib.utils.data.DataLoader(lib.utils.data.TensorDataset({x}), batch_size=2))", 1),
+    ("list(lib.utils.data.DataLoader(lib.utils.data.TensorDataset({x}, {y}), batch_size=3, "
+     "drop_last=True))", 1), ("lib.utils.data.TensorDataset({x})[0]", 1),
+    ("lib.autograd.functional.jacobian(lambda t: t.exp() * 2, {x})", 1),
+    ("lib.autograd.functional.hessian(lambda t: (t * t * t).sum(), {x})", 1),
+    ("lib.autograd.functional.vjp(lambda t: t.sin(), {x}, lib.ones_like({x}))", 1),
+    ("lib.autograd.functional.jvp(lambda t: t.tanh(), {x}, lib.ones_like({x}))", 1)]
+
 TOPIC_WEIGHTS = {"unary": 5, "binary": 5, "reduce": 5, "movement": 6, "index": 3, "linalg": 2,
-                 "nn": 3, "create": 2, "grad": 5}
+                 "nn": 3, "create": 2, "grad": 5, "more": 3}
 
 # Whole statements (no target variable): setitem, .grad resets, hooks, grad mode.
 STATEMENTS = [("{x}[{idx}] = {val}", 4), ("{x}[{x} > 0] = {s}", 1), ("{leaf}.grad = None", 1),

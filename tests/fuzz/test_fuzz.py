@@ -57,7 +57,9 @@ def test_random_programs_behave_as_in_pytorch(torch, capsys, seeds, probes):
     ("lib.fmod({x}, {other})", "fmod"), ("{g}.sum().backward()", "sum"),
     ("{x}[{idx}]", "getitem"), ("{x}[{idx}] = {val}", "setitem"), ("{x} += {other}", "add_"),
     ("F.mse_loss({x}, {y})", "F.mse_loss"), ("{other} ** {x}", "pow"),
-    ("lib.autograd.grad({g}.sum(), {leaf})", "grad")])
+    ("lib.autograd.grad({g}.sum(), {leaf})", "grad"),
+    ("lib.optim.SGD([{leaf}], lr=0.1).step() or {leaf}", "optim.SGD"),
+    ("list(lib.utils.data.DataLoader(lib.utils.data.TensorDataset({x})))", "data.DataLoader")])
 def test_the_operation_of_a_template_is_recognised(template, op):
     assert fuzz_gen.operation(template) == op
 

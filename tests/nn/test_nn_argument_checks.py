@@ -26,6 +26,8 @@ CASES = [
     "F.huber_loss(lib.tensor([1, 2]), lib.tensor([1, 2]))",
     "F.huber_loss(lib.tensor([1, 2]), lib.tensor([1., 2.]))",
     "F.huber_loss(lib.tensor([True]), lib.tensor([True]))",
+    "F.huber_loss(lib.tensor([True]), lib.tensor([1]))",
+    "F.huber_loss(lib.tensor([1]), lib.tensor([True]))",
     # binary cross-entropy: PyTorch's order of checks; NaN is out of [0, 1]
     "F.binary_cross_entropy_with_logits(lib.tensor([1, 2]), lib.tensor([1, 2]))",
     "F.binary_cross_entropy_with_logits(lib.tensor([1], dtype=lib.int32), lib.tensor([1.]))",
@@ -65,6 +67,12 @@ CASES = [
     "F.linear(lib.tensor([1., 2.], requires_grad=True), lib.tensor([3., 4.]), "
     "lib.tensor(1., requires_grad=True))",
     "F.linear(lib.ones(3, 2), lib.tensor([1., 2.]))",
+    # dtype and layout of results
+    "F.binary_cross_entropy_with_logits(lib.tensor([1., 2.]), lib.tensor([1., 0.], "
+    "dtype=lib.float64))",
+    "F.binary_cross_entropy_with_logits(lib.tensor([1., 2.], dtype=lib.float64), "
+    "lib.tensor([1., 0.]))",
+    "lib.softmax(lib.ones(2, 3).t(), 0)", "lib.log_softmax(lib.ones(2, 3).t(), 1)",
 ]
 
 
@@ -127,3 +135,53 @@ def test_linear_takes_pytorchs_path_for_every_shape_and_dtype(torch, mg):
         if not _same(mine, theirs):
             differ.append(f"{code}\n  minigrad {mine}\n  torch    {theirs}")
     assert not differ, f"{len(differ)} differ:\n" + "\n".join(differ[:10])
+
+
+@pytest.mark.parametrize("code", [
+    "F.mse_loss(x, x)", "F.smooth_l1_loss(x, x)", "F.huber_loss(x, x)", "F.softmax(x, 0)",
+    "F.log_softmax(x, 0)", "F.softmax(x[0], 0)", "F.log_softmax(x[0], 0)",
+    "F.binary_cross_entropy_with_logits(x, x.sigmoid())"])
+def test_losses_and_softmax_at_infinity_give_nan_without_numpy_warnings(torch, mg, code):
+    """inf - inf is NaN in both libraries; NumPy's RuntimeWarning must not reach the user."""
+    outcomes = []
+    for lib in (mg, torch):
+        ns = {"F": lib.nn.functional, "x": lib.tensor([float("inf"), 1.0])}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = eval(code, ns)
+        outcomes.append((repr(r.detach().numpy().tolist()), [str(w.message) for w in caught]))
+    assert outcomes[0] == outcomes[1]
+
+
+def test_loss_gradients_have_their_inputs_dtypes(mg):
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    t = mg.tensor([1.0, 0.0], dtype=mg.float64, requires_grad=True)
+    for loss in (mg.nn.functional.binary_cross_entropy_with_logits, mg.nn.functional.huber_loss,
+                 mg.nn.functional.smooth_l1_loss):
+        x.grad = t.grad = None
+        loss(x, t).backward()
+        assert (x.grad.dtype, t.grad.dtype) == (mg.float32, mg.float64), loss.__name__
+
+
+def test_layer_norm_is_one_native_node_with_pytorchs_gradients(torch, mg):
+    """One NativeLayerNormBackward0 (input, weight, bias edges; mean and 1/std saved), with
+    PyTorch's first and second derivatives."""
+    import numpy as np
+
+    x0 = np.random.default_rng(0).normal(size=(2, 3, 4))
+    w0 = np.random.default_rng(1).normal(size=(4,))
+    out = []
+    for lib in (mg, torch):
+        x, w = lib.tensor(x0, requires_grad=True), lib.tensor(w0, requires_grad=True)
+        b = lib.tensor(w0 / 2, requires_grad=True)
+        y = lib.nn.functional.layer_norm(x, (4,), w, b)
+        fn = y.grad_fn
+        meta = (fn.name(), len(fn.next_functions), tuple(fn._saved_result1.shape),
+                tuple(fn._saved_normalized_shape))
+        g, = lib.autograd.grad((y * y * y).sum(), x, create_graph=True)
+        (g * g).sum().backward()
+        out.append((meta, y.detach().numpy(), g.detach().numpy(), x.grad.numpy(),
+                    w.grad.numpy(), b.grad.numpy()))
+    assert out[0][0] == out[1][0]
+    for mine, theirs in zip(out[0][1:], out[1][1:]):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-9, atol=1e-9)

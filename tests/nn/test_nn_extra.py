@@ -4,23 +4,22 @@ values, gradients, node names, printed forms, errors."""
 from __future__ import annotations
 
 import numpy as np
+import op_table
 import pytest
-from helpers import assert_same_outcome
+from helpers import assert_close, assert_same_outcome
 
 import minigrad as mg
 
 RNG = np.random.default_rng(7)
 
 
-def both(torch, arrays, requires_grad=True):
-    ms = [mg.tensor(a, requires_grad=requires_grad and a.dtype.kind == "f") for a in arrays]
-    ts = [torch.tensor(a, requires_grad=requires_grad and a.dtype.kind == "f") for a in arrays]
-    return ms, ts
+def both(torch, arrays):
+    """(minigrad tensors, torch tensors) of ``arrays``; the float ones require grad."""
+    return tuple(reversed(op_table.both(torch, arrays)))
 
 
 def close(m, t, tol=1e-5):
-    assert m.shape == tuple(t.shape) and str(m.dtype) == str(t.dtype)
-    np.testing.assert_allclose(m.detach().numpy(), t.detach().numpy(), rtol=tol, atol=tol)
+    assert_close(m, t, rtol=tol, atol=tol)
 
 
 probs = RNG.uniform(0.01, 0.99, (4, 3)).astype(np.float32)

@@ -46,7 +46,8 @@ CASES = [
 ]
 
 VECTOR_CASES = [("torch.outer(x, x)", V), ("torch.diag(x)", V), ("torch.diag(x, 1)", V),
-                ("torch.hstack([x, x])", V), ("torch.vstack([x, x])", V)]
+                ("torch.hstack([x, x])", V), ("torch.vstack([x, x])", V),
+                ("torch.hstack([x, x])", np.float32(2.5)), ("torch.vstack([x, x])", np.float32(2.5))]
 
 
 def run(lib, code, x0):
@@ -144,3 +145,12 @@ def test_einsum_gradients_match_torch(torch):
 
     for m, t in zip(grads(mg), grads(torch)):
         np.testing.assert_allclose(m, t, rtol=1e-5)
+
+
+@pytest.mark.parametrize("code", [
+    "[f.name() for f, _ in lib.hstack([lib.tensor(2., requires_grad=True)] * 2).grad_fn.next_functions]",
+    "[f.name() for f, _ in lib.vstack([lib.tensor(2., requires_grad=True)] * 2).grad_fn.next_functions]",
+    "[f.name() for f, _ in lib.vstack([lib.ones(3, requires_grad=True)] * 2).grad_fn.next_functions]",
+    "lib.hstack([])", "lib.vstack([])"])
+def test_hstack_and_vstack_go_through_at_least_1d_and_2d_as_in_pytorch(torch, code):
+    assert_same_outcome(torch, code)

@@ -47,12 +47,6 @@ def _no_grad_view(t):
         return t[0]
 
 
-@pytest.mark.parametrize("name", sorted(LEAF_ERRORS))
-def test_refused_in_place_raises_torch_error(torch, name):
-    fn = LEAF_ERRORS[name]
-    assert_same_error(lambda: fn(_leaves(torch)[0]), lambda: fn(_leaves(mg)[0]))
-
-
 def test_in_place_on_a_leaf_is_allowed_without_grad_and_bumps_the_version(torch):
     def run(lib):
         x = _leaves(lib)[0]
@@ -218,9 +212,14 @@ def _then(a, op, modify):
     b.sum().backward()
 
 
-@pytest.mark.parametrize("name", sorted(SAVED))
-def test_modified_saved_tensor_raises_torch_error_in_backward(torch, name):
-    fn = SAVED[name]
+# both tables: in place on a leaf is refused at once, a modified saved tensor fails backward
+ERRORS = {**{f"leaf-{name}": fn for name, fn in LEAF_ERRORS.items()},
+          **{f"saved-{name}": fn for name, fn in SAVED.items()}}
+
+
+@pytest.mark.parametrize("name", sorted(ERRORS))
+def test_refused_in_place_and_modified_saved_tensors_raise_torch_errors(torch, name):
+    fn = ERRORS[name]
     assert_same_error(lambda: fn(_leaves(torch)[0]), lambda: fn(_leaves(mg)[0]))
 
 

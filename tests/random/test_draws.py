@@ -181,3 +181,24 @@ def test_bad_arguments_raise_as_in_pytorch(torch, build):
     from helpers import both_raise
 
     both_raise(torch, build)
+
+
+def test_poisson_matches_below_and_above_rate_ten(same_draws):
+    def program(lib):
+        lib.manual_seed(21)
+        rates = lib.tensor([0.0, 0.5, 3.0, 9.99, 10.0, 12.5, 50.0, 1000.0, 3.7e5] * 4)
+        grad = lib.poisson(rates.double().requires_grad_())
+        return [lib.poisson(rates), grad.detach(), lib.tensor(grad.grad_fn.name() == "PoissonBackward0"),
+                lib.rand(2)]
+
+    same_draws(program)
+
+
+@pytest.mark.parametrize("build", [
+    lambda lib: lib.rand(2, dtype=lib.int64), lambda lib: lib.randn(2, dtype=lib.int64),
+    lambda lib: lib.rand(2, dtype=lib.bool), lambda lib: lib.randn(3, dtype=lib.uint8),
+    lambda lib: lib.normal(0.0, 1.0, size=(2,), dtype=lib.int32)])
+def test_random_floats_of_an_integer_dtype_raise_as_in_pytorch(torch, build):
+    from helpers import both_raise
+
+    both_raise(torch, build)

@@ -72,6 +72,11 @@ def test_a_shuffled_dataloader_gives_pytorchs_batches(same_draws):
         sampler = data.RandomSampler(range(50), replacement=True, num_samples=70)
         out.append(lib.tensor(list(sampler)))
         out.append(lib.tensor(list(data.SubsetRandomSampler([3, 5, 7, 9]))))
+        weighted = data.WeightedRandomSampler([0.1, 0.9, 0.4, 0.0, 2.0], 12)
+        out += [lib.tensor(list(weighted)), lib.tensor(list(data.WeightedRandomSampler(
+            [1.0, 3.0, 2.0], 3, replacement=False, generator=lib.Generator().manual_seed(4))))]
+        loader = data.DataLoader(ds, batch_size=3, sampler=data.WeightedRandomSampler([1.0] * 10, 7))
+        out += [t for batch in loader for t in batch]
         parts = data.random_split(range(10), [0.3, 0.7], generator=lib.Generator().manual_seed(1))
         out += [lib.tensor(list(p)) for p in parts]
         return out + [lib.randn(3)]

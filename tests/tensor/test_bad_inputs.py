@@ -141,7 +141,8 @@ def _binary() -> list:
         "L.tensor(-1.).sqrt()", "L.tensor(0.).log()", "L.tensor([0.]) / 0",
         "L.tensor([0.]).pow(-1)", "L.tensor([100.]).exp()", "L.tensor([0.]).reciprocal()",
         "L.tensor([float('nan')]).long()", "L.tensor([1e5]).half()", "L.tensor([]).mean()",
-        "L.tensor([]).max()",
+        "L.tensor([]).max()", "L.ones(2) * 1e39", "1e39 - L.ones(2)", "L.ones(2) + 1e39",
+        "L.ones(2, dtype=L.float16) * 1e39", "L.ones(2, dtype=L.float64) * 1e39",
     ]
 
 

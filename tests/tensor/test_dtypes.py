@@ -114,6 +114,11 @@ REDUCTIONS = [
     "L.ones(2).sum(0, dtype='float32')", "L.ones(2).mean(dtype='float32')",
     "L.ones(2).prod(dtype='float32')", "L.ones(2).cumsum(0, dtype='float32')",
     "L.tensor([1, 2], dtype=L.uint8).prod()", "L.tensor([1, 2], dtype=L.int32).cumsum(0)",
+    # float16 adds up in float32 and rounds once, as in PyTorch
+    "L.arange(0, 2000, dtype=L.float16).sum()", "L.arange(0, 20, dtype=L.float16).mean()",
+    "L.arange(0, 20, dtype=L.float16).reshape(4, 5).sum(0, keepdim=True)",
+    "L.arange(0, 20, dtype=L.float16).nansum()", "L.arange(1, 8, dtype=L.float16).prod()",
+    "L.arange(0, 2000, dtype=L.float16).mean()", "L.ones(3).sum(dtype=L.float16)",
 ]
 
 

@@ -16,8 +16,15 @@ from .dataset import (
     TensorDataset,
     random_split,
 )
-from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler
+from .sampler import (
+    BatchSampler,
+    RandomSampler,
+    Sampler,
+    SequentialSampler,
+    SubsetRandomSampler,
+    WeightedRandomSampler,
+)
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset",
            "random_split", "DataLoader", "default_collate", "Sampler", "SequentialSampler",
-           "RandomSampler", "SubsetRandomSampler", "BatchSampler"]
+           "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler", "BatchSampler"]

@@ -7,13 +7,14 @@ generator at the start of each epoch (``torch.empty((), dtype=torch.int64).rando
 
 from __future__ import annotations
 
-from ..._creation import randint
+from ..._creation import as_tensor, randint
+from ..._dtype import float64
 from ..._mt19937 import Generator, default_generator
-from ..._random import randperm
+from ..._random import multinomial, randperm
 from ..._sampling import random_default
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
-           "BatchSampler"]
+           "WeightedRandomSampler", "BatchSampler"]
 
 
 class Sampler:
@@ -85,6 +86,32 @@ class SubsetRandomSampler(Sampler):
 
     def __len__(self) -> int:
         return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler):
+    """``num_samples`` indices drawn with the given weights (``multinomial``)."""
+
+    def __init__(self, weights, num_samples: int, replacement: bool = True,
+                 generator=None) -> None:
+        if isinstance(num_samples, bool) or not isinstance(num_samples, int) or num_samples <= 0:
+            raise ValueError("num_samples should be a positive integer value, but got "
+                             f"num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError("replacement should be a boolean value, but got "
+                             f"replacement={replacement}")
+        weights = as_tensor(weights, dtype=float64)
+        if weights.dim() != 1:
+            raise ValueError("weights should be a 1d sequence but given weights have shape "
+                             f"{tuple(weights.shape)}")
+        self.weights, self.num_samples = weights, num_samples
+        self.replacement, self.generator = replacement, generator
+
+    def __iter__(self):
+        yield from multinomial(self.weights, self.num_samples, self.replacement,
+                               generator=self.generator).tolist()
+
+    def __len__(self) -> int:
+        return self.num_samples
 
 
 class BatchSampler(Sampler):

@@ -1,6 +1,8 @@
-# d2l-zh 2.5 自动微分 (re-typed; each notebook output printed; randn replaced by NumPy data).
-import numpy as np
+# d2l-zh 2.5 自动微分 (re-typed; each notebook output printed; seeded: minigrad draws PyTorch's
+# random numbers, so randn gives both libraries the same a).
 import torch
+
+torch.manual_seed(0)
 
 x = torch.arange(4.0)
 print(x)
@@ -41,7 +43,7 @@ def f(a):
     return c
 
 
-a = torch.tensor(np.float32(-0.7), requires_grad=True)
+a = torch.randn(size=(), requires_grad=True)
 d = f(a)
 d.backward()
 print(a.grad == d / a)

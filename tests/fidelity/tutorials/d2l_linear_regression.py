@@ -1,21 +1,20 @@
-# d2l-zh 3.2 线性回归的从零开始实现 and 3.3 线性回归的简洁实现 (re-typed; torch.normal replaced
-# by NumPy data given to both libraries, random.shuffle seeded, DataLoader without shuffling).
+# d2l-zh 3.2 线性回归的从零开始实现 and 3.3 线性回归的简洁实现 (re-typed; seeded: minigrad draws
+# PyTorch's random numbers, and random.shuffle is Python's, so both libraries see the same data).
 # float32 losses may differ in the last digits (summation order): compared with a tolerance.
 import random
 
-import numpy as np
 import torch
 from torch import nn
 from torch.utils import data
 
-rng = np.random.default_rng(2)
+torch.manual_seed(2)
 random.seed(0)
 
 
 def synthetic_data(w, b, num_examples):
-    X = torch.tensor(rng.normal(0, 1, (num_examples, len(w))).astype(np.float32))
+    X = torch.normal(0, 1, (num_examples, len(w)))
     y = torch.matmul(X, w) + b
-    y += torch.tensor(rng.normal(0, 0.01, tuple(y.shape)).astype(np.float32))
+    y += torch.normal(0, 0.01, y.shape)
     return X, y.reshape((-1, 1))
 
 
@@ -38,7 +37,7 @@ batch_size = 10
 for X, y in data_iter(batch_size, features, labels):
     print(X, '\n', y)
     break
-w = torch.tensor(rng.normal(0, 0.01, (2, 1)).astype(np.float32), requires_grad=True)
+w = torch.normal(0, 0.01, size=(2, 1), requires_grad=True)
 b = torch.zeros(1, requires_grad=True)
 
 
@@ -78,10 +77,10 @@ def load_array(data_arrays, batch_size, is_train=True):
     return data.DataLoader(dataset, batch_size, shuffle=is_train)
 
 
-data_iter = load_array((features, labels), batch_size, is_train=False)
+data_iter = load_array((features, labels), batch_size)
 print(next(iter(data_iter)))
 net = nn.Sequential(nn.Linear(2, 1))
-net[0].weight.data.copy_(torch.tensor(rng.normal(0, 0.01, (1, 2)).astype(np.float32)))
+net[0].weight.data.normal_(0, 0.01)
 net[0].bias.data.fill_(0)
 loss = nn.MSELoss()
 trainer = torch.optim.SGD(net.parameters(), lr=0.03)

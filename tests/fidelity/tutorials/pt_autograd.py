@@ -1,13 +1,12 @@
-# PyTorch beginner tutorial "Automatic Differentiation with torch.autograd" (re-typed; randn
-# replaced by NumPy data given to both libraries).
-import numpy as np
+# PyTorch beginner tutorial "Automatic Differentiation with torch.autograd" (re-typed; seeded:
+# minigrad draws PyTorch's random numbers, so both libraries see the same w and b).
 import torch
 
-rng = np.random.default_rng(0)
+torch.manual_seed(0)
 x = torch.ones(5)  # input tensor
 y = torch.zeros(3)  # expected output
-w = torch.tensor(rng.standard_normal((5, 3), dtype=np.float32), requires_grad=True)
-b = torch.tensor(rng.standard_normal(3, dtype=np.float32), requires_grad=True)
+w = torch.randn(5, 3, requires_grad=True)
+b = torch.randn(3, requires_grad=True)
 z = torch.matmul(x, w) + b
 loss = torch.nn.functional.binary_cross_entropy_with_logits(z, y)
 print(f"Gradient function for z = {z.grad_fn}")
@@ -40,9 +39,9 @@ external_grad = torch.tensor([1., 1.])
 Q.backward(gradient=external_grad)
 print(9 * a**2 == a.grad)
 print(-2 * b == b.grad)
-x = torch.tensor(rng.random((5, 5), dtype=np.float32))
-y = torch.tensor(rng.random((5, 5), dtype=np.float32))
-z = torch.tensor(rng.random((5, 5), dtype=np.float32), requires_grad=True)
+x = torch.rand(5, 5)
+y = torch.rand(5, 5)
+z = torch.rand((5, 5), requires_grad=True)
 a = x + y
 print(f"Does `a` require gradients?: {a.requires_grad}")
 b = x + z

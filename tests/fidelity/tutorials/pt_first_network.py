@@ -1,12 +1,12 @@
 # PyTorch beginner tutorials "Build the Neural Network" and "Optimizing Model Parameters"
-# (re-typed; FashionMNIST replaced by NumPy data, initial weights given to both libraries).
+# (re-typed; FashionMNIST replaced by random images, seeded: minigrad draws PyTorch's random
+# numbers and initial weights, so both libraries start from the same model and data).
 # float32 losses may differ in the last digits (summation order): compared with a tolerance.
-import numpy as np
 import torch
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
-rng = np.random.default_rng(1)
+torch.manual_seed(1)
 device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() \
     else "cpu"
 print(f"Using {device} device")
@@ -32,18 +32,36 @@ class NeuralNetwork(nn.Module):
 
 model = NeuralNetwork().to(device)
 print(model)
-model.load_state_dict({k: torch.tensor(rng.uniform(-0.3, 0.3, tuple(v.shape)).astype(np.float32))
-                       for k, v in model.state_dict().items()})
-X = torch.tensor(rng.random((1, 8, 8), dtype=np.float32), device=device)
+X = torch.rand(1, 8, 8, device=device)
 logits = model(X)
 pred_probab = nn.Softmax(dim=1)(logits)
 y_pred = pred_probab.argmax(1)
 print(f"Predicted class: {y_pred}")
+# "Model Layers": a minibatch of 3 images through each layer
+input_image = torch.rand(3, 8, 8)
+print(input_image.size())
+flatten = nn.Flatten()
+flat_image = flatten(input_image)
+print(flat_image.size())
+layer1 = nn.Linear(in_features=8 * 8, out_features=20)
+hidden1 = layer1(flat_image)
+print(hidden1.size())
+print(f"Before ReLU: {hidden1}\n\n")
+hidden1 = nn.ReLU()(hidden1)
+print(f"After ReLU: {hidden1}")
+seq_modules = nn.Sequential(flatten, layer1, nn.ReLU(), nn.Linear(20, 10))
+logits = seq_modules(input_image)
+print(logits.shape, logits.grad_fn)
+softmax = nn.Softmax(dim=1)
+pred_probab = softmax(logits)
+print(pred_probab.sum(1).shape, pred_probab.grad_fn.name())
+# "Model Parameters"
+print(f"Model structure: {model}\n\n")
 for name, param in model.named_parameters():
-    print(f"Layer: {name} | Size: {param.size()} | Values : {param[:2].shape} \n")
+    print(f"Layer: {name} | Size: {param.size()} | Values : {param[:2]} \n")
 
-images = torch.tensor(rng.random((256, 1, 8, 8), dtype=np.float32))
-labels = torch.tensor(rng.integers(0, 10, 256))
+images = torch.rand(256, 1, 8, 8)
+labels = torch.randint(0, 10, (256,))
 train_dataloader = DataLoader(TensorDataset(images[:192], labels[:192]), batch_size=64)
 test_dataloader = DataLoader(TensorDataset(images[192:], labels[192:]), batch_size=64)
 learning_rate = 1e-1

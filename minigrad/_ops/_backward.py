@@ -1,0 +1,238 @@
+"""The functions PyTorch's backward formulas are written with, for minigrad's formulas.
+
+A formula gets NumPy arrays in a plain backward and Tensors under ``create_graph=True``; each
+function here takes either, so a formula is written once. On tensors it records what PyTorch's
+formula records (derivatives.yaml), so second-order graphs match PyTorch's node for node:
+
+- ``scale(x, 2)`` is ``mul(Tensor, Scalar)``: a ``MulBackward1`` (``x * 2`` of two tensors is
+  ``MulBackward0``).
+- ``where(cond, a, b)`` with a constant mask: a ``WhereBackward0``.
+- ``sigmoid_backward``, ``tanh_backward``, ``threshold_backward`` (relu's) are ops of their
+  own, as in PyTorch: their nodes are ``SigmoidBackwardBackward0``, ``TanhBackwardBackward0``,
+  ``ThresholdBackwardBackward0``.
+
+>>> import numpy as np, minigrad as torch
+>>> threshold_backward(np.ones(3), np.array([-1., np.nan, 2.]), 0)
+array([0., 1., 1.])
+>>> z = torch.tensor([0.5], requires_grad=True).sigmoid()
+>>> sigmoid_backward(torch.ones(1), z).grad_fn.name()
+'SigmoidBackwardBackward0'
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd.graph import Node, SavedTensor, record, should_record
+from ._core import value
+from .arithmetic import mul_by_number
+
+__all__ = ["scale", "where", "sgn", "sign_data", "sigmoid_backward", "tanh_backward",
+           "threshold_backward", "data", "unsqueeze_dims", "masked_zero", "call", "rsqrt",
+           "reversed_cumsum", "mean_keep", "softmax_backward_data",
+           "log_softmax_backward_data", "masked_sum"]
+
+
+def data(x):
+    """The NumPy data of ``x`` (a constant: masks carry no gradient)."""
+    return x._data if isinstance(x, Tensor) else x
+
+
+def scale(x, c):
+    """``x * c`` for a Python number ``c`` (on a tensor: PyTorch's ``mul(Tensor, Scalar)``)."""
+    return mul_by_number(x, c) if isinstance(x, Tensor) else x * c
+
+
+def where(cond, a, b):
+    """``a`` where the constant mask ``cond`` holds, else ``b`` (numbers or either kind)."""
+    if isinstance(a, Tensor):
+        return a.where(Tensor._wrap(np.asarray(cond)), b)  # (Tensor.where is compare.py's)
+    if isinstance(b, Tensor):
+        return Tensor._wrap(np.asarray(a, b._data.dtype)).where(Tensor._wrap(np.asarray(cond)), b)
+    return np.where(cond, a, b)
+
+
+def call(x, name: str):
+    """``x.<name>()`` of a tensor (recorded), or NumPy's function of that name of an array."""
+    return getattr(x, name)() if isinstance(x, Tensor) else getattr(np, name)(x)
+
+
+def rsqrt(x):
+    """``1 / sqrt(x)`` (on a tensor: ``x.rsqrt()``, an ``RsqrtBackward0``)."""
+    return x.rsqrt() if isinstance(x, Tensor) else 1 / np.sqrt(x)
+
+
+def reversed_cumsum(x, dim: int):
+    """Sums from the end along ``dim`` (``x.flip(dim).cumsum(dim).flip(dim)``)."""
+    if isinstance(x, Tensor):
+        return x.flip(dim).cumsum(dim).flip(dim)
+    return np.flip(np.cumsum(np.flip(x, dim), dim), dim)
+
+
+def mean_keep(x, dims):
+    """``x.mean(dims, keepdim=True)``; ``dims=None``: ``x.mean()`` (a 0-d mean)."""
+    if isinstance(x, Tensor):
+        return x.mean() if dims is None else x.mean(dims, keepdim=True)
+    return x.mean() if dims is None else x.mean(axis=tuple(dims), keepdims=True)
+
+
+def masked_zero(x, mask):
+    """``x.masked_fill(mask, 0)`` for a constant mask (an array or a bool tensor)."""
+    if isinstance(x, Tensor):
+        return x.masked_fill(mask if isinstance(mask, Tensor) else Tensor._wrap(mask), 0)
+    return np.where(data(mask), 0, x)
+
+
+def masked_sum(x, mask):
+    """``x.masked_select(mask).sum()``: the sum of ``x`` where ``mask`` (broadcast) holds."""
+    if isinstance(x, Tensor):
+        return x.masked_select(mask if isinstance(mask, Tensor) else Tensor._wrap(mask)).sum()
+    return np.asarray(x[np.broadcast_to(data(mask), np.shape(x))].sum(), dtype=x.dtype)
+
+
+def sign_data(d: np.ndarray) -> np.ndarray:
+    """``sign`` as PyTorch computes it: 0 at NaN (NumPy gives NaN)."""
+    s = np.sign(d)
+    return np.where(np.isnan(s), s.dtype.type(0), s) if s.dtype.kind == "f" else s
+
+
+def sgn(x):
+    """``x.sgn()``: -1, 0 or 1 (0 at NaN)."""
+    return x.sgn() if isinstance(x, Tensor) else sign_data(np.asarray(x))
+
+
+def unsqueeze_dims(x, axes):
+    """``x`` with a size-1 dimension put back at each of ``axes`` (a reduction's, sorted)."""
+    for a in sorted(axes):
+        x = x.unsqueeze(a) if isinstance(x, Tensor) else np.expand_dims(x, a)
+    return x
+
+
+# ---------------------------------------------------------------- backward ops with own nodes
+class _BackwardOp(Node):
+    """An op made of a backward formula: ``grad_output`` (the gradient) and one saved tensor."""
+
+    saved = ("grad_output", "output")
+    _s_grad_output = _s_output = None
+
+    def _grad_and_output(self):
+        return value(self._s_grad_output), value(self._s_output)
+
+
+class SigmoidBackwardBackward0(_BackwardOp):
+    """z = sigmoid_backward(g, y) = g * (1 - y) * y."""
+
+    def backward(self, grad):
+        g, y = self._grad_and_output()
+        return (sigmoid_backward(grad, y) if self.next_functions[0][0] else None,
+                grad * g * (scale(y, -2) + 1) if self.next_functions[1][0] else None)
+
+
+class TanhBackwardBackward0(_BackwardOp):
+    """z = tanh_backward(g, y) = g * (1 - y**2)."""
+
+    def backward(self, grad):
+        g, y = self._grad_and_output()
+        return (tanh_backward(grad, y) if self.next_functions[0][0] else None,
+                grad * (scale(y, -2) * g) if self.next_functions[1][0] else None)
+
+
+class ThresholdBackwardBackward0(Node):
+    """z = threshold_backward(g, x, t) = g where x > t, else 0 (also where x is NaN)."""
+
+    saved = ("self", "threshold")
+
+    def backward(self, grad):
+        x = value(self._s_self)
+        zero = grad * 0
+        return (threshold_backward(grad, x, self._s_threshold),
+                zero.detach() if isinstance(zero, Tensor) else zero)
+
+
+def _record_pair(node, out, g, y, dim=None):
+    if should_record(g, y):
+        node._s_grad_output, node._s_output = SavedTensor(g), SavedTensor(y)
+        if dim is not None:
+            node._s_dim, node._axis = dim
+        record(node, out, g, y, broadcast=True)
+    return out
+
+
+def _sum_keep(x, axis):
+    return x.sum(axis, keepdim=True) if isinstance(x, Tensor) else np.add.reduce(x, axis,
+                                                                                keepdims=True)
+
+
+def sigmoid_backward(g, y):
+    """The gradient of ``y = sigmoid(x)``: ``g * (1 - y) * y``."""
+    if not (isinstance(g, Tensor) or isinstance(y, Tensor)):
+        return g * ((1 - y) * y)
+    gd, yd = data(g), data(y)
+    return _record_pair(SigmoidBackwardBackward0(), Tensor._wrap(gd * ((1 - yd) * yd)), g, y)
+
+
+def tanh_backward(g, y):
+    """The gradient of ``y = tanh(x)``: ``g * (1 - y * y)``."""
+    if not (isinstance(g, Tensor) or isinstance(y, Tensor)):
+        return g * (1 - y * y)
+    gd, yd = data(g), data(y)
+    return _record_pair(TanhBackwardBackward0(), Tensor._wrap(gd * (1 - yd * yd)), g, y)
+
+
+class SoftmaxBackwardDataBackward0(_BackwardOp):
+    """z = softmax_backward_data(g, y, dim) = y * (g - sum(g * y, dim))."""
+
+    saved = ("dim", "grad_output", "output")
+
+    def backward(self, grad):
+        g, y = self._grad_and_output()
+        a = self._axis
+        return (softmax_backward_data(grad, y, (self._s_dim, a)),
+                g * grad - _sum_keep(y * g, a) * grad - g * _sum_keep(grad * y, a))
+
+
+class LogSoftmaxBackwardDataBackward0(_BackwardOp):
+    """z = log_softmax_backward_data(g, y, dim) = g - exp(y) * sum(g, dim)."""
+
+    saved = ("dim", "grad_output", "output")
+
+    def backward(self, grad):
+        g, y = self._grad_and_output()
+        a, ey = self._axis, call(y, "exp")
+        return grad - _sum_keep(grad * ey, a), -_sum_keep(g, a) * ey * grad
+
+
+def softmax_backward_data(g, y, dim):
+    """The gradient of ``y = softmax(x, dim)``: ``y * (g - sum(g * y, dim))``; ``dim`` is
+    (the dim as saved, the axis)."""
+    a = dim[1]
+    if not (isinstance(g, Tensor) or isinstance(y, Tensor)):
+        return y * (g - np.add.reduce(g * y, a, keepdims=True))
+    gd, yd = data(g), data(y)
+    out = Tensor._wrap(yd * (gd - np.add.reduce(gd * yd, a, keepdims=True)))
+    return _record_pair(SoftmaxBackwardDataBackward0(), out, g, y, dim)
+
+
+def log_softmax_backward_data(g, y, dim):
+    """The gradient of ``y = log_softmax(x, dim)``: ``g - exp(y) * sum(g, dim)``."""
+    a = dim[1]
+    if not (isinstance(g, Tensor) or isinstance(y, Tensor)):
+        return g - np.exp(y) * np.add.reduce(g, a, keepdims=True)
+    gd, yd = data(g), data(y)
+    out = Tensor._wrap(gd - np.exp(yd) * np.add.reduce(gd, a, keepdims=True))
+    return _record_pair(LogSoftmaxBackwardDataBackward0(), out, g, y, dim)
+
+
+def threshold_backward(g, x, threshold):
+    """``g`` where ``x > threshold``, else 0; NaN in ``x`` lets ``g`` through, as in PyTorch
+    (relu's gradient at NaN is 1)."""
+    off = data(x) <= threshold
+    if not isinstance(g, Tensor):
+        return np.where(off, 0, g)
+    out = Tensor._wrap(np.where(off, 0, g._data).astype(g._data.dtype, copy=False))
+    if should_record(g, x):
+        node = ThresholdBackwardBackward0()
+        node._s_self, node._s_threshold = SavedTensor(x), threshold
+        record(node, out, g, x, broadcast=True)
+    return out
