@@ -11,6 +11,7 @@ import threading
 class _State(threading.local):
     grad_enabled = True
     inference_mode = False
+    any_dtype = False  # set while an in-place op runs: PyTorch records those on any dtype
 
 
 class _Anomaly:

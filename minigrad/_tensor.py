@@ -162,7 +162,7 @@ class Tensor:
 
     @property
     def is_leaf(self) -> bool:
-        return self._grad_fn is None
+        return self.grad_fn is None  # (a view may get a grad_fn from its base: see grad_fn)
 
     @property
     def grad_fn(self):

@@ -288,3 +288,38 @@ def assert_close(m, t, **tol):
     assert dtype_name(m.dtype) == dtype_name(t.dtype), (m.dtype, t.dtype)
     assert tuple(m.shape) == tuple(t.shape), (tuple(m.shape), tuple(t.shape))
     np.testing.assert_allclose(as_array(m), as_array(t), equal_nan=True, **(tol or F32))
+
+
+# ---------------------------------------------------------------- straight-line programs
+def describe(value):
+    """What a learner can see of a result, in a form both libraries give alike: a tensor's
+    values, dtype, shape, strides, contiguity, requires_grad and grad_fn name; a node's name."""
+    if isinstance(value, (tuple, list)):
+        return type(value).__name__, [describe(v) for v in value]
+    if hasattr(value, "next_functions"):  # a node
+        return "node", value.name()
+    if hasattr(value, "_version") and hasattr(value, "stride"):  # a tensor of either library
+        fn = value.grad_fn
+        return ("tensor", dtype_name(value.dtype), tuple(value.shape), value.stride(),
+                value.is_contiguous(), value.requires_grad, fn and fn.name(),
+                str(np.asarray(value.detach().numpy()).tolist()))  # (str: nan == nan)
+    if hasattr(value, "is_floating_point") or type(value).__module__.startswith("torch"):
+        return repr(value)
+    return value
+
+
+def run_program(lib, code: str):
+    """Run ``code`` (statements; the result in ``r``) with ``lib`` imported as ``torch``: what
+    :func:`describe` makes of ``r``, or (exception type, first line of its message)."""
+    scope = {"torch": lib}
+    try:
+        exec(code, scope)  # noqa: S102 (the test's own programs)
+        return describe(scope.get("r"))
+    except Exception as e:  # noqa: BLE001 (the error is the result compared)
+        return type(e).__name__, str(e).split("\n")[0]
+
+
+def assert_same_program(torch, code: str):
+    """``code`` gives the same visible result with minigrad as with PyTorch."""
+    mine, theirs = run_program(mg, code), run_program(torch, code)
+    assert mine == theirs, f"{code}\n minigrad: {mine}\n PyTorch:  {theirs}"

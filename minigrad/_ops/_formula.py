@@ -17,10 +17,13 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.functional_utils import expand_to as _expand_array
+from ..autograd.graph import record as _record
+from ..autograd.graph import should_record as _should_record
 
 __all__ = ["data", "exp", "log", "sqrt", "sin", "cos", "abs", "sign", "mT", "t", "permute",
            "bmm", "expand_to", "unsqueeze", "sum_keepdim", "zeros_like", "masked_zero",
-           "sum_rows", "product", "transposed"]
+           "sum_rows", "product", "transposed", "zeros", "narrow", "cat", "stack", "placed",
+           "index_put", "index"]
 
 
 def data(x):
@@ -111,3 +114,68 @@ def product(a, b, out_transposed: bool):
     if out_transposed and not isinstance(a, Tensor):
         return (b.T @ a.T).T
     return a @ b
+
+
+# ---------------------------------------------------------------- indexing, in-place and join
+# (the `views` helper's block.) The formulas of indexing, CopySlices and cat/split/unbind
+# write zeros and place or gather gradients at NumPy indices; NumPy arrays have no
+# index_put/narrow/cat methods, so each is here once, for both kinds of value.
+def zeros(shape, like):
+    """Zeros of ``shape`` in ``like``'s dtype, outside any graph (PyTorch's ``zeros_like``
+    parts of a formula)."""
+    if isinstance(like, Tensor):
+        return Tensor._wrap(np.zeros(shape, like._data.dtype))
+    return np.zeros(shape, like.dtype)
+
+
+def narrow(g, dim: int, start: int, length: int):
+    """``g.narrow(dim, start, length)``: ``length`` entries from ``start`` along ``dim``."""
+    if isinstance(g, Tensor):
+        return g.narrow(dim, start, length)
+    return g[(slice(None),) * dim + (slice(start, start + length),)]
+
+
+def cat(gs, dim: int):
+    """``torch.cat(gs, dim)``. (For tensors ``Tensor._cat``, which join.py attaches: this module
+    cannot import join.py, which builds on movement.py, which uses this module.)"""
+    return Tensor._cat(gs, dim) if isinstance(gs[0], Tensor) else np.concatenate(gs, dim)
+
+
+def stack(gs, dim: int):
+    """``torch.stack(gs, dim)`` (``Tensor._stack``, attached by join.py)."""
+    return Tensor._stack(gs, dim) if isinstance(gs[0], Tensor) else np.stack(gs, dim)
+
+
+def placed(g, shape, where, node_cls):
+    """Zeros of ``shape`` with ``g`` written at ``where`` (a NumPy index): the gradient of
+    taking ``x[where]`` (select, slice, diagonal). A Tensor ``g`` is recorded as ``node_cls``,
+    whose own backward takes ``gg[where]`` back out."""
+    z = np.zeros(shape, data(g).dtype)
+    z[where] = data(g)
+    if not isinstance(g, Tensor):
+        return z
+    out = Tensor._wrap(z)
+    if _should_record(g):
+        node = node_cls()
+        node._where = where
+        _record(node, out, g)
+    return out
+
+
+def index_put(x, indices, where, values, accumulate: bool):
+    """``x.index_put(indices, values, accumulate)``; for arrays a copy of ``x`` with ``values``
+    put (or added: an index given twice gets both) at ``where``, the NumPy form of
+    ``indices``."""
+    if isinstance(x, Tensor):
+        return x._index_put_impl(indices, values, accumulate)
+    out = np.array(x)
+    if accumulate:
+        np.add.at(out, where, values)
+    else:
+        out[where] = values
+    return out
+
+
+def index(g, indices, where):
+    """``g[indices]`` (a gather: IndexBackward0 when recorded); ``where`` is its NumPy form."""
+    return g._index(indices) if isinstance(g, Tensor) else g[where]

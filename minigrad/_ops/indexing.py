@@ -25,6 +25,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, record, should_record
+from . import _formula as F
 from ._core import method
 from .movement import u64, unsqueeze, view_of
 
@@ -35,15 +36,6 @@ _INT64_MAX = 2**63 - 1
 
 def _along(dim: int, index) -> tuple:
     return (slice(None),) * dim + (index,)
-
-
-def _place(g, shape, where, node_cls):
-    """Zeros of ``shape`` with ``g`` written at ``where``: the gradient of taking ``x[where]``."""
-    if isinstance(g, Tensor):
-        return _place_op(g, shape, where, node_cls)
-    z = np.zeros(shape, g.dtype)
-    z[where] = g
-    return z
 
 
 class SelectBackwardBackward0(Node):
@@ -57,17 +49,6 @@ class SliceBackwardBackward0(SelectBackwardBackward0):
     """z = the gradient of a slice, placed into zeros:  dz/dgrad picks it back out."""
 
 
-def _place_op(g, shape, where, node_cls):
-    data = np.zeros(shape, g._data.dtype)
-    data[where] = g._data
-    out = Tensor._wrap(data)
-    if should_record(g):
-        node = node_cls()
-        node._where = where
-        record(node, out, g)
-    return out
-
-
 # ---------------------------------------------------------------- select / slice / alias
 class SelectBackward0(Node):
     """z = self.select(dim, index):  the gradient fills that slice of zeros."""
@@ -75,7 +56,7 @@ class SelectBackward0(Node):
     saved = ("dim", "index", "self_sym_sizes")
 
     def backward(self, g):
-        return (_place(g, self._s_self_sym_sizes, self._where, SelectBackwardBackward0),)
+        return (F.placed(g, self._s_self_sym_sizes, self._where, SelectBackwardBackward0),)
 
 
 class SliceBackward0(Node):
@@ -84,7 +65,7 @@ class SliceBackward0(Node):
     saved = ("dim", "end", "self_sym_sizes", "start", "step")
 
     def backward(self, g):
-        return (_place(g, self._s_self_sym_sizes, self._where, SliceBackwardBackward0),)
+        return (F.placed(g, self._s_self_sym_sizes, self._where, SliceBackwardBackward0),)
 
 
 class AliasBackward0(Node):
@@ -311,16 +292,11 @@ class IndexBackward0(Node):
     indices, where ``a[idx] += g`` would keep only one.
     """
 
-    saved = ("indices", "self_sym_sizes")
+    saved = ("indices", "self_sym_sizes")  # and _where: the indices as a NumPy index
 
     def backward(self, g):
-        shape = self._s_self_sym_sizes
-        if isinstance(g, Tensor):
-            zeros = Tensor._wrap(np.zeros(shape, g._data.dtype))
-            return (_index_put(zeros, self._s_indices, g, True, IndexPutImplBackward0),)
-        out = np.zeros(shape, g.dtype)
-        np.add.at(out, self._where, g)
-        return (out,)
+        zeros = F.zeros(self._s_self_sym_sizes, g)
+        return (F.index_put(zeros, self._s_indices, self._where, g, True),)
 
 
 def _index(input, indices):
@@ -345,20 +321,15 @@ class IndexPutBackward0(Node):
     dz/dself = 1 except where overwritten (unless accumulating),  dz/dvalues = grad[indices].
     """
 
-    saved = ("accumulate", "indices")
+    saved = ("accumulate", "indices")  # and _where: the indices as a NumPy index
 
     def backward(self, g):
         gs = gv = None
         if self.next_functions[0][0] is not None:
-            gs = g
-            if not self._s_accumulate:
-                if isinstance(g, Tensor):
-                    gs = _index_put(g, self._s_indices, Tensor._wrap(np.zeros((), g._data.dtype)))
-                else:
-                    gs = g.copy()
-                    gs[self._where] = 0
+            gs = g if self._s_accumulate else F.index_put(
+                g, self._s_indices, self._where, F.zeros((), g), False)
         if self.next_functions[1][0] is not None:
-            gv = _index(g, self._s_indices) if isinstance(g, Tensor) else g[self._where]
+            gv = F.index(g, self._s_indices, self._where)
         return gs, gv
 
 
@@ -366,8 +337,26 @@ class IndexPutImplBackward0(IndexPutBackward0):
     """The accumulating index_put made by IndexBackward0's backward (create_graph=True)."""
 
 
+@method("_index_put_impl")
+def _index_put_impl(input, indices, values, accumulate=False):
+    """PyTorch's ``_index_put_impl_`` (as a formula uses it): ``index_put`` whose node is
+    ``IndexPutImplBackward0`` when it accumulates, as in PyTorch's gradient of ``x[indices]``."""
+    cls = IndexPutImplBackward0 if accumulate else IndexPutBackward0
+    return _index_put(input, indices, values, accumulate, cls)
+
+
+Tensor._index = _index  # (the gather with ready index tensors, for formulas: see _formula)
+
+
+def _fills_by_mask(indices, values, accumulate) -> bool:
+    """PyTorch writes one value through one boolean mask as ``masked_fill_(mask, value.item())``:
+    then the value's dtype need not match (``int_tensor[mask] = float_tensor_of_one``)."""
+    return (not accumulate and values._data.size == 1 and len(indices) == 1
+            and indices[0] is not None and indices[0]._data.dtype.kind in "bu")
+
+
 def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0):
-    if values._data.dtype != input._data.dtype:
+    if values._data.dtype != input._data.dtype and not _fills_by_mask(indices, values, accumulate):
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "
             f"{input.dtype._legacy_name[:-6]} for the destination and "

@@ -24,9 +24,12 @@ tensor([10., 10.,  1.])
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .._dtype import cast
+from .._state import local as _mode
 from .._tensor import Tensor
 from .._tensor_data import fill_value
 from ..autograd.functional_utils import sum_to
@@ -36,96 +39,18 @@ from . import _formula as F
 from ._core import broadcast_error, dtype_of, method
 from .indexing import _sequence_as_tuple, apply_slicing
 from .movement import clone
+from .views import (
+    AMBIGUOUS,
+    MULTI,
+    NO_GRAD,
+    AsStridedBackward0,
+    Placement,
+    _sync_view,
+    overlapping,
+    put_flat,
+)
 
 __all__ = ["apply_inplace", "CopySlices", "AsStridedBackward0"]
-
-# ---------------------------------------------------------------- where a view sits in its base
-class _Placement:
-    """Where a view's elements sit in its base, found from their memory addresses.
-
-    ``geometry()`` gives sizes, strides and storage offset (in elements, as PyTorch counts
-    them); ``where()`` each element's index in the flattened base. Both are worked out only
-    when first asked for (most in-place ops never need them: no backward runs through them).
-    """
-
-    __slots__ = ("arrays", "base_shape", "_geometry", "_where")
-
-    def __init__(self, view: Tensor, base: Tensor):
-        self.arrays = (view._data, base._data)
-        self.base_shape = base._data.shape
-        self._geometry = self._where = None
-
-    def geometry(self) -> tuple:
-        if self._geometry is None:
-            v, b = self.arrays
-            item = v.itemsize
-            self._geometry = (v.shape, tuple(s // item for s in v.strides),
-                              (v.ctypes.data - b.ctypes.data) // item)
-        return self._geometry
-
-    def where(self) -> np.ndarray:
-        if self._where is None:
-            off = _offsets(*self.geometry())
-            b = self.arrays[1]
-            if not b.flags.c_contiguous:  # map memory offsets to row-major positions in b
-                mine = _offsets(b.shape, tuple(s // b.itemsize for s in b.strides)).reshape(-1)
-                order = np.argsort(mine, kind="stable")
-                off = order[np.searchsorted(mine, off, sorter=order)]
-            self._where = off
-            self.arrays = None  # the memory itself is no longer needed
-        return self._where
-
-
-def _offsets(sizes, strides, offset=0) -> np.ndarray:
-    """The memory offset of every element of an array with this geometry."""
-    out = np.full(sizes, offset, np.int64)
-    for k, (n, s) in enumerate(zip(sizes, strides)):
-        out += (np.arange(n, dtype=np.int64) * s).reshape((n,) + (1,) * (len(sizes) - k - 1))
-    return out
-
-
-def _scatter(g, where, shape, accumulate):
-    """Zeros of ``shape`` with ``g`` put (or added) at flat positions ``where``."""
-    if isinstance(g, Tensor):
-        flat = Tensor._wrap(np.zeros(int(np.prod(shape)), g._data.dtype))
-        return flat.index_put((Tensor._wrap(where.reshape(-1)),), g.reshape(-1),
-                              accumulate).reshape(shape)
-    out = np.zeros(shape, g.dtype)
-    np.add.at(out.reshape(-1), where, g)
-    return out
-
-
-class AsStridedBackward0(Node):
-    """z = the view's elements read from its base's memory (after the base changed in place):
-    each element's gradient is added back at the place it was read from."""
-
-    saved = ("size", "storage_offset", "stride")
-    _s_size = property(lambda self: self._placement.geometry()[0])
-    _s_stride = property(lambda self: self._placement.geometry()[1])
-    _s_storage_offset = property(lambda self: self._placement.geometry()[2])
-
-    def backward(self, g):
-        p = self._placement
-        return (_scatter(g, p.where(), p.base_shape, True),)
-
-
-@method("_sync_view")
-def _sync_view(self) -> None:
-    """Bring a view's grad_fn up to date after its memory was changed in place.
-
-    Like PyTorch, this happens when the grad_fn is next needed: the view then reads its values
-    from the base's current history through an ``AsStridedBackward0`` node.
-    """
-    vc = self._vc[0]
-    base = self._base
-    if self._view_vc == vc or (self._grad_fn is None and not base._requires_grad):
-        return
-    seen, self._view_vc = self._view_vc, vc
-    if seen is None:  # a view not made by view_of (a custom Function's alias): take it as new
-        return
-    node = AsStridedBackward0()
-    node._placement = _Placement(self, base)
-    record(node, self, base)
 
 
 class CopySlices(Node):
@@ -139,21 +64,13 @@ class CopySlices(Node):
 
     def __init__(self, base: Tensor, view: Tensor, fn: Node):
         self.fn = fn
-        self._placement = _Placement(view, base)
+        self._placement = Placement(view._data, base._data)
 
     def backward(self, g):
-        where = self._placement.where()
-        if isinstance(g, Tensor):
-            flat = g.reshape(-1)
-            res = self._fn_backward(flat[Tensor._wrap(where)])
-            mine = res[0] if res[0] is not None else flat[Tensor._wrap(where)] * 0
-            out = flat.index_put((Tensor._wrap(where.reshape(-1)),), mine.reshape(-1))
-            return (out.reshape(self._placement.base_shape),) + res[1:]
-        out = np.array(g, order="C")
-        flat = out.reshape(-1)
-        res = self._fn_backward(flat[where])
-        flat[where] = 0 if res[0] is None else res[0]
-        return (out,) + res[1:]
+        where = self._placement.where()  # the view's elements, as positions in the flat base
+        res = self._fn_backward(F.index(g.reshape(-1), (Tensor._wrap(where),), where))
+        mine = F.zeros(where.shape, g) if res[0] is None else res[0]
+        return (put_flat(g, where, mine, False),) + res[1:]
 
     def name(self) -> str:
         return "torch::autograd::CopySlices"
@@ -172,13 +89,6 @@ class CopySlices(Node):
 
 
 # ---------------------------------------------------------------- the in-place recipe
-_MULTI = ("This view is the output of a function that returns multiple views. Such functions "
-          "do not allow the output views to be modified inplace. You should replace the inplace "
-          "operation by an out-of-place one.")
-_NO_GRAD = ("A view was created in no_grad mode and is being modified inplace with grad mode "
-            "enabled.")
-
-
 def _check_view(self: Tensor, recording: bool | None) -> None:
     """PyTorch's refusals to modify some views in place with grad mode on.
 
@@ -189,30 +99,30 @@ def _check_view(self: Tensor, recording: bool | None) -> None:
     multi = d.get("_view_multi")
     if recording is None:
         if d.get("_view_no_grad") and self._base._requires_grad:
-            raise RuntimeError(f"{_NO_GRAD} {_MULTI}" if multi else
-                               f"{_NO_GRAD} Given that this use case is ambiguous and "
-                               "error-prone, it is forbidden. You can clarify your code by moving "
-                               "both the view and the inplace either both inside the no_grad block "
-                               "(if you don't want the inplace to be tracked) or both outside (if "
-                               "you want the inplace to be tracked).")
+            raise RuntimeError(f"{NO_GRAD} {MULTI}" if multi else f"{NO_GRAD} {AMBIGUOUS}")
     elif multi is not None and (recording or self._requires_grad):
         if self._grad_fn is None:
-            raise RuntimeError(f"{_NO_GRAD} {_MULTI}")
+            raise RuntimeError(f"{NO_GRAD} {MULTI}")
         raise RuntimeError(f"Output {self._output_nr} of {multi} is a view and is being modified "
-                           f"inplace. {_MULTI}")
+                           f"inplace. {MULTI}")
 
 
 def _kind(d: np.dtype) -> int:
     return 2 if d.kind == "f" else (0 if d.kind == "b" else 1)
 
 
-def _write(self: Tensor, data: np.ndarray, scalar_clamp: bool = False) -> None:
-    """Copy an op's result into ``self``'s memory (shared with its views); bump the version."""
+def _write(self: Tensor, data: np.ndarray, fills: bool = False,
+           scalar_clamp: bool = False) -> None:
+    """Copy an op's result into ``self``'s memory (shared with its views); bump the version.
+
+    Memory that several elements share (``expand``) is refused, as in PyTorch, unless the op
+    ``fills`` it with one number.
+    """
     dst = self._data
     if data.shape != dst.shape:
         raise RuntimeError(f"output with shape [{', '.join(map(str, dst.shape))}] doesn't match "
                            f"the broadcast shape [{', '.join(map(str, data.shape))}]")
-    if not dst.flags.writeable:  # (PyTorch checks the memory before the dtype)
+    if not dst.flags.writeable or (overlapping(dst) and not fills):  # (before the dtype check)
         raise RuntimeError(
             "unsupported operation: more than one element of the written-to tensor refers to a "
             "single memory location. Please clone() the tensor before performing the operation.")
@@ -275,11 +185,28 @@ def _check_inplace(self: Tensor, grad_mode: bool) -> None:
                                "in an in-place operation.")
 
 
-def apply_inplace(self: Tensor, op, *args, **kwargs):
-    """Run the out-of-place ``op(self, *args)`` and make its result and node ``self``'s own."""
+def _run_any_dtype(self: Tensor, op, args, kwargs):
+    """``op(self, *args)``; on an integer or bool ``self`` its node is recorded all the same, as
+    PyTorch's in-place ops do (``a.fill_(t)`` gives an int64 tensor with ``FillBackward3``;
+    ``copy_`` is the exception: see ``_copied``)."""
+    if self._data.dtype.kind in "fc":
+        return op(self, *args, **kwargs)
+    state = _mode.any_dtype
+    _mode.any_dtype = True
+    try:
+        return op(self, *args, **kwargs)
+    finally:
+        _mode.any_dtype = state
+
+
+def apply_inplace(self: Tensor, op, *args, fills: bool = False, **kwargs):
+    """Run the out-of-place ``op(self, *args)`` and make its result and node ``self``'s own.
+
+    ``fills``: the op writes one number everywhere (allowed on expanded memory).
+    """
     grad_mode = is_grad_enabled()
     _check_inplace(self, grad_mode)
-    out = op(self, *args, **kwargs)
+    out = _run_any_dtype(self, op, args, kwargs)
     if out is NotImplemented:
         return NotImplemented
     node = out._grad_fn
@@ -287,7 +214,7 @@ def apply_inplace(self: Tensor, op, *args, **kwargs):
         _check_view(self, node is not None)
     if node is not None:
         _save_original(node, self)
-    _write(self, out._data, getattr(op, "__name__", "").startswith("clamp") and not any(
+    _write(self, out._data, fills, getattr(op, "__name__", "").startswith("clamp") and not any(
         isinstance(a, Tensor) for a in (*args, *kwargs.values())))
     if node is not None:
         _follow_result(node, out, self)
@@ -309,7 +236,7 @@ def _variant(name: str):
 
 for _name in ("add", "sub", "mul", "div", "neg", "clamp", "clamp_min", "clamp_max", "pow",
               "exp", "log", "sqrt", "abs", "sigmoid", "tanh", "relu", "sin", "cos",
-              "reciprocal", "square", "masked_fill", "index_put", "bitwise_and",
+              "reciprocal", "square", "index_put", "bitwise_and",
               "bitwise_or", "bitwise_xor", "logical_not",
               # (issue 7's ops, defined in unary_more/binary_more/reduce_more/shape_more)
               "floor", "ceil", "round", "trunc", "sign", "frac", "log1p", "expm1", "log2",
@@ -372,7 +299,7 @@ def _copied(input, src):
     except ValueError:
         raise broadcast_error(input, src) from None
     out = Tensor._wrap(data)
-    if should_record(input, src):
+    if data.dtype.kind in "fc" and should_record(input, src):  # (an integer copy: no history)
         record(CopyBackwards(), out, input, src, broadcast=True)
     return out
 
@@ -380,13 +307,24 @@ def _copied(input, src):
 @method("zero_")
 def zero_(self):
     """Fill with zeros, in place."""
-    return apply_inplace(self, _zeroed)
+    return apply_inplace(self, _zeroed, fills=True)
+
+
+@method("masked_fill_")
+def masked_fill_(self, mask, value):
+    """Write ``value`` where ``mask`` holds, in place (into expanded memory too, with
+    PyTorch's deprecation warning)."""
+    if overlapping(self._data):
+        warnings.warn("Use of masked_fill_ on expanded tensors is deprecated. Please clone() the "
+                      "tensor before performing this operation. This also applies to advanced "
+                      "indexing e.g. tensor[mask] = scalar", UserWarning, stacklevel=2)
+    return apply_inplace(self, Tensor.masked_fill, mask, value, fills=True)
 
 
 @method("fill_")
 def fill_(self, value):
     """Fill with ``value`` (a number or a 0-d tensor), in place."""
-    return apply_inplace(self, _filled, value)
+    return apply_inplace(self, _filled, value, fills=not isinstance(value, Tensor))
 
 
 @method("copy_")

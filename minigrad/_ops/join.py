@@ -17,6 +17,7 @@ from .._dtype import result_type
 from .._tensor import Tensor
 from .._types import unsupported
 from ..autograd.graph import Node, record, should_record
+from . import _formula as F
 from ._core import method
 from .movement import u64, views_of
 
@@ -32,7 +33,7 @@ def _along(dim: int, index) -> tuple:
 class CatBackward0(Node):
     """z = cat(tensors, dim):  each input gets its own slice of the gradient."""
 
-    saved = ("dim",)
+    saved = ("dim",)  # and _sizes: each input's length along dim (-1: a skipped empty input)
 
     def backward(self, g):
         out, start, d = [], 0, self._dim
@@ -40,8 +41,7 @@ class CatBackward0(Node):
             if n < 0:  # a skipped 1-d empty input gets an empty gradient
                 out.append(g.reshape(-1)[:0])
                 continue
-            out.append(g.narrow(d, start, n) if isinstance(g, Tensor)
-                       else g[_along(d, slice(start, start + n))])
+            out.append(F.narrow(g, d, start, n))
             start += n
         return tuple(out)
 
@@ -68,6 +68,13 @@ def _promoted(tensors) -> np.dtype:
     return result_type(*tensors).np
 
 
+def _row_major(join, datas, axis: int, dtype) -> np.ndarray:
+    """``join(datas, axis)`` (np.concatenate or np.stack) as a row-major array, as PyTorch's
+    cat and stack give (NumPy would keep a transposed or expanded input's layout)."""
+    out = join(datas, axis=axis, dtype=dtype)
+    return out if out.flags.c_contiguous else np.ascontiguousarray(out)
+
+
 def cat(tensors, dim: int = 0, *, out=None):
     """Join tensors along an existing dimension ``dim`` (1-d empty tensors are skipped)."""
     unsupported("cat", out=out)
@@ -91,7 +98,7 @@ def cat(tensors, dim: int = 0, *, out=None):
                     f"Sizes of tensors must match except in dimension {d}. Expected size {a} "
                     f"but got size {b} for tensor number {i} in the list.")
     dt = _promoted(tensors)
-    out = Tensor._wrap(np.concatenate([t._data for t in used], axis=d, dtype=dt))
+    out = Tensor._wrap(_row_major(np.concatenate, [t._data for t in used], d, dt))
     if should_record(*tensors):
         node = CatBackward0()
         node._s_dim, node._dim = u64(dim), d
@@ -120,8 +127,8 @@ def stack(tensors, dim: int = 0, *, out=None):
     if not -n <= dim < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
                          f"but got {dim})")
-    out = Tensor._wrap(np.stack([t._data for t in tensors], axis=dim % n,
-                                dtype=_promoted(tensors)))
+    out = Tensor._wrap(_row_major(np.stack, [t._data for t in tensors], dim % n,
+                                  _promoted(tensors)))
     if should_record(*tensors):
         node = StackBackward0()
         node._s_dim, node._dim = u64(dim), dim % n
@@ -132,18 +139,10 @@ def stack(tensors, dim: int = 0, *, out=None):
 # ---------------------------------------------------------------- split / chunk / unbind
 def _joined(node, grads):
     """Concatenate the outputs' gradients along the split dimension (zeros where none came)."""
-    shape = list(node._shape)
     ref = next(g for g in grads if g is not None)
-    gs = []
-    for g, n in zip(grads, node._lengths):
-        if g is None:
-            shape[node._dim] = n
-            if isinstance(ref, Tensor):
-                g = Tensor._wrap(np.zeros(shape, ref._data.dtype))
-            else:
-                g = np.zeros(shape, ref.dtype)
-        gs.append(g)
-    return cat(gs, node._dim) if isinstance(ref, Tensor) else np.concatenate(gs, node._dim)
+    d, shape = node._dim, node._shape
+    return F.cat([F.zeros(shape[:d] + (n,) + shape[d + 1:], ref) if g is None else g
+                  for g, n in zip(grads, node._lengths)], d)
 
 
 class SplitBackward0(Node):
@@ -164,16 +163,12 @@ class SplitWithSizesBackward0(SplitBackward0):
 class UnbindBackward0(Node):
     """(z0, z1, ...) = self.unbind(dim):  stack the outputs' gradients."""
 
-    saved = ("dim",)
+    saved = ("dim",)  # and _shape: the input's shape
 
     def backward(self, grads):
         ref = next(g for g in grads if g is not None)
-        shape = self._shape[:self._dim] + self._shape[self._dim + 1:]
-        if isinstance(ref, Tensor):
-            zeros = Tensor._wrap(np.zeros(shape, ref._data.dtype))
-            return (stack([zeros if g is None else g for g in grads], self._dim),)
-        zeros = np.zeros(shape, ref.dtype)
-        return (np.stack([zeros if g is None else g for g in grads], self._dim),)
+        zeros = F.zeros(self._shape[:self._dim] + self._shape[self._dim + 1:], ref)
+        return (F.stack([zeros if g is None else g for g in grads], self._dim),)
 
 
 def _views(input, datas, node):
@@ -235,6 +230,7 @@ def unbind(input, dim: int = 0):
     return _views(input, datas, node)
 
 
+Tensor._cat, Tensor._stack = cat, stack  # (for the formulas: see _formula.cat)
 Tensor.split_with_sizes = lambda self, split_sizes, dim=0: split(self, list(split_sizes), dim)
 
 

@@ -25,44 +25,16 @@ from ..autograd.functional_utils import sum_to
 from ..autograd.graph import Node, record, should_record
 from . import _formula as F
 from ._core import method
+from .views import overlapping, strided, view_of, views_of
 
 __all__ = ["reshape", "view", "flatten", "transpose", "permute", "t", "squeeze", "unsqueeze",
            "expand", "expand_as", "clone", "contiguous", "movedim", "swapaxes", "swapdims",
-           "view_of", "views_of", "u64"]
+           "view_of", "views_of", "u64", "strided", "overlapping"]
 
 
 def u64(n: int) -> int:
     """How PyTorch shows a negative int saved for backward: as unsigned 64-bit (-1 -> 2**64-1)."""
     return n if n >= 0 else n + 2**64
-
-
-def view_of(src: Tensor, data: np.ndarray, node: Node | None = None) -> Tensor:
-    """``data`` (a NumPy view of ``src._data``) as a view of ``src``: shared memory and version.
-
-    ``node`` (given when the view is recorded) becomes its ``grad_fn``.
-    """
-    return views_of(src, (data,), node)[0]
-
-
-def views_of(src: Tensor, datas, node: Node | None = None) -> tuple:
-    """Several views of ``src`` made by one op; ``node``, if given, has one output per view."""
-    base = src if src._base is None else src._base
-    outs = []
-    for data in datas:
-        t = Tensor._wrap(data)
-        t._vc, t._base = src._vc, base
-        outs.append(t)
-    outs = tuple(outs)
-    if node is not None:
-        record(node, outs, src)
-    elif src._requires_grad:
-        # made in no_grad mode: they show requires_grad=True (as the base does) but lead nowhere
-        # in a graph, and PyTorch forbids modifying them in place with grad mode on
-        for t in outs:
-            t._requires_grad = t._view_no_grad = True
-    for t in outs:
-        t._view_vc = t._vc[0]  # the version its grad_fn describes (see inplace._sync_view)
-    return outs
 
 
 def _size_args(name: str, args) -> tuple:
@@ -419,7 +391,15 @@ def expand(input, *sizes) -> Tensor:
     if should_record(input):
         node = ExpandBackward0()
         node._s_self_sym_sizes = input._data.shape
-    return view_of(input, np.broadcast_to(input._data, shape), node)
+    return view_of(input, strided(input._data, shape, _expanded_strides(input._data, shape)),
+                   node)
+
+
+def _expanded_strides(data: np.ndarray, shape: tuple) -> tuple:
+    """The strides (in bytes) of ``data`` expanded to ``shape``: 0 where it repeats."""
+    lead = len(shape) - data.ndim
+    return (0,) * lead + tuple(0 if n == 1 and s != 1 else st for n, s, st in
+                               zip(data.shape, shape[lead:], data.strides))
 
 
 @method("expand_as")
@@ -432,7 +412,10 @@ def expand_as(input, other):
 def clone(input, *, memory_format=None) -> Tensor:
     """A copy with its own memory; gradients flow through it unchanged."""
     unsupported("clone", memory_format=memory_format)
-    out = Tensor._wrap(np.copy(input._data))  # keeps the memory layout (preserve_format)
+    data = input._data
+    # keeps the memory layout (preserve_format), unless elements share memory (expand): then
+    # row-major, as PyTorch's clone gives
+    out = Tensor._wrap(np.ascontiguousarray(data) if overlapping(data) else np.copy(data))
     if should_record(input):
         record(CloneBackward0(), out, input)
     return out

@@ -16,9 +16,11 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from . import _formula as F
 from ._core import method
+from .indexing import SelectBackwardBackward0
 from .join import cat
-from .movement import view_of
+from .movement import strided, view_of
 
 __all__ = ["flip", "fliplr", "flipud", "roll", "tile", "tril", "triu", "diag", "diagonal",
            "unflatten", "hstack", "vstack", "masked_select", "outer", "ger", "tensordot",
@@ -54,7 +56,8 @@ def flip(input, *dims):
     """The elements in reverse order along each of ``dims``."""
     dims = tuple(input._wrap_dim(d) for d in _dims_arg(dims))
     flat = dims if input._data.ndim else ()
-    out = Tensor._wrap(np.flip(input._data, flat).copy() if flat else input._data.copy())
+    # (order K keeps the input's layout, as PyTorch's flip does: a transposed input stays so)
+    out = Tensor._wrap(np.copy(np.flip(input._data, flat) if flat else input._data, order="K"))
     if should_record(input):
         node = FlipBackward0()
         node._s_dims = list(dims)
@@ -189,21 +192,38 @@ class DiagonalBackward0(Node):
     saved = ("dim1", "dim2", "offset", "self_sym_sizes")
 
     def backward(self, g):
-        gt = _t(g)
-        mask = np.zeros(self._s_self_sym_sizes, gt._data.dtype)
-        idx = np.arange(mask.size).reshape(mask.shape)
-        pos = np.diagonal(idx, self._s_offset, self._s_dim1, self._s_dim2).reshape(-1)
-        onehot = np.zeros((mask.size, pos.size), gt._data.dtype)
-        onehot[pos, np.arange(pos.size)] = 1
-        flat = Tensor._wrap(onehot) @ gt.reshape(-1)
-        return (_out(flat.reshape(tuple(self._s_self_sym_sizes)), g),)
+        shape = tuple(self._s_self_sym_sizes)
+        return (F.placed(g, shape, self._where(shape), DiagonalBackwardBackward0),)
+
+    def _where(self, shape) -> tuple:
+        """The diagonal's elements as a NumPy index into a tensor of ``shape``."""
+        flat = np.arange(int(np.prod(shape))).reshape(shape)
+        return np.unravel_index(np.diagonal(flat, self._s_offset, self._s_dim1, self._s_dim2),
+                                shape)
+
+
+class DiagonalBackwardBackward0(SelectBackwardBackward0):
+    """z = the gradient of a diagonal, placed into zeros:  dz/dgrad picks the diagonal out."""
+
+
+def _diagonal_view(a: np.ndarray, offset: int, d1: int, d2: int) -> np.ndarray:
+    """The diagonal as a writable view of ``a`` (``np.diagonal``'s is read-only): the other
+    dimensions in order, then the diagonal, whose stride is the sum of the two strides."""
+    start = [slice(None)] * a.ndim
+    start[d2 if offset >= 0 else d1] = slice(abs(offset), None)
+    b = a[tuple(start)]
+    keep = [i for i in range(a.ndim) if i not in (d1, d2)]
+    shape = tuple(b.shape[i] for i in keep) + (min(b.shape[d1], b.shape[d2]),)
+    return strided(b, shape, tuple(b.strides[i] for i in keep) + (b.strides[d1] + b.strides[d2],))
 
 
 @method("diagonal")
 def diagonal(input, offset: int = 0, dim1: int = 0, dim2: int = 1):
     """The diagonal ``offset`` of the planes (dim1, dim2), as a view."""
     d1, d2 = input._wrap_dim(dim1), input._wrap_dim(dim2)
-    data = np.diagonal(input._data, offset, d1, d2)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    data = _diagonal_view(input._data, offset, d1, d2)
     node = None
     if should_record(input):
         node = DiagonalBackward0()

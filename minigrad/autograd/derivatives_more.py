@@ -154,6 +154,8 @@ MORE = {
     "DiagonalBackward0": _r("z = a.diagonal(offset, d1, d2)", _DIAG,
                             np={"a": "undiagonal(grad, shape, offset, d1, d2)"},
                             a="zeros(shape), with grad on its diagonal (offset, d1, d2)"),
+    "DiagonalBackwardBackward0": _r("z = grad_a of a diagonal, put into zeros", words=True,
+                                    a="grad.diagonal(offset, d1, d2)"),
     "DiagonalBackward0_copy": _r("z = a.diag(offset)  (a matrix: a copy of its diagonal)", _DIAG,
                                  np={"a": "undiagonal(grad, shape, offset, d1, d2)"},
                                  a="zeros(shape), with grad on its diagonal (offset, d1, d2)"),

@@ -247,9 +247,9 @@ class AccumulateGrad(Node):
         if create_graph:
             if not isinstance(grad, Tensor):
                 grad = Tensor._wrap(grad)
-            var._grad = _recorded_copy(grad) if old is None else old + grad
+            var._grad = _recorded_copy(grad, var._data) if old is None else old + grad
         elif old is None:
-            var._grad = Tensor._wrap(grad if owned else np.array(grad))
+            var._grad = Tensor._wrap(_in_layout_of(var._data, grad, owned))
         else:
             d = old._data
             if d.flags.writeable:
@@ -292,9 +292,21 @@ class GraphRoot(Node):
         return grads
 
 
-def _recorded_copy(g):
-    """A copy of tensor ``g`` that is part of the graph (PyTorch's ``CopyBackwards``)."""
-    t = Tensor._wrap(np.array(g._data))
+def _in_layout_of(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray:
+    """``grad`` (kept if ``owned``, else copied) laid out in memory as the leaf ``like`` is:
+    PyTorch's layout contract for ``.grad`` (a row-major leaf gets a row-major ``.grad`` even
+    when the gradient arrived transposed, as from ``x.t()``)."""
+    if grad.strides == like.strides and grad.shape == like.shape:
+        return grad if owned else grad.copy(order="K")
+    out = np.empty_like(like, dtype=grad.dtype)  # (order K: the leaf's own layout)
+    np.copyto(out, grad)
+    return out
+
+
+def _recorded_copy(g, like: np.ndarray):
+    """A copy of tensor ``g`` in ``like``'s layout that is part of the graph (PyTorch's
+    ``CopyBackwards``)."""
+    t = Tensor._wrap(_in_layout_of(like, g._data, False))
     if should_record(g):
         record(CopyBackwards(), t, None, g)
     return t
@@ -320,12 +332,17 @@ def should_record(*inputs) -> bool:
     mode off, so it needs no test of its own. That only floating-point outputs get a node is
     :func:`record`'s part.
     """
-    if _mode.grad_enabled:
-        for t in inputs:
-            if isinstance(t, Tensor) and (t._requires_grad or (
-                    t._base is not None and t._base._requires_grad)):  # a view of such a base
-                return True
-    return False
+    if not _mode.grad_enabled:
+        return False
+    found = False
+    for t in inputs:
+        if isinstance(t, Tensor):
+            if t._base is not None and t._base._requires_grad:  # a view of such a base:
+                t._sync_view()  # its history is read from the base now (the op may save it)
+                found = True
+            elif t._requires_grad:
+                found = True
+    return found
 
 
 def record(node: Node, outputs, *inputs, broadcast: bool = False):
@@ -341,7 +358,8 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
       that input's shape and dtype: un-broadcasting lives here, once, not in every formula.
     - Each output becomes output ``i`` of ``node``. Only floating-point (or complex) tensors
       can have a gradient: a single integer or bool output raises PyTorch's error; in a tuple
-      of outputs (a custom Function's) such an output is left a plain tensor.
+      of outputs (a custom Function's) such an output is left a plain tensor. (In-place ops
+      record on any dtype, as PyTorch's do: ``inplace.apply_inplace`` sets ``any_dtype``.)
     """
     if type(outputs) is tuple:  # several outputs (a custom Function's), None for some
         out = next((t for t in outputs if t is not None), None)
@@ -356,7 +374,8 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
             fn, nr = x if type(x) is tuple else (None, 0)
             if nr:
                 nrs = _set_nr(nrs, len(inputs), i, nr)
-        elif not x._requires_grad or (x._base is not None and _view_leads_nowhere(x)):
+        elif (not x._requires_grad and x._base is None) or (
+                x._base is not None and _view_leads_nowhere(x)):
             fn = None
         else:
             fn = x._grad_fn
@@ -378,7 +397,7 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
     if _anomaly.enabled:
         keep_forward_trace(node)
     if out is outputs:
-        if out._data.dtype.kind not in "fc":
+        if out._data.dtype.kind not in "fc" and not _mode.any_dtype:
             raise RuntimeError("Autograd not support dtype: "
                                + from_numpy_dtype(out._data.dtype)._legacy_name[:-6])
         out._grad_fn, out._requires_grad, out._output_nr = node, True, 0
@@ -398,10 +417,12 @@ def _set_nr(nrs, n: int, i: int, nr: int) -> list:
 
 
 def _view_leads_nowhere(x) -> bool:
-    """Bring view ``x`` up to date (its memory may have changed in place); True if it was made
-    in no_grad mode, when its gradient leads nowhere."""
-    x._sync_view()
-    return x._grad_fn is None and x._view_no_grad
+    """Bring view ``x`` up to date (its base may have changed in place since, and so started
+    requiring grad); True if its gradient leads nowhere: it does not require grad, or it was
+    made in no_grad mode."""
+    if x._requires_grad or x._base._requires_grad:
+        x._sync_view()
+    return not x._requires_grad or (x._grad_fn is None and x._view_no_grad)
 
 
 _NRS: dict = {}

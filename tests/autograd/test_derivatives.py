@@ -151,7 +151,8 @@ def _extra_graphs():
             sub_number(a, 2), grad_of(lambda z: z.sigmoid().sum()),
             grad_of(lambda z: z.tanh().sum()), grad_of(lambda z: (z - 2).relu().sum()),
             mg.div(a, b, rounding_mode="floor"), grad_of(lambda z: (z.softmax(0) * z).sum()),
-            grad_of(lambda z: (z.log_softmax(0) * z).sum())]
+            grad_of(lambda z: (z.log_softmax(0) * z).sum()),
+            grad_of(lambda z: (z.expand(3, 3).diagonal() ** 2).sum())]
     c = a * 1
     c[0].mul_(2)
     d = a * 1

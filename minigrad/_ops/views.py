@@ -1,0 +1,246 @@
+"""Views: tensors that share their base's memory, and how their history follows the base.
+
+A view (``x[1:]``, ``x.t()``, ``x.view(6)``, ``x.expand(...)``...) is made by :func:`view_of`
+from a NumPy view of the base's array: it shares the base's memory and version counter, and
+keeps ``_base``. When the base (or another view of it) is changed in place, the view's
+``grad_fn`` is brought up to date the next time it is needed (:func:`_sync_view`): it then
+reads its values from the base's new history through an ``AsStridedBackward0`` node, as in
+PyTorch. That is also how a view made before its base required grad starts requiring it.
+
+>>> import minigrad as torch
+>>> a = torch.ones(3)
+>>> v = a[1:]
+>>> w = torch.tensor(2., requires_grad=True)
+>>> a.mul_(w)
+tensor([2., 2., 2.], grad_fn=<MulBackward0>)
+>>> v.grad_fn.name()
+'AsStridedBackward0'
+>>> v.sum().backward(); w.grad
+tensor(2.)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd.graph import Node, record, should_record
+from . import _formula as F
+from ._core import method
+
+__all__ = ["view_of", "views_of", "strided", "overlapping", "as_strided", "AsStridedBackward0",
+           "Placement", "put_flat", "MULTI", "NO_GRAD", "AMBIGUOUS"]
+
+
+# ---------------------------------------------------------------- making views
+def view_of(src: Tensor, data: np.ndarray, node: Node | None = None) -> Tensor:
+    """``data`` (a NumPy view of ``src._data``) as a view of ``src``: shared memory and version.
+
+    ``node`` (given when the view is recorded) becomes its ``grad_fn``.
+    """
+    return views_of(src, (data,), node)[0]
+
+
+def views_of(src: Tensor, datas, node: Node | None = None) -> tuple:
+    """Several views of ``src`` made by one op; ``node``, if given, has one output per view."""
+    base = src if src._base is None else src._base
+    outs = []
+    for data in datas:
+        t = Tensor._wrap(data)
+        t._vc, t._base = src._vc, base
+        outs.append(t)
+    outs = tuple(outs)
+    if node is not None:  # (one view is recorded as one output: an integer one then raises)
+        record(node, outs[0] if len(outs) == 1 else outs, src)
+    elif src._requires_grad:
+        # made in no_grad mode: they show requires_grad=True (as the base does) but lead nowhere
+        # in a graph, and PyTorch forbids modifying them in place with grad mode on
+        for t in outs:
+            t._requires_grad = t._view_no_grad = True
+    for t in outs:
+        t._view_vc = t._vc[0]  # the version its grad_fn describes (see _sync_view)
+    return outs
+
+
+def overlapping(d: np.ndarray) -> bool:
+    """Whether several elements of ``d`` share one memory location (an expanded dimension;
+    never for an empty tensor)."""
+    return d.size > 0 and any(s == 0 and n > 1 for n, s in zip(d.shape, d.strides))
+
+
+def strided(data: np.ndarray, shape: tuple, strides: tuple) -> np.ndarray:
+    """A view of ``data``'s memory, starting at its first element, with these sizes and byte
+    strides; writable where ``data`` is (unlike ``np.broadcast_to``), as PyTorch's views are:
+    writing into memory that several elements share is refused by the in-place ops instead."""
+    return np.lib.stride_tricks.as_strided(data, shape, strides, writeable=data.flags.writeable)
+
+
+# ---------------------------------------------------------------- where a view sits in its base
+class Placement:
+    """Where a view's elements sit in its base, found from their memory addresses.
+
+    ``geometry()`` gives sizes, strides and storage offset (in elements, as PyTorch counts
+    them); ``where()`` each element's index in the flattened base. Both are worked out only
+    when first asked for (most in-place ops never need them: no backward runs through them).
+    """
+
+    __slots__ = ("arrays", "base_shape", "_geometry", "_where")
+
+    def __init__(self, view: np.ndarray, base: np.ndarray):
+        self.arrays = (view, base)
+        self.base_shape = base.shape
+        self._geometry = self._where = None
+
+    def geometry(self) -> tuple:
+        if self._geometry is None:
+            v, b = self.arrays
+            item = v.itemsize
+            self._geometry = (v.shape, tuple(s // item for s in v.strides),
+                              (v.ctypes.data - b.ctypes.data) // item)
+        return self._geometry
+
+    def where(self) -> np.ndarray:
+        if self._where is None:
+            off = _offsets(*self.geometry())
+            b = self.arrays[1]
+            if not b.flags.c_contiguous:  # map memory offsets to row-major positions in b
+                mine = _offsets(b.shape, tuple(s // b.itemsize for s in b.strides)).reshape(-1)
+                order = np.argsort(mine, kind="stable")
+                off = order[np.searchsorted(mine, off, sorter=order)]
+            self._where = off
+            self.arrays = None  # the memory itself is no longer needed
+        return self._where
+
+
+def _offsets(sizes, strides, offset=0) -> np.ndarray:
+    """The memory offset of every element of an array with this geometry."""
+    out = np.full(sizes, offset, np.int64)
+    for k, (n, s) in enumerate(zip(sizes, strides)):
+        out += (np.arange(n, dtype=np.int64) * s).reshape((n,) + (1,) * (len(sizes) - k - 1))
+    return out
+
+
+def put_flat(x, where: np.ndarray, values, accumulate: bool):
+    """``x`` with ``values`` put (or added) at the positions ``where`` of its flattened form."""
+    flat = where.reshape(-1)
+    return F.index_put(x.reshape(-1), (Tensor._wrap(flat),), flat, values.reshape(-1),
+                       accumulate).reshape(x.shape)
+
+
+class AsStridedBackward0(Node):
+    """z = the view's elements read from its base's memory (after the base changed in place):
+    each element's gradient is added back at the place it was read from."""
+
+    saved = ("size", "storage_offset", "stride")
+    _s_size = property(lambda self: self._placement.geometry()[0])
+    _s_stride = property(lambda self: self._placement.geometry()[1])
+    _s_storage_offset = property(lambda self: self._placement.geometry()[2])
+
+    def backward(self, g):
+        p = self._placement
+        return (put_flat(F.zeros(p.base_shape, g), p.where(), g, True),)
+
+
+@method("_sync_view")
+def _sync_view(self) -> None:
+    """Bring a view's grad_fn up to date after its memory was changed in place.
+
+    Like PyTorch, this happens when the grad_fn is next needed: the view then reads its values
+    from the base's current history through an ``AsStridedBackward0`` node.
+    """
+    vc = self._vc[0]
+    base = self._base
+    if self._view_vc == vc or (self._grad_fn is None and not base._requires_grad):
+        return
+    if self._view_vc is not None:
+        _check_rebased_view(self)
+    seen, self._view_vc = self._view_vc, vc
+    if seen is None:  # a view not made by view_of (a custom Function's alias): take it as new
+        return
+    node = AsStridedBackward0()
+    node._placement = Placement(self._data, base._data)
+    record(node, self, base)
+
+
+MULTI = ("This view is the output of a function that returns multiple views. Such functions "
+          "do not allow the output views to be modified inplace. You should replace the inplace "
+          "operation by an out-of-place one.")
+NO_GRAD = ("A view was created in no_grad mode and is being modified inplace with grad mode "
+            "enabled.")
+AMBIGUOUS = ("Given that this use case is ambiguous and error-prone, it is forbidden. You can "
+              "clarify your code by moving both the view and the inplace either both inside the "
+              "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
+              "want the inplace to be tracked).")
+
+
+def _check_rebased_view(self: Tensor) -> None:
+    """PyTorch's refusal to give a new grad_fn to a view whose base (or another view of it)
+    changed in place, when the view was made in no_grad mode or by split/chunk/unbind."""
+    d = self.__dict__
+    multi = d.get("_view_multi")
+    changed = "its base or another view of its base has been modified inplace"
+    if d.get("_view_no_grad"):
+        raise RuntimeError(f"A view was created in no_grad mode and {changed} with grad mode "
+                           f"enabled. {AMBIGUOUS}")
+    if multi is None:
+        return
+    if self._grad_fn is None:
+        raise RuntimeError(f"A view was created in no_grad mode and {changed} with grad mode "
+                           f"enabled. {MULTI}")
+    raise RuntimeError(f"Output {self._output_nr} of {multi} is a view and {changed}. {MULTI}")
+
+
+# ---------------------------------------------------------------- as_strided
+class _Memory:
+    """An array interface over memory that an array already owns (what NumPy's own
+    ``as_strided`` builds on); ``base`` keeps that array alive."""
+
+    def __init__(self, interface: dict, base: np.ndarray):
+        self.__array_interface__, self.base = interface, base
+
+
+def _storage(data: np.ndarray) -> np.ndarray:
+    """The array owning ``data``'s memory: PyTorch's *storage* of a tensor."""
+    while True:
+        b = data.base
+        if isinstance(b, np.ndarray):
+            data = b
+        elif isinstance(getattr(b, "base", None), np.ndarray):  # (a view made by strided())
+            data = b.base
+        else:
+            return data
+
+
+def _ints(values) -> str:
+    return ", ".join(map(str, values))
+
+
+@method("as_strided")
+def as_strided(input, size, stride, storage_offset=None) -> Tensor:
+    """A view of the input's memory (its storage) with the given sizes, strides and offset,
+    all counted in elements; ``storage_offset`` defaults to the input's own."""
+    size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if any(s < 0 for s in stride):
+        raise RuntimeError("as_strided: Negative strides are not supported at the moment, got "
+                           f"strides: [{_ints(stride)}]")
+    data = input._data
+    store, item = _storage(data), data.itemsize
+    offset = ((data.ctypes.data - store.ctypes.data) // item if storage_offset is None
+              else storage_offset)
+    need = 0 if 0 in size else item * (offset + 1 + sum((n - 1) * s for n, s in zip(size, stride)))
+    if need > store.nbytes:
+        raise RuntimeError(
+            f"setStorage: sizes [{_ints(size)}], strides [{_ints(stride)}], storage offset "
+            f"{offset}, and itemsize {item} requiring a storage size of {need} are out of bounds "
+            f"for storage of size {store.nbytes}")
+    memory = {"shape": size, "strides": tuple(s * item for s in stride), "version": 3,
+              "typestr": data.dtype.str, "descr": data.dtype.descr,
+              "data": (store.ctypes.data + offset * item, not data.flags.writeable)}
+    out = np.asarray(_Memory(memory, store))
+    node = None
+    if should_record(input):
+        node = AsStridedBackward0()
+        node._placement = Placement(out, data)
+    return view_of(input, out, node)
