@@ -73,11 +73,10 @@ class StdBackward0(VarBackward0):
     saved_tensors_names = ("result", "self")
 
     def backward(self, g):
-        z = value(self._s_result)
+        x, z = value(self._s_self), value(self._s_result)  # (PyTorch reads them in this order)
         with np.errstate(all="ignore"):
             g_var = masked_zero(g / scale(z, 2), data(z) == 0)
-        return (var_backward(g_var, value(self._s_self), self._s_dim, self._s_correction,
-                             self._s_keepdim),)
+        return (var_backward(g_var, x, self._s_dim, self._s_correction, self._s_keepdim),)
 
 
 def _var_like(name, node_cls, take_sqrt):
