@@ -15,7 +15,6 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from . import _formula as F
 from ._core import method, value
 from ._formula import data
 from .reduce import _ALL, _axes, _expand_back, reduction_input, total
@@ -25,8 +24,8 @@ __all__ = ["nansum", "nanmean"]
 
 
 class NansumBackward0(Node):
-    """z = self.nansum(dim, keepdim):  each non-NaN element gets the gradient of its sum;
-    a NaN element gets 0."""
+    """z = self.nansum(dim, keepdim):  dself = g * (self is not NaN): each non-NaN element gets
+    the gradient of its sum, a NaN element gets 0 times it."""
 
     saved = ("dim", "keepdim", "self")
 
@@ -34,8 +33,8 @@ class NansumBackward0(Node):
         x = value(self._s_self)
         shape = data(x).shape
         g = _expand_back(g, shape, self._axes, self._s_keepdim)
-        nan = np.isnan(data(x))
-        return (F.masked_zero(g, Tensor._wrap(nan) if isinstance(g, Tensor) else nan),)
+        keep = (~np.isnan(data(x))).astype(data(x).dtype)  # a product, as PyTorch's: inf * 0 is NaN
+        return (g * (Tensor._wrap(keep) if isinstance(g, Tensor) else keep),)
 
 
 @method("nansum")
