@@ -41,15 +41,20 @@ install: $(STAMP) frontend
 
 # PyTorch 2.13.0 is the oracle of the differential tests. It is installed only where a local
 # wheel is available (pip's find-links); elsewhere those tests skip, saying why.
-# torchviz (tests/fidelity/test_torchviz.py) comes with it, --no-deps: its one big dependency is torch.
+# torchviz (tests/fidelity/test_torchviz.py) comes with it, --no-deps: its one big dependency is
+# torch. So does Intel's MKL runtime (tests/random/test_intel_mkl.py: PyTorch's Intel-only
+# bernoulli_ path, checked against MKL itself).
 torch: | $(BIN)/python
 	@if $(BIN)/python -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '2.13.0')" 2>/dev/null; then \
 		echo "torch 2.13.0: installed"; \
-		$(BIN)/python -c "import torchviz" 2>/dev/null || $(BIN)/pip install -q --no-deps torchviz==0.0.3 \
-		|| echo "note: torchviz not installed"; \
 	elif $(BIN)/pip install -q --no-deps --no-index torch==2.13.0 >/dev/null 2>&1; then \
 		$(BIN)/pip install -q torch==2.13.0 && echo "torch 2.13.0: installed from the local wheel"; \
-		$(BIN)/pip install -q --no-deps torchviz==0.0.3 || echo "note: torchviz not installed"; \
+	fi
+	@if $(BIN)/python -c "import torch" 2>/dev/null; then \
+		$(BIN)/python -c "import torchviz" 2>/dev/null || $(BIN)/pip install -q --no-deps torchviz==0.0.3 \
+		|| echo "note: torchviz not installed"; \
+		ls $(VENV)/lib/libmkl_rt.so.* >/dev/null 2>&1 || $(BIN)/pip install -q mkl \
+		|| echo "note: mkl not installed"; \
 	else \
 		echo "note: no local PyTorch 2.13.0 wheel; differential tests will be skipped."; \
 		echo "      (to download it, several GB: $(BIN)/pip install torch==2.13.0)"; \

@@ -19,7 +19,7 @@ from minigrad._mt19937 import Generator
 
 def _mkl():
     candidates = [os.environ.get("MINIGRAD_MKL_RT", ""),
-                  str(Path(sys.prefix) / "lib" / "libmkl_rt.so.2"),
+                  *map(str, sorted((Path(sys.prefix) / "lib").glob("libmkl_rt.so.*"))),
                   ctypes.util.find_library("mkl_rt") or ""]
     for path in filter(None, candidates):
         try:
