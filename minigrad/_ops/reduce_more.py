@@ -264,25 +264,31 @@ def _scalar_order(input, node_cls):
     return out, Tensor._wrap(np.zeros((), np.int64))
 
 
+def _nan_in(dtype: np.dtype) -> np.ndarray:
+    """NaN converted to ``dtype`` as PyTorch's C++ does for an empty median: True for bool, the
+    lowest int32/int64 (which wraps to 0 in the narrower integers) for integers."""
+    if dtype.kind in "iu":
+        wide = np.int64 if dtype == np.int64 else np.int32
+        return np.array(np.iinfo(wide).min).astype(dtype)
+    return np.array(True if dtype.kind == "b" else np.nan, dtype)
+
+
 @method("median")
 def median(input, dim=None, keepdim: bool = False):
     """The lower median (of all elements, or along ``dim`` with its indices)."""
     x = input._data
     if dim is None:
-        if x.dtype.kind == "b":
+        if x.dtype.kind == "b" and x.size:
             raise NotImplementedError("\"median_cpu\" not implemented for 'Bool'")
-        if x.size == 0:
-            return Tensor._wrap(np.array(np.nan, x.dtype))
         flat = x.reshape(-1)
         order = np.argsort(flat, kind="stable")  # (NaN sorts last; a NaN makes the median NaN)
-        pos = order[-1:] if x.dtype.kind == "f" and np.isnan(flat[order[-1]]) else \
+        pos = order[-1:] if x.dtype.kind == "f" and x.size and np.isnan(flat[order[-1]]) else \
             order[(flat.size - 1) // 2:(flat.size - 1) // 2 + 1]
-        out = Tensor._wrap(np.asarray(flat[pos[0]]))
+        out = Tensor._wrap(np.asarray(flat[pos[0]]) if x.size else _nan_in(x.dtype))
         if should_record(input) and x.dtype.kind == "f":
             # PyTorch shares the gradient evenly by the elements equal to it (or NaN, if NaN)
-            ties = np.flatnonzero(np.isnan(flat) if np.isnan(flat[pos[0]]) else
-                                  flat == flat[pos[0]])
-            node = _scatter_node(MedianBackward0, input, ties, 1.0 / ties.size)
+            ties = np.flatnonzero(np.isnan(flat) if np.isnan(out._data) else flat == out._data)
+            node = _scatter_node(MedianBackward0, input, ties, 1.0 / max(ties.size, 1))
             node._s_self = SavedTensor(input)
             record(node, out, input)
             node._s_result = SavedTensor(out, node)

@@ -154,3 +154,9 @@ def test_einsum_gradients_match_torch(torch):
     "lib.hstack([])", "lib.vstack([])"])
 def test_hstack_and_vstack_go_through_at_least_1d_and_2d_as_in_pytorch(torch, code):
     assert_same_outcome(torch, code)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "int16", "int8", "uint8", "bool", "float32",
+                                   "float64"])
+def test_the_median_of_an_empty_tensor_is_nan_converted_to_its_dtype_as_in_pytorch(torch, dtype):
+    assert_same_outcome(torch, f"lib.tensor([], dtype=lib.{dtype}).median()")
