@@ -109,11 +109,26 @@ def _slice(input, dim: int, start, stop, step):
     return view_of(input, input._data[where], node)
 
 
+def values_must_be_a_tensor(values, fn: str) -> None:
+    """``index_put``/``index_put_`` take a tensor of values (PyTorch's error for a number)."""
+    if not isinstance(values, Tensor):
+        raise TypeError(f"{fn}(): argument 'values' (position 2) must be Tensor, not "
+                        f"{type(values).__name__}")
+
+
 @method("narrow")
 def narrow(input, dim: int, start: int, length: int):
     """The view of ``length`` entries from ``start`` along ``dim``."""
     d = input._wrap_dim(dim)
-    start = start % input._data.shape[d] if start < 0 else start
+    size = input._data.shape[d]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
+    start = start + size if start < 0 else start
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return _slice(input, d, start, start + length, 1)
 
 
@@ -386,5 +401,6 @@ def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0):
 @method("index_put")
 def index_put(input, indices, values, accumulate: bool = False):
     """A copy of ``input`` with ``values`` written (or added) at the tensor ``indices``."""
+    values_must_be_a_tensor(values, "index_put")
     return _index_put(input, [None if i is None else _as_index(i) for i in indices], values,
                       accumulate)

@@ -37,7 +37,7 @@ from ..autograd.grad_mode import is_grad_enabled, is_inference_mode_enabled
 from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._core import broadcast_error, dtype_of, method
-from .indexing import _sequence_as_tuple, apply_slicing
+from .indexing import _sequence_as_tuple, apply_slicing, values_must_be_a_tensor
 from .movement import clone
 from .views import (
     AMBIGUOUS,
@@ -236,7 +236,7 @@ def _variant(name: str):
 
 for _name in ("add", "sub", "mul", "div", "neg", "clamp", "clamp_min", "clamp_max", "pow",
               "exp", "log", "sqrt", "abs", "sigmoid", "tanh", "relu", "sin", "cos",
-              "reciprocal", "square", "index_put", "bitwise_and",
+              "reciprocal", "square", "bitwise_and",
               "bitwise_or", "bitwise_xor", "logical_not",
               # (issue 7's ops, defined in unary_more/binary_more/reduce_more/shape_more)
               "floor", "ceil", "round", "trunc", "sign", "frac", "log1p", "expm1", "log2",
@@ -245,6 +245,15 @@ for _name in ("add", "sub", "mul", "div", "neg", "clamp", "clamp_min", "clamp_ma
               "lerp", "addcmul", "addcdiv", "cumsum", "cumprod", "tril", "triu"):
     if not hasattr(Tensor, _name + "_"):
         setattr(Tensor, _name + "_", _variant(_name))
+
+
+def index_put_(self, indices, values, accumulate: bool = False):
+    """In-place ``index_put``: writes ``values`` at the tensor ``indices`` of this tensor."""
+    values_must_be_a_tensor(values, "index_put_")  # (before the in-place checks, as PyTorch)
+    return apply_inplace(self, Tensor.index_put, indices, values, accumulate)
+
+
+Tensor.index_put_ = index_put_
 Tensor.subtract_, Tensor.multiply_, Tensor.divide_ = Tensor.sub_, Tensor.mul_, Tensor.div_
 Tensor.true_divide_, Tensor.negative_ = Tensor.div_, Tensor.neg_
 Tensor.clip_ = Tensor.clamp_

@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .._tensor import Tensor
@@ -275,9 +277,16 @@ def diag_embed(input, offset: int = 0, dim1: int = -2, dim2: int = -1):
 @method("unflatten")
 def unflatten(input, dim: int, sizes):
     """Dimension ``dim`` split into ``sizes`` (one may be -1)."""
+    if input.dim() == 0:  # (PyTorch's C++ error, without its stack trace)
+        raise RuntimeError("unflatten got an unexpected error:\nDimension specified as "
+                           f"{dim} but tensor has no dimensions")
     d = input._wrap_dim(dim)
-    shape = input._data.shape
-    return input.view(shape[:d] + tuple(sizes) + shape[d + 1:])
+    shape, sizes = input._data.shape, tuple(sizes)
+    known = math.prod(s for s in sizes if s != -1)
+    if (known != shape[d]) if -1 not in sizes else (not known or shape[d] % known):
+        raise RuntimeError(f"unflatten: Provided sizes [{', '.join(map(str, sizes))}] don't "
+                           f"multiply up to the size of dim {d} ({shape[d]}) in the input tensor")
+    return input.view(shape[:d] + sizes + shape[d + 1:])
 
 
 def _at_least_1d(t):
@@ -384,6 +393,10 @@ def squeeze_(self, dim=None):
 
 def _reshape_inplace(self, new):
     """Make ``self`` the (view) result ``new``: its data, node and base."""
+    if new._grad_fn is not None:  # (recorded: the in-place checks of every in-place op)
+        from .inplace import _check_inplace
+
+        _check_inplace(self, True)
     self._data = new._data
     if new._grad_fn is not None:
         self._grad_fn, self._output_nr = new._grad_fn, new._output_nr
@@ -394,6 +407,11 @@ def _reshape_inplace(self, new):
 def fill_diagonal_(self, fill_value, wrap: bool = False):
     """Write ``fill_value`` on the main diagonal, in place."""
     from .inplace import apply_inplace
+
+    if self.dim() < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if self.dim() > 2 and len(set(self.shape)) > 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
 
     def filled(input, value):
         d = input._data.copy()

@@ -160,3 +160,21 @@ def test_hstack_and_vstack_go_through_at_least_1d_and_2d_as_in_pytorch(torch, co
                                    "float64"])
 def test_the_median_of_an_empty_tensor_is_nan_converted_to_its_dtype_as_in_pytorch(torch, dtype):
     assert_same_outcome(torch, f"lib.tensor([], dtype=lib.{dtype}).median()")
+
+
+@pytest.mark.parametrize("code", [
+    "lib.ones(3).index_put_((lib.tensor([0]),), 3.)", "lib.ones(3).index_put((lib.tensor([0]),), 3)",
+    "lib.ones(2, requires_grad=True).index_put_((lib.tensor([0]),), 3)",
+    "lib.ones(2, 2).index_put_((lib.tensor([0]),), lib.tensor(5.), accumulate=True)",
+    "lib.ones(3).fill_diagonal_(2)", "lib.tensor(1.).fill_diagonal_(2)",
+    "lib.ones(2, 3).fill_diagonal_(0)", "lib.ones(2, 3, 2).fill_diagonal_(1)",
+    "lib.ones(2, 2, 2).fill_diagonal_(0)",
+    "lib.ones(3, requires_grad=True).unsqueeze_(0)", "lib.ones(3, requires_grad=True).t_()",
+    "lib.ones(3, 1, requires_grad=True).squeeze_()",
+    "lib.ones(2, 3).narrow(0, 0, 99)", "lib.ones(2, 3).narrow(1, 5, 1)",
+    "lib.ones(2, 3).narrow(1, -3, 2)", "lib.ones(2, 3).narrow(1, 3, 0)",
+    "lib.ones(2, 3).narrow(1, 0, -1)", "lib.ones(2, 3).narrow(1, -4, 1)",
+    "lib.ones(2, 3).unflatten(-1, (5, 5))", "lib.ones(2, 3).unflatten(1, (0, -1))",
+    "lib.ones(2, 3).unflatten(1, (3, -1)).shape", "lib.ones(2, 3).unflatten(0, (2, 5))"])
+def test_index_put_fill_diagonal_narrow_unflatten_and_in_place_views_check_as_pytorch(torch, code):
+    assert_same_outcome(torch, code)
