@@ -138,14 +138,14 @@ def sum(input, dim=_ALL, keepdim: bool = False, *, dtype=None) -> Tensor:  # noq
     if dtype is not None or nd.kind != "f":
         d, nd = reduction_input(input, dtype, "sum", dim)
     if dim is _ALL:
-        out = total(np.sum, d, nd)
+        out = total(np.add.reduce, d, nd, axis=None)  # (np.sum's own reduction, minus its wrapper)
         if should_record(input):
             node = SumBackward0()
             node._s_self_sym_sizes = d.shape
             return _record(out, node, input, dtype)
         return Tensor._wrap(out)
     shown, axes = _axes(input, dim)
-    out = total(np.sum, d, nd, axis=axes, keepdims=keepdim)
+    out = total(np.add.reduce, d, nd, axis=axes, keepdims=keepdim)
     if should_record(input):
         node = SumBackward1()
         node._s_dim, node._axes, node._s_keepdim, node._s_self_sym_sizes = \
