@@ -330,7 +330,11 @@ class LinalgVectorNormBackward0(Node):
 
     saved = ("dim", "keepdim", "ord", "result", "self")
 
-    def backward(self, g):  # PyTorch's norm_backward, case by case
+    def backward(self, g):
+        with np.errstate(invalid="ignore", divide="ignore"):  # (0/0 where z is 0: masked out)
+            return self._norm_backward(g)
+
+    def _norm_backward(self, g):  # PyTorch's norm_backward, case by case
         x, r, p = value(self._s_self), value(self._s_result), float(self._s_ord)
         if not self._s_keepdim and self._axes is not None:
             g, r = unsqueeze_dims(g, self._axes), unsqueeze_dims(r, self._axes)

@@ -178,3 +178,10 @@ def test_the_median_of_an_empty_tensor_is_nan_converted_to_its_dtype_as_in_pytor
     "lib.ones(2, 3).unflatten(1, (3, -1)).shape", "lib.ones(2, 3).unflatten(0, (2, 5))"])
 def test_index_put_fill_diagonal_narrow_unflatten_and_in_place_views_check_as_pytorch(torch, code):
     assert_same_outcome(torch, code)
+
+
+@pytest.mark.filterwarnings("error")  # NumPy's "invalid value" warning at 0/0 must not escape
+@pytest.mark.parametrize("p", [2, 1, 3, float("inf"), 0.5])
+def test_the_gradient_of_a_norm_at_zero_is_zero_without_a_numpy_warning(torch, p):
+    assert_same_outcome(torch, f"(lambda x: lib.autograd.grad(x.norm({p!r}, dim=1).sum(), x))"
+                               "(lib.zeros(2, 2, requires_grad=True))")
