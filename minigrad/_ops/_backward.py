@@ -26,17 +26,13 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import value
+from ._formula import data, masked_zero  # (re-exported: one definition each)
 from .arithmetic import mul_by_number
 
 __all__ = ["scale", "where", "sgn", "sign_data", "sigmoid_backward", "tanh_backward",
            "threshold_backward", "data", "unsqueeze_dims", "masked_zero", "call", "rsqrt",
            "reversed_cumsum", "mean_keep", "softmax_backward_data",
            "log_softmax_backward_data", "masked_sum"]
-
-
-def data(x):
-    """The NumPy data of ``x`` (a constant: masks carry no gradient)."""
-    return x._data if isinstance(x, Tensor) else x
 
 
 def scale(x, c):
@@ -75,13 +71,6 @@ def mean_keep(x, dims):
     if isinstance(x, Tensor):
         return x.mean() if dims is None else x.mean(dims, keepdim=True)
     return x.mean() if dims is None else x.mean(axis=tuple(dims), keepdims=True)
-
-
-def masked_zero(x, mask):
-    """``x.masked_fill(mask, 0)`` for a constant mask (an array or a bool tensor)."""
-    if isinstance(x, Tensor):
-        return x.masked_fill(mask if isinstance(mask, Tensor) else Tensor._wrap(mask), 0)
-    return np.where(data(mask), 0, x)
 
 
 def masked_sum(x, mask):

@@ -91,8 +91,11 @@ def zeros_like(g):
 
 
 def masked_zero(g, mask):
-    """``g`` with zeros where ``mask`` holds (``g.masked_fill(mask, 0)``)."""
-    return g.masked_fill(mask, 0) if isinstance(g, Tensor) else np.where(mask, 0, g)
+    """``g`` with zeros where the constant ``mask`` (an array or a bool tensor) holds
+    (``g.masked_fill(mask, 0)``)."""
+    if isinstance(g, Tensor):
+        return g.masked_fill(mask if isinstance(mask, Tensor) else Tensor._wrap(mask), 0)
+    return np.where(data(mask), 0, g)
 
 
 # ---------------------------------------------------------------- layout optimisations
