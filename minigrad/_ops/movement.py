@@ -202,7 +202,7 @@ class TBackward0(Node):
 def transpose(input, dim0: int, dim1: int) -> Tensor:
     """A view with dimensions ``dim0`` and ``dim1`` swapped (also ``swapaxes``, ``swapdims``)."""
     a, b = input._wrap_dim(dim0), input._wrap_dim(dim1)
-    out = np.swapaxes(input._data, a, b) if input._data.ndim else input._data.view()
+    out = input._data.swapaxes(a, b) if input._data.ndim else input._data.view()
     node = None
     if should_record(input):
         node = TransposeBackward0()
