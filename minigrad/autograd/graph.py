@@ -383,11 +383,8 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
             fn = None
         else:
             fn = x._grad_fn
-            if fn is None:  # a leaf: its AccumulateGrad (grad_accumulator(x), inlined)
-                ref = x._accumulator
-                fn = ref() if ref is not None else None
-                if fn is None:
-                    fn = grad_accumulator(x)
+            if fn is None:
+                fn = grad_accumulator(x)
             elif x._output_nr:
                 nrs = _set_nr(nrs, len(inputs), i, x._output_nr)
             if shape is not None:
