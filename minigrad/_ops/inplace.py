@@ -40,12 +40,11 @@ from ._core import broadcast_error, dtype_of, method
 from .indexing import _sequence_as_tuple, apply_slicing, values_must_be_a_tensor
 from .movement import clone
 from .views import (
-    AMBIGUOUS,
     MULTI,
-    NO_GRAD,
     AsStridedBackward0,
     Placement,
     _sync_view,
+    made_without_grad,
     overlapping,
     put_flat,
 )
@@ -89,24 +88,6 @@ class CopySlices(Node):
 
 
 # ---------------------------------------------------------------- the in-place recipe
-def _check_view(self: Tensor, recording: bool | None) -> None:
-    """PyTorch's refusals to modify some views in place with grad mode on.
-
-    Views made in no_grad mode are refused at once (``recording`` None); views made by split,
-    chunk or unbind when the op would be recorded.
-    """
-    d = self.__dict__
-    multi = d.get("_view_multi")
-    if recording is None:
-        if d.get("_view_no_grad") and self._base._requires_grad:
-            raise RuntimeError(f"{NO_GRAD} {MULTI}" if multi else f"{NO_GRAD} {AMBIGUOUS}")
-    elif multi is not None and (recording or self._requires_grad):
-        if self._grad_fn is None:
-            raise RuntimeError(f"{NO_GRAD} {MULTI}")
-        raise RuntimeError(f"Output {self._output_nr} of {multi} is a view and is being modified "
-                           f"inplace. {MULTI}")
-
-
 def _kind(d: np.dtype) -> int:
     return 2 if d.kind == "f" else (0 if d.kind == "b" else 1)
 
@@ -131,6 +112,15 @@ def _write(self: Tensor, data: np.ndarray, fills: bool = False,
         raise RuntimeError(f"result type {dtype_of(data.dtype)._cpp} can't be cast to the "
                            f"desired output type {target}")
     np.copyto(dst, data, casting="unsafe")
+    bump_version(self)
+
+
+def bump_version(self: Tensor) -> None:
+    """A tensor was changed in place: its version goes up (shared with its views). An inference
+    tensor has none: outside inference mode that is an error, raised (as in PyTorch) only
+    after the change was made."""
+    if self._inference and not is_inference_mode_enabled():
+        raise RuntimeError(INFERENCE)
     self._vc[0] += 1
 
 
@@ -164,25 +154,44 @@ def _rebase(self: Tensor, node: Node) -> None:
     _sync_view(self)  # the view now reads from its base: AsStridedBackward0
 
 
-def _check_inplace(self: Tensor, grad_mode: bool) -> None:
-    """PyTorch's refusals to modify a tensor in place: inference tensors, leaves needing grad."""
-    if self._inference and not is_inference_mode_enabled():
-        raise RuntimeError(
-            "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
-            "make a clone to get a normal tensor before doing inplace update.See "
-            "https://github.com/pytorch/rfcs/pull/17 for more details.")
-    if not grad_mode:
-        return
+LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
+VIEW_OF_LEAF = f"a view of {LEAF}"
+INFERENCE = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make "
+             "a clone to get a normal tensor before doing inplace update.See "
+             "https://github.com/pytorch/rfcs/pull/17 for more details.")
+
+
+def _any_requires_grad(args, kwargs) -> bool:
+    return any(type(a) is Tensor and a.requires_grad for a in (*args, *kwargs.values()))
+
+
+def check_inplace(self: Tensor, args=(), kwargs=None, differentiable: bool = True) -> bool:
+    """PyTorch's refusals to modify ``self`` in place, checked before the op runs (inference
+    tensors: see ``bump_version``); returns whether grad mode is on.
+
+    With grad mode on and the op differentiable, when ``self`` or another input requires grad:
+    views made in no_grad or inference mode, or by split/chunk/unbind, are refused; then views
+    of a leaf (a tensor without grad_fn) requiring grad, then leaves requiring grad (also a view
+    whose grad_fn is not yet brought up to date after its base changed: as in PyTorch).
+    """
+    if not is_grad_enabled():
+        return False
+    needs = self.requires_grad
+    if not differentiable or not (needs or _any_requires_grad(args, kwargs or {})):
+        return True
     base = self._base
     if base is not None:
-        _check_view(self, None)
-    if self.requires_grad:
-        if self._grad_fn is None and base is None:
-            raise RuntimeError(
-                "a leaf Variable that requires grad is being used in an in-place operation.")
-        if base is not None and base._grad_fn is None and base._requires_grad:
-            raise RuntimeError("a view of a leaf Variable that requires grad is being used "
-                               "in an in-place operation.")
+        if (self._view_no_grad and base._requires_grad) or (
+                self._view_multi is not None and self._grad_fn is None):
+            raise RuntimeError(made_without_grad(self))
+        if self._view_multi is not None:
+            raise RuntimeError(f"Output {self._output_nr} of {self._view_multi} is a view and is "
+                               f"being modified inplace. {MULTI}")
+        if needs and base._grad_fn is None:
+            raise RuntimeError(VIEW_OF_LEAF)
+    if needs and self._grad_fn is None:
+        raise RuntimeError(LEAF)
+    return True
 
 
 def _run_any_dtype(self: Tensor, op, args, kwargs):
@@ -199,19 +208,18 @@ def _run_any_dtype(self: Tensor, op, args, kwargs):
         _mode.any_dtype = state
 
 
-def apply_inplace(self: Tensor, op, *args, fills: bool = False, **kwargs):
+def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: bool = True,
+                  **kwargs):
     """Run the out-of-place ``op(self, *args)`` and make its result and node ``self``'s own.
 
-    ``fills``: the op writes one number everywhere (allowed on expanded memory).
+    ``fills``: the op writes one number everywhere (allowed on expanded memory);
+    ``differentiable``: False for ops PyTorch never records (``logical_not_``).
     """
-    grad_mode = is_grad_enabled()
-    _check_inplace(self, grad_mode)
+    check_inplace(self, args, kwargs, differentiable)
     out = _run_any_dtype(self, op, args, kwargs)
     if out is NotImplemented:
         return NotImplemented
-    node = out._grad_fn
-    if self._base is not None and grad_mode:
-        _check_view(self, node is not None)
+    node = out._grad_fn if differentiable else None
     if node is not None:
         _save_original(node, self)
     _write(self, out._data, fills, getattr(op, "__name__", "").startswith("clamp") and not any(
@@ -223,11 +231,12 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, **kwargs):
 
 
 # ---------------------------------------------------------------- the in-place ops
-def _variant(name: str):
+def _variant(name: str, differentiable: bool = True):
     """``x.name_(...)``: the in-place form of the out-of-place op ``x.name(...)``."""
 
     def op_(self, *args, **kwargs):
-        return apply_inplace(self, getattr(Tensor, name), *args, **kwargs)
+        return apply_inplace(self, getattr(Tensor, name), *args, differentiable=differentiable,
+                             **kwargs)
 
     op_.__name__ = name + "_"
     op_.__doc__ = f"In-place ``{name}``: writes the result into this tensor and returns it."
@@ -237,7 +246,7 @@ def _variant(name: str):
 for _name in ("add", "sub", "mul", "div", "neg", "clamp", "clamp_min", "clamp_max", "pow",
               "exp", "log", "sqrt", "abs", "sigmoid", "tanh", "relu", "sin", "cos",
               "reciprocal", "square", "bitwise_and",
-              "bitwise_or", "bitwise_xor", "logical_not",
+              "bitwise_or", "bitwise_xor",
               # (issue 7's ops, defined in unary_more/binary_more/reduce_more/shape_more)
               "floor", "ceil", "round", "trunc", "sign", "frac", "log1p", "expm1", "log2",
               "log10", "tan", "atan", "asin", "acos", "sinh", "cosh", "erf", "rsqrt",
@@ -254,6 +263,7 @@ def index_put_(self, indices, values, accumulate: bool = False):
 
 
 Tensor.index_put_ = index_put_
+Tensor.logical_not_ = _variant("logical_not", differentiable=False)  # (never recorded)
 Tensor.subtract_, Tensor.multiply_, Tensor.divide_ = Tensor.sub_, Tensor.mul_, Tensor.div_
 Tensor.true_divide_, Tensor.negative_ = Tensor.div_, Tensor.neg_
 Tensor.clip_ = Tensor.clamp_
