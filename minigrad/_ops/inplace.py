@@ -33,21 +33,13 @@ from .._state import local as _mode
 from .._tensor import Tensor
 from .._tensor_data import fill_value
 from ..autograd.functional_utils import sum_to
-from ..autograd.grad_mode import is_grad_enabled, is_inference_mode_enabled
 from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._core import broadcast_error, dtype_of, method
 from .indexing import _sequence_as_tuple, apply_slicing, values_must_be_a_tensor
+from .inplace_checks import bump_version, check_inplace, check_memory
 from .movement import clone
-from .views import (
-    MULTI,
-    AsStridedBackward0,
-    Placement,
-    _sync_view,
-    made_without_grad,
-    overlapping,
-    put_flat,
-)
+from .views import AsStridedBackward0, Placement, _sync_view, overlapping, put_flat
 
 __all__ = ["apply_inplace", "CopySlices", "AsStridedBackward0"]
 
@@ -101,27 +93,17 @@ def _write(self: Tensor, data: np.ndarray, fills: bool = False,
     """
     dst = self._data
     if data.shape != dst.shape:
-        raise RuntimeError(f"output with shape [{', '.join(map(str, dst.shape))}] doesn't match "
-                           f"the broadcast shape [{', '.join(map(str, data.shape))}]")
-    if not dst.flags.writeable or (overlapping(dst) and not fills):  # (before the dtype check)
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation.")
+        raise _shape_error(dst.shape, data.shape)
     if _kind(data.dtype) > _kind(dst.dtype):
         target = getattr(dtype_of(dst.dtype), "_c_type" if scalar_clamp else "_cpp")  # clamp_
         raise RuntimeError(f"result type {dtype_of(data.dtype)._cpp} can't be cast to the "
                            f"desired output type {target}")
-    np.copyto(dst, data, casting="unsafe")
+    if dst.dtype.kind in "iub" and data.dtype.kind == "f":  # (inf or nan: no NumPy warning)
+        with np.errstate(invalid="ignore"):
+            np.copyto(dst, data, casting="unsafe")
+    else:
+        np.copyto(dst, data, casting="unsafe")
     bump_version(self)
-
-
-def bump_version(self: Tensor) -> None:
-    """A tensor was changed in place: its version goes up (shared with its views). An inference
-    tensor has none: outside inference mode that is an error, raised (as in PyTorch) only
-    after the change was made."""
-    if self._inference and not is_inference_mode_enabled():
-        raise RuntimeError(INFERENCE)
-    self._vc[0] += 1
 
 
 def _save_original(node: Node, self: Tensor) -> None:
@@ -154,46 +136,6 @@ def _rebase(self: Tensor, node: Node) -> None:
     _sync_view(self)  # the view now reads from its base: AsStridedBackward0
 
 
-LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
-VIEW_OF_LEAF = f"a view of {LEAF}"
-INFERENCE = ("Inplace update to inference tensor outside InferenceMode is not allowed.You can make "
-             "a clone to get a normal tensor before doing inplace update.See "
-             "https://github.com/pytorch/rfcs/pull/17 for more details.")
-
-
-def _any_requires_grad(args, kwargs) -> bool:
-    return any(type(a) is Tensor and a.requires_grad for a in (*args, *kwargs.values()))
-
-
-def check_inplace(self: Tensor, args=(), kwargs=None, differentiable: bool = True) -> bool:
-    """PyTorch's refusals to modify ``self`` in place, checked before the op runs (inference
-    tensors: see ``bump_version``); returns whether grad mode is on.
-
-    With grad mode on and the op differentiable, when ``self`` or another input requires grad:
-    views made in no_grad or inference mode, or by split/chunk/unbind, are refused; then views
-    of a leaf (a tensor without grad_fn) requiring grad, then leaves requiring grad (also a view
-    whose grad_fn is not yet brought up to date after its base changed: as in PyTorch).
-    """
-    if not is_grad_enabled():
-        return False
-    needs = self.requires_grad
-    if not differentiable or not (needs or _any_requires_grad(args, kwargs or {})):
-        return True
-    base = self._base
-    if base is not None:
-        if (self._view_no_grad and base._requires_grad) or (
-                self._view_multi is not None and self._grad_fn is None):
-            raise RuntimeError(made_without_grad(self))
-        if self._view_multi is not None:
-            raise RuntimeError(f"Output {self._output_nr} of {self._view_multi} is a view and is "
-                               f"being modified inplace. {MULTI}")
-        if needs and base._grad_fn is None:
-            raise RuntimeError(VIEW_OF_LEAF)
-    if needs and self._grad_fn is None:
-        raise RuntimeError(LEAF)
-    return True
-
-
 def _run_any_dtype(self: Tensor, op, args, kwargs):
     """``op(self, *args)``; on an integer or bool ``self`` its node is recorded all the same, as
     PyTorch's in-place ops do (``a.fill_(t)`` gives an int64 tensor with ``FillBackward3``;
@@ -216,6 +158,7 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
     ``differentiable``: False for ops PyTorch never records (``logical_not_``).
     """
     check_inplace(self, args, kwargs, differentiable)
+    check_memory(self, (*args, *kwargs.values()), fills)
     out = _run_any_dtype(self, op, args, kwargs)
     if out is NotImplemented:
         return NotImplemented
@@ -259,6 +202,8 @@ for _name in ("add", "sub", "mul", "div", "neg", "clamp", "clamp_min", "clamp_ma
 def index_put_(self, indices, values, accumulate: bool = False):
     """In-place ``index_put``: writes ``values`` at the tensor ``indices`` of this tensor."""
     values_must_be_a_tensor(values, "index_put_")  # (before the in-place checks, as PyTorch)
+    if values._vc is self._vc or values._data.base is not None:  # (any overlap is refused)
+        check_memory(self, (values,), fills=True, full=True)
     return apply_inplace(self, Tensor.index_put, indices, values, accumulate)
 
 
@@ -312,11 +257,22 @@ def _filled(input, value):
     return record(FillBackward2(), out, input) if should_record(input) else out
 
 
+def _shape_error(dst_shape, shape) -> RuntimeError:
+    return RuntimeError(f"output with shape [{', '.join(map(str, dst_shape))}] doesn't match "
+                        f"the broadcast shape [{', '.join(map(str, shape))}]")
+
+
 def _copied(input, src):
-    try:
-        data = np.array(np.broadcast_to(src._data, input._data.shape), input._data.dtype)
-    except ValueError:
-        raise broadcast_error(input, src) from None
+    shape = input._data.shape
+    if src._data.shape != shape:
+        try:
+            full = np.broadcast_shapes(shape, src._data.shape)
+        except ValueError:
+            raise broadcast_error(input, src) from None
+        if full != shape:
+            raise _shape_error(shape, full)
+    with np.errstate(invalid="ignore"):  # (inf or nan cast to an integer: no NumPy warning)
+        data = np.array(np.broadcast_to(src._data, shape), input._data.dtype)
     out = Tensor._wrap(data)
     if data.dtype.kind in "fc" and should_record(input, src):  # (an integer copy: no history)
         record(CopyBackwards(), out, input, src, broadcast=True)
@@ -349,6 +305,11 @@ def fill_(self, value):
 @method("copy_")
 def copy_(self, src, non_blocking: bool = False):
     """Copy ``src`` (broadcast, converted to this tensor's dtype) into this tensor."""
+    if isinstance(src, (bool, int, float)):  # a number is taken as a 0-d tensor, as in PyTorch
+        src = Tensor._wrap(np.asarray(src))
+    elif not isinstance(src, Tensor):
+        raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not "
+                        f"{type(src).__name__}")
     return apply_inplace(self, _copied, src)
 
 
@@ -392,7 +353,11 @@ def setitem(self, index, value):
     if type(index) is not tuple:
         index = tuple(index) if isinstance(index, list) and _sequence_as_tuple(index) else (index,)
     value = _as_value(self, value)
-    dst, found = apply_slicing(self, index)
+    try:
+        dst, found = apply_slicing(self, index)
+    except IndexError:
+        check_inplace(self, (value,))  # (PyTorch refuses the in-place write first)
+        raise
     if not found:
         _copy_to(dst, value)
         return

@@ -14,7 +14,7 @@ identity, its version goes up.
 from __future__ import annotations
 
 from ._core import method
-from .inplace import bump_version, check_inplace
+from .inplace_checks import bump_version, check_inplace
 from .linalg import SqueezeBackward4
 from .movement import (
     SqueezeBackward0,

@@ -30,7 +30,8 @@ from . import _formula as F
 from ._core import method
 
 __all__ = ["view_of", "views_of", "strided", "overlapping", "as_strided", "AsStridedBackward0",
-           "Placement", "put_flat", "MULTI", "made_without_grad", "mark_multi"]
+           "Placement", "put_flat", "MULTI", "made_without_grad", "mark_multi",
+           "shared_memory"]
 
 
 # ---------------------------------------------------------------- making views
@@ -93,6 +94,29 @@ def overlapping(d: np.ndarray) -> bool:
     """Whether several elements of ``d`` share one memory location (an expanded dimension;
     never for an empty tensor)."""
     return d.size > 0 and any(s == 0 and n > 1 for n, s in zip(d.shape, d.strides))
+
+
+def _dense(d: np.ndarray) -> bool:
+    """PyTorch's *non-overlapping and dense*: the elements fill a block of memory without gaps,
+    in some order of the dimensions."""
+    expected = d.itemsize
+    for stride, n in sorted((s, n) for n, s in zip(d.shape, d.strides) if n != 1):
+        if stride != expected:
+            return False
+        expected *= n
+    return True
+
+
+def shared_memory(a: np.ndarray, b: np.ndarray) -> str | None:
+    """How two arrays share memory, as PyTorch judges it: 'full' (the same elements, same
+    layout), 'partial' (other overlaps), or None (apart, or too hard to tell: not dense)."""
+    if a.size == 0 or b.size == 0 or not (_dense(a) and _dense(b)):
+        return None
+    a0, b0 = a.ctypes.data, b.ctypes.data
+    a1, b1 = a0 + a.nbytes, b0 + b.nbytes
+    if a0 == b0 and a1 == b1:
+        return "full" if a.strides == b.strides else "partial"
+    return "partial" if a0 < b1 and b0 < a1 else None
 
 
 def strided(data: np.ndarray, shape: tuple, strides: tuple) -> np.ndarray:

@@ -126,6 +126,38 @@ CASES = {
     "split_of_no_grad_view": NONLEAF + "with lib.no_grad(): v = y[0:]\nv.split(1)[0].mul_(2)",
     "split_piece_other_requires_grad": "a, b = lib.ones(4).split(2)\n"
                                        "a.add_(lib.ones(3, requires_grad=True))",
+    # ---- writes whose result would depend on the order of the writes (before shape checks)
+    "add_transpose_of_itself": "r = lib.arange(9.).reshape(3, 3); r.add_(r.t())",
+    "add_shifted_view_of_itself": "r = lib.arange(9.).reshape(3, 3); r[1:].add_(r[:-1])",
+    "add_own_first_row": "r = lib.arange(9.).reshape(3, 3); r.add_(r[0])",
+    "add_itself": "r = lib.arange(9.).reshape(3, 3); r.add_(r)",
+    "add_disjoint_view": "r = lib.arange(9.).reshape(3, 3); r[1:].add_(r[:1])",
+    "div_overlap_before_shape_error": "r = lib.arange(9.)\nr[1:4].div_(r[:2])",
+    "addcmul_overlap": "r = lib.arange(9.).reshape(3, 3); r[1:].addcmul_(r[:-1], lib.ones(3))",
+    "clamp_overlap": "r = lib.arange(9.).reshape(3, 3); r[1:].clamp_(r[:-1])",
+    "add_detached_overlap": "r = lib.arange(9.).reshape(3, 3); r[1:].add_(r.detach()[:-1])",
+    "copy_shifted": "r = lib.arange(9.).reshape(3, 3); r[1:].copy_(r[:-1])",
+    "setitem_shifted": "r = lib.arange(9.).reshape(3, 3); r[1:] = r[:-1]",
+    "setitem_transposed": "r = lib.arange(9.).reshape(3, 3); r[...] = r.t()",
+    "setitem_itself": "r = lib.arange(9.).reshape(3, 3); r[...] = r",
+    "index_put_values_overlap": "r = lib.arange(9.)\n"
+                                "r.index_put_((lib.tensor([0, 1]),), r[4:6])",
+    "index_put_values_same_memory": "r = lib.arange(9.)\n"
+                                    "r[:2].index_put_((lib.tensor([0, 1]),), r[:2])",
+    "expanded_before_shape_error": "r = lib.zeros(1, 3).expand(3, 3); r.add_(lib.ones(2))",
+    # ---- copy_ and x[i] = v: argument and shape errors as PyTorch's
+    "copy_string_before_view_check": LEAF + "x[0].copy_('a')",
+    "copy_number": "r = lib.ones(3); r.copy_(2)",
+    "copy_bigger_broadcast": "r = lib.zeros(2, 1); r.copy_(lib.ones(2))",
+    "copy_not_broadcastable": "r = lib.zeros(2, 1); r.copy_(lib.ones(3, 1))",
+    "copy_0d_from_2d": "r = lib.ones(()); r.copy_(lib.ones(1, 2))",
+    "copy_inf_into_int": "r = lib.zeros(3, dtype=lib.int64); r[...] = lib.tensor(float('inf'))",
+    "setitem_row_from_matrix": "r = lib.zeros(2, 3); r[0] = lib.ones(2, 3)",
+    "setitem_bool_row_from_matrix": "r = lib.zeros(3, 1, dtype=lib.bool); r[-1, :] = r",
+    "setitem_slice_from_wrong_shape": "r = lib.zeros(2, 3); r[0:1] = lib.ones(2, 2)",
+    "setitem_float_index_on_leaf": LEAF + "x[lib.tensor([])] = 1.",
+    "expand_checks_from_the_last_dim": "r = lib.ones(2, 3); r.expand(3, 4)",
+    "expand_bool_too_few_sizes": "r = lib.ones(3, 1, dtype=lib.bool); r.expand(1)",
 }
 
 
