@@ -360,11 +360,13 @@ def _expanded_shape(input, sizes) -> tuple:
     lead = len(sizes) - len(shape)
     if lead < 0:
         raise RuntimeError(
-            f"expand({input.type()}{{[{', '.join(map(str, shape))}]}}, "
+            f"expand({'CPUBoolType' if input._data.dtype == bool else input.type()}"
+            f"{{[{', '.join(map(str, shape))}]}}, "
             f"size=[{', '.join(map(str, sizes))}]): the number of sizes provided ({len(sizes)}) "
             f"must be greater or equal to the number of dimensions in the tensor ({len(shape)})")
     out = []
-    for i, s in enumerate(sizes):
+    for i in range(len(sizes) - 1, -1, -1):  # (from the last dimension, as PyTorch checks)
+        s = sizes[i]
         if i < lead:
             if s < 0:
                 raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a "
@@ -380,7 +382,7 @@ def _expanded_shape(input, sizes) -> tuple:
                 f"non-singleton dimension {i}.  Target sizes: [{', '.join(map(str, sizes))}].  "
                 f"Tensor sizes: [{', '.join(map(str, shape))}]")
         out.append(s)
-    return tuple(out)
+    return tuple(reversed(out))
 
 
 @method("expand")
