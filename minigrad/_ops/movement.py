@@ -161,9 +161,9 @@ def reshape_as(input, other):
 def flatten(input, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Merge dimensions ``start_dim`` .. ``end_dim`` into one (a reshape)."""
     shape = input._data.shape
+    s, e = input._wrap_dim(start_dim), input._wrap_dim(end_dim)
     if not shape:
         return reshape(input, 1)
-    s, e = input._wrap_dim(start_dim), input._wrap_dim(end_dim)
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if s == e:
@@ -269,11 +269,26 @@ Tensor.mT = property(_mT, doc="The last two dimensions swapped.")
 
 @method("movedim", "moveaxis")
 def movedim(input, source: int, destination: int):
-    """Move dimension ``source`` to position ``destination`` (a ``permute``)."""
-    s, d = input._wrap_dim(source), input._wrap_dim(destination)
-    order = [i for i in range(input._data.ndim) if i != s]
-    order.insert(d, s)
-    return permute(input, tuple(order))
+    """Move dimension(s) ``source`` to position(s) ``destination`` (a ``permute``)."""
+    src, dst = ([x] if isinstance(x, int) else list(x) for x in (source, destination))
+    if len(src) != len(dst):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) "
+                           f"should contain the same number of dims as destination ({dst} dims)")
+    s, d = [input._wrap_dim(i) for i in src], [input._wrap_dim(i) for i in dst]
+    for name, given, dims in (("source", src, s), ("destination", dst, d)):
+        if len(set(dims)) < len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({given})")
+    if not input._data.ndim:
+        return _alias(input)  # PyTorch: an alias of a 0-d tensor, not a permute
+    rest = iter(i for i in range(input._data.ndim) if i not in s)
+    where = dict(zip(d, s))
+    return permute(input, tuple(where[i] if i in where else next(rest)
+                                for i in range(input._data.ndim)))
+
+
+def _alias(input):
+    from .indexing import alias
+    return alias(input)
 
 
 # ---------------------------------------------------------------- squeeze / unsqueeze

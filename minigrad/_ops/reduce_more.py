@@ -20,6 +20,7 @@ from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import data, reversed_cumsum
 from ._core import method, value
+from .errors import empty_reduction
 from .minmax import _return_type, return_types
 from .reduce import reduction_input
 
@@ -240,12 +241,12 @@ def argsort(input, dim: int = -1, descending: bool = False, stable: bool = False
 @method("topk")
 def topk(input, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
     """The ``k`` largest (or smallest) values along ``dim`` and their indices."""
-    if input._data.dtype.kind == "b":
-        raise RuntimeError("topk does not support bool dtypes on CPU")
     d = input._wrap_dim(dim)
     size = input._data.shape[d] if input._data.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
+    if input._data.dtype.kind == "b":
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     if not input._data.ndim:  # a 0-d input: itself (k = 1) as 0-d results
         return _pair("topk", *_scalar_order(input, TopkBackward0))
     x = input._data
@@ -296,6 +297,10 @@ def median(input, dim=None, keepdim: bool = False):
     d = input._wrap_dim(dim)
     if x.dtype.kind == "b":
         raise NotImplementedError("\"median_out\" not implemented for 'Bool'")
+    if not x.ndim:  # a 0-d input: itself, index 0
+        return _pair("median", *_scalar_order(input, MedianBackward1))
+    if not x.shape[d]:
+        raise empty_reduction("median", dim)
     order = np.argsort(x, axis=d, kind="stable")
     mid = (x.shape[d] - 1) // 2
     idx = np.take(order, [mid], axis=d)

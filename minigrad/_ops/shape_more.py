@@ -20,6 +20,7 @@ from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._core import method
+from .errors import no_dims
 from .indexing import SelectBackwardBackward0
 from .join import cat
 from .movement import strided, view_of
@@ -90,11 +91,11 @@ def roll(input, shifts, dims=None):
     """The elements shifted by ``shifts`` along ``dims`` (wrapping around)."""
     shifts_t = (shifts,) if isinstance(shifts, int) else tuple(shifts)
     dims_t = () if dims is None else ((dims,) if isinstance(dims, int) else tuple(dims))
-    if dims_t and input._data.ndim:
+    if dims_t and input._data.size and input._data.ndim:
         data = np.roll(input._data, shifts_t, tuple(input._wrap_dim(d) for d in dims_t))
-    elif not input._data.ndim:
-        if dims_t:
-            raise IndexError(f"Dimension specified as {dims_t[0]} but tensor has no dimensions")
+    elif not input._data.size or not input._data.ndim:  # (empty: PyTorch ignores the dims)
+        if dims_t and not input._data.ndim:
+            raise no_dims(dims_t[0])
         data = input._data.copy()
     else:
         data = np.roll(input._data.reshape(-1), shifts_t[0]).reshape(input._data.shape)

@@ -79,51 +79,68 @@ class StdBackward0(VarBackward0):
         return (var_backward(g_var, x, self._s_dim, self._s_correction, self._s_keepdim),)
 
 
-def _var_like(name, node_cls, take_sqrt):
-    def op(input, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
-        if isinstance(dim, bool):  # var(unbiased) in the old positional form
-            unbiased, dim = dim, None
-        dims = _dims(input, dim)
-        c = _correction(unbiased, correction)
-        if input._data.dtype.kind != "f":
-            raise RuntimeError("std and var only support floating point and complex dtypes")
-        x = input._data
-        n = int(np.prod([x.shape[d] for d in dims])) if dims else 1
-        if n - c <= 0:
-            warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
-                          "less than the reduction factor (input numel divided by output numel).",
-                          UserWarning, stacklevel=2)
-        with np.errstate(all="ignore"):
-            v = np.asarray(np.sum((x - x.mean(axis=dims, keepdims=True)) ** 2, axis=dims,
-                                  keepdims=keepdim) / max(n - c, 0), dtype=x.dtype)
-            out = Tensor._wrap(np.sqrt(v) if take_sqrt else v)
-        if should_record(input):
-            node = node_cls()
-            node._s_correction, node._s_keepdim = c, keepdim
-            node._s_dim = None if dim is None else dims
-            node._s_self = SavedTensor(input)
-            record(node, out, input)
-            if take_sqrt:
-                node._s_result = SavedTensor(out, node)
-        return out
+def _var(name, input, dim, unbiased, keepdim, correction, take_sqrt, stacklevel=3):
+    """var or std (``take_sqrt``), and the number of elements reduced; ``name`` ('var',
+    'std_mean'...) is what the messages call it."""
+    if isinstance(dim, bool):  # var(unbiased) in the old positional form
+        unbiased, dim = dim, None
+    dims = _dims(input, dim)
+    c = _correction(unbiased, correction)
+    if input._data.dtype.kind != "f":
+        raise RuntimeError(f"{'std and var' if len(name) == 3 else name} only support floating "
+                           "point and complex dtypes")
+    x = input._data
+    n = int(np.prod([x.shape[d] for d in dims])) if dims else 1
+    if n - c <= 0:
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
+                      "less than the reduction factor (input numel divided by output numel).",
+                      UserWarning, stacklevel=stacklevel)
+    with np.errstate(all="ignore"):
+        mean = x.mean(axis=dims, keepdims=True) if n else np.full(  # (no "Mean of empty slice")
+            [1 if i in dims else s for i, s in enumerate(x.shape)], np.nan, x.dtype)
+        v = np.asarray(np.sum((x - mean) ** 2, axis=dims, keepdims=keepdim) / max(n - c, 0),
+                       dtype=x.dtype)
+        out = Tensor._wrap(np.sqrt(v) if take_sqrt else v)
+    if should_record(input):
+        node = StdBackward0() if take_sqrt else VarBackward0()
+        node._s_correction, node._s_keepdim = c, keepdim
+        node._s_dim = None if dim is None else dims
+        node._s_self = SavedTensor(input)
+        record(node, out, input)
+        if take_sqrt:
+            node._s_result = SavedTensor(out, node)
+    return out, n
 
-    op.__name__ = name
-    op.__doc__ = f"The {name} over ``dim`` (all dims by default), with Bessel's correction."
-    return method(name)(op)
+
+@method("var")
+def var(input, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
+    """The variance over ``dim`` (all dims by default), with Bessel's correction."""
+    return _var("var", input, dim, unbiased, keepdim, correction, False)[0]
 
 
-var = _var_like("var", VarBackward0, False)
-std = _var_like("std", StdBackward0, True)
+@method("std")
+def std(input, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
+    """The standard deviation over ``dim`` (all dims by default), with Bessel's correction."""
+    return _var("std", input, dim, unbiased, keepdim, correction, True)[0]
 
 
 def var_mean(input, dim=None, *, correction=None, keepdim: bool = False):
-    return var(input, dim, keepdim=keepdim, correction=correction), input.mean(
-        _dims(input, dim), keepdim=keepdim)
+    """``(var, mean)`` over ``dim``."""
+    return _with_mean("var_mean", input, dim, keepdim, correction, False)
 
 
 def std_mean(input, dim=None, *, correction=None, keepdim: bool = False):
-    return std(input, dim, keepdim=keepdim, correction=correction), input.mean(
-        _dims(input, dim), keepdim=keepdim)
+    """``(std, mean)`` over ``dim``."""
+    return _with_mean("std_mean", input, dim, keepdim, correction, True)
+
+
+def _with_mean(name, input, dim, keepdim, correction, take_sqrt):
+    out, n = _var(name, input, dim, None, keepdim, correction, take_sqrt, stacklevel=4)
+    if n:
+        return out, input.mean(_dims(input, dim), keepdim=keepdim)
+    with warnings.catch_warnings():  # empty: NaN, without NumPy's "Mean of empty slice"
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return out, input.mean(_dims(input, dim), keepdim=keepdim)
 
 
 # ---------------------------------------------------------------- logsumexp

@@ -130,3 +130,30 @@ def test_warning_matches_torch(torch, name):
     m = _warning(lambda: fn(mg, _inputs(mg)[0]))
     assert t[1], "torch warned nothing"
     assert m == t
+
+
+_SCALAR_WARNINGS = """
+import re, sys, warnings
+import {lib} as L
+x, seen = L.tensor(1.5, requires_grad=True), []
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    for step in ("int(x)", "float(x.detach())", "with L.no_grad(): float(x)", "float(x * 2)",
+                 "float(x)", "float(L.ones(1, requires_grad=True))"):
+        exec(step)
+        seen += [(step, w.category.__name__, re.sub(r" \\(Triggered.*", "", str(w.message),
+                  flags=re.S), w.filename) for w in caught]
+        caught.clear()
+print(seen)
+"""
+
+
+def test_float_of_a_tensor_requiring_grad_warns_once_per_process_as_pytorch(torch):
+    """PyTorch's UserWarning for ``float(t)`` with grad enabled comes once per process (its
+    TORCH_WARN_ONCE): each library runs in a fresh interpreter."""
+    import subprocess
+    import sys
+    out = [subprocess.run([sys.executable, "-c", _SCALAR_WARNINGS.format(lib=lib)], text=True,
+                          capture_output=True, check=True).stdout for lib in ("minigrad", "torch")]
+    assert "Converting a tensor with requires_grad=True" in out[1]
+    assert out[0] == out[1]

@@ -151,7 +151,29 @@ def _binary() -> list:
     ]
 
 
-PROBES = _creation() + _reductions() + _shapes_and_conversions() + _binary()
+def _zero_d_and_empty() -> list:
+    """The fuzzer's finds: dims of 0-d tensors, reductions and pieces of empty ones."""
+    z, e = "L.tensor(1.)", "L.ones(2, 0)"
+    calls = [f"{z}.size(0)", f"{z}.size(-2)", f"{z}.unbind(-1)", f"{z}.split(1)",
+             f"{z}.split([1])", f"{z}.chunk(1)", f"{z}.chunk(0)", f"{z}.chunk(2, 1)",
+             f"{z}.narrow(0, 0, 1)", f"{z}.flatten(1)", f"{z}.flatten(0, -2)", f"{z}.median(0)",
+             f"{z}.median(-1, True)", "L.tensor(3).median(0)", f"L.mv({z}, {z})",
+             f"{z}.movedim(0, 0)", f"{z}.movedim((), ())", f"L.where({z})", "L.where(L.tensor(0))",
+             f"{z}.nonzero(as_tuple=True)",
+             f"{e}.median(1)", "L.tensor([]).median(0)", f"{e}.amax(1)", f"{e}.amin(-1)",
+             f"{e}.amax((0, 1))", f"{e}.select(1, 0)", "L.ones(2, 3).select(-1, -4)",
+             f"{e}.roll(1, 5)", f"{e}.chunk(3, 1)", f"{e}.split(1, 1)", "L.ones(0, 2).chunk(2)",
+             "L.ones(2, 3, 4).movedim((0, -1), (1, 0)).shape", "L.ones(2, 3).movedim((0, 1), (1,))",
+             "L.ones(2, 3).movedim((0, 0), (1, 0))", "L.ones(2, 3).movedim((0, 1), (1, 1))",
+             "L.ones(3, dtype=L.bool).topk(5)"]
+    for f in ("std", "var"):  # degrees of freedom <= 0: PyTorch's UserWarning, and no NumPy one
+        calls += [f"L.tensor([]).{f}()", f"L.ones(0, 2).{f}(0)", f"L.tensor([1.]).{f}()",
+                  f"L.{f}_mean(L.tensor([]))", f"L.{f}_mean(L.ones(3, 1), 1)",
+                  f"L.{f}_mean(L.ones(2, dtype=L.int64))"]
+    return calls
+
+
+PROBES = _creation() + _reductions() + _shapes_and_conversions() + _binary() + _zero_d_and_empty()
 
 OPEN = {
     # not minigrad methods yet (another helper adds them)
@@ -160,7 +182,6 @@ OPEN = {
     "L.outer(L.ones(2, 3), L.ones(4))": "outer of a 2-d tensor: PyTorch's 1-D check",
     # movement.py (helper views): view's own argument parsing
     "L.ones(2, 3).view(2.0)": "view(2.0): PyTorch's invalid combination of arguments",
-    "L.tensor(1.).movedim(0, -1)": "movedim of a 0-d tensor: minigrad permutes and raises",
 }
 
 
