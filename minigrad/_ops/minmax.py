@@ -18,9 +18,9 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import method, value
-from .errors import empty_reduction
 from ._formula import data
 from .arithmetic import elementwise
+from .errors import empty_reduction
 from .movement import u64
 from .reduce import _axes, _keep_shape
 
