@@ -365,8 +365,10 @@ class Tensor:
     def __float__(self) -> float:
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        if self.requires_grad and _mode.grad_enabled:
-            _warn_once("float", SCALAR_WARNING, 2)
+        if self.requires_grad:
+            from .autograd.grad_mode import is_grad_enabled
+            if is_grad_enabled():
+                _warn_once("float", SCALAR_WARNING, 2)
         return float(self.item())
 
     def __int__(self) -> int:

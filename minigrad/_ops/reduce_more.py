@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtype import bool as _bool
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import data, reversed_cumsum
 from ._core import method, value
-from .errors import empty_reduction
+from .errors import empty_reduction, not_implemented
 from .minmax import _return_type, return_types
 from .reduce import reduction_input
 
@@ -59,6 +60,8 @@ def _running(np_scan, input, dim: int, dtype):
     """``(dim, out)``: ``np_scan`` (np.cumsum, np.cumprod) along ``dim``, in ``dtype`` or
     PyTorch's default (int64 for integer and bool input, else the input's dtype)."""
     d = input._wrap_dim(dim)
+    if dtype is _bool:  # (bool input is fine: it scans in int64)
+        raise not_implemented(f"{np_scan.__name__}_out_cpu", dtype)
     src, out_dtype = reduction_input(input, dtype, np_scan.__name__, dim)
     with np.errstate(all="ignore"):
         data = np_scan(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)

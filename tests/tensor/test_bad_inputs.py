@@ -173,7 +173,42 @@ def _zero_d_and_empty() -> list:
     return calls
 
 
-PROBES = _creation() + _reductions() + _shapes_and_conversions() + _binary() + _zero_d_and_empty()
+def _dtype_kernels() -> list:
+    """The fuzzer's finds: kernels PyTorch refuses for a dtype, and operand dtypes it checks."""
+    i, b, f, d = ("L.ones(2, dtype=L.int64)", "L.ones(2, dtype=L.bool)", "L.ones(2)",
+                  "L.ones(2, dtype=L.float64)")
+    calls = [f"{i}.round(decimals=1)", f"{i}.round(decimals=0)", f"{b}.round(decimals=2)",
+             f"{b}.remainder(True)", f"{b}.remainder_({b})", f"{b}.fmod(True)",
+             "L.ones(0, dtype=L.int64).remainder(0)", "L.ones(0, dtype=L.int32).fmod(0)",
+             "L.ones(0, dtype=L.int64) // 0", f"{f}.cumprod(0, dtype=L.bool)",
+             f"{f}.cumsum(0, dtype=L.bool)", "L.ones(2, requires_grad=True).cumprod(0, dtype=L.bool)",
+             f"{b}.clamp_min_(True)", f"{b}.clamp_max(False)", f"{b}.clamp(True, True)",
+             f"{b}.clamp(min=True)", f"{b}.clamp(0, True)",
+             f"{i}.addcmul({f}, {f})", f"{f}.addcmul({d}, {f})", f"{b}.addcmul({b}, {b})",
+             f"{f}.addcmul(L.ones(3), {f})", f"{f}.addcdiv({i}, {i})", f"{f}.addcdiv({b}, {i})",
+             f"{i}.addcdiv({f}, {f})", f"{i}.addcmul_({f}, {f})",
+             "L.ones(2, dtype=L.int64).addcmul(L.ones(2, requires_grad=True), L.ones(2))",
+             "L.tensordot(L.ones(2, 2), L.ones(2, 2, dtype=L.float64))",
+             "L.tensordot(L.ones(2, 2), L.ones(3, 3), 1)", "L.tensordot(L.ones(2, 2), L.ones(2, 2), 3)",
+             "L.tensordot(L.ones(2, 2), L.ones(2, 2), -1)",
+             "L.tensordot(L.ones(2, 2), L.ones(2, 2), ([0], [0, 1]))",
+             "L.ones(3).repeat(2, -1)", "L.ones(3).tile(-1, 0)", "L.ones(3).reshape(3, -3)",
+             "L.ones(3).view(-2, -1)", "L.ones(0).view(0, -1)", "L.ones(1).expand(2**62, 2**62)",
+             "L.tensor(1.).expand(2, -1, -1)", "L.ones(2).expand(-2, 2)", "L.ones(2, 2).expand(3, 5, 7)",
+             "L.ones(6).unflatten(0, (-1, -1))", "L.ones(6).unflatten(0, ())",
+             "L.ones(6).unflatten(0, (-2, 3))", "L.ones(0).unflatten(0, (0, -1))",
+             "L.ones(6).unflatten(0, 'a')", "L.ones(6).unflatten(0, [2, 3.0])"]
+    for end, weight in ((b, "0.5"), (d, "0.5"), (i, "0.5"), (f, d), (f, "L.ones(3)"),
+                        ("L.ones(3)", "0.5"), (f, "L.tensor(0.5, dtype=L.float64)")):
+        calls += [f"{f}.lerp({end}, {weight})", f"{f}.lerp_({end}, {weight})"]
+    for t in (i, b, "L.ones(2, dtype=L.int32)"):
+        calls += [f"{t}.lerp({t}, 0.5)", f"{t}.lerp_({t}, 0.5)", f"{t}.lerp({t}, {t})",
+                  f"{t}.lerp({f}, 0.5)"]
+    return calls
+
+
+PROBES = (_creation() + _reductions() + _shapes_and_conversions() + _binary()
+          + _zero_d_and_empty() + _dtype_kernels())
 
 OPEN = {
     # not minigrad methods yet (another helper adds them)
