@@ -60,7 +60,7 @@ def _running(np_scan, input, dim: int, dtype):
     """``(dim, out)``: ``np_scan`` (np.cumsum, np.cumprod) along ``dim``, in ``dtype`` or
     PyTorch's default (int64 for integer and bool input, else the input's dtype)."""
     d = input._wrap_dim(dim)
-    if dtype is _bool:  # (bool input is fine: it scans in int64)
+    if dtype is _bool and input._data.ndim and input._data.size:  # (no kernel runs otherwise)
         raise not_implemented(f"{np_scan.__name__}_out_cpu", dtype)
     src, out_dtype = reduction_input(input, dtype, np_scan.__name__, dim)
     with np.errstate(all="ignore"):

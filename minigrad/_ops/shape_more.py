@@ -248,7 +248,7 @@ class DiagEmbedBackward0(Node):
     saved = ("dim1", "dim2", "offset")
 
     def backward(self, g):
-        return (_out(_t(g).diagonal(self._s_offset), g),)
+        return (_out(_t(g).diagonal(self._s_offset, self._s_dim1, self._s_dim2), g),)
 
 
 @method("diag")
@@ -277,8 +277,31 @@ class _DiagonalCopy(DiagonalBackward0):
         return "DiagonalBackward0_copy"
 
 
+@method("diag_embed")
 def diag_embed(input, offset: int = 0, dim1: int = -2, dim2: int = -1):
-    return diag(input, offset)
+    """The last dimension of ``input`` put on the diagonal ``offset`` of the planes (dim1, dim2)
+    of a new tensor of zeros (one more dimension)."""
+    x = input._data
+    d1, d2 = (_wrap_new(d, x.ndim + 1) for d in (dim1, dim2))
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    n, i = x.shape[-1], np.arange(x.shape[-1])
+    out = np.zeros(x.shape[:-1] + (n + abs(offset),) * 2, x.dtype)
+    out[..., i + max(-offset, 0), i + max(offset, 0)] = x
+    out = Tensor._wrap(np.ascontiguousarray(np.moveaxis(out, (-2, -1), (d1, d2))))
+    if should_record(input):
+        node = DiagEmbedBackward0()
+        node._s_dim1, node._s_dim2, node._s_offset = d1, d2, offset
+        record(node, out, input)
+    return out
+
+
+def _wrap_new(dim: int, n: int) -> int:
+    """``dim`` of a result with ``n`` dimensions, checked as PyTorch checks it."""
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
+                         f"but got {dim})")
+    return dim % n
 
 
 # ---------------------------------------------------------------- reshaping and joining

@@ -157,3 +157,18 @@ def test_float_of_a_tensor_requiring_grad_warns_once_per_process_as_pytorch(torc
                           capture_output=True, check=True).stdout for lib in ("minigrad", "torch")]
     assert "Converting a tensor with requires_grad=True" in out[1]
     assert out[0] == out[1]
+
+
+@pytest.mark.parametrize("args", [(0, -2, -1), (1, 0, 2), (-1, -1, -3), (2, 2, 0)])
+def test_diag_embed_values_and_gradients_match_torch(torch, args):
+    """diag_embed of a (2, 3) tensor in any planes: values, node, first and second gradients."""
+    out = []
+    for L in (mg, torch):
+        x = L.tensor(np.arange(1., 7.).reshape(2, 3), requires_grad=True)
+        y = L.diag_embed(x, *args)
+        w = L.tensor(np.arange(float(y.numel())).reshape(tuple(y.shape)))
+        g, = L.autograd.grad((y * y * w).sum(), x, create_graph=True)
+        g.sum().backward()
+        out.append((y.detach().numpy(), y.grad_fn.name(), g.detach().numpy(), x.grad.numpy()))
+    for a, b in zip(*out):
+        np.testing.assert_array_equal(a, b)

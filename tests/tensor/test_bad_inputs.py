@@ -197,7 +197,12 @@ def _dtype_kernels() -> list:
              "L.tensor(1.).expand(2, -1, -1)", "L.ones(2).expand(-2, 2)", "L.ones(2, 2).expand(3, 5, 7)",
              "L.ones(6).unflatten(0, (-1, -1))", "L.ones(6).unflatten(0, ())",
              "L.ones(6).unflatten(0, (-2, 3))", "L.ones(0).unflatten(0, (0, -1))",
-             "L.ones(6).unflatten(0, 'a')", "L.ones(6).unflatten(0, [2, 3.0])"]
+             "L.ones(6).unflatten(0, 'a')", "L.ones(6).unflatten(0, [2, 3.0])",
+             "L.ones(0, requires_grad=True).cumprod(0, dtype=L.bool)",
+             "L.tensor(1.).cumsum(0, dtype=L.bool)", "L.tensor(1.).diag_embed()",
+             "L.diag_embed(L.ones(0, 2, dtype=L.int64))", "L.diag_embed(L.ones(2, 3), 1, 0, 2)",
+             "L.diag_embed(L.ones(2, 3), -1, -1, -3)", "L.diag_embed(L.ones(2, 3), 0, 1, 1)",
+             "L.diag_embed(L.ones(2, 3), 0, -4, 1)"]
     for end, weight in ((b, "0.5"), (d, "0.5"), (i, "0.5"), (f, d), (f, "L.ones(3)"),
                         ("L.ones(3)", "0.5"), (f, "L.tensor(0.5, dtype=L.float64)")):
         calls += [f"{f}.lerp({end}, {weight})", f"{f}.lerp_({end}, {weight})"]
