@@ -74,7 +74,8 @@ def _div_mode(x, y, mode: str):
 
 def _record2(node, out, a, b, *, save=True):
     node._s_self = SavedTensor(a) if save and isinstance(a, Tensor) else None
-    node._s_other = SavedTensor(b) if save and isinstance(b, Tensor) else b
+    node._s_other = SavedTensor(b) if save and isinstance(b, Tensor) else \
+        None if isinstance(b, Tensor) else b
     return record(node, out, a, b, broadcast=True)
 
 
@@ -154,8 +155,8 @@ def _rem(name, np_fn, node0, node1):
             out = Tensor._wrap(np.asarray(np_fn(xa, xb)).astype(dt, copy=False))
         if not (should_record(input, other) and dt.kind == "f"):
             return out
-        if isinstance(other, Tensor):
-            return _record2(node1(), out, input, other)
+        if isinstance(other, Tensor):  # (self and other are needed for other's gradient only)
+            return _record2(node1(), out, input, other, save=other.requires_grad)
         return record(node0(), out, input)
 
     op.__name__ = name

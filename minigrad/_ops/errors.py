@@ -33,3 +33,19 @@ def cant_cast(result, out) -> RuntimeError:
 def empty_reduction(fn: str, dim) -> IndexError:
     """A reduction without identity (``amax``, ``median``...) over a dimension of size 0."""
     return IndexError(f"{fn}(): Expected reduction dim {dim} to have non-zero size.")
+
+
+def empty_norm(ord, dims, shape) -> RuntimeError | None:  # noqa: A002 - PyTorch's name
+    """The error of a vector norm without identity (p < 0 or inf) over no elements, or None."""
+    if isinstance(ord, str) or not (ord < 0 or ord == float("inf")):
+        return None
+    where = "an empty tensor"
+    if dims is not None:
+        empty = [a for a in dims if not shape[a]]
+        if not empty:
+            return None
+        where = f"the dimension {empty[0]}because this dimension is empty and"
+    else:
+        where += " because"
+    return RuntimeError(f"linalg.vector_norm cannot compute the {float(ord):g} norm on {where} "
+                        "the operation does not have an identity")

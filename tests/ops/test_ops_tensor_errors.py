@@ -172,3 +172,19 @@ def test_diag_embed_values_and_gradients_match_torch(torch, args):
         out.append((y.detach().numpy(), y.grad_fn.name(), g.detach().numpy(), x.grad.numpy()))
     for a, b in zip(*out):
         np.testing.assert_array_equal(a, b)
+
+
+def test_mse_loss_of_nothing_backpropagates_as_torch(torch):
+    """A 'mean' over no elements: NaN loss, and a gradient (0 for a broadcast 0-d input) without
+    Python's ZeroDivisionError or a NumPy warning."""
+    out = []
+    for L in (mg, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # (the target size warning)
+            warnings.simplefilter("error", RuntimeWarning)
+            a, b = L.zeros((), requires_grad=True), L.zeros(0, requires_grad=True)
+            for x in (a, b):
+                L.nn.functional.mse_loss(x, L.ones(0)).backward()
+        out.append((a.grad.numpy(), b.grad.numpy()))
+    for got, want in zip(*out):
+        np.testing.assert_array_equal(got, want)

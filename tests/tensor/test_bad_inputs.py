@@ -202,7 +202,19 @@ def _dtype_kernels() -> list:
              "L.tensor(1.).cumsum(0, dtype=L.bool)", "L.tensor(1.).diag_embed()",
              "L.diag_embed(L.ones(0, 2, dtype=L.int64))", "L.diag_embed(L.ones(2, 3), 1, 0, 2)",
              "L.diag_embed(L.ones(2, 3), -1, -1, -3)", "L.diag_embed(L.ones(2, 3), 0, 1, 1)",
-             "L.diag_embed(L.ones(2, 3), 0, -4, 1)"]
+             "L.diag_embed(L.ones(2, 3), 0, -4, 1)", "L.ones(0, 2).norm(-2, 0)",
+             "L.ones(2, 0).norm(-1, -1)", "L.ones(0, 2).norm(-1.5, (0, 1))",
+             "L.tensor([]).norm(float('-inf'))", "L.tensor([]).norm(float('inf'))",
+             "L.ones(0, 2).norm(-2, 1)", "L.tensor([]).norm(0)",
+             # device strings and type names as PyTorch parses them
+             "L.ones(2).to('float32')", "L.ones(2).to('cpu1')", "L.ones(2).to('')",
+             "L.device('xyz:1')", "L.device(':0')", "L.device('cpu:')", "L.device('cpu:00')",
+             "L.device('cpu ')", "L.ones(2, device='float32')", "L.tensor([1.], device='Float32')",
+             "L.ones(2).type('float32')", "L.ones(2).type('FloatTensor')",
+             "L.ones(2).type('torch.float32')", "L.ones(2, dtype=L.float64).type('torch.Tensor')",
+             "L.ones(2).type('torch.ByteTensor')",
+             "(lambda i: L.remainder(L.ones(2, requires_grad=True), i))"
+             "(L.inference_mode()(lambda: L.ones(2))())"]
     for end, weight in ((b, "0.5"), (d, "0.5"), (i, "0.5"), (f, d), (f, "L.ones(3)"),
                         ("L.ones(3)", "0.5"), (f, "L.tensor(0.5, dtype=L.float64)")):
         calls += [f"{f}.lerp({end}, {weight})", f"{f}.lerp_({end}, {weight})"]
