@@ -126,7 +126,7 @@ def _var(name, input, dim, unbiased, keepdim, correction, take_sqrt, stacklevel=
                            "point and complex dtypes")
     x = input._data
     n = int(np.prod([x.shape[d] for d in dims])) if dims else 1
-    if n - c <= 0:
+    if (n if x.size else 0) - c <= 0:  # (PyTorch: input numel / output numel, 0 if empty)
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
                       "less than the reduction factor (input numel divided by output numel).",
                       UserWarning, stacklevel=stacklevel)

@@ -169,7 +169,8 @@ def _zero_d_and_empty() -> list:
     for f in ("std", "var"):  # degrees of freedom <= 0: PyTorch's UserWarning, and no NumPy one
         calls += [f"L.tensor([]).{f}()", f"L.ones(0, 2).{f}(0)", f"L.tensor([1.]).{f}()",
                   f"L.{f}_mean(L.tensor([]))", f"L.{f}_mean(L.ones(3, 1), 1)",
-                  f"L.{f}_mean(L.ones(2, dtype=L.int64))"]
+                  f"L.{f}_mean(L.ones(2, dtype=L.int64))", f"L.ones(2, 0).{f}(-2, keepdim=True)",
+                  f"L.ones(2, 0).{f}(0, correction=-1)"]
     return calls
 
 
