@@ -31,3 +31,14 @@ class _Anomaly:
 
 local = _State()
 anomaly = _Anomaly()
+
+
+warned: set = set()  # the warnings PyTorch gives once per process (its TORCH_WARN_ONCE), by key
+
+
+def warn_once(key: str, message: str, stacklevel: int) -> None:
+    """``message`` as a UserWarning the first time ``key`` comes up in this process only."""
+    if key not in warned:
+        warned.add(key)
+        import warnings
+        warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)

@@ -21,6 +21,7 @@ from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._core import broadcast_error, method, value
+from .errors import no_dims
 from .movement import UnsafeViewBackward0
 
 __all__ = ["dot", "mv", "mm", "bmm", "addmm", "matmul"]
@@ -126,6 +127,8 @@ def mv(input, vec):
     """Matrix (n x m) times vector (m)."""
     a, b = input._data, vec._data
     if a.ndim != 2 or b.ndim != 1:
+        if not a.ndim:  # PyTorch asks the 0-d input for its size(0) first
+            raise no_dims(0)
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {b.ndim}")
     if a.shape[1] != b.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat "

@@ -183,6 +183,7 @@ def _more_graphs(mg=mg):
              mg.fmax(a, c), mg.fmin(a, c), mg.lerp(a, b, 0.3), mg.lerp(a, b, s),
              mg.addcmul(a, b, c, value=2), mg.addcdiv(a, c, b, value=2), a.cumsum(1),
              c.cumprod(1), a.var(1), c.var(), a.std(0), a.logsumexp(1), c.sort(1)[0],
+             _sum(*mg.var_mean(c, 1)), _sum(*mg.std_mean(a, 0, keepdim=True)),
              c.topk(2)[0], c.median(), c.median(1)[0], a.flip(1), a.roll(1, 1), a.roll(2),
              a.repeat(2, 1, 2), a.tril(), a.triu(1), a.diagonal(), mg.diag(a), mg.diag(a[0], 1),
              a.masked_select(a > 2), mg.einsum("ij,kj->ik", a, c), (a * 1).fill_diagonal_(0.),
@@ -198,6 +199,11 @@ def _more_graphs(mg=mg):
              F.embedding(mg.tensor([[1, 0], [1, 1]]), b),
              F.layer_norm(c, (3,), a[0], s[1]), F.layer_norm(c * a, (2, 3))]
     return made
+
+
+def _sum(v, m):
+    """Both outputs of a two-output node (var_mean, std_mean) in one tensor."""
+    return v + m
 
 
 class MulTwo(mg.autograd.Function):
