@@ -304,7 +304,8 @@ def _filled(input, value):
 
 def _copied(input, src):
     try:
-        data = np.array(np.broadcast_to(src._data, input._data.shape), input._data.dtype)
+        # (cast: NaN and 300.0 into int8 as PyTorch casts them, without NumPy's warning)
+        data = np.array(cast(np.broadcast_to(src._data, input._data.shape), input._data.dtype))
     except ValueError:
         raise broadcast_error(input, src) from None
     out = Tensor._wrap(data)

@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 
+from .._quiet import quietly
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
@@ -174,7 +175,7 @@ def round(input, *, decimals: int = 0):  # noqa: A001 - PyTorch's name
     """Round half to even (as PyTorch), to ``decimals`` places."""
     if input._data.dtype.kind == "b":
         raise NotImplementedError("\"round_vml_cpu\" not implemented for 'Bool'")
-    data = np.round(input._data, decimals)
+    data = quietly(np.round, input._data, decimals)  # (x * 10**decimals may overflow: inf)
     out = Tensor._wrap(data)
     if should_record(input) and data.dtype.kind == "f":
         node = RoundBackward1() if decimals else RoundBackward0()
