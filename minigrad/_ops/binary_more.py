@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtype import result_type
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._backward import call, data, masked_zero, scale
@@ -335,9 +336,10 @@ class AddcdivBackward0(AddcmulBackward0):
 
 def _addc(name, fn, node_cls):
     def op(input, tensor1, tensor2, *, value=1):
+        nd = result_type(input, tensor1, tensor2).np  # (an int input, float tensors: float)
         with np.errstate(all="ignore"):
             data = input._data + value * fn(tensor1._data, tensor2._data)
-        out = Tensor._wrap(np.asarray(data, dtype=input._data.dtype))
+            out = Tensor._wrap(np.asarray(data, dtype=nd))
         if should_record(input, tensor1, tensor2):
             node = node_cls()
             node._s_tensor1, node._s_tensor2 = SavedTensor(tensor1), SavedTensor(tensor2)

@@ -19,7 +19,8 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ._backward import call, data, masked_zero, mean_keep, scale, unsqueeze_dims
+from . import _formula as F
+from ._backward import call, data, masked_zero, mean_keep, mean_of, scale, unsqueeze_dims
 from ._core import method, value
 from .unary import floats
 
@@ -74,56 +75,105 @@ class StdBackward0(VarBackward0):
 
     def backward(self, g):
         x, z = value(self._s_self), value(self._s_result)  # (PyTorch reads them in this order)
-        with np.errstate(all="ignore"):
-            g_var = masked_zero(g / scale(z, 2), data(z) == 0)
-        return (var_backward(g_var, x, self._s_dim, self._s_correction, self._s_keepdim),)
+        return (_std_backward(self, g, x, z),)
 
 
-def _var_like(name, node_cls, take_sqrt):
+def _std_backward(node, g, x, z):
+    with np.errstate(all="ignore"):
+        g_var = masked_zero(g / scale(z, 2), data(z) == 0)
+    return var_backward(g_var, x, node._s_dim, node._s_correction, node._s_keepdim)
+
+
+class VarMeanBackward0(VarBackward0):
+    """(v, m) = var_mean(self, dim, correction):  var's gradient of g_v plus mean's, g_m / n."""
+
+    def backward(self, grads):
+        gv, gm = grads
+        x = value(self._s_self)
+        out = None if gv is None else self._spread(gv, x)
+        if gm is not None:
+            shape = data(x).shape
+            axes = range(len(shape)) if self._s_dim is None else self._s_dim
+            gm = gm / int(np.prod([shape[a] for a in axes]))
+            if not self._s_keepdim:
+                gm = gm.reshape(tuple(1 if i in axes else n for i, n in enumerate(shape)))
+            gm = F.expand_to(gm, shape)
+            out = gm if out is None else out + gm
+        return (out,)
+
+    def _spread(self, gv, x):
+        return var_backward(gv, x, self._s_dim, self._s_correction, self._s_keepdim)
+
+
+class StdMeanBackward0(VarMeanBackward0):
+    """(s, m) = std_mean(self, dim, correction):  std's gradient of g_s plus mean's."""
+
+    saved = ("correction", "dim", "keepdim", "result0", "self")
+    saved_tensors_names = ("result0", "self")
+
+    def _spread(self, gs, x):
+        return _std_backward(self, gs, x, value(self._s_result0))
+
+
+def _variance(name, node_cls, input, dim, unbiased, keepdim, correction):
+    """var or std of ``input`` (both with the mean, for var_mean and std_mean), recorded with
+    ``node_cls``; ``name`` is the function a learner called, as PyTorch's messages name it."""
+    if isinstance(dim, bool):  # var(unbiased) in the old positional form
+        unbiased, dim = dim, None
+    dims = _dims(input, dim)
+    c = _correction(unbiased, correction)
+    if input._data.dtype.kind != "f":
+        what = name if name.endswith("_mean") else "std and var"
+        raise RuntimeError(f"{what} only support floating point and complex dtypes")
+    x = input._data
+    n = int(np.prod([x.shape[d] for d in dims])) if dims else 1
+    if n - c <= 0:
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
+                      "less than the reduction factor (input numel divided by output numel).",
+                      UserWarning, stacklevel=3)
+    sqrt = node_cls in (StdBackward0, StdMeanBackward0)
+    with np.errstate(all="ignore"):
+        mean = mean_of(x, dims, True)
+        v = np.asarray(np.sum((x - mean) ** 2, axis=dims, keepdims=keepdim) / max(n - c, 0),
+                       dtype=x.dtype)
+        out = Tensor._wrap(np.sqrt(v) if sqrt else v)
+    outs = out
+    if name.endswith("_mean"):
+        mean = mean if keepdim else mean.reshape(v.shape)
+        outs = (out, Tensor._wrap(np.asarray(mean, x.dtype)))
+    if should_record(input):
+        node = node_cls()
+        node._s_correction, node._s_keepdim = c, keepdim
+        node._s_dim = None if dim is None else dims
+        node._s_self = SavedTensor(input)
+        record(node, outs, input)
+        if sqrt:
+            setattr(node, "_s_result0" if name.endswith("_mean") else "_s_result",
+                    SavedTensor(out, node))
+    return outs
+
+
+def _var_like(name, node_cls):
     def op(input, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
-        if isinstance(dim, bool):  # var(unbiased) in the old positional form
-            unbiased, dim = dim, None
-        dims = _dims(input, dim)
-        c = _correction(unbiased, correction)
-        if input._data.dtype.kind != "f":
-            raise RuntimeError("std and var only support floating point and complex dtypes")
-        x = input._data
-        n = int(np.prod([x.shape[d] for d in dims])) if dims else 1
-        if n - c <= 0:
-            warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
-                          "less than the reduction factor (input numel divided by output numel).",
-                          UserWarning, stacklevel=2)
-        with np.errstate(all="ignore"):
-            v = np.asarray(np.sum((x - x.mean(axis=dims, keepdims=True)) ** 2, axis=dims,
-                                  keepdims=keepdim) / max(n - c, 0), dtype=x.dtype)
-            out = Tensor._wrap(np.sqrt(v) if take_sqrt else v)
-        if should_record(input):
-            node = node_cls()
-            node._s_correction, node._s_keepdim = c, keepdim
-            node._s_dim = None if dim is None else dims
-            node._s_self = SavedTensor(input)
-            record(node, out, input)
-            if take_sqrt:
-                node._s_result = SavedTensor(out, node)
-        return out
+        return _variance(name, node_cls, input, dim, unbiased, keepdim, correction)
 
     op.__name__ = name
     op.__doc__ = f"The {name} over ``dim`` (all dims by default), with Bessel's correction."
     return method(name)(op)
 
 
-var = _var_like("var", VarBackward0, False)
-std = _var_like("std", StdBackward0, True)
+var = _var_like("var", VarBackward0)
+std = _var_like("std", StdBackward0)
 
 
 def var_mean(input, dim=None, *, correction=None, keepdim: bool = False):
-    return var(input, dim, keepdim=keepdim, correction=correction), input.mean(
-        _dims(input, dim), keepdim=keepdim)
+    """``(var, mean)`` over ``dim`` (all dims by default), one node for both."""
+    return _variance("var_mean", VarMeanBackward0, input, dim, None, keepdim, correction)
 
 
 def std_mean(input, dim=None, *, correction=None, keepdim: bool = False):
-    return std(input, dim, keepdim=keepdim, correction=correction), input.mean(
-        _dims(input, dim), keepdim=keepdim)
+    """``(std, mean)`` over ``dim`` (all dims by default), one node for both."""
+    return _variance("std_mean", StdMeanBackward0, input, dim, None, keepdim, correction)
 
 
 # ---------------------------------------------------------------- logsumexp

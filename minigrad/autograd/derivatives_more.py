@@ -124,6 +124,14 @@ MORE = {
                        np={"a": "expand(grad / z, a.shape, dim, keepdim) * (a - mean(a, dim)) / "
                                 "(count(a.shape, dim) - one(correction))"},
                        a="expand(grad / z) * (a - mean(a, dim)) / (N - correction)"),
+    "VarMeanBackward0": _r("(v, m) = var_mean(a, dim, correction)  (N: the number reduced)",
+                           _STAT, words=True,
+                           a="expand(grad_0) * 2 * (a - m) / (N - correction) + "
+                             "expand(grad_1) / N"),
+    "StdMeanBackward0": _r("(s, m) = std_mean(a, dim, correction)  (N: the number reduced)",
+                           dict(_STAT, s="result0"), words=True,
+                           a="expand(grad_0 / s) * (a - m) / (N - correction) + "
+                             "expand(grad_1) / N"),
     "LogsumexpBackward0": _r("z = logsumexp(a, dim) = log(sum(exp(a), dim))",
                              {"a": "self", "z": "result", "dim": "dim", "keepdim": "keepdim"},
                              np={"a": "expand(grad, a.shape, dim, keepdim) * "
