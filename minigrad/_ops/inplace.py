@@ -271,8 +271,8 @@ def _copied(input, src):
             raise broadcast_error(input, src) from None
         if full != shape:
             raise _shape_error(shape, full)
-    with np.errstate(invalid="ignore"):  # (inf or nan cast to an integer: no NumPy warning)
-        data = np.array(np.broadcast_to(src._data, shape), input._data.dtype)
+    # (cast: NaN and 300.0 into int8 as PyTorch casts them, without NumPy's warning)
+    data = np.array(cast(np.broadcast_to(src._data, shape), input._data.dtype))
     out = Tensor._wrap(data)
     if data.dtype.kind in "fc" and should_record(input, src):  # (an integer copy: no history)
         record(CopyBackwards(), out, input, src, broadcast=True)

@@ -17,6 +17,7 @@ import functools
 
 import numpy as np
 
+from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
@@ -137,7 +138,7 @@ def mv(input, vec):
         raise RuntimeError("addmv input tensors must have the same dtype, but got "
                            f"{_short(vec)}, {_short(input)}, and {_short(vec)}")
     _no_bool(input, "addmv_impl_cpu")
-    out = Tensor._wrap(a @ b)
+    out = Tensor._wrap(quietly(np.matmul, a, b))  # (overflow: inf, no NumPy warning)
     if should_record(input, vec):
         record(_save_operands(MvBackward0(), input, vec, True), out, input, vec)
     return out
@@ -196,7 +197,11 @@ class MmBackward0(_ProductBackward):
 def mm(input, mat2) -> Tensor:
     """Matrix product of an (n x k) and a (k x m) matrix."""
     _check_mm(input, mat2)
-    out = Tensor._wrap(input._data @ mat2._data)
+    token = quiet()  # overflow, inf * 0: inf and NaN as in PyTorch, no NumPy warning
+    try:
+        out = Tensor._wrap(input._data @ mat2._data)
+    finally:
+        restore(token)
     if should_record(input, mat2):
         record(_save_mm(MmBackward0(), input, mat2), out, input, mat2)
     return out
@@ -229,7 +234,7 @@ def bmm(input, mat2):
     _no_bool(input, "bmm")  # (PyTorch checks a bool input before the dtypes)
     if a.dtype != b.dtype:
         raise RuntimeError(f"expected scalar type {_short(input)} but found {_short(mat2)}")
-    out = Tensor._wrap(np.matmul(a, b))
+    out = Tensor._wrap(quietly(np.matmul, a, b))  # (overflow: inf, no NumPy warning)
     if should_record(input, mat2):
         record(_save_operands(BmmBackward0(), input, mat2), out, input, mat2)
     return out
@@ -306,12 +311,16 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     if not (a.ndim == 2 and b.ndim == 2 and a.shape[1] == b.shape[0] and a.dtype.kind == "f"
             and a.dtype == b.dtype == bias.dtype and bias.shape == b.shape[1:]):
         _check_addmm(input, mat1, mat2)
-    prod = a @ b
-    if alpha == 1 and beta == 1:
-        prod += bias  # the product is a new array: add in place, saving a copy
-        d = prod
-    else:
-        d = prod * alpha + bias * beta
+    token = quiet()  # overflow, inf * 0: inf and NaN as in PyTorch, no NumPy warning
+    try:
+        prod = a @ b
+        if alpha == 1 and beta == 1:
+            prod += bias  # the product is a new array: add in place, saving a copy
+            d = prod
+        else:
+            d = prod * alpha + bias * beta
+    finally:
+        restore(token)
     out = Tensor._wrap(d)
     if should_record(input, mat1, mat2):
         node = AddmmBackward0()

@@ -29,6 +29,7 @@ import warnings
 
 import numpy as np
 
+from .._quiet import quiet, restore
 from .._state import anomaly as _anomaly
 from .._state import local as _mode
 from .._tensor import Tensor
@@ -83,26 +84,28 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
 
 
 class _GradMode:
-    """Grad mode set to ``create_graph`` while nodes run, the caller's around each yield."""
+    """Grad mode set to ``create_graph`` while nodes run, the caller's around each yield;
+    NumPy's float warnings off while nodes run (formulas meet inf and NaN as PyTorch's do)."""
 
     def __init__(self, enabled: bool):
         self.enabled = enabled
 
     def __enter__(self) -> _GradMode:
-        self.outer, self.running = _mode.grad_enabled, True
-        _mode.grad_enabled = self.enabled
+        self.take()
         return self
 
     def take(self) -> None:
         self.outer, self.running = _mode.grad_enabled, True
         _mode.grad_enabled = self.enabled
+        self.numpy_state = quiet()
 
     def hand_back(self) -> None:
         _mode.grad_enabled, self.running = self.outer, False
+        restore(self.numpy_state)
 
     def __exit__(self, *exc) -> None:
         if self.running:  # (a generator dropped between steps leaves the caller's mode alone)
-            _mode.grad_enabled = self.outer
+            self.hand_back()
 
 
 def _as_is(g):
