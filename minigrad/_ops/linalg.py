@@ -18,6 +18,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
+from ._backward import mm_mat1_backward, mm_mat2_backward, scale
 from ._core import broadcast_error, method, value
 from .movement import UnsafeViewBackward0
 
@@ -109,7 +110,7 @@ class MvBackward0(_ProductBackward):
         return g.reshape(-1, 1) * vec
 
     def grad_second(self, g, self_):
-        return F.mT(self_) @ g
+        return F.t(self_) @ g
 
 
 @method("mv")
@@ -155,13 +156,11 @@ def _strides2(d) -> tuple:
 
 
 def _save_mm(node, a, b, self_first: bool = False):
-    """What mm-like nodes keep: the operands (see _save_operands), both sizes, an operand's
-    strides only if it needs a gradient (as PyTorch), and whether mat2 is a transposed view."""
+    """What mm-like nodes keep: the operands (see _save_operands), both sizes, and an operand's
+    strides only if it needs a gradient (as PyTorch: its gradient is made in that layout)."""
     for name, t in zip(node.operands, (a, b)):
         setattr(node, f"_s_{name}_sym_sizes", t._data.shape)
         setattr(node, f"_s_{name}_sym_strides", _strides2(t._data) if t._requires_grad else ())
-    if b._requires_grad:
-        node._mat2_t = F.transposed(b._data)
     return _save_operands(node, a, b, self_first)
 
 
@@ -171,13 +170,12 @@ class MmBackward0(_ProductBackward):
     saved = ("mat2", "mat2_sym_sizes", "mat2_sym_strides", "self", "self_sym_sizes",
              "self_sym_strides")
     _s_self = _s_mat2 = None
-    _mat2_t = False  # mat2 is a transposed view: its gradient is made in that layout
 
     def grad_first(self, g, mat2):
-        return g @ F.mT(mat2)
+        return mm_mat1_backward(g, mat2, self._s_self_sym_sizes, self._s_self_sym_strides)
 
     def grad_second(self, g, self_):
-        return F.product(F.mT(self_), g, self._mat2_t)
+        return mm_mat2_backward(g, self_, self._s_mat2_sym_sizes, self._s_mat2_sym_strides)
 
 
 @method("mm")
@@ -226,8 +224,8 @@ def bmm(input, mat2):
 class AddmmBackward0(Node):
     """z = beta * self + alpha * (mat1 @ mat2):
 
-    dz/dself = beta (summed back to self's shape),  dz/dmat1 = alpha * grad @ mat2^T,
-    dz/dmat2 = alpha * mat1^T @ grad.
+    dz/dself = beta (summed back to self's shape),  dz/dmat1 = (grad @ mat2^T) * alpha,
+    dz/dmat2 = (mat1^T @ grad) * alpha.
     """
 
     saved = ("alpha", "beta", "mat1", "mat1_sym_sizes", "mat1_sym_strides", "mat2",
@@ -237,18 +235,18 @@ class AddmmBackward0(Node):
     _s_mat1 = _s_mat2 = None
     _need_self = True  # whether self (the bias) wants a gradient
     _sum_rows = False  # self was a row (m,) added to every row: its gradient is summed over them
-    _mat2_t = False  # mat2 is a transposed view (nn.Linear's weight.t())
 
     def backward(self, g):
         a, b, m1, m2 = self._s_alpha, self._s_beta, self._s_mat1, self._s_mat2
-        ga = g if a == 1 else g * a
         gb = None
         if self._need_self:
-            gb = g if b == 1 else g * b
+            gb = g if b == 1 else scale(g, b)
             if self._sum_rows:  # (here rather than in the engine: the common nn.Linear case)
                 gb = F.sum_rows(gb)
-        return (gb, None if m2 is None else ga @ F.mT(value(m2)),
-                None if m1 is None else F.product(F.mT(value(m1)), ga, self._mat2_t))
+        return (gb, None if m2 is None else mm_mat1_backward(
+                    g, value(m2), self._s_mat1_sym_sizes, self._s_mat1_sym_strides, a),
+                None if m1 is None else mm_mat2_backward(
+                    g, value(m1), self._s_mat2_sym_sizes, self._s_mat2_sym_strides, a))
 
 
 def _check_addmm(input, mat1, mat2):

@@ -25,26 +25,7 @@ import minigrad
 
 CASES = [c for c in OPS + TENSOR_OPS + MORE if c.differentiable]
 
-_MM = "matrix products (linalg.py): PyTorch's mm/mv/t nodes in the backward"
-_VIEW = "in-place on a view: the second-order graph of CopySlices/AsStrided (views' part)"
-KNOWN: dict[str, str] = {
-    "mv": _MM,
-    "matmul_2d_1d": _MM,
-    "mm": _MM,
-    "matmul_2d_2d": _MM,
-    "matmul_1d_2d": _MM,
-    "matmul_3d_2d": _MM,
-    "matmul_3d_1d": _MM,
-    "matmul_1d_3d": _MM,
-    "matmul_2d_3d": _MM,
-    "addmm": _MM,
-    "addmm_beta_alpha": _MM,
-    "addmm_transposed_weight": _MM,
-    "mlp_layer": _MM,
-    "view_mul_": _VIEW,
-    "view_after_base_changed": _VIEW,
-    "sibling_view_after_view_changed": _VIEW,
-}
+KNOWN: dict[str, str] = {}
 
 
 def tree(fn, depth=0):
