@@ -152,7 +152,9 @@ def _extra_graphs():
             grad_of(lambda z: z.tanh().sum()), grad_of(lambda z: (z - 2).relu().sum()),
             mg.div(a, b, rounding_mode="floor"), grad_of(lambda z: (z.softmax(0) * z).sum()),
             grad_of(lambda z: (z.log_softmax(0) * z).sum()),
-            grad_of(lambda z: (z.expand(3, 3).diagonal() ** 2).sum())]
+            grad_of(lambda z: (z.expand(3, 3).diagonal() ** 2).sum()),
+            grad_of(lambda z: F.nll_loss(z.reshape(1, 3), mg.tensor([1]))),
+            grad_of(lambda z: F.nll_loss(z.reshape(1, 3, 1, 1), mg.tensor([[[2]]])))]
     c = a * 1
     c[0].mul_(2)
     d = a * 1
