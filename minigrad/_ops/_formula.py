@@ -20,10 +20,17 @@ from ..autograd.functional_utils import expand_to as _expand_array
 from ..autograd.graph import record as _record
 from ..autograd.graph import should_record as _should_record
 
-__all__ = ["data", "exp", "log", "sqrt", "sin", "cos", "abs", "sign", "mT", "t", "permute",
+__all__ = ["recording", "data", "exp", "log", "sqrt", "sin", "cos", "abs", "sign", "mT", "t", "permute",
            "bmm", "expand_to", "unsqueeze", "sum_keepdim", "zeros_like", "masked_zero",
            "sum_rows", "zeros", "narrow", "cat", "stack", "placed",
            "index_put", "index", "clone", "copied", "strided", "copy_"]
+
+
+def recording(g) -> bool:
+    """Whether the formula given ``g`` is itself being recorded (``create_graph=True``; inside
+    PyTorch's backward: ``GradMode::is_enabled()``). PyTorch's own formulas choose a slower
+    expression that can be differentiated again then (cumprod's at zeros, prod's)."""
+    return isinstance(g, Tensor)
 
 
 def data(x):
