@@ -20,8 +20,8 @@ from ..autograd.functional_utils import expand_to as _expand_array
 from ..autograd.graph import record as _record
 from ..autograd.graph import should_record as _should_record
 
-__all__ = ["recording", "data", "exp", "log", "sqrt", "sin", "cos", "abs", "sign", "mT", "t", "permute",
-           "bmm", "expand_to", "unsqueeze", "sum_keepdim", "zeros_like", "masked_zero",
+__all__ = ["recording", "data", "exp", "log", "sqrt", "sin", "cos", "abs", "sign", "mT", "t",
+           "permute", "bmm", "expand_to", "unsqueeze", "sum_keepdim", "zeros_like", "masked_zero",
            "sum_rows", "zeros", "narrow", "cat", "stack", "placed",
            "index_put", "index", "clone", "copied", "strided", "copy_"]
 

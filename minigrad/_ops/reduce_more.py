@@ -88,7 +88,8 @@ class CumprodBackward0(Node):
         if xd.size <= 1 or xd.shape[d] == 1:
             return (g,)
         if not np.any(xd == 0):
-            return (reversed_cumsum(z * g, d) / x,)
+            with np.errstate(all="ignore"):  # (inf * 0: NaN, as in PyTorch, without a warning)
+                return (reversed_cumsum(z * g, d) / x,)
         if F.recording(g):  # (PyTorch: GradMode on, an expression it can differentiate again)
             return (_cumprod_grad_by_slices(g, x, d),)
         return (_cumprod_grad_masked(xd, g, z, d),)

@@ -128,6 +128,7 @@ def test_the_comparison_can_fail(torch, monkeypatch):
     assert differences(BY_NAME["abs"], torch)
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # (and no NumPy warning in backward)
 @pytest.mark.parametrize("name", ["cumprod", "prod"])
 def test_plain_backward_of_scans_and_products_at_special_values_matches_torch(torch, name):
     """Without create_graph PyTorch takes other paths at zeros (cumprod's O(n) masks, prod's
