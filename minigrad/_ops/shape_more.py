@@ -405,36 +405,27 @@ def _reshape_inplace(self, new):
 
 @method("fill_diagonal_")
 def fill_diagonal_(self, fill_value, wrap: bool = False):
-    """Write ``fill_value`` on the main diagonal, in place."""
-    from .inplace import apply_inplace
+    """Write ``fill_value`` on the main diagonal, in place: as PyTorch, ``fill_`` of an
+    ``as_strided`` view of the diagonal (the tensor's node becomes a ``CopySlices``); with
+    ``wrap`` a tall matrix's diagonal starts again every ``width + 1`` rows."""
+    from .views import _storage
 
+    if isinstance(fill_value, Tensor):  # (a Number argument: a 0-d tensor outside any graph)
+        if fill_value.dim() or fill_value.requires_grad:
+            raise TypeError("fill_diagonal_(): argument 'fill_value' (position 1) must be "
+                            "Number, not Tensor")
+        fill_value = fill_value.item()
     if self.dim() < 2:
         raise RuntimeError("dimensions must larger than 1")
     if self.dim() > 2 and len(set(self.shape)) > 1:
         raise RuntimeError("all dimensions of input must be of equal length")
-
-    def filled(input, value):
-        d = input._data.copy()
-        n = min(d.shape)
-        idx = np.arange(n)
-        d[(idx,) * d.ndim] = value
-        out = Tensor._wrap(d)
-        if should_record(input):
-            mask = np.ones_like(d)
-            mask[(idx,) * d.ndim] = 0
-            node = _FillDiagBackward()
-            node._mask = mask
-            record(node, out, input)
-        return out
-
-    return apply_inplace(self, filled, fill_value)
-
-
-class _FillDiagBackward(Node):
-    """z = self.fill_diagonal_(v):  dself = g with the diagonal zeroed."""
-
-    def backward(self, g):
-        return (g * self._mask,)
-
-
-_FillDiagBackward.__name__ = _FillDiagBackward.__qualname__ = "FillBackward0"
+    d = self._data
+    height, width = d.shape[:2]
+    stride = (sum(self.stride()),)
+    self.as_strided((min(height, width),), stride).fill_(fill_value)
+    if wrap and d.ndim == 2 and height > width + 1:
+        step = width + 1
+        offset = (d.ctypes.data - _storage(d).ctypes.data) // d.itemsize
+        self.as_strided(((d.size + step - 1) // step - width,), stride,
+                        offset + self.stride(0) * step).fill_(fill_value)
+    return self

@@ -129,6 +129,12 @@ MORE = {
                        np={"a": "expand(grad / z, a.shape, dim, keepdim) * (a - mean(a, dim)) / "
                                 "(count(a.shape, dim) - one(correction))"},
                        a="expand(grad / z) * (a - mean(a, dim)) / (N - correction)"),
+    "VarMeanBackward0": _r("(z0, z1) = (var(a, dim, correction), mean(a, dim))", words=True,
+                           a="expand(grad_0) * 2 * (a - z1) / (N - correction)"
+                             " + expand(grad_1) / N"),
+    "StdMeanBackward0": _r("(z0, z1) = (std(a, dim, correction), mean(a, dim))", words=True,
+                           a="expand(grad_0 / z0) * (a - z1) / (N - correction)"
+                             " + expand(grad_1) / N"),
     "LogsumexpBackward0": _r("z = logsumexp(a, dim) = log(sum(exp(a), dim))",
                              {"a": "self", "z": "result", "dim": "dim", "keepdim": "keepdim"},
                              np={"a": "expand(grad, a.shape, dim, keepdim) * "
@@ -172,8 +178,6 @@ MORE = {
                                 {"mask": "mask", "a": "self"},
                                 np={"a": "unmask(grad, mask, a)"},
                                 a="zeros like a, with grad put where mask is True"),
-    "FillBackward0": _r("z = a filled with a number  (all of it, or its diagonal: "
-                        "fill_diagonal_)", words=True, a="grad, with zeros where a was filled"),
     # ---- random sampling: a sample is not differentiated
     "NormalBackward0": _random("a.normal_(mean, std)  (in place)", "a"),
     "UniformBackward0": _random("a.uniform_(low, high)  (in place)", "a"),

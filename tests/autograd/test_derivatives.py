@@ -182,7 +182,7 @@ def _more_graphs(mg=mg):
              mg.fmod(a * 3.7, b), mg.atan2(a, c), mg.hypot(a, c), mg.xlogy(c, b), mg.xlogy(2.5, b), mg.xlogy(c, -2), mg.rsub(a, c, alpha=2),
              mg.fmax(a, c), mg.fmin(a, c), mg.lerp(a, b, 0.3), mg.lerp(a, b, s),
              mg.addcmul(a, b, c, value=2), mg.addcdiv(a, c, b, value=2), a.cumsum(1),
-             c.cumprod(1), a.var(1), c.var(), a.std(0), a.logsumexp(1), c.sort(1)[0],
+             c.cumprod(1), a.var(1), c.var(), a.std(0), sum(mg.var_mean(c, 1)), sum(mg.std_mean(a)), a.logsumexp(1), c.sort(1)[0],
              c.topk(2)[0], c.median(), c.median(1)[0], a.flip(1), a.roll(1, 1), a.roll(2),
              a.repeat(2, 1, 2), a.tril(), a.triu(1), a.diagonal(), mg.diag(a), mg.diag(a[0], 1),
              a.masked_select(a > 2), mg.einsum("ij,kj->ik", a, c), (a * 1).fill_diagonal_(0.),
