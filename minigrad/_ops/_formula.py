@@ -196,6 +196,9 @@ def strided(x, geometry):
     sizes, strides, offset = geometry
     if isinstance(x, Tensor):
         return x.as_strided(sizes, strides, offset)
+    if offset < 0 or offset + sum((n - 1) * s for n, s in zip(sizes, strides)) >= x.size or \
+            not x.flags.c_contiguous:  # (never a view outside x's own memory)
+        raise RuntimeError("strided view out of bounds")
     return np.lib.stride_tricks.as_strided(x.reshape(-1)[offset:], sizes,
                                            tuple(s * x.itemsize for s in strides))
 

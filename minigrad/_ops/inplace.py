@@ -187,7 +187,8 @@ def _check_inplace(self: Tensor, grad_mode: bool) -> None:
         if self._grad_fn is None and base is None:
             raise RuntimeError(
                 "a leaf Variable that requires grad is being used in an in-place operation.")
-        if base is not None and base._grad_fn is None and base._requires_grad:
+        if base is not None and (base._grad_fn is None and base._requires_grad
+                                 or self._grad_fn is None and not base.requires_grad):
             raise RuntimeError("a view of a leaf Variable that requires grad is being used "
                                "in an in-place operation.")
 

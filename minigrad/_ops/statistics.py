@@ -155,8 +155,8 @@ def _statistic(name, input, dims, c, keepdim, take_sqrt):
                       UserWarning, stacklevel=3)
     with np.errstate(all="ignore"):
         wide = x.astype(np.float64) if x.dtype.itemsize < 8 else x
-        v = np.sum((wide - wide.mean(axis=dims, keepdims=True)) ** 2, axis=dims,
-                   keepdims=keepdim) / max(n - c, 0)
+        mean = np.sum(wide, axis=dims, keepdims=True) / n  # (empty: NaN, without a warning)
+        v = np.sum((wide - mean) ** 2, axis=dims, keepdims=keepdim) / max(n - c, 0)
         return np.asarray(np.sqrt(v) if take_sqrt else v).astype(x.dtype)
 
 

@@ -117,13 +117,15 @@ class Placement:
         a gradient for the base is written, as PyTorch writes it through ``as_strided``); None
         when its elements share places or do not form a strided view of that array."""
         if self._row_major is False:
-            self._row_major = _strided_positions(self.where())
+            self._row_major = _strided_positions(self.where(), int(np.prod(self.base_shape)))
         return self._row_major
 
 
-def _strided_positions(where: np.ndarray) -> tuple | None:
-    """Sizes, strides and offset that give the (distinct) positions ``where``, if any do."""
-    if where.size == 0:
+def _strided_positions(where: np.ndarray, size: int) -> tuple | None:
+    """Sizes, strides and offset that give the (distinct) positions ``where``, if any do and
+    all lie in an array of ``size`` elements (a view whose memory was swapped by ``.data =``
+    may not: then None, and no write goes through them)."""
+    if where.size == 0 or where.min() < 0 or where.max() >= size:
         return None
     first = int(where.reshape(-1)[0])
     strides = tuple(int(np.take(where, 1, k).reshape(-1)[0]) - first if n > 1 else 1

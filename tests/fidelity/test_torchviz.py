@@ -48,7 +48,6 @@ runpy.run_path({path!r}, run_name="__main__")
 WHY = {
     "topk_negative_dim": "PyTorch saves dim=-1 as an unsigned 18446744073709551615; minigrad "
                          "saves the wrapped dim",
-    "embedding_padding_idx": "the same unsigned -1 for padding_idx",
     "diag_dims": "DiagEmbedBackward0 saves dim1/dim2 as unsigned negative dims in PyTorch",
 }
 

@@ -59,3 +59,27 @@ def test_the_gradient_node_differs_from_a_plain_product(torch):
     y = torch.nn.functional.nll_loss(t, torch.tensor(target))
     (h,) = torch.autograd.grad(y, t, create_graph=True)
     assert tree(g.grad_fn) != tree(h.grad_fn)
+
+
+def embedding_second_order(lib, kwargs):
+    w = lib.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], requires_grad=True)
+    idx = lib.tensor([[2, 0], [2, 2]])
+    y = lib.nn.functional.embedding(idx, w, **kwargs)
+    saved = {k: getattr(y.grad_fn, f"_saved_{k}") for k in ("padding_idx", "scale_grad_by_freq")}
+    (g,) = lib.autograd.grad((y * y).sum(), w, create_graph=True)
+    (gg,) = lib.autograd.grad(g.pow(2).sum(), w)
+    gy = lib.ones(2, 2, 2, requires_grad=True)
+    (g2,) = lib.autograd.grad(lib.nn.functional.embedding(idx, w, **kwargs), w, gy,
+                              create_graph=True)
+    (ggy,) = lib.autograd.grad(g2, gy, lib.tensor([[1.0, 1.0], [10.0, 10.0], [100.0, 100.0]]))
+    return saved, g, g.grad_fn._saved_padding_idx, tree(g.grad_fn), gg, ggy
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"padding_idx": -1}, {"scale_grad_by_freq": True},
+                                    {"scale_grad_by_freq": True, "padding_idx": 0}])
+def test_embedding_gradient_is_an_op_as_in_torch(torch, kwargs):
+    """embedding_dense_backward records EmbeddingDenseBackwardBackward0; scale_grad_by_freq
+    divides each row's gradient by how often it was read (the second order does not)."""
+    mine, theirs = (embedding_second_order(lib, kwargs) for lib in (mg, torch))
+    assert mine[0] == theirs[0] and mine[2:4] == theirs[2:4]
+    assert close(mine[1], theirs[1]) and close(mine[4], theirs[4]) and close(mine[5], theirs[5])
