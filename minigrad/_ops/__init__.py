@@ -23,4 +23,6 @@ from . import (  # noqa: F401
 )
 
 # isort: split
-from . import arguments  # noqa: F401 - last: wraps the binary ops attached above
+from .arguments import check_methods
+
+check_methods()  # last: PyTorch's checks for the binary ops attached above

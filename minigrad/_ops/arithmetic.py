@@ -20,7 +20,16 @@ from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from .._types import unsupported
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ._core import binary_operands, broadcast_error, method, value
+from ._core import (
+    FUNCTION,
+    MISSING,
+    OPERATOR,
+    binary_operands,
+    broadcast_error,
+    method,
+    value,
+)
+from .arguments import bad_operand
 
 __all__ = ["add", "sub", "mul", "div", "neg", "true_divide", "rsub", "reciprocal",
            "broadcast_error", "factor", "mul_by_number", "div_by_number", "add_number",
@@ -101,13 +110,13 @@ def _alpha(other, alpha):
 
 
 @method("add", "__add__")
-def add(input, other, *, alpha=1, out=None) -> Tensor:
+def add(input=MISSING, other=MISSING, *, alpha=1, out=None, _form=("add", FUNCTION)) -> Tensor:
     """``input + alpha * other``, broadcasting."""
-    return _add_or_sub(np.add, AddBackward0, input, other, alpha, out)
+    return _add_or_sub(np.add, AddBackward0, input, other, alpha, out, _form)
 
 
 def __radd__(self, other):  # `2 + x` is `x.add(2)` in PyTorch: the tensor stays operand 0
-    return add(self, other)
+    return add(self, other, _form=("add", OPERATOR))
 
 
 Tensor.__radd__ = __radd__
@@ -131,18 +140,19 @@ def _check_bool_sub(a, b) -> None:
 
 
 @method("sub", "__sub__", "subtract")
-def sub(input, other, *, alpha=1, out=None) -> Tensor:
+def sub(input=MISSING, other=MISSING, *, alpha=1, out=None, _form=("sub", FUNCTION)) -> Tensor:
     """``input - alpha * other``, broadcasting."""
-    return _add_or_sub(np.subtract, SubBackward0, input, other, alpha, out)
+    return _add_or_sub(np.subtract, SubBackward0, input, other, alpha, out, _form)
 
 
-def _add_or_sub(ufunc, node_cls, input, other, alpha, out):
+def _add_or_sub(ufunc, node_cls, input, other, alpha, out, form):
     """``ufunc(input, alpha * other)`` for add and sub, recorded with a ``node_cls`` node."""
     if out is not None:
         unsupported(ufunc.__name__[:3], out=out)
     a, b, _ = binary_operands(input, other)
-    if a is NotImplemented:
-        return NotImplemented
+    if a is NotImplemented:  # (an operand that is no tensor or number: the rare path)
+        return bad_operand(form, add if ufunc is np.add else sub, input, other,
+                           {} if alpha == 1 else {"alpha": alpha})
     if ufunc is np.subtract and (_is_bool(input) or _is_bool(other)):
         _check_bool_sub(input, other)
     token = quiet()  # inf - inf, overflow: NaN and inf as in PyTorch, no NumPy warning
@@ -199,7 +209,7 @@ class MulBackward0(Node):
 
 
 @method("mul", "__mul__", "multiply")
-def mul(input, other, *, out=None) -> Tensor:
+def mul(input=MISSING, other=MISSING, *, out=None, _form=("mul", FUNCTION)) -> Tensor:
     """``input * other``, elementwise, broadcasting."""
     if out is not None:
         unsupported("mul", out=out)
@@ -215,8 +225,8 @@ def mul(input, other, *, out=None) -> Tensor:
             record(node, out, input, other)  # (a float keeps the input's shape and dtype)
         return out
     out = elementwise(np.multiply, input, other)
-    if out is NotImplemented:
-        return out
+    if out is NotImplemented:  # (an operand that is no tensor or number: the rare path)
+        return bad_operand(_form, mul, input, other)
     if should_record(input, other):
         node = MulBackward0()
         if isinstance(input, Tensor) and input._requires_grad:  # (_save, inlined: every x * y)
@@ -227,7 +237,7 @@ def mul(input, other, *, out=None) -> Tensor:
     return out
 
 
-Tensor.__rmul__ = lambda self, other: mul(self, other)  # `2 * x` saves `_saved_other` = 2
+Tensor.__rmul__ = lambda self, other: mul(self, other, _form=("mul", OPERATOR))  # `2 * x`
 
 
 class DivBackward0(Node):
@@ -255,14 +265,19 @@ class ReciprocalBackward0(Node):
 
 
 @method("div", "__truediv__", "divide", "true_divide")
-def div(input, other, *, rounding_mode=None, out=None) -> Tensor:
+def div(input=MISSING, other=MISSING, *, rounding_mode=None, out=None,
+        _form=("div", FUNCTION)) -> Tensor:
     """``input / other`` (true division: integers give floats), broadcasting."""
     if out is not None:
         unsupported("div", out=out)
     if rounding_mode is not None:
-        return _div_rounding(input, other, rounding_mode)
-    out = elementwise(np.true_divide, input, other, float_result=True)
-    if out is NotImplemented:
+        out = _div_rounding(input, other, rounding_mode)
+    else:
+        out = elementwise(np.true_divide, input, other, float_result=True)
+    if out is NotImplemented:  # (an operand that is no tensor or number: the rare path)
+        kwargs = {} if rounding_mode is None else {"rounding_mode": rounding_mode}
+        return bad_operand(_form, div, input, other, kwargs)
+    if rounding_mode is not None:
         return out
     if should_record(input, other):
         node = DivBackward0()
@@ -330,7 +345,7 @@ def _rtruediv(self, other):
     """``other / self`` for a number ``other``: PyTorch computes ``reciprocal(self) * other``."""
     if isinstance(other, Tensor):
         return div(other, self)
-    return mul(reciprocal(self), other)
+    return mul(reciprocal(self), other, _form=("mul", OPERATOR))
 
 
 Tensor.__rtruediv__ = _rtruediv
