@@ -1,12 +1,16 @@
 """PyTorch's ``TypeError`` for an operand of a binary op that is neither a tensor nor a number.
 
-The op functions return ``NotImplemented`` for such an operand, so that ``t * 'x'`` lets Python
-raise its own ``unsupported operand type(s)`` error, as it does for PyTorch. The names a learner
-calls (``torch.mul``, ``t.mul``, ``t.mul_``) are wrapped here so that they raise PyTorch's
-message instead of returning ``NotImplemented`` as a value. PyTorch's wording depends on the
+An operator (``t * 'x'``) returns ``NotImplemented`` for such an operand, so that Python raises
+its own ``unsupported operand type(s)`` error, as it does for PyTorch; the names a learner calls
+(``torch.mul``, ``t.mul``, ``t.mul_``) raise PyTorch's message. PyTorch's wording depends on the
 op's signatures: an op with one signature names the argument (``mul(): argument 'other'
 (position 2) must be Tensor, not str``), an op with several says ``received an invalid
 combination of arguments``.
+
+The arithmetic ops (add, sub, mul, div) find a bad operand where they convert their operands
+and answer it there (:func:`bad_operand`), so a call costs nothing extra: ``torch.mul``,
+``Tensor.mul`` and ``Tensor.__mul__`` are copies of one function that know how they were called
+(:func:`minigrad._ops._core.called_as`). The other ops are wrapped here with the checks.
 
 >>> import minigrad as torch
 >>> torch.mul(torch.ones(2), 'x')
