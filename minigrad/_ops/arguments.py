@@ -268,7 +268,9 @@ def _operator(fn):
 
 _ALL = sorted(set(TENSOR_ONLY) | NUMBERS | OVERLOADED)
 # operators whose op answers a bad operand itself (see bad_operand), by the op's name
-OPERATORS = {"__add__": "add", "__sub__": "sub", "__mul__": "mul", "__truediv__": "div"}
+OPERATORS = {"__add__": "add", "__sub__": "sub", "__mul__": "mul", "__truediv__": "div",
+             "__eq__": "eq", "__ne__": "ne", "__lt__": "lt", "__le__": "le", "__gt__": "gt",
+             "__ge__": "ge"}
 
 
 def check_methods() -> None:
@@ -303,8 +305,9 @@ def check_functions(namespace: dict) -> None:
     for name in _ALL:
         fn = namespace.get(name)
         if fn is not None and not hasattr(fn, "__wrapped__"):
-            namespace[name] = called_as(fn, name, FUNCTION) if _has_forms(fn) else \
-                _function(fn, name)
+            # (a number first, torch.eq(2, t), is refused before the op runs: a wrapper)
+            namespace[name] = called_as(fn, name, FUNCTION) if _has_forms(fn) and \
+                name in NUMBER_FIRST else _function(fn, name)
     for name in MORE:
         fn = namespace.get(name)
         if fn is not None and not hasattr(fn, "__wrapped__"):
