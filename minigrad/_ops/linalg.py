@@ -13,6 +13,8 @@ into one ``mm`` or expanded for ``bmm``, and the result is ``UnsafeViewBackward0
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .._quiet import quiet, quietly, restore
@@ -20,6 +22,7 @@ from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._core import broadcast_error, method, value
+from .errors import no_dims
 from .movement import UnsafeViewBackward0
 
 __all__ = ["dot", "mv", "mm", "bmm", "addmm", "matmul"]
@@ -53,16 +56,23 @@ class _ProductBackward(Node):
                 None if first is None else self.grad_second(g, value(first)))
 
 
+@functools.cache
+def _attributes(operands: tuple) -> tuple:
+    """For each operand name: where a product node keeps it, its sizes and its strides
+    (``_s_<name>``, ...; made once per class, not per op)."""
+    return tuple((f"_s_{n}", f"_s_{n}_sym_sizes", f"_s_{n}_sym_strides") for n in operands)
+
+
 def _save_operands(node, a, b, self_first: bool = False):
     """Saves ``b`` if ``a`` needs a gradient and ``a`` if ``b`` does (see _ProductBackward), in
     PyTorch's order (what saved_tensors_hooks see): ``a`` first for dot, mv and addmm."""
-    first, second = node.operands
+    (first, _, _), (second, _, _) = _attributes(node.operands)
     if self_first and b._requires_grad:
-        setattr(node, f"_s_{first}", SavedTensor(a))
+        setattr(node, first, SavedTensor(a))
     if a._requires_grad:
-        setattr(node, f"_s_{second}", SavedTensor(b))
+        setattr(node, second, SavedTensor(b))
     if b._requires_grad and not self_first:
-        setattr(node, f"_s_{first}", SavedTensor(a))
+        setattr(node, first, SavedTensor(a))
     return node
 
 
@@ -118,6 +128,8 @@ def mv(input, vec):
     """Matrix (n x m) times vector (m)."""
     a, b = input._data, vec._data
     if a.ndim != 2 or b.ndim != 1:
+        if not a.ndim:  # PyTorch asks the 0-d input for its size(0) first
+            raise no_dims(0)
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {b.ndim}")
     if a.shape[1] != b.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat "
@@ -158,9 +170,9 @@ def _strides2(d) -> tuple:
 def _save_mm(node, a, b, self_first: bool = False):
     """What mm-like nodes keep: the operands (see _save_operands), both sizes, an operand's
     strides only if it needs a gradient (as PyTorch), and whether mat2 is a transposed view."""
-    for name, t in zip(node.operands, (a, b)):
-        setattr(node, f"_s_{name}_sym_sizes", t._data.shape)
-        setattr(node, f"_s_{name}_sym_strides", _strides2(t._data) if t._requires_grad else ())
+    for (_, sizes, strides), t in zip(_attributes(node.operands), (a, b)):
+        setattr(node, sizes, t._data.shape)
+        setattr(node, strides, _strides2(t._data) if t._requires_grad else ())
     if b._requires_grad:
         node._mat2_t = F.transposed(b._data)
     return _save_operands(node, a, b, self_first)

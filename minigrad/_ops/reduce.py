@@ -23,6 +23,7 @@ from . import _formula as F
 from ._backward import masked_zero, sgn, unsqueeze_dims
 from ._core import method, value
 from ._formula import data
+from .errors import empty_norm
 from .join import cat
 from .movement import u64
 
@@ -378,6 +379,8 @@ def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None):
                            + " ".join(str(d) for d in dim))
     ord = 2 if p == "fro" else 2.0 if p is None else p  # noqa: A001
     shown, axes = _axes(input, dim) if dim is not None else (None, None)
+    if not d.size and empty_norm(ord, dim, d.shape):  # (dims as given: PyTorch names them)
+        raise empty_norm(ord, dim, d.shape)
     out = np.asarray(_norm_data(d, ord, axes, keepdim), dtype=d.dtype)
     if should_record(input):
         node = LinalgVectorNormBackward0()

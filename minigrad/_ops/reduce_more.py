@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtype import bool as _bool
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import data, reversed_cumsum
 from ._core import method, value
+from .errors import empty_reduction, not_implemented
 from .minmax import _return_type, return_types
 from .reduce import reduction_input
 
@@ -58,6 +60,8 @@ def _running(np_scan, input, dim: int, dtype):
     """``(dim, out)``: ``np_scan`` (np.cumsum, np.cumprod) along ``dim``, in ``dtype`` or
     PyTorch's default (int64 for integer and bool input, else the input's dtype)."""
     d = input._wrap_dim(dim)
+    if dtype is _bool and input._data.ndim and input._data.size:  # (no kernel runs otherwise)
+        raise not_implemented(f"{np_scan.__name__}_out_cpu", dtype)
     src, out_dtype = reduction_input(input, dtype, np_scan.__name__, dim)
     with np.errstate(all="ignore"):
         data = np_scan(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)
@@ -240,12 +244,12 @@ def argsort(input, dim: int = -1, descending: bool = False, stable: bool = False
 @method("topk")
 def topk(input, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
     """The ``k`` largest (or smallest) values along ``dim`` and their indices."""
-    if input._data.dtype.kind == "b":
-        raise RuntimeError("topk does not support bool dtypes on CPU")
     d = input._wrap_dim(dim)
     size = input._data.shape[d] if input._data.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
+    if input._data.dtype.kind == "b":
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     if not input._data.ndim:  # a 0-d input: itself (k = 1) as 0-d results
         return _pair("topk", *_scalar_order(input, TopkBackward0))
     x = input._data
@@ -296,6 +300,10 @@ def median(input, dim=None, keepdim: bool = False):
     d = input._wrap_dim(dim)
     if x.dtype.kind == "b":
         raise NotImplementedError("\"median_out\" not implemented for 'Bool'")
+    if not x.ndim:  # a 0-d input: itself, index 0
+        return _pair("median", *_scalar_order(input, MedianBackward1))
+    if not x.shape[d]:
+        raise empty_reduction("median", dim)
     order = np.argsort(x, axis=d, kind="stable")
     mid = (x.shape[d] - 1) // 2
     idx = np.take(order, [mid], axis=d)

@@ -19,9 +19,9 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from . import _formula as F
-from ._backward import call, data, masked_zero, mean_keep, mean_of, scale, unsqueeze_dims
+from ._backward import call, data, masked_zero, mean_keep, scale, unsqueeze_dims
 from ._core import method, value
+from .reduce import _expand_back
 from .unary import floats
 
 __all__ = ["var", "std", "var_mean", "std_mean", "logsumexp"]
@@ -75,105 +75,118 @@ class StdBackward0(VarBackward0):
 
     def backward(self, g):
         x, z = value(self._s_self), value(self._s_result)  # (PyTorch reads them in this order)
-        return (_std_backward(self, g, x, z),)
-
-
-def _std_backward(node, g, x, z):
-    with np.errstate(all="ignore"):
-        g_var = masked_zero(g / scale(z, 2), data(z) == 0)
-    return var_backward(g_var, x, node._s_dim, node._s_correction, node._s_keepdim)
+        with np.errstate(all="ignore"):
+            g_var = masked_zero(g / scale(z, 2), data(z) == 0)
+        return (var_backward(g_var, x, self._s_dim, self._s_correction, self._s_keepdim),)
 
 
 class VarMeanBackward0(VarBackward0):
-    """(v, m) = var_mean(self, dim, correction):  var's gradient of g_v plus mean's, g_m / n."""
+    """(v, m) = var_mean(self, dim):  var's gradient of dv plus dm spread evenly (/ n)."""
 
     def backward(self, grads):
         gv, gm = grads
         x = value(self._s_self)
-        out = None if gv is None else self._spread(gv, x)
+        out = None if gv is None else self._grad_of_var(gv)
         if gm is not None:
-            shape = data(x).shape
-            axes = range(len(shape)) if self._s_dim is None else self._s_dim
-            gm = gm / int(np.prod([shape[a] for a in axes]))
-            if not self._s_keepdim:
-                gm = gm.reshape(tuple(1 if i in axes else n for i, n in enumerate(shape)))
-            gm = F.expand_to(gm, shape)
+            xd = data(x)
+            dims = tuple(range(xd.ndim)) if self._s_dim is None else self._s_dim
+            n = int(np.prod([xd.shape[d] for d in dims]))
+            gm = _expand_back(gm / n if n else gm * np.nan, xd.shape, dims, self._s_keepdim)
             out = gm if out is None else out + gm
         return (out,)
 
-    def _spread(self, gv, x):
-        return var_backward(gv, x, self._s_dim, self._s_correction, self._s_keepdim)
+    def _grad_of_var(self, g):
+        return var_backward(g, value(self._s_self), self._s_dim, self._s_correction,
+                            self._s_keepdim)
 
 
 class StdMeanBackward0(VarMeanBackward0):
-    """(s, m) = std_mean(self, dim, correction):  std's gradient of g_s plus mean's."""
+    """(s, m) = std_mean(self, dim):  std's gradient of ds plus dm spread evenly (/ n)."""
 
     saved = ("correction", "dim", "keepdim", "result0", "self")
     saved_tensors_names = ("result0", "self")
 
-    def _spread(self, gs, x):
-        return _std_backward(self, gs, x, value(self._s_result0))
+    def _grad_of_var(self, g):
+        z = value(self._s_result0)
+        with np.errstate(all="ignore"):
+            g_var = masked_zero(g / scale(z, 2), data(z) == 0)
+        return super()._grad_of_var(g_var)
 
 
-def _variance(name, node_cls, input, dim, unbiased, keepdim, correction):
-    """var or std of ``input`` (both with the mean, for var_mean and std_mean), recorded with
-    ``node_cls``; ``name`` is the function a learner called, as PyTorch's messages name it."""
+def _var(name, input, dim, unbiased, keepdim, correction, take_sqrt, stacklevel=3,
+         node_cls=None):
+    """var or std (``take_sqrt``), and the number of elements reduced; ``name`` ('var',
+    'std_mean'...) is what the messages call it."""
     if isinstance(dim, bool):  # var(unbiased) in the old positional form
         unbiased, dim = dim, None
     dims = _dims(input, dim)
     c = _correction(unbiased, correction)
     if input._data.dtype.kind != "f":
-        what = name if name.endswith("_mean") else "std and var"
-        raise RuntimeError(f"{what} only support floating point and complex dtypes")
+        raise RuntimeError(f"{'std and var' if len(name) == 3 else name} only support floating "
+                           "point and complex dtypes")
     x = input._data
     n = int(np.prod([x.shape[d] for d in dims])) if dims else 1
-    if n - c <= 0:
+    if (n if x.size else 0) - c <= 0:  # (PyTorch: input numel / output numel, 0 if empty)
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
                       "less than the reduction factor (input numel divided by output numel).",
-                      UserWarning, stacklevel=3)
-    sqrt = node_cls in (StdBackward0, StdMeanBackward0)
+                      UserWarning, stacklevel=stacklevel)
     with np.errstate(all="ignore"):
-        mean = mean_of(x, dims, True)
+        mean = x.mean(axis=dims, keepdims=True) if n else np.full(  # (no "Mean of empty slice")
+            [1 if i in dims else s for i, s in enumerate(x.shape)], np.nan, x.dtype)
         v = np.asarray(np.sum((x - mean) ** 2, axis=dims, keepdims=keepdim) / max(n - c, 0),
                        dtype=x.dtype)
-        out = Tensor._wrap(np.sqrt(v) if sqrt else v)
-    outs = out
-    if name.endswith("_mean"):
-        mean = mean if keepdim else mean.reshape(v.shape)
-        outs = (out, Tensor._wrap(np.asarray(mean, x.dtype)))
-    if should_record(input):
-        node = node_cls()
-        node._s_correction, node._s_keepdim = c, keepdim
-        node._s_dim = None if dim is None else dims
-        node._s_self = SavedTensor(input)
-        record(node, outs, input)
-        if sqrt:
-            setattr(node, "_s_result0" if name.endswith("_mean") else "_s_result",
-                    SavedTensor(out, node))
-    return outs
+        out = Tensor._wrap(np.sqrt(v) if take_sqrt else v)
+    if node_cls is None and should_record(input):
+        node = StdBackward0() if take_sqrt else VarBackward0()
+        _save(node, c, keepdim, dim, dims, input)
+        record(node, out, input)
+        if take_sqrt:
+            node._s_result = SavedTensor(out, node)
+    return out, n, (c, dims)
 
 
-def _var_like(name, node_cls):
-    def op(input, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
-        return _variance(name, node_cls, input, dim, unbiased, keepdim, correction)
-
-    op.__name__ = name
-    op.__doc__ = f"The {name} over ``dim`` (all dims by default), with Bessel's correction."
-    return method(name)(op)
+def _save(node, c, keepdim, dim, dims, input) -> None:
+    node._s_correction, node._s_keepdim = c, keepdim
+    node._s_dim = None if dim is None else dims
+    node._s_self = SavedTensor(input)
 
 
-var = _var_like("var", VarBackward0)
-std = _var_like("std", StdBackward0)
+@method("var")
+def var(input, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
+    """The variance over ``dim`` (all dims by default), with Bessel's correction."""
+    return _var("var", input, dim, unbiased, keepdim, correction, False)[0]
+
+
+@method("std")
+def std(input, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
+    """The standard deviation over ``dim`` (all dims by default), with Bessel's correction."""
+    return _var("std", input, dim, unbiased, keepdim, correction, True)[0]
 
 
 def var_mean(input, dim=None, *, correction=None, keepdim: bool = False):
-    """``(var, mean)`` over ``dim`` (all dims by default), one node for both."""
-    return _variance("var_mean", VarMeanBackward0, input, dim, None, keepdim, correction)
+    """``(var, mean)`` over ``dim``."""
+    return _with_mean("var_mean", input, dim, keepdim, correction, False)
 
 
 def std_mean(input, dim=None, *, correction=None, keepdim: bool = False):
-    """``(std, mean)`` over ``dim`` (all dims by default), one node for both."""
-    return _variance("std_mean", StdMeanBackward0, input, dim, None, keepdim, correction)
+    """``(std, mean)`` over ``dim``."""
+    return _with_mean("std_mean", input, dim, keepdim, correction, True)
+
+
+def _with_mean(name, input, dim, keepdim, correction, take_sqrt):
+    """(var or std, mean), both outputs of one node as in PyTorch (VarMeanBackward0...)."""
+    node_cls = StdMeanBackward0 if take_sqrt else VarMeanBackward0
+    out, n, (c, dims) = _var(name, input, dim, None, keepdim, correction, take_sqrt, 4, node_cls)
+    with warnings.catch_warnings():  # empty: NaN, without NumPy's "Mean of empty slice"
+        warnings.simplefilter("ignore", RuntimeWarning)
+        mean = input.detach().mean(dims, keepdim=keepdim)
+    if should_record(input):
+        node = node_cls()
+        _save(node, c, keepdim, dim, dims, input)
+        record(node, (out, mean), input)
+        if take_sqrt:
+            node._s_result0 = SavedTensor(out, node)
+    return out, mean
 
 
 # ---------------------------------------------------------------- logsumexp

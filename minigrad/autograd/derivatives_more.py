@@ -175,8 +175,6 @@ MORE = {
                                 {"mask": "mask", "a": "self"},
                                 np={"a": "unmask(grad, mask, a)"},
                                 a="zeros like a, with grad put where mask is True"),
-    "FillBackward0": _r("z = a filled with a number  (all of it, or its diagonal: "
-                        "fill_diagonal_)", words=True, a="grad, with zeros where a was filled"),
     # ---- random sampling: a sample is not differentiated
     "NormalBackward0": _random("a.normal_(mean, std)  (in place)", "a"),
     "UniformBackward0": _random("a.uniform_(low, high)  (in place)", "a"),

@@ -37,6 +37,7 @@ from . import hooks as _hooks
 from .anomaly_mode import check_nan, warn_failed_node
 from .functional_utils import sum_to
 from .graph import AccumulateGrad, GraphRoot, grad_accumulator
+from .ready_queue import heap_pop
 from .schedule import GraphTask, Plan
 from .step import Contribution, Step, frozen
 
@@ -56,10 +57,10 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
     """
     task = GraphTask(root, buffers, plan, keep_graph, create_graph,
                      emit, (frozen if snapshot else _as_is) if emit else None)
-    index = 0
+    index, ready = 0, task.ready
     with _GradMode(create_graph) as mode:
-        while task.ready:
-            node = task.pop()
+        while ready:
+            node = heap_pop(ready) if len(ready) > 1 else ready.pop()  # (task.pop(), inlined)
             g = buffers.pop(node, None)
             if plan is not None and not plan.visit(node, g):  # captured, not run
                 continue

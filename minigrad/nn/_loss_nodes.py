@@ -60,7 +60,9 @@ class MseLossBackward0(Node):
 
     def backward(self, g):
         diff = value(self._s_self) - value(self._s_target)
-        scale = 2.0 / self._numel if self._s_reduction == 1 else 2.0
+        # (a mean of nothing: NaN, on no elements; the gradient of a broadcast input is 0)
+        scale = (2.0 / self._numel if self._numel else float("nan")) \
+            if self._s_reduction == 1 else 2.0
         grad = diff * scale * g
         need_target = self.next_functions[1][0] is not None
         return grad, (-grad if need_target else None)

@@ -141,6 +141,8 @@ def _extra_graphs():
             a.masked_fill(a > 3, v()), F.mse_loss(a, b), F.mse_loss(a, b, reduction="sum"),
             a.permute(1, 0), a.t().reshape(3, 2), a.unsqueeze(0).squeeze(),
             a.unsqueeze(0).squeeze(0), a.unsqueeze(0).squeeze((0,)), a.to(mg.float32),
+            (a * 1).t_(), (a * 1).transpose_(0, 1), (a * 1).unsqueeze_(0).squeeze_(),
+            (a * 1).unsqueeze_(0).squeeze_((0,)),
             mg.where(a > 3, a, b), (a * 1).zero_(), (a * 1).copy_(b), mul_by_number(a, 3),
             div_by_number(a, 4), mg.cat([a, b]), mg.stack([a, b]), a.split(1)[0],
             a.split([1, 1])[1], a.unbind()[0], a[0], a[:, 1:], a[mg.tensor([0, 0])],
@@ -180,8 +182,8 @@ def _more_graphs(mg=mg):
              mg.fmod(a * 3.7, b), mg.atan2(a, c), mg.hypot(a, c), mg.xlogy(c, b),
              mg.fmax(a, c), mg.fmin(a, c), mg.lerp(a, b, 0.3), mg.lerp(a, b, s),
              mg.addcmul(a, b, c, value=2), mg.addcdiv(a, c, b, value=2), a.cumsum(1),
-             c.cumprod(1), a.var(1), c.var(), a.std(0), mg.var_mean(a, 1)[0], mg.std_mean(c)[1],
-             a.logsumexp(1), c.sort(1)[0],
+             c.cumprod(1), a.var(1), c.var(), a.std(0), a.logsumexp(1), c.sort(1)[0],
+             _sum(*mg.var_mean(c, 1)), _sum(*mg.std_mean(a, 0, keepdim=True)),
              c.topk(2)[0], c.median(), c.median(1)[0], a.flip(1), a.roll(1, 1), a.roll(2),
              a.repeat(2, 1, 2), a.tril(), a.triu(1), a.diagonal(), mg.diag(a), mg.diag(a[0], 1),
              a.masked_select(a > 2), mg.einsum("ij,kj->ik", a, c), (a * 1).fill_diagonal_(0.),
@@ -197,6 +199,11 @@ def _more_graphs(mg=mg):
              F.embedding(mg.tensor([[1, 0], [1, 1]]), b),
              F.layer_norm(c, (3,), a[0], s[1]), F.layer_norm(c * a, (2, 3))]
     return made
+
+
+def _sum(v, m):
+    """Both outputs of a two-output node (var_mean, std_mean) in one tensor."""
+    return v + m
 
 
 class MulTwo(mg.autograd.Function):
