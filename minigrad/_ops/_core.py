@@ -16,7 +16,8 @@ from .._tensor import Tensor
 from ..autograd.graph import SavedTensor
 
 __all__ = ["binary_operands", "broadcast_error", "value", "method", "wrap_scalar", "to_tensor",
-           "dtype_of", "called_as", "FUNCTION", "METHOD", "OPERATOR", "MISSING"]
+           "dtype_of", "called_as", "FUNCTION", "METHOD", "OPERATOR", "MISSING",
+           "floor_div_floats"]
 
 _SCALARS = (int, float, bool)
 _F32_MAX = 3.4028234663852886e38  # a larger Python float is inf in float32 (and float16)
@@ -120,6 +121,19 @@ def binary_operands(a, b, float_result: bool = False):
     xa = a._data if ta else np.asarray(a)
     xb = b._data if tb else np.asarray(b)
     return (xa if xa.dtype == nd else xa.astype(nd), xb if xb.dtype == nd else xb.astype(nd), nd)
+
+
+def floor_div_floats(a, b):
+    """Float floor division as PyTorch's kernel computes it: ``(a - fmod(a, b)) / b`` rounded
+    down (so ``inf // 2`` is NaN, not inf), IEEE's ``a / b`` where ``b`` is 0."""
+    with np.errstate(all="ignore"):
+        mod = np.fmod(a, b)
+        div = (a - mod) / b
+        div = np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), div - 1, div)
+        floor = np.floor(div)
+        floor = np.where(div - floor > 0.5, floor + 1, floor)
+        floor = np.where(div != 0, floor, np.copysign(0, a / b))
+        return np.where(np.asarray(b) == 0, a / b, floor)
 
 
 def weak_float(x: float, dtype) -> float:

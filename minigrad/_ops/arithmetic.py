@@ -26,6 +26,7 @@ from ._core import (
     OPERATOR,
     binary_operands,
     broadcast_error,
+    floor_div_floats,
     method,
     value,
 )
@@ -289,19 +290,6 @@ def div(input=MISSING, other=MISSING, *, rounding_mode=None, out=None,
 
 
 true_divide = div
-
-
-def floor_div_floats(a, b):
-    """Float floor division as PyTorch's kernel computes it: ``(a - fmod(a, b)) / b`` rounded
-    down (so ``inf // 2`` is NaN, not inf), IEEE's ``a / b`` where ``b`` is 0."""
-    with np.errstate(all="ignore"):
-        mod = np.fmod(a, b)
-        div = (a - mod) / b
-        div = np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), div - 1, div)
-        floor = np.floor(div)
-        floor = np.where(div - floor > 0.5, floor + 1, floor)
-        floor = np.where(div != 0, floor, np.copysign(0, a / b))
-        return np.where(np.asarray(b) == 0, a / b, floor)
 
 
 def _div_rounding(input, other, mode):
