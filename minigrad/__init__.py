@@ -59,7 +59,7 @@ from ._ops import statistics as _statistics
 from ._ops import unary_more as _unary_more
 from ._ops.activation import log_softmax, relu, relu_, sigmoid, softmax, tanh
 from ._ops.arguments import check_functions as _check_functions
-from ._ops.arithmetic import add, div, mul, neg, reciprocal, rsub, sub, true_divide
+from ._ops.arithmetic import add, mul, neg, rsub, sub
 from ._ops.binary_more import *  # noqa: F401,F403
 from ._ops.compare import (
     all,
@@ -90,6 +90,7 @@ from ._ops.compare import (
     not_equal,
     where,  # noqa: A004
 )
+from ._ops.division import div, reciprocal, true_divide
 from ._ops.einsum import einsum  # noqa: F401
 from ._ops.indexing import narrow, select
 from ._ops.join import cat, chunk, concat, concatenate, split, stack, unbind

@@ -194,16 +194,43 @@ def _like(input, dtype, fn):
     return input._data.shape, (_check_dtype(dtype, fn) or input.dtype).np
 
 
+def _laid_out_like(input, d) -> np.ndarray:
+    """Zeros of dtype ``d`` laid out as PyTorch's ``*_like(input)`` lays out its result
+    (``memory_format=torch.preserve_format``): a transposed input gives a transposed result,
+    an input whose elements share memory (``expand``) a row-major one."""
+    data = input._data
+    if data.flags.c_contiguous or any(st == 0 and n > 1 for n, st in
+                                      zip(data.shape, data.strides)):
+        return np.zeros(data.shape, d)
+    return np.zeros_like(data, dtype=d)  # (NumPy's order="K": the input's axis order)
+
+
+def _random_like(input, dtype, requires_grad, fn, kernel, draw) -> Tensor:
+    """``rand_like``/``randn_like``: ``draw(generator, n, dtype, contiguous)`` numbers written
+    into the new tensor's memory in order, as PyTorch's sampling kernels write them."""
+    _, d = _like(input, dtype, fn + "_like")
+    if d.kind != "f":
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{from_numpy_dtype(d)._cpp}'")
+    out = _laid_out_like(input, d)
+    values = draw(default_generator, out.size, d, out.flags.c_contiguous)
+    axes = sorted(range(out.ndim), key=lambda i: -out.strides[i])  # memory order
+    out.transpose(axes)[...] = values.reshape([out.shape[i] for i in axes])
+    return _finish(out, requires_grad)
+
+
 def ones_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     check_device(device)
     shape, d = _like(input, dtype, "ones_like")
-    return _finish(np.ones(shape, d), requires_grad, device)
+    out = _laid_out_like(input, d)
+    out[...] = 1
+    return _finish(out, requires_grad, device)
 
 
 def zeros_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     check_device(device)
     shape, d = _like(input, dtype, "zeros_like")
-    return _finish(np.zeros(shape, d), requires_grad, device)
+    return _finish(_laid_out_like(input, d), requires_grad, device)
 
 
 def empty_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -216,7 +243,9 @@ def full_like(input, fill_value, *, dtype=None, device=None,
     check_device(device)
     shape, d = _like(input, dtype, "full_like")
     value = _fill_value(fill_value, from_numpy_dtype(d), "full_like")
-    return _finish(np.full(shape, value, d), requires_grad, device)
+    out = _laid_out_like(input, d)
+    out[...] = value
+    return _finish(out, requires_grad, device)
 
 
 def arange(start=_REQUIRED, end=None, step=1, *, dtype=None, device=None,
@@ -331,12 +360,15 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
 
 def rand_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     check_device(device)
-    return rand(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return _random_like(input, dtype, requires_grad, "rand", "check_uniform_bounds",
+                        lambda g, n, d, contiguous: _sampling.uniform(g, n, d))
 
 
 def randn_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     check_device(device)
-    return randn(*input.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return _random_like(input, dtype, requires_grad, "randn", "normal_kernel_cpu",
+                        lambda g, n, d, contiguous: _sampling.normal(g, n, d,
+                                                                     contiguous=contiguous))
 
 
 def _legacy_tensor_data(args, dtype) -> np.ndarray:

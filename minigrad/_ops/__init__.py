@@ -6,6 +6,7 @@ from . import (  # noqa: F401
     binary_more,
     compare,
     convert,
+    division,
     indexing,
     inplace,  # in-place forms (x.exp_()) of the ops, looked up when called
     inplace_checks,
@@ -25,4 +26,6 @@ from . import (  # noqa: F401
 )
 
 # isort: split
-from . import arguments  # noqa: F401 - last: wraps the binary ops attached above
+from .arguments import check_methods
+
+check_methods()  # last: PyTorch's checks for the binary ops attached above

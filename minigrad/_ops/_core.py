@@ -6,6 +6,9 @@ build a node and attaches it with :func:`minigrad.autograd.graph.record`.
 
 from __future__ import annotations
 
+import inspect
+import types
+
 import numpy as np
 
 from .._dtype import _Defaults, from_numpy_dtype, result_type
@@ -13,7 +16,8 @@ from .._tensor import Tensor
 from ..autograd.graph import SavedTensor
 
 __all__ = ["binary_operands", "broadcast_error", "value", "method", "wrap_scalar", "to_tensor",
-           "dtype_of"]
+           "dtype_of", "called_as", "FUNCTION", "METHOD", "OPERATOR", "MISSING",
+           "floor_div_floats"]
 
 _SCALARS = (int, float, bool)
 _F32_MAX = 3.4028234663852886e38  # a larger Python float is inf in float32 (and float16)
@@ -28,6 +32,33 @@ def method(*names):
         return fn
 
     return deco
+
+
+# How an op was called, for its answer to an operand it cannot use (``_form=(name, how)``)
+FUNCTION, METHOD, OPERATOR = "function", "method", "operator"
+MISSING = object()  # an operand not given (``x.mul()``): PyTorch's "missing" message
+
+
+def called_as(fn, name: str, how: str):
+    """``fn`` under the name ``name``, called as a ``how`` (FUNCTION, METHOD, OPERATOR).
+
+    The same code, not a wrapper (nothing extra per call): only ``fn``'s ``_form`` keyword
+    defaults to ``(name, how)``. An op reads it only for an operand it cannot use, where
+    PyTorch's answer depends on the call: ``torch.mul(x, 'a')`` and ``x.mul('a')`` count
+    positions differently, ``torch.multiply`` has another message, and ``x * 'a'`` returns
+    NotImplemented (Python then tries ``'a'.__rmul__`` and raises its own TypeError).
+    """
+    copy = types.FunctionType(fn.__code__, fn.__globals__, name, fn.__defaults__,
+                              fn.__closure__)
+    copy.__kwdefaults__ = {**fn.__kwdefaults__, "_form": (name, how)}
+    copy.__doc__, copy.__module__, copy.__annotations__ = fn.__doc__, fn.__module__, \
+        fn.__annotations__
+    copy.__qualname__ = name
+    sig = inspect.signature(fn)  # what help() and the stub show: PyTorch's parameters
+    copy.__signature__ = sig.replace(parameters=[
+        p.replace(default=p.empty) if p.default is MISSING else p
+        for p in sig.parameters.values() if p.name != "_form"])
+    return copy
 
 
 def value(saved):
@@ -75,7 +106,7 @@ def binary_operands(a, b, float_result: bool = False):
             return a._data, b, da
         rd = result_type(a, b)
     else:
-        if not isinstance(a, _SCALARS + (np.generic,)):
+        if not tb or not isinstance(a, _SCALARS + (np.generic,)):
             return NotImplemented, None, None
         a = a.item() if isinstance(a, np.generic) else a
         db = b._data.dtype
@@ -90,6 +121,19 @@ def binary_operands(a, b, float_result: bool = False):
     xa = a._data if ta else np.asarray(a)
     xb = b._data if tb else np.asarray(b)
     return (xa if xa.dtype == nd else xa.astype(nd), xb if xb.dtype == nd else xb.astype(nd), nd)
+
+
+def floor_div_floats(a, b):
+    """Float floor division as PyTorch's kernel computes it: ``(a - fmod(a, b)) / b`` rounded
+    down (so ``inf // 2`` is NaN, not inf), IEEE's ``a / b`` where ``b`` is 0."""
+    with np.errstate(all="ignore"):
+        mod = np.fmod(a, b)
+        div = (a - mod) / b
+        div = np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), div - 1, div)
+        floor = np.floor(div)
+        floor = np.where(div - floor > 0.5, floor + 1, floor)
+        floor = np.where(div != 0, floor, np.copysign(0, a / b))
+        return np.where(np.asarray(b) == 0, a / b, floor)
 
 
 def weak_float(x: float, dtype) -> float:

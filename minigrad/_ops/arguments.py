@@ -1,12 +1,16 @@
 """PyTorch's ``TypeError`` for an operand of a binary op that is neither a tensor nor a number.
 
-The op functions return ``NotImplemented`` for such an operand, so that ``t * 'x'`` lets Python
-raise its own ``unsupported operand type(s)`` error, as it does for PyTorch. The names a learner
-calls (``torch.mul``, ``t.mul``, ``t.mul_``) are wrapped here so that they raise PyTorch's
-message instead of returning ``NotImplemented`` as a value. PyTorch's wording depends on the
+An operator (``t * 'x'``) returns ``NotImplemented`` for such an operand, so that Python raises
+its own ``unsupported operand type(s)`` error, as it does for PyTorch; the names a learner calls
+(``torch.mul``, ``t.mul``, ``t.mul_``) raise PyTorch's message. PyTorch's wording depends on the
 op's signatures: an op with one signature names the argument (``mul(): argument 'other'
 (position 2) must be Tensor, not str``), an op with several says ``received an invalid
 combination of arguments``.
+
+The arithmetic ops (add, sub, mul, div) find a bad operand where they convert their operands
+and answer it there (:func:`bad_operand`), so a call costs nothing extra: ``torch.mul``,
+``Tensor.mul`` and ``Tensor.__mul__`` are copies of one function that know how they were called
+(:func:`minigrad._ops._core.called_as`). The other ops are wrapped here with the checks.
 
 >>> import minigrad as torch
 >>> torch.mul(torch.ones(2), 'x')
@@ -23,13 +27,13 @@ import numpy as np
 
 from .._tensor import Tensor
 from .._types import invalid_combination
-from ._core import to_tensor
+from ._core import FUNCTION, METHOD, MISSING, OPERATOR, called_as, to_tensor
 
-__all__ = ["check_functions"]
+__all__ = ["check_functions", "check_methods", "bad_operand"]
 
 _NUMBER = (int, float, bool, np.number, np.bool_)
 _OK = (Tensor, np.ndarray)  # (an ndarray too: minigrad's own formulas pass them)
-_MISSING = object()
+_MISSING = MISSING
 
 # One signature that takes only tensors: the name PyTorch gives the second parameter.
 TENSOR_ONLY = {"atan2": "other", "arctan2": "other", "hypot": "other", "fmax": "other",
@@ -84,6 +88,28 @@ def _error(name: str, given: tuple, kwargs: dict, method: bool) -> TypeError:
         value, position = given[1 - method], 2 - method
     return TypeError(f"{name}(): argument '{param}' (position {position}) must be Tensor, "
                      f"not {_type_name(value)}")
+
+
+def bad_operand(form: tuple, fn, input, other, kwargs=None):
+    """An op's answer to an operand it cannot use, on its rare path (the checks cost nothing
+    on the common one): NotImplemented for an operator (``x * 'a'``: Python then tries the
+    other operand and raises its own error); ``torch.add(1, 2)`` computed on a tensor, as
+    PyTorch allows it; else PyTorch's TypeError for the call ``form`` names (see
+    :func:`_core.called_as`)."""
+    name, how = form
+    if how == OPERATOR:
+        return NotImplemented
+    kwargs = kwargs or {}
+    if how == FUNCTION and name in BOTH_NUMBERS and isinstance(input, _NUMBER) \
+            and isinstance(other, _NUMBER):
+        return fn(to_tensor(input), other, **kwargs)
+    given = (other,) if how == METHOD else (input, other)
+    raise _error(name, tuple(a for a in given if a is not MISSING), kwargs, how == METHOD)
+
+
+def _has_forms(fn) -> bool:
+    """Whether ``fn`` answers a bad operand itself (a ``_form`` keyword): no wrapper needed."""
+    return "_form" in (getattr(fn, "__kwdefaults__", None) or {})
 
 
 def _function(fn, name: str):
@@ -241,21 +267,37 @@ def _operator(fn):
 
 
 _ALL = sorted(set(TENSOR_ONLY) | NUMBERS | OVERLOADED)
-for _name in _ALL:
-    for _n in (_name, _name + "_"):
-        if _n in Tensor.__dict__:
-            setattr(Tensor, _n, _method(Tensor.__dict__[_n], _n))
-for _name in MORE:
-    for _n in (_name, _name + "_"):
-        if _n in Tensor.__dict__:
-            setattr(Tensor, _n, _more(Tensor.__dict__[_n], _n, True))
-for _name in DIMS:
-    if _name in Tensor.__dict__:
-        setattr(Tensor, _name, _dims(Tensor.__dict__[_name], _name, True))
-for _dunder in ("__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__iadd__", "__isub__",
-                "__imul__", "__itruediv__", "__iand__", "__ior__", "__ixor__", "__ipow__"):
-    if _dunder in Tensor.__dict__:
-        setattr(Tensor, _dunder, _operator(Tensor.__dict__[_dunder]))
+# operators whose op answers a bad operand itself (see bad_operand), by the op's name
+OPERATORS = {"__add__": "add", "__sub__": "sub", "__mul__": "mul", "__truediv__": "div",
+             "__eq__": "eq", "__ne__": "ne", "__lt__": "lt", "__le__": "le", "__gt__": "gt",
+             "__ge__": "ge"}
+
+
+def check_methods() -> None:
+    """Give ``Tensor``'s binary methods PyTorch's checks: the form of an op that answers a bad
+    operand itself (:func:`bad_operand`), a wrapper around the others."""
+    for name in _ALL:
+        for n in (name, name + "_"):
+            fn = Tensor.__dict__.get(n)
+            if fn is not None:
+                setattr(Tensor, n, called_as(fn, n, METHOD) if _has_forms(fn) else
+                        _method(fn, n))
+    for dunder, name in OPERATORS.items():
+        fn = Tensor.__dict__[dunder]
+        if _has_forms(fn):
+            setattr(Tensor, dunder, called_as(fn, name, OPERATOR))
+    for name in MORE:
+        for n in (name, name + "_"):
+            if n in Tensor.__dict__:
+                setattr(Tensor, n, _more(Tensor.__dict__[n], n, True))
+    for name in DIMS:
+        if name in Tensor.__dict__:
+            setattr(Tensor, name, _dims(Tensor.__dict__[name], name, True))
+    for dunder in ("__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__iadd__",
+                   "__isub__", "__imul__", "__itruediv__", "__iand__", "__ior__", "__ixor__",
+                   "__ipow__"):
+        if dunder in Tensor.__dict__:
+            setattr(Tensor, dunder, _operator(Tensor.__dict__[dunder]))
 
 
 def check_functions(namespace: dict) -> None:
@@ -263,7 +305,9 @@ def check_functions(namespace: dict) -> None:
     for name in _ALL:
         fn = namespace.get(name)
         if fn is not None and not hasattr(fn, "__wrapped__"):
-            namespace[name] = _function(fn, name)
+            # (a number first, torch.eq(2, t), is refused before the op runs: a wrapper)
+            namespace[name] = called_as(fn, name, FUNCTION) if _has_forms(fn) and \
+                name in NUMBER_FIRST else _function(fn, name)
     for name in MORE:
         fn = namespace.get(name)
         if fn is not None and not hasattr(fn, "__wrapped__"):

@@ -20,14 +20,23 @@ from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from .._types import unsupported
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ._core import binary_operands, broadcast_error, method, value
+from ._core import (
+    FUNCTION,
+    MISSING,
+    OPERATOR,
+    binary_operands,
+    broadcast_error,
+    floor_div_floats,
+    method,
+)
+from .arguments import bad_operand
 
-__all__ = ["add", "sub", "mul", "div", "neg", "true_divide", "rsub", "reciprocal",
-           "broadcast_error", "factor", "mul_by_number", "div_by_number", "add_number",
-           "sub_number", "floor_div_floats", "elementwise"]
+__all__ = ["add", "sub", "mul", "neg", "rsub", "broadcast_error", "factor", "mul_by_number",
+           "div_by_number", "add_number", "sub_number", "floor_div_floats", "elementwise",
+           "save_operand"]
 
 
-def _save(x):
+def save_operand(x):
     """Save an operand: a tensor is checked for in-place changes; a Python number kept as is."""
     return SavedTensor(x) if isinstance(x, Tensor) else x
 
@@ -116,13 +125,13 @@ def _alpha(other, alpha, dtype):
 
 
 @method("add", "__add__")
-def add(input, other, *, alpha=1, out=None) -> Tensor:
+def add(input=MISSING, other=MISSING, *, alpha=1, out=None, _form=("add", FUNCTION)) -> Tensor:
     """``input + alpha * other``, broadcasting."""
-    return _add_or_sub(np.add, AddBackward0, input, other, alpha, out)
+    return _add_or_sub(np.add, AddBackward0, input, other, alpha, out, _form)
 
 
 def __radd__(self, other):  # `2 + x` is `x.add(2)` in PyTorch: the tensor stays operand 0
-    return add(self, other)
+    return add(self, other, _form=("add", OPERATOR))
 
 
 Tensor.__radd__ = __radd__
@@ -146,18 +155,19 @@ def _check_bool_sub(a, b) -> None:
 
 
 @method("sub", "__sub__", "subtract")
-def sub(input, other, *, alpha=1, out=None) -> Tensor:
+def sub(input=MISSING, other=MISSING, *, alpha=1, out=None, _form=("sub", FUNCTION)) -> Tensor:
     """``input - alpha * other``, broadcasting."""
-    return _add_or_sub(np.subtract, SubBackward0, input, other, alpha, out)
+    return _add_or_sub(np.subtract, SubBackward0, input, other, alpha, out, _form)
 
 
-def _add_or_sub(ufunc, node_cls, input, other, alpha, out):
+def _add_or_sub(ufunc, node_cls, input, other, alpha, out, form):
     """``ufunc(input, alpha * other)`` for add and sub, recorded with a ``node_cls`` node."""
     if out is not None:
         unsupported(ufunc.__name__[:3], out=out)
     a, b, nd = binary_operands(input, other)
-    if a is NotImplemented:
-        return NotImplemented
+    if a is NotImplemented:  # (an operand that is no tensor or number: the rare path)
+        return bad_operand(form, add if ufunc is np.add else sub, input, other,
+                           {} if alpha == 1 else {"alpha": alpha})
     if ufunc is np.subtract and (_is_bool(input) or _is_bool(other)):
         _check_bool_sub(input, other)
     token = quiet()  # inf - inf, overflow: NaN and inf as in PyTorch, no NumPy warning
@@ -219,7 +229,7 @@ class MulBackward0(Node):
 
 
 @method("mul", "__mul__", "multiply")
-def mul(input, other, *, out=None) -> Tensor:
+def mul(input=MISSING, other=MISSING, *, out=None, _form=("mul", FUNCTION)) -> Tensor:
     """``input * other``, elementwise, broadcasting."""
     if out is not None:
         unsupported("mul", out=out)
@@ -235,8 +245,8 @@ def mul(input, other, *, out=None) -> Tensor:
             record(node, out, input, other)  # (a float keeps the input's shape and dtype)
         return out
     out = elementwise(np.multiply, input, other)
-    if out is NotImplemented:
-        return out
+    if out is NotImplemented:  # (an operand that is no tensor or number: the rare path)
+        return bad_operand(_form, mul, input, other)
     if should_record(input, other):
         node = MulBackward0()
         if isinstance(input, Tensor) and input._requires_grad:  # (_save, inlined: every x * y)
@@ -247,142 +257,7 @@ def mul(input, other, *, out=None) -> Tensor:
     return out
 
 
-Tensor.__rmul__ = lambda self, other: mul(self, other)  # `2 * x` saves `_saved_other` = 2
-
-
-class DivBackward0(Node):
-    """z = self / other:  dz/dself = 1 / other,  dz/dother = -(self / other) / other."""
-
-    saved = saved_tensors_names = ("other", "self")
-    _s_self = _s_other = None
-
-    def backward(self, g):
-        o = factor(self._s_other, g)
-        ga = g / o
-        gb = None if self._s_self is None else -g * ((factor(self._s_self, g) / o) / o)
-        return ga, gb
-
-
-class ReciprocalBackward0(Node):
-    """z = 1 / self:  dz/dself = -z**2."""
-
-    saved = ("result",)
-
-    def backward(self, g):
-        r = value(self._s_result)
-        with np.errstate(over="ignore"):  # inf, as in PyTorch, without NumPy's warning
-            return (-g * (r * r),)
-
-
-_TRUE = object()  # no rounding_mode given: div.Tensor (DivBackward0); None given: DivBackward2
-
-
-@method("div", "__truediv__", "divide", "true_divide")
-def div(input, other, *, rounding_mode=_TRUE, out=None) -> Tensor:
-    """``input / other`` (true division: integers give floats), broadcasting."""
-    if out is not None:
-        unsupported("div", out=out)
-    if rounding_mode is not _TRUE:  # (PyTorch's div.Tensor_mode, even for rounding_mode=None)
-        return _div_rounding(input, other, rounding_mode)
-    out = elementwise(np.true_divide, input, other, float_result=True)
-    if out is NotImplemented:
-        return out
-    if should_record(input, other):
-        node = DivBackward0()
-        node._s_other = _save(other)
-        if isinstance(other, Tensor) and other._requires_grad:
-            node._s_self = _save(input)
-        record(node, out, input, other, broadcast=True)
-    return out
-
-
-true_divide = div
-
-
-def floor_div_floats(a, b):
-    """Float floor division as PyTorch's kernel computes it: ``(a - fmod(a, b)) / b`` rounded
-    down (so ``inf // 2`` is NaN, not inf), IEEE's ``a / b`` where ``b`` is 0."""
-    with np.errstate(all="ignore"):
-        mod = np.fmod(a, b)
-        div = (a - mod) / b
-        div = np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), div - 1, div)
-        floor = np.floor(div)
-        floor = np.where(div - floor > 0.5, floor + 1, floor)
-        floor = np.where(div != 0, floor, np.copysign(0, a / b))
-        return np.where(np.asarray(b) == 0, a / b, floor)
-
-
-def _div_rounding(input, other, mode):
-    if mode is None:
-        out = elementwise(np.true_divide, input, other, float_result=True)
-        if out is not NotImplemented and should_record(input, other):
-            _record_div2(out, input, other, mode)
-        return out
-    if mode not in ("trunc", "floor"):
-        raise RuntimeError(
-            "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
-            f"'{mode}'")
-    a, b, nd = binary_operands(input, other)
-    if a is NotImplemented:
-        return NotImplemented
-    try:
-        with np.errstate(all="ignore"):
-            if mode == "trunc":
-                q = np.trunc(np.true_divide(a, b))
-            else:
-                q = floor_div_floats(a, b) if nd.kind == "f" else np.floor_divide(a, b)
-    except ValueError:
-        raise broadcast_error(input, other) from None
-    out = Tensor._wrap(np.asarray(q).astype(nd, copy=False))
-    if should_record(input, other) and out._data.dtype.kind == "f":
-        _record_div2(out, input, other, mode)
-    return out
-
-
-def _record_div2(out, input, other, mode):
-    node = DivBackward2()
-    node._s_other, node._s_rounding_mode = _save(other), mode
-    if isinstance(other, Tensor) and other._requires_grad:
-        node._s_self = _save(input)
-    record(node, out, input, other, broadcast=True)
-
-
-class DivBackward2(DivBackward0):
-    """z = div(self, other, rounding_mode): true division's gradients for rounding_mode=None;
-    for 'floor' or 'trunc' piecewise constant, so both gradients are 0."""
-
-    saved = ("other", "rounding_mode", "self")
-
-    def backward(self, g):
-        if self._s_rounding_mode is None:
-            return DivBackward0.backward(self, g)
-        zero = g * 0  # PyTorch: zeros_like(grad), outside any graph
-        zero = zero.detach() if isinstance(zero, Tensor) else zero
-        return zero, zero
-
-
-def _rtruediv(self, other):
-    """``other / self`` for a number ``other``: PyTorch computes ``reciprocal(self) * other``."""
-    if isinstance(other, Tensor):
-        return div(other, self)
-    return mul(reciprocal(self), other)
-
-
-Tensor.__rtruediv__ = _rtruediv
-
-
-@method("reciprocal")
-def reciprocal(input) -> Tensor:
-    """``1 / input``."""
-    data = input._data
-    if data.dtype.kind != "f":
-        data = data.astype(np.float32)
-    out = Tensor._wrap(quietly(np.reciprocal, data))
-    if should_record(input):
-        node = ReciprocalBackward0()
-        record(node, out, input)
-        node._s_result = SavedTensor(out, node)
-    return out
+Tensor.__rmul__ = lambda self, other: mul(self, other, _form=("mul", OPERATOR))  # `2 * x`
 
 
 # ---------------------------------------------------------------- a tensor and a number

@@ -21,7 +21,8 @@ from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._backward import call, data, masked_zero, scale
 from ._core import binary_operands, method, value
-from .arithmetic import broadcast_error, div, floor_div_floats
+from .arithmetic import broadcast_error, floor_div_floats
+from .division import div
 from .errors import not_implemented
 
 __all__ = ["floor_divide", "remainder", "fmod", "atan2", "arctan2", "hypot", "xlogy", "fmax",

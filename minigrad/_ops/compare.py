@@ -25,7 +25,8 @@ from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import masked_sum, masked_zero
 from ._backward import where as _where
-from ._core import binary_operands, broadcast_error, dtype_of, method, value
+from ._core import FUNCTION, MISSING, binary_operands, broadcast_error, dtype_of, method, value
+from .arguments import bad_operand
 from .reduce import _dims
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "not_equal", "less", "less_equal", "greater",
@@ -45,9 +46,12 @@ def _compare(ufunc, input, other):
 
 
 def _comparison(name: str, ufunc, dunder: str):
-    def op(input, other, *, out=None):
+    def op(input=MISSING, other=MISSING, *, out=None, _form=(name, FUNCTION)):
         unsupported(name, out=out)
-        return _compare(ufunc, input, other)
+        result = _compare(ufunc, input, other)
+        if result is NotImplemented:  # (an operand that is no tensor or number: the rare path)
+            return bad_operand(_form, op, input, other)
+        return result
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"``input {dunder} other`` elementwise, as a bool tensor (broadcasting)."

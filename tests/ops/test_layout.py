@@ -30,6 +30,12 @@ RESULTS = [
     # elementwise ops on one input keep its layout
     f"r = {T} * 2", f"r = {T} + {T}", f"r = -{T}", f"r = {T}.relu()", f"r = {T}.abs()",
     f"r = ({T} * 2).view(12)", f"r = {T}.tril()",
+    # *_like keep the input's layout (preserve_format); expanded memory gives row-major
+    *(f"torch.manual_seed(0); r = torch.{f}({a})"
+      for f in ("zeros_like", "ones_like", "rand_like", "randn_like")
+      for a in (T, E, f"{T}[::2]", "torch.ones(2, 3, 4).permute(2, 0, 1)")),
+    f"e = torch.empty_like({T}); r = (e.stride(), e.is_contiguous())",
+    f"r = torch.full_like({T}, 7, dtype=torch.int64)", f"r = torch.zeros_like({T}).view(12)",
 ]
 GRADS = [
     "x = torch.ones(2, 3, requires_grad=True); (x.t() * 2).sum().backward(); r = x.grad",

@@ -271,3 +271,18 @@ def test_open_differences_still_differ(torch, code):
     """An entry of OPEN that now matches PyTorch must be deleted from OPEN."""
     assert code in PROBES
     assert outcome(mg, code)[0] != outcome(torch, code)[0], f"fixed: delete {code!r} from OPEN"
+
+
+@pytest.mark.parametrize("name, dunder", [("add", "__add__"), ("sub", "__sub__"),
+                                          ("mul", "__mul__"), ("div", "__truediv__"),
+                                          ("eq", "__eq__"), ("lt", "__lt__")])
+def test_binary_ops_check_their_operands_without_a_wrapper(name, dunder):
+    """The method, the operator and (for arithmetic) the function run the op's own code: the
+    operand checks live on its rare path, so a call costs no extra Python call."""
+    method, operator = getattr(mg.Tensor, name), getattr(mg.Tensor, dunder)
+    assert method.__code__ is operator.__code__
+    assert method.__kwdefaults__["_form"] == (name, "method")
+    assert operator.__kwdefaults__["_form"] == (name, "operator")
+    if name in ("add", "sub", "mul", "div"):
+        assert getattr(mg, name).__code__ is method.__code__
+    assert operator(mg.ones(2), "x") is NotImplemented

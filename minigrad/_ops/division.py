@@ -1,0 +1,159 @@
+"""Division: ``div`` (true division, and with a ``rounding_mode``), ``reciprocal``, and the
+``/`` operators. As in PyTorch, ``2 / x`` is computed as ``reciprocal(x) * 2``.
+
+>>> import minigrad as torch
+>>> x = torch.tensor([1., 4.], requires_grad=True)
+>>> (x / 2).grad_fn.name(), torch.div(x, 2, rounding_mode="floor").grad_fn.name()
+('DivBackward0', 'DivBackward2')
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._quiet import quietly
+from .._tensor import Tensor
+from .._types import unsupported
+from ..autograd.graph import Node, SavedTensor, record, should_record
+from ._core import (
+    FUNCTION,
+    MISSING,
+    OPERATOR,
+    binary_operands,
+    broadcast_error,
+    floor_div_floats,
+    method,
+    value,
+)
+from .arguments import bad_operand
+from .arithmetic import elementwise, factor, mul, save_operand
+
+__all__ = ["div", "true_divide", "reciprocal", "DivBackward0", "DivBackward2",
+           "ReciprocalBackward0"]
+
+
+class DivBackward0(Node):
+    """z = self / other:  dz/dself = 1 / other,  dz/dother = -(self / other) / other."""
+
+    saved = saved_tensors_names = ("other", "self")
+    _s_self = _s_other = None
+
+    def backward(self, g):
+        o = factor(self._s_other, g)
+        ga = g / o
+        gb = None if self._s_self is None else -g * ((factor(self._s_self, g) / o) / o)
+        return ga, gb
+
+
+class ReciprocalBackward0(Node):
+    """z = 1 / self:  dz/dself = -z**2."""
+
+    saved = ("result",)
+
+    def backward(self, g):
+        r = value(self._s_result)
+        with np.errstate(over="ignore"):  # inf, as in PyTorch, without NumPy's warning
+            return (-g * (r * r),)
+
+
+_TRUE = object()  # no rounding_mode given: div.Tensor (DivBackward0); None given: DivBackward2
+
+
+@method("div", "__truediv__", "divide", "true_divide")
+def div(input=MISSING, other=MISSING, *, rounding_mode=_TRUE, out=None,
+        _form=("div", FUNCTION)) -> Tensor:
+    """``input / other`` (true division: integers give floats), broadcasting."""
+    if out is not None:
+        unsupported("div", out=out)
+    if rounding_mode is not _TRUE:  # (PyTorch's div.Tensor_mode, even for rounding_mode=None)
+        out = _div_rounding(input, other, rounding_mode)
+    else:
+        out = elementwise(np.true_divide, input, other, float_result=True)
+    if out is NotImplemented:  # (an operand that is no tensor or number: the rare path)
+        kwargs = {} if rounding_mode is _TRUE else {"rounding_mode": rounding_mode}
+        return bad_operand(_form, div, input, other, kwargs)
+    if rounding_mode is not _TRUE:
+        return out
+    if should_record(input, other):
+        node = DivBackward0()
+        node._s_other = save_operand(other)
+        if isinstance(other, Tensor) and other._requires_grad:
+            node._s_self = save_operand(input)
+        record(node, out, input, other, broadcast=True)
+    return out
+
+
+true_divide = div
+
+
+def _div_rounding(input, other, mode):
+    if mode is None:
+        out = elementwise(np.true_divide, input, other, float_result=True)
+        if out is not NotImplemented and should_record(input, other):
+            _record_div2(out, input, other, mode)
+        return out
+    if mode not in ("trunc", "floor"):
+        raise RuntimeError(
+            "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+            f"'{mode}'")
+    a, b, nd = binary_operands(input, other)
+    if a is NotImplemented:
+        return NotImplemented
+    try:
+        with np.errstate(all="ignore"):
+            if mode == "trunc":
+                q = np.trunc(np.true_divide(a, b))
+            else:
+                q = floor_div_floats(a, b) if nd.kind == "f" else np.floor_divide(a, b)
+    except ValueError:
+        raise broadcast_error(input, other) from None
+    out = Tensor._wrap(np.asarray(q).astype(nd, copy=False))
+    if should_record(input, other) and out._data.dtype.kind == "f":
+        _record_div2(out, input, other, mode)
+    return out
+
+
+def _record_div2(out, input, other, mode):
+    node = DivBackward2()
+    node._s_other, node._s_rounding_mode = save_operand(other), mode
+    if isinstance(other, Tensor) and other._requires_grad:
+        node._s_self = save_operand(input)
+    record(node, out, input, other, broadcast=True)
+
+
+class DivBackward2(DivBackward0):
+    """z = div(self, other, rounding_mode): true division's gradients for rounding_mode=None;
+    for 'floor' or 'trunc' piecewise constant, so both gradients are 0."""
+
+    saved = ("other", "rounding_mode", "self")
+
+    def backward(self, g):
+        if self._s_rounding_mode is None:
+            return DivBackward0.backward(self, g)
+        zero = g * 0  # PyTorch: zeros_like(grad), outside any graph
+        zero = zero.detach() if isinstance(zero, Tensor) else zero
+        return zero, zero
+
+
+def _rtruediv(self, other):
+    """``other / self`` for a number ``other``: PyTorch computes ``reciprocal(self) * other``."""
+    if isinstance(other, Tensor):
+        return div(other, self)
+    return mul(reciprocal(self), other, _form=("mul", OPERATOR))
+
+
+Tensor.__rtruediv__ = _rtruediv
+
+
+@method("reciprocal")
+def reciprocal(input) -> Tensor:
+    """``1 / input``."""
+    data = input._data
+    if data.dtype.kind != "f":
+        data = data.astype(np.float32)
+    out = Tensor._wrap(quietly(np.reciprocal, data))
+    if should_record(input):
+        node = ReciprocalBackward0()
+        record(node, out, input)
+        node._s_result = SavedTensor(out, node)
+    return out
