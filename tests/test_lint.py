@@ -18,3 +18,11 @@ def test_ruff_finds_no_problems_in_the_code():
                            "tests", "bench", "docs", "notebooks/build.py", "notebooks/_course"],
                           cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_no_file_of_the_core_is_longer_than_a_reader_can_take_in():
+    """The core redesign's rule: every module of ``minigrad/`` under 450 lines (split a file
+    by topic when it grows past that)."""
+    long = {str(p.relative_to(ROOT)): n for p in sorted((ROOT / "minigrad").rglob("*.py"))
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 450}
+    assert not long, long
