@@ -136,16 +136,16 @@ def _rebase(self: Tensor, node: Node) -> None:
     _sync_view(self)  # the view now reads from its base: AsStridedBackward0
 
 
-def _run_any_dtype(self: Tensor, op, args, kwargs):
-    """``op(self, *args)``; on an integer or bool ``self`` its node is recorded all the same, as
-    PyTorch's in-place ops do (``a.fill_(t)`` gives an int64 tensor with ``FillBackward3``;
-    ``copy_`` is the exception: see ``_copied``)."""
+def _any_dtype(self: Tensor, fn, *args, **kwargs):
+    """``fn(*args)``; on an integer or bool ``self`` the nodes are recorded all the same, as
+    PyTorch's in-place ops do (``a.fill_(t)`` gives an int64 tensor with ``FillBackward3``, a
+    CopySlices for a view of it; ``copy_`` is the exception: see ``_copied``)."""
     if self._data.dtype.kind in "fc":
-        return op(self, *args, **kwargs)
+        return fn(*args, **kwargs)
     state = _mode.any_dtype
     _mode.any_dtype = True
     try:
-        return op(self, *args, **kwargs)
+        return fn(*args, **kwargs)
     finally:
         _mode.any_dtype = state
 
@@ -159,7 +159,7 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
     """
     check_inplace(self, args, kwargs, differentiable)
     check_memory(self, (*args, *kwargs.values()), fills)
-    out = _run_any_dtype(self, op, args, kwargs)
+    out = _any_dtype(self, op, self, *args, **kwargs)
     if out is NotImplemented:
         return NotImplemented
     node = out._grad_fn if differentiable else None
@@ -169,7 +169,7 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
         isinstance(a, Tensor) for a in (*args, *kwargs.values())))
     if node is not None:
         _follow_result(node, out, self)
-        _rebase(self, node)
+        _any_dtype(self, _rebase, self, node)
     return self
 
 

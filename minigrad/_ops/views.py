@@ -26,6 +26,7 @@ import numpy as np
 from .._state import local as _mode
 from .._tensor import Tensor
 from ..autograd.graph import Node, record, should_record
+from ..autograd.saved import _op_name
 from . import _formula as F
 from ._core import method
 
@@ -210,7 +211,14 @@ def _sync_view(self) -> None:
         return
     node = AsStridedBackward0()
     node._placement = Placement(self._data, base._data)
-    record(node, self, base)
+    if self._data.dtype.kind in "fc":
+        record(node, self, base)
+        return
+    state, _mode.any_dtype = _mode.any_dtype, True  # (an integer base given a history in place)
+    try:
+        record(node, self, base)
+    finally:
+        _mode.any_dtype = state
 
 
 MULTI = ("This view is the output of a function that returns multiple views. Such functions "
@@ -228,7 +236,7 @@ def made_without_grad(self: Tensor, rebased: bool = False) -> str:
     mode = self._view_no_grad or "no_grad"  # (False: a split of a base not requiring grad)
     d = self.__dict__
     if d.get("_view_chained"):
-        head = (f"Output {self._output_nr} of {self._grad_fn.name()[:-9]} is a view of a view "
+        head = (f"Output {self._output_nr} of {_op_name(self._grad_fn)} is a view of a view "
                 f"which was created in {mode} mode and")
     else:
         head = f"A view was created in {mode} mode and"

@@ -158,6 +158,33 @@ CASES = {
     "setitem_float_index_on_leaf": LEAF + "x[lib.tensor([])] = 1.",
     "expand_checks_from_the_last_dim": "r = lib.ones(2, 3); r.expand(3, 4)",
     "expand_bool_too_few_sizes": "r = lib.ones(3, 1, dtype=lib.bool); r.expand(1)",
+    # ---- the op named in the error about a saved tensor changed in place
+    "saved_then_squeeze_": "x = lib.ones(3, requires_grad=True); y = x * 1; z = y * y\n"
+                           "y.squeeze_(); z.sum().backward()",
+    "saved_then_clamp_": "x = lib.ones(3, requires_grad=True); y = x * 1; z = y * y\n"
+                         "y.clamp_(0, 1); z.sum().backward()",
+    "saved_output_of_pow2": "x = lib.ones(3, requires_grad=True); y = lib.pow(2., x)\n"
+                            "with lib.no_grad(): y.add_(1)\n"
+                            "y.sum().backward()",
+    "t_of_view_of_no_grad_view": NONLEAF + "with lib.no_grad(): v = y[1:]\nv.t().t_().add_(1)",
+    # ---- an integer tensor gets a history from a recorded fill of one of its views
+    "int_row_set_from_tensor_requiring_grad": "r = lib.zeros(2, 2, dtype=lib.int64)\n"
+                                              "r[-1] = lib.tensor(2., requires_grad=True)",
+    "int_then_data_set": "r = lib.zeros(2, 2, dtype=lib.int64)\n"
+                         "r[-1] = lib.tensor(2., requires_grad=True)\n"
+                         "r.data = lib.ones(2, dtype=lib.int64)",
+    "int_row_copied_from_tensor_requiring_grad": "r = lib.zeros(2, 2, dtype=lib.int64)\n"
+                                                 "r[-1].copy_(lib.ones(2, requires_grad=True))",
+    "int_views_made_before_follow_their_base": "b = lib.zeros(2, 2, dtype=lib.int32)\n"
+                                               "r = b[1]; c = b[None]\n"
+                                               "b[0] = lib.tensor(2., requires_grad=True)\n"
+                                               "extra = [c.is_leaf, c.grad_fn.name()]",
+    "int_view_made_before_changed_in_place": "b = lib.zeros(2, 2, dtype=lib.int32); r = b[1:]\n"
+                                             "b[0] = lib.tensor(2., requires_grad=True)\n"
+                                             "r.ceil_()",
+    "int_with_history_requires_grad_": "r = lib.zeros(2, 2, dtype=lib.int32)\n"
+                                       "r[0] = lib.tensor(2., requires_grad=True)\n"
+                                       "r.requires_grad_()",
 }
 
 
