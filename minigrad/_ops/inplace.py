@@ -151,14 +151,15 @@ def _any_dtype(self: Tensor, fn, *args, **kwargs):
 
 
 def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: bool = True,
-                  **kwargs):
+                  overlap: str = "partial", **kwargs):
     """Run the out-of-place ``op(self, *args)`` and make its result and node ``self``'s own.
 
     ``fills``: the op writes one number everywhere (allowed on expanded memory);
-    ``differentiable``: False for ops PyTorch never records (``logical_not_``).
+    ``differentiable``: False for ops PyTorch never records (``logical_not_``);
+    ``overlap``: which memory shared with an input is refused ('any' for ``index_put_``).
     """
     check_inplace(self, args, kwargs, differentiable)
-    check_memory(self, (*args, *kwargs.values()), fills)
+    check_memory(self, (*args, *kwargs.values()), fills or overlap == "any", overlap == "any")
     out = _any_dtype(self, op, self, *args, **kwargs)
     if out is NotImplemented:
         return NotImplemented
@@ -202,9 +203,7 @@ for _name in ("add", "sub", "mul", "div", "neg", "clamp", "clamp_min", "clamp_ma
 def index_put_(self, indices, values, accumulate: bool = False):
     """In-place ``index_put``: writes ``values`` at the tensor ``indices`` of this tensor."""
     values_must_be_a_tensor(values, "index_put_")  # (before the in-place checks, as PyTorch)
-    if values._vc is self._vc or values._data.base is not None:  # (any overlap is refused)
-        check_memory(self, (values,), fills=True, full=True)
-    return apply_inplace(self, Tensor.index_put, indices, values, accumulate)
+    return apply_inplace(self, Tensor.index_put, indices, values, accumulate, overlap="any")
 
 
 Tensor.index_put_ = index_put_

@@ -185,6 +185,26 @@ CASES = {
     "int_with_history_requires_grad_": "r = lib.zeros(2, 2, dtype=lib.int32)\n"
                                        "r[0] = lib.tensor(2., requires_grad=True)\n"
                                        "r.requires_grad_()",
+    # ---- a view made in no_grad mode of a tensor not requiring grad is refused all the same
+    # once the in-place op would be recorded (another input requires grad)
+    "no_grad_view_of_plain_tensor_other_requires_grad": "b = lib.zeros(2, 3)\n"
+                                                        "with lib.no_grad(): r = b[..., None]\n"
+                                                        "r.mul_(lib.ones(3, 1, requires_grad=True))",
+    "no_grad_view_of_bool_before_shape_error": "b = lib.zeros(2, 3, dtype=lib.bool)\n"
+                                               "with lib.no_grad(): r = b[..., None]\n"
+                                               "r *= lib.ones(2, 2, requires_grad=True)",
+    "no_grad_view_of_plain_tensor_itself": "b = lib.zeros(2, 3)\n"
+                                           "with lib.no_grad(): r = b[0]\nr.add_(1)",
+    "no_grad_view_whose_base_gets_history": "b = lib.zeros(3) * 1\n"
+                                            "with lib.no_grad(): r = b[-1:]\n"
+                                            "b[...] = lib.tensor(2., requires_grad=True)\n"
+                                            "r.grad_fn",
+    "view_of_no_grad_view_of_plain_tensor": "b = lib.zeros(2, 3)\n"
+                                            "with lib.no_grad(): v = b[0]\n"
+                                            "r = v[1:]; r.add_(lib.ones(2, requires_grad=True))",
+    "overlap_through_data": "b = lib.tensor(-1); a = lib.tensor([-3, 3, 2])\n"
+                            "b.data = a; b.unsqueeze_(0); b *= a",
+    "index_put_leaf_view_before_overlap": LEAF + "r = x.t(); r[[0, -1]] = r",
 }
 
 
