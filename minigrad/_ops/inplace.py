@@ -33,6 +33,7 @@ from .._state import local as _mode
 from .._tensor import Tensor
 from .._tensor_data import fill_value
 from ..autograd.functional_utils import sum_to
+from ..autograd.grad_mode import is_inference_mode_enabled, no_grad
 from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._core import broadcast_error, dtype_of, method
@@ -160,6 +161,9 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
     """
     check_inplace(self, args, kwargs, differentiable)
     check_memory(self, (*args, *kwargs.values()), fills or overlap == "any", overlap == "any")
+    if self._inference and not is_inference_mode_enabled():
+        with no_grad():  # PyTorch makes the change, then refuses it (see bump_version)
+            _write(self, op(self, *args, **kwargs)._data, fills)
     out = _any_dtype(self, op, self, *args, **kwargs)
     if out is NotImplemented:
         return NotImplemented

@@ -112,6 +112,10 @@ CASES = {
     "inference_tensor_t_done_then_refused": "with lib.inference_mode(): r = lib.ones(2, 1)\n"
                                             "try: r.t_()\n"
                                             "except RuntimeError as e: extra = str(e)",
+    "inference_tensor_div_by_tensor_requiring_grad": "with lib.inference_mode(): r = lib.ones(3)\n"
+                                                     "w = lib.full((3,), 2., requires_grad=True)\n"
+                                                     "try: r.div_(w)\n"
+                                                     "except RuntimeError as e: extra = str(e)",
     "inference_tensor_bad_shape_first": "with lib.inference_mode(): r = lib.ones(3)\n"
                                         "r.add_(lib.ones(2))",
     # ---- views of views made in no_grad mode, and of split pieces
@@ -205,6 +209,11 @@ CASES = {
     "overlap_through_data": "b = lib.tensor(-1); a = lib.tensor([-3, 3, 2])\n"
                             "b.data = a; b.unsqueeze_(0); b *= a",
     "index_put_leaf_view_before_overlap": LEAF + "r = x.t(); r[[0, -1]] = r",
+    # ---- printing a view whose grad_fn cannot be brought up to date
+    "repr_of_no_grad_view_changed_in_place": LEAF + "with lib.no_grad(): v = x[1:]; v.add_(1)\n"
+                                             "r = x; extra = repr(v)",
+    "repr_of_no_grad_view_whose_base_changed": NONLEAF + "with lib.no_grad(): v = y[1:]\n"
+                                               "y.add_(1); r = y; extra = repr(v)",
 }
 
 
