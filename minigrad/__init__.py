@@ -108,7 +108,6 @@ from ._ops.minmax import (
 from ._ops.movement import (
     clone,
     flatten,
-    movedim,
     permute,
     reshape,
     squeeze,
@@ -189,7 +188,7 @@ __all__ = list(_creation_all) + list(_grad_mode_all) + [
     "greater_equal", "less", "less_equal", "not_equal", "logical_and", "logical_or",
     "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
     "where", "masked_fill", "narrow", "nonzero", "select", "cat", "concat", "concatenate",
-    "stack", "split", "chunk", "unbind", "clone", "flatten", "movedim", "permute", "reshape",
+    "stack", "split", "chunk", "unbind", "clone", "flatten", "permute", "reshape",
     "squeeze", "swapaxes", "swapdims", "t", "transpose", "unsqueeze",
     "normal", "randperm", "bernoulli", "multinomial", "poisson", "random", "get_rng_state",
     "set_rng_state",

@@ -74,15 +74,18 @@ class device:
 
 
 def _parse(text: str):
-    name, _, idx = text.partition(":")
+    """``"cpu"``/``"cuda:1"`` as (type, index), checked in PyTorch's order: the form first
+    (letters or ``_``, then ``:`` and an index without leading zeros), then the type."""
+    if not text:
+        raise RuntimeError("Device string must not be empty")
+    name, colon, idx = text.partition(":")
+    if not name or not all(c.isascii() and (c.isalpha() or c == "_") for c in name) or colon \
+            and (not (idx.isascii() and idx.isdigit()) or len(idx) > 1 and idx[0] == "0"):
+        raise RuntimeError(f"Invalid device string: '{text}'")
     if name not in _TYPES:
         raise RuntimeError(f"Expected one of {', '.join(_TYPES)} device type at start of device "
-                           f"string: {text}")
-    if not _:
-        return name, None
-    if not idx.isdigit() or (len(idx) > 1 and idx[0] == "0"):
-        raise RuntimeError(f"Invalid device string: '{text}'")
-    return name, int(idx)
+                           f"string: {name}")
+    return name, int(idx) if colon else None
 
 
 cpu = device("cpu")

@@ -156,14 +156,20 @@ def check(d, fn: str = "tensor", arg: str = "dtype", error=None) -> dtype | None
 
 
 def cast(data: np.ndarray, to: np.dtype) -> np.ndarray:
-    """``data`` as ``to``, the way PyTorch casts: floats go to the small integer types through
-    int64 (so 300.0 becomes 44 in int8, wrapping), and without NumPy's overflow warnings."""
+    """``data`` as ``to``, the way PyTorch's CPU casts: floats go to the integer types below
+    int64 through int32, truncating (300.0 becomes 44 in int8, wrapping); what int32 cannot hold
+    (NaN, infinities, 3e9) becomes int32's minimum first, as x86's conversion gives it (so 0 in
+    int8, int16 and uint8). int64 gets its own minimum the same way. No NumPy warnings."""
     if data.dtype == to:
         return data
     with np.errstate(invalid="ignore", over="ignore"):
         if data.dtype.kind == "f" and to.kind in "iu" and to.itemsize < 8:
-            data = data.astype(np.int64)
+            data = data.astype(np.int64)  # NaN, inf and the huge ones: int64's minimum
+            data[(data < _INT32_MIN) | (data > -1 - _INT32_MIN)] = _INT32_MIN
         return data.astype(to)
+
+
+_INT32_MIN = -2**31
 
 
 def promote_types(a: dtype, b: dtype) -> dtype:

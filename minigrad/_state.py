@@ -9,9 +9,13 @@ import threading
 
 
 class _State(threading.local):
-    grad_enabled = True
-    inference_mode = False
-    any_dtype = False  # set while an in-place op runs: PyTorch records those on any dtype
+    """Each thread starts with grad mode on (``__init__`` runs once per thread, on first use:
+    attributes of the instance are read faster than class defaults of a ``threading.local``)."""
+
+    def __init__(self) -> None:
+        self.grad_enabled = True
+        self.inference_mode = False
+        self.any_dtype = False  # set while an in-place op runs: PyTorch records those on any dtype
 
 
 class _Anomaly:
@@ -27,3 +31,14 @@ class _Anomaly:
 
 local = _State()
 anomaly = _Anomaly()
+
+
+warned: set = set()  # the warnings PyTorch gives once per process (its TORCH_WARN_ONCE), by key
+
+
+def warn_once(key: str, message: str, stacklevel: int) -> None:
+    """``message`` as a UserWarning the first time ``key`` comes up in this process only."""
+    if key not in warned:
+        warned.add(key)
+        import warnings
+        warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)

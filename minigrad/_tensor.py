@@ -16,6 +16,7 @@ import numpy as np
 
 from ._dtype import from_numpy_dtype
 from ._state import local as _mode
+from ._state import warn_once as _warn_once
 from ._types import Size, VersionCounter, check_assigned_grad, cpu, unsupported
 from .utils.hooks import Hooks, RemovableHandle
 
@@ -33,6 +34,8 @@ ONLY_LEAF_MESSAGE = (
     "you can only change requires_grad flags of leaf variables. If you want to use a computed "
     "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
 )
+SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to "
+                  "unexpected behavior.\nConsider using tensor.detach() first.")
 
 
 class Tensor:
@@ -89,6 +92,8 @@ class Tensor:
         """The shape, or the length of dimension ``dim``."""
         if dim is None:
             return Size(self._data.shape)
+        if not self._data.ndim:  # PyTorch's size() does not wrap dims of a 0-d tensor
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return self._data.shape[self._wrap_dim(dim)]
 
     def _wrap_dim(self, dim: int) -> int:
@@ -365,6 +370,10 @@ class Tensor:
     def __float__(self) -> float:
         if self._data.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
+        if self.requires_grad:
+            from .autograd.grad_mode import is_grad_enabled
+            if is_grad_enabled():
+                _warn_once("float", SCALAR_WARNING, 2)
         return float(self.item())
 
     def __int__(self) -> int:

@@ -27,12 +27,13 @@ from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import value
 from ._formula import data, masked_zero  # (re-exported: one definition each)
+from ._formula import t as _t
 from .arithmetic import mul_by_number
 
-__all__ = ["scale", "where", "sgn", "sign_data", "sigmoid_backward", "tanh_backward",
+__all__ = ["scale", "mean_of", "where", "sgn", "sign_data", "sigmoid_backward", "tanh_backward",
            "threshold_backward", "data", "unsqueeze_dims", "masked_zero", "call", "rsqrt",
            "reversed_cumsum", "mean_keep", "softmax_backward_data",
-           "log_softmax_backward_data", "masked_sum"]
+           "log_softmax_backward_data", "masked_sum", "mm_mat1_backward", "mm_mat2_backward"]
 
 
 def scale(x, c):
@@ -70,7 +71,17 @@ def mean_keep(x, dims):
     """``x.mean(dims, keepdim=True)``; ``dims=None``: ``x.mean()`` (a 0-d mean)."""
     if isinstance(x, Tensor):
         return x.mean() if dims is None else x.mean(dims, keepdim=True)
-    return x.mean() if dims is None else x.mean(axis=tuple(dims), keepdims=True)
+    return mean_of(x, None if dims is None else tuple(dims), dims is not None)
+
+
+def mean_of(x: np.ndarray, axis, keepdims: bool) -> np.ndarray:
+    """``x.mean(axis, keepdims=keepdims)``: a sum divided by the count, so that the mean of
+    nothing is NaN without NumPy's "Mean of empty slice" warning (PyTorch gives none)."""
+    count = x.size if axis is None else int(np.prod([x.shape[a] for a in axis]))
+    wide = np.float32 if x.dtype == np.float16 else None  # (NumPy's mean adds float16 so)
+    with np.errstate(all="ignore"):
+        mean = np.true_divide(np.add.reduce(x, axis=axis, dtype=wide, keepdims=keepdims), count)
+    return mean if wide is None else mean.astype(x.dtype)
 
 
 def masked_sum(x, mask):
@@ -78,6 +89,28 @@ def masked_sum(x, mask):
     if isinstance(x, Tensor):
         return x.masked_select(mask if isinstance(mask, Tensor) else Tensor._wrap(mask)).sum()
     return np.asarray(x[np.broadcast_to(data(mask), np.shape(x))].sum(), dtype=x.dtype)
+
+
+# ---------------------------------------------------------------- matrix products
+def _column_major(sizes, strides) -> bool:
+    """Whether a matrix was laid out by columns (nn.Linear's ``weight.t()``): PyTorch then
+    makes its gradient in that layout, which saves a copy where it reaches the leaf."""
+    return len(strides) == 2 and strides[0] == 1 and strides[1] == sizes[0]
+
+
+def mm_mat1_backward(g, mat2, sizes, strides, alpha=1):
+    """The gradient of ``mat1`` in ``alpha * mat1 @ mat2`` (``sizes``/``strides``: mat1's):
+    ``grad @ mat2.t()``, or ``(mat2 @ grad.t()).t()`` for a column-major mat1; then times
+    ``alpha`` unless it is 1 (PyTorch's ``mm_mat1_backward`` and ``maybe_multiply``)."""
+    r = _t(mat2 @ _t(g)) if _column_major(sizes, strides) else g @ _t(mat2)
+    return r if alpha == 1 else scale(r, alpha)
+
+
+def mm_mat2_backward(g, mat1, sizes, strides, alpha=1):
+    """The gradient of ``mat2`` in ``alpha * mat1 @ mat2`` (``sizes``/``strides``: mat2's):
+    ``mat1.t() @ grad``, or ``(grad.t() @ mat1).t()`` for a column-major mat2."""
+    r = _t(_t(g) @ mat1) if _column_major(sizes, strides) else _t(mat1) @ g
+    return r if alpha == 1 else scale(r, alpha)
 
 
 def sign_data(d: np.ndarray) -> np.ndarray:
@@ -218,6 +251,8 @@ def threshold_backward(g, x, threshold):
     (relu's gradient at NaN is 1)."""
     off = data(x) <= threshold
     if not isinstance(g, Tensor):
+        if np.isfinite(np.add.reduce(g, None)):  # (no inf/NaN in g: a product by the mask is
+            return g * ~off  # the same select, and 30% cheaper than np.where)
         return np.where(off, 0, g)
     out = Tensor._wrap(np.where(off, 0, g._data).astype(g._data.dtype, copy=False))
     if should_record(g, x):

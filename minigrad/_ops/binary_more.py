@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtype import bool as _bool
+from .._dtype import result_type
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._backward import call, data, masked_zero, scale
 from ._core import binary_operands, method, value
 from .arithmetic import broadcast_error, div, floor_div_floats
+from .errors import not_implemented
 
 __all__ = ["floor_divide", "remainder", "fmod", "atan2", "arctan2", "hypot", "xlogy", "fmax",
            "fmin", "lerp", "addcmul", "addcdiv"]
@@ -42,8 +45,9 @@ def _check_broadcast(a, b) -> None:
         raise broadcast_error(a, b) from None
 
 
-def _int_zero_check(xb, dt) -> None:
-    if dt.kind in "iub" and np.any(np.asarray(xb) == 0):
+def _int_zero_check(xa, xb, dt) -> None:
+    """An integer division by zero raises, as PyTorch's (unless nothing is computed: empty)."""
+    if dt.kind in "iub" and np.any(np.asarray(xb) == 0) and np.broadcast(xa, xb).size:
         raise RuntimeError("ZeroDivisionError")
 
 
@@ -70,7 +74,8 @@ def _div_mode(x, y, mode: str):
 
 def _record2(node, out, a, b, *, save=True):
     node._s_self = SavedTensor(a) if save and isinstance(a, Tensor) else None
-    node._s_other = SavedTensor(b) if save and isinstance(b, Tensor) else b
+    node._s_other = SavedTensor(b) if save and isinstance(b, Tensor) else \
+        None if isinstance(b, Tensor) else b
     return record(node, out, a, b, broadcast=True)
 
 
@@ -94,7 +99,7 @@ def floor_divide(input, other):
     xa, xb, dt = _operands("floor_divide", input, other)
     if dt.kind == "b":
         raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
-    _int_zero_check(xb, dt)
+    _int_zero_check(xa, xb, dt)
     with np.errstate(all="ignore"):
         data = np.asarray(np.floor_divide(xa, xb) if dt.kind != "f" else
                           floor_div_floats(xa, xb))
@@ -143,13 +148,15 @@ class FmodBackward1(_Binary):
 def _rem(name, np_fn, node0, node1):
     def op(input, other):
         xa, xb, dt = _operands(name, input, other)
-        _int_zero_check(xb, dt)
+        if dt.kind == "b":
+            raise not_implemented(f"{name}_cpu", input.dtype)
+        _int_zero_check(xa, xb, dt)
         with np.errstate(all="ignore"):
             out = Tensor._wrap(np.asarray(np_fn(xa, xb)).astype(dt, copy=False))
         if not (should_record(input, other) and dt.kind == "f"):
             return out
-        if isinstance(other, Tensor):
-            return _record2(node1(), out, input, other)
+        if isinstance(other, Tensor):  # (self and other are needed for other's gradient only)
+            return _record2(node1(), out, input, other, save=other.requires_grad)
         return record(node0(), out, input)
 
     op.__name__ = name
@@ -202,6 +209,25 @@ class XlogyBackward0(_Binary):
         return masked_zero(g_log, off), g * x / y
 
 
+class XlogyBackward1(_Binary):
+    """z = c * log(other), c a number:  dz/dother = c / other."""
+
+    saved_tensors_names = ("other",)
+
+    def grads(self, g, c, y):
+        return (scale(g, c) / y,)
+
+
+class XlogyBackward2(_Binary):
+    """z = self * log(c), c a number:  dz/dself = log(c) (0 where self is 0, if c <= 0)."""
+
+    saved_tensors_names = ("self",)
+
+    def grads(self, g, x, c):
+        g_log = xlogy(g, c) if isinstance(g, Tensor) else _xlogy(g, c)
+        return (g_log if c > 0 else masked_zero(g_log, data(x) == 0),)
+
+
 class FmaxBackward0(_Binary):
     """z = fmax(self, other):  the gradient goes to the operand chosen (NaNs are skipped)."""
 
@@ -224,6 +250,7 @@ class FminBackward0(FmaxBackward0):
 
 def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True):
     def op(input, other):
+        given = (input, other)  # (a number operand: a node of its own, as in PyTorch)
         if not isinstance(other, Tensor):
             if not scalars:
                 raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
@@ -241,6 +268,8 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True):
         with np.errstate(all="ignore"):
             out = Tensor._wrap(np.asarray(np_fn(xa, xb)).astype(dt, copy=False))
         if should_record(input, other) and np.dtype(dt).kind == "f":
+            if scalars and not all(isinstance(v, Tensor) for v in given):
+                return _record_with_number(scalars, out, given, input, other)
             node = node_cls()
             _record2(node, out, input, other)
             if "result" in node.saved:
@@ -250,6 +279,18 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True):
     op.__name__ = name
     op.__doc__ = f"``{name}(input, other)`` elementwise (node ``{node_cls.__name__}``)."
     return method(name)(op)
+
+
+def _record_with_number(node_classes, out, given, input, other):
+    """Record ``out`` of an op with one Python-number operand: ``node_classes[0]`` when it is
+    ``self``, ``[1]`` when it is ``other``; the number is saved as given."""
+    number_first = not isinstance(given[0], Tensor)
+    node = node_classes[0 if number_first else 1]()
+    if number_first:
+        node._s_self, node._s_other = given[0], SavedTensor(other)
+    else:
+        node._s_self, node._s_other = SavedTensor(input), given[1]
+    return record(node, out, other if number_first else input, broadcast=True)
 
 
 atan2 = _binary("atan2", np.arctan2, Atan2Backward0)
@@ -263,7 +304,7 @@ def _xlogy(a, b):
     return np.where(a == 0, np.where(np.isnan(b), np.nan, 0.0), a * np.log(b))
 
 
-xlogy = _binary("xlogy", _xlogy, XlogyBackward0, scalars=True)
+xlogy = _binary("xlogy", _xlogy, XlogyBackward0, scalars=(XlogyBackward1, XlogyBackward2))
 
 
 # ---------------------------------------------------------------- lerp, addcmul, addcdiv
@@ -296,8 +337,13 @@ def lerp(input, end, weight):
     """``input + weight * (end - input)``."""
     w = weight._data if isinstance(weight, Tensor) else weight
     s, e = input._data, end._data
+    if s.dtype != e.dtype or s.dtype.kind != "f" or isinstance(weight, Tensor) and w.ndim:
+        _lerp_check(input, end, weight)
     with np.errstate(all="ignore"):  # PyTorch's two-sided formula (exact at w = 0 and w = 1)
-        data = np.where(np.abs(w) < 0.5, s + w * (e - s), e - (e - s) * (1 - w))
+        try:
+            data = np.where(np.abs(w) < 0.5, s + w * (e - s), e - (e - s) * (1 - w))
+        except ValueError:
+            raise broadcast_error(input, end, weight) from None
     out = Tensor._wrap(np.asarray(data, dtype=input._data.dtype))
     if not should_record(input, end, weight):
         return out
@@ -309,6 +355,22 @@ def lerp(input, end, weight):
     node = LerpBackward0()
     node._s_weight = weight
     return record(node, out, input, end, broadcast=True)
+
+
+def _lerp_check(input, end, weight) -> None:
+    """PyTorch's checks of lerp: one dtype for all (a 0-d weight excepted), a float one."""
+    tensor_weight = isinstance(weight, Tensor)
+    for name, t in (("end", end), ("weight", weight if tensor_weight and weight.ndim else None)):
+        if t is not None and t.dtype is not input.dtype:
+            raise RuntimeError(f"expected dtype {input.dtype._c_type} for `{name}` but got dtype "
+                               f"{t.dtype._c_type}")
+    if not input.dtype.is_floating_point:
+        try:
+            np.broadcast_shapes(input.shape, end.shape, weight.shape if tensor_weight else ())
+        except ValueError:
+            raise broadcast_error(input, end, weight) from None
+        kind = "tensor" if tensor_weight else "scalar"
+        raise not_implemented(f"lerp_kernel_{kind}", input.dtype)
 
 
 class AddcmulBackward0(Node):
@@ -335,9 +397,15 @@ class AddcdivBackward0(AddcmulBackward0):
 
 def _addc(name, fn, node_cls):
     def op(input, tensor1, tensor2, *, value=1):
+        dt = result_type(input, tensor1, tensor2)
+        if not dt.is_floating_point or tensor1._data.dtype.kind != "f":
+            _addc_check(name, dt, tensor1, tensor2)
         with np.errstate(all="ignore"):
-            data = input._data + value * fn(tensor1._data, tensor2._data)
-        out = Tensor._wrap(np.asarray(data, dtype=input._data.dtype))
+            try:
+                data = input._data + value * fn(tensor1._data, tensor2._data)
+            except ValueError:
+                raise broadcast_error(input, tensor1, tensor2) from None
+        out = Tensor._wrap(np.asarray(data, dtype=dt.np))
         if should_record(input, tensor1, tensor2):
             node = node_cls()
             node._s_tensor1, node._s_tensor2 = SavedTensor(tensor1), SavedTensor(tensor2)
@@ -347,6 +415,20 @@ def _addc(name, fn, node_cls):
 
     op.__name__ = name
     return method(name)(op)
+
+
+def _addc_check(name, dt, tensor1, tensor2) -> None:
+    """What PyTorch refuses of addcmul/addcdiv with an integer or bool result."""
+    if name == "addcdiv" and not (tensor1.is_floating_point() or tensor2.is_floating_point()):
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future  release "
+            "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+            "behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2))"
+            ".to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
+            "float inputs. The future addcdiv behavior is just the latter implementation: "
+            "(input + value * tensor1 / tensor2), for all dtypes.")
+    if dt is _bool:
+        raise not_implemented(f"{name}_cpu_out", dt)
 
 
 addcmul = _addc("addcmul", np.multiply, AddcmulBackward0)

@@ -212,8 +212,9 @@ class WhereBackward0(Node):
 @method("nonzero")
 def nonzero(input, *, as_tuple: bool = False):
     """Indices of the non-zero entries: one row each, or (as_tuple) one tensor per dimension."""
-    if as_tuple:
-        return tuple(Tensor._wrap(i.astype(np.int64)) for i in np.nonzero(input._data))
+    if as_tuple:  # (a 0-d input counts as 1-d here, as in PyTorch)
+        return tuple(Tensor._wrap(i.astype(np.int64)) for i in np.nonzero(
+            input._data if input._data.ndim else input._data.reshape(1)))
     return Tensor._wrap(np.argwhere(input._data).astype(np.int64))
 
 

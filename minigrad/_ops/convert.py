@@ -110,9 +110,10 @@ def type(input, dtype=None, non_blocking: bool = False):  # noqa: A001
         return "torch." + input.dtype._legacy_name
     if not isinstance(dtype, (str, _dtype_cls, builtins.type)):
         raise TypeError("dtype must be a type, str, or dtype object")
-    if isinstance(dtype, str):
-        name = dtype.split(".")[-1]
-        match = [d for d in _ALL if name in (d._legacy_name, d.name)]
+    if isinstance(dtype, str):  # PyTorch's type names only: "torch.LongTensor", "torch.Tensor"
+        match = [d for d in _ALL if dtype == "torch." + d._legacy_name]
+        if dtype == "torch.Tensor":
+            match = [_dtype._Defaults.float]
         if not match:
             raise ValueError(f"invalid type: '{dtype}'")
         dtype = match[0]

@@ -78,6 +78,17 @@ class AliasBackward0(Node):
 @method("select")
 def select(input, dim: int, index: int):
     """The view ``input[..., index, ...]`` with ``index`` at dimension ``dim``."""
+    try:
+        return _select(input, dim, index)
+    except IndexError as e:  # indexing's message names the dim; select()'s names the whole shape
+        if not str(e).startswith("index "):
+            raise
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"[{', '.join(map(str, input._data.shape))}] at dimension "
+                         f"{input._wrap_dim(dim)}") from None
+
+
+def _select(input, dim: int, index: int):
     shape = input._data.shape
     if not shape:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
@@ -119,6 +130,8 @@ def values_must_be_a_tensor(values, fn: str) -> None:
 @method("narrow")
 def narrow(input, dim: int, start: int, length: int):
     """The view of ``length`` entries from ``start`` along ``dim``."""
+    if not input._data.ndim:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     d = input._wrap_dim(dim)
     size = input._data.shape[d]
     if not -size <= start <= size:
@@ -208,7 +221,7 @@ def apply_slicing(self, index: tuple):
         if _is_int(i):
             if not out._data.ndim:
                 raise IndexError(_ZERO_DIM)
-            out = select(out, dim, int(i))
+            out = _select(out, dim, int(i))
         elif isinstance(i, slice):
             start, stop, step = i.start, i.stop, _step(i)
             if not (start in (None, 0) and step == 1 and out._data.ndim and
@@ -239,7 +252,7 @@ def getitem(self, index):
         if _is_int(index) and not isinstance(index, Tensor):
             if not self._data.ndim:
                 raise IndexError(_ZERO_DIM)
-            return select(self, 0, index)
+            return _select(self, 0, index)
         if index is None:
             return unsqueeze(self, 0)
         if index is Ellipsis:

@@ -59,10 +59,17 @@ class CopySlices(Node):
         self._placement = Placement(view._data, base._data)
 
     def backward(self, g):
-        where = self._placement.where()  # the view's elements, as positions in the flat base
-        res = self._fn_backward(F.index(g.reshape(-1), (Tensor._wrap(where),), where))
-        mine = F.zeros(where.shape, g) if res[0] is None else res[0]
-        return (put_flat(g, where, mine, False),) + res[1:]
+        at = self._placement.row_major()  # where the view sits in a row-major copy of the base
+        if at is None:  # (an as_strided view that is no strided view of the base's rows)
+            where = self._placement.where()
+            res = self._fn_backward(F.index(g.reshape(-1), (Tensor._wrap(where),), where))
+            mine = F.zeros(where.shape, g) if res[0] is None else res[0]
+            return (put_flat(g, where, mine, False),) + res[1:]
+        result = F.copied(g)
+        grad_slice = F.strided(result, at)
+        res = self._fn_backward(F.clone(grad_slice))
+        F.copy_(grad_slice, F.zeros(at[0], g) if res[0] is None else res[0])
+        return (result,) + res[1:]
 
     def name(self) -> str:
         return "torch::autograd::CopySlices"
@@ -274,8 +281,8 @@ def _copied(input, src):
             raise broadcast_error(input, src) from None
         if full != shape:
             raise _shape_error(shape, full)
-    with np.errstate(invalid="ignore"):  # (inf or nan cast to an integer: no NumPy warning)
-        data = np.array(np.broadcast_to(src._data, shape), input._data.dtype)
+    # (cast: NaN and 300.0 into int8 as PyTorch casts them, without NumPy's warning)
+    data = np.array(cast(np.broadcast_to(src._data, shape), input._data.dtype))
     out = Tensor._wrap(data)
     if data.dtype.kind in "fc" and should_record(input, src):  # (an integer copy: no history)
         record(CopyBackwards(), out, input, src, broadcast=True)

@@ -19,6 +19,7 @@ from .._types import unsupported
 from ..autograd.graph import Node, record, should_record
 from . import _formula as F
 from ._core import method
+from .errors import needs_dims, no_dims
 from .movement import u64, views_of
 from .views import mark_multi
 
@@ -182,6 +183,8 @@ def _views(input, datas, node):
 @method("split")
 def split(input, split_size_or_sections, dim: int = 0):
     """Views of consecutive pieces along ``dim``: of ``split_size`` each, or of the given sizes."""
+    if not input._data.ndim:
+        raise needs_dims("split")
     d = input._wrap_dim(dim)
     size = input._data.shape[d]
     if isinstance(split_size_or_sections, int):
@@ -192,7 +195,7 @@ def split(input, split_size_or_sections, dim: int = 0):
         if step == 0 and size:
             raise RuntimeError("split_size can only be 0 if dimension size is 0, but got "
                                f"dimension size of {size}")
-        lengths = [min(step, size - s) for s in range(0, size, step)] if step else [size]
+        lengths = [min(step, size - s) for s in range(0, size, step)] if step and size else [size]
         node = SplitBackward0()
         node._s_split_size = step
     else:
@@ -213,9 +216,13 @@ def split(input, split_size_or_sections, dim: int = 0):
 @method("chunk")
 def chunk(input, chunks: int, dim: int = 0):
     """Split into ``chunks`` pieces of equal size (the last may be smaller, or fewer pieces)."""
+    if not input._data.ndim:
+        raise needs_dims("chunk")
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     size = input._data.shape[input._wrap_dim(dim)]
+    if not size:  # PyTorch: `chunks` empty pieces
+        return split(input, [0] * chunks, dim)
     return split(input, max(-(-size // chunks), 1), dim)
 
 
@@ -223,6 +230,8 @@ def chunk(input, chunks: int, dim: int = 0):
 def unbind(input, dim: int = 0):
     """The slices along ``dim``, as views, each without that dimension."""
     d = input._wrap_dim(dim)
+    if not input._data.ndim:
+        raise no_dims(d)
     datas = [input._data[_along(d, i) + (...,)] for i in range(input._data.shape[d])]
     node = UnbindBackward0()
     node._s_dim, node._dim = u64(dim), d

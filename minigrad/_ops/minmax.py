@@ -20,6 +20,7 @@ from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import method, value
 from ._formula import data
 from .arithmetic import elementwise
+from .errors import empty_reduction
 from .movement import u64
 from .reduce import _axes, _keep_shape
 
@@ -185,7 +186,11 @@ def _aextreme(input, dim, keepdim, name, fn, node_cls):
         raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
                            "input.numel() == 0. Specify the reduction dim with the 'dim' "
                            "argument.")
-    t = Tensor._wrap(np.asarray(fn(d, axis=axes, keepdims=keepdim)))
+    try:
+        t = Tensor._wrap(np.asarray(fn(d, axis=axes, keepdims=keepdim)))
+    except ValueError:  # NumPy: a zero-size dimension has no identity
+        dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+        raise empty_reduction(name, next(i for i in dims if not d.shape[i])) from None
     if should_record(input):
         node = node_cls()
         node._s_dim, node._axes, node._s_keepdim = shown, axes, keepdim

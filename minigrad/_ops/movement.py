@@ -1,4 +1,5 @@
-"""Shape ops: reshape/view, flatten, transpose, permute, squeeze, unsqueeze, expand, clone.
+"""Shape ops: reshape/view, flatten, transpose, permute, squeeze, unsqueeze, expand, clone
+(``movedim`` is in shape_more).
 
 Most of them return a *view*: a tensor sharing memory (and the version counter) with its
 base, made from a NumPy view of the base's array. Writing into a view writes into the base.
@@ -15,6 +16,7 @@ tensor([[0., 0., 0.],
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -28,7 +30,7 @@ from ._core import method
 from .views import overlapping, strided, view_of, views_of
 
 __all__ = ["reshape", "view", "flatten", "transpose", "permute", "t", "squeeze", "unsqueeze",
-           "expand", "expand_as", "clone", "contiguous", "movedim", "swapaxes", "swapdims",
+           "expand", "expand_as", "clone", "contiguous", "swapaxes", "swapdims",
            "view_of", "views_of", "u64", "strided", "overlapping"]
 
 
@@ -37,7 +39,7 @@ def u64(n: int) -> int:
     return n if n >= 0 else n + 2**64
 
 
-def _size_args(name: str, args) -> tuple:
+def _size_args(name: str, args, arg: str = "size") -> tuple:
     """``(2, 3)``, ``((2, 3),)`` or ``(torch.Size([2, 3]),)`` as a tuple of ints."""
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
@@ -45,7 +47,7 @@ def _size_args(name: str, args) -> tuple:
         if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
             if isinstance(s, Tensor) and s.numel() == 1 and not s.is_floating_point():
                 continue
-            raise TypeError(f"{name}(): argument 'size' failed to unpack the object at pos "
+            raise TypeError(f"{name}(): argument '{arg}' failed to unpack the object at pos "
                             f"{i + 1} with error \"type must be tuple of ints,but got "
                             f"{type(s).__name__}\"")
     return tuple(int(s) for s in args)
@@ -56,14 +58,19 @@ def _infer_size(shape: tuple, numel: int) -> tuple:
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
     known = 1
-    for s in shape:
+    for i, s in enumerate(shape):
         if s < -1:
-            raise RuntimeError(f"invalid shape dimension {s}")
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape "
+                               f"[{', '.join(map(str, shape))}]")
         if s != -1:
             known *= s
     bad = RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size "
                        f"{numel}")
     if -1 in shape:
+        if known == 0 and not numel:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape "
+                               f"[{', '.join(map(str, shape))}] because the unspecified dimension "
+                               "size -1 can be any value and is ambiguous")
         if known == 0 or numel % known:
             raise bad
         return tuple(numel // known if s == -1 else s for s in shape)
@@ -161,9 +168,9 @@ def reshape_as(input, other):
 def flatten(input, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     """Merge dimensions ``start_dim`` .. ``end_dim`` into one (a reshape)."""
     shape = input._data.shape
+    s, e = input._wrap_dim(start_dim), input._wrap_dim(end_dim)
     if not shape:
         return reshape(input, 1)
-    s, e = input._wrap_dim(start_dim), input._wrap_dim(end_dim)
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if s == e:
@@ -202,7 +209,7 @@ class TBackward0(Node):
 def transpose(input, dim0: int, dim1: int) -> Tensor:
     """A view with dimensions ``dim0`` and ``dim1`` swapped (also ``swapaxes``, ``swapdims``)."""
     a, b = input._wrap_dim(dim0), input._wrap_dim(dim1)
-    out = np.swapaxes(input._data, a, b) if input._data.ndim else input._data.view()
+    out = input._data.swapaxes(a, b) if input._data.ndim else input._data.view()
     node = None
     if should_record(input):
         node = TransposeBackward0()
@@ -265,15 +272,6 @@ def _mT(self):
 
 Tensor.T = property(_T, doc="All dimensions reversed (``permute``); for matrices, the transpose.")
 Tensor.mT = property(_mT, doc="The last two dimensions swapped.")
-
-
-@method("movedim", "moveaxis")
-def movedim(input, source: int, destination: int):
-    """Move dimension ``source`` to position ``destination`` (a ``permute``)."""
-    s, d = input._wrap_dim(source), input._wrap_dim(destination)
-    order = [i for i in range(input._data.ndim) if i != s]
-    order.insert(d, s)
-    return permute(input, tuple(order))
 
 
 # ---------------------------------------------------------------- squeeze / unsqueeze
@@ -364,6 +362,8 @@ def _expanded_shape(input, sizes) -> tuple:
             f"{{[{', '.join(map(str, shape))}]}}, "
             f"size=[{', '.join(map(str, sizes))}]): the number of sizes provided ({len(sizes)}) "
             f"must be greater or equal to the number of dimensions in the tensor ({len(shape)})")
+    if min(sizes, default=0) < 0 and (not shape or min(sizes[:lead], default=0) < -1):
+        raise RuntimeError("numel: integer multiplication overflow")  # (PyTorch's, as unsigned)
     out = []
     for i in range(len(sizes) - 1, -1, -1):  # (from the last dimension, as PyTorch checks)
         s = sizes[i]
@@ -393,8 +393,13 @@ def expand(input, *sizes) -> Tensor:
     if should_record(input):
         node = ExpandBackward0()
         node._s_self_sym_sizes = input._data.shape
-    return view_of(input, strided(input._data, shape, _expanded_strides(input._data, shape)),
-                   node)
+    try:
+        data = strided(input._data, shape, _expanded_strides(input._data, shape))
+    except ValueError:  # NumPy: "array is too big"
+        if math.prod(shape) < 2**63:
+            raise
+        raise RuntimeError("numel: integer multiplication overflow") from None
+    return view_of(input, data, node)
 
 
 def _expanded_strides(data: np.ndarray, shape: tuple) -> tuple:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
+from .._quiet import quiet, restore
 from .._tensor import Tensor
 from .._types import invalid_combination
 from ..autograd.graph import Node, SavedTensor, record, should_record
@@ -22,6 +23,7 @@ from . import _formula as F
 from ._backward import masked_zero, sgn, unsqueeze_dims
 from ._core import method, value
 from ._formula import data
+from .errors import empty_norm
 from .join import cat
 from .movement import u64
 
@@ -125,9 +127,13 @@ def reduction_input(input, dtype, fn: str, dim=_ALL):
 def total(reduce, d: np.ndarray, nd, **kwargs) -> np.ndarray:
     """``reduce(d, dtype=nd, ...)``; float16 is added up in float32 and rounded once at the
     end, as PyTorch does (so a sum that overflows float16 is inf, without NumPy's warning)."""
-    if nd == np.float16:
-        return _dtype.cast(np.asarray(reduce(d, dtype=np.float32, **kwargs)), np.dtype(nd))
-    return np.asarray(reduce(d, dtype=nd, **kwargs))
+    token = quiet()  # inf + -inf, overflow: NaN and inf as in PyTorch, no NumPy warning
+    try:
+        if nd == np.float16:
+            return _dtype.cast(np.asarray(reduce(d, dtype=np.float32, **kwargs)), np.dtype(nd))
+        return np.asarray(reduce(d, dtype=nd, **kwargs))
+    finally:
+        restore(token)
 
 
 @method("sum")
@@ -373,6 +379,8 @@ def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None):
                            + " ".join(str(d) for d in dim))
     ord = 2 if p == "fro" else 2.0 if p is None else p  # noqa: A001
     shown, axes = _axes(input, dim) if dim is not None else (None, None)
+    if not d.size and empty_norm(ord, dim, d.shape):  # (dims as given: PyTorch names them)
+        raise empty_norm(ord, dim, d.shape)
     out = np.asarray(_norm_data(d, ord, axes, keepdim), dtype=d.dtype)
     if should_record(input):
         node = LinalgVectorNormBackward0()

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtype import bool as _bool
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import data, reversed_cumsum
 from ._core import method, value
+from .errors import empty_reduction, not_implemented
 from .minmax import _return_type, return_types
 from .reduce import reduction_input
 
@@ -58,6 +60,8 @@ def _running(np_scan, input, dim: int, dtype):
     """``(dim, out)``: ``np_scan`` (np.cumsum, np.cumprod) along ``dim``, in ``dtype`` or
     PyTorch's default (int64 for integer and bool input, else the input's dtype)."""
     d = input._wrap_dim(dim)
+    if dtype is _bool and input._data.ndim and input._data.size:  # (no kernel runs otherwise)
+        raise not_implemented(f"{np_scan.__name__}_out_cpu", dtype)
     src, out_dtype = reduction_input(input, dtype, np_scan.__name__, dim)
     with np.errstate(all="ignore"):
         data = np_scan(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)
@@ -82,24 +86,59 @@ class CumprodBackward0(Node):
     saved = ("dim", "result", "self")
     saved_tensors_names = ("result", "self")
 
-    def backward(self, g):  # PyTorch's cumprod_backward (its O(n^2) second-order path aside)
+    def backward(self, g):  # PyTorch's cumprod_backward
         d, x, z = self._s_dim, value(self._s_self), value(self._s_result)
         xd = data(x)
+        if xd.size <= 1 or xd.shape[d] == 1:
+            return (g,)
         if not np.any(xd == 0):
-            return (reversed_cumsum(z * g, d) / x,)
-        return (F.zeros_like(g) + _cumprod_grad_slow(xd, data(g), d),)
+            with np.errstate(all="ignore"):  # (inf * 0: NaN, as in PyTorch, without a warning)
+                return (reversed_cumsum(z * g, d) / x,)
+        if F.recording(g):  # (PyTorch: GradMode on, an expression it can differentiate again)
+            return (_cumprod_grad_by_slices(g, x, d),)
+        return (_cumprod_grad_masked(xd, g, z, d),)
 
 
-def _cumprod_grad_slow(x, g, d):
-    """Exact gradient for inputs with zeros: product of the other factors, term by term."""
-    xm, gm = np.moveaxis(x, d, -1), np.moveaxis(g, d, -1)
-    out = np.zeros_like(xm)
-    n = xm.shape[-1]
-    for i in range(n):
-        for j in range(i, n):
-            others = np.prod(np.delete(xm[..., :j + 1], i, axis=-1), axis=-1)
-            out[..., i] += gm[..., j] * others
-    return np.moveaxis(out, -1, d)
+def _cumprod_grad_by_slices(g, x, d):
+    """The gradient for inputs with zeros as PyTorch writes it to be differentiated again
+    (O(n^2)): for each k, the sum over j >= k of g_j times the product of x_0..x_j without
+    x_k, that is prod(x[:k]) * cumprod(x[k+1:])."""
+    n = x.shape[d]
+    ones = Tensor._wrap(np.ones(1, x._data.dtype)).expand(
+        tuple(1 if i == d else s for i, s in enumerate(x.shape)))
+    grad_input = Tensor._wrap(np.zeros(x.shape, g._data.dtype))
+    for k in range(n):
+        if k == 0:
+            omitted = F.cat([ones, x.narrow(d, 1, n - 1).cumprod(d)], d)
+        else:
+            until_k = x.narrow(d, 0, k).prod(d, keepdim=True)
+            if k == n - 1:
+                omitted = until_k
+            else:
+                from_k1 = x.narrow(d, k + 1, n - k - 1).cumprod(d)
+                omitted = F.cat([until_k, until_k.expand_as(from_k1) * from_k1], d)
+        grad_input.select(d, k).copy_((g.narrow(d, k, n - k) * omitted).sum(d))
+    return grad_input
+
+
+def _cumprod_grad_masked(x, g, z, d):
+    """PyTorch's O(n) gradient for inputs with zeros (first order only). Along ``d``, with z1
+    the first zero and z2 the second: before z1, ``sum_{j >= k} g_j z_j / x_k`` over j < z1;
+    at z1, ``z[z1 - 1] * sum_{z1 <= j < z2} g_j * prod(x[z1+1..j])``; after z1, 0. (Masked
+    values are 0 or 1 as in PyTorch's expression, so an inf elsewhere can give its NaN.)"""
+    seen = np.cumsum(x == 0, axis=d)  # zeros up to and including each position
+    before, second = seen == 0, seen == 1
+    with np.errstate(all="ignore"):
+        out = np.where(before, reversed_cumsum(np.where(before, z * g, 0), d) / x, 0)
+        first_at = np.argmax(second, axis=d, keepdims=True)
+        first = second & (np.arange(x.shape[d]).reshape(
+            (-1,) + (1,) * (x.ndim - d - 1)) == first_at)
+        between = second & ~first
+        total = (np.cumprod(np.where(between, x, 1), d) * np.where(second, g, 0)).sum(
+            d, keepdims=True)
+        before_z1 = np.take_along_axis(z, np.maximum(first_at - 1, 0), d)
+        total = total * np.where(first_at == 0, 1, before_z1)
+    return np.where(first, total, out).astype(g.dtype, copy=False)
 
 
 @method("cumprod")
@@ -240,12 +279,12 @@ def argsort(input, dim: int = -1, descending: bool = False, stable: bool = False
 @method("topk")
 def topk(input, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
     """The ``k`` largest (or smallest) values along ``dim`` and their indices."""
-    if input._data.dtype.kind == "b":
-        raise RuntimeError("topk does not support bool dtypes on CPU")
     d = input._wrap_dim(dim)
     size = input._data.shape[d] if input._data.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
+    if input._data.dtype.kind == "b":
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     if not input._data.ndim:  # a 0-d input: itself (k = 1) as 0-d results
         return _pair("topk", *_scalar_order(input, TopkBackward0))
     x = input._data
@@ -296,6 +335,10 @@ def median(input, dim=None, keepdim: bool = False):
     d = input._wrap_dim(dim)
     if x.dtype.kind == "b":
         raise NotImplementedError("\"median_out\" not implemented for 'Bool'")
+    if not x.ndim:  # a 0-d input: itself, index 0
+        return _pair("median", *_scalar_order(input, MedianBackward1))
+    if not x.shape[d]:
+        raise empty_reduction("median", dim)
     order = np.argsort(x, axis=d, kind="stable")
     mid = (x.shape[d] - 1) // 2
     idx = np.take(order, [mid], axis=d)

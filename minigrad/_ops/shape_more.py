@@ -11,21 +11,22 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._core import method
+from .arrange import movedim, unflatten  # noqa: F401 - (torch.movedim, ... are listed here)
+from .errors import no_dims
 from .indexing import SelectBackwardBackward0
 from .join import cat
 from .movement import strided, view_of
+from .products import ger, outer, tensordot  # noqa: F401 - (torch.outer, ... are listed here)
 
 __all__ = ["flip", "fliplr", "flipud", "roll", "tile", "tril", "triu", "diag", "diagonal",
            "unflatten", "hstack", "vstack", "masked_select", "outer", "ger", "tensordot",
-           "diag_embed"]
+           "diag_embed", "movedim"]
 
 
 def _t(x):
@@ -89,11 +90,11 @@ def roll(input, shifts, dims=None):
     """The elements shifted by ``shifts`` along ``dims`` (wrapping around)."""
     shifts_t = (shifts,) if isinstance(shifts, int) else tuple(shifts)
     dims_t = () if dims is None else ((dims,) if isinstance(dims, int) else tuple(dims))
-    if dims_t and input._data.ndim:
+    if dims_t and input._data.size and input._data.ndim:
         data = np.roll(input._data, shifts_t, tuple(input._wrap_dim(d) for d in dims_t))
-    elif not input._data.ndim:
-        if dims_t:
-            raise IndexError(f"Dimension specified as {dims_t[0]} but tensor has no dimensions")
+    elif not input._data.size or not input._data.ndim:  # (empty: PyTorch ignores the dims)
+        if dims_t and not input._data.ndim:
+            raise no_dims(dims_t[0])
         data = input._data.copy()
     else:
         data = np.roll(input._data.reshape(-1), shifts_t[0]).reshape(input._data.shape)
@@ -134,7 +135,14 @@ def repeat(input, *sizes):
     if len(reps) < input._data.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
                            "of dimensions of tensor")
-    out = Tensor._wrap(np.tile(input._data, reps))
+    try:
+        out = Tensor._wrap(np.tile(input._data, reps))
+    except ValueError:  # NumPy's "negative dimensions are not allowed"
+        shape = (1,) * (len(reps) - input._data.ndim) + input._data.shape
+        shape = [r * s for r, s in zip(reps, shape)]
+        raise RuntimeError(f"Trying to create tensor with negative dimension "
+                           f"{next(s for s in shape if s < 0)}: [{', '.join(map(str, shape))}]"
+                           ) from None
     if should_record(input):
         node = RepeatBackward0()
         node._s_repeats, node._shape = list(reps), input._data.shape
@@ -239,7 +247,7 @@ class DiagEmbedBackward0(Node):
     saved = ("dim1", "dim2", "offset")
 
     def backward(self, g):
-        return (_out(_t(g).diagonal(self._s_offset), g),)
+        return (_out(_t(g).diagonal(self._s_offset, self._s_dim1, self._s_dim2), g),)
 
 
 @method("diag")
@@ -268,26 +276,34 @@ class _DiagonalCopy(DiagonalBackward0):
         return "DiagonalBackward0_copy"
 
 
+@method("diag_embed")
 def diag_embed(input, offset: int = 0, dim1: int = -2, dim2: int = -1):
-    return diag(input, offset)
+    """The last dimension of ``input`` put on the diagonal ``offset`` of the planes (dim1, dim2)
+    of a new tensor of zeros (one more dimension)."""
+    x = input._data
+    d1, d2 = (_wrap_new(d, x.ndim + 1) for d in (dim1, dim2))
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    n, i = x.shape[-1], np.arange(x.shape[-1])
+    out = np.zeros(x.shape[:-1] + (n + abs(offset),) * 2, x.dtype)
+    out[..., i + max(-offset, 0), i + max(offset, 0)] = x
+    out = Tensor._wrap(np.ascontiguousarray(np.moveaxis(out, (-2, -1), (d1, d2))))
+    if should_record(input):
+        node = DiagEmbedBackward0()
+        node._s_dim1, node._s_dim2, node._s_offset = d1, d2, offset
+        record(node, out, input)
+    return out
+
+
+def _wrap_new(dim: int, n: int) -> int:
+    """``dim`` of a result with ``n`` dimensions, checked as PyTorch checks it."""
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
+                         f"but got {dim})")
+    return dim % n
 
 
 # ---------------------------------------------------------------- reshaping and joining
-@method("unflatten")
-def unflatten(input, dim: int, sizes):
-    """Dimension ``dim`` split into ``sizes`` (one may be -1)."""
-    if input.dim() == 0:  # (PyTorch's C++ error, without its stack trace)
-        raise RuntimeError("unflatten got an unexpected error:\nDimension specified as "
-                           f"{dim} but tensor has no dimensions")
-    d = input._wrap_dim(dim)
-    shape, sizes = input._data.shape, tuple(sizes)
-    known = math.prod(s for s in sizes if s != -1)
-    if (known != shape[d]) if -1 not in sizes else (not known or shape[d] % known):
-        raise RuntimeError(f"unflatten: Provided sizes [{', '.join(map(str, sizes))}] don't "
-                           f"multiply up to the size of dim {d} ({shape[d]}) in the input tensor")
-    return input.view(shape[:d] + sizes + shape[d + 1:])
-
-
 def _at_least_1d(t):
     """``t`` with at least one dimension: a 0-d tensor becomes ``[t]`` (a view, as PyTorch's)."""
     return t.reshape(1) if t.dim() == 0 else t
@@ -348,26 +364,3 @@ def masked_select(input, mask):
     return out
 
 
-def outer(input, vec2):
-    """``input[i] * vec2[j]``: recorded as PyTorch does (a reshape, then MulBackward0)."""
-    return input.reshape(-1, 1) * vec2
-
-
-ger = outer
-
-
-def tensordot(a, b, dims=2):
-    """Contract the last ``dims`` dims of ``a`` with the first of ``b`` (or given lists)."""
-    if isinstance(dims, int):
-        da, db = list(range(a.dim() - dims, a.dim())), list(range(dims))
-    else:
-        da, db = [list(d) if isinstance(d, (list, tuple)) else [d] for d in dims]
-    da = [a._wrap_dim(d) for d in da]
-    db = [b._wrap_dim(d) for d in db]
-    fa = [d for d in range(a.dim()) if d not in da]
-    fb = [d for d in range(b.dim()) if d not in db]
-    k = int(np.prod([a.shape[d] for d in da]))
-    left = a.permute(*(fa + da)).reshape(-1, k)
-    right = b.permute(*(db + fb)).reshape(k, -1)
-    shape = tuple(a.shape[d] for d in fa) + tuple(b.shape[d] for d in fb)
-    return left.mm(right).reshape(shape)

@@ -23,6 +23,7 @@ from . import _formula as F
 from ._backward import scale, sgn, where
 from ._core import broadcast_error, method, value
 from ._formula import data  # noqa: F401 - op files import it from here too
+from .errors import not_implemented
 
 __all__ = ["exp", "log", "sqrt", "sin", "cos", "abs", "absolute", "clamp", "clip", "clamp_min",
            "clamp_max"]
@@ -229,6 +230,10 @@ def clamp(input, min=None, max=None) -> Tensor:  # noqa: A002
     nd = input._data.dtype
     if nd.kind != "f" or type(min) is bool or type(max) is bool:
         nd = result_type(*(v for v in (input, min, max) if v is not None)).np
+        if nd.kind == "b":
+            kind = "clamp" if min is not None and max is not None else \
+                "clamp_min" if min is not None else "clamp_max"
+            raise not_implemented(f"{kind}_scalar_cpu", input.dtype)
     d = _clamp_data(input._data, min, max, nd)
     out = Tensor._wrap(d)
     if should_record(input):
@@ -311,6 +316,8 @@ def _clamp_one(input, bound, is_min):
     """clamp_min / clamp_max: one bound, a number (…Backward0) or a tensor (…Backward1)."""
     bt = isinstance(bound, Tensor)
     nd = result_type(input, bound).np
+    if nd.kind == "b" and not bt:
+        raise not_implemented(f"clamp_{'min' if is_min else 'max'}_scalar_cpu", input.dtype)
     x = input._data if input._data.dtype == nd else input._data.astype(nd)
     b = bound._data if bt else bound
     try:

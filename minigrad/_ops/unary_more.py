@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 
+from .._quiet import quietly
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
@@ -26,6 +27,7 @@ from ._backward import call, scale, sign_data
 from ._backward import rsqrt as _rsqrt
 from ._core import method, value
 from .arithmetic import add_number
+from .errors import not_implemented
 from .unary import floats
 
 __all__ = ["floor", "ceil", "round", "trunc", "sign", "log1p", "expm1", "log2", "log10", "tan",
@@ -170,11 +172,13 @@ class RoundBackward1(RoundBackward0):
 
 
 @method("round")
-def round(input, *, decimals: int = 0):  # noqa: A001 - PyTorch's name
-    """Round half to even (as PyTorch), to ``decimals`` places."""
-    if input._data.dtype.kind == "b":
-        raise NotImplementedError("\"round_vml_cpu\" not implemented for 'Bool'")
-    data = np.round(input._data, decimals)
+def round(input, *, decimals: int | None = None):  # noqa: A001 - PyTorch's name
+    """Round half to even (as PyTorch), to ``decimals`` places (integers only without them)."""
+    kind = input._data.dtype.kind
+    if kind == "b" or kind in "iu" and decimals is not None:
+        raise not_implemented("round_cpu" if decimals else "round_vml_cpu", input.dtype)
+    decimals = decimals or 0
+    data = quietly(np.round, input._data, decimals)  # (x * 10**decimals may overflow: inf)
     out = Tensor._wrap(data)
     if should_record(input) and data.dtype.kind == "f":
         node = RoundBackward1() if decimals else RoundBackward0()

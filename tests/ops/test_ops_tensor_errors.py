@@ -130,3 +130,61 @@ def test_warning_matches_torch(torch, name):
     m = _warning(lambda: fn(mg, _inputs(mg)[0]))
     assert t[1], "torch warned nothing"
     assert m == t
+
+
+_SCALAR_WARNINGS = """
+import re, sys, warnings
+import {lib} as L
+x, seen = L.tensor(1.5, requires_grad=True), []
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    for step in ("int(x)", "float(x.detach())", "with L.no_grad(): float(x)", "float(x * 2)",
+                 "float(x)", "float(L.ones(1, requires_grad=True))"):
+        exec(step)
+        seen += [(step, w.category.__name__, re.sub(r" \\(Triggered.*", "", str(w.message),
+                  flags=re.S), w.filename) for w in caught]
+        caught.clear()
+print(seen)
+"""
+
+
+def test_float_of_a_tensor_requiring_grad_warns_once_per_process_as_pytorch(torch):
+    """PyTorch's UserWarning for ``float(t)`` with grad enabled comes once per process (its
+    TORCH_WARN_ONCE): each library runs in a fresh interpreter."""
+    import subprocess
+    import sys
+    out = [subprocess.run([sys.executable, "-c", _SCALAR_WARNINGS.format(lib=lib)], text=True,
+                          capture_output=True, check=True).stdout for lib in ("minigrad", "torch")]
+    assert "Converting a tensor with requires_grad=True" in out[1]
+    assert out[0] == out[1]
+
+
+@pytest.mark.parametrize("args", [(0, -2, -1), (1, 0, 2), (-1, -1, -3), (2, 2, 0)])
+def test_diag_embed_values_and_gradients_match_torch(torch, args):
+    """diag_embed of a (2, 3) tensor in any planes: values, node, first and second gradients."""
+    out = []
+    for L in (mg, torch):
+        x = L.tensor(np.arange(1., 7.).reshape(2, 3), requires_grad=True)
+        y = L.diag_embed(x, *args)
+        w = L.tensor(np.arange(float(y.numel())).reshape(tuple(y.shape)))
+        g, = L.autograd.grad((y * y * w).sum(), x, create_graph=True)
+        g.sum().backward()
+        out.append((y.detach().numpy(), y.grad_fn.name(), g.detach().numpy(), x.grad.numpy()))
+    for a, b in zip(*out):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_mse_loss_of_nothing_backpropagates_as_torch(torch):
+    """A 'mean' over no elements: NaN loss, and a gradient (0 for a broadcast 0-d input) without
+    Python's ZeroDivisionError or a NumPy warning."""
+    out = []
+    for L in (mg, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # (the target size warning)
+            warnings.simplefilter("error", RuntimeWarning)
+            a, b = L.zeros((), requires_grad=True), L.zeros(0, requires_grad=True)
+            for x in (a, b):
+                L.nn.functional.mse_loss(x, L.ones(0)).backward()
+        out.append((a.grad.numpy(), b.grad.numpy()))
+    for got, want in zip(*out):
+        np.testing.assert_array_equal(got, want)

@@ -151,7 +151,82 @@ def _binary() -> list:
     ]
 
 
-PROBES = _creation() + _reductions() + _shapes_and_conversions() + _binary()
+def _zero_d_and_empty() -> list:
+    """The fuzzer's finds: dims of 0-d tensors, reductions and pieces of empty ones."""
+    z, e = "L.tensor(1.)", "L.ones(2, 0)"
+    calls = [f"{z}.size(0)", f"{z}.size(-2)", f"{z}.unbind(-1)", f"{z}.split(1)",
+             f"{z}.split([1])", f"{z}.chunk(1)", f"{z}.chunk(0)", f"{z}.chunk(2, 1)",
+             f"{z}.narrow(0, 0, 1)", f"{z}.flatten(1)", f"{z}.flatten(0, -2)", f"{z}.median(0)",
+             f"{z}.median(-1, True)", "L.tensor(3).median(0)", f"L.mv({z}, {z})",
+             f"{z}.movedim(0, 0)", f"{z}.movedim((), ())", f"L.where({z})", "L.where(L.tensor(0))",
+             f"{z}.nonzero(as_tuple=True)",
+             f"{e}.median(1)", "L.tensor([]).median(0)", f"{e}.amax(1)", f"{e}.amin(-1)",
+             f"{e}.amax((0, 1))", f"{e}.select(1, 0)", "L.ones(2, 3).select(-1, -4)",
+             f"{e}.roll(1, 5)", f"{e}.chunk(3, 1)", f"{e}.split(1, 1)", "L.ones(0, 2).chunk(2)",
+             "L.ones(2, 3, 4).movedim((0, -1), (1, 0)).shape", "L.ones(2, 3).movedim((0, 1), (1,))",
+             "L.ones(2, 3).movedim((0, 0), (1, 0))", "L.ones(2, 3).movedim((0, 1), (1, 1))",
+             "L.ones(3, dtype=L.bool).topk(5)"]
+    for f in ("std", "var"):  # degrees of freedom <= 0: PyTorch's UserWarning, and no NumPy one
+        calls += [f"L.tensor([]).{f}()", f"L.ones(0, 2).{f}(0)", f"L.tensor([1.]).{f}()",
+                  f"L.{f}_mean(L.tensor([]))", f"L.{f}_mean(L.ones(3, 1), 1)",
+                  f"L.{f}_mean(L.ones(2, dtype=L.int64))", f"L.ones(2, 0).{f}(-2, keepdim=True)",
+                  f"L.ones(2, 0).{f}(0, correction=-1)"]
+    return calls
+
+
+def _dtype_kernels() -> list:
+    """The fuzzer's finds: kernels PyTorch refuses for a dtype, and operand dtypes it checks."""
+    i, b, f, d = ("L.ones(2, dtype=L.int64)", "L.ones(2, dtype=L.bool)", "L.ones(2)",
+                  "L.ones(2, dtype=L.float64)")
+    calls = [f"{i}.round(decimals=1)", f"{i}.round(decimals=0)", f"{b}.round(decimals=2)",
+             f"{b}.remainder(True)", f"{b}.remainder_({b})", f"{b}.fmod(True)",
+             "L.ones(0, dtype=L.int64).remainder(0)", "L.ones(0, dtype=L.int32).fmod(0)",
+             "L.ones(0, dtype=L.int64) // 0", f"{f}.cumprod(0, dtype=L.bool)",
+             f"{f}.cumsum(0, dtype=L.bool)", "L.ones(2, requires_grad=True).cumprod(0, dtype=L.bool)",
+             f"{b}.clamp_min_(True)", f"{b}.clamp_max(False)", f"{b}.clamp(True, True)",
+             f"{b}.clamp(min=True)", f"{b}.clamp(0, True)",
+             f"{i}.addcmul({f}, {f})", f"{f}.addcmul({d}, {f})", f"{b}.addcmul({b}, {b})",
+             f"{f}.addcmul(L.ones(3), {f})", f"{f}.addcdiv({i}, {i})", f"{f}.addcdiv({b}, {i})",
+             f"{i}.addcdiv({f}, {f})", f"{i}.addcmul_({f}, {f})",
+             "L.ones(2, dtype=L.int64).addcmul(L.ones(2, requires_grad=True), L.ones(2))",
+             "L.tensordot(L.ones(2, 2), L.ones(2, 2, dtype=L.float64))",
+             "L.tensordot(L.ones(2, 2), L.ones(3, 3), 1)", "L.tensordot(L.ones(2, 2), L.ones(2, 2), 3)",
+             "L.tensordot(L.ones(2, 2), L.ones(2, 2), -1)",
+             "L.tensordot(L.ones(2, 2), L.ones(2, 2), ([0], [0, 1]))",
+             "L.ones(3).repeat(2, -1)", "L.ones(3).tile(-1, 0)", "L.ones(3).reshape(3, -3)",
+             "L.ones(3).view(-2, -1)", "L.ones(0).view(0, -1)", "L.ones(1).expand(2**62, 2**62)",
+             "L.tensor(1.).expand(2, -1, -1)", "L.ones(2).expand(-2, 2)", "L.ones(2, 2).expand(3, 5, 7)",
+             "L.ones(6).unflatten(0, (-1, -1))", "L.ones(6).unflatten(0, ())",
+             "L.ones(6).unflatten(0, (-2, 3))", "L.ones(0).unflatten(0, (0, -1))",
+             "L.ones(6).unflatten(0, 'a')", "L.ones(6).unflatten(0, [2, 3.0])",
+             "L.ones(0, requires_grad=True).cumprod(0, dtype=L.bool)",
+             "L.tensor(1.).cumsum(0, dtype=L.bool)", "L.tensor(1.).diag_embed()",
+             "L.diag_embed(L.ones(0, 2, dtype=L.int64))", "L.diag_embed(L.ones(2, 3), 1, 0, 2)",
+             "L.diag_embed(L.ones(2, 3), -1, -1, -3)", "L.diag_embed(L.ones(2, 3), 0, 1, 1)",
+             "L.diag_embed(L.ones(2, 3), 0, -4, 1)", "L.ones(0, 2).norm(-2, 0)",
+             "L.ones(2, 0).norm(-1, -1)", "L.ones(0, 2).norm(-1.5, (0, 1))",
+             "L.tensor([]).norm(float('-inf'))", "L.tensor([]).norm(float('inf'))",
+             "L.ones(0, 2).norm(-2, 1)", "L.tensor([]).norm(0)",
+             # device strings and type names as PyTorch parses them
+             "L.ones(2).to('float32')", "L.ones(2).to('cpu1')", "L.ones(2).to('')",
+             "L.device('xyz:1')", "L.device(':0')", "L.device('cpu:')", "L.device('cpu:00')",
+             "L.device('cpu ')", "L.ones(2, device='float32')", "L.tensor([1.], device='Float32')",
+             "L.ones(2).type('float32')", "L.ones(2).type('FloatTensor')",
+             "L.ones(2).type('torch.float32')", "L.ones(2, dtype=L.float64).type('torch.Tensor')",
+             "L.ones(2).type('torch.ByteTensor')",
+             "(lambda i: L.remainder(L.ones(2, requires_grad=True), i))"
+             "(L.inference_mode()(lambda: L.ones(2))())"]
+    for end, weight in ((b, "0.5"), (d, "0.5"), (i, "0.5"), (f, d), (f, "L.ones(3)"),
+                        ("L.ones(3)", "0.5"), (f, "L.tensor(0.5, dtype=L.float64)")):
+        calls += [f"{f}.lerp({end}, {weight})", f"{f}.lerp_({end}, {weight})"]
+    for t in (i, b, "L.ones(2, dtype=L.int32)"):
+        calls += [f"{t}.lerp({t}, 0.5)", f"{t}.lerp_({t}, 0.5)", f"{t}.lerp({t}, {t})",
+                  f"{t}.lerp({f}, 0.5)"]
+    return calls
+
+
+PROBES = (_creation() + _reductions() + _shapes_and_conversions() + _binary()
+          + _zero_d_and_empty() + _dtype_kernels())
 
 OPEN = {
     # not minigrad methods yet (another helper adds them)
@@ -160,7 +235,6 @@ OPEN = {
     "L.outer(L.ones(2, 3), L.ones(4))": "outer of a 2-d tensor: PyTorch's 1-D check",
     # movement.py (helper views): view's own argument parsing
     "L.ones(2, 3).view(2.0)": "view(2.0): PyTorch's invalid combination of arguments",
-    "L.tensor(1.).movedim(0, -1)": "movedim of a 0-d tensor: minigrad permutes and raises",
 }
 
 

@@ -94,3 +94,18 @@ def test_tensor_and_fill_values_are_read_and_checked_as_in_pytorch(torch, code):
 @pytest.mark.parametrize("dtype,value", SETITEM)
 def test_setting_an_item_checks_the_value_as_pytorch(torch, dtype, value):
     same(torch, f"(lambda t: (t.__setitem__(0, {value}), t)[1])(L.ones(2, dtype=L.{dtype}))")
+
+
+CAST_VALUES = ("[float('nan'), float('inf'), -float('inf'), 1e20, -1e20, 3e9, -3e9, 2.0**31, "
+               "-2.0**31 - 0.5, 2.0**31 - 0.5, 2.0**63, 40000.7, -40000.7, 300.0, -300.5, -1.0, "
+               "70000.0]")
+
+
+@pytest.mark.parametrize("src", ["float64", "float32", "float16"])
+@pytest.mark.parametrize("dst", ["int64", "int32", "int16", "int8", "uint8", "bool"])
+def test_casting_floats_that_do_not_fit_gives_pytorchs_integers(torch, src, dst):
+    """NaN, infinities and huge floats cast as PyTorch's CPU casts them (int32's minimum, which
+    wraps to 0 in the small types), through .to, .type and the named casts, 0-d as well."""
+    x = f"L.tensor({CAST_VALUES}, dtype=L.float64).to(L.{src})"
+    same(torch, f"{x}.to(L.{dst}), {x}.type(L.{dst}), {x}.repeat(3).to(L.{dst})")
+    same(torch, f"[t.to(L.{dst}) for t in {x}]")
