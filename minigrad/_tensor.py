@@ -196,12 +196,12 @@ class Tensor:
         if not isinstance(requires_grad, bool):
             raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be "
                             f"bool, not {type(requires_grad).__name__}")
+        if requires_grad and self._data.dtype.kind != "f":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         if self._grad_fn is not None:
             if not requires_grad:
                 raise RuntimeError(ONLY_LEAF_MESSAGE)
             return self
-        if requires_grad and self._data.dtype.kind != "f":
-            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         if requires_grad and self._inference and not _mode.inference_mode:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside "
                                "InferenceMode is not allowed.")

@@ -230,8 +230,13 @@ def tensor_repr(t, *, tensor_contents: str | None = None) -> str:
         if dtype is not get_default_dtype() and dtype is not int64 and dtype is not _bool:
             suffixes.append(f"dtype={dtype}")
         text = _tensor_str(data, indent) if tensor_contents is None else tensor_contents
-    if t.grad_fn is not None:  # (the property: a view changed in place shows its new node)
-        suffixes.append(f"grad_fn=<{type(t._grad_fn).__name__}>")
+    try:
+        fn = t.grad_fn  # (the property: a view changed in place shows its new node)
+        name = None if fn is None else type(fn).__name__
+    except RuntimeError:  # a view made in no_grad mode whose base changed in place: as PyTorch
+        name = "Invalid"
+    if name is not None:
+        suffixes.append(f"grad_fn=<{name}>")
     elif t._requires_grad:
         suffixes.append("requires_grad=True")
     text = _add_suffixes(prefix + text, suffixes, indent)

@@ -33,6 +33,7 @@ from .._state import local as _mode
 from .._tensor import Tensor
 from .._tensor_data import fill_value
 from ..autograd.functional_utils import sum_to
+from ..autograd.grad_mode import is_inference_mode_enabled, no_grad
 from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._core import broadcast_error, dtype_of, method
@@ -143,30 +144,34 @@ def _rebase(self: Tensor, node: Node) -> None:
     _sync_view(self)  # the view now reads from its base: AsStridedBackward0
 
 
-def _run_any_dtype(self: Tensor, op, args, kwargs):
-    """``op(self, *args)``; on an integer or bool ``self`` its node is recorded all the same, as
-    PyTorch's in-place ops do (``a.fill_(t)`` gives an int64 tensor with ``FillBackward3``;
-    ``copy_`` is the exception: see ``_copied``)."""
+def _any_dtype(self: Tensor, fn, *args, **kwargs):
+    """``fn(*args)``; on an integer or bool ``self`` the nodes are recorded all the same, as
+    PyTorch's in-place ops do (``a.fill_(t)`` gives an int64 tensor with ``FillBackward3``, a
+    CopySlices for a view of it; ``copy_`` is the exception: see ``_copied``)."""
     if self._data.dtype.kind in "fc":
-        return op(self, *args, **kwargs)
+        return fn(*args, **kwargs)
     state = _mode.any_dtype
     _mode.any_dtype = True
     try:
-        return op(self, *args, **kwargs)
+        return fn(*args, **kwargs)
     finally:
         _mode.any_dtype = state
 
 
 def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: bool = True,
-                  **kwargs):
+                  overlap: str = "partial", **kwargs):
     """Run the out-of-place ``op(self, *args)`` and make its result and node ``self``'s own.
 
     ``fills``: the op writes one number everywhere (allowed on expanded memory);
-    ``differentiable``: False for ops PyTorch never records (``logical_not_``).
+    ``differentiable``: False for ops PyTorch never records (``logical_not_``);
+    ``overlap``: which memory shared with an input is refused ('any' for ``index_put_``).
     """
     check_inplace(self, args, kwargs, differentiable)
-    check_memory(self, (*args, *kwargs.values()), fills)
-    out = _run_any_dtype(self, op, args, kwargs)
+    check_memory(self, (*args, *kwargs.values()), fills or overlap == "any", overlap == "any")
+    if self._inference and not is_inference_mode_enabled():
+        with no_grad():  # PyTorch makes the change, then refuses it (see bump_version)
+            _write(self, op(self, *args, **kwargs)._data, fills)
+    out = _any_dtype(self, op, self, *args, **kwargs)
     if out is NotImplemented:
         return NotImplemented
     node = out._grad_fn if differentiable else None
@@ -176,7 +181,7 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
         isinstance(a, Tensor) for a in (*args, *kwargs.values())))
     if node is not None:
         _follow_result(node, out, self)
-        _rebase(self, node)
+        _any_dtype(self, _rebase, self, node)
     return self
 
 
@@ -209,9 +214,7 @@ for _name in ("add", "sub", "mul", "div", "neg", "clamp", "clamp_min", "clamp_ma
 def index_put_(self, indices, values, accumulate: bool = False):
     """In-place ``index_put``: writes ``values`` at the tensor ``indices`` of this tensor."""
     values_must_be_a_tensor(values, "index_put_")  # (before the in-place checks, as PyTorch)
-    if values._vc is self._vc or values._data.base is not None:  # (any overlap is refused)
-        check_memory(self, (values,), fills=True, full=True)
-    return apply_inplace(self, Tensor.index_put, indices, values, accumulate)
+    return apply_inplace(self, Tensor.index_put, indices, values, accumulate, overlap="any")
 
 
 Tensor.index_put_ = index_put_

@@ -44,8 +44,7 @@ def check_inplace(self: Tensor, args=(), kwargs=None, differentiable: bool = Tru
         return True
     base = self._base
     if base is not None:
-        if (self._view_no_grad and base._requires_grad) or (
-                self._view_multi is not None and self._grad_fn is None):
+        if self._view_no_grad or (self._view_multi is not None and self._grad_fn is None):
             raise RuntimeError(made_without_grad(self))
         if self._view_multi is not None:
             raise RuntimeError(f"Output {self._output_nr} of {self._view_multi} is a view and is "
@@ -78,12 +77,14 @@ def check_memory(self: Tensor, inputs, fills: bool = False, full: bool = False) 
     """PyTorch's refusals to write where the result would depend on the order of the writes,
     checked before anything else: memory that several of ``self``'s elements share (unless the
     op ``fills`` it with one number), and an input overlapping ``self`` partly (or, ``full``,
-    at all). Only inputs that are views, or share ``self``'s version counter, are looked at."""
+    at all). Only looked at when ``self`` or the input is a view or they share a version
+    counter (an ordinary op on two tensors of their own pays nothing)."""
     dst = self._data
     if not dst.flags.writeable or (not fills and overlapping(dst)):
         raise RuntimeError(SHARED_BY_ELEMENTS)
     for a in inputs:
-        if type(a) is Tensor and a is not self and (a._vc is self._vc or a._data.base is not None):
+        if type(a) is Tensor and a is not self and (
+                a._vc is self._vc or a._data.base is not None or dst.base is not None):
             how = shared_memory(dst, a._data)
             if how == "partial" or (full and how):
                 raise RuntimeError(SHARED_WITH_INPUT)

@@ -25,7 +25,9 @@ import numpy as np
 
 from .._state import local as _mode
 from .._tensor import Tensor
+from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import Node, record, should_record
+from ..autograd.saved import _op_name
 from . import _formula as F
 from ._core import method
 
@@ -59,16 +61,23 @@ def views_of(src: Tensor, datas, node: Node | None = None) -> tuple:
         record(node, outs[0] if len(outs) == 1 else outs, src)
         if src._view_no_grad or src._view_multi is not None:
             _chain(src, outs, node)
-    elif src._requires_grad:
-        # made in no_grad (or inference) mode: they show requires_grad=True (as the base does)
-        # but lead nowhere in a graph, and PyTorch forbids modifying them in place with grad
-        # mode on (outside inference mode)
-        mode = "inference" if _mode.inference_mode else "no_grad"
-        for t in outs:
-            t._requires_grad, t._view_no_grad = True, mode
+    elif src._view_no_grad or src._requires_grad or not is_grad_enabled():
+        _made_without_grad(src, outs)
     for t in outs:
         t._view_vc = t._vc[0]  # the version its grad_fn describes (see _sync_view)
     return outs
+
+
+def _made_without_grad(src: Tensor, outs: tuple) -> None:
+    """Views made in no_grad (or inference) mode, or views of those: PyTorch forbids modifying
+    them in place once that would be recorded, and a view of a base requiring grad shows
+    requires_grad=True but leads nowhere in a graph."""
+    mode = ("inference" if _mode.inference_mode else "no_grad" if not is_grad_enabled()
+            else src._view_no_grad or "no_grad")
+    for t in outs:
+        t._view_no_grad = mode
+        if src._requires_grad:
+            t._requires_grad = True
 
 
 def _chain(src: Tensor, outs: tuple, node: Node) -> None:
@@ -244,7 +253,14 @@ def _sync_view(self) -> None:
         return
     node = AsStridedBackward0()
     node._placement = Placement(self._data, base._data)
-    record(node, self, base)
+    if self._data.dtype.kind in "fc":
+        record(node, self, base)
+        return
+    state, _mode.any_dtype = _mode.any_dtype, True  # (an integer base given a history in place)
+    try:
+        record(node, self, base)
+    finally:
+        _mode.any_dtype = state
 
 
 MULTI = ("This view is the output of a function that returns multiple views. Such functions "
@@ -262,7 +278,7 @@ def made_without_grad(self: Tensor, rebased: bool = False) -> str:
     mode = self._view_no_grad or "no_grad"  # (False: a split of a base not requiring grad)
     d = self.__dict__
     if d.get("_view_chained"):
-        head = (f"Output {self._output_nr} of {self._grad_fn.name()[:-9]} is a view of a view "
+        head = (f"Output {self._output_nr} of {_op_name(self._grad_fn)} is a view of a view "
                 f"which was created in {mode} mode and")
     else:
         head = f"A view was created in {mode} mode and"

@@ -217,5 +217,6 @@ def _modified_message(saved: SavedTensor) -> str:
 
 
 def _op_name(node) -> str:
-    """``MulBackward0`` -> ``Mul``: how PyTorch names the op in the in-place error."""
-    return re.sub(r"Backward\d*$", "", node.name())
+    """``MulBackward0`` -> ``Mul``, ``PowBackward2`` -> ``Pow2``: how PyTorch names the op in
+    the in-place errors."""
+    return re.sub(r"Backward(0$)?", "", node.name(), count=1)

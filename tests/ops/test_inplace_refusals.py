@@ -112,6 +112,10 @@ CASES = {
     "inference_tensor_t_done_then_refused": "with lib.inference_mode(): r = lib.ones(2, 1)\n"
                                             "try: r.t_()\n"
                                             "except RuntimeError as e: extra = str(e)",
+    "inference_tensor_div_by_tensor_requiring_grad": "with lib.inference_mode(): r = lib.ones(3)\n"
+                                                     "w = lib.full((3,), 2., requires_grad=True)\n"
+                                                     "try: r.div_(w)\n"
+                                                     "except RuntimeError as e: extra = str(e)",
     "inference_tensor_bad_shape_first": "with lib.inference_mode(): r = lib.ones(3)\n"
                                         "r.add_(lib.ones(2))",
     # ---- views of views made in no_grad mode, and of split pieces
@@ -158,6 +162,58 @@ CASES = {
     "setitem_float_index_on_leaf": LEAF + "x[lib.tensor([])] = 1.",
     "expand_checks_from_the_last_dim": "r = lib.ones(2, 3); r.expand(3, 4)",
     "expand_bool_too_few_sizes": "r = lib.ones(3, 1, dtype=lib.bool); r.expand(1)",
+    # ---- the op named in the error about a saved tensor changed in place
+    "saved_then_squeeze_": "x = lib.ones(3, requires_grad=True); y = x * 1; z = y * y\n"
+                           "y.squeeze_(); z.sum().backward()",
+    "saved_then_clamp_": "x = lib.ones(3, requires_grad=True); y = x * 1; z = y * y\n"
+                         "y.clamp_(0, 1); z.sum().backward()",
+    "saved_output_of_pow2": "x = lib.ones(3, requires_grad=True); y = lib.pow(2., x)\n"
+                            "with lib.no_grad(): y.add_(1)\n"
+                            "y.sum().backward()",
+    "t_of_view_of_no_grad_view": NONLEAF + "with lib.no_grad(): v = y[1:]\nv.t().t_().add_(1)",
+    # ---- an integer tensor gets a history from a recorded fill of one of its views
+    "int_row_set_from_tensor_requiring_grad": "r = lib.zeros(2, 2, dtype=lib.int64)\n"
+                                              "r[-1] = lib.tensor(2., requires_grad=True)",
+    "int_then_data_set": "r = lib.zeros(2, 2, dtype=lib.int64)\n"
+                         "r[-1] = lib.tensor(2., requires_grad=True)\n"
+                         "r.data = lib.ones(2, dtype=lib.int64)",
+    "int_row_copied_from_tensor_requiring_grad": "r = lib.zeros(2, 2, dtype=lib.int64)\n"
+                                                 "r[-1].copy_(lib.ones(2, requires_grad=True))",
+    "int_views_made_before_follow_their_base": "b = lib.zeros(2, 2, dtype=lib.int32)\n"
+                                               "r = b[1]; c = b[None]\n"
+                                               "b[0] = lib.tensor(2., requires_grad=True)\n"
+                                               "extra = [c.is_leaf, c.grad_fn.name()]",
+    "int_view_made_before_changed_in_place": "b = lib.zeros(2, 2, dtype=lib.int32); r = b[1:]\n"
+                                             "b[0] = lib.tensor(2., requires_grad=True)\n"
+                                             "r.ceil_()",
+    "int_with_history_requires_grad_": "r = lib.zeros(2, 2, dtype=lib.int32)\n"
+                                       "r[0] = lib.tensor(2., requires_grad=True)\n"
+                                       "r.requires_grad_()",
+    # ---- a view made in no_grad mode of a tensor not requiring grad is refused all the same
+    # once the in-place op would be recorded (another input requires grad)
+    "no_grad_view_of_plain_tensor_other_requires_grad": "b = lib.zeros(2, 3)\n"
+                                                        "with lib.no_grad(): r = b[..., None]\n"
+                                                        "r.mul_(lib.ones(3, 1, requires_grad=True))",
+    "no_grad_view_of_bool_before_shape_error": "b = lib.zeros(2, 3, dtype=lib.bool)\n"
+                                               "with lib.no_grad(): r = b[..., None]\n"
+                                               "r *= lib.ones(2, 2, requires_grad=True)",
+    "no_grad_view_of_plain_tensor_itself": "b = lib.zeros(2, 3)\n"
+                                           "with lib.no_grad(): r = b[0]\nr.add_(1)",
+    "no_grad_view_whose_base_gets_history": "b = lib.zeros(3) * 1\n"
+                                            "with lib.no_grad(): r = b[-1:]\n"
+                                            "b[...] = lib.tensor(2., requires_grad=True)\n"
+                                            "r.grad_fn",
+    "view_of_no_grad_view_of_plain_tensor": "b = lib.zeros(2, 3)\n"
+                                            "with lib.no_grad(): v = b[0]\n"
+                                            "r = v[1:]; r.add_(lib.ones(2, requires_grad=True))",
+    "overlap_through_data": "b = lib.tensor(-1); a = lib.tensor([-3, 3, 2])\n"
+                            "b.data = a; b.unsqueeze_(0); b *= a",
+    "index_put_leaf_view_before_overlap": LEAF + "r = x.t(); r[[0, -1]] = r",
+    # ---- printing a view whose grad_fn cannot be brought up to date
+    "repr_of_no_grad_view_changed_in_place": LEAF + "with lib.no_grad(): v = x[1:]; v.add_(1)\n"
+                                             "r = x; extra = repr(v)",
+    "repr_of_no_grad_view_whose_base_changed": NONLEAF + "with lib.no_grad(): v = y[1:]\n"
+                                               "y.add_(1); r = y; extra = repr(v)",
 }
 
 
