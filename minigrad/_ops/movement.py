@@ -364,7 +364,7 @@ def _expanded_shape(input, sizes) -> tuple:
     if min(sizes, default=0) < 0 and (not shape or min(sizes[:lead], default=0) < -1):
         raise RuntimeError("numel: integer multiplication overflow")  # (PyTorch's, as unsigned)
     out = []
-    for i in range(len(sizes) - 1, -1, -1):  # from the last dim, as PyTorch checks them
+    for i in range(len(sizes) - 1, -1, -1):  # (from the last dimension, as PyTorch checks)
         s = sizes[i]
         if i < lead:
             if s < 0:

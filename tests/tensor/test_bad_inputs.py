@@ -213,7 +213,8 @@ def _dtype_kernels() -> list:
              "L.device('cpu ')", "L.ones(2, device='float32')", "L.tensor([1.], device='Float32')",
              "L.ones(2).type('float32')", "L.ones(2).type('FloatTensor')",
              "L.ones(2).type('torch.float32')", "L.ones(2, dtype=L.float64).type('torch.Tensor')",
-             "L.ones(2).type('torch.ByteTensor')",
+             "L.ones(2).type('torch.ByteTensor')", "L.ones(0)[L.tensor([-1, 0])]",
+             "L.ones(2, 0)[:, L.tensor([0])]", "L.ones(3)[L.tensor([5])]",
              "(lambda i: L.remainder(L.ones(2, requires_grad=True), i))"
              "(L.inference_mode()(lambda: L.ones(2))())"]
     for end, weight in ((b, "0.5"), (d, "0.5"), (i, "0.5"), (f, d), (f, "L.ones(3)"),
