@@ -127,7 +127,8 @@ def mv(input, vec):
     if a.dtype != b.dtype:
         raise RuntimeError("addmv input tensors must have the same dtype, but got "
                            f"{_short(vec)}, {_short(input)}, and {_short(vec)}")
-    _no_bool(input, "addmv_impl_cpu")
+    if a.size:  # (an empty matrix: zeros, without a kernel)
+        _no_bool(input, "addmv_impl_cpu")
     out = Tensor._wrap(a @ b)
     if should_record(input, vec):
         record(_save_operands(MvBackward0(), input, vec, True), out, input, vec)
@@ -147,7 +148,7 @@ def _check_mm(a, b, first="self", second="mat2"):
     if da != db:
         raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
                            f"{_C_NAMES[da.kind][da.itemsize]} != {_C_NAMES[db.kind][db.itemsize]}")
-    if da.kind == "b":
+    if da.kind == "b" and (n * m * k or first != "self"):  # (mm: no kernel runs on nothing)
         _no_bool(a, "addmm_impl_cpu_")
 
 
@@ -217,7 +218,8 @@ def bmm(input, mat2):
     if b.shape[:2] != (a.shape[0], a.shape[2]):
         raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
-    _no_bool(input, "bmm")  # (PyTorch checks a bool input before the dtypes)
+    if a.shape[0] * a.shape[1] * a.shape[2] * b.shape[2]:  # (nothing to compute: no kernel)
+        _no_bool(input, "bmm")  # (PyTorch checks a bool input before the dtypes)
     if a.dtype != b.dtype:
         raise RuntimeError(f"expected scalar type {_short(input)} but found {_short(mat2)}")
     out = Tensor._wrap(np.matmul(a, b))

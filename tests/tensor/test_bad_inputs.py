@@ -215,6 +215,14 @@ def _dtype_kernels() -> list:
              "L.ones(2).type('torch.float32')", "L.ones(2, dtype=L.float64).type('torch.Tensor')",
              "L.ones(2).type('torch.ByteTensor')", "L.ones(0)[L.tensor([-1, 0])]",
              "L.ones(2, 0)[:, L.tensor([0])]", "L.ones(3)[L.tensor([5])]",
+             # bool products of nothing: zeros, no kernel (and so no refusal)
+             "L.ones(2, 0, dtype=L.bool) @ L.ones(0, 2, dtype=L.bool)",
+             "L.mm(L.ones(0, 2, dtype=L.bool), L.ones(2, 2, dtype=L.bool))",
+             "L.mv(L.ones(2, 0, dtype=L.bool), L.ones(0, dtype=L.bool))",
+             "L.bmm(L.ones(1, 2, 0, dtype=L.bool), L.ones(1, 0, 2, dtype=L.bool))",
+             "L.einsum('ij,jk->ik', L.ones(2, 0, dtype=L.bool), L.ones(0, 2, dtype=L.bool))",
+             "L.tensordot(L.ones(2, 0, dtype=L.bool), L.ones(0, 2, dtype=L.bool), 1)",
+             "L.tensordot(L.ones(2, 0), L.ones(0, 3), 1)",
              "(lambda i: L.remainder(L.ones(2, requires_grad=True), i))"
              "(L.inference_mode()(lambda: L.ones(2))())"]
     for end, weight in ((b, "0.5"), (d, "0.5"), (i, "0.5"), (f, d), (f, "L.ones(3)"),
