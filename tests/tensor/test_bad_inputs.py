@@ -223,6 +223,12 @@ def _dtype_kernels() -> list:
              "L.einsum('ij,jk->ik', L.ones(2, 0, dtype=L.bool), L.ones(0, 2, dtype=L.bool))",
              "L.tensordot(L.ones(2, 0, dtype=L.bool), L.ones(0, 2, dtype=L.bool), 1)",
              "L.tensordot(L.ones(2, 0), L.ones(0, 3), 1)",
+             "L.cat([L.ones(0), L.ones(0)], -3)", "L.cat([L.ones(0)], 3)",
+             # 0-d scans backpropagate; a dtype= cast is undone on the gradient
+             "(lambda x: (x.cumsum(0, dtype=L.float64).backward(), x.grad)[1])"
+             "(L.tensor(2., requires_grad=True))",
+             "(lambda x: (x.cumprod(0, dtype=L.float64).sum().backward(), x.grad)[1])"
+             "(L.ones(2, requires_grad=True))",
              "(lambda i: L.remainder(L.ones(2, requires_grad=True), i))"
              "(L.inference_mode()(lambda: L.ones(2))())"]
     for end, weight in ((b, "0.5"), (d, "0.5"), (i, "0.5"), (f, d), (f, "L.ones(3)"),
