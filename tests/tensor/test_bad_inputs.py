@@ -224,6 +224,10 @@ def _dtype_kernels() -> list:
              "L.tensordot(L.ones(2, 0, dtype=L.bool), L.ones(0, 2, dtype=L.bool), 1)",
              "L.tensordot(L.ones(2, 0), L.ones(0, 3), 1)",
              "L.cat([L.ones(0), L.ones(0)], -3)", "L.cat([L.ones(0)], 3)",
+             "L.tensor([0, 2, 4]).addcmul(L.tensor([0, 2, 4]), L.tensor(2), value=0.5)",
+             "L.tensor([0, 2, 4]).addcmul(L.tensor([0, 2, 4]), L.tensor(2), value=-1.5)",
+             "(lambda x: (2. % x, (2. % x).grad_fn.name()))(L.tensor([1.5, -2.], requires_grad=True))",
+             "(lambda x: (2. % x).sum().backward())(L.tensor([1.5, -2.], requires_grad=True))",
              # 0-d scans backpropagate; a dtype= cast is undone on the gradient
              "(lambda x: (x.cumsum(0, dtype=L.float64).backward(), x.grad)[1])"
              "(L.tensor(2., requires_grad=True))",
