@@ -8,6 +8,8 @@ from . import (  # noqa: F401
     convert,
     indexing,
     inplace,  # in-place forms (x.exp_()) of the ops, looked up when called
+    inplace_checks,
+    inplace_shape,
     join,
     linalg,
     minmax,

@@ -50,7 +50,7 @@ def sign(x):
 
 def mT(x):
     """The last two dimensions swapped (``x.mT``)."""
-    return x.transpose(-2, -1) if isinstance(x, Tensor) else np.swapaxes(x, -1, -2)
+    return x.transpose(-2, -1) if isinstance(x, Tensor) else x.swapaxes(-1, -2)
 
 
 def t(x):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, should_record
 from ._backward import (
@@ -147,13 +148,14 @@ def _softmax_like(input, dim, dtype, name, node_cls, shifted):
     """softmax or log_softmax: ``shifted(x - max(x, dim), axis)``, recorded with
     ``node_cls`` (rows holding inf give NaN, as in PyTorch, without NumPy's warning)."""
     input, d, axis = _softmax_input(input, dim, dtype, name)
-    if d.ndim == 0 or d.size == 0:
-        with np.errstate(invalid="ignore"):  # (inf - inf: NaN, as in PyTorch)
+    token = quiet()  # inf - inf, overflow: NaN and inf as in PyTorch, no NumPy warning
+    try:
+        if d.ndim == 0 or d.size == 0:
             out = (d - d if name == "log_softmax" else np.exp(d - d)) if d.size else d.copy()
-    else:
-        with np.errstate(invalid="ignore", divide="ignore"):  # a row with inf: NaN, no warning
-            # (a contiguous result whatever the input's layout, as PyTorch's)
+        else:  # (a contiguous result whatever the input's layout, as PyTorch's)
             out = shifted(np.ascontiguousarray(d - _max_keep(d, axis)), axis)
+    finally:
+        restore(token)
     out = Tensor._wrap(out)
     if should_record(input):
         node = node_cls()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from .._types import unsupported
 from ..autograd.graph import Node, SavedTensor, record, should_record
@@ -38,15 +39,13 @@ def elementwise(fn, input, other, *, float_result: bool = False):
     a, b, _ = binary_operands(input, other, float_result)
     if a is NotImplemented:
         return NotImplemented
+    token = quiet()  # 0 * inf, 1 / 0, overflow: NaN and inf as in PyTorch, no NumPy warning
     try:
         return Tensor._wrap(fn(a, b))
     except ValueError:
         raise broadcast_error(input, other) from None
-
-
-def _quiet_divide(a, b):
-    with np.errstate(all="ignore"):  # x / 0 is inf or nan, as in PyTorch, without a warning
-        return np.true_divide(a, b)
+    finally:
+        restore(token)
 
 
 def factor(saved, g):
@@ -146,10 +145,13 @@ def _add_or_sub(ufunc, node_cls, input, other, alpha, out):
         return NotImplemented
     if ufunc is np.subtract and (_is_bool(input) or _is_bool(other)):
         _check_bool_sub(input, other)
+    token = quiet()  # inf - inf, overflow: NaN and inf as in PyTorch, no NumPy warning
     try:
         result = Tensor._wrap(ufunc(a, b) if alpha == 1 else ufunc(a, _alpha(b, alpha)))
     except ValueError:
         raise broadcast_error(input, other) from None
+    finally:
+        restore(token)
     if should_record(input, other):
         node = node_cls()
         if alpha != 1:
@@ -167,8 +169,7 @@ def rsub(input, other, *, alpha=1):  # a function only: PyTorch's Tensor has no 
         return NotImplemented
     if _is_bool(input) or _is_bool(other):
         _check_bool_sub(input, other)
-    data = np.subtract(b, a if alpha == 1 else a * alpha)
-    out = Tensor._wrap(data)
+    out = Tensor._wrap(quietly(np.subtract, b, a if alpha == 1 else quietly(np.multiply, a, alpha)))
     if should_record(input):
         node = RsubBackward1()
         if alpha != 1:
@@ -205,7 +206,9 @@ def mul(input, other, *, out=None) -> Tensor:
     if type(other) is float and type(input) is Tensor and input._data.dtype.kind == "f" and \
             -3.4e38 <= other <= 3.4e38:  # (a larger number is inf in float32: see _core)
         # the commonest case, `x * 0.5`, without the general checks (it cannot fail)
+        token = quiet()  # (overflow: inf, as in PyTorch, without NumPy's warning)
         out = Tensor._wrap(np.multiply(input._data, other))
+        restore(token)
         if should_record(input):
             node = MulBackward0()
             node._s_other = other
@@ -258,7 +261,7 @@ def div(input, other, *, rounding_mode=None, out=None) -> Tensor:
         unsupported("div", out=out)
     if rounding_mode is not None:
         return _div_rounding(input, other, rounding_mode)
-    out = elementwise(_quiet_divide, input, other, float_result=True)
+    out = elementwise(np.true_divide, input, other, float_result=True)
     if out is NotImplemented:
         return out
     if should_record(input, other):
@@ -339,9 +342,7 @@ def reciprocal(input) -> Tensor:
     data = input._data
     if data.dtype.kind != "f":
         data = data.astype(np.float32)
-    with np.errstate(divide="ignore"):
-        data = np.reciprocal(data)
-    out = Tensor._wrap(data)
+    out = Tensor._wrap(quietly(np.reciprocal, data))
     if should_record(input):
         node = ReciprocalBackward0()
         record(node, out, input)
@@ -391,8 +392,7 @@ def _number_op(input, other, node_cls):
     ufunc = _NUMBER_UFUNCS[node_cls]
     if not isinstance(input, Tensor):
         return ufunc(input, other)
-    with np.errstate(all="ignore"):
-        out = Tensor._wrap(np.asarray(ufunc(input._data, other), input._data.dtype))
+    out = Tensor._wrap(np.asarray(quietly(ufunc, input._data, other), input._data.dtype))
     if should_record(input):
         node = node_cls()
         if node_cls.saved:

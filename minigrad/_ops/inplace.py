@@ -33,22 +33,13 @@ from .._state import local as _mode
 from .._tensor import Tensor
 from .._tensor_data import fill_value
 from ..autograd.functional_utils import sum_to
-from ..autograd.grad_mode import is_grad_enabled, is_inference_mode_enabled
 from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._core import broadcast_error, dtype_of, method
 from .indexing import _sequence_as_tuple, apply_slicing, values_must_be_a_tensor
+from .inplace_checks import bump_version, check_inplace, check_memory
 from .movement import clone
-from .views import (
-    AMBIGUOUS,
-    MULTI,
-    NO_GRAD,
-    AsStridedBackward0,
-    Placement,
-    _sync_view,
-    overlapping,
-    put_flat,
-)
+from .views import AsStridedBackward0, Placement, _sync_view, overlapping, put_flat
 
 __all__ = ["apply_inplace", "CopySlices", "AsStridedBackward0"]
 
@@ -89,24 +80,6 @@ class CopySlices(Node):
 
 
 # ---------------------------------------------------------------- the in-place recipe
-def _check_view(self: Tensor, recording: bool | None) -> None:
-    """PyTorch's refusals to modify some views in place with grad mode on.
-
-    Views made in no_grad mode are refused at once (``recording`` None); views made by split,
-    chunk or unbind when the op would be recorded.
-    """
-    d = self.__dict__
-    multi = d.get("_view_multi")
-    if recording is None:
-        if d.get("_view_no_grad") and self._base._requires_grad:
-            raise RuntimeError(f"{NO_GRAD} {MULTI}" if multi else f"{NO_GRAD} {AMBIGUOUS}")
-    elif multi is not None and (recording or self._requires_grad):
-        if self._grad_fn is None:
-            raise RuntimeError(f"{NO_GRAD} {MULTI}")
-        raise RuntimeError(f"Output {self._output_nr} of {multi} is a view and is being modified "
-                           f"inplace. {MULTI}")
-
-
 def _kind(d: np.dtype) -> int:
     return 2 if d.kind == "f" else (0 if d.kind == "b" else 1)
 
@@ -120,18 +93,17 @@ def _write(self: Tensor, data: np.ndarray, fills: bool = False,
     """
     dst = self._data
     if data.shape != dst.shape:
-        raise RuntimeError(f"output with shape [{', '.join(map(str, dst.shape))}] doesn't match "
-                           f"the broadcast shape [{', '.join(map(str, data.shape))}]")
-    if not dst.flags.writeable or (overlapping(dst) and not fills):  # (before the dtype check)
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers to a "
-            "single memory location. Please clone() the tensor before performing the operation.")
+        raise _shape_error(dst.shape, data.shape)
     if _kind(data.dtype) > _kind(dst.dtype):
         target = getattr(dtype_of(dst.dtype), "_c_type" if scalar_clamp else "_cpp")  # clamp_
         raise RuntimeError(f"result type {dtype_of(data.dtype)._cpp} can't be cast to the "
                            f"desired output type {target}")
-    np.copyto(dst, data, casting="unsafe")
-    self._vc[0] += 1
+    if dst.dtype.kind in "iub" and data.dtype.kind == "f":  # (inf or nan: no NumPy warning)
+        with np.errstate(invalid="ignore"):
+            np.copyto(dst, data, casting="unsafe")
+    else:
+        np.copyto(dst, data, casting="unsafe")
+    bump_version(self)
 
 
 def _save_original(node: Node, self: Tensor) -> None:
@@ -164,27 +136,6 @@ def _rebase(self: Tensor, node: Node) -> None:
     _sync_view(self)  # the view now reads from its base: AsStridedBackward0
 
 
-def _check_inplace(self: Tensor, grad_mode: bool) -> None:
-    """PyTorch's refusals to modify a tensor in place: inference tensors, leaves needing grad."""
-    if self._inference and not is_inference_mode_enabled():
-        raise RuntimeError(
-            "Inplace update to inference tensor outside InferenceMode is not allowed.You can "
-            "make a clone to get a normal tensor before doing inplace update.See "
-            "https://github.com/pytorch/rfcs/pull/17 for more details.")
-    if not grad_mode:
-        return
-    base = self._base
-    if base is not None:
-        _check_view(self, None)
-    if self.requires_grad:
-        if self._grad_fn is None and base is None:
-            raise RuntimeError(
-                "a leaf Variable that requires grad is being used in an in-place operation.")
-        if base is not None and base._grad_fn is None and base._requires_grad:
-            raise RuntimeError("a view of a leaf Variable that requires grad is being used "
-                               "in an in-place operation.")
-
-
 def _run_any_dtype(self: Tensor, op, args, kwargs):
     """``op(self, *args)``; on an integer or bool ``self`` its node is recorded all the same, as
     PyTorch's in-place ops do (``a.fill_(t)`` gives an int64 tensor with ``FillBackward3``;
@@ -199,19 +150,19 @@ def _run_any_dtype(self: Tensor, op, args, kwargs):
         _mode.any_dtype = state
 
 
-def apply_inplace(self: Tensor, op, *args, fills: bool = False, **kwargs):
+def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: bool = True,
+                  **kwargs):
     """Run the out-of-place ``op(self, *args)`` and make its result and node ``self``'s own.
 
-    ``fills``: the op writes one number everywhere (allowed on expanded memory).
+    ``fills``: the op writes one number everywhere (allowed on expanded memory);
+    ``differentiable``: False for ops PyTorch never records (``logical_not_``).
     """
-    grad_mode = is_grad_enabled()
-    _check_inplace(self, grad_mode)
+    check_inplace(self, args, kwargs, differentiable)
+    check_memory(self, (*args, *kwargs.values()), fills)
     out = _run_any_dtype(self, op, args, kwargs)
     if out is NotImplemented:
         return NotImplemented
-    node = out._grad_fn
-    if self._base is not None and grad_mode:
-        _check_view(self, node is not None)
+    node = out._grad_fn if differentiable else None
     if node is not None:
         _save_original(node, self)
     _write(self, out._data, fills, getattr(op, "__name__", "").startswith("clamp") and not any(
@@ -223,11 +174,12 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, **kwargs):
 
 
 # ---------------------------------------------------------------- the in-place ops
-def _variant(name: str):
+def _variant(name: str, differentiable: bool = True):
     """``x.name_(...)``: the in-place form of the out-of-place op ``x.name(...)``."""
 
     def op_(self, *args, **kwargs):
-        return apply_inplace(self, getattr(Tensor, name), *args, **kwargs)
+        return apply_inplace(self, getattr(Tensor, name), *args, differentiable=differentiable,
+                             **kwargs)
 
     op_.__name__ = name + "_"
     op_.__doc__ = f"In-place ``{name}``: writes the result into this tensor and returns it."
@@ -237,7 +189,7 @@ def _variant(name: str):
 for _name in ("add", "sub", "mul", "div", "neg", "clamp", "clamp_min", "clamp_max", "pow",
               "exp", "log", "sqrt", "abs", "sigmoid", "tanh", "relu", "sin", "cos",
               "reciprocal", "square", "bitwise_and",
-              "bitwise_or", "bitwise_xor", "logical_not",
+              "bitwise_or", "bitwise_xor",
               # (issue 7's ops, defined in unary_more/binary_more/reduce_more/shape_more)
               "floor", "ceil", "round", "trunc", "sign", "frac", "log1p", "expm1", "log2",
               "log10", "tan", "atan", "asin", "acos", "sinh", "cosh", "erf", "rsqrt",
@@ -250,10 +202,13 @@ for _name in ("add", "sub", "mul", "div", "neg", "clamp", "clamp_min", "clamp_ma
 def index_put_(self, indices, values, accumulate: bool = False):
     """In-place ``index_put``: writes ``values`` at the tensor ``indices`` of this tensor."""
     values_must_be_a_tensor(values, "index_put_")  # (before the in-place checks, as PyTorch)
+    if values._vc is self._vc or values._data.base is not None:  # (any overlap is refused)
+        check_memory(self, (values,), fills=True, full=True)
     return apply_inplace(self, Tensor.index_put, indices, values, accumulate)
 
 
 Tensor.index_put_ = index_put_
+Tensor.logical_not_ = _variant("logical_not", differentiable=False)  # (never recorded)
 Tensor.subtract_, Tensor.multiply_, Tensor.divide_ = Tensor.sub_, Tensor.mul_, Tensor.div_
 Tensor.true_divide_, Tensor.negative_ = Tensor.div_, Tensor.neg_
 Tensor.clip_ = Tensor.clamp_
@@ -302,11 +257,22 @@ def _filled(input, value):
     return record(FillBackward2(), out, input) if should_record(input) else out
 
 
+def _shape_error(dst_shape, shape) -> RuntimeError:
+    return RuntimeError(f"output with shape [{', '.join(map(str, dst_shape))}] doesn't match "
+                        f"the broadcast shape [{', '.join(map(str, shape))}]")
+
+
 def _copied(input, src):
-    try:
-        data = np.array(np.broadcast_to(src._data, input._data.shape), input._data.dtype)
-    except ValueError:
-        raise broadcast_error(input, src) from None
+    shape = input._data.shape
+    if src._data.shape != shape:
+        try:
+            full = np.broadcast_shapes(shape, src._data.shape)
+        except ValueError:
+            raise broadcast_error(input, src) from None
+        if full != shape:
+            raise _shape_error(shape, full)
+    # (cast: NaN and 300.0 into int8 as PyTorch casts them, without NumPy's warning)
+    data = np.array(cast(np.broadcast_to(src._data, shape), input._data.dtype))
     out = Tensor._wrap(data)
     if data.dtype.kind in "fc" and should_record(input, src):  # (an integer copy: no history)
         record(CopyBackwards(), out, input, src, broadcast=True)
@@ -339,6 +305,11 @@ def fill_(self, value):
 @method("copy_")
 def copy_(self, src, non_blocking: bool = False):
     """Copy ``src`` (broadcast, converted to this tensor's dtype) into this tensor."""
+    if isinstance(src, (bool, int, float)):  # a number is taken as a 0-d tensor, as in PyTorch
+        src = Tensor._wrap(np.asarray(src))
+    elif not isinstance(src, Tensor):
+        raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not "
+                        f"{type(src).__name__}")
     return apply_inplace(self, _copied, src)
 
 
@@ -382,7 +353,11 @@ def setitem(self, index, value):
     if type(index) is not tuple:
         index = tuple(index) if isinstance(index, list) and _sequence_as_tuple(index) else (index,)
     value = _as_value(self, value)
-    dst, found = apply_slicing(self, index)
+    try:
+        dst, found = apply_slicing(self, index)
+    except IndexError:
+        check_inplace(self, (value,))  # (PyTorch refuses the in-place write first)
+        raise
     if not found:
         _copy_to(dst, value)
         return

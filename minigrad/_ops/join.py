@@ -21,6 +21,7 @@ from . import _formula as F
 from ._core import method
 from .errors import needs_dims, no_dims
 from .movement import u64, views_of
+from .views import mark_multi
 
 __all__ = ["cat", "concat", "concatenate", "stack", "split", "chunk", "unbind"]
 
@@ -175,8 +176,7 @@ class UnbindBackward0(Node):
 def _views(input, datas, node):
     """Several views of ``input`` made by one multi-output node."""
     outs = views_of(input, datas, node if should_record(input) else None)
-    for t in outs:
-        t._view_multi = type(node).__name__[:-9]  # modifying them in place is an error
+    mark_multi(outs, type(node).__name__[:-9])  # modifying them in place is an error
     return tuple(outs)
 
 

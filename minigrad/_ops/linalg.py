@@ -13,8 +13,11 @@ into one ``mm`` or expanded for ``bmm``, and the result is ``UnsafeViewBackward0
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
+from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
@@ -53,16 +56,23 @@ class _ProductBackward(Node):
                 None if first is None else self.grad_second(g, value(first)))
 
 
+@functools.cache
+def _attributes(operands: tuple) -> tuple:
+    """For each operand name: where a product node keeps it, its sizes and its strides
+    (``_s_<name>``, ...; made once per class, not per op)."""
+    return tuple((f"_s_{n}", f"_s_{n}_sym_sizes", f"_s_{n}_sym_strides") for n in operands)
+
+
 def _save_operands(node, a, b, self_first: bool = False):
     """Saves ``b`` if ``a`` needs a gradient and ``a`` if ``b`` does (see _ProductBackward), in
     PyTorch's order (what saved_tensors_hooks see): ``a`` first for dot, mv and addmm."""
-    first, second = node.operands
+    (first, _, _), (second, _, _) = _attributes(node.operands)
     if self_first and b._requires_grad:
-        setattr(node, f"_s_{first}", SavedTensor(a))
+        setattr(node, first, SavedTensor(a))
     if a._requires_grad:
-        setattr(node, f"_s_{second}", SavedTensor(b))
+        setattr(node, second, SavedTensor(b))
     if b._requires_grad and not self_first:
-        setattr(node, f"_s_{first}", SavedTensor(a))
+        setattr(node, first, SavedTensor(a))
     return node
 
 
@@ -129,7 +139,7 @@ def mv(input, vec):
                            f"{_short(vec)}, {_short(input)}, and {_short(vec)}")
     if a.size:  # (an empty matrix: zeros, without a kernel)
         _no_bool(input, "addmv_impl_cpu")
-    out = Tensor._wrap(a @ b)
+    out = Tensor._wrap(quietly(np.matmul, a, b))  # (overflow: inf, no NumPy warning)
     if should_record(input, vec):
         record(_save_operands(MvBackward0(), input, vec, True), out, input, vec)
     return out
@@ -161,9 +171,9 @@ def _strides2(d) -> tuple:
 def _save_mm(node, a, b, self_first: bool = False):
     """What mm-like nodes keep: the operands (see _save_operands), both sizes, an operand's
     strides only if it needs a gradient (as PyTorch), and whether mat2 is a transposed view."""
-    for name, t in zip(node.operands, (a, b)):
-        setattr(node, f"_s_{name}_sym_sizes", t._data.shape)
-        setattr(node, f"_s_{name}_sym_strides", _strides2(t._data) if t._requires_grad else ())
+    for (_, sizes, strides), t in zip(_attributes(node.operands), (a, b)):
+        setattr(node, sizes, t._data.shape)
+        setattr(node, strides, _strides2(t._data) if t._requires_grad else ())
     if b._requires_grad:
         node._mat2_t = F.transposed(b._data)
     return _save_operands(node, a, b, self_first)
@@ -188,7 +198,11 @@ class MmBackward0(_ProductBackward):
 def mm(input, mat2) -> Tensor:
     """Matrix product of an (n x k) and a (k x m) matrix."""
     _check_mm(input, mat2)
-    out = Tensor._wrap(input._data @ mat2._data)
+    token = quiet()  # overflow, inf * 0: inf and NaN as in PyTorch, no NumPy warning
+    try:
+        out = Tensor._wrap(input._data @ mat2._data)
+    finally:
+        restore(token)
     if should_record(input, mat2):
         record(_save_mm(MmBackward0(), input, mat2), out, input, mat2)
     return out
@@ -222,7 +236,7 @@ def bmm(input, mat2):
         _no_bool(input, "bmm")  # (PyTorch checks a bool input before the dtypes)
     if a.dtype != b.dtype:
         raise RuntimeError(f"expected scalar type {_short(input)} but found {_short(mat2)}")
-    out = Tensor._wrap(np.matmul(a, b))
+    out = Tensor._wrap(quietly(np.matmul, a, b))  # (overflow: inf, no NumPy warning)
     if should_record(input, mat2):
         record(_save_operands(BmmBackward0(), input, mat2), out, input, mat2)
     return out
@@ -299,12 +313,16 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     if not (a.ndim == 2 and b.ndim == 2 and a.shape[1] == b.shape[0] and a.dtype.kind == "f"
             and a.dtype == b.dtype == bias.dtype and bias.shape == b.shape[1:]):
         _check_addmm(input, mat1, mat2)
-    prod = a @ b
-    if alpha == 1 and beta == 1:
-        prod += bias  # the product is a new array: add in place, saving a copy
-        d = prod
-    else:
-        d = prod * alpha + bias * beta
+    token = quiet()  # overflow, inf * 0: inf and NaN as in PyTorch, no NumPy warning
+    try:
+        prod = a @ b
+        if alpha == 1 and beta == 1:
+            prod += bias  # the product is a new array: add in place, saving a copy
+            d = prod
+        else:
+            d = prod * alpha + bias * beta
+    finally:
+        restore(token)
     out = Tensor._wrap(d)
     if should_record(input, mat1, mat2):
         node = AddmmBackward0()

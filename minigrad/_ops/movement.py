@@ -209,7 +209,7 @@ class TBackward0(Node):
 def transpose(input, dim0: int, dim1: int) -> Tensor:
     """A view with dimensions ``dim0`` and ``dim1`` swapped (also ``swapaxes``, ``swapdims``)."""
     a, b = input._wrap_dim(dim0), input._wrap_dim(dim1)
-    out = np.swapaxes(input._data, a, b) if input._data.ndim else input._data.view()
+    out = input._data.swapaxes(a, b) if input._data.ndim else input._data.view()
     node = None
     if should_record(input):
         node = TransposeBackward0()
@@ -358,7 +358,8 @@ def _expanded_shape(input, sizes) -> tuple:
     lead = len(sizes) - len(shape)
     if lead < 0:
         raise RuntimeError(
-            f"expand({input.type()}{{[{', '.join(map(str, shape))}]}}, "
+            f"expand({'CPUBoolType' if input._data.dtype == bool else input.type()}"
+            f"{{[{', '.join(map(str, shape))}]}}, "
             f"size=[{', '.join(map(str, sizes))}]): the number of sizes provided ({len(sizes)}) "
             f"must be greater or equal to the number of dimensions in the tensor ({len(shape)})")
     if min(sizes, default=0) < 0 and (not shape or min(sizes[:lead], default=0) < -1):

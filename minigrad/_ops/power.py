@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
@@ -86,9 +87,8 @@ class PowBackward2(Node):
             return (g * scale(r, log_base),)
 
 
-def _power_arrays(a, b):
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return np.power(a, b) if np.asarray(a).dtype.kind == "f" else _int_pow(a, b)
+def _power_arrays(a, b):  # (quiet: elementwise switches NumPy's warnings off)
+    return np.power(a, b) if np.asarray(a).dtype.kind == "f" else _int_pow(a, b)
 
 
 def _int_pow(a, b):
@@ -130,11 +130,11 @@ def _pow_scalar(input, p):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     if nd.kind == "b":  # a bool tensor to a bool power stays bool
         return Tensor._wrap(np.power(a.astype(np.int64), int(p)).astype(bool))
-    if nd.kind == "f" and type(p) is int and p >= 0:  # cannot divide by 0 or leave the domain
-        data = np.power(a, b)
-    else:
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            data = _power(a, b) if nd.kind == "f" else np.power(a, b)
+    token = quiet()  # 0 ** -1, overflow: inf and NaN as in PyTorch, no NumPy warning
+    try:
+        data = _power(a, b) if nd.kind == "f" else np.power(a, b)
+    finally:
+        restore(token)
     out = Tensor._wrap(data)
     if should_record(input):
         node = PowBackward0()
@@ -150,8 +150,11 @@ def _rpow(self, base):
         return NotImplemented
     if nd.kind == "b":
         raise NotImplementedError("\"pow\" not implemented for 'Bool'")
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+    token = quiet()  # 0 ** -1, overflow: inf and NaN as in PyTorch, no NumPy warning
+    try:
         data = np.power(a, b) if nd.kind == "f" else _int_pow(a, b)
+    finally:
+        restore(token)
     out = Tensor._wrap(data)
     if should_record(self):
         node = PowBackward2()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
+from .._quiet import quiet, restore
 from .._tensor import Tensor
 from .._types import invalid_combination
 from ..autograd.graph import Node, SavedTensor, record, should_record
@@ -126,9 +127,13 @@ def reduction_input(input, dtype, fn: str, dim=_ALL):
 def total(reduce, d: np.ndarray, nd, **kwargs) -> np.ndarray:
     """``reduce(d, dtype=nd, ...)``; float16 is added up in float32 and rounded once at the
     end, as PyTorch does (so a sum that overflows float16 is inf, without NumPy's warning)."""
-    if nd == np.float16:
-        return _dtype.cast(np.asarray(reduce(d, dtype=np.float32, **kwargs)), np.dtype(nd))
-    return np.asarray(reduce(d, dtype=nd, **kwargs))
+    token = quiet()  # inf + -inf, overflow: NaN and inf as in PyTorch, no NumPy warning
+    try:
+        if nd == np.float16:
+            return _dtype.cast(np.asarray(reduce(d, dtype=np.float32, **kwargs)), np.dtype(nd))
+        return np.asarray(reduce(d, dtype=nd, **kwargs))
+    finally:
+        restore(token)
 
 
 @method("sum")

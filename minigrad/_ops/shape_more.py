@@ -1,7 +1,6 @@
 """More movement ops: ``flip``, ``roll``, ``repeat``/``tile``, ``tril``/``triu``, ``diag``,
 ``diagonal``, ``unflatten``, ``hstack``/``vstack``, ``masked_select``, ``outer``,
-``tensordot``, and the in-place ``t_``, ``unsqueeze_``, ``squeeze_``,
-``fill_diagonal_``.
+``tensordot`` (the in-place ``t_``, ``squeeze_``... are in ``inplace_shape``).
 
 >>> import minigrad as torch
 >>> x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
@@ -368,67 +367,3 @@ def masked_select(input, mask):
     return out
 
 
-# ---------------------------------------------------------------- in-place movement
-@method("t_")
-def t_(self):
-    """Transpose a tensor of at most 2 dims in place."""
-    return _reshape_inplace(self, self.t())
-
-
-@method("unsqueeze_")
-def unsqueeze_(self, dim: int):
-    return _reshape_inplace(self, self.unsqueeze(dim))
-
-
-@method("squeeze_")
-def squeeze_(self, dim=None):
-    return _reshape_inplace(self, self.squeeze() if dim is None else self.squeeze(dim))
-
-
-def _reshape_inplace(self, new):
-    """Make ``self`` the (view) result ``new``: its data, node and base."""
-    if new._grad_fn is not None:  # (recorded: the in-place checks of every in-place op)
-        from .inplace import _check_inplace
-
-        _check_inplace(self, True)
-    self._data = new._data
-    if new._grad_fn is not None:
-        self._grad_fn, self._output_nr = new._grad_fn, new._output_nr
-    return self
-
-
-@method("fill_diagonal_")
-def fill_diagonal_(self, fill_value, wrap: bool = False):
-    """Write ``fill_value`` on the main diagonal, in place."""
-    from .inplace import apply_inplace
-
-    if self.dim() < 2:
-        raise RuntimeError("dimensions must larger than 1")
-    if self.dim() > 2 and len(set(self.shape)) > 1:
-        raise RuntimeError("all dimensions of input must be of equal length")
-
-    def filled(input, value):
-        d = input._data.copy()
-        n = min(d.shape)
-        idx = np.arange(n)
-        d[(idx,) * d.ndim] = value
-        out = Tensor._wrap(d)
-        if should_record(input):
-            mask = np.ones_like(d)
-            mask[(idx,) * d.ndim] = 0
-            node = _FillDiagBackward()
-            node._mask = mask
-            record(node, out, input)
-        return out
-
-    return apply_inplace(self, filled, fill_value)
-
-
-class _FillDiagBackward(Node):
-    """z = self.fill_diagonal_(v):  dself = g with the diagonal zeroed."""
-
-    def backward(self, g):
-        return (g * self._mask,)
-
-
-_FillDiagBackward.__name__ = _FillDiagBackward.__qualname__ = "FillBackward0"

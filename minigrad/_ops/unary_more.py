@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 
+from .._quiet import quietly
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
@@ -177,7 +178,7 @@ def round(input, *, decimals: int | None = None):  # noqa: A001 - PyTorch's name
     if kind == "b" or kind in "iu" and decimals is not None:
         raise not_implemented("round_cpu" if decimals else "round_vml_cpu", input.dtype)
     decimals = decimals or 0
-    data = np.round(input._data, decimals)
+    data = quietly(np.round, input._data, decimals)  # (x * 10**decimals may overflow: inf)
     out = Tensor._wrap(data)
     if should_record(input) and data.dtype.kind == "f":
         node = RoundBackward1() if decimals else RoundBackward0()

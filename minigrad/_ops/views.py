@@ -23,13 +23,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._state import local as _mode
 from .._tensor import Tensor
 from ..autograd.graph import Node, record, should_record
 from . import _formula as F
 from ._core import method
 
 __all__ = ["view_of", "views_of", "strided", "overlapping", "as_strided", "AsStridedBackward0",
-           "Placement", "put_flat", "MULTI", "NO_GRAD", "AMBIGUOUS"]
+           "Placement", "put_flat", "MULTI", "made_without_grad", "mark_multi",
+           "shared_memory"]
 
 
 # ---------------------------------------------------------------- making views
@@ -50,22 +52,71 @@ def views_of(src: Tensor, datas, node: Node | None = None) -> tuple:
         t._vc, t._base = src._vc, base
         outs.append(t)
     outs = tuple(outs)
+    if _mode.inference_mode or src._inference:  # a view is an inference tensor if its base is
+        for t in outs:
+            t._inference = src._inference
     if node is not None:  # (one view is recorded as one output: an integer one then raises)
         record(node, outs[0] if len(outs) == 1 else outs, src)
+        if src._view_no_grad or src._view_multi is not None:
+            _chain(src, outs, node)
     elif src._requires_grad:
-        # made in no_grad mode: they show requires_grad=True (as the base does) but lead nowhere
-        # in a graph, and PyTorch forbids modifying them in place with grad mode on
+        # made in no_grad (or inference) mode: they show requires_grad=True (as the base does)
+        # but lead nowhere in a graph, and PyTorch forbids modifying them in place with grad
+        # mode on (outside inference mode)
+        mode = "inference" if _mode.inference_mode else "no_grad"
         for t in outs:
-            t._requires_grad = t._view_no_grad = True
+            t._requires_grad, t._view_no_grad = True, mode
     for t in outs:
         t._view_vc = t._vc[0]  # the version its grad_fn describes (see _sync_view)
     return outs
+
+
+def _chain(src: Tensor, outs: tuple, node: Node) -> None:
+    """Views of a view that may not be modified in place are refused in the same way."""
+    for t in outs:
+        if src._view_no_grad:
+            t._view_no_grad, t._view_chained = src._view_no_grad, True
+        else:
+            t._view_multi = type(node).__name__[:-9]
+
+
+def mark_multi(outs: tuple, name: str) -> None:
+    """The views made by split/chunk/unbind (``name``): modifying them in place is refused. A
+    piece of a view made in no_grad mode is refused as a piece (PyTorch's newer rule wins),
+    a piece of one made in inference mode as that."""
+    for t in outs:
+        t._view_multi = name
+        if t._view_no_grad == "no_grad" and t.__dict__.get("_view_chained"):
+            t._view_no_grad = t._view_chained = False
 
 
 def overlapping(d: np.ndarray) -> bool:
     """Whether several elements of ``d`` share one memory location (an expanded dimension;
     never for an empty tensor)."""
     return d.size > 0 and any(s == 0 and n > 1 for n, s in zip(d.shape, d.strides))
+
+
+def _dense(d: np.ndarray) -> bool:
+    """PyTorch's *non-overlapping and dense*: the elements fill a block of memory without gaps,
+    in some order of the dimensions."""
+    expected = d.itemsize
+    for stride, n in sorted((s, n) for n, s in zip(d.shape, d.strides) if n != 1):
+        if stride != expected:
+            return False
+        expected *= n
+    return True
+
+
+def shared_memory(a: np.ndarray, b: np.ndarray) -> str | None:
+    """How two arrays share memory, as PyTorch judges it: 'full' (the same elements, same
+    layout), 'partial' (other overlaps), or None (apart, or too hard to tell: not dense)."""
+    if a.size == 0 or b.size == 0 or not (_dense(a) and _dense(b)):
+        return None
+    a0, b0 = a.ctypes.data, b.ctypes.data
+    a1, b1 = a0 + a.nbytes, b0 + b.nbytes
+    if a0 == b0 and a1 == b1:
+        return "full" if a.strides == b.strides else "partial"
+    return "partial" if a0 < b1 and b0 < a1 else None
 
 
 def strided(data: np.ndarray, shape: tuple, strides: tuple) -> np.ndarray:
@@ -165,25 +216,40 @@ def _sync_view(self) -> None:
 MULTI = ("This view is the output of a function that returns multiple views. Such functions "
           "do not allow the output views to be modified inplace. You should replace the inplace "
           "operation by an out-of-place one.")
-NO_GRAD = ("A view was created in no_grad mode and is being modified inplace with grad mode "
-            "enabled.")
 AMBIGUOUS = ("Given that this use case is ambiguous and error-prone, it is forbidden. You can "
               "clarify your code by moving both the view and the inplace either both inside the "
               "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
               "want the inplace to be tracked).")
 
 
+def made_without_grad(self: Tensor, rebased: bool = False) -> str:
+    """PyTorch's refusal to modify in place (or, ``rebased``, to bring up to date after its base
+    changed in place) a view made in no_grad or inference mode, or a view of such a view."""
+    mode = self._view_no_grad or "no_grad"  # (False: a split of a base not requiring grad)
+    d = self.__dict__
+    if d.get("_view_chained"):
+        head = (f"Output {self._output_nr} of {self._grad_fn.name()[:-9]} is a view of a view "
+                f"which was created in {mode} mode and")
+    else:
+        head = f"A view was created in {mode} mode and"
+    change = ("its base or another view of its base has been modified inplace" if rebased
+              else "is being modified inplace")
+    if mode == "no_grad":
+        why = AMBIGUOUS if self._view_no_grad else MULTI
+        return f"{head} {change} with grad mode enabled. {why}"
+    why = AMBIGUOUS.replace("no_grad block", "inference_mode block")
+    return f"{head} {change} in normal mode. {why}"
+
+
 def _check_rebased_view(self: Tensor) -> None:
     """PyTorch's refusal to give a new grad_fn to a view whose base (or another view of it)
     changed in place, when the view was made in no_grad mode or by split/chunk/unbind."""
-    d = self.__dict__
-    multi = d.get("_view_multi")
-    changed = "its base or another view of its base has been modified inplace"
-    if d.get("_view_no_grad"):
-        raise RuntimeError(f"A view was created in no_grad mode and {changed} with grad mode "
-                           f"enabled. {AMBIGUOUS}")
+    if self._view_no_grad:
+        raise RuntimeError(made_without_grad(self, rebased=True))
+    multi = self.__dict__.get("_view_multi")
     if multi is None:
         return
+    changed = "its base or another view of its base has been modified inplace"
     if self._grad_fn is None:
         raise RuntimeError(f"A view was created in no_grad mode and {changed} with grad mode "
                            f"enabled. {MULTI}")
@@ -215,6 +281,13 @@ def _ints(values) -> str:
     return ", ".join(map(str, values))
 
 
+@method("storage_offset")
+def offset_in_storage(input) -> int:
+    """Where the tensor's first element sits in its storage, counted in elements."""
+    data = input._data
+    return (data.ctypes.data - _storage(data).ctypes.data) // data.itemsize
+
+
 @method("as_strided")
 def as_strided(input, size, stride, storage_offset=None) -> Tensor:
     """A view of the input's memory (its storage) with the given sizes, strides and offset,
@@ -227,8 +300,7 @@ def as_strided(input, size, stride, storage_offset=None) -> Tensor:
                            f"strides: [{_ints(stride)}]")
     data = input._data
     store, item = _storage(data), data.itemsize
-    offset = ((data.ctypes.data - store.ctypes.data) // item if storage_offset is None
-              else storage_offset)
+    offset = offset_in_storage(input) if storage_offset is None else storage_offset
     need = 0 if 0 in size else item * (offset + 1 + sum((n - 1) * s for n, s in zip(size, stride)))
     if need > store.nbytes:
         raise RuntimeError(

@@ -119,15 +119,19 @@ MORE = {
                        np={"a": "expand(grad, a.shape, dim, keepdim) * 2 * (a - mean(a, dim)) / "
                                 "(count(a.shape, dim) - one(correction))"},
                        a="expand(grad) * 2 * (a - mean(a, dim)) / (N - correction)"),
-    "VarMeanBackward0": _r("(v, m) = var_mean(a, dim, correction)", words=True,
-                           a="var's rule for grad_0 + expand(grad_1) / N  (N: elements reduced)"),
-    "StdMeanBackward0": _r("(s, m) = std_mean(a, dim, correction)", words=True,
-                           a="std's rule for grad_0 + expand(grad_1) / N  (N: elements reduced)"),
     "StdBackward0": _r("z = std(a, dim, correction)  (N: the number of elements reduced)",
                        dict(_STAT, z="result"),
                        np={"a": "expand(grad / z, a.shape, dim, keepdim) * (a - mean(a, dim)) / "
                                 "(count(a.shape, dim) - one(correction))"},
                        a="expand(grad / z) * (a - mean(a, dim)) / (N - correction)"),
+    "VarMeanBackward0": _r("(v, m) = var_mean(a, dim, correction)  (N: the number reduced)",
+                           _STAT, words=True,
+                           a="expand(grad_0) * 2 * (a - m) / (N - correction) + "
+                             "expand(grad_1) / N"),
+    "StdMeanBackward0": _r("(s, m) = std_mean(a, dim, correction)  (N: the number reduced)",
+                           dict(_STAT, s="result0"), words=True,
+                           a="expand(grad_0 / s) * (a - m) / (N - correction) + "
+                             "expand(grad_1) / N"),
     "LogsumexpBackward0": _r("z = logsumexp(a, dim) = log(sum(exp(a), dim))",
                              {"a": "self", "z": "result", "dim": "dim", "keepdim": "keepdim"},
                              np={"a": "expand(grad, a.shape, dim, keepdim) * "
@@ -171,8 +175,6 @@ MORE = {
                                 {"mask": "mask", "a": "self"},
                                 np={"a": "unmask(grad, mask, a)"},
                                 a="zeros like a, with grad put where mask is True"),
-    "FillBackward0": _r("z = a filled with a number  (all of it, or its diagonal: "
-                        "fill_diagonal_)", words=True, a="grad, with zeros where a was filled"),
     # ---- random sampling: a sample is not differentiated
     "NormalBackward0": _random("a.normal_(mean, std)  (in place)", "a"),
     "UniformBackward0": _random("a.uniform_(low, high)  (in place)", "a"),

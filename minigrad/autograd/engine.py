@@ -29,6 +29,7 @@ import warnings
 
 import numpy as np
 
+from .._quiet import quiet, restore
 from .._state import anomaly as _anomaly
 from .._state import local as _mode
 from .._tensor import Tensor
@@ -36,6 +37,7 @@ from . import hooks as _hooks
 from .anomaly_mode import check_nan, warn_failed_node
 from .functional_utils import sum_to
 from .graph import AccumulateGrad, GraphRoot, grad_accumulator
+from .ready_queue import heap_pop
 from .schedule import GraphTask, Plan
 from .step import Contribution, Step, frozen
 
@@ -55,10 +57,10 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
     """
     task = GraphTask(root, buffers, plan, keep_graph, create_graph,
                      emit, (frozen if snapshot else _as_is) if emit else None)
-    index = 0
+    index, ready = 0, task.ready
     with _GradMode(create_graph) as mode:
-        while task.ready:
-            node = task.pop()
+        while ready:
+            node = heap_pop(ready) if len(ready) > 1 else ready.pop()  # (task.pop(), inlined)
             g = buffers.pop(node, None)
             if plan is not None and not plan.visit(node, g):  # captured, not run
                 continue
@@ -82,26 +84,28 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
 
 
 class _GradMode:
-    """Grad mode set to ``create_graph`` while nodes run, the caller's around each yield."""
+    """Grad mode set to ``create_graph`` while nodes run, the caller's around each yield;
+    NumPy's float warnings off while nodes run (formulas meet inf and NaN as PyTorch's do)."""
 
     def __init__(self, enabled: bool):
         self.enabled = enabled
 
     def __enter__(self) -> _GradMode:
-        self.outer, self.running = _mode.grad_enabled, True
-        _mode.grad_enabled = self.enabled
+        self.take()
         return self
 
     def take(self) -> None:
         self.outer, self.running = _mode.grad_enabled, True
         _mode.grad_enabled = self.enabled
+        self.numpy_state = quiet()
 
     def hand_back(self) -> None:
         _mode.grad_enabled, self.running = self.outer, False
+        restore(self.numpy_state)
 
     def __exit__(self, *exc) -> None:
         if self.running:  # (a generator dropped between steps leaves the caller's mode alone)
-            _mode.grad_enabled = self.outer
+            self.hand_back()
 
 
 def _as_is(g):

@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import _sampling
 from .._creation import default_generator
+from .._ops import activation as _activation
 from .._ops import arithmetic as _arith
 from .._ops._core import broadcast_error
 from .._tensor import Tensor
@@ -247,7 +248,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
             target = target * (1 - label_smoothing) + label_smoothing / n_classes
         return _cross_entropy_probs(input.log_softmax(class_dim), target, weight, code,
                                     class_dim)
-    logp = input.log_softmax(class_dim)
+    logp = _activation.log_softmax(input, class_dim)  # (class_dim is valid: no argument checks)
     _check_nll_args(input, target, weight)
     loss = _loss.nll_loss(logp, target, weight, ignore_index, code)
     if label_smoothing > 0:

@@ -24,6 +24,7 @@ from collections import defaultdict
 
 import numpy as np
 
+from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad
 
@@ -127,11 +128,18 @@ class Optimizer:
         Each optimizer says how one parameter changes in ``_update(p, group)``.
         """
         loss = self._closure_loss(closure)
+        token = quiet()  # an inf or NaN gradient updates as in PyTorch, without NumPy's warnings
+        try:
+            self._update_all()
+        finally:
+            restore(token)
+        return loss
+
+    def _update_all(self) -> None:
         for group in self.param_groups:
             for p in group["params"]:
                 if p._grad is not None:
                     self._update(p, group)
-        return loss
 
     def _update(self, p, group) -> None:
         raise NotImplementedError

@@ -50,9 +50,7 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
 
-    def step(self, closure=None):
-        """Update every parameter that has a gradient; returns the closure's loss, if any."""
-        loss = self._closure_loss(closure)
+    def _update_all(self) -> None:  # (one loop per group: the hyper-parameters read once)
         for group in self.param_groups:
             lr, momentum, wd = group["lr"], group["momentum"], group["weight_decay"]
             maximize, dampening, nesterov = group["maximize"], group["dampening"], \
@@ -68,7 +66,6 @@ class SGD(Optimizer):
                     g = self._momentum(p, g, momentum, dampening, nesterov)
                 p._data -= lr * g
                 p._vc[0] += 1
-        return loss
 
     def _momentum(self, p, g, momentum, dampening, nesterov):
         state = self.state[p]

@@ -141,6 +141,8 @@ def _extra_graphs():
             a.masked_fill(a > 3, v()), F.mse_loss(a, b), F.mse_loss(a, b, reduction="sum"),
             a.permute(1, 0), a.t().reshape(3, 2), a.unsqueeze(0).squeeze(),
             a.unsqueeze(0).squeeze(0), a.unsqueeze(0).squeeze((0,)), a.to(mg.float32),
+            (a * 1).t_(), (a * 1).transpose_(0, 1), (a * 1).unsqueeze_(0).squeeze_(),
+            (a * 1).unsqueeze_(0).squeeze_((0,)),
             mg.where(a > 3, a, b), (a * 1).zero_(), (a * 1).copy_(b), mul_by_number(a, 3),
             div_by_number(a, 4), mg.cat([a, b]), mg.stack([a, b]), a.split(1)[0],
             a.split([1, 1])[1], a.unbind()[0], a[0], a[:, 1:], a[mg.tensor([0, 0])],

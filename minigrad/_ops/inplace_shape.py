@@ -1,0 +1,122 @@
+"""In-place shape ops (``t_``, ``transpose_``, ``unsqueeze_``, ``squeeze_``) and
+``fill_diagonal_``, with PyTorch's refusals and node names.
+
+An in-place shape op gives the tensor the shape of its out-of-place view and, when recorded,
+that view's node under PyTorch's in-place name (``TBackward1`` for ``t_``): the tensor keeps its
+identity, its version goes up.
+
+>>> import minigrad as torch
+>>> y = torch.ones(2, 3, requires_grad=True) * 1
+>>> y.t_().shape, y.grad_fn.name(), y._version
+(torch.Size([3, 2]), 'TBackward1', 1)
+"""
+
+from __future__ import annotations
+
+from ._core import method
+from .inplace_checks import bump_version, check_inplace
+from .linalg import SqueezeBackward4
+from .movement import (
+    SqueezeBackward0,
+    SqueezeBackward1,
+    SqueezeBackward2,
+    TBackward0,
+    TransposeBackward0,
+    UnsqueezeBackward0,
+)
+
+__all__ = ["t_", "transpose_", "unsqueeze_", "squeeze_", "fill_diagonal_"]
+
+
+# ---------------------------------------------------------------- in-place movement
+class TBackward1(TBackward0):
+    """z = self.t_() (in place):  the gradient, transposed back."""
+
+
+class TransposeBackward1(TransposeBackward0):
+    """z = self.transpose_(dim0, dim1) (in place):  swap the two dimensions back."""
+
+
+class UnsqueezeBackward1(UnsqueezeBackward0):
+    """z = self.unsqueeze_(dim) (in place):  remove the added dimension from the gradient."""
+
+
+class SqueezeBackward3(SqueezeBackward0):
+    """z = self.squeeze_() (in place):  the removed size-1 dimensions are put back."""
+
+
+class SqueezeBackward5(SqueezeBackward2):
+    """z = self.squeeze_(dims) (in place):  reshape the gradient back."""
+
+
+# the in-place op's node is the out-of-place op's, under PyTorch's in-place name
+_INPLACE = {TBackward0: TBackward1, TransposeBackward0: TransposeBackward1,
+            UnsqueezeBackward0: UnsqueezeBackward1, SqueezeBackward0: SqueezeBackward3,
+            SqueezeBackward1: SqueezeBackward4, SqueezeBackward2: SqueezeBackward5}
+
+
+@method("t_")
+def t_(self):
+    """Transpose a tensor of at most 2 dims in place."""
+    check_inplace(self)
+    if self._data.ndim > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
+                           f"{self._data.ndim}D")
+    return _reshape_inplace(self, self.t())
+
+
+@method("transpose_", "swapaxes_", "swapdims_")
+def transpose_(self, dim0: int, dim1: int):
+    """Swap dimensions ``dim0`` and ``dim1`` in place."""
+    check_inplace(self)
+    return _reshape_inplace(self, self.transpose(dim0, dim1))
+
+
+@method("unsqueeze_")
+def unsqueeze_(self, dim: int):
+    """Insert a size-1 dimension at ``dim``, in place."""
+    check_inplace(self)
+    return _reshape_inplace(self, self.unsqueeze(dim))
+
+
+@method("squeeze_")
+def squeeze_(self, dim=None):
+    """Remove size-1 dimensions (all of them, or those among ``dim``), in place."""
+    check_inplace(self)
+    return _reshape_inplace(self, self.squeeze() if dim is None else self.squeeze(dim))
+
+
+def _reshape_inplace(self, new):
+    """Make ``self`` the (view) result ``new``: its data and, when recorded, its node (renamed
+    as PyTorch names the in-place op's). Its version goes up, as for every in-place op."""
+    self._data = new._data
+    bump_version(self)
+    node = new._grad_fn
+    if node is not None:
+        node.__class__ = _INPLACE[type(node)]
+        self._grad_fn, self._output_nr, self._requires_grad = node, 0, True
+        if self._base is not None:
+            self._view_vc = self._vc[0]  # (up to date: the node is the view's own history)
+    return self
+
+
+@method("fill_diagonal_")
+def fill_diagonal_(self, fill_value, wrap: bool = False):
+    """Write ``fill_value`` on the main diagonal, in place (for a tall matrix with ``wrap``,
+    also on the diagonals below, every ``columns + 1`` rows).
+
+    As in PyTorch, the diagonal is an ``as_strided`` view that is filled (``fill_``): a leaf
+    requiring grad is refused as "a view of a leaf", and the history is a ``CopySlices``.
+    """
+    n = self.dim()
+    if n < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if n > 2 and len(set(self.shape)) > 1:
+        raise RuntimeError("all dimensions of input must be of equal length")
+    rows, cols = self.shape[0], self.shape[1]
+    step, offset = sum(self.stride()), self.storage_offset()
+    self.as_strided((min(rows, cols),), (step,), offset).fill_(fill_value)
+    if wrap and n == 2 and rows > cols + 1:
+        rest = (self.numel() + cols) // (cols + 1) - cols
+        self.as_strided((rest,), (step,), offset + self.stride(0) * (cols + 1)).fill_(fill_value)
+    return self
