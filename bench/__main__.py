@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import platform
+import tempfile
 
 import numpy as np
 
-from .core import all_cases
+from .core import CASES, all_cases, baseline_source, run_baseline
 
 try:
     import torch  # only for its version number in the header
@@ -29,13 +30,19 @@ def _ratio(r) -> str:
     return "-" if r is None else f"{r:.2f}x"
 
 
-def table(cases) -> str:
-    lines = ["| case | minigrad | PyTorch | NumPy floor | vs PyTorch | vs floor | target |",
-             "|---|---|---|---|---|---|---|"]
-    for c in cases:
+def table(cases, baseline=None, rev: str = "") -> str:
+    """The results as Markdown; with ``baseline`` (times of minigrad at ``rev``, per case) two
+    more columns: that time, and this checkout's time over it."""
+    more = f" minigrad at {rev} | vs {rev} |" if baseline else ""
+    lines = ["| case | minigrad | PyTorch | NumPy floor | vs PyTorch | vs floor | target |" + more,
+             "|---|---|---|---|---|---|---|" + ("---|---|" if baseline else "")]
+    for i, c in enumerate(cases):
         rt, rf = c.ratios()
-        lines.append(f"| {c.name} | {_fmt(c.minigrad)} | {_fmt(c.torch)} | {_fmt(c.floor)} | "
-                     f"{_ratio(rt)} | {_ratio(rf)} | {'; '.join(c.verdicts())} |")
+        row = (f"| {c.name} | {_fmt(c.minigrad)} | {_fmt(c.torch)} | {_fmt(c.floor)} | "
+               f"{_ratio(rt)} | {_ratio(rf)} | {'; '.join(c.verdicts())} |")
+        if baseline:
+            row += f" {_fmt(baseline[i])} | {_ratio(c.minigrad / baseline[i])} |"
+        lines.append(row)
     return "\n".join(lines)
 
 
@@ -43,11 +50,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
     parser.add_argument("--markdown", help="also write the table to this Markdown file")
+    parser.add_argument("--baseline", metavar="REV",
+                        help="also time minigrad as it was at this git revision (same run)")
     args = parser.parse_args()
     header = (f"Python {platform.python_version()}, NumPy {np.__version__}, "
               f"PyTorch {torch.__version__ if torch else 'not installed'}, "
               f"{platform.machine()}; medians of repeats, measured in one run")
-    text = table(all_cases(quick=args.quick))
+    cases, baseline = all_cases(quick=args.quick), None
+    if args.baseline:
+        with tempfile.TemporaryDirectory() as folder:
+            baseline_source(args.baseline, folder)
+            baseline = [run_baseline(case, folder, args.quick) for case in CASES]
+    text = table(cases, baseline, args.baseline or "")
     print(header)
     print(text)
     if args.markdown:

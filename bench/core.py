@@ -55,6 +55,8 @@ def median_time(fn, *, number: int, repeat: int, setup=None) -> float:
 
 def _lib(name: str):
     if name == "minigrad":
+        if os.environ.get("BENCH_MINIGRAD_FROM"):  # a baseline version (``--baseline REV``)
+            sys.path.insert(0, os.environ["BENCH_MINIGRAD_FROM"])
         import minigrad
 
         return minigrad
@@ -198,11 +200,17 @@ def measure(case: str, lib: str, number: int, repeat: int) -> float:
     return median_time(run, number=number, repeat=repeat, setup=setup)
 
 
-def measure_isolated(case: str, lib: str, number: int, repeat: int) -> float | None:
-    """Time one case with one library in a fresh process; None if that library is missing."""
+def measure_isolated(case: str, lib: str, number: int, repeat: int,
+                     minigrad_from: str | None = None) -> float | None:
+    """Time one case with one library in a fresh process; None if that library is missing.
+
+    ``minigrad_from``: a folder holding another version of the ``minigrad`` package (see
+    :func:`baseline_source`), imported by the worker instead of this checkout's.
+    """
     env = dict(os.environ, MALLOC_MMAP_THRESHOLD_=str(64 << 20),
                MALLOC_TRIM_THRESHOLD_=str(128 << 20), OMP_NUM_THREADS="1",
-               OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
+               OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1",
+               BENCH_MINIGRAD_FROM=minigrad_from or "")
     proc = subprocess.run([sys.executable, "-m", "bench.core", case, lib, str(number),
                            str(repeat)], capture_output=True, text=True, env=env)
     if proc.returncode != 0:
@@ -236,6 +244,23 @@ class Case:
             out.append(f"{'met' if rf <= self.target_floor else 'MISSED'} "
                        f"(<= {self.target_floor}x floor)")
         return out
+
+
+def baseline_source(rev: str, folder: str) -> str:
+    """Extract the ``minigrad`` package as it was at git revision ``rev`` into ``folder``
+    (``git archive``), for timing the same cases against an earlier version in one run."""
+    archive = subprocess.run(["git", "archive", rev, "minigrad"], capture_output=True,
+                             check=True).stdout
+    subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
+    return folder
+
+
+def run_baseline(case: str, folder: str, quick: bool = False) -> float:
+    """Case ``case`` timed with the minigrad extracted into ``folder``."""
+    _, _, (number, repeat), _ = CASES[case]
+    if quick:
+        number, repeat = max(1, number // 5), 3
+    return measure_isolated(case, "minigrad", number, repeat, minigrad_from=folder)
 
 
 def run_case(case: str, quick: bool = False) -> Case:

@@ -27,12 +27,13 @@ from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import value
 from ._formula import data, masked_zero  # (re-exported: one definition each)
+from ._formula import t as _t
 from .arithmetic import mul_by_number
 
 __all__ = ["scale", "mean_of", "where", "sgn", "sign_data", "sigmoid_backward", "tanh_backward",
            "threshold_backward", "data", "unsqueeze_dims", "masked_zero", "call", "rsqrt",
            "reversed_cumsum", "mean_keep", "softmax_backward_data",
-           "log_softmax_backward_data", "masked_sum"]
+           "log_softmax_backward_data", "masked_sum", "mm_mat1_backward", "mm_mat2_backward"]
 
 
 def scale(x, c):
@@ -90,6 +91,28 @@ def masked_sum(x, mask):
     if isinstance(x, Tensor):
         return x.masked_select(mask if isinstance(mask, Tensor) else Tensor._wrap(mask)).sum()
     return np.asarray(x[np.broadcast_to(data(mask), np.shape(x))].sum(), dtype=x.dtype)
+
+
+# ---------------------------------------------------------------- matrix products
+def _column_major(sizes, strides) -> bool:
+    """Whether a matrix was laid out by columns (nn.Linear's ``weight.t()``): PyTorch then
+    makes its gradient in that layout, which saves a copy where it reaches the leaf."""
+    return len(strides) == 2 and strides[0] == 1 and strides[1] == sizes[0]
+
+
+def mm_mat1_backward(g, mat2, sizes, strides, alpha=1):
+    """The gradient of ``mat1`` in ``alpha * mat1 @ mat2`` (``sizes``/``strides``: mat1's):
+    ``grad @ mat2.t()``, or ``(mat2 @ grad.t()).t()`` for a column-major mat1; then times
+    ``alpha`` unless it is 1 (PyTorch's ``mm_mat1_backward`` and ``maybe_multiply``)."""
+    r = _t(mat2 @ _t(g)) if _column_major(sizes, strides) else g @ _t(mat2)
+    return r if alpha == 1 else scale(r, alpha)
+
+
+def mm_mat2_backward(g, mat1, sizes, strides, alpha=1):
+    """The gradient of ``mat2`` in ``alpha * mat1 @ mat2`` (``sizes``/``strides``: mat2's):
+    ``mat1.t() @ grad``, or ``(grad.t() @ mat1).t()`` for a column-major mat2."""
+    r = _t(_t(g) @ mat1) if _column_major(sizes, strides) else _t(mat1) @ g
+    return r if alpha == 1 else scale(r, alpha)
 
 
 def sign_data(d: np.ndarray) -> np.ndarray:

@@ -20,10 +20,17 @@ from ..autograd.functional_utils import expand_to as _expand_array
 from ..autograd.graph import record as _record
 from ..autograd.graph import should_record as _should_record
 
-__all__ = ["data", "exp", "log", "sqrt", "sin", "cos", "abs", "sign", "mT", "t", "permute",
-           "bmm", "expand_to", "unsqueeze", "sum_keepdim", "zeros_like", "masked_zero",
-           "sum_rows", "product", "transposed", "zeros", "narrow", "cat", "stack", "placed",
-           "index_put", "index"]
+__all__ = ["recording", "data", "exp", "log", "sqrt", "sin", "cos", "abs", "sign", "mT", "t",
+           "permute", "bmm", "expand_to", "unsqueeze", "sum_keepdim", "zeros_like", "masked_zero",
+           "sum_rows", "zeros", "narrow", "cat", "stack", "placed",
+           "index_put", "index", "clone", "copied", "strided", "copy_"]
+
+
+def recording(g) -> bool:
+    """Whether the formula given ``g`` is itself being recorded (``create_graph=True``; inside
+    PyTorch's backward: ``GradMode::is_enabled()``). PyTorch's own formulas choose a slower
+    expression that can be differentiated again then (cumprod's at zeros, prod's)."""
+    return isinstance(g, Tensor)
 
 
 def data(x):
@@ -105,20 +112,6 @@ def sum_rows(g):
     return g.sum(dim=(0,)) if isinstance(g, Tensor) else np.add.reduce(g, 0)
 
 
-def transposed(d) -> bool:
-    """Whether matrix ``d`` is laid out as a transposed C array (``weight.t()`` in nn.Linear)."""
-    return d.ndim == 2 and not d.flags.c_contiguous and d.flags.f_contiguous
-
-
-def product(a, b, out_transposed: bool):
-    """``a @ b``; for arrays computed as ``(b^T @ a^T)^T`` when the result should come out in
-    the transposed layout. Saves a copy per step for nn.Linear's weight: its gradient then
-    reaches the leaf (a transposed view's base) as a C array, and BLAS does the same work."""
-    if out_transposed and not isinstance(a, Tensor):
-        return (b.T @ a.T).T
-    return a @ b
-
-
 # ---------------------------------------------------------------- indexing, in-place and join
 # (the `views` helper's block.) The formulas of indexing, CopySlices and cat/split/unbind
 # write zeros and place or gather gradients at NumPy indices; NumPy arrays have no
@@ -182,3 +175,37 @@ def index_put(x, indices, where, values, accumulate: bool):
 def index(g, indices, where):
     """``g[indices]`` (a gather: IndexBackward0 when recorded); ``where`` is its NumPy form."""
     return g._index(indices) if isinstance(g, Tensor) else g[where]
+
+
+def clone(x):
+    """A copy of ``x`` with its own memory (``x.clone()``)."""
+    return x.clone() if isinstance(x, Tensor) else np.array(x)
+
+
+def copied(g):
+    """A row-major copy of ``g`` written by ``copy_`` (``torch::autograd::CopyBackwards`` when
+    ``g`` is recorded), as PyTorch's CopySlices starts the base's gradient."""
+    if isinstance(g, Tensor):
+        return Tensor._wrap(np.empty(g._data.shape, g._data.dtype)).copy_(g)
+    return np.array(g, order="C")
+
+
+def strided(x, geometry):
+    """``x.as_strided(sizes, strides, offset)`` (in elements) of a row-major ``x``: a view
+    whose writes reach ``x``."""
+    sizes, strides, offset = geometry
+    if isinstance(x, Tensor):
+        return x.as_strided(sizes, strides, offset)
+    if offset < 0 or offset + sum((n - 1) * s for n, s in zip(sizes, strides)) >= x.size or \
+            not x.flags.c_contiguous:  # (never a view outside x's own memory)
+        raise RuntimeError("strided view out of bounds")
+    return np.lib.stride_tricks.as_strided(x.reshape(-1)[offset:], sizes,
+                                           tuple(s * x.itemsize for s in strides))
+
+
+def copy_(dst, src):
+    """``dst.copy_(src)``: ``src`` written into ``dst`` (a view: into its base's memory)."""
+    if isinstance(dst, Tensor):
+        return dst.copy_(src)
+    dst[...] = src
+    return dst

@@ -83,6 +83,17 @@ class SubBackward0(Node):
         return g, (-g if a == 1 else g * -a)
 
 
+class RsubBackward0(Node):
+    """z = other - alpha * self (``torch.rsub(x, y)``):  dz/dself = -alpha,  dz/dother = 1."""
+
+    saved = ("alpha",)
+    _s_alpha = 1
+
+    def backward(self, g):
+        a = self._s_alpha  # (PyTorch: maybe_multiply(-grad, alpha), a mul by a Scalar)
+        return (-g if a == 1 else mul_by_number(-g, a)), g
+
+
 class RsubBackward1(Node):
     """z = other - alpha * self (``2 - x``):  dz/dself = -alpha."""
 
@@ -94,9 +105,13 @@ class RsubBackward1(Node):
         return ((-g if a == 1 else g * -a),)
 
 
-def _alpha(other, alpha):
+def _alpha(other, alpha, dtype):
+    """``other * alpha``, with PyTorch's error for a float ``alpha`` on integers."""
     if alpha == 1:
         return other
+    if dtype.kind in "iub" and isinstance(alpha, float):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
+                           "point number.")
     return other * alpha
 
 
@@ -140,14 +155,14 @@ def _add_or_sub(ufunc, node_cls, input, other, alpha, out):
     """``ufunc(input, alpha * other)`` for add and sub, recorded with a ``node_cls`` node."""
     if out is not None:
         unsupported(ufunc.__name__[:3], out=out)
-    a, b, _ = binary_operands(input, other)
+    a, b, nd = binary_operands(input, other)
     if a is NotImplemented:
         return NotImplemented
     if ufunc is np.subtract and (_is_bool(input) or _is_bool(other)):
         _check_bool_sub(input, other)
     token = quiet()  # inf - inf, overflow: NaN and inf as in PyTorch, no NumPy warning
     try:
-        result = Tensor._wrap(ufunc(a, b) if alpha == 1 else ufunc(a, _alpha(b, alpha)))
+        result = Tensor._wrap(ufunc(a, b) if alpha == 1 else ufunc(a, _alpha(b, alpha, nd)))
     except ValueError:
         raise broadcast_error(input, other) from None
     finally:
@@ -162,19 +177,24 @@ def _add_or_sub(ufunc, node_cls, input, other, alpha, out):
 
 def rsub(input, other, *, alpha=1):  # a function only: PyTorch's Tensor has no .rsub method
     """``other - alpha * input`` (what ``2 - x`` computes)."""
-    if isinstance(other, Tensor):
-        return sub(other, input, alpha=alpha)
     a, b, nd = binary_operands(input, other)
     if a is NotImplemented:
         return NotImplemented
     if _is_bool(input) or _is_bool(other):
-        _check_bool_sub(input, other)
-    out = Tensor._wrap(quietly(np.subtract, b, a if alpha == 1 else quietly(np.multiply, a, alpha)))
-    if should_record(input):
-        node = RsubBackward1()
+        _check_bool_sub(other, input)
+    token = quiet()
+    try:
+        out = Tensor._wrap(np.asarray(np.subtract(b, a if alpha == 1 else _alpha(a, alpha, nd))))
+    except ValueError:
+        raise broadcast_error(other, input) from None
+    finally:
+        restore(token)
+    if should_record(input, other):
+        two = isinstance(other, Tensor)
+        node = RsubBackward0() if two else RsubBackward1()
         if alpha != 1:
             node._s_alpha = alpha
-        record(node, out, input, broadcast=True)
+        record(node, out, *((input, other) if two else (input,)), broadcast=True)
     return out
 
 
@@ -254,12 +274,15 @@ class ReciprocalBackward0(Node):
             return (-g * (r * r),)
 
 
+_TRUE = object()  # no rounding_mode given: div.Tensor (DivBackward0); None given: DivBackward2
+
+
 @method("div", "__truediv__", "divide", "true_divide")
-def div(input, other, *, rounding_mode=None, out=None) -> Tensor:
+def div(input, other, *, rounding_mode=_TRUE, out=None) -> Tensor:
     """``input / other`` (true division: integers give floats), broadcasting."""
     if out is not None:
         unsupported("div", out=out)
-    if rounding_mode is not None:
+    if rounding_mode is not _TRUE:  # (PyTorch's div.Tensor_mode, even for rounding_mode=None)
         return _div_rounding(input, other, rounding_mode)
     out = elementwise(np.true_divide, input, other, float_result=True)
     if out is NotImplemented:
@@ -290,6 +313,11 @@ def floor_div_floats(a, b):
 
 
 def _div_rounding(input, other, mode):
+    if mode is None:
+        out = elementwise(np.true_divide, input, other, float_result=True)
+        if out is not NotImplemented and should_record(input, other):
+            _record_div2(out, input, other, mode)
+        return out
     if mode not in ("trunc", "floor"):
         raise RuntimeError(
             "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
@@ -307,21 +335,28 @@ def _div_rounding(input, other, mode):
         raise broadcast_error(input, other) from None
     out = Tensor._wrap(np.asarray(q).astype(nd, copy=False))
     if should_record(input, other) and out._data.dtype.kind == "f":
-        node = DivBackward2()
-        node._s_self, node._s_other = _save(input), _save(other)
-        node._s_rounding_mode = mode
-        record(node, out, input, other, broadcast=True)
+        _record_div2(out, input, other, mode)
     return out
 
 
-class DivBackward2(Node):
-    """z = div(self, other, rounding_mode): piecewise constant, so both gradients are 0."""
+def _record_div2(out, input, other, mode):
+    node = DivBackward2()
+    node._s_other, node._s_rounding_mode = _save(other), mode
+    if isinstance(other, Tensor) and other._requires_grad:
+        node._s_self = _save(input)
+    record(node, out, input, other, broadcast=True)
+
+
+class DivBackward2(DivBackward0):
+    """z = div(self, other, rounding_mode): true division's gradients for rounding_mode=None;
+    for 'floor' or 'trunc' piecewise constant, so both gradients are 0."""
 
     saved = ("other", "rounding_mode", "self")
-    saved_tensors_names = ("other", "self")
 
-    def backward(self, g):  # PyTorch: zeros_like(grad), outside any graph
-        zero = g * 0
+    def backward(self, g):
+        if self._s_rounding_mode is None:
+            return DivBackward0.backward(self, g)
+        zero = g * 0  # PyTorch: zeros_like(grad), outside any graph
         zero = zero.detach() if isinstance(zero, Tensor) else zero
         return zero, zero
 

@@ -221,6 +221,25 @@ class XlogyBackward0(_Binary):
         return masked_zero(g_log, off), g * x / y
 
 
+class XlogyBackward1(_Binary):
+    """z = c * log(other), c a number:  dz/dother = c / other."""
+
+    saved_tensors_names = ("other",)
+
+    def grads(self, g, c, y):
+        return (scale(g, c) / y,)
+
+
+class XlogyBackward2(_Binary):
+    """z = self * log(c), c a number:  dz/dself = log(c) (0 where self is 0, if c <= 0)."""
+
+    saved_tensors_names = ("self",)
+
+    def grads(self, g, x, c):
+        g_log = xlogy(g, c) if isinstance(g, Tensor) else _xlogy(g, c)
+        return (g_log if c > 0 else masked_zero(g_log, data(x) == 0),)
+
+
 class FmaxBackward0(_Binary):
     """z = fmax(self, other):  the gradient goes to the operand chosen (NaNs are skipped)."""
 
@@ -243,6 +262,7 @@ class FminBackward0(FmaxBackward0):
 
 def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True):
     def op(input, other):
+        given = (input, other)  # (a number operand: a node of its own, as in PyTorch)
         if not isinstance(other, Tensor):
             if not scalars:
                 raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
@@ -260,6 +280,8 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True):
         with np.errstate(all="ignore"):
             out = Tensor._wrap(np.asarray(np_fn(xa, xb)).astype(dt, copy=False))
         if should_record(input, other) and np.dtype(dt).kind == "f":
+            if scalars and not all(isinstance(v, Tensor) for v in given):
+                return _record_with_number(scalars, out, given, input, other)
             node = node_cls()
             _record2(node, out, input, other)
             if "result" in node.saved:
@@ -269,6 +291,18 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True):
     op.__name__ = name
     op.__doc__ = f"``{name}(input, other)`` elementwise (node ``{node_cls.__name__}``)."
     return method(name)(op)
+
+
+def _record_with_number(node_classes, out, given, input, other):
+    """Record ``out`` of an op with one Python-number operand: ``node_classes[0]`` when it is
+    ``self``, ``[1]`` when it is ``other``; the number is saved as given."""
+    number_first = not isinstance(given[0], Tensor)
+    node = node_classes[0 if number_first else 1]()
+    if number_first:
+        node._s_self, node._s_other = given[0], SavedTensor(other)
+    else:
+        node._s_self, node._s_other = SavedTensor(input), given[1]
+    return record(node, out, other if number_first else input, broadcast=True)
 
 
 atan2 = _binary("atan2", np.arctan2, Atan2Backward0)
@@ -282,7 +316,7 @@ def _xlogy(a, b):
     return np.where(a == 0, np.where(np.isnan(b), np.nan, 0.0), a * np.log(b))
 
 
-xlogy = _binary("xlogy", _xlogy, XlogyBackward0, scalars=True)
+xlogy = _binary("xlogy", _xlogy, XlogyBackward0, scalars=(XlogyBackward1, XlogyBackward2))
 
 
 # ---------------------------------------------------------------- lerp, addcmul, addcdiv

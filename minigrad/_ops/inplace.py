@@ -58,10 +58,17 @@ class CopySlices(Node):
         self._placement = Placement(view._data, base._data)
 
     def backward(self, g):
-        where = self._placement.where()  # the view's elements, as positions in the flat base
-        res = self._fn_backward(F.index(g.reshape(-1), (Tensor._wrap(where),), where))
-        mine = F.zeros(where.shape, g) if res[0] is None else res[0]
-        return (put_flat(g, where, mine, False),) + res[1:]
+        at = self._placement.row_major()  # where the view sits in a row-major copy of the base
+        if at is None:  # (an as_strided view that is no strided view of the base's rows)
+            where = self._placement.where()
+            res = self._fn_backward(F.index(g.reshape(-1), (Tensor._wrap(where),), where))
+            mine = F.zeros(where.shape, g) if res[0] is None else res[0]
+            return (put_flat(g, where, mine, False),) + res[1:]
+        result = F.copied(g)
+        grad_slice = F.strided(result, at)
+        res = self._fn_backward(F.clone(grad_slice))
+        F.copy_(grad_slice, F.zeros(at[0], g) if res[0] is None else res[0])
+        return (result,) + res[1:]
 
     def name(self) -> str:
         return "torch::autograd::CopySlices"

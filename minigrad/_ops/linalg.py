@@ -21,26 +21,13 @@ from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
+from ._backward import mm_mat1_backward, mm_mat2_backward, scale
 from ._core import broadcast_error, method, value
 from .errors import no_dims
+from .linalg_checks import check_addmm, check_mm, no_bool, short
 from .movement import UnsafeViewBackward0
 
 __all__ = ["dot", "mv", "mm", "bmm", "addmm", "matmul"]
-
-# C++ type names PyTorch's mm uses in its dtype error
-_C_NAMES = {"f": {4: "float", 8: "double"}, "i": {4: "int", 8: "long int"},
-            "u": {1: "unsigned char"}, "b": {1: "bool"}}
-
-
-def _short(t) -> str:
-    """A dtype's short PyTorch name: Float, Double, Long, Int, Byte, Bool."""
-    return t.dtype._legacy_name[:-6]
-
-
-def _no_bool(t, kernel):
-    if t._data.dtype.kind == "b":
-        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
-
 
 # ---------------------------------------------------------------- two-operand products
 class _ProductBackward(Node):
@@ -98,12 +85,12 @@ def dot(input, tensor):
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
     if a.dtype != b.dtype:
         raise RuntimeError("dot : expected both vectors to have same dtype, but found "
-                           f"{_short(input)} and {_short(tensor)}")
+                           f"{short(input)} and {short(tensor)}")
     if a.shape != b.shape:
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{a.size}] and src [{b.size}] to have "
             f"the same number of elements, but got {a.size} and {b.size} elements respectively")
-    _no_bool(input, "dot")
+    no_bool(input, "dot")
     out = Tensor._wrap(np.asarray(np.dot(a, b)))
     if should_record(input, tensor):
         record(_save_operands(DotBackward0(), input, tensor, True), out, input, tensor)
@@ -120,7 +107,7 @@ class MvBackward0(_ProductBackward):
         return g.reshape(-1, 1) * vec
 
     def grad_second(self, g, self_):
-        return F.mT(self_) @ g
+        return F.t(self_) @ g
 
 
 @method("mv")
@@ -136,9 +123,9 @@ def mv(input, vec):
                            f"({a.shape[0]}x{a.shape[1]}), vec ({b.shape[0]})")
     if a.dtype != b.dtype:
         raise RuntimeError("addmv input tensors must have the same dtype, but got "
-                           f"{_short(vec)}, {_short(input)}, and {_short(vec)}")
+                           f"{short(vec)}, {short(input)}, and {short(vec)}")
     if a.size:  # (an empty matrix: zeros, without a kernel)
-        _no_bool(input, "addmv_impl_cpu")
+        no_bool(input, "addmv_impl_cpu")
     out = Tensor._wrap(quietly(np.matmul, a, b))  # (overflow: inf, no NumPy warning)
     if should_record(input, vec):
         record(_save_operands(MvBackward0(), input, vec, True), out, input, vec)
@@ -146,22 +133,6 @@ def mv(input, vec):
 
 
 # ---------------------------------------------------------------- mm / bmm / addmm
-def _check_mm(a, b, first="self", second="mat2"):
-    if a._data.ndim != 2:
-        raise RuntimeError(f"{first} must be a matrix")
-    if b._data.ndim != 2:
-        raise RuntimeError(f"{second} must be a matrix")
-    (n, k), (k2, m) = a._data.shape, b._data.shape
-    if k != k2:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{k} and {k2}x{m})")
-    da, db = a._data.dtype, b._data.dtype
-    if da != db:
-        raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
-                           f"{_C_NAMES[da.kind][da.itemsize]} != {_C_NAMES[db.kind][db.itemsize]}")
-    if da.kind == "b" and (n * m * k or first != "self"):  # (mm: no kernel runs on nothing)
-        _no_bool(a, "addmm_impl_cpu_")
-
-
 def _strides2(d) -> tuple:
     """A matrix's strides in elements (NumPy counts bytes)."""
     s0, s1 = d.strides
@@ -169,13 +140,11 @@ def _strides2(d) -> tuple:
 
 
 def _save_mm(node, a, b, self_first: bool = False):
-    """What mm-like nodes keep: the operands (see _save_operands), both sizes, an operand's
-    strides only if it needs a gradient (as PyTorch), and whether mat2 is a transposed view."""
+    """What mm-like nodes keep: the operands (see _save_operands), both sizes, and an operand's
+    strides only if it needs a gradient (as PyTorch: its gradient is made in that layout)."""
     for (_, sizes, strides), t in zip(_attributes(node.operands), (a, b)):
         setattr(node, sizes, t._data.shape)
         setattr(node, strides, _strides2(t._data) if t._requires_grad else ())
-    if b._requires_grad:
-        node._mat2_t = F.transposed(b._data)
     return _save_operands(node, a, b, self_first)
 
 
@@ -185,19 +154,18 @@ class MmBackward0(_ProductBackward):
     saved = ("mat2", "mat2_sym_sizes", "mat2_sym_strides", "self", "self_sym_sizes",
              "self_sym_strides")
     _s_self = _s_mat2 = None
-    _mat2_t = False  # mat2 is a transposed view: its gradient is made in that layout
 
     def grad_first(self, g, mat2):
-        return g @ F.mT(mat2)
+        return mm_mat1_backward(g, mat2, self._s_self_sym_sizes, self._s_self_sym_strides)
 
     def grad_second(self, g, self_):
-        return F.product(F.mT(self_), g, self._mat2_t)
+        return mm_mat2_backward(g, self_, self._s_mat2_sym_sizes, self._s_mat2_sym_strides)
 
 
 @method("mm")
 def mm(input, mat2) -> Tensor:
     """Matrix product of an (n x k) and a (k x m) matrix."""
-    _check_mm(input, mat2)
+    check_mm(input, mat2)
     token = quiet()  # overflow, inf * 0: inf and NaN as in PyTorch, no NumPy warning
     try:
         out = Tensor._wrap(input._data @ mat2._data)
@@ -233,9 +201,9 @@ def bmm(input, mat2):
         raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
     if a.shape[0] * a.shape[1] * a.shape[2] * b.shape[2]:  # (nothing to compute: no kernel)
-        _no_bool(input, "bmm")  # (PyTorch checks a bool input before the dtypes)
+        no_bool(input, "bmm")  # (PyTorch checks a bool input before the dtypes)
     if a.dtype != b.dtype:
-        raise RuntimeError(f"expected scalar type {_short(input)} but found {_short(mat2)}")
+        raise RuntimeError(f"expected scalar type {short(input)} but found {short(mat2)}")
     out = Tensor._wrap(quietly(np.matmul, a, b))  # (overflow: inf, no NumPy warning)
     if should_record(input, mat2):
         record(_save_operands(BmmBackward0(), input, mat2), out, input, mat2)
@@ -245,8 +213,8 @@ def bmm(input, mat2):
 class AddmmBackward0(Node):
     """z = beta * self + alpha * (mat1 @ mat2):
 
-    dz/dself = beta (summed back to self's shape),  dz/dmat1 = alpha * grad @ mat2^T,
-    dz/dmat2 = alpha * mat1^T @ grad.
+    dz/dself = beta (summed back to self's shape),  dz/dmat1 = (grad @ mat2^T) * alpha,
+    dz/dmat2 = (mat1^T @ grad) * alpha.
     """
 
     saved = ("alpha", "beta", "mat1", "mat1_sym_sizes", "mat1_sym_strides", "mat2",
@@ -256,53 +224,18 @@ class AddmmBackward0(Node):
     _s_mat1 = _s_mat2 = None
     _need_self = True  # whether self (the bias) wants a gradient
     _sum_rows = False  # self was a row (m,) added to every row: its gradient is summed over them
-    _mat2_t = False  # mat2 is a transposed view (nn.Linear's weight.t())
 
     def backward(self, g):
         a, b, m1, m2 = self._s_alpha, self._s_beta, self._s_mat1, self._s_mat2
-        ga = g if a == 1 else g * a
         gb = None
         if self._need_self:
-            gb = g if b == 1 else g * b
+            gb = g if b == 1 else scale(g, b)
             if self._sum_rows:  # (here rather than in the engine: the common nn.Linear case)
                 gb = F.sum_rows(gb)
-        return (gb, None if m2 is None else ga @ F.mT(value(m2)),
-                None if m1 is None else F.product(F.mT(value(m1)), ga, self._mat2_t))
-
-
-def _check_addmm(input, mat1, mat2):
-    """PyTorch's checks and errors for ``addmm``, in its order: dtypes, then shapes."""
-    if input._data.dtype != mat2._data.dtype:
-        raise RuntimeError("self and mat2 must have the same dtype, but got "
-                           f"{_short(input)} and {_short(mat2)}")
-    if mat1._data.dtype != mat2._data.dtype:
-        raise RuntimeError("mat1 and mat2 must have the same dtype, but got "
-                           f"{_short(mat1)} and {_short(mat2)}")
-    for name, m in (("mat1", mat1), ("mat2", mat2)):
-        if m._data.ndim != 2:
-            raise RuntimeError(f"{name} must be a matrix, got {m._data.ndim}-D tensor")
-    _check_mm(mat1, mat2, "mat1", "mat2")
-    _addmm_bias(input, mat2, (mat1._data.shape[0], mat2._data.shape[1]))
-
-
-def _addmm_bias(input, mat2, shape):
-    """``input`` broadcast to the product's ``shape``, with PyTorch's errors."""
-    d = input._data
-    if d.dtype != mat2._data.dtype:
-        raise RuntimeError("self and mat2 must have the same dtype, but got "
-                           f"{_short(input)} and {_short(mat2)}")
-    if d.ndim > 2:
-        raise RuntimeError(
-            f"expand(torch.{input.dtype._legacy_name}{{[{', '.join(map(str, d.shape))}]}}, "
-            f"size=[{', '.join(map(str, shape))}]): the number of sizes provided (2) must be "
-            f"greater or equal to the number of dimensions in the tensor ({d.ndim})")
-    for i in range(1, d.ndim + 1):
-        if d.shape[-i] not in (1, shape[-i]):
-            raise RuntimeError(
-                f"The expanded size of the tensor ({shape[-i]}) must match the existing size "
-                f"({d.shape[-i]}) at non-singleton dimension {2 - i}.  Target sizes: "
-                f"[{', '.join(map(str, shape))}].  Tensor sizes: [{', '.join(map(str, d.shape))}]")
-    return d
+        return (gb, None if m2 is None else mm_mat1_backward(
+                    g, value(m2), self._s_mat1_sym_sizes, self._s_mat1_sym_strides, a),
+                None if m1 is None else mm_mat2_backward(
+                    g, value(m1), self._s_mat2_sym_sizes, self._s_mat2_sym_strides, a))
 
 
 @method("addmm")
@@ -312,7 +245,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     # nn.Linear's case passes these few tests; anything else gets every check, in order
     if not (a.ndim == 2 and b.ndim == 2 and a.shape[1] == b.shape[0] and a.dtype.kind == "f"
             and a.dtype == b.dtype == bias.dtype and bias.shape == b.shape[1:]):
-        _check_addmm(input, mat1, mat2)
+        check_addmm(input, mat1, mat2)
     token = quiet()  # overflow, inf * 0: inf and NaN as in PyTorch, no NumPy warning
     try:
         prod = a @ b

@@ -86,24 +86,59 @@ class CumprodBackward0(Node):
     saved = ("dim", "result", "self")
     saved_tensors_names = ("result", "self")
 
-    def backward(self, g):  # PyTorch's cumprod_backward (its O(n^2) second-order path aside)
+    def backward(self, g):  # PyTorch's cumprod_backward
         d, x, z = self._s_dim, value(self._s_self), value(self._s_result)
         xd = data(x)
+        if xd.size <= 1 or xd.shape[d] == 1:
+            return (g,)
         if not np.any(xd == 0):
-            return (reversed_cumsum(z * g, d) / x,)
-        return (F.zeros_like(g) + _cumprod_grad_slow(xd, data(g), d),)
+            with np.errstate(all="ignore"):  # (inf * 0: NaN, as in PyTorch, without a warning)
+                return (reversed_cumsum(z * g, d) / x,)
+        if F.recording(g):  # (PyTorch: GradMode on, an expression it can differentiate again)
+            return (_cumprod_grad_by_slices(g, x, d),)
+        return (_cumprod_grad_masked(xd, g, z, d),)
 
 
-def _cumprod_grad_slow(x, g, d):
-    """Exact gradient for inputs with zeros: product of the other factors, term by term."""
-    xm, gm = np.moveaxis(x, d, -1), np.moveaxis(g, d, -1)
-    out = np.zeros_like(xm)
-    n = xm.shape[-1]
-    for i in range(n):
-        for j in range(i, n):
-            others = np.prod(np.delete(xm[..., :j + 1], i, axis=-1), axis=-1)
-            out[..., i] += gm[..., j] * others
-    return np.moveaxis(out, -1, d)
+def _cumprod_grad_by_slices(g, x, d):
+    """The gradient for inputs with zeros as PyTorch writes it to be differentiated again
+    (O(n^2)): for each k, the sum over j >= k of g_j times the product of x_0..x_j without
+    x_k, that is prod(x[:k]) * cumprod(x[k+1:])."""
+    n = x.shape[d]
+    ones = Tensor._wrap(np.ones(1, x._data.dtype)).expand(
+        tuple(1 if i == d else s for i, s in enumerate(x.shape)))
+    grad_input = Tensor._wrap(np.zeros(x.shape, g._data.dtype))
+    for k in range(n):
+        if k == 0:
+            omitted = F.cat([ones, x.narrow(d, 1, n - 1).cumprod(d)], d)
+        else:
+            until_k = x.narrow(d, 0, k).prod(d, keepdim=True)
+            if k == n - 1:
+                omitted = until_k
+            else:
+                from_k1 = x.narrow(d, k + 1, n - k - 1).cumprod(d)
+                omitted = F.cat([until_k, until_k.expand_as(from_k1) * from_k1], d)
+        grad_input.select(d, k).copy_((g.narrow(d, k, n - k) * omitted).sum(d))
+    return grad_input
+
+
+def _cumprod_grad_masked(x, g, z, d):
+    """PyTorch's O(n) gradient for inputs with zeros (first order only). Along ``d``, with z1
+    the first zero and z2 the second: before z1, ``sum_{j >= k} g_j z_j / x_k`` over j < z1;
+    at z1, ``z[z1 - 1] * sum_{z1 <= j < z2} g_j * prod(x[z1+1..j])``; after z1, 0. (Masked
+    values are 0 or 1 as in PyTorch's expression, so an inf elsewhere can give its NaN.)"""
+    seen = np.cumsum(x == 0, axis=d)  # zeros up to and including each position
+    before, second = seen == 0, seen == 1
+    with np.errstate(all="ignore"):
+        out = np.where(before, reversed_cumsum(np.where(before, z * g, 0), d) / x, 0)
+        first_at = np.argmax(second, axis=d, keepdims=True)
+        first = second & (np.arange(x.shape[d]).reshape(
+            (-1,) + (1,) * (x.ndim - d - 1)) == first_at)
+        between = second & ~first
+        total = (np.cumprod(np.where(between, x, 1), d) * np.where(second, g, 0)).sum(
+            d, keepdims=True)
+        before_z1 = np.take_along_axis(z, np.maximum(first_at - 1, 0), d)
+        total = total * np.where(first_at == 0, 1, before_z1)
+    return np.where(first, total, out).astype(g.dtype, copy=False)
 
 
 @method("cumprod")

@@ -18,10 +18,11 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from . import _formula as F
 from ._backward import call, data, masked_zero, mean_keep, scale, unsqueeze_dims
 from ._core import method, value
-from .reduce import _expand_back
 from .unary import floats
 
 __all__ = ["var", "std", "var_mean", "std_mean", "logsumexp"]
@@ -36,10 +37,26 @@ def _dims(input, dim) -> tuple:
     return dims if n else ()  # a 0-d tensor: dim 0 or -1 names the tensor itself
 
 
-def _correction(unbiased, correction) -> float:
-    if correction is not None:
-        return float(correction)
-    return 1.0 if unbiased is None or unbiased else 0.0
+_NOT_GIVEN = object()  # (an argument left out: PyTorch then saves another correction)
+
+
+def _arguments(input, dim, unbiased, correction):
+    """``(dims, dim as saved, correction, correction as saved)`` from the arguments as given.
+
+    PyTorch saves the correction it was given; ``unbiased`` (or a ``dim`` alone) becomes 1
+    or 0; with neither (``x.var()``) it saves None, and the correction is 1.
+    """
+    if isinstance(dim, bool):  # var(unbiased) in the old positional form
+        unbiased, dim = dim, _NOT_GIVEN
+    if correction is not _NOT_GIVEN:
+        shown = correction
+    elif unbiased is not _NOT_GIVEN or dim is not _NOT_GIVEN:
+        shown = 0 if unbiased is False else 1
+    else:
+        shown = None
+    dim = None if dim is _NOT_GIVEN else dim
+    dims = _dims(input, dim)
+    return dims, (None if dim is None else dims), (1.0 if shown is None else float(shown)), shown
 
 
 def var_backward(g, x, dims, correction: float, keepdim: bool):
@@ -56,6 +73,22 @@ def var_backward(g, x, dims, correction: float, keepdim: bool):
         return scale(g, float(np.float64(2.0) / dof)) * (x - mean_keep(x, dims))
 
 
+def std_backward(g, x, z, dims, correction: float, keepdim: bool):
+    """PyTorch's ``std_backward``: var's gradient of ``g / (2 z)`` (0 where z is 0)."""
+    with np.errstate(all="ignore"):
+        g_var = masked_zero(g / scale(z, 2), data(z) == 0)
+    return var_backward(g_var, x, dims, correction, keepdim)
+
+
+def mean_backward(g, shape, dims, keepdim: bool):
+    """PyTorch's ``mean_backward``: ``g`` spread back over ``shape``, divided by the count."""
+    if dims is None:
+        dims = tuple(range(len(shape)))
+    if not keepdim:
+        g = unsqueeze_dims(g, dims)
+    return F.expand_to(g, shape) / int(np.prod([shape[d] for d in dims]))
+
+
 class VarBackward0(Node):
     """z = var(self, dim, correction):  dself = 2 / (n - correction) * g * (self - mean)."""
 
@@ -63,8 +96,7 @@ class VarBackward0(Node):
     saved_tensors_names = ("self",)
 
     def backward(self, g):
-        return (var_backward(g, value(self._s_self), self._s_dim, self._s_correction,
-                             self._s_keepdim),)
+        return (var_backward(g, value(self._s_self), self._s_dim, self._c, self._s_keepdim),)
 
 
 class StdBackward0(VarBackward0):
@@ -75,118 +107,108 @@ class StdBackward0(VarBackward0):
 
     def backward(self, g):
         x, z = value(self._s_self), value(self._s_result)  # (PyTorch reads them in this order)
-        with np.errstate(all="ignore"):
-            g_var = masked_zero(g / scale(z, 2), data(z) == 0)
-        return (var_backward(g_var, x, self._s_dim, self._s_correction, self._s_keepdim),)
+        return (std_backward(g, x, z, self._s_dim, self._c, self._s_keepdim),)
 
 
-class VarMeanBackward0(VarBackward0):
-    """(v, m) = var_mean(self, dim):  var's gradient of dv plus dm spread evenly (/ n)."""
+class VarMeanBackward0(Node):
+    """(v, m) = var_mean(self, dim, correction):  var's gradient plus mean's (the gradient of
+    m spread back and divided by the count)."""
+
+    saved = ("correction", "dim", "keepdim", "self")
+    saved_tensors_names = ("self",)
 
     def backward(self, grads):
-        gv, gm = grads
+        g_stat, g_mean = grads
         x = value(self._s_self)
-        out = None if gv is None else self._grad_of_var(gv)
-        if gm is not None:
-            xd = data(x)
-            dims = tuple(range(xd.ndim)) if self._s_dim is None else self._s_dim
-            n = int(np.prod([xd.shape[d] for d in dims]))
-            gm = _expand_back(gm / n if n else gm * np.nan, xd.shape, dims, self._s_keepdim)
-            out = gm if out is None else out + gm
+        out = None if g_stat is None else self._stat_backward(g_stat, x)
+        if g_mean is not None:
+            aux = mean_backward(g_mean, data(x).shape, self._s_dim, self._s_keepdim)
+            out = aux if out is None else out + aux
         return (out,)
 
-    def _grad_of_var(self, g):
-        return var_backward(g, value(self._s_self), self._s_dim, self._s_correction,
-                            self._s_keepdim)
+    def _stat_backward(self, g, x):
+        return var_backward(g, x, self._s_dim, self._c, self._s_keepdim)
 
 
 class StdMeanBackward0(VarMeanBackward0):
-    """(s, m) = std_mean(self, dim):  std's gradient of ds plus dm spread evenly (/ n)."""
+    """(s, m) = std_mean(self, dim, correction):  std's gradient plus mean's."""
 
     saved = ("correction", "dim", "keepdim", "result0", "self")
     saved_tensors_names = ("result0", "self")
 
-    def _grad_of_var(self, g):
+    def _stat_backward(self, g, x):
         z = value(self._s_result0)
-        with np.errstate(all="ignore"):
-            g_var = masked_zero(g / scale(z, 2), data(z) == 0)
-        return super()._grad_of_var(g_var)
+        return std_backward(g, x, z, self._s_dim, self._c, self._s_keepdim)
 
 
-def _var(name, input, dim, unbiased, keepdim, correction, take_sqrt, stacklevel=3,
-         node_cls=None):
-    """var or std (``take_sqrt``), and the number of elements reduced; ``name`` ('var',
-    'std_mean'...) is what the messages call it."""
-    if isinstance(dim, bool):  # var(unbiased) in the old positional form
-        unbiased, dim = dim, None
-    dims = _dims(input, dim)
-    c = _correction(unbiased, correction)
+def _statistic(name, input, dims, c, keepdim, take_sqrt):
+    """The variance (or its root) over ``dims``, with PyTorch's error and warning for
+    ``name``; accumulated in float64 as PyTorch's CPU kernel does (no overflow in squares)."""
     if input._data.dtype.kind != "f":
-        raise RuntimeError(f"{'std and var' if len(name) == 3 else name} only support floating "
-                           "point and complex dtypes")
+        what = "std and var" if name in ("std", "var") else name
+        raise RuntimeError(f"{what} only support floating point and complex dtypes")
     x = input._data
     n = int(np.prod([x.shape[d] for d in dims])) if dims else 1
     if (n if x.size else 0) - c <= 0:  # (PyTorch: input numel / output numel, 0 if empty)
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
                       "less than the reduction factor (input numel divided by output numel).",
-                      UserWarning, stacklevel=stacklevel)
+                      UserWarning, stacklevel=3)
     with np.errstate(all="ignore"):
-        mean = x.mean(axis=dims, keepdims=True) if n else np.full(  # (no "Mean of empty slice")
-            [1 if i in dims else s for i, s in enumerate(x.shape)], np.nan, x.dtype)
-        v = np.asarray(np.sum((x - mean) ** 2, axis=dims, keepdims=keepdim) / max(n - c, 0),
-                       dtype=x.dtype)
-        out = Tensor._wrap(np.sqrt(v) if take_sqrt else v)
-    if node_cls is None and should_record(input):
-        node = StdBackward0() if take_sqrt else VarBackward0()
-        _save(node, c, keepdim, dim, dims, input)
-        record(node, out, input)
-        if take_sqrt:
-            node._s_result = SavedTensor(out, node)
-    return out, n, (c, dims)
+        wide = x.astype(np.float64) if x.dtype.itemsize < 8 else x
+        mean = np.sum(wide, axis=dims, keepdims=True) / n  # (empty: NaN, without a warning)
+        v = np.sum((wide - mean) ** 2, axis=dims, keepdims=keepdim) / max(n - c, 0)
+        return np.asarray(np.sqrt(v) if take_sqrt else v).astype(x.dtype)
 
 
-def _save(node, c, keepdim, dim, dims, input) -> None:
-    node._s_correction, node._s_keepdim = c, keepdim
-    node._s_dim = None if dim is None else dims
+def _save_arguments(node, input, dim, c, shown, keepdim):
+    node._s_correction, node._c, node._s_keepdim, node._s_dim = shown, c, keepdim, dim
     node._s_self = SavedTensor(input)
 
 
-@method("var")
-def var(input, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
-    """The variance over ``dim`` (all dims by default), with Bessel's correction."""
-    return _var("var", input, dim, unbiased, keepdim, correction, False)[0]
+def _var_like(name, node_cls, take_sqrt):
+    def op(input, dim=_NOT_GIVEN, unbiased=_NOT_GIVEN, keepdim: bool = False, *,
+           correction=_NOT_GIVEN):
+        dims, dim, c, shown = _arguments(input, dim, unbiased, correction)
+        out = Tensor._wrap(_statistic(name, input, dims, c, keepdim, take_sqrt))
+        if should_record(input):
+            node = node_cls()
+            _save_arguments(node, input, dim, c, shown, keepdim)
+            record(node, out, input)
+            if take_sqrt:
+                node._s_result = SavedTensor(out, node)
+        return out
+
+    op.__name__ = name
+    op.__doc__ = f"The {name} over ``dim`` (all dims by default), with Bessel's correction."
+    return method(name)(op)
 
 
-@method("std")
-def std(input, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
-    """The standard deviation over ``dim`` (all dims by default), with Bessel's correction."""
-    return _var("std", input, dim, unbiased, keepdim, correction, True)[0]
+var = _var_like("var", VarBackward0, False)
+std = _var_like("std", StdBackward0, True)
 
 
-def var_mean(input, dim=None, *, correction=None, keepdim: bool = False):
-    """``(var, mean)`` over ``dim``."""
-    return _with_mean("var_mean", input, dim, keepdim, correction, False)
+def _with_mean(name, node_cls, take_sqrt):
+    def op(input, dim=_NOT_GIVEN, unbiased=_NOT_GIVEN, keepdim: bool = False, *,
+           correction=_NOT_GIVEN):
+        dims, dim, c, shown = _arguments(input, dim, unbiased, correction)
+        stat = Tensor._wrap(_statistic(name, input, dims, c, keepdim, take_sqrt))
+        with no_grad():
+            mean = Tensor._wrap(input.mean(dims, keepdim=keepdim)._data)
+        if should_record(input):
+            node = node_cls()
+            _save_arguments(node, input, dim, c, shown, keepdim)
+            record(node, (stat, mean), input)
+            if take_sqrt:
+                node._s_result0 = SavedTensor(stat, node)
+        return stat, mean
+
+    op.__name__ = name
+    op.__doc__ = f"``({name[:3]}, mean)`` over ``dim`` (all dims by default), one node."
+    return op
 
 
-def std_mean(input, dim=None, *, correction=None, keepdim: bool = False):
-    """``(std, mean)`` over ``dim``."""
-    return _with_mean("std_mean", input, dim, keepdim, correction, True)
-
-
-def _with_mean(name, input, dim, keepdim, correction, take_sqrt):
-    """(var or std, mean), both outputs of one node as in PyTorch (VarMeanBackward0...)."""
-    node_cls = StdMeanBackward0 if take_sqrt else VarMeanBackward0
-    out, n, (c, dims) = _var(name, input, dim, None, keepdim, correction, take_sqrt, 4, node_cls)
-    with warnings.catch_warnings():  # empty: NaN, without NumPy's "Mean of empty slice"
-        warnings.simplefilter("ignore", RuntimeWarning)
-        mean = input.detach().mean(dims, keepdim=keepdim)
-    if should_record(input):
-        node = node_cls()
-        _save(node, c, keepdim, dim, dims, input)
-        record(node, (out, mean), input)
-        if take_sqrt:
-            node._s_result0 = SavedTensor(out, node)
-    return out, mean
+var_mean = _with_mean("var_mean", VarMeanBackward0, False)
+std_mean = _with_mean("std_mean", StdMeanBackward0, True)
 
 
 # ---------------------------------------------------------------- logsumexp

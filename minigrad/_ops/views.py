@@ -135,12 +135,13 @@ class Placement:
     when first asked for (most in-place ops never need them: no backward runs through them).
     """
 
-    __slots__ = ("arrays", "base_shape", "_geometry", "_where")
+    __slots__ = ("arrays", "base_shape", "_geometry", "_where", "_row_major")
 
     def __init__(self, view: np.ndarray, base: np.ndarray):
         self.arrays = (view, base)
         self.base_shape = base.shape
         self._geometry = self._where = None
+        self._row_major = False  # (not worked out yet)
 
     def geometry(self) -> tuple:
         if self._geometry is None:
@@ -161,6 +162,29 @@ class Placement:
             self._where = off
             self.arrays = None  # the memory itself is no longer needed
         return self._where
+
+    def row_major(self) -> tuple | None:
+        """The view's sizes, strides and offset in a row-major array of the base's shape (where
+        a gradient for the base is written, as PyTorch writes it through ``as_strided``); None
+        when its elements share places or do not form a strided view of that array."""
+        if self._row_major is False:
+            self._row_major = _strided_positions(self.where(), int(np.prod(self.base_shape)))
+        return self._row_major
+
+
+def _strided_positions(where: np.ndarray, size: int) -> tuple | None:
+    """Sizes, strides and offset that give the (distinct) positions ``where``, if any do and
+    all lie in an array of ``size`` elements (a view whose memory was swapped by ``.data =``
+    may not: then None, and no write goes through them)."""
+    if where.size == 0 or where.min() < 0 or where.max() >= size:
+        return None
+    first = int(where.reshape(-1)[0])
+    strides = tuple(int(np.take(where, 1, k).reshape(-1)[0]) - first if n > 1 else 1
+                    for k, n in enumerate(where.shape))
+    if (min(strides, default=1) > 0 and np.unique(where).size == where.size
+            and np.array_equal(_offsets(where.shape, strides, first), where)):
+        return where.shape, strides, first
+    return None
 
 
 def _offsets(sizes, strides, offset=0) -> np.ndarray:
@@ -189,7 +213,17 @@ class AsStridedBackward0(Node):
 
     def backward(self, g):
         p = self._placement
-        return (put_flat(F.zeros(p.base_shape, g), p.where(), g, True),)
+        at = p.row_major()
+        if at is None:  # elements read twice: their gradients add up
+            return (put_flat(F.zeros(p.base_shape, g), p.where(), g, True),)
+        storage = F.zeros((int(np.prod(p.base_shape)),), g)  # (PyTorch's as_strided_backward)
+        F.copy_(F.strided(storage, at), g)
+        return (F.strided(storage, (p.base_shape, _row_major_strides(p.base_shape), 0)),)
+
+
+def _row_major_strides(shape) -> tuple:
+    """The strides (in elements) of a row-major array of ``shape``."""
+    return tuple(int(np.prod(shape[k + 1:])) for k in range(len(shape)))
 
 
 @method("_sync_view")

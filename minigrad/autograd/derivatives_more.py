@@ -90,6 +90,11 @@ MORE = {
     "XlogyBackward0": _r("z = xlogy(a, b) = a * log(b)  (0 where a is 0)", _AB,
                          np={"a": "where((a == 0) & (b <= 0), 0, grad * log(b))"},
                          a="xlogy(grad, b), 0 where a == 0 and b <= 0", b="grad * a / b"),
+    "XlogyBackward1": _r("z = xlogy(c, b) = c * log(b)  (c a number)", {"c": "self", "b": "other"},
+                         b="grad * c / b"),
+    "XlogyBackward2": _r("z = xlogy(a, c) = a * log(c)  (c a number)", {"a": "self", "c": "other"},
+                         np={"a": "where((a == 0) & (c <= 0), 0, grad * log(c))"},
+                         a="xlogy(grad, c), 0 where a == 0 and c <= 0"),
     "FmaxBackward0": _r("z = fmax(a, b)  (a NaN is passed over)", _AB,
                         a="grad * ((a >= b) | isnan(b))", b="grad * ~((a >= b) | isnan(b))"),
     "FminBackward0": _r("z = fmin(a, b)  (a NaN is passed over)", _AB,
@@ -124,14 +129,12 @@ MORE = {
                        np={"a": "expand(grad / z, a.shape, dim, keepdim) * (a - mean(a, dim)) / "
                                 "(count(a.shape, dim) - one(correction))"},
                        a="expand(grad / z) * (a - mean(a, dim)) / (N - correction)"),
-    "VarMeanBackward0": _r("(v, m) = var_mean(a, dim, correction)  (N: the number reduced)",
-                           _STAT, words=True,
-                           a="expand(grad_0) * 2 * (a - m) / (N - correction) + "
-                             "expand(grad_1) / N"),
-    "StdMeanBackward0": _r("(s, m) = std_mean(a, dim, correction)  (N: the number reduced)",
-                           dict(_STAT, s="result0"), words=True,
-                           a="expand(grad_0 / s) * (a - m) / (N - correction) + "
-                             "expand(grad_1) / N"),
+    "VarMeanBackward0": _r("(z0, z1) = (var(a, dim, correction), mean(a, dim))", words=True,
+                           a="expand(grad_0) * 2 * (a - z1) / (N - correction)"
+                             " + expand(grad_1) / N"),
+    "StdMeanBackward0": _r("(z0, z1) = (std(a, dim, correction), mean(a, dim))", words=True,
+                           a="expand(grad_0 / z0) * (a - z1) / (N - correction)"
+                             " + expand(grad_1) / N"),
     "LogsumexpBackward0": _r("z = logsumexp(a, dim) = log(sum(exp(a), dim))",
                              {"a": "self", "z": "result", "dim": "dim", "keepdim": "keepdim"},
                              np={"a": "expand(grad, a.shape, dim, keepdim) * "

@@ -79,6 +79,16 @@ NN = {
         np={"w": "embedding_grad(grad, indices, rows, pad, by_freq)"},
         w="zeros(rows, grad.shape[-1]), with each row of grad added into row indices[i] "
           "(none into row pad; divided by how often indices[i] occurs, if by_freq)"),
+    "EmbeddingDenseBackwardBackward0": _r(
+        "z = embedding_dense_backward(g, indices, rows, pad, by_freq)  (the gradient of "
+        "embedding's weight)", words=True, g="grad[indices]  (0 where indices == pad)"),
+    # ---- nll_loss's gradient, an op of its own under create_graph=True
+    "NllLossBackwardBackward0": _r(
+        "z = nll_loss_backward(g, a, t, w, reduction, ignore_index)  (the gradient of nll_loss)",
+        words=True, g="nll_loss(grad, t, w, reduction, ignore_index)", a="zeros_like(grad)"),
+    "NllLoss2DBackwardBackward0": _r(
+        "z = nll_loss2d_backward(g, a, t, w, reduction, ignore_index)  (per position)",
+        words=True, g="nll_loss2d(grad, t, w, reduction, ignore_index)", a="zeros_like(grad)"),
 }
 
 

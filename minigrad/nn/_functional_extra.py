@@ -14,6 +14,7 @@ import warnings
 
 import numpy as np
 
+from .._ops import _formula as F
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _more_losses as _more
@@ -22,6 +23,7 @@ from ._loss_nodes import reduction_enum
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_loss",
            "smooth_l1_loss", "l1_loss", "embedding", "layer_norm", "batch_norm", "one_hot"]
 
+_UINT64 = 2**64 - 1
 _CPP = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int",
         "uint8": "Byte", "bool": "Bool"}
 
@@ -108,23 +110,50 @@ class EmbeddingBackward0(Node):
     saved_tensors_names = ("indices",)
 
     def backward(self, g):
-        idx = self._idx.reshape(-1)
-        rows = self._s_weight_sym_argsize_0
-        if isinstance(g, Tensor):  # create_graph: a recorded product with a one-hot matrix
-            onehot = np.zeros((rows, idx.size), g._data.dtype)
-            onehot[idx, np.arange(idx.size)] = 1
-            if self._s_padding_idx >= 0:
-                onehot[self._s_padding_idx] = 0
-            return (Tensor._wrap(onehot) @ g.reshape(idx.size, -1),)
-        out = np.zeros((rows, g.shape[-1]), g.dtype)
-        np.add.at(out, idx, g.reshape(idx.size, -1))
-        if self._s_padding_idx >= 0:
-            out[self._s_padding_idx] = 0
-        return (out,)
+        return (embedding_dense_backward(g, self._idx, self._s_weight_sym_argsize_0,
+                                         self._pad, self._s_scale_grad_by_freq),)
 
     @property
     def _s_indices(self):
         return Tensor._wrap(self._idx)
+
+
+class EmbeddingDenseBackwardBackward0(Node):
+    """z = embedding_dense_backward(g, indices, ...):  d/dg = the rows of grad at the indices
+    (0 at padding_idx; the frequency scaling was the first backward's)."""
+
+    saved = ("indices", "padding_idx")
+    saved_tensors_names = ("indices",)
+    _s_indices = EmbeddingBackward0._s_indices
+
+    def backward(self, gg):
+        idx = self._idx.reshape(-1)
+        rows = F.index(gg, (Tensor._wrap(idx),), idx)
+        if self._pad >= 0:
+            rows = F.masked_zero(rows, (idx == self._pad)[:, None])
+        return (rows.reshape(self._idx.shape + (-1,)),)
+
+
+def embedding_dense_backward(g, idx, rows: int, pad: int, by_freq: bool):
+    """The gradient of the weight of ``embedding``: each row of ``g`` added into row
+    ``idx[i]`` (none into ``pad``; divided by how often ``idx[i]`` occurs if ``by_freq``).
+    On tensors an op of its own, as PyTorch's (``EmbeddingDenseBackwardBackward0``)."""
+    flat = idx.reshape(-1)
+    gd = F.data(g).reshape(flat.size, -1)
+    if by_freq:
+        gd = gd / np.bincount(flat, minlength=rows)[flat][:, None].astype(gd.dtype)
+    out = np.zeros((rows, gd.shape[-1]), gd.dtype)
+    np.add.at(out, flat, gd)
+    if pad >= 0:
+        out[pad] = 0
+    if not isinstance(g, Tensor):
+        return out
+    t = Tensor._wrap(out)
+    if should_record(g):
+        node = EmbeddingDenseBackwardBackward0()
+        node._idx, node._pad, node._s_padding_idx = idx, pad, pad & _UINT64
+        record(node, t, g)
+    return t
 
 
 def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
@@ -148,7 +177,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
     node._idx = idx.copy()
     node._s_weight_sym_argsize_0 = rows  # (PyTorch 2.13 keeps the number of rows so)
     pad = -1 if padding_idx is None else (padding_idx % rows)
-    node._s_padding_idx = pad
+    node._pad, node._s_padding_idx = pad, pad & _UINT64  # (PyTorch shows -1 unsigned)
     node._s_scale_grad_by_freq, node._s_sparse = scale_grad_by_freq, sparse
     return record(node, out, weight)
 

@@ -12,14 +12,13 @@ import numpy as np
 
 from .._dtype import from_numpy_dtype
 from .._ops import _formula as F
-from .._ops._backward import where
 from .._ops._core import binary_operands, value
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import FREED_MESSAGE
 
 __all__ = ["REDUCTIONS", "mse_loss", "nll_loss", "MseLossBackward0", "NllLossBackward0",
-           "NllLoss2DBackward0"]
+           "NllLoss2DBackward0", "NllLossBackwardBackward0", "NllLoss2DBackwardBackward0"]
 
 REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
@@ -107,16 +106,20 @@ class NllLossBackward0(Node):
         return Tensor._wrap(self._total)
 
     def backward(self, g):
-        value(self._s_self)  # PyTorch's errors if these were freed or changed in place
+        x = value(self._s_self)  # (PyTorch's errors if these were freed or changed in place)
         value(self._s_target)
+        return (nll_loss_backward(g, x, self),)
+
+    def grad_data(self, g: np.ndarray) -> np.ndarray:
+        """The gradient for ``self`` from the incoming gradient ``g`` (arrays)."""
         w = self._w
         if self._s_reduction == 1:
             w = w / self._total
         if self._s_reduction == 0 and len(self._shape) > 1:  # one gradient per sample
-            g = F.unsqueeze(g, 1)  # (broadcast along the class dimension)
+            g = np.expand_dims(g, 1)  # (broadcast along the class dimension)
         # only the target entries see g: elsewhere 0, even where g is inf or nan
         with np.errstate(invalid="ignore"):
-            return (where(self._one_hot(True), g * self._one_hot(-w), 0.0),)
+            return np.where(self._one_hot(True), g * self._one_hot(-w), 0.0)
 
     def _one_hot(self, values):
         """``values`` at each (sample, target class), zeros elsewhere, in the input's layout."""
@@ -130,6 +133,42 @@ class NllLossBackward0(Node):
             return flat
         moved = flat.reshape((shape[0],) + tuple(shape[2:]) + (shape[1],))
         return np.moveaxis(moved, -1, 1)
+
+
+class NllLossBackwardBackward0(Node):
+    """z = nll_loss_backward(grad_output, self, ...), the gradient of nll_loss as an op:
+    d/dgrad_output = nll_loss(grad, target, weight, reduction, ignore_index);  d/dself = 0."""
+
+    saved = ("ignore_index", "reduction", "target", "weight")
+
+    def backward(self, gg):
+        first = self._first  # the NllLossBackward0 this node is the gradient of
+        weight = None if first._s_weight is None else Tensor._wrap(F.data(value(first._s_weight)))
+        as_tensor = gg if isinstance(gg, Tensor) else Tensor._wrap(gg)
+        out = nll_loss(as_tensor, Tensor._wrap(F.data(value(first._s_target))), weight,
+                       self._ignore_index, first._s_reduction)
+        return out if as_tensor is gg else out._data, F.zeros_like(gg)
+
+
+class NllLoss2DBackwardBackward0(NllLossBackwardBackward0):
+    """The same, for the gradient of NllLoss2DBackward0."""
+
+
+def nll_loss_backward(g, x, first: NllLossBackward0):
+    """The gradient of nll_loss's input: ``-grad * weight[t] (/ total weight)`` at each target
+    class, zeros elsewhere. On tensors an op of its own (``NllLossBackwardBackward0``), as in
+    PyTorch."""
+    if not isinstance(g, Tensor):
+        return first.grad_data(g)
+    out = Tensor._wrap(np.ascontiguousarray(first.grad_data(g._data)))  # (as PyTorch lays it)
+    if should_record(g, x):
+        node = (NllLoss2DBackwardBackward0 if isinstance(first, NllLoss2DBackward0)
+                else NllLossBackwardBackward0)()
+        node._first, node._ignore_index = first, first._ignore
+        node._s_ignore_index, node._s_reduction = first._s_ignore_index, first._s_reduction
+        node._s_target, node._s_weight = first._s_target, first._s_weight
+        record(node, out, g, x)
+    return out
 
 
 def _as_rows(x: np.ndarray, t: np.ndarray):
@@ -218,7 +257,7 @@ def _nll(input, target, weight, ignore_index, reduction, node_cls):
     out = Tensor._wrap(data)
     if should_record(input):
         node = node_cls()
-        node._s_ignore_index = ignore_index & _UINT64
+        node._s_ignore_index, node._ignore = ignore_index & _UINT64, ignore_index
         node._s_reduction = reduction
         node._s_self = SavedTensor(input)
         node._s_target = SavedTensor(target)

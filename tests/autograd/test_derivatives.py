@@ -152,9 +152,12 @@ def _extra_graphs():
             grad_of(lambda z: (z[mg.tensor([0, 1])] ** 2).sum()), add_number(a, 2),
             sub_number(a, 2), grad_of(lambda z: z.sigmoid().sum()),
             grad_of(lambda z: z.tanh().sum()), grad_of(lambda z: (z - 2).relu().sum()),
-            mg.div(a, b, rounding_mode="floor"), grad_of(lambda z: (z.softmax(0) * z).sum()),
+            mg.div(a, b, rounding_mode="floor"), mg.div(a, b, rounding_mode=None), grad_of(lambda z: (z.softmax(0) * z).sum()),
             grad_of(lambda z: (z.log_softmax(0) * z).sum()),
-            grad_of(lambda z: (z.expand(3, 3).diagonal() ** 2).sum())]
+            grad_of(lambda z: (z.expand(3, 3).diagonal() ** 2).sum()),
+            grad_of(lambda z: F.nll_loss(z.reshape(1, 3), mg.tensor([1]))),
+            grad_of(lambda z: (F.embedding(mg.tensor([0, 0]), z.reshape(3, 1)) ** 2).sum()),
+            grad_of(lambda z: F.nll_loss(z.reshape(1, 3, 1, 1), mg.tensor([[[2]]])))]
     c = a * 1
     c[0].mul_(2)
     d = a * 1
@@ -179,7 +182,7 @@ def _more_graphs(mg=mg):
                              mg.sinh, mg.cosh, mg.rsqrt)]
     made += [op(s) for op in (mg.tan, mg.asin, mg.acos, mg.erf, mg.erfc)]
     made += [a.round(decimals=1), a % 2.5, mg.remainder(a * 3.7, b), mg.fmod(c, 2.5),
-             mg.fmod(a * 3.7, b), mg.atan2(a, c), mg.hypot(a, c), mg.xlogy(c, b),
+             mg.fmod(a * 3.7, b), mg.atan2(a, c), mg.hypot(a, c), mg.xlogy(c, b), mg.xlogy(2.5, b), mg.xlogy(c, -2), mg.rsub(a, c, alpha=2),
              mg.fmax(a, c), mg.fmin(a, c), mg.lerp(a, b, 0.3), mg.lerp(a, b, s),
              mg.addcmul(a, b, c, value=2), mg.addcdiv(a, c, b, value=2), a.cumsum(1),
              c.cumprod(1), a.var(1), c.var(), a.std(0), a.logsumexp(1), c.sort(1)[0],

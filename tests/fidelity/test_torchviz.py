@@ -46,12 +46,8 @@ runpy.run_path({path!r}, run_name="__main__")
 
 # What differs, and why (each case fails the comparison; strict: fixing one shows up here)
 WHY = {
-    "var_correction": "minigrad saves correction=1.0 (PyTorch: the int 1)",
-    "std_of_everything": "PyTorch saves correction=None, dim=None for x.std(); minigrad fills "
-                         "them in",
     "topk_negative_dim": "PyTorch saves dim=-1 as an unsigned 18446744073709551615; minigrad "
                          "saves the wrapped dim",
-    "embedding_padding_idx": "the same unsigned -1 for padding_idx",
     "diag_dims": "DiagEmbedBackward0 saves dim1/dim2 as unsigned negative dims in PyTorch",
 }
 

@@ -24,11 +24,7 @@ import minigrad
 SPECIALS = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 2.5], dtype=np.float32)
 MIXES = 6  # seeded mixes of the special values per op
 
-KNOWN: dict[str, str] = {
-    "prod_dim": "second derivative at zeros with inf/NaN: cumprod_backward's O(n^2) path",
-    "prod_dim_keepdim": "second derivative at zeros with inf/NaN: cumprod_backward's O(n^2) path",
-    "cumprod": "second derivative at zeros: PyTorch's differentiable O(n^2) cumprod_backward",
-}
+KNOWN: dict[str, str] = {}
 
 
 def inputs(case) -> list[list[np.ndarray]]:
@@ -130,3 +126,26 @@ def test_the_comparison_can_fail(torch, monkeypatch):
     assert differences(BY_NAME["abs"], torch) == []  # the same function, still the same
     monkeypatch.setattr(minigrad, "abs", lambda x: (x * x).sqrt())
     assert differences(BY_NAME["abs"], torch)
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # (and no NumPy warning in backward)
+@pytest.mark.parametrize("name", ["cumprod", "prod"])
+def test_plain_backward_of_scans_and_products_at_special_values_matches_torch(torch, name):
+    """Without create_graph PyTorch takes other paths at zeros (cumprod's O(n) masks, prod's
+    exclusive products): the first-order gradients there, with special incoming gradients."""
+    for seed in range(60):
+        r = np.random.default_rng(seed)
+        shape = [(5,), (3, 4), (2, 3, 4)][seed % 3]
+        a, gz = (r.choice(SPECIALS, shape) for _ in range(2))
+        if seed % 2:
+            gz = r.standard_normal(shape).astype(np.float32)
+        dim = int(r.integers(0, len(shape)))
+        grads = []
+        for lib in (minigrad, torch):
+            x = lib.tensor(a, requires_grad=True)
+            with warnings.catch_warnings():  # (prod's forward: see test_no_numpy_warnings)
+                warnings.simplefilter("ignore", RuntimeWarning)
+                y = getattr(x, name)(dim)
+            y.backward(lib.tensor(gz.reshape(-1)[:y.numel()].reshape(tuple(y.shape))))
+            grads.append(x.grad.numpy())
+        assert np.allclose(*grads, equal_nan=True), (a.tolist(), dim, gz.tolist(), grads)

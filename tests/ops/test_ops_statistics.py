@@ -1,0 +1,71 @@
+"""var/std and var_mean/std_mean against PyTorch 2.13: one node for both outputs of
+``*_mean`` (``VarMeanBackward0``, ``StdMeanBackward0``), the saved attributes as PyTorch saves
+them (``correction`` None when neither it nor ``unbiased`` nor ``dim`` was given), the
+gradients of either output and both, and the second-order graph."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from helpers import close, f32
+
+import minigrad as mg
+
+pytestmark = pytest.mark.torch
+
+CALLS = ["L.var(x)", "L.std(x)", "x.var(True)", "x.var(False)", "x.std(0)", "x.var(dim=1)",
+         "x.var(dim=None)", "x.std(0, unbiased=False)", "x.var(1, keepdim=True)",
+         "x.var(correction=2)", "x.std(0, correction=None)", "x.var(correction=0.5)",
+         "L.std_mean(x)", "L.var_mean(x, 1)", "L.std_mean(x, True)",
+         "L.std_mean(x, (0,), keepdim=True, correction=0)", "L.var_mean(x, dim=0)",
+         "L.var_mean(x, None, correction=2)"]
+
+
+def tree(fn):
+    return None if fn is None else (fn.name(), tuple((tree(f), n) for f, n in fn.next_functions))
+
+
+def run(L, call, which):
+    x = L.tensor(f32(3, 4), requires_grad=True)
+    out = eval(call, {"L": L, "x": x})  # noqa: S307 - our table
+    outs = out if isinstance(out, tuple) else (out,)
+    node = outs[0].grad_fn
+    saved = {k: getattr(node, f"_saved_{k}") for k in ("correction", "dim", "keepdim")}
+    names = [(o.grad_fn.name(), o.grad_fn is node, o.output_nr if o.grad_fn else None)
+             for o in outs]
+    picked = [o for i, o in enumerate(outs) if which in ("all", i)]
+    loss = sum((o * (i + 2)).sum() for i, o in enumerate(picked))
+    (g,) = L.autograd.grad(loss, x, create_graph=True)
+    return outs, saved, names, g, tree(g.grad_fn)
+
+
+@pytest.mark.parametrize(("call", "which"), [
+    (c, w) for c in CALLS for w in (("all", 0, 1) if "_mean" in c else ("all",))])
+def test_statistics_and_their_nodes_match_torch(torch, call, which):
+    mine, theirs = run(mg, call, which), run(torch, call, which)
+    assert all(close(m, t) for m, t in zip(mine[0], theirs[0]))
+    assert mine[1:3] == theirs[1:3]
+    assert close(mine[3], theirs[3]) and mine[4] == theirs[4]
+
+
+@pytest.mark.parametrize("name", ["std_mean", "var_mean"])
+def test_errors_and_warnings_name_the_function(torch, name):
+    for L in (mg, torch):
+        with pytest.raises(RuntimeError, match=f"^{name} only support floating point"):
+            getattr(L, name)(L.tensor([1, 2]))
+    found = []
+    for L in (mg, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            getattr(L, name)(L.tensor([1.0]))
+        found.append([str(w.message).split(" (Triggered")[0] for w in caught])
+    assert found[0] == found[1] and found[0][0].startswith(f"{name}(): degrees of freedom")
+
+
+def test_huge_values_are_accumulated_without_overflow(torch):
+    a = np.array([3e38, -3e38, 1e38, 2e38], np.float32)
+    for call in ("x.std()", "x.var(0)", "L.std_mean(x)[0]"):
+        m, t = (eval(call, {"L": L, "x": L.tensor(a)}) for L in (mg, torch))  # noqa: S307
+        assert np.array_equal(m.numpy(), t.numpy(), equal_nan=True), call
