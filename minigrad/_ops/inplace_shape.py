@@ -13,6 +13,9 @@ identity, its version goes up.
 
 from __future__ import annotations
 
+import numpy as np
+
+from .._tensor import Tensor
 from ._core import method
 from .inplace_checks import bump_version, check_inplace
 from .linalg import SqueezeBackward4
@@ -108,6 +111,11 @@ def fill_diagonal_(self, fill_value, wrap: bool = False):
     As in PyTorch, the diagonal is an ``as_strided`` view that is filled (``fill_``): a leaf
     requiring grad is refused as "a view of a leaf", and the history is a ``CopySlices``.
     """
+    if isinstance(fill_value, Tensor) and fill_value._data.ndim == 0:
+        fill_value = fill_value.item()  # (a Number argument: PyTorch takes a 0-d tensor as one)
+    elif not isinstance(fill_value, (int, float, bool, np.number, np.bool_)):
+        raise TypeError("fill_diagonal_(): argument 'fill_value' (position 1) must be Number, "
+                        f"not {type(fill_value).__name__}")
     n = self.dim()
     if n < 2:
         raise RuntimeError("dimensions must larger than 1")
