@@ -168,9 +168,11 @@ def empty(*sizes, size=None, dtype=None, device=None, requires_grad: bool = Fals
     return _filled(np.zeros, "empty", _sizes("empty", sizes, size), dtype, requires_grad, device)
 
 
-def full(size=_REQUIRED, fill_value=_REQUIRED, *, dtype=None, device=None,
+def full(size=_REQUIRED, fill_value=_REQUIRED, *extra, dtype=None, device=None,
          requires_grad: bool = False) -> Tensor:
     """A tensor of the given size filled with ``fill_value`` (dtype inferred from it)."""
+    if extra:  # (PyTorch's message: Python's would say "from 0 to 2")
+        raise TypeError(f"full() takes 2 positional arguments but {2 + len(extra)} were given")
     if fill_value is _REQUIRED:
         raise TypeError('full() missing 2 required positional argument: "size", "fill_value"'
                         if size is _REQUIRED else

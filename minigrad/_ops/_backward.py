@@ -64,6 +64,8 @@ def reversed_cumsum(x, dim: int):
     """Sums from the end along ``dim`` (``x.flip(dim).cumsum(dim).flip(dim)``)."""
     if isinstance(x, Tensor):
         return x.flip(dim).cumsum(dim).flip(dim)
+    if not np.ndim(x):  # a 0-d scan: the gradient itself
+        return x
     return np.flip(np.cumsum(np.flip(x, dim), dim), dim)
 
 

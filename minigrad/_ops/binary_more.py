@@ -87,8 +87,10 @@ class NotImplementedBackward(Node):
     def name(self) -> str:
         return "torch::autograd::NotImplemented"
 
+    _op = "floor_divide"  # (remainder with a number first: "remainder")
+
     def backward(self, g):
-        raise RuntimeError("derivative for aten::floor_divide is not implemented")
+        raise RuntimeError(f"derivative for aten::{self._op} is not implemented")
 
 
 NotImplementedBackward.__name__ = NotImplementedBackward.__qualname__ = "NotImplemented"
@@ -175,7 +177,17 @@ def _remainder(a, b):
 remainder = method("remainder", "__mod__")(
     _rem("remainder", _remainder, RemainderBackward0, RemainderBackward1))
 fmod = method("fmod")(_rem("fmod", np.fmod, FmodBackward0, FmodBackward1))
-Tensor.__rmod__ = lambda self, other: remainder(_scalar_tensor(other, self), self)
+def _rmod(self, other):
+    """``number % t``: PyTorch has no derivative for a number divided (NotImplemented node)."""
+    out = remainder(_scalar_tensor(other, self), self.detach())
+    if should_record(self) and out._data.dtype.kind == "f":
+        node = NotImplementedBackward()
+        node._op = "remainder"
+        record(node, out, self)
+    return out
+
+
+Tensor.__rmod__ = _rmod
 
 
 # ---------------------------------------------------------------- atan2, hypot, xlogy, fmax/fmin
@@ -401,6 +413,8 @@ def _addc(name, fn, node_cls):
         dt = result_type(input, tensor1, tensor2)
         if not dt.is_floating_point or tensor1._data.dtype.kind != "f":
             _addc_check(name, dt, tensor1, tensor2)
+            if not dt.is_floating_point:  # (the value in the result's dtype: 0.5 is 0)
+                value = int(value)
         with np.errstate(all="ignore"):
             try:
                 data = input._data + value * fn(tensor1._data, tensor2._data)

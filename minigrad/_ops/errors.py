@@ -7,6 +7,8 @@ result its tensor cannot hold, a reduction over an empty dimension.
 
 from __future__ import annotations
 
+import numpy as np
+
 
 def no_dims(dim) -> IndexError:
     """``size(0)``, ``unbind(0)``... of a 0-d tensor: those dims do not wrap to 0 in PyTorch."""
@@ -49,3 +51,10 @@ def empty_norm(ord, dims, shape) -> RuntimeError | None:  # noqa: A002 - PyTorch
         where += " because"
     return RuntimeError(f"linalg.vector_norm cannot compute the {float(ord):g} norm on {where} "
                         "the operation does not have an identity")
+
+
+def check_int(fn: str, name: str, value, position: int = 1) -> None:
+    """PyTorch's TypeError for an int argument given as a float or bool (``tril(0.5)``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be int, not "
+                        f"{type(value).__name__}")

@@ -300,6 +300,8 @@ def numpy_index(x, indices) -> tuple:
         else:
             n = shape[dim]
             if a.size and not (-n <= a.min() and a.max() < n):
+                if not n:  # (PyTorch names neither the index nor the dim then)
+                    raise IndexError("index is out of bounds for dimension with size 0")
                 bad = a[(a < -n) | (a >= n)].flat[0]
                 raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {n}")
             sizes.append(list(a.shape))

@@ -88,7 +88,7 @@ def cat(tensors, dim: int = 0, *, out=None):
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     used = [t for t in tensors if t._data.shape != (0,)] or list(tensors[:1])
     first = used[0]
-    d = first._wrap_dim(dim)
+    d = first._wrap_dim(dim) if first._data.shape != (0,) else 0  # (all skipped: dim unread)
     for t in used[1:]:
         if t._data.ndim != first._data.ndim:
             raise RuntimeError("Tensors must have same number of dimensions: got "

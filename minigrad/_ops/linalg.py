@@ -124,7 +124,8 @@ def mv(input, vec):
     if a.dtype != b.dtype:
         raise RuntimeError("addmv input tensors must have the same dtype, but got "
                            f"{short(vec)}, {short(input)}, and {short(vec)}")
-    no_bool(input, "addmv_impl_cpu")
+    if a.size:  # (an empty matrix: zeros, without a kernel)
+        no_bool(input, "addmv_impl_cpu")
     out = Tensor._wrap(quietly(np.matmul, a, b))  # (overflow: inf, no NumPy warning)
     if should_record(input, vec):
         record(_save_operands(MvBackward0(), input, vec, True), out, input, vec)
@@ -199,7 +200,8 @@ def bmm(input, mat2):
     if b.shape[:2] != (a.shape[0], a.shape[2]):
         raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
-    no_bool(input, "bmm")  # (PyTorch checks a bool input before the dtypes)
+    if a.shape[0] * a.shape[1] * a.shape[2] * b.shape[2]:  # (nothing to compute: no kernel)
+        no_bool(input, "bmm")  # (PyTorch checks a bool input before the dtypes)
     if a.dtype != b.dtype:
         raise RuntimeError(f"expected scalar type {short(input)} but found {short(mat2)}")
     out = Tensor._wrap(quietly(np.matmul, a, b))  # (overflow: inf, no NumPy warning)

@@ -32,9 +32,10 @@ def tensordot(a, b, dims=2):
     fa = [d for d in range(a.dim()) if d not in da]
     fb = [d for d in range(b.dim()) if d not in db]
     k = int(np.prod([a.shape[d] for d in da]))
-    left = a.permute(*(fa + da)).reshape(-1, k)
-    right = b.permute(*(db + fb)).reshape(k, -1)
-    shape = tuple(a.shape[d] for d in fa) + tuple(b.shape[d] for d in fb)
+    sa, sb = tuple(a.shape[d] for d in fa), tuple(b.shape[d] for d in fb)
+    left = a.permute(*(fa + da)).reshape(int(np.prod(sa)), k)  # (sizes, not -1: k may be 0)
+    right = b.permute(*(db + fb)).reshape(k, int(np.prod(sb)))
+    shape = sa + sb
     return left.mm(right).reshape(shape)
 
 

@@ -75,7 +75,7 @@ def cumsum(input, dim: int, *, dtype=None):
     if should_record(input) and out._data.dtype.kind == "f":
         node = CumsumBackward0()
         node._s_dim = d
-        record(node, out, input)
+        record(node, out, input, broadcast=True)  # (a dtype= cast is undone on the gradient)
     return out
 
 
@@ -148,7 +148,7 @@ def cumprod(input, dim: int, *, dtype=None):
     if should_record(input) and out._data.dtype.kind == "f":
         node = CumprodBackward0()
         node._s_dim, node._s_self = d, SavedTensor(input)
-        record(node, out, input)
+        record(node, out, input, broadcast=True)  # (a dtype= cast is undone on the gradient)
         node._s_result = SavedTensor(out, node)
     return out
 

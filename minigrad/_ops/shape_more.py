@@ -18,7 +18,7 @@ from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._core import method
 from .arrange import movedim, unflatten  # noqa: F401 - (torch.movedim, ... are listed here)
-from .errors import no_dims
+from .errors import check_int, no_dims
 from .indexing import SelectBackwardBackward0
 from .join import cat
 from .movement import strided, view_of
@@ -177,6 +177,7 @@ class TriuBackward0(TrilBackward0):
 
 def _triangle(name, np_fn, node_cls):
     def op(input, diagonal: int = 0):
+        check_int(name, "diagonal", diagonal)
         if input._data.ndim < 2:
             raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
         out = Tensor._wrap(np_fn(input._data, diagonal))
@@ -229,6 +230,7 @@ def _diagonal_view(a: np.ndarray, offset: int, d1: int, d2: int) -> np.ndarray:
 @method("diagonal")
 def diagonal(input, offset: int = 0, dim1: int = 0, dim2: int = 1):
     """The diagonal ``offset`` of the planes (dim1, dim2), as a view."""
+    check_int("diagonal", "offset", offset)
     d1, d2 = input._wrap_dim(dim1), input._wrap_dim(dim2)
     if d1 == d2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
@@ -253,6 +255,7 @@ class DiagEmbedBackward0(Node):
 @method("diag")
 def diag(input, diagonal: int = 0):
     """A vector to a diagonal matrix, or a matrix's diagonal (a copy) as a vector."""
+    check_int("diag", "diagonal", diagonal)
     if input._data.ndim == 1:
         out = Tensor._wrap(np.diag(input._data, diagonal))
         if should_record(input):

@@ -213,7 +213,29 @@ def _dtype_kernels() -> list:
              "L.device('cpu ')", "L.ones(2, device='float32')", "L.tensor([1.], device='Float32')",
              "L.ones(2).type('float32')", "L.ones(2).type('FloatTensor')",
              "L.ones(2).type('torch.float32')", "L.ones(2, dtype=L.float64).type('torch.Tensor')",
-             "L.ones(2).type('torch.ByteTensor')",
+             "L.ones(2).type('torch.ByteTensor')", "L.ones(0)[L.tensor([-1, 0])]",
+             "L.ones(2, 0)[:, L.tensor([0])]", "L.ones(3)[L.tensor([5])]",
+             # bool products of nothing: zeros, no kernel (and so no refusal)
+             "L.ones(2, 0, dtype=L.bool) @ L.ones(0, 2, dtype=L.bool)",
+             "L.mm(L.ones(0, 2, dtype=L.bool), L.ones(2, 2, dtype=L.bool))",
+             "L.mv(L.ones(2, 0, dtype=L.bool), L.ones(0, dtype=L.bool))",
+             "L.bmm(L.ones(1, 2, 0, dtype=L.bool), L.ones(1, 0, 2, dtype=L.bool))",
+             "L.einsum('ij,jk->ik', L.ones(2, 0, dtype=L.bool), L.ones(0, 2, dtype=L.bool))",
+             "L.tensordot(L.ones(2, 0, dtype=L.bool), L.ones(0, 2, dtype=L.bool), 1)",
+             "L.tensordot(L.ones(2, 0), L.ones(0, 3), 1)",
+             "L.cat([L.ones(0), L.ones(0)], -3)", "L.cat([L.ones(0)], 3)",
+             "L.full(1, 0, -2)", "L.full((2,), 1., L.float64)", "L.ones(2, 3).tril(0.5)",
+             "L.ones(2, 3).triu(1.5)", "L.ones(2, 3).tril(True)", "L.ones(2, 3).diagonal(0.5)",
+             "L.ones(2, 3).diag(True)", "L.ones(2, 3).tril(np.int64(1))",
+             "L.tensor([0, 2, 4]).addcmul(L.tensor([0, 2, 4]), L.tensor(2), value=0.5)",
+             "L.tensor([0, 2, 4]).addcmul(L.tensor([0, 2, 4]), L.tensor(2), value=-1.5)",
+             "(lambda x: (2. % x, (2. % x).grad_fn.name()))(L.tensor([1.5, -2.], requires_grad=True))",
+             "(lambda x: (2. % x).sum().backward())(L.tensor([1.5, -2.], requires_grad=True))",
+             # 0-d scans backpropagate; a dtype= cast is undone on the gradient
+             "(lambda x: (x.cumsum(0, dtype=L.float64).backward(), x.grad)[1])"
+             "(L.tensor(2., requires_grad=True))",
+             "(lambda x: (x.cumprod(0, dtype=L.float64).sum().backward(), x.grad)[1])"
+             "(L.ones(2, requires_grad=True))",
              "(lambda i: L.remainder(L.ones(2, requires_grad=True), i))"
              "(L.inference_mode()(lambda: L.ones(2))())"]
     for end, weight in ((b, "0.5"), (d, "0.5"), (i, "0.5"), (f, d), (f, "L.ones(3)"),
