@@ -26,14 +26,6 @@ from .reduce import reduction_input
 __all__ = ["cumsum", "cumprod", "median", "sort", "argsort", "topk"]
 
 
-def _t(x):
-    return x if isinstance(x, Tensor) else Tensor._wrap(np.asarray(x))
-
-
-def _out(grad, g):
-    return grad if isinstance(g, Tensor) else grad._data
-
-
 def _expand_back(g, dims, keepdim: bool, shape):
     """``g`` reshaped so it broadcasts against the input (the reduced dims put back)."""
     if keepdim or not dims:
@@ -154,13 +146,13 @@ class _Scatter(Node):
     """The gradient of each output goes back to the input position it was taken from."""
 
     def backward(self, g, *rest):
-        gt = _t(g)
+        gt = F.as_tensor(g)
         onehot = self._onehot  # (input size, output size) weights (0/1), a constant
         if self._shared:  # one output shared by several positions
             flat = Tensor._wrap(onehot.astype(gt._data.dtype)) * gt.reshape(-1)
-            return (_out(flat.sum(1).reshape(self._shape), g),)
+            return (F.like(flat.sum(1).reshape(self._shape), g),)
         flat = Tensor._wrap(onehot.astype(gt._data.dtype)) @ gt.reshape(-1)
-        return (_out(flat.reshape(self._shape), g),)
+        return (F.like(flat.reshape(self._shape), g),)
 
 
 def _scatter_node(cls, input, positions: np.ndarray, share=None):
