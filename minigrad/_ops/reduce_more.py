@@ -23,6 +23,8 @@ from ._core import method, value
 from .minmax import _return_type, return_types
 from .reduce import reduction_input
 
+_UINT64 = 2**64 - 1  # (a saved negative int shows as its unsigned 64-bit pattern)
+
 __all__ = ["cumsum", "cumprod", "median", "sort", "argsort", "topk"]
 
 
@@ -213,9 +215,10 @@ class MedianBackward1(_Scatter):
     saved_tensors_names = ("indices",)
 
 
-def _ordered(input, dim, idx, node_cls, squeeze: bool = False):
+def _ordered(input, dim, idx, node_cls, squeeze: bool = False, given=None):
     """The values of ``input`` at ``idx`` along ``dim`` (and the indices), recorded so that each
-    value's gradient goes back to its position; ``squeeze`` drops ``dim`` (size 1)."""
+    value's gradient goes back to its position; ``squeeze`` drops ``dim`` (size 1); ``given``:
+    the dim as the caller wrote it (PyTorch saves that one, a negative one unsigned)."""
     values = np.take_along_axis(input._data, idx, axis=dim)
     out_idx = idx.astype(np.int64)
     if squeeze:
@@ -224,7 +227,8 @@ def _ordered(input, dim, idx, node_cls, squeeze: bool = False):
     if should_record(input) and values.dtype.kind == "f":
         positions = _flat_positions(input._data.shape, dim, idx)
         node = _scatter_node(node_cls, input, positions)
-        _keep_indices(node, dim, inds, input, keepdim=not squeeze)
+        _keep_indices(node, (dim if given is None else given) & _UINT64, inds, input,
+                      keepdim=not squeeze)
         record(node, vals, input)
     return vals, inds
 
@@ -249,13 +253,13 @@ def sort(input, dim: int = -1, descending: bool = False, stable: bool = False):
     """Values sorted along ``dim`` and the indices they came from."""
     x = input._data
     if x.ndim == 0:
-        return _pair("sort", *_scalar_order(input, SortBackward0))
+        return _pair("sort", *_scalar_order(input, SortBackward0, dim))
     d = input._wrap_dim(dim)
     idx = np.argsort(_descending_key(x) if descending and x.dtype.kind != "b" else x, axis=d,
                      kind="stable")
     if descending and x.dtype.kind == "b":
         idx = np.flip(np.argsort(x, axis=d, kind="stable"), axis=d)
-    return _pair("sort", *_ordered(input, d, idx, SortBackward0))
+    return _pair("sort", *_ordered(input, d, idx, SortBackward0, given=dim))
 
 
 @method("argsort")
@@ -274,19 +278,19 @@ def topk(input, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
     if not input._data.ndim:  # a 0-d input: itself (k = 1) as 0-d results
-        return _pair("topk", *_scalar_order(input, TopkBackward0))
+        return _pair("topk", *_scalar_order(input, TopkBackward0, dim))
     x = input._data
     idx = np.argsort(_descending_key(x) if largest else x, axis=d, kind="stable")
     idx = np.take(idx, np.arange(k), axis=d)
-    return _pair("topk", *_ordered(input, d, idx, TopkBackward0))
+    return _pair("topk", *_ordered(input, d, idx, TopkBackward0, given=dim))
 
 
-def _scalar_order(input, node_cls):
+def _scalar_order(input, node_cls, given: int):
     """sort/topk of a 0-d tensor: a copy of it, recorded with ``node_cls``, and index 0."""
     out = Tensor._wrap(input._data.copy())
     if should_record(input) and input._data.dtype.kind == "f":
         node = _scatter_node(node_cls, input, np.zeros(1, np.int64))
-        _keep_indices(node, 0, Tensor._wrap(np.zeros((), np.int64)), input, True)
+        _keep_indices(node, given & _UINT64, Tensor._wrap(np.zeros((), np.int64)), input, True)
         record(node, out, input)
     return out, Tensor._wrap(np.zeros((), np.int64))
 
@@ -329,4 +333,5 @@ def median(input, dim=None, keepdim: bool = False):
     if x.dtype.kind == "f" and x.size:  # a slice with NaN: its median is its first NaN
         nan = np.isnan(x)
         idx = np.where(nan.any(d, keepdims=True), np.argmax(nan, d, keepdims=True), idx)
-    return _pair("median", *_ordered(input, d, idx, MedianBackward1, squeeze=not keepdim))
+    return _pair("median", *_ordered(input, d, idx, MedianBackward1, squeeze=not keepdim,
+                                     given=dim))
