@@ -52,9 +52,10 @@ def views_of(src: Tensor, datas, node: Node | None = None) -> tuple:
     outs = tuple(outs)
     if node is not None:  # (one view is recorded as one output: an integer one then raises)
         record(node, outs[0] if len(outs) == 1 else outs, src)
-    elif src._requires_grad:
+    elif src._requires_grad and (base is src or base.requires_grad):
         # made in no_grad mode: they show requires_grad=True (as the base does) but lead nowhere
-        # in a graph, and PyTorch forbids modifying them in place with grad mode on
+        # in a graph, and PyTorch forbids modifying them in place with grad mode on (a view of
+        # a view made a leaf by requires_grad_ follows their base: it does not require grad)
         for t in outs:
             t._requires_grad = t._view_no_grad = True
     for t in outs:
