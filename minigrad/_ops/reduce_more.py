@@ -147,7 +147,12 @@ def cumprod(input, dim: int, *, dtype=None):
 class _Scatter(Node):
     """The gradient of each output goes back to the input position it was taken from."""
 
+    _idx = None  # sort/topk/median(dim): the positions along _axis each value came from
+
     def backward(self, g, *rest):
+        if self._idx is not None:  # (PyTorch's value_selecting_reduction_backward)
+            return (scatter_into_zeros(F.unsqueeze(g, self._axis) if self._squeezed else g,
+                                       self._axis, self._idx, self._shape),)
         gt = F.as_tensor(g)
         onehot = self._onehot  # (input size, output size) weights (0/1), a constant
         if self._shared:  # one output shared by several positions
@@ -172,11 +177,39 @@ def _scatter_node(cls, input, positions: np.ndarray, share=None):
     return node
 
 
-def _flat_positions(shape, dim, idx):
-    """Flat input indices of ``take_along_axis(x, idx, dim)``."""
-    grid = np.indices(idx.shape)
-    grid[dim] = idx
-    return np.ravel_multi_index(tuple(grid), shape)
+class ScatterBackward0(Node):
+    """z = zeros.scatter(dim, index, src):  dsrc = grad.gather(dim, index) (the zeros get none)."""
+
+    saved = ("dim", "index")
+
+    @property
+    def _s_index(self):
+        return Tensor._wrap(self._idx)
+
+    def backward(self, gg):
+        where = _along(self._idx, self._s_dim)
+        return None, F.index(gg, tuple(Tensor._wrap(w) for w in where), where)
+
+
+def _along(idx, dim):
+    """The NumPy index that takes ``idx`` along ``dim`` (``take_along_axis``'s)."""
+    return tuple(idx if i == dim else np.arange(n).reshape(
+        (1,) * i + (n,) + (1,) * (idx.ndim - i - 1)) for i, n in enumerate(idx.shape))
+
+
+def scatter_into_zeros(src, dim, idx, shape):
+    """``zeros(shape).scatter_(dim, idx, src)``: each value of ``src`` put back where it was
+    taken from; on tensors an op of its own (``ScatterBackward0``), as in PyTorch."""
+    out = np.zeros(shape, F.data(src).dtype)
+    np.put_along_axis(out, idx, F.data(src), dim)
+    if not isinstance(src, Tensor):
+        return out
+    t = Tensor._wrap(out)
+    if should_record(src):
+        node = ScatterBackward0()
+        node._s_dim, node._idx = dim, idx
+        record(node, t, None, src)
+    return t
 
 
 for _name in ("sort", "topk", "median"):
@@ -225,8 +258,9 @@ def _ordered(input, dim, idx, node_cls, squeeze: bool = False, given=None):
         values, out_idx = np.squeeze(values, axis=dim), np.squeeze(out_idx, axis=dim)
     vals, inds = Tensor._wrap(values), Tensor._wrap(out_idx)
     if should_record(input) and values.dtype.kind == "f":
-        positions = _flat_positions(input._data.shape, dim, idx)
-        node = _scatter_node(node_cls, input, positions)
+        node = node_cls()
+        node._shape, node._shared, node._squeezed = input._data.shape, False, squeeze
+        node._axis, node._idx = dim, idx.astype(np.int64)
         _keep_indices(node, (dim if given is None else given) & _UINT64, inds, input,
                       keepdim=not squeeze)
         record(node, vals, input)
