@@ -26,6 +26,7 @@ import numpy as np
 from . import _cpu, _sampling
 from ._creation import _finish, _gen, _np, _size
 from ._dtype import int64
+from ._ops import _formula as F
 from ._ops.inplace import apply_inplace
 from ._tensor import Tensor
 from .autograd.graph import Node, record, should_record
@@ -34,8 +35,7 @@ __all__ = ["normal", "randperm", "bernoulli", "multinomial", "poisson"]
 
 
 # ---------------------------------------------------------------- nodes: samples have zero grads
-def _zeros(g):
-    return Tensor._wrap(np.zeros_like(g._data)) if isinstance(g, Tensor) else np.zeros_like(g)
+_zeros = F.zeros_like  # (zeros outside any graph, for an array or a tensor)
 
 
 class NormalBackward0(Node):

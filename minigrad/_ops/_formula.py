@@ -20,10 +20,10 @@ from ..autograd.functional_utils import expand_to as _expand_array
 from ..autograd.graph import record as _record
 from ..autograd.graph import should_record as _should_record
 
-__all__ = ["recording", "data", "exp", "log", "sqrt", "sin", "cos", "abs", "sign", "mT", "t",
-           "permute", "bmm", "expand_to", "unsqueeze", "sum_keepdim", "zeros_like", "masked_zero",
-           "sum_rows", "zeros", "narrow", "cat", "stack", "placed",
-           "index_put", "index", "clone", "copied", "strided", "copy_"]
+__all__ = ["recording", "as_tensor", "like", "constant", "data", "exp", "log", "sqrt", "sin",
+           "cos", "abs", "sign", "mT", "t", "permute", "bmm", "expand_to", "unsqueeze",
+           "sum_keepdim", "zeros_like", "masked_zero", "sum_rows", "zeros", "narrow", "cat",
+           "stack", "placed", "index_put", "index", "clone", "copied", "strided", "copy_"]
 
 
 def recording(g) -> bool:
@@ -48,6 +48,25 @@ def _unary(name: str):
 
 
 exp, log, sqrt, sin, cos, abs = (_unary(n) for n in ("exp", "log", "sqrt", "sin", "cos", "abs"))
+
+
+def as_tensor(x):
+    """``x`` as a Tensor (an array wrapped, outside any graph): for a formula written with the
+    Tensor methods PyTorch's formula calls (``flip``, ``roll``, ``xlogy``...); :func:`like`
+    gives its result back as the kind of value the formula was given."""
+    return x if isinstance(x, Tensor) else Tensor._wrap(np.asarray(x))
+
+
+def like(result, g):
+    """``result`` (a Tensor) as the kind of value ``g`` is: itself under create_graph (then it
+    is recorded), else its array."""
+    return result if isinstance(g, Tensor) else result._data
+
+
+def constant(x, like):
+    """The array ``x`` as a constant of the kind of ``like``: an array, or a tensor outside
+    any graph (a mask a formula multiplies by)."""
+    return Tensor._wrap(np.asarray(x)) if isinstance(like, Tensor) else x
 
 
 def sign(x):

@@ -19,6 +19,7 @@ from .._dtype import bool as _bool
 from .._dtype import result_type
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from . import _formula as F
 from ._backward import call, data, masked_zero, scale
 from ._core import binary_operands, method, value
 from .arithmetic import broadcast_error, floor_div_floats
@@ -66,11 +67,9 @@ class _Binary(Node):
             return self.grads(g, x, y)
 
 
-def _div_mode(x, y, mode: str):
-    """``x.div(y, rounding_mode=mode)`` (a DivBackward2 on tensors)."""
-    if isinstance(x, Tensor) or isinstance(y, Tensor):
-        return div(x, y, rounding_mode=mode)
-    return floor_div_floats(x, y) if mode == "floor" else np.trunc(x / y)
+def _div_mode(g, x, y, mode: str):
+    """``x.div(y, rounding_mode=mode)`` (a DivBackward2 on tensors), as the kind of ``g``."""
+    return F.like(div(F.as_tensor(x), y, rounding_mode=mode), g)
 
 
 def _record2(node, out, a, b, *, save=True):
@@ -134,7 +133,7 @@ class RemainderBackward1(_Binary):
     """z = self % other:  dz/dself = 1;  dz/dother = -floor(self / other)."""
 
     def grads(self, g, x, y):
-        return g, (-g * _div_mode(x, y, "floor") if y is not None else None)
+        return g, (-g * _div_mode(g, x, y, "floor") if y is not None else None)
 
 
 class FmodBackward0(RemainderBackward0):
@@ -145,7 +144,7 @@ class FmodBackward1(_Binary):
     """z = fmod(self, other):  dz/dself = 1;  dz/dother = -trunc(self / other)."""
 
     def grads(self, g, x, y):
-        return g, (-g * _div_mode(x, y, "trunc") if y is not None else None)
+        return g, (-g * _div_mode(g, x, y, "trunc") if y is not None else None)
 
 
 def _rem(name, np_fn, node0, node1):
@@ -218,7 +217,7 @@ class XlogyBackward0(_Binary):
 
     def grads(self, g, x, y):
         off = (data(x) == 0) & (data(y) <= 0)
-        g_log = xlogy(g, y) if isinstance(g, Tensor) else _xlogy(g, y)
+        g_log = F.like(xlogy(F.as_tensor(g), y), g)
         return masked_zero(g_log, off), g * x / y
 
 
@@ -237,7 +236,7 @@ class XlogyBackward2(_Binary):
     saved_tensors_names = ("self",)
 
     def grads(self, g, x, c):
-        g_log = xlogy(g, c) if isinstance(g, Tensor) else _xlogy(g, c)
+        g_log = F.like(xlogy(F.as_tensor(g), c), g)
         return (g_log if c > 0 else masked_zero(g_log, data(x) == 0),)
 
 
@@ -341,7 +340,7 @@ class LerpBackward1(_Binary):
 
     def backward(self, g):
         s, e, w = (value(v) for v in (self._s_self, self._s_end, self._s_weight))
-        one = Tensor._wrap(np.ones((), data(w).dtype)) if isinstance(w, Tensor) else 1
+        one = F.constant(np.ones((), data(w).dtype), w)  # (PyTorch: a tensor 1, SubBackward0)
         return g * (one - w), g * w, g * (e - s)
 
 
@@ -403,7 +402,7 @@ class AddcdivBackward0(AddcmulBackward0):
 
     def backward(self, g):
         a, b, v = value(self._s_tensor1), value(self._s_tensor2), self._s_value
-        vt = Tensor._wrap(np.asarray(v, data(b).dtype)) if isinstance(b, Tensor) else v
+        vt = F.constant(np.asarray(v, data(b).dtype), b)
         with np.errstate(all="ignore"):
             return g, g * (vt / b), -g * (scale(a, v) / (b * b))
 

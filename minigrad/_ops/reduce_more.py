@@ -25,15 +25,9 @@ from .errors import empty_reduction, not_implemented
 from .minmax import _return_type, return_types
 from .reduce import reduction_input
 
+_UINT64 = 2**64 - 1  # (a saved negative int shows as its unsigned 64-bit pattern)
+
 __all__ = ["cumsum", "cumprod", "median", "sort", "argsort", "topk"]
-
-
-def _t(x):
-    return x if isinstance(x, Tensor) else Tensor._wrap(np.asarray(x))
-
-
-def _out(grad, g):
-    return grad if isinstance(g, Tensor) else grad._data
 
 
 def _expand_back(g, dims, keepdim: bool, shape):
@@ -157,14 +151,19 @@ def cumprod(input, dim: int, *, dtype=None):
 class _Scatter(Node):
     """The gradient of each output goes back to the input position it was taken from."""
 
+    _idx = None  # sort/topk/median(dim): the positions along _axis each value came from
+
     def backward(self, g, *rest):
-        gt = _t(g)
+        if self._idx is not None:  # (PyTorch's value_selecting_reduction_backward)
+            return (scatter_into_zeros(F.unsqueeze(g, self._axis) if self._squeezed else g,
+                                       self._axis, self._idx, self._shape),)
+        gt = F.as_tensor(g)
         onehot = self._onehot  # (input size, output size) weights (0/1), a constant
         if self._shared:  # one output shared by several positions
             flat = Tensor._wrap(onehot.astype(gt._data.dtype)) * gt.reshape(-1)
-            return (_out(flat.sum(1).reshape(self._shape), g),)
+            return (F.like(flat.sum(1).reshape(self._shape), g),)
         flat = Tensor._wrap(onehot.astype(gt._data.dtype)) @ gt.reshape(-1)
-        return (_out(flat.reshape(self._shape), g),)
+        return (F.like(flat.reshape(self._shape), g),)
 
 
 def _scatter_node(cls, input, positions: np.ndarray, share=None):
@@ -182,11 +181,39 @@ def _scatter_node(cls, input, positions: np.ndarray, share=None):
     return node
 
 
-def _flat_positions(shape, dim, idx):
-    """Flat input indices of ``take_along_axis(x, idx, dim)``."""
-    grid = np.indices(idx.shape)
-    grid[dim] = idx
-    return np.ravel_multi_index(tuple(grid), shape)
+class ScatterBackward0(Node):
+    """z = zeros.scatter(dim, index, src):  dsrc = grad.gather(dim, index) (the zeros get none)."""
+
+    saved = ("dim", "index")
+
+    @property
+    def _s_index(self):
+        return Tensor._wrap(self._idx)
+
+    def backward(self, gg):
+        where = _along(self._idx, self._s_dim)
+        return None, F.index(gg, tuple(Tensor._wrap(w) for w in where), where)
+
+
+def _along(idx, dim):
+    """The NumPy index that takes ``idx`` along ``dim`` (``take_along_axis``'s)."""
+    return tuple(idx if i == dim else np.arange(n).reshape(
+        (1,) * i + (n,) + (1,) * (idx.ndim - i - 1)) for i, n in enumerate(idx.shape))
+
+
+def scatter_into_zeros(src, dim, idx, shape):
+    """``zeros(shape).scatter_(dim, idx, src)``: each value of ``src`` put back where it was
+    taken from; on tensors an op of its own (``ScatterBackward0``), as in PyTorch."""
+    out = np.zeros(shape, F.data(src).dtype)
+    np.put_along_axis(out, idx, F.data(src), dim)
+    if not isinstance(src, Tensor):
+        return out
+    t = Tensor._wrap(out)
+    if should_record(src):
+        node = ScatterBackward0()
+        node._s_dim, node._idx = dim, idx
+        record(node, t, None, src)
+    return t
 
 
 for _name in ("sort", "topk", "median"):
@@ -225,18 +252,21 @@ class MedianBackward1(_Scatter):
     saved_tensors_names = ("indices",)
 
 
-def _ordered(input, dim, idx, node_cls, squeeze: bool = False):
+def _ordered(input, dim, idx, node_cls, squeeze: bool = False, given=None):
     """The values of ``input`` at ``idx`` along ``dim`` (and the indices), recorded so that each
-    value's gradient goes back to its position; ``squeeze`` drops ``dim`` (size 1)."""
+    value's gradient goes back to its position; ``squeeze`` drops ``dim`` (size 1); ``given``:
+    the dim as the caller wrote it (PyTorch saves that one, a negative one unsigned)."""
     values = np.take_along_axis(input._data, idx, axis=dim)
     out_idx = idx.astype(np.int64)
     if squeeze:
         values, out_idx = np.squeeze(values, axis=dim), np.squeeze(out_idx, axis=dim)
     vals, inds = Tensor._wrap(values), Tensor._wrap(out_idx)
     if should_record(input) and values.dtype.kind == "f":
-        positions = _flat_positions(input._data.shape, dim, idx)
-        node = _scatter_node(node_cls, input, positions)
-        _keep_indices(node, dim, inds, input, keepdim=not squeeze)
+        node = node_cls()
+        node._shape, node._shared, node._squeezed = input._data.shape, False, squeeze
+        node._axis, node._idx = dim, idx.astype(np.int64)
+        _keep_indices(node, (dim if given is None else given) & _UINT64, inds, input,
+                      keepdim=not squeeze)
         record(node, vals, input)
     return vals, inds
 
@@ -261,13 +291,13 @@ def sort(input, dim: int = -1, descending: bool = False, stable: bool = False):
     """Values sorted along ``dim`` and the indices they came from."""
     x = input._data
     if x.ndim == 0:
-        return _pair("sort", *_scalar_order(input, SortBackward0))
+        return _pair("sort", *_scalar_order(input, SortBackward0, dim))
     d = input._wrap_dim(dim)
     idx = np.argsort(_descending_key(x) if descending and x.dtype.kind != "b" else x, axis=d,
                      kind="stable")
     if descending and x.dtype.kind == "b":
         idx = np.flip(np.argsort(x, axis=d, kind="stable"), axis=d)
-    return _pair("sort", *_ordered(input, d, idx, SortBackward0))
+    return _pair("sort", *_ordered(input, d, idx, SortBackward0, given=dim))
 
 
 @method("argsort")
@@ -286,19 +316,19 @@ def topk(input, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
     if input._data.dtype.kind == "b":
         raise RuntimeError("topk does not support bool dtypes on CPU")
     if not input._data.ndim:  # a 0-d input: itself (k = 1) as 0-d results
-        return _pair("topk", *_scalar_order(input, TopkBackward0))
+        return _pair("topk", *_scalar_order(input, TopkBackward0, dim))
     x = input._data
     idx = np.argsort(_descending_key(x) if largest else x, axis=d, kind="stable")
     idx = np.take(idx, np.arange(k), axis=d)
-    return _pair("topk", *_ordered(input, d, idx, TopkBackward0))
+    return _pair("topk", *_ordered(input, d, idx, TopkBackward0, given=dim))
 
 
-def _scalar_order(input, node_cls):
+def _scalar_order(input, node_cls, given: int):
     """sort/topk of a 0-d tensor: a copy of it, recorded with ``node_cls``, and index 0."""
     out = Tensor._wrap(input._data.copy())
     if should_record(input) and input._data.dtype.kind == "f":
         node = _scatter_node(node_cls, input, np.zeros(1, np.int64))
-        _keep_indices(node, 0, Tensor._wrap(np.zeros((), np.int64)), input, True)
+        _keep_indices(node, given & _UINT64, Tensor._wrap(np.zeros((), np.int64)), input, True)
         record(node, out, input)
     return out, Tensor._wrap(np.zeros((), np.int64))
 
@@ -345,4 +375,5 @@ def median(input, dim=None, keepdim: bool = False):
     if x.dtype.kind == "f" and x.size:  # a slice with NaN: its median is its first NaN
         nan = np.isnan(x)
         idx = np.where(nan.any(d, keepdims=True), np.argmax(nan, d, keepdims=True), idx)
-    return _pair("median", *_ordered(input, d, idx, MedianBackward1, squeeze=not keepdim))
+    return _pair("median", *_ordered(input, d, idx, MedianBackward1, squeeze=not keepdim,
+                                     given=dim))

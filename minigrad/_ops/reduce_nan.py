@@ -15,6 +15,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from . import _formula as F
 from ._core import method, value
 from ._formula import data
 from .reduce import _ALL, _axes, _expand_back, reduction_input, total
@@ -34,7 +35,7 @@ class NansumBackward0(Node):
         shape = data(x).shape
         g = _expand_back(g, shape, self._axes, self._s_keepdim)
         keep = (~np.isnan(data(x))).astype(data(x).dtype)  # a product, as PyTorch's: inf * 0 is NaN
-        return (g * (Tensor._wrap(keep) if isinstance(g, Tensor) else keep),)
+        return (g * F.constant(keep, g),)
 
 
 @method("nansum")

@@ -29,14 +29,6 @@ __all__ = ["flip", "fliplr", "flipud", "roll", "tile", "tril", "triu", "diag", "
            "diag_embed", "movedim"]
 
 
-def _t(x):
-    return x if isinstance(x, Tensor) else Tensor._wrap(np.asarray(x))
-
-
-def _out(grad, g):
-    return grad if isinstance(g, Tensor) else grad._data
-
-
 def _dims_arg(dims):
     if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
         return tuple(dims[0])
@@ -50,7 +42,7 @@ class FlipBackward0(Node):
     saved = ("dims",)
 
     def backward(self, g):
-        return (_out(_t(g).flip(self._s_dims), g),)
+        return (F.like(F.as_tensor(g).flip(self._s_dims), g),)
 
 
 @method("flip")
@@ -82,7 +74,7 @@ class RollBackward0(Node):
 
     def backward(self, g):
         back = [-s for s in self._s_shifts]
-        return (_out(_t(g).roll(back, self._s_dims or None), g),)
+        return (F.like(F.as_tensor(g).roll(back, self._s_dims or None), g),)
 
 
 @method("roll")
@@ -117,7 +109,7 @@ class RepeatBackward0(Node):
         return tuple(self._shape)
 
     def backward(self, g):
-        gt = _t(g)
+        gt = F.as_tensor(g)
         reps, shape = self._s_repeats, self._shape
         lead = len(reps) - len(shape)
         split = []
@@ -125,7 +117,7 @@ class RepeatBackward0(Node):
             split += [r, s]
         gt = gt.reshape(tuple(gt.shape[:lead]) + tuple(split)) if split else gt
         dims = tuple(range(lead)) + tuple(lead + 2 * i for i in range(len(shape)))
-        return (_out(gt.sum(dims) if dims else gt, g),)
+        return (F.like(gt.sum(dims) if dims else gt, g),)
 
 
 @method("repeat")
@@ -165,14 +157,14 @@ class TrilBackward0(Node):
     saved = ("diagonal",)
 
     def backward(self, g):
-        return (_out(_t(g).tril(self._s_diagonal), g),)
+        return (F.like(F.as_tensor(g).tril(self._s_diagonal), g),)
 
 
 class TriuBackward0(TrilBackward0):
     """z = triu(self, k):  dself = triu(g, k)."""
 
     def backward(self, g):
-        return (_out(_t(g).triu(self._s_diagonal), g),)
+        return (F.like(F.as_tensor(g).triu(self._s_diagonal), g),)
 
 
 def _triangle(name, np_fn, node_cls):
@@ -249,7 +241,7 @@ class DiagEmbedBackward0(Node):
     saved = ("dim1", "dim2", "offset")
 
     def backward(self, g):
-        return (_out(_t(g).diagonal(self._s_offset, self._s_dim1, self._s_dim2), g),)
+        return (F.like(F.as_tensor(g).diagonal(self._s_offset, self._s_dim1, self._s_dim2), g),)
 
 
 @method("diag")
@@ -341,12 +333,12 @@ class MaskedSelectBackward0(Node):
     saved_tensors_names = ("mask", "self")
 
     def backward(self, g):
-        gt = _t(g)
+        gt = F.as_tensor(g)
         pos = np.flatnonzero(self._mask)
         onehot = np.zeros((self._mask.size, pos.size), gt._data.dtype)
         onehot[pos, np.arange(pos.size)] = 1
         flat = Tensor._wrap(onehot) @ gt.reshape(-1)
-        return (_out(flat.reshape(self._mask.shape), g),)
+        return (F.like(flat.reshape(self._mask.shape), g),)
 
 
 @method("masked_select")

@@ -74,9 +74,11 @@ def _made_without_grad(src: Tensor, outs: tuple) -> None:
     requires_grad=True but leads nowhere in a graph."""
     mode = ("inference" if _mode.inference_mode else "no_grad" if not is_grad_enabled()
             else src._view_no_grad or "no_grad")
+    base = src if src._base is None else src._base
     for t in outs:
         t._view_no_grad = mode
-        if src._requires_grad:
+        # (a view of a view made a leaf by requires_grad_ follows their base: no grad)
+        if src._requires_grad and (base is src or base.requires_grad):
             t._requires_grad = True
 
 

@@ -129,6 +129,8 @@ MORE = {
                        np={"a": "expand(grad / z, a.shape, dim, keepdim) * (a - mean(a, dim)) / "
                                 "(count(a.shape, dim) - one(correction))"},
                        a="expand(grad / z) * (a - mean(a, dim)) / (N - correction)"),
+    "ScatterBackward0": _r("z = zeros.scatter(dim, index, src)  (sort/topk/median's gradient)",
+                           words=True, zeros="none (no gradient)", src="grad.gather(dim, index)"),
     "VarMeanBackward0": _r("(z0, z1) = (var(a, dim, correction), mean(a, dim))", words=True,
                            a="expand(grad_0) * 2 * (a - z1) / (N - correction)"
                              " + expand(grad_1) / N"),

@@ -210,7 +210,7 @@ class NativeLayerNormBackward0(Node):
         x, mean, rstd = (_more._value(s) for s in (self._s_input, self._s_result1,
                                                    self._s_result2))
         w = _more._value(self._s_weight)
-        g0, g = g, _more._t(g)
+        g0, g = g, F.as_tensor(g)
         dims = tuple(range(-len(self._s_normalized_shape), 0))
         batch = tuple(range(x.dim() - len(dims)))
         if isinstance(g0, Tensor):  # create_graph: mean and rstd as functions of x, recorded
@@ -224,7 +224,7 @@ class NativeLayerNormBackward0(Node):
         need = [f is not None for f, _ in self.next_functions]
         dw = ((g * xhat).sum(batch) if batch else g * xhat) if need[1] else None
         db = (g.sum(batch) if batch else g) if need[2] else None
-        return tuple(None if d is None else _more._like_g(d, g0) for d in (dx, dw, db))
+        return tuple(None if d is None else F.like(d, g0) for d in (dx, dw, db))
 
 
 def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,

@@ -11,21 +11,13 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import from_numpy_dtype
+from .._ops import _formula as F
 from .._ops._core import binary_operands, value
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_loss",
            "smooth_l1_loss"]
-
-
-def _t(x) -> Tensor:
-    return x if isinstance(x, Tensor) else Tensor._wrap(np.asarray(x))
-
-
-def _like_g(result: Tensor, g):
-    """The gradient in the form the engine passed ``g`` in (array, or Tensor for create_graph)."""
-    return result if isinstance(g, Tensor) else result._data
 
 
 def _reduce(loss: Tensor, reduction: int) -> Tensor:
@@ -36,7 +28,7 @@ def _reduce(loss: Tensor, reduction: int) -> Tensor:
 
 def _scale(g, reduction: int, n: int):
     """The incoming gradient for each element: g (per element, or shared) / n for 'mean'."""
-    g = _t(g)
+    g = F.as_tensor(g)
     return g / n if reduction == 1 else g
 
 
@@ -50,7 +42,7 @@ def _record(data: np.ndarray, node: Node, reduction: int, **saved) -> Tensor:
 
 
 def _value(saved):
-    return None if saved is None else _t(value(saved))
+    return None if saved is None else F.as_tensor(value(saved))
 
 
 # ---------------------------------------------------------------- binary cross-entropy
@@ -71,7 +63,7 @@ class BinaryCrossEntropyBackward0(Node):
         if w is not None:
             dx = dx * w
             dt = None if dt is None else dt * w
-        return _like_g(dx, g0), (None if dt is None else _like_g(dt, g0))
+        return F.like(dx, g0), (None if dt is None else F.like(dt, g0))
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight, reduction: int) -> Tensor:
@@ -113,7 +105,7 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         if w is not None:
             dx = dx * w
             dt = None if dt is None else dt * w
-        return _like_g(dx, g0), (None if dt is None else _like_g(dt, g0))
+        return F.like(dx, g0), (None if dt is None else F.like(dt, g0))
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight, reduction: int,
@@ -147,7 +139,7 @@ class HuberLossBackward0(Node):
         g0, g = g, _scale(g, self._s_reduction, x.numel())
         grad = g * self._slope(x - t)
         need_target = self.next_functions[1][0] is not None
-        return _like_g(grad, g0), (_like_g(-grad, g0) if need_target else None)
+        return F.like(grad, g0), (F.like(-grad, g0) if need_target else None)
 
     def _slope(self, d: Tensor) -> Tensor:
         return d.clamp(-self._s_delta, self._s_delta)

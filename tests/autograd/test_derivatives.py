@@ -156,6 +156,7 @@ def _extra_graphs():
             grad_of(lambda z: (z.log_softmax(0) * z).sum()),
             grad_of(lambda z: (z.expand(3, 3).diagonal() ** 2).sum()),
             grad_of(lambda z: F.nll_loss(z.reshape(1, 3), mg.tensor([1]))),
+            grad_of(lambda z: (z.sort()[0] ** 2).sum()),
             grad_of(lambda z: (F.embedding(mg.tensor([0, 0]), z.reshape(3, 1)) ** 2).sum()),
             grad_of(lambda z: F.nll_loss(z.reshape(1, 3, 1, 1), mg.tensor([[[2]]])))]
     c = a * 1

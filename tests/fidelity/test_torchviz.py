@@ -46,8 +46,6 @@ runpy.run_path({path!r}, run_name="__main__")
 
 # What differs, and why (each case fails the comparison; strict: fixing one shows up here)
 WHY = {
-    "topk_negative_dim": "PyTorch saves dim=-1 as an unsigned 18446744073709551615; minigrad "
-                         "saves the wrapped dim",
     "diag_dims": "DiagEmbedBackward0 saves dim1/dim2 as unsigned negative dims in PyTorch",
 }
 

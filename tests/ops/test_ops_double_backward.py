@@ -115,3 +115,17 @@ def _leaf_view_inplace(lib, swap):
 @pytest.mark.parametrize("swap", [False, True])
 def test_a_view_made_a_leaf_is_not_changed_in_place(torch, swap):
     assert _leaf_view_inplace(minigrad, swap) == _leaf_view_inplace(torch, swap)
+
+
+def test_views_made_in_no_grad_mode_require_grad_as_their_base(torch):
+    def flags(lib):
+        a = lib.ones(2, 3, requires_grad=True)
+        leaf_view = lib.ones(3, 2).t().requires_grad_()  # (its base does not require grad)
+        x = lib.ones(3)
+        x.mul_(lib.tensor(2.0, requires_grad=True))
+        with lib.no_grad():
+            return [a[:].requires_grad, leaf_view[:].requires_grad,
+                    lib.squeeze(leaf_view).requires_grad, a[0][1:].requires_grad,
+                    leaf_view.t().requires_grad, x[1:].requires_grad]
+
+    assert flags(minigrad) == flags(torch)

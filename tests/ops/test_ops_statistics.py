@@ -69,3 +69,15 @@ def test_huge_values_are_accumulated_without_overflow(torch):
     for call in ("x.std()", "x.var(0)", "L.std_mean(x)[0]"):
         m, t = (eval(call, {"L": L, "x": L.tensor(a)}) for L in (mg, torch))  # noqa: S307
         assert np.array_equal(m.numpy(), t.numpy(), equal_nan=True), call
+
+
+@pytest.mark.parametrize("call", ["x.topk(2)", "x.topk(2, 0)", "x.topk(2, -2)", "x.sort()",
+                                  "x.sort(-1)", "x.sort(1)", "x.median(-1)", "x.median(0, True)",
+                                  "s.sort()", "s.topk(1)", "s.sort(0)"])
+def test_order_statistics_save_the_dim_as_given(torch, call):
+    """sort/topk/median keep the dim as written (-1 as PyTorch shows it: unsigned)."""
+    def saved(L):
+        x, s = L.ones(3, 4, requires_grad=True), L.tensor(2.0, requires_grad=True)
+        return eval(call, {"x": x, "s": s})[0].grad_fn._saved_dim  # noqa: S307 - our table
+
+    assert saved(mg) == saved(torch)
