@@ -366,7 +366,7 @@ def median(input, dim=None, keepdim: bool = False):
     if x.dtype.kind == "b":
         raise NotImplementedError("\"median_out\" not implemented for 'Bool'")
     if not x.ndim:  # a 0-d input: itself, index 0
-        return _pair("median", *_scalar_order(input, MedianBackward1))
+        return _pair("median", *_scalar_order(input, MedianBackward1, dim))
     if not x.shape[d]:
         raise empty_reduction("median", dim)
     order = np.argsort(x, axis=d, kind="stable")
