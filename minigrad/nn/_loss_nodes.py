@@ -13,6 +13,7 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .._ops import _formula as F
 from .._ops._core import binary_operands, value
+from .._quiet import quietly
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import FREED_MESSAGE
@@ -115,6 +116,8 @@ class NllLossBackward0(Node):
         w = self._w
         if self._s_reduction == 1:
             w = w / self._total
+        if g.ndim == 0:  # a mean or a sum: each target entry gets -w * g (a scatter, 2x faster)
+            return self._one_hot(quietly(np.multiply, -w, g))
         if self._s_reduction == 0 and len(self._shape) > 1:  # one gradient per sample
             g = np.expand_dims(g, 1)  # (broadcast along the class dimension)
         # only the target entries see g: elsewhere 0, even where g is inf or nan
@@ -182,7 +185,9 @@ def _as_rows(x: np.ndarray, t: np.ndarray):
 
 def _all_classes(t: np.ndarray, n_classes: int) -> bool:
     """Whether every target is a class index, in one pass (negatives wrap to huge unsigned)."""
-    return t.size == 0 or (t.view(np.uint64) if t.dtype.kind == "i" else t).max() < n_classes
+    if t.size == 0:
+        return True
+    return np.maximum.reduce(t.view(np.uint64) if t.dtype.kind == "i" else t, None) < n_classes
 
 
 def _row_weights(t, n_classes, weight, ignore_index, dtype):
