@@ -223,6 +223,11 @@ _warned: set = set()  # warnings PyTorch gives once per process
 
 def start(tensors, grad_tensors, retain_graph, create_graph, inputs, *, emit, snapshot=True):
     """Check the arguments of ``backward`` and return the engine's generator for them."""
+    if grad_tensors is None and inputs is None and not create_graph and type(tensors) is Tensor:
+        start_node = _loss_root(tensors)  # `loss.backward()`: nothing else to check (saves ~1 us)
+        if start_node is not None:
+            return run(start_node[0], start_node[1], bool(retain_graph), False, None, emit,
+                       snapshot)
     outputs = as_tensors(tensors)
     if inputs is not None:
         inputs = as_tensors(inputs)
@@ -241,6 +246,17 @@ def start(tensors, grad_tensors, retain_graph, create_graph, inputs, *, emit, sn
     keep_graph = create_graph if retain_graph is None else retain_graph
     plan = None if inputs is None else _plan_for(inputs)
     return run(root, buffers, keep_graph, create_graph, plan, emit, snapshot)
+
+
+def _loss_root(t):
+    """For the commonest call, a float scalar with a history and no gradient given: its node
+    and the gradient 1 to start from; None in every other case (then make_grads and
+    graph_root check the arguments and raise PyTorch's errors)."""
+    node, data = t._grad_fn, t._data
+    if node is None or t._base is not None or node._num_outputs != 1 or data.size != 1 \
+            or data.dtype.kind != "f":  # (a view's grad_fn may need bringing up to date)
+        return None
+    return node, {node: np.array(1, data.dtype).reshape(data.shape)}
 
 
 def _plan_for(inputs) -> Plan:
