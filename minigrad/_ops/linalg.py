@@ -91,7 +91,7 @@ def dot(input, tensor):
             f"inconsistent tensor size, expected tensor [{a.size}] and src [{b.size}] to have "
             f"the same number of elements, but got {a.size} and {b.size} elements respectively")
     no_bool(input, "dot")
-    out = Tensor._wrap(np.asarray(np.dot(a, b)))
+    out = Tensor._wrap(np.asarray(quietly(np.dot, a, b)))  # (overflow: inf, no NumPy warning)
     if should_record(input, tensor):
         record(_save_operands(DotBackward0(), input, tensor, True), out, input, tensor)
     return out

@@ -78,6 +78,7 @@ PROGRAMS = {
     "einsum": lambda L, a, b, c: L.einsum("i,j->ij", L.tensor(a), L.tensor(b)),
     "matmul of t": lambda L, a, b, c: L.tensor(_rows(a, b, c)).t() @ L.tensor(_rows(c, b, a)),
     "mv": lambda L, a, b, c: L.tensor(_rows(a, b, c)) @ L.tensor(c),
+    "dot": lambda L, a, b, c: L.tensor(a) @ L.tensor(b),
     "linear": lambda L, a, b, c: L.nn.functional.linear(
         L.tensor(_rows(a, b, c)), L.tensor(_rows(c, b, a)), L.tensor(a)),
     "softmax": lambda L, a, b, c: L.tensor(_rows(a, b, c)).softmax(1),
