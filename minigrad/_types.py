@@ -77,7 +77,7 @@ def invalid_combination(fn: str, args=(), kwargs=None) -> TypeError:
     line, which names the type of each argument given)."""
     kwargs = kwargs or {}
     shown = [type(a).__name__ for a in args]
-    named = [f"{k}={type(v).__name__}" for k, v in kwargs.items()]
+    named = [f"{k}={type(v).__name__}" for k, v in reversed(kwargs.items())]  # (as PyTorch)
     text = ", ".join(shown + named) if shown else "".join(n + ", " for n in named)
     return TypeError(f"{fn}() received an invalid combination of arguments - got ({text}), "
                      "but expected one of:")

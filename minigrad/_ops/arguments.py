@@ -182,6 +182,10 @@ DIMS = {"sum": ("overload", True, True), "mean": ("overload", True, True),
         "unsqueeze": ("int", False, False), "unbind": ("int", False, False)}
 
 
+# keepdim= without dim=: which of them refuse it, and how (std, var, amax... take it)
+KEEPDIM_NEEDS_DIM = {"sum": "overload", "mean": "overload", "prod": "overload",
+                     "max": "overload", "min": "overload", "count_nonzero": "overload",
+                     "logsumexp": "missing", "median": "missing"}
 # ...and of these the second positional argument is not ``keepdim``
 NO_KEEPDIM = {"softmax", "log_softmax", "cumsum", "cumprod", "unsqueeze", "unbind", "flip",
               "squeeze"}
@@ -203,13 +207,16 @@ def _dim_error(name, dim, keep, given, kwargs, method):
         return None  # max(x, y): the elementwise maximum
     pos = 2 - method
     param = "dims" if name == "flip" else "dim"
+    if dim is _MISSING and keep is not _MISSING and name in KEEPDIM_NEEDS_DIM:
+        if KEEPDIM_NEEDS_DIM[name] == "overload":  # x.sum(keepdim=True): no such signature
+            return invalid_combination(name, given, kwargs)
+        return TypeError(f'{name}() missing 1 required positional arguments: "dim"')
     if dim is not _MISSING and not (_dim_ok(dim) or (none and dim is None)):
         seq = isinstance(dim, (tuple, list))
         if seq and tuples:
             bad = [(i, d) for i, d in enumerate(dim, 1) if not _dim_ok(d)]
             if not bad:
-                return None if keep is _MISSING or isinstance(keep, bool) else \
-                    _keep_error(name, keep, kwargs, pos)
+                return _bad_keepdim(name, style, dim, keep, given, kwargs, pos)
             i, d = bad[0]
             return TypeError(f"{name}(): argument '{param}' failed to unpack the object at pos "
                              f"{i} with error \"type must be tuple of ints,but got "
@@ -219,11 +226,17 @@ def _dim_error(name, dim, keep, given, kwargs, method):
         kind = "tuple of ints" if style == "tuple" else "int"
         return TypeError(f"{name}(): argument '{param}' (position {pos}) must be {kind}, not "
                          f"{type(dim).__name__}")
-    if keep is not _MISSING and not isinstance(keep, bool):
-        if dim is _MISSING:
-            return invalid_combination(name, given, kwargs)
-        return _keep_error(name, keep, kwargs, pos)
-    return None
+    return _bad_keepdim(name, style, dim, keep, given, kwargs, pos)
+
+
+def _bad_keepdim(name, style, dim, keep, given, kwargs, pos):
+    """The TypeError for a ``keepdim`` that is not a bool, or None: std and var, and the
+    overloaded reductions called without ``dim``, fit none of their signatures."""
+    if keep is _MISSING or isinstance(keep, bool):
+        return None
+    if name in ("std", "var") or (dim is _MISSING and style == "overload"):
+        return invalid_combination(name, given, kwargs)
+    return _keep_error(name, keep, kwargs, pos)
 
 
 def _keep_error(name, keep, kwargs, pos) -> TypeError:

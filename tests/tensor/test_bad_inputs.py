@@ -63,6 +63,8 @@ def _creation() -> list:
 REDUCTIONS = ["sum", "mean", "prod", "amax", "amin", "argmax", "argmin", "max", "min", "std",
               "var", "logsumexp", "cumsum", "cumprod", "softmax", "log_softmax", "median", "all",
               "any", "nansum", "nanmean", "unbind", "flip", "squeeze", "unsqueeze"]
+NO_KEEPDIM = ("cumsum", "cumprod", "softmax", "log_softmax", "unbind", "flip", "squeeze",
+              "unsqueeze")
 
 
 def _reductions() -> list:
@@ -77,7 +79,11 @@ def _reductions() -> list:
         f"{X}.sum(0, keepdim='yes')", f"{X}.max(0, 'a')", f"{X}.mean(0, 1)", f"{X}.amax([0, 1.5])",
         f"{X}.sum(dtype='float64')", f"{X}.sum(0, dtype='float64')", f"{X}.mean(dtype=L.int64)",
         "L.ones(2, dtype=L.int64).mean()", "L.ones(2, requires_grad=True).sum(dtype=L.int64)",
-    ]
+    ] + [f"{X}.{f}(keepdim=True)" for f in REDUCTIONS if f not in NO_KEEPDIM] + [
+        f"L.{f}({X}, keepdim=True)" for f in ("sum", "max", "median")] + [
+        f"{X}.{f}(dim=None, keepdim=1)" for f in ("var", "std", "sum")] + [
+        f"{X}.var(dim=(0,), keepdim=1)", f"{X}.std(keepdim=1, dim=1)", f"{X}.amax(keepdim=1)",
+        f"L.var({X}, dim=None, keepdim=1, correction=1)"]
 
 
 def _shapes_and_conversions() -> list:
