@@ -121,7 +121,7 @@ from ._ops.movement import (
 from ._ops.power import pow, square  # noqa: A004
 from ._ops.reduce import mean, norm, prod, sum  # noqa: A004
 from ._ops.reduce_more import *  # noqa: F401,F403
-from ._ops.reduce_nan import nanmean, nansum
+from ._ops.reduce_nan import count_nonzero, nanmean, nansum
 from ._ops.shape_more import *  # noqa: F401,F403
 from ._ops.statistics import *  # noqa: F401,F403
 from ._ops.unary import (
@@ -195,7 +195,7 @@ __all__ = list(_creation_all) + list(_grad_mode_all) + [
     "set_rng_state",
     "device", "get_default_device", "set_default_device", "cuda", "accelerator", "backends",
     "utils", "save", "load", "subtract", "multiply", "divide", "detach",
-    "nansum", "nanmean", "finfo", "iinfo",
+    "nansum", "nanmean", "count_nonzero", "finfo", "iinfo",
 ]
 __all__ += (_unary_more.__all__ + _binary_more.__all__ + _reduce_more.__all__
             + _shape_more.__all__ + _statistics.__all__

@@ -21,7 +21,7 @@ from ._formula import data
 from .reduce import _ALL, _axes, _expand_back, reduction_input, total
 from .reduce import sum as reduce_sum
 
-__all__ = ["nansum", "nanmean"]
+__all__ = ["nansum", "nanmean", "count_nonzero"]
 
 
 class NansumBackward0(Node):
@@ -64,3 +64,10 @@ def nanmean(input, dim=_ALL, keepdim: bool = False, *, dtype=None) -> Tensor:
     total = nansum(input, dim, keepdim, dtype=dtype)
     with np.errstate(invalid="ignore", divide="ignore"):
         return total / count
+
+
+@method("count_nonzero")
+def count_nonzero(input, dim=None) -> Tensor:
+    """How many elements are not zero (over ``dim``: an int or a tuple), as int64; no history."""
+    _, axes = _axes(input, dim)
+    return Tensor._wrap(np.asarray(np.count_nonzero(input._data, axis=axes), np.int64))

@@ -83,7 +83,11 @@ def _reductions() -> list:
         f"L.{f}({X}, keepdim=True)" for f in ("sum", "max", "median")] + [
         f"{X}.{f}(dim=None, keepdim=1)" for f in ("var", "std", "sum")] + [
         f"{X}.var(dim=(0,), keepdim=1)", f"{X}.std(keepdim=1, dim=1)", f"{X}.amax(keepdim=1)",
-        f"L.var({X}, dim=None, keepdim=1, correction=1)"]
+        f"L.var({X}, dim=None, keepdim=1, correction=1)"] + [
+        f"{X}.count_nonzero({d})" for d in ("", "0", "dim=1", "(0, 1)", "[0, -1]", "2", "(0, 0)",
+                                             "'a'")] + [
+        f"L.count_nonzero({X})", "L.tensor(5.).count_nonzero(0)", "L.zeros(0, 3).count_nonzero(0)",
+        "L.tensor([True, False]).count_nonzero()"]
 
 
 def _shapes_and_conversions() -> list:
