@@ -121,6 +121,14 @@ def set_default_dtype(d: dtype) -> None:
     _Defaults.float = d
 
 
+def cpu_type_name(npd) -> str:
+    """How PyTorch's C++ messages name the type of a CPU tensor with NumPy dtype ``npd``:
+    ``torch.FloatTensor``, ``torch.LongTensor``..., but ``CPUBoolType`` for bool."""
+    if npd == np.bool_:
+        return "CPUBoolType"
+    return "torch." + from_numpy_dtype(npd)._legacy_name
+
+
 def from_numpy_dtype(npd) -> dtype:
     """The minigrad dtype for a NumPy dtype (raises ``TypeError`` for unsupported ones)."""
     try:

@@ -21,6 +21,7 @@ import warnings
 
 import numpy as np
 
+from .._dtype import cpu_type_name
 from .._tensor import Tensor
 from .._types import invalid_combination, unsupported
 from ..autograd.functional_utils import sum_to
@@ -358,7 +359,7 @@ def _expanded_shape(input, sizes) -> tuple:
     lead = len(sizes) - len(shape)
     if lead < 0:
         raise RuntimeError(
-            f"expand({'CPUBoolType' if input._data.dtype == bool else input.type()}"
+            f"expand({cpu_type_name(input._data.dtype)}"
             f"{{[{', '.join(map(str, shape))}]}}, "
             f"size=[{', '.join(map(str, sizes))}]): the number of sizes provided ({len(sizes)}) "
             f"must be greater or equal to the number of dimensions in the tensor ({len(shape)})")

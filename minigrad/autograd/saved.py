@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import weakref
 
-from .._dtype import from_numpy_dtype
+from .._dtype import cpu_type_name
 from .._state import local as _mode
 from .._tensor import Tensor
 
@@ -209,7 +209,7 @@ def _modified_message(saved: SavedTensor) -> str:
     where = f", which is output {nr} of {_op_name(node)}," if node is not None else ""
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
-        f"operation: [torch.{from_numpy_dtype(data.dtype)._legacy_name} [{shape}]]{where} is "
+        f"operation: [{cpu_type_name(data.dtype)} [{shape}]]{where} is "
         f"at version {saved.vc[0]}; expected version {saved.version} instead. Hint: enable "
         "anomaly detection to find the operation that failed to compute its gradient, with "
         "torch.autograd.set_detect_anomaly(True, check_nan=False)."
