@@ -4,7 +4,6 @@ does: ``torch.FloatTensor``, ``torch.LongTensor``... but ``CPUBoolType`` for a b
 from __future__ import annotations
 
 import pytest
-
 from helpers import both_raise
 
 
