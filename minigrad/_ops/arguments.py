@@ -224,7 +224,8 @@ def _dim_error(name, dim, keep, given, kwargs, method):
         if style == "overload":
             return invalid_combination(name, given, kwargs)
         kind = "tuple of ints" if style == "tuple" else "int"
-        return TypeError(f"{name}(): argument '{param}' (position {pos}) must be {kind}, not "
+        where = "" if param in kwargs or "axis" in kwargs else f" (position {pos})"
+        return TypeError(f"{name}(): argument '{param}'{where} must be {kind}, not "
                          f"{type(dim).__name__}")
     return _bad_keepdim(name, style, dim, keep, given, kwargs, pos)
 
@@ -253,11 +254,15 @@ def _dims(fn, name: str, method: bool):
         rest = args[1:]
         if not rest and not kwargs:
             return fn(*args)
+        given = kwargs
+        if "axis" in kwargs and not rest and param not in kwargs and name != "flip":
+            kwargs = dict(kwargs)  # NumPy's name: PyTorch takes x.sum(axis=1) as dim=1
+            kwargs[param] = kwargs.pop("axis")
         dim = rest[0] if rest else kwargs.get(param, _MISSING)
         keep = kwargs.get("keepdim", _MISSING)
         if len(rest) > 1 and name not in NO_KEEPDIM:
             keep = rest[1]
-        error = _dim_error(name, dim, keep, args[method:], kwargs, method)
+        error = _dim_error(name, dim, keep, args[method:], given, method)
         if error is not None:
             raise error
         return fn(*args, **kwargs)

@@ -87,7 +87,10 @@ def _reductions() -> list:
         f"{X}.count_nonzero({d})" for d in ("", "0", "dim=1", "(0, 1)", "[0, -1]", "2", "(0, 0)",
                                              "'a'")] + [
         f"L.count_nonzero({X})", "L.tensor(5.).count_nonzero(0)", "L.zeros(0, 3).count_nonzero(0)",
-        "L.tensor([True, False]).count_nonzero()"]
+        "L.tensor([True, False]).count_nonzero()"] + [
+        f"{X}.{f}(axis={d})" for f in REDUCTIONS if f != "flip" for d in ("1", "'a'", "5")] + [
+        f"L.sum({X}, axis=(0, 1))", f"{X}.sum(axis=1, keepdim=True)", f"{X}.sum(1, axis=0)",
+        f"{X}.amax(dim='a')", f"{X}.cumsum(dim='a')", f"{X}.nansum(dim='a')"]
 
 
 def _shapes_and_conversions() -> list:
