@@ -26,13 +26,12 @@ from ._core import (
     OPERATOR,
     binary_operands,
     broadcast_error,
-    floor_div_floats,
     method,
 )
 from .arguments import bad_operand
 
 __all__ = ["add", "sub", "mul", "neg", "rsub", "broadcast_error", "factor", "mul_by_number",
-           "div_by_number", "add_number", "sub_number", "floor_div_floats", "elementwise",
+           "div_by_number", "add_number", "sub_number", "elementwise",
            "save_operand"]
 
 
@@ -192,13 +191,11 @@ def rsub(input, other, *, alpha=1):  # a function only: PyTorch's Tensor has no 
         return NotImplemented
     if _is_bool(input) or _is_bool(other):
         _check_bool_sub(other, input)
-    token = quiet()
     try:
-        out = Tensor._wrap(np.asarray(np.subtract(b, a if alpha == 1 else _alpha(a, alpha, nd))))
+        out = Tensor._wrap(np.asarray(quietly(np.subtract, b, a if alpha == 1 else
+                                              _alpha(a, alpha, nd))))
     except ValueError:
         raise broadcast_error(other, input) from None
-    finally:
-        restore(token)
     if should_record(input, other):
         two = isinstance(other, Tensor)
         node = RsubBackward0() if two else RsubBackward1()

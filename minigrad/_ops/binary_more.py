@@ -21,8 +21,8 @@ from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import call, data, masked_zero, scale
-from ._core import binary_operands, method, value
-from .arithmetic import broadcast_error, floor_div_floats
+from ._core import binary_operands, floor_div_floats, method, value
+from .arithmetic import broadcast_error
 from .division import div
 from .errors import not_implemented
 

@@ -20,6 +20,7 @@ import weakref
 import numpy as np
 
 from .._dtype import from_numpy_dtype
+from .._quiet import quiet, restore
 from .._state import anomaly as _anomaly
 from .._state import local as _mode
 from .._tensor import Tensor
@@ -157,12 +158,18 @@ class Node(metaclass=_NodeMeta):
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __call__(self, *grads):
-        """Run this node's backward formula on tensors, like calling a PyTorch ``grad_fn``."""
-        if _mode.grad_enabled:
-            raw = self.backward(grads[0] if self._num_outputs == 1 else list(grads))
-            return tuple(raw)
-        raw = self.backward(grads[0]._data if self._num_outputs == 1 else
-                            [None if g is None else g._data for g in grads])
+        """Run this node's backward formula on tensors, like calling a PyTorch ``grad_fn``.
+
+        Like the engine, it runs the formula with NumPy's warnings off (``_quiet``): a formula
+        computes inf and NaN as PyTorch does, silently."""
+        token = quiet()
+        try:
+            if _mode.grad_enabled:
+                return tuple(self.backward(grads[0] if self._num_outputs == 1 else list(grads)))
+            raw = self.backward(grads[0]._data if self._num_outputs == 1 else
+                                [None if g is None else g._data for g in grads])
+        finally:
+            restore(token)
         return tuple(None if g is None else Tensor._wrap(g) for g in raw)
 
     def __repr__(self) -> str:
