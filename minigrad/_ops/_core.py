@@ -66,14 +66,6 @@ def value(saved):
     return saved.get() if type(saved) is SavedTensor else saved
 
 
-def number_array(x, dtype) -> np.ndarray:
-    """Python number ``x`` as a 0-d array of ``dtype``: the cast NumPy makes of a weak scalar
-    (``float32_array * 0.5`` multiplies by float32 0.5), done once. NumPy multiplies by a 0-d
-    array in about half the time it takes for a Python float (~0.3 us against ~0.55 us on a
-    small array), so a node whose backward multiplies by the same number keeps the array."""
-    return np.asarray(x, dtype)
-
-
 def wrap_scalar(x) -> Tensor:
     """A Python number as the 0-d tensor PyTorch makes of it (int64, float64 or bool)."""
     return Tensor._wrap(np.array(x))

@@ -27,7 +27,6 @@ from ._core import (
     binary_operands,
     broadcast_error,
     method,
-    number_array,
 )
 from .arguments import bad_operand
 
@@ -219,12 +218,9 @@ class MulBackward0(Node):
 
     saved = saved_tensors_names = ("other", "self")
     _s_self = _s_other = None
-    _number = None  # `x * 0.5`: 0.5 as a 0-d array of x's dtype, made by mul (see number_array)
 
     def backward(self, g):
         s, o = self._s_self, self._s_other
-        if self._number is not None and type(g) is np.ndarray and g.dtype is self._number.dtype:
-            return g * self._number, None
         return (None if o is None else g * factor(o, g),
                 None if s is None else g * factor(s, g))
 
@@ -238,12 +234,11 @@ def mul(input=MISSING, other=MISSING, *, out=None, _form=("mul", FUNCTION)) -> T
             -3.4e38 <= other <= 3.4e38:  # (a larger number is inf in float32: see _core)
         # the commonest case, `x * 0.5`, without the general checks (it cannot fail)
         token = quiet()  # (overflow: inf, as in PyTorch, without NumPy's warning)
-        number = number_array(other, input._data.dtype)
-        out = Tensor._wrap(np.multiply(input._data, number))
+        out = Tensor._wrap(np.multiply(input._data, other))
         restore(token)
         if should_record(input):
             node = MulBackward0()
-            node._s_other, node._number = other, number  # (the backward multiplies by it too)
+            node._s_other = other
             record(node, out, input, other)  # (a float keeps the input's shape and dtype)
         return out
     out = elementwise(np.multiply, input, other)

@@ -402,7 +402,7 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
         nodes.append(fn)
     node._next_nodes = tuple(nodes)
     n = len(nodes)
-    node._next_nrs = _ZEROS[n] if nrs is None and n < 8 else intern_nrs(tuple(nrs or [0] * n))
+    node._next_nrs = _ZEROS[n] if nrs is None and n < 16 else intern_nrs(tuple(nrs or [0] * n))
     node._sequence_nr = next(_sequence)
     if _anomaly.enabled:
         keep_forward_trace(node)
@@ -410,7 +410,9 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
         if out._data.dtype.kind not in "fc" and not _mode.any_dtype:
             raise RuntimeError("Autograd not support dtype: "
                                + from_numpy_dtype(out._data.dtype)._legacy_name[:-6])
-        out._grad_fn, out._requires_grad, out._output_nr = node, True, 0
+        out._grad_fn, out._requires_grad = node, True
+        if out._output_nr:  # (a tensor recorded again, in place, that was a later output)
+            out._output_nr = 0
         return outputs
     node._num_outputs = len(outputs)
     for nr, t in enumerate(outputs):
@@ -444,4 +446,4 @@ def intern_nrs(nrs: tuple) -> tuple:
 
 
 # the input_nrs of nearly every node, (0,) * n, shared; record() falls back for longer ones
-_ZEROS = [intern_nrs((0,) * n) for n in range(8)]
+_ZEROS = [intern_nrs((0,) * n) for n in range(16)]

@@ -1,7 +1,8 @@
-"""The speed-ups of the commonest calls give exactly PyTorch's results.
+"""The fast paths of the commonest calls give exactly PyTorch's results.
 
-Each fast path (``x * 0.5``'s number kept as a 0-d array for backward, ...) is taken only
-when a cheap test says the general code would give the same answer. These tests run the
+Each fast path (``x * 0.5`` without the general operand checks, a leaf's first gradient kept
+without a copy, ...) is taken only when a cheap test says the general code would give the
+same answer. These tests run the
 cases around each test's edges on both libraries: dtypes, numbers that round, overflow,
 special values, a second backward, ``create_graph``, hooks.
 """
