@@ -22,7 +22,8 @@ from .._tensor import Tensor
 from ..autograd.graph import Node, record, should_record
 from . import _formula as F
 from ._core import method
-from .indexing import _as_index, check_bounds, numpy_index
+from .index_checks import check_bounds, numpy_index
+from .indexing import _as_index
 from .inplace_checks import SHARED_WITH_INPUT
 from .views import overlapping, shared_memory
 
