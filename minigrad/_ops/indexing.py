@@ -89,13 +89,16 @@ def select(input, dim: int, index: int):
                          f"{input._wrap_dim(dim)}") from None
 
 
-def _select(input, dim: int, index: int):
+def _select(input, dim: int, index: int, place=None):
+    """``select``; ``place``: where the index sits in ``x[...]``'s tuple (PyTorch names that
+    as the dimension when the index is out of bounds)."""
     shape = input._data.shape
     if not shape:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
     d = input._wrap_dim(dim)
     if not -shape[d] <= index < shape[d]:
-        raise IndexError(f"index {index} is out of bounds for dimension {d} with size {shape[d]}")
+        raise IndexError(f"index {index} is out of bounds for dimension "
+                         f"{d if place is None else place} with size {shape[d]}")
     where = _along(d, index % shape[d])
     node = None
     if should_record(input):
@@ -229,11 +232,11 @@ def apply_slicing(self, index: tuple):
     if specified > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     out, dim, shift, found = self, 0, 0, []
-    for i in index:
+    for place, i in enumerate(index):
         if _is_int(i):
             if not out._data.ndim:
                 raise _zero_dim(int(i))
-            out = _select(out, dim, int(i))
+            out = _select(out, dim, int(i), place)
         elif isinstance(i, slice):
             start, stop, step = i.start, i.stop, _step(i)
             if not (start in (None, 0) and step == 1 and out._data.ndim and

@@ -320,7 +320,8 @@ def copy_(self, src, non_blocking: bool = False):
     elif not isinstance(src, Tensor):
         raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not "
                         f"{type(src).__name__}")
-    return apply_inplace(self, _copied, src)
+    # (into an integer or bool tensor nothing is recorded, so no view is refused: PyTorch)
+    return apply_inplace(self, _copied, src, differentiable=self._data.dtype.kind in "fc")
 
 
 # ---------------------------------------------------------------- x[index] = value

@@ -64,6 +64,11 @@ BOUNDS = [  # out of bounds: the first bad element, its first bad index, numbere
     f"lib.ones(0, dtype=lib.int64).index_put(({T}([0]),), {T}([1.]))",
     "lib.tensor(1.)[1]", "lib.tensor(1.)[-1]", "lib.tensor(1.)[0]", "lib.tensor(1.)[1,]",
     f"lib.tensor(1.)[{T}(1)]",
+    # an int out of bounds: named by its place in the index tuple
+    "lib.ones(2, 3, 1)[..., -2]", "lib.ones(2, 3)[0, 5]", "lib.ones(2, 3)[None, 0, 5]",
+    "lib.ones(2, 3)[True, 0, 5]", "lib.ones(2, 3, 4)[0, ..., 9]", "lib.ones(2, 3, 4)[0, 0, 9]",
+    "lib.ones(2, 3, 4)[lib.ones(2, 3) > 0, 9]", f"lib.ones(2, 3, 4)[0, {T}([0]), 9]",
+    "lib.ones(2, 3)[..., None, 5]", put("lib.ones(2, 3, 1)", "(Ellipsis, -2)", "1."),
 ]
 
 SHAPES = [  # the values must expand to the indexing result (after the index checks)
@@ -150,6 +155,14 @@ ORDER = [  # a bad index of the basic part comes before the in-place checks
     put("lib.ones(2, 1)", f"({T}([1.]), 5)", "lib.ones(1)"),
     f"lib.tensor(1., requires_grad=True).index_put_(({T}([0]),), {T}(1.))",
     f"lib.ones(2, requires_grad=True).index_put_(({T}([0]), {T}([0])), {T}(1.))",
+    # copying into an integer or bool view records nothing: no view is refused
+    put("lib.no_grad()(lambda: lib.tensor([0], dtype=lib.int32)[::2])()", "slice(0, None)",
+        "lib.ones(1, dtype=lib.float64, requires_grad=True)"),
+    "lib.no_grad()(lambda: lib.tensor([True, False])[::2])().copy_(lib.ones(1, requires_grad=True))",
+    "lib.tensor([0, 1]).split(1)[0].copy_(lib.ones(1, requires_grad=True))",
+    "lib.tensor([0, 1]).unbind(0)[0].copy_(lib.ones(2, requires_grad=True))",
+    "lib.no_grad()(lambda: lib.tensor([0])[::2])().add_(lib.ones(1, requires_grad=True))",
+    "lib.no_grad()(lambda: lib.ones(2)[::2])().copy_(lib.ones(1, requires_grad=True))",
 ]
 
 
