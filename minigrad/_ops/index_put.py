@@ -30,7 +30,7 @@ from .views import overlapping, shared_memory
 __all__ = ["index_put", "put_in_place", "values_must_be_a_tensor", "expanded_warning"]
 
 
-def expanded_warning(op: str, index: str, value: str, stacklevel: int = 6) -> None:
+def expanded_warning(op: str, index: str, value: str, stacklevel: int = 8) -> None:
     """PyTorch's deprecation warning for an in-place write into expanded memory."""
     warnings.warn(f"Use of {op} on expanded tensors is deprecated. Please clone() the tensor "
                   "before performing this operation. This also applies to advanced indexing "
@@ -125,9 +125,13 @@ def _expandable(shape: tuple, to: tuple) -> bool:
     return len(shape) <= len(to) and all(n in (1, m) for n, m in zip(shape[::-1], to[::-1]))
 
 
-def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0):
+def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
+               in_place: bool = False):
+    recorded = should_record(input, values)  # (a stale view's refusal comes before the rest)
     _count(input, indices)
     fills = _fills_by_mask(indices, values, accumulate)
+    if in_place:
+        _in_place_checks(input, indices, values, fills)
     indices = [None if i is None else _as_index(i) for i in indices]
     where = numpy_index(input, indices)
     if not fills:
@@ -149,7 +153,7 @@ def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0):
     else:
         data[where] = values._data.reshape(()) if fills else values._data
     out = Tensor._wrap(data)
-    if should_record(input, values):
+    if recorded:
         node = cls()
         node._s_accumulate, node._s_indices, node._where = accumulate, tuple(indices), where
         record(node, out, input, values, broadcast=True)
@@ -177,18 +181,38 @@ def _shares(self: Tensor, a) -> bool:
 
 
 def put_in_place(self, indices, values, accumulate: bool = False):
-    """``index_put`` as ``index_put_`` runs it on ``self``: after the count of the indices (and
-    a warning for expanded memory), unless one value fills a mask, the values, then each index
-    tensor, must not share memory with ``self``."""
-    _count(self, indices)
+    """``index_put`` as ``index_put_`` runs it on ``self`` (see ``_in_place_checks``)."""
+    out = _index_put(self, indices, values, accumulate, in_place=True)
+    if overlapping(self._data):
+        _write_through(self, indices, values, accumulate, out)
+    return out
+
+
+def _in_place_checks(self, indices, values, fills: bool) -> None:
+    """After the count of the indices: a warning for expanded memory, then, unless one value
+    fills a mask, the values and each index tensor must not share memory with ``self``."""
     expanded = overlapping(self._data)
     if expanded:
         expanded_warning("index_put_", "indices", "tensor")
-    if _fills_by_mask(indices, values, accumulate):
+    if fills:
         if expanded:
             expanded_warning("masked_fill_", "mask", "scalar")
+        return
+    for a in (values, *indices):
+        if isinstance(a, Tensor) and _shares(self, a):
+            raise RuntimeError(SHARED_WITH_INPUT)
+
+
+def _write_through(self, indices, values, accumulate: bool, out) -> None:
+    """Into expanded memory PyTorch writes only the indexed elements, one after the other
+    (elements sharing memory then all show the last write): done here, after every check, and
+    ``out`` made to hold what the memory then holds (so writing it back changes nothing)."""
+    where = check_bounds(self._data.shape, numpy_index(
+        self, [None if i is None else _as_index(i) for i in indices]))
+    if accumulate:
+        np.add.at(self._data, where, values._data)
+    elif _fills_by_mask(indices, values, accumulate):
+        self._data[where] = values._data.reshape(())
     else:
-        for a in (values, *indices):
-            if isinstance(a, Tensor) and _shares(self, a):
-                raise RuntimeError(SHARED_WITH_INPUT)
-    return _index_put(self, indices, values, accumulate)
+        self._data[where] = values._data
+    out._data = np.array(self._data)

@@ -111,6 +111,15 @@ MEMORY = [  # values or an index sharing the written tensor's memory (in place o
     "(lambda x: (x.__setitem__(None, x), x)[1])(lib.tensor(1.))",
     "(lambda x: (x.__setitem__([0, -1], x), x)[1])(lib.ones(3, 1))",
     "(lambda x: (x.fill_(x[1]), x)[1])(lib.arange(3.))",
+    # into expanded memory only the indexed elements are written (aliases show the last write)
+    f"(lambda v: (v.index_put_(({T}([0]),), {T}([1., 2.])), v)[1])(lib.ones(3, 2).expand(2, 3, 2))",
+    f"(lambda v: (v.index_put_(({T}([0]),), {T}([1., 2.]), True), v)[1])"
+    "(lib.ones(3, 2).expand(2, 3, 2))",
+    f"(lambda v: (v.index_put_(({T}([0, 1]),), {T}([[1.], [2.]])), v)[1])(lib.ones(1, 2).expand(2, 2))",
+    put("lib.ones(1, 2).expand(3, 2)", f"{T}([1])", "5."),
+    put("lib.ones(1, 2).expand(3, 2)", f"{T}([True, False, False])", "5."),
+    put("lib.ones(1, 2).expand(3, 2)", f"(slice(None), {T}([1]))", "5."),
+    f"(lambda b: (b[0].expand(3, 2).index_put_(({T}([2]),), {T}(7.)), b)[1])(lib.zeros(2, 2))",
 ]
 
 DTYPES = [  # index dtypes, lists as indices, one value through a mask, numbers set
@@ -163,7 +172,13 @@ ORDER = [  # a bad index of the basic part comes before the in-place checks
     "lib.tensor([0, 1]).unbind(0)[0].copy_(lib.ones(2, requires_grad=True))",
     "lib.no_grad()(lambda: lib.tensor([0])[::2])().add_(lib.ones(1, requires_grad=True))",
     "lib.no_grad()(lambda: lib.ones(2)[::2])().copy_(lib.ones(1, requires_grad=True))",
-]
+] + [  # values: a view made in no_grad whose base then changed: refused before any index check
+    "(lambda b, v: (b.mul_(2), " + call + "))(*(lambda b: (b, lib.no_grad()(lambda: b[:1])()))"
+    "(lib.ones(2, requires_grad=True) * 1))"
+    for call in (f"(lib.ones(3, requires_grad=True) * 1).index_put_(({T}([0]), {T}([0])), v)",
+                 f"(lib.ones(3, requires_grad=True) * 1).index_put(({T}([0]),), v[:2])",
+                 f"(lib.ones(3, requires_grad=True) * 1).index_put_(({T}([7]),), v)",
+                 f"lib.ones(3).index_put_(({T}([7]),), v)")]
 
 
 @pytest.mark.parametrize("code", COUNT + BOUNDS + SHAPES + MEMORY + DTYPES + ARGUMENTS + ORDER)
