@@ -67,7 +67,8 @@ def numpy_index(x, indices) -> tuple:
             dim += 1
         out.append(a)
     try:
-        replaced = np.broadcast_shapes(*(tuple(s) for s in sizes))
+        replaced = (tuple(sizes[0]) if len(sizes) == 1
+                    else np.broadcast_shapes(*(tuple(s) for s in sizes)))
     except ValueError:
         raise IndexError("shape mismatch: indexing tensors could not be broadcast together with "
                          f"shapes {', '.join(str(s) for s in sizes)}") from None

@@ -114,7 +114,7 @@ def _result_shape(shape: tuple, where: tuple) -> tuple:
         dim += k
     if not spans:
         return shape
-    full = np.broadcast_shapes(*sizes)
+    full = tuple(sizes[0]) if len(sizes) == 1 else np.broadcast_shapes(*sizes)
     if all(end == start for (_, end), (start, _) in zip(spans, spans[1:])):
         return shape[:spans[0][0]] + full + shape[spans[-1][1]:]
     taken = {d for start, end in spans for d in range(start, end)}
@@ -126,12 +126,13 @@ def _expandable(shape: tuple, to: tuple) -> bool:
 
 
 def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
-               in_place: bool = False):
+               expanded: bool | None = None):
+    """``expanded``: None out of place, else (in place) whether ``input``'s memory is."""
     recorded = should_record(input, values)  # (a stale view's refusal comes before the rest)
     _count(input, indices)
     fills = _fills_by_mask(indices, values, accumulate)
-    if in_place:
-        _in_place_checks(input, indices, values, fills)
+    if expanded is not None:
+        _in_place_checks(input, indices, values, fills, expanded)
     indices = [None if i is None else _as_index(i) for i in indices]
     where = numpy_index(input, indices)
     if not fills:
@@ -182,16 +183,16 @@ def _shares(self: Tensor, a) -> bool:
 
 def put_in_place(self, indices, values, accumulate: bool = False):
     """``index_put`` as ``index_put_`` runs it on ``self`` (see ``_in_place_checks``)."""
-    out = _index_put(self, indices, values, accumulate, in_place=True)
-    if overlapping(self._data):
+    expanded = overlapping(self._data)
+    out = _index_put(self, indices, values, accumulate, expanded=expanded)
+    if expanded:
         _write_through(self, indices, values, accumulate, out)
     return out
 
 
-def _in_place_checks(self, indices, values, fills: bool) -> None:
+def _in_place_checks(self, indices, values, fills: bool, expanded: bool) -> None:
     """After the count of the indices: a warning for expanded memory, then, unless one value
     fills a mask, the values and each index tensor must not share memory with ``self``."""
-    expanded = overlapping(self._data)
     if expanded:
         expanded_warning("index_put_", "indices", "tensor")
     if fills:
