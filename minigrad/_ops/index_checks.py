@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 
-__all__ = ["numpy_index", "check_bounds"]
+__all__ = ["numpy_index", "check_bounds", "mask_fits"]
 
 _INDEX_DTYPES = (np.dtype(np.int64), np.dtype(np.int32), np.dtype(np.uint8), np.dtype(np.bool_))
 
@@ -29,15 +29,20 @@ def _mask(a: np.ndarray, shape: tuple, dim: int) -> np.ndarray:
         warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use "
                       "a dtype torch.bool instead.", UserWarning, stacklevel=5)
         a = a.astype(bool)
-    for k, n in enumerate(a.shape):
+    mask_fits(a.shape, shape, dim)
+    return a
+
+
+def mask_fits(mask: tuple, shape: tuple, dim: int) -> None:
+    """A mask of shape ``mask`` must match the dimensions of ``shape`` from ``dim`` on."""
+    for k, n in enumerate(mask):
         if dim + k >= len(shape):
             raise _out_of_range(dim + k, len(shape))
         if shape[dim + k] != n:
             raise IndexError(
-                f"The shape of the mask [{', '.join(map(str, a.shape))}] at index {k} "
+                f"The shape of the mask [{', '.join(map(str, mask))}] at index {k} "
                 f"does not match the shape of the indexed tensor "
                 f"[{', '.join(map(str, shape))}] at index {dim + k}")
-    return a
 
 
 def numpy_index(x, indices) -> tuple:
@@ -47,7 +52,7 @@ def numpy_index(x, indices) -> tuple:
     for t in indices:
         if t is not None and t._data.dtype not in _INDEX_DTYPES:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-    shape, out, dim, sizes, indexed = x._data.shape, [], 0, [], []
+    shape, out, dim, sizes, indexed, beyond = x._data.shape, [], 0, [], [], None
     for t in indices:
         if t is None:
             out.append(slice(None))
@@ -56,14 +61,16 @@ def numpy_index(x, indices) -> tuple:
         a = t._data
         if a.dtype.kind in "bu":
             a = _mask(a, shape, dim)
+            if not a.ndim:  # (a 0-d mask given to index_put: PyTorch drops it)
+                continue
             sizes += [[int(a.sum())]] * a.ndim
             indexed += shape[dim:dim + a.ndim]
             dim += a.ndim
         else:
-            if dim >= len(shape):
-                raise _out_of_range(dim, len(shape))
+            if dim >= len(shape) and beyond is None:  # (raised after the broadcast check)
+                beyond = _out_of_range(dim, len(shape))
             sizes.append(list(a.shape))
-            indexed.append(shape[dim])
+            indexed.append(shape[dim] if dim < len(shape) else 1)
             dim += 1
         out.append(a)
     try:
@@ -72,6 +79,8 @@ def numpy_index(x, indices) -> tuple:
     except ValueError:
         raise IndexError("shape mismatch: indexing tensors could not be broadcast together with "
                          f"shapes {', '.join(str(s) for s in sizes)}") from None
+    if beyond is not None:
+        raise beyond
     if 0 in indexed and 0 not in replaced:
         raise IndexError("index is out of bounds for dimension with size 0")
     return tuple(out)
@@ -120,7 +129,9 @@ def _out_of_bounds(shape: tuple, where: tuple, found: list) -> tuple:
             if b is not None and b.flat[first]:
                 raise IndexError(f"index {np.broadcast_to(a, full).flat[first]} is out of bounds "
                                  f"for dimension {j} with size {n}")
+    if 0 in full:  # (then NumPy reads no value either)
+        return tuple(a if type(a) is slice or a.dtype.kind == "b" else np.zeros(full, a.dtype)
+                     for a in where)
     it = iter(f for f in found if f[0] is not None)
     return tuple(a if type(a) is slice or a.dtype.kind == "b" else
-                 np.where(((a < -n) | (a >= n)) if (n := next(it)[2]) else False, 0, a)
-                 for a in where)
+                 np.where((a < -(n := next(it)[2])) | (a >= n), 0, a) for a in where)

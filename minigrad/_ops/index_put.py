@@ -22,7 +22,7 @@ from .._tensor import Tensor
 from ..autograd.graph import Node, record, should_record
 from . import _formula as F
 from ._core import method
-from .index_checks import check_bounds, numpy_index
+from .index_checks import check_bounds, mask_fits, numpy_index
 from .indexing import _as_index
 from .inplace_checks import SHARED_WITH_INPUT
 from .views import overlapping, shared_memory
@@ -88,15 +88,29 @@ def _count(input, indices) -> None:
                          f"(got {len(indices)})")
 
 
-def _fills_by_mask(indices, values, accumulate) -> bool:
+def _fills_by_mask(input, indices, values, accumulate) -> bool:
     """PyTorch writes one value through one boolean mask (the other entries None) as
     ``masked_fill_(mask, value.item())``: then the value's dtype and shape need not match
-    (``int_tensor[mask] = float_tensor_of_one``), nor is its memory looked at."""
+    (``int_tensor[mask] = float_tensor_of_one``), nor is its memory looked at. Deciding that,
+    it checks the shape of a mask it meets before any other index tensor."""
     if accumulate or values._data.size != 1:
         return False
-    given = [i for i in indices if i is not None]
-    return (len(given) == 1 and isinstance(given[0], Tensor)
-            and given[0]._data.dtype.kind in "bu")
+    dim, mask = 0, None
+    for i in indices:
+        if i is None:
+            dim += 1
+            continue
+        if mask is not None or not isinstance(i, Tensor) or i._data.dtype.kind not in "bu":
+            return False
+        mask = i
+        mask_fits(i._data.shape, input._data.shape, dim)
+        dim += i._data.ndim
+    return mask is not None
+
+
+def _mask_where(indices) -> tuple:
+    """The NumPy index of a mask filled with one value (a 0-d mask too: all or nothing)."""
+    return tuple(slice(None) if i is None else i._data.astype(bool, copy=False) for i in indices)
 
 
 def _result_shape(shape: tuple, where: tuple) -> tuple:
@@ -130,7 +144,7 @@ def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
     """``expanded``: None out of place, else (in place) whether ``input``'s memory is."""
     recorded = should_record(input, values)  # (a stale view's refusal comes before the rest)
     _count(input, indices)
-    fills = _fills_by_mask(indices, values, accumulate)
+    fills = _fills_by_mask(input, indices, values, accumulate)
     if expanded is not None:
         _in_place_checks(input, indices, values, fills, expanded)
     indices = [None if i is None else _as_index(i) for i in indices]
@@ -147,7 +161,7 @@ def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
                 "Index put requires the source and destination dtypes match, got "
                 f"{input.dtype._legacy_name[:-6]} for the destination and "
                 f"{values.dtype._legacy_name[:-6]} for the source.")
-    where = check_bounds(input._data.shape, where)
+    where = check_bounds(input._data.shape, where) if not fills else _mask_where(indices)
     data = np.array(input._data)
     if accumulate:
         np.add.at(data, where, values._data)
@@ -212,8 +226,8 @@ def _write_through(self, indices, values, accumulate: bool, out) -> None:
         self, [None if i is None else _as_index(i) for i in indices]))
     if accumulate:
         np.add.at(self._data, where, values._data)
-    elif _fills_by_mask(indices, values, accumulate):
-        self._data[where] = values._data.reshape(())
+    elif _fills_by_mask(self, indices, values, accumulate):
+        self._data[_mask_where(indices)] = values._data.reshape(())
     else:
         self._data[where] = values._data
     out._data = np.array(self._data)

@@ -146,6 +146,26 @@ DTYPES = [  # index dtypes, lists as indices, one value through a mask, numbers 
     f"{F3}.index_put_(({T}([True, False, True]),), lib.ones(1, dtype=lib.float64), True)",
 ]
 
+ZERO_D_MASKS = [  # given to index_put, a 0-d mask is dropped; one value fills all or nothing
+    f"lib.ones(2, 2).index_put(({T}([-2]), {T}(True)), lib.ones(3, 3))",
+    f"lib.ones(0).index_put_(({T}(True),), lib.ones(3, 2), True)",
+    f"lib.ones(2, 2).index_put(({T}([-2, 1]), {T}(False)), {T}(5.))",
+    f"lib.ones(3, 2).index_put(({T}([-2, -3]), {T}(False)), {T}(5.))",
+    f"lib.arange(6.).view(3, 2).index_put(({T}(False),), {T}(5.))",
+    f"lib.arange(6.).view(3, 2).index_put(({T}(True),), {T}([5.]))",
+    f"lib.ones(1, 2, 1).index_put_(({T}([[0, 3], [3, -2]]), {T}(True), {T}(False)), {T}(1.))",
+    # nothing is read: no error (NumPy's IndexError must not leak)
+    f"lib.ones(1, 0, 3).index_put_(({T}([], dtype=lib.int32), {T}(-4, dtype=lib.int32)), "
+    f"{T}(1.), True)",
+    f"lib.ones(0, 2).index_put_(({T}(2), {T}([[]], dtype=lib.int64)), {T}(1.))",
+    # one value: the mask met first is checked before another index's dtype
+    f"lib.ones(1, 2, 1).index_put_((lib.ones(3, 1) > 2, {T}(-1, dtype=lib.int16)), {T}(1.))",
+    f"lib.ones(1, 2, 1).index_put_((lib.ones(3, 1) > 2, {T}(-1, dtype=lib.int16)), lib.ones(2))",
+    # the index shapes must broadcast before there may be too many dimensions
+    f"lib.ones(0, 0, 1).index_put_((lib.ones(0, 0) > 0, {T}(-2), {T}([[4, 0], [4, 2]])), "
+    "lib.ones(3, 2), True)",
+]
+
 ARGUMENTS = [  # index_put(_) takes a tuple of tensors (PyTorch's TypeErrors come first)
     f"{F3}.index_put_((None,), 5)", f"{F3}.index_put_(([0],), lib.ones(1))",
     f"{F3}.index_put_({T}([0]), lib.ones(1))", f"{F3}.index_put_(({T}([0]), 0), lib.ones(1))",
@@ -181,7 +201,8 @@ ORDER = [  # a bad index of the basic part comes before the in-place checks
                  f"lib.ones(3).index_put_(({T}([7]),), v)")]
 
 
-@pytest.mark.parametrize("code", COUNT + BOUNDS + SHAPES + MEMORY + DTYPES + ARGUMENTS + ORDER)
+@pytest.mark.parametrize("code", COUNT + BOUNDS + SHAPES + MEMORY + DTYPES + ZERO_D_MASKS
+                         + ARGUMENTS + ORDER)
 def test_indexing_raises_what_pytorch_raises(torch, code):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # (uint8 masks: PyTorch's deprecation warning)
