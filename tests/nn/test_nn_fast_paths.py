@@ -175,3 +175,33 @@ def test_cross_entropy_training_step_matches_torch(torch):
     for m, t in zip(m_params, t_params):
         assert_close(m, t, rtol=1e-5, atol=1e-6)
     assert m_strides == t_strides
+
+
+# ---------------------------------------------------------------- relu (threshold_backward)
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed"])
+@pytest.mark.parametrize("finite", [True, False])
+def test_relu_gradient_is_torch_bit_for_bit_at_inf_nan_and_signed_zero(torch, dtype, create_graph,
+                                                                         layout, finite):
+    """threshold_backward gives +0 where the input was <= 0 (also for a negative, infinite or
+    NaN incoming gradient) and the gradient's own bits elsewhere (where the input is NaN too)."""
+    a, g = _arrays((6, 5), (6, 5), seed=4)
+    a.flat[:8] = [-1, -1, -1, -1, 0, np.nan, 2, 3]
+    g.flat[:8] = [-2, -3, -4, -5, -0.0, -0.0, -0.0, -6]
+    if not finite:
+        g.flat[1:4], g.flat[7] = [np.inf, -np.inf, np.nan], np.nan
+    results = []
+    for lib in (torch, mg):
+        x = lib.tensor(a.astype(dtype), requires_grad=True)
+        if layout == "transposed":
+            x = x.t()
+        out = x.relu()
+        grad = lib.tensor(g.astype(dtype))
+        (gx,) = lib.autograd.grad(out, x, grad.t() if layout == "transposed" else grad,
+                                  create_graph=create_graph)
+        results.append(gx.detach().numpy())
+    m, t = results
+    assert m.dtype == t.dtype and m.shape == t.shape
+    np.testing.assert_array_equal(np.ascontiguousarray(m).view(np.uint8),
+                                  np.ascontiguousarray(t).view(np.uint8))
