@@ -104,14 +104,20 @@ def mm_mat1_backward(g, mat2, sizes, strides, alpha=1):
     """The gradient of ``mat1`` in ``alpha * mat1 @ mat2`` (``sizes``/``strides``: mat1's):
     ``grad @ mat2.t()``, or ``(mat2 @ grad.t()).t()`` for a column-major mat1; then times
     ``alpha`` unless it is 1 (PyTorch's ``mm_mat1_backward`` and ``maybe_multiply``)."""
-    r = _t(mat2 @ _t(g)) if _column_major(sizes, strides) else g @ _t(mat2)
+    if type(g) is np.ndarray and type(mat2) is np.ndarray:  # (a plain backward: NumPy's .T,
+        r = (mat2 @ g.T).T if _column_major(sizes, strides) else g @ mat2.T  # no _t calls)
+    else:
+        r = _t(mat2 @ _t(g)) if _column_major(sizes, strides) else g @ _t(mat2)
     return r if alpha == 1 else scale(r, alpha)
 
 
 def mm_mat2_backward(g, mat1, sizes, strides, alpha=1):
     """The gradient of ``mat2`` in ``alpha * mat1 @ mat2`` (``sizes``/``strides``: mat2's):
     ``mat1.t() @ grad``, or ``(grad.t() @ mat1).t()`` for a column-major mat2."""
-    r = _t(_t(g) @ mat1) if _column_major(sizes, strides) else _t(mat1) @ g
+    if type(g) is np.ndarray and type(mat1) is np.ndarray:  # (as in mm_mat1_backward)
+        r = (g.T @ mat1).T if _column_major(sizes, strides) else mat1.T @ g
+    else:
+        r = _t(_t(g) @ mat1) if _column_major(sizes, strides) else _t(mat1) @ g
     return r if alpha == 1 else scale(r, alpha)
 
 
@@ -257,9 +263,9 @@ def _zero_where(off, g: np.ndarray) -> np.ndarray:
     ``g``'s bits with a mask that is all ones where kept: twice as fast as np.where, and exact
     where ``g * ~off`` is not (-0 for a negative g, NaN for an infinite one)."""
     ints = _SAME_SIZE_INT.get(g.dtype.itemsize) if g.dtype.kind == "f" else None
-    if ints is None or np.shape(off) != g.shape:
+    if ints is None or off.shape != g.shape:  # (off: a bool array, or NumPy's bool if 0-d)
         return np.where(off, g.dtype.type(0), g)
-    mask = np.asarray(off).astype(ints)  # 1 where off
+    mask = off.astype(ints)  # 1 where off
     mask -= 1  # 0 where off, -1 (all bits set) where kept
     mask &= g.view(ints)
     return mask.view(g.dtype)

@@ -54,12 +54,13 @@ def _save_operands(node, a, b, self_first: bool = False):
     """Saves ``b`` if ``a`` needs a gradient and ``a`` if ``b`` does (see _ProductBackward), in
     PyTorch's order (what saved_tensors_hooks see): ``a`` first for dot, mv and addmm."""
     (first, _, _), (second, _, _) = _attributes(node.operands)
+    saved = node.__dict__  # (stores into it: cheaper than setattr calls, once per op)
     if self_first and b._requires_grad:
-        setattr(node, first, SavedTensor(a))
+        saved[first] = SavedTensor(a)
     if a._requires_grad:
-        setattr(node, second, SavedTensor(b))
+        saved[second] = SavedTensor(b)
     if b._requires_grad and not self_first:
-        setattr(node, first, SavedTensor(a))
+        saved[first] = SavedTensor(a)
     return node
 
 
@@ -142,9 +143,11 @@ def _strides2(d) -> tuple:
 def _save_mm(node, a, b, self_first: bool = False):
     """What mm-like nodes keep: the operands (see _save_operands), both sizes, and an operand's
     strides only if it needs a gradient (as PyTorch: its gradient is made in that layout)."""
-    for (_, sizes, strides), t in zip(_attributes(node.operands), (a, b)):
-        setattr(node, sizes, t._data.shape)
-        setattr(node, strides, _strides2(t._data) if t._requires_grad else ())
+    (_, a_sizes, a_strides), (_, b_sizes, b_strides) = _attributes(node.operands)
+    saved, ad, bd = node.__dict__, a._data, b._data
+    saved[a_sizes], saved[b_sizes] = ad.shape, bd.shape
+    saved[a_strides] = _strides2(ad) if a._requires_grad else ()
+    saved[b_strides] = _strides2(bd) if b._requires_grad else ()
     return _save_operands(node, a, b, self_first)
 
 
