@@ -203,7 +203,7 @@ class TBackward0(Node):
     """z = self.t():  the gradient, transposed back."""
 
     def backward(self, g):
-        return (g.T if type(g) is np.ndarray else g.t(),)  # (F.t written out: nn.Linear's path)
+        return (g.t() if isinstance(g, Tensor) else g.T,)  # (F.t written out: nn.Linear's path)
 
 
 @method("transpose", "swapaxes", "swapdims")
