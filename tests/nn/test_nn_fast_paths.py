@@ -205,3 +205,59 @@ def test_relu_gradient_is_torch_bit_for_bit_at_inf_nan_and_signed_zero(torch, dt
     assert m.dtype == t.dtype and m.shape == t.shape
     np.testing.assert_array_equal(np.ascontiguousarray(m).view(np.uint8),
                                   np.ascontiguousarray(t).view(np.uint8))
+
+
+# ---------------------------------------------------------------- .grad kept without a copy
+def test_linear_weight_gradient_is_the_formulas_own_array_not_a_copy(torch):
+    """nn.Linear's weight gradient arrives as a view, ``(g.t() @ x).t()`` transposed back by
+    TBackward0; nothing else reaches its memory, so the leaf keeps it (PyTorch steals it too).
+    It must still have PyTorch's values and strides, and take in-place changes."""
+    x, w, b = _arrays((6, 4), (3, 4), (3,))
+    grads = []
+    for lib in (torch, mg):
+        lw, lb = lib.tensor(w, requires_grad=True), lib.tensor(b, requires_grad=True)
+        lib.nn.functional.linear(lib.tensor(x), lw, lb).pow(2).sum().backward()
+        if lib is mg:
+            assert lw.grad._data.base is not None  # kept: a copy would own its memory
+        with lib.no_grad():
+            lw.grad.mul_(3)
+        grads.append(lw.grad)
+    assert_close(grads[1], grads[0])
+    assert grads[1].stride() == grads[0].stride()
+
+
+def test_a_gradient_whose_memory_the_caller_holds_is_copied_into_grad(torch):
+    """The gradient given to backward reaches the leaf as a view of the caller's tensor; .grad
+    is a copy (changing it in place leaves the caller's tensor alone). PyTorch keeps that view
+    and so shares the caller's memory; minigrad keeps only views nothing else reaches."""
+    g = _arrays((3, 4), seed=5)[0]
+    grads = []
+    for lib in (torch, mg):
+        w = lib.tensor(np.zeros((3, 4), np.float32), requires_grad=True)
+        given = lib.tensor(g)
+        w.t().backward(given.t())
+        grads.append(w.grad.clone())
+        assert w.grad.stride() == (4, 1)
+    assert_close(grads[1], grads[0])
+    with mg.no_grad():
+        w.grad.add_(1)
+    np.testing.assert_array_equal(given.numpy(), g)
+
+
+def test_a_view_another_node_still_reads_is_not_kept_as_grad():
+    """Two leaves get views of one gradient (``(w1.t() + w2.t()).t()``). The first to arrive is
+    copied, so that a post-accumulate hook changing its .grad in place does not change what the
+    second reads. (PyTorch keeps both views: its two .grads share memory, and each hook's
+    ``mul_(10)`` reaches both, 200 instead of 20.)"""
+    a, c = _arrays((3, 4), (3, 4), seed=6)
+    w1, w2 = mg.tensor(a, requires_grad=True), mg.tensor(a + 1, requires_grad=True)
+
+    def hook(p):
+        with mg.no_grad():
+            p.grad.mul_(10)
+    w1.register_post_accumulate_grad_hook(hook)
+    w2.register_post_accumulate_grad_hook(hook)
+    ((w1.t() + w2.t()).t() * mg.tensor(c)).sum().backward()
+    for w in (w1, w2):
+        np.testing.assert_allclose(w.grad.numpy(), c * 10, rtol=1e-6)
+        assert not np.shares_memory(w.grad.numpy(), (w2 if w is w1 else w1).grad.numpy())
