@@ -261,3 +261,21 @@ def test_a_view_another_node_still_reads_is_not_kept_as_grad():
     for w in (w1, w2):
         np.testing.assert_allclose(w.grad.numpy(), c * 10, rtol=1e-6)
         assert not np.shares_memory(w.grad.numpy(), (w2 if w is w1 else w1).grad.numpy())
+
+
+@pytest.mark.parametrize("needs_grad", [(True, False, True), (False, True, False),
+                                        (True, True, True), (False, False, True)])
+@pytest.mark.parametrize("transposed", [False, True])
+def test_addmm_saves_what_torch_saves_for_each_input_needing_grad(torch, needs_grad, transposed):
+    """Sizes always; strides only of a matrix needing a gradient; each matrix only if the other
+    needs a gradient (nn.Linear: ``x`` saved, ``weight.t()``'s strides, not the weight)."""
+    bias, m1, m2 = _arrays((4,), (3, 5), (4, 5) if transposed else (5, 4))
+    seen = []
+    for lib in (torch, mg):
+        b, x, w = (lib.tensor(v, requires_grad=r) for v, r in zip((bias, m1, m2), needs_grad))
+        node = lib.addmm(b, x, w.t() if transposed else w).grad_fn
+        seen.append([(name, tuple(getattr(node, "_saved_" + name)))
+                     for name in ("mat1_sym_sizes", "mat1_sym_strides", "mat2_sym_sizes",
+                                  "mat2_sym_strides")]
+                    + [getattr(node, "_saved_" + name) is None for name in ("mat1", "mat2")])
+    assert seen[1] == seen[0]
