@@ -243,6 +243,14 @@ class AddmmBackward0(Node):
     _need_self = True  # whether self (the bias) wants a gradient
     _sum_rows = False  # self was a row (m,) added to every row: its gradient is summed over them
 
+    def release_variables(self) -> None:
+        """Node's, looking only where a tensor can be (mat1, mat2): 2 look-ups instead of 8,
+        after every nn.Linear backward."""
+        self._released = True
+        for saved in (self._s_mat1, self._s_mat2):
+            if type(saved) is SavedTensor:
+                saved.release()
+
     def backward(self, g):
         a, b, m1, m2 = self._s_alpha, self._s_beta, self._s_mat1, self._s_mat2
         gb = None

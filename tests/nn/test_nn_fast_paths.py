@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import assert_close
+from helpers import assert_close, norm
 
 import minigrad as mg
 
@@ -279,3 +279,33 @@ def test_addmm_saves_what_torch_saves_for_each_input_needing_grad(torch, needs_g
                                   "mat2_sym_strides")]
                     + [getattr(node, "_saved_" + name) is None for name in ("mat1", "mat2")])
     assert seen[1] == seen[0]
+
+
+@pytest.mark.parametrize("input_needs_grad", [False, True])
+def test_linear_node_frees_its_saved_matrices_after_backward_as_torch(torch, input_needs_grad):
+    """AddmmBackward0 releases mat1/mat2 itself (looking only there): after backward both
+    raise PyTorch's freed error, sizes and alpha stay, and a second backward is refused."""
+    x, w, b = _arrays((2, 3), (4, 3), (4,))
+    seen = []
+    for lib in (torch, mg):
+        lin = lib.nn.Linear(3, 4)
+        with lib.no_grad():
+            lin.weight.copy_(lib.tensor(w))
+            lin.bias.copy_(lib.tensor(b))
+        out = lin(lib.tensor(x, requires_grad=input_needs_grad))
+        node = out.grad_fn
+        out.sum().backward()
+        row = [_outcome(getattr, node, "_saved_" + name) for name in ("mat1", "mat2")]
+        row = [r if isinstance(r, tuple) else r is None for r in row]  # (a tensor is not freed)
+        row += [tuple(node._saved_mat1_sym_sizes), node._saved_alpha,
+                _outcome(out.sum().backward)]
+        seen.append(row)
+    assert seen[1] == seen[0]
+
+
+def _outcome(fn, *args):
+    """What ``fn(*args)`` returns, or the (type, message) of what it raises."""
+    try:
+        return fn(*args)
+    except Exception as e:  # noqa: BLE001 - either library's error is the result compared
+        return type(e).__name__, norm(str(e))
