@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from .._dtype import from_numpy_dtype
 
-__all__ = ["sum_to", "expand_to"]
+__all__ = ["sum_to", "expand_to", "sole_view"]
 
 
 def sum_to(g, shape: tuple, dtype=None):
@@ -74,3 +76,19 @@ def expand_to(g, shape: tuple):
         view.flags.writeable = False
         return view
     return np.broadcast_to(g, shape)
+
+
+def sole_view(a: np.ndarray) -> bool:
+    """Whether the writeable view ``a`` is the only way to reach its memory: its base is an array
+    of its own memory that nothing else refers to (no other view, array or buffer). A leaf may then
+    keep ``a`` as its ``.grad`` without a copy, as PyTorch keeps a gradient no one else holds.
+
+    >>> b = np.ones((2, 3))
+    >>> sole_view(b.T), sole_view(np.ones((2, 3)).T)
+    (False, True)
+    """
+    base = a.base
+    # references to base: a's, this function's `base`, getrefcount's argument; any more is a
+    # holder elsewhere (then the memory may be read after .grad changes in place: copy)
+    return (type(base) is np.ndarray and base.base is None and a.flags.writeable
+            and sys.getrefcount(base) == 3)

@@ -27,6 +27,7 @@ from .._tensor import Tensor
 from ..utils.hooks import Hooks as _Hooks
 from ..utils.hooks import RemovableHandle
 from .anomaly_mode import keep_forward_trace
+from .functional_utils import sole_view
 from .saved import SavedTensor
 
 __all__ = ["Node", "AccumulateGrad", "GraphRoot", "CopyBackwards", "SavedTensor", "RemovableHandle",
@@ -304,7 +305,8 @@ def _in_layout_of(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray
     PyTorch's layout contract for ``.grad`` (a row-major leaf gets a row-major ``.grad`` even
     when the gradient arrived transposed, as from ``x.t()``)."""
     if grad.strides == like.strides and grad.shape == like.shape:
-        return grad if owned else grad.copy(order="K")
+        # an owned view (nn.Linear's weight gradient): kept if nothing else reaches its memory
+        return grad if owned and (grad.base is None or sole_view(grad)) else grad.copy(order="K")
     if like.flags.c_contiguous and grad.shape == like.shape:
         return grad.copy()  # (the usual leaf, row-major: 3x cheaper than empty_like + copyto)
     out = np.empty_like(like, dtype=grad.dtype)  # (order K: the leaf's own layout)
