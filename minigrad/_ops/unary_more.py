@@ -53,8 +53,7 @@ class _Unary(Node):
     def backward(self, g):
         x = value(self._s_self) if "self" in self.saved else None
         r = value(self._s_result) if "result" in self.saved else None
-        with np.errstate(all="ignore"):
-            return (type(self).formula(g, x, r),)
+        return (type(self).formula(g, x, r),)
 
 
 def _zero(g, x, r):
