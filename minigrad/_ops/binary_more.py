@@ -17,6 +17,7 @@ import numpy as np
 
 from .._dtype import bool as _bool
 from .._dtype import result_type
+from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
@@ -101,9 +102,12 @@ def floor_divide(input, other):
     if dt.kind == "b":
         raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
     _int_zero_check(xa, xb, dt)
-    with np.errstate(all="ignore"):
+    token = quiet()  # (inf, NaN and overflow as in PyTorch, without NumPy's warnings)
+    try:
         data = np.asarray(np.floor_divide(xa, xb) if dt.kind != "f" else
                           floor_div_floats(xa, xb))
+    finally:
+        restore(token)
     out = Tensor._wrap(data.astype(dt, copy=False))
     if should_record(input, other) and dt.kind == "f":
         record(NotImplementedBackward(), out, input, other)
@@ -152,8 +156,11 @@ def _rem(name, np_fn, node0, node1):
         if dt.kind == "b":
             raise not_implemented(f"{name}_cpu", input.dtype)
         _int_zero_check(xa, xb, dt)
-        with np.errstate(all="ignore"):
+        token = quiet()  # (x % 0: NaN, as in PyTorch, without NumPy's warning)
+        try:
             out = Tensor._wrap(np.asarray(np_fn(xa, xb)).astype(dt, copy=False))
+        finally:
+            restore(token)
         if not (should_record(input, other) and dt.kind == "f"):
             return out
         if isinstance(other, Tensor):  # (self and other are needed for other's gradient only)
@@ -276,8 +283,11 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True):
                 dt).itemsize == 8 else "Int")
             raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{cpp}'")
         _check_broadcast(input, other)
-        with np.errstate(all="ignore"):
+        token = quiet()  # (inf, NaN and overflow as in PyTorch, without NumPy's warnings)
+        try:
             out = Tensor._wrap(np.asarray(np_fn(xa, xb)).astype(dt, copy=False))
+        finally:
+            restore(token)
         if should_record(input, other) and np.dtype(dt).kind == "f":
             if scalars and not all(isinstance(v, Tensor) for v in given):
                 return _record_with_number(scalars, out, given, input, other)
@@ -350,11 +360,13 @@ def lerp(input, end, weight):
     s, e = input._data, end._data
     if s.dtype != e.dtype or s.dtype.kind != "f" or isinstance(weight, Tensor) and w.ndim:
         _lerp_check(input, end, weight)
-    with np.errstate(all="ignore"):  # PyTorch's two-sided formula (exact at w = 0 and w = 1)
-        try:
-            data = np.where(np.abs(w) < 0.5, s + w * (e - s), e - (e - s) * (1 - w))
-        except ValueError:
-            raise broadcast_error(input, end, weight) from None
+    token = quiet()  # PyTorch's two-sided formula (exact at w = 0 and w = 1), inf/NaN silent
+    try:
+        data = np.where(np.abs(w) < 0.5, s + w * (e - s), e - (e - s) * (1 - w))
+    except ValueError:
+        raise broadcast_error(input, end, weight) from None
+    finally:
+        restore(token)
     out = Tensor._wrap(np.asarray(data, dtype=input._data.dtype))
     if not should_record(input, end, weight):
         return out
@@ -412,11 +424,13 @@ def _addc(name, fn, node_cls):
             _addc_check(name, dt, tensor1, tensor2)
             if not dt.is_floating_point:  # (the value in the result's dtype: 0.5 is 0)
                 value = int(value)
-        with np.errstate(all="ignore"):
-            try:
-                data = input._data + value * fn(tensor1._data, tensor2._data)
-            except ValueError:
-                raise broadcast_error(input, tensor1, tensor2) from None
+        token = quiet()  # (inf, NaN and overflow as in PyTorch, without NumPy's warnings)
+        try:
+            data = input._data + value * fn(tensor1._data, tensor2._data)
+        except ValueError:
+            raise broadcast_error(input, tensor1, tensor2) from None
+        finally:
+            restore(token)
         out = Tensor._wrap(np.asarray(data, dtype=dt.np))
         if should_record(input, tensor1, tensor2):
             node = node_cls()

@@ -89,10 +89,10 @@ def _power_arrays(a, b):  # (quiet: elementwise switches NumPy's warnings off)
 
 
 def _int_pow(a, b):
-    """Integer power as PyTorch does it: negative exponents truncate toward zero."""
+    """Integer power as PyTorch does it: negative exponents truncate toward zero. Callers run
+    it quietly (``0 ** -1`` is inf, then int64's minimum, without NumPy's warnings)."""
     if np.any(np.asarray(b) < 0):
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return np.trunc(np.power(np.asarray(a, np.float64), b)).astype(np.result_type(a, b))
+        return np.trunc(np.power(np.asarray(a, np.float64), b)).astype(np.result_type(a, b))
     return np.power(a, b)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
-from .._quiet import quiet, restore
+from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from .._types import invalid_combination
 from ..autograd.graph import Node, SavedTensor, record, should_record
@@ -308,9 +308,8 @@ def prod(input, dim=None, keepdim: bool = False, *, dtype=None):
 
 
 # ---------------------------------------------------------------- norm
-def _norm_data(d, p, axes, keepdim):
-    with np.errstate(all="ignore"):  # 0 ** -1, inf - inf: as PyTorch, without NumPy's warning
-        return _norm_of_abs(np.abs(d), p, axes, keepdim)
+def _norm_data(d, p, axes, keepdim):  # 0 ** -1, inf - inf: as PyTorch, no NumPy warning
+    return quietly(_norm_of_abs, np.abs(d), p, axes, keepdim)
 
 
 def _norm_of_abs(a, p, axes, keepdim):

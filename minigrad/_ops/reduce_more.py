@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import bool as _bool
+from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
@@ -57,8 +58,11 @@ def _running(np_scan, input, dim: int, dtype):
     if dtype is _bool and input._data.ndim and input._data.size:  # (no kernel runs otherwise)
         raise not_implemented(f"{np_scan.__name__}_out_cpu", dtype)
     src, out_dtype = reduction_input(input, dtype, np_scan.__name__, dim)
-    with np.errstate(all="ignore"):
+    token = quiet()  # (overflow, inf * 0: inf and NaN as in PyTorch, no NumPy warning)
+    try:
         data = np_scan(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)
+    finally:
+        restore(token)
     return d, Tensor._wrap(np.asarray(data))
 
 

@@ -17,6 +17,7 @@ import warnings
 
 import numpy as np
 
+from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
@@ -152,11 +153,14 @@ def _statistic(name, input, dims, c, keepdim, take_sqrt):
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
                       "less than the reduction factor (input numel divided by output numel).",
                       UserWarning, stacklevel=3)
-    with np.errstate(all="ignore"):
+    token = quiet()  # (inf - inf, overflow, 0 / 0: as in PyTorch, without NumPy's warnings)
+    try:
         wide = x.astype(np.float64) if x.dtype.itemsize < 8 else x
         mean = np.sum(wide, axis=dims, keepdims=True) / n  # (empty: NaN, without a warning)
         v = np.sum((wide - mean) ** 2, axis=dims, keepdims=keepdim) / max(n - c, 0)
         return np.asarray(np.sqrt(v) if take_sqrt else v).astype(x.dtype)
+    finally:
+        restore(token)
 
 
 def _save_arguments(node, input, dim, c, shown, keepdim):
@@ -229,10 +233,13 @@ def logsumexp(input, dim, keepdim: bool = False):
     """``log(exp(input).sum(dim))``, computed without overflow."""
     dims = _dims(input, dim)
     x = floats(input, "logsumexp")
-    with np.errstate(all="ignore"):
+    token = quiet()  # (inf - inf, log 0: NaN and -inf as in PyTorch, no NumPy warning)
+    try:
         m = np.max(x, axis=dims, keepdims=True) if x.size else np.zeros((1,) * x.ndim, x.dtype)
         m = np.where(np.isfinite(m), m, 0)
         data = np.log(np.sum(np.exp(x - m), axis=dims, keepdims=True)) + m
+    finally:
+        restore(token)
     data = np.asarray(data if keepdim else np.squeeze(data, axis=dims), dtype=x.dtype)
     out = Tensor._wrap(data)
     if should_record(input):

@@ -57,6 +57,9 @@ def _optimise(L, name, a, b):
         opt.step()
 
 
+_INF, _NAN = np.full(3, np.inf, np.float32), np.full(3, np.nan, np.float32)
+
+
 def _rows(a, b, c):
     return np.stack([a, b, c])
 
@@ -76,6 +79,14 @@ PROGRAMS = {
     "setitem int": lambda L, a, b, c: L.zeros(3, dtype=L.int64).__setitem__(0, L.tensor(a)[0]),
     "outer": lambda L, a, b, c: L.outer(L.tensor(a), L.tensor(b)),
     "einsum": lambda L, a, b, c: L.einsum("i,j->ij", L.tensor(a), L.tensor(b)),
+    "einsum contraction": lambda L, a, b, c: L.einsum(
+        "ij,jk->ik", L.tensor(_rows(a, b, c)), L.tensor(_rows(c, b, a))),
+    "x // y": lambda L, a, b, c: L.tensor(a) // L.tensor(b),
+    "int64 min // -1": lambda L, a, b, c: L.tensor([-2**63, 7]) // -1,
+    "div floor": lambda L, a, b, c: L.div(L.tensor(a), L.tensor(b), rounding_mode="floor"),
+    "div trunc": lambda L, a, b, c: L.div(L.tensor(a), L.tensor(b), rounding_mode="trunc"),
+    "logsumexp of -inf": lambda L, a, b, c: L.tensor(_rows(a, b, -_INF)).logsumexp(1),
+    "nanmean of NaN": lambda L, a, b, c: L.tensor(_rows(a, b, _NAN)).nanmean(1),
     "matmul of t": lambda L, a, b, c: L.tensor(_rows(a, b, c)).t() @ L.tensor(_rows(c, b, a)),
     "mv": lambda L, a, b, c: L.tensor(_rows(a, b, c)) @ L.tensor(c),
     "dot": lambda L, a, b, c: L.tensor(a) @ L.tensor(b),
