@@ -93,6 +93,18 @@ PROGRAMS = {
     "linear": lambda L, a, b, c: L.nn.functional.linear(
         L.tensor(_rows(a, b, c)), L.tensor(_rows(c, b, a)), L.tensor(a)),
     "softmax": lambda L, a, b, c: L.tensor(_rows(a, b, c)).softmax(1),
+    "BCELoss, inf weight": lambda L, a, b, c: L.nn.functional.binary_cross_entropy(
+        L.tensor(_rows(a, b, c)).sigmoid(), L.tensor(_rows(c, b, a)).sigmoid(),
+        weight=L.tensor(_INF)),
+    "mse_loss": lambda L, a, b, c: L.nn.functional.mse_loss(L.tensor(a), L.tensor(b)),
+    "huber_loss": lambda L, a, b, c: L.nn.functional.huber_loss(L.tensor(a), L.tensor(b)),
+    "smooth_l1_loss": lambda L, a, b, c: L.nn.functional.smooth_l1_loss(L.tensor(a),
+                                                                        L.tensor(b)),
+    "BCE with logits": lambda L, a, b, c: L.nn.functional.binary_cross_entropy_with_logits(
+        L.tensor(a), L.tensor(b), pos_weight=L.tensor(c)),
+    "layer_norm": lambda L, a, b, c: L.nn.functional.layer_norm(L.tensor(_rows(a, b, c)), (3,)),
+    "float16 x[0] = 70000.": lambda L, a, b, c: L.zeros(2, dtype=L.float16).__setitem__(
+        0, 70000.0),
     "L1Loss backward": lambda L, a, b, c: L.nn.L1Loss()(
         L.tensor(a, requires_grad=True), L.tensor(b)).backward(),
     "SGD": lambda L, a, b, c: _optimise(L, "SGD", a, b),
