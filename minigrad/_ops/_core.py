@@ -12,13 +12,13 @@ import types
 import numpy as np
 
 from .._dtype import _Defaults, from_numpy_dtype, result_type
-from .._quiet import quietly
+from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from ..autograd.graph import SavedTensor
 
 __all__ = ["binary_operands", "broadcast_error", "value", "method", "wrap_scalar", "to_tensor",
            "dtype_of", "called_as", "FUNCTION", "METHOD", "OPERATOR", "MISSING",
-           "floor_div_floats"]
+           "floor_div_floats", "quiet_array"]
 
 _SCALARS = (int, float, bool)
 _F32_MAX = 3.4028234663852886e38  # a larger Python float is inf in float32 (and float16)
@@ -122,6 +122,16 @@ def binary_operands(a, b, float_result: bool = False):
     xa = a._data if ta else np.asarray(a)
     xb = b._data if tb else np.asarray(b)
     return (xa if xa.dtype == nd else xa.astype(nd), xb if xb.dtype == nd else xb.astype(nd), nd)
+
+
+def quiet_array(fn, a, b, dtype) -> np.ndarray:
+    """``fn(a, b)`` as an array of ``dtype``, computed with NumPy's warnings off (``_quiet``):
+    inf and NaN as PyTorch gives them, silently."""
+    token = quiet()
+    try:
+        return np.asarray(fn(a, b)).astype(dtype, copy=False)
+    finally:
+        restore(token)
 
 
 def floor_div_floats(a, b):

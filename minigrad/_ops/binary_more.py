@@ -22,7 +22,7 @@ from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import call, data, masked_zero, scale
-from ._core import binary_operands, floor_div_floats, method, value
+from ._core import binary_operands, floor_div_floats, method, quiet_array, value
 from .arithmetic import broadcast_error
 from .division import div
 from .errors import not_implemented
@@ -102,13 +102,8 @@ def floor_divide(input, other):
     if dt.kind == "b":
         raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
     _int_zero_check(xa, xb, dt)
-    token = quiet()  # (inf, NaN and overflow as in PyTorch, without NumPy's warnings)
-    try:
-        data = np.asarray(np.floor_divide(xa, xb) if dt.kind != "f" else
-                          floor_div_floats(xa, xb))
-    finally:
-        restore(token)
-    out = Tensor._wrap(data.astype(dt, copy=False))
+    fn = floor_div_floats if dt.kind == "f" else np.floor_divide
+    out = Tensor._wrap(quiet_array(fn, xa, xb, dt))
     if should_record(input, other) and dt.kind == "f":
         record(NotImplementedBackward(), out, input, other)
     return out
@@ -156,11 +151,7 @@ def _rem(name, np_fn, node0, node1):
         if dt.kind == "b":
             raise not_implemented(f"{name}_cpu", input.dtype)
         _int_zero_check(xa, xb, dt)
-        token = quiet()  # (x % 0: NaN, as in PyTorch, without NumPy's warning)
-        try:
-            out = Tensor._wrap(np.asarray(np_fn(xa, xb)).astype(dt, copy=False))
-        finally:
-            restore(token)
+        out = Tensor._wrap(quiet_array(np_fn, xa, xb, dt))
         if not (should_record(input, other) and dt.kind == "f"):
             return out
         if isinstance(other, Tensor):  # (self and other are needed for other's gradient only)
@@ -282,12 +273,7 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True):
             cpp = {"b": "Bool", "u": "Byte"}.get(np.dtype(dt).kind, "Long" if np.dtype(
                 dt).itemsize == 8 else "Int")
             raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{cpp}'")
-        _check_broadcast(input, other)
-        token = quiet()  # (inf, NaN and overflow as in PyTorch, without NumPy's warnings)
-        try:
-            out = Tensor._wrap(np.asarray(np_fn(xa, xb)).astype(dt, copy=False))
-        finally:
-            restore(token)
+        out = Tensor._wrap(quiet_array(np_fn, xa, xb, dt))
         if should_record(input, other) and np.dtype(dt).kind == "f":
             if scalars and not all(isinstance(v, Tensor) for v in given):
                 return _record_with_number(scalars, out, given, input, other)
