@@ -412,9 +412,7 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
         if out._data.dtype.kind not in "fc" and not _mode.any_dtype:
             raise RuntimeError("Autograd not support dtype: "
                                + from_numpy_dtype(out._data.dtype)._legacy_name[:-6])
-        out._grad_fn, out._requires_grad = node, True
-        if out._output_nr:  # (a tensor recorded again, in place, that was a later output)
-            out._output_nr = 0
+        out._grad_fn, out._requires_grad, out._output_nr = node, True, 0
         return outputs
     node._num_outputs = len(outputs)
     for nr, t in enumerate(outputs):
