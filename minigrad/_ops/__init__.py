@@ -7,6 +7,8 @@ from . import (  # noqa: F401
     compare,
     convert,
     division,
+    index_checks,
+    index_put,
     indexing,
     inplace,  # in-place forms (x.exp_()) of the ops, looked up when called
     inplace_checks,

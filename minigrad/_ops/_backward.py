@@ -78,11 +78,11 @@ def mean_keep(x, dims):
 
 def mean_of(x: np.ndarray, axis, keepdims: bool) -> np.ndarray:
     """``x.mean(axis, keepdims=keepdims)``: a sum divided by the count, so that the mean of
-    nothing is NaN without NumPy's "Mean of empty slice" warning (PyTorch gives none)."""
+    nothing is NaN without NumPy's "Mean of empty slice" warning (PyTorch gives none). For
+    backward formulas, which run quietly (0 / 0 gives no warning there)."""
     count = x.size if axis is None else int(np.prod([x.shape[a] for a in axis]))
     wide = np.float32 if x.dtype == np.float16 else None  # (NumPy's mean adds float16 so)
-    with np.errstate(all="ignore"):
-        mean = np.true_divide(np.add.reduce(x, axis=axis, dtype=wide, keepdims=keepdims), count)
+    mean = np.true_divide(np.add.reduce(x, axis=axis, dtype=wide, keepdims=keepdims), count)
     return mean if wide is None else mean.astype(x.dtype)
 
 

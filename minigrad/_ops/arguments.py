@@ -251,10 +251,9 @@ def _dims(fn, name: str, method: bool):
     param = "dims" if name == "flip" else "dim"
 
     def checked(*args, **kwargs):
-        rest = args[1:]
-        if not rest and not kwargs:
+        if not kwargs and len(args) == 1:  # x.sum(): nothing to check
             return fn(*args)
-        given = kwargs
+        rest, given = args[1:], kwargs
         if "axis" in kwargs and not rest and param not in kwargs and name != "flip":
             kwargs = dict(kwargs)  # NumPy's name: PyTorch takes x.sum(axis=1) as dim=1
             kwargs[param] = kwargs.pop("axis")

@@ -27,9 +27,10 @@ from .._tensor import Tensor
 from ..autograd.graph import Node, record, should_record
 from . import _formula as F
 from ._core import method
+from .index_checks import check_bounds, numpy_index
 from .movement import u64, unsqueeze, view_of
 
-__all__ = ["select", "narrow", "alias", "index", "index_put"]
+__all__ = ["select", "narrow", "alias", "index"]
 
 _INT64_MAX = 2**63 - 1
 
@@ -120,13 +121,6 @@ def _slice(input, dim: int, start, stop, step):
     return view_of(input, input._data[where], node)
 
 
-def values_must_be_a_tensor(values, fn: str) -> None:
-    """``index_put``/``index_put_`` take a tensor of values (PyTorch's error for a number)."""
-    if not isinstance(values, Tensor):
-        raise TypeError(f"{fn}(): argument 'values' (position 2) must be Tensor, not "
-                        f"{type(values).__name__}")
-
-
 @method("narrow")
 def narrow(input, dim: int, start: int, length: int):
     """The view of ``length`` entries from ``start`` along ``dim``."""
@@ -155,14 +149,31 @@ _ZERO_DIM = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or 
              "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
 
 
+def _zero_dim(index: int) -> IndexError:
+    """PyTorch's error for ``x[index]`` on a 0-d ``x``: its own words for index 0; for another
+    index the bounds check of a dimension of size 0."""
+    if index:
+        return IndexError(f"index {index} is out of bounds for dimension 0 with size 0")
+    return IndexError(_ZERO_DIM)
+
+
 def _is_int(i) -> bool:
+    """An integer, or a 0-d integer tensor other than uint8 (which PyTorch reads as a bool)."""
     if isinstance(i, Tensor):
-        return i._data.ndim == 0 and i._data.dtype.kind in "iu"
+        return i._data.ndim == 0 and i._data.dtype.kind == "i"
     return isinstance(i, (int, np.integer)) and not isinstance(i, (bool, np.bool_))
 
 
+def _is_flag(i) -> bool:
+    """``True``/``False``, or a 0-d bool or uint8 tensor: a new dimension, kept or emptied."""
+    if isinstance(i, Tensor):
+        return i._data.ndim == 0 and i._data.dtype.kind in "bu"
+    return isinstance(i, (bool, np.bool_))
+
+
 def _as_index(i) -> Tensor:
-    """A list or tensor used as an index, as an integer or boolean tensor."""
+    """A list or tensor used as an index, as a tensor (its dtype is checked later, in
+    ``numpy_index``, as PyTorch checks it after the basic indexing)."""
     if isinstance(i, Tensor):
         t = i
     else:
@@ -172,15 +183,16 @@ def _as_index(i) -> Tensor:
                 f"are valid indices (got {type(i).__name__})")
         a = np.asarray([x.item() if isinstance(x, Tensor) else x for x in i]
                        if isinstance(i, list) else i)
-        t = Tensor._wrap(a.astype(np.int64) if a.size == 0 or a.dtype.kind in "iu" else a)
-    if t._data.dtype.kind not in "iub":
-        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        # (PyTorch makes a list bool, uint8 or else int64: [1.7] is [1])
+        t = Tensor._wrap(a if a.size and a.dtype in (np.bool_, np.uint8) else a.astype(np.int64))
     return t
+
+
 
 
 def _dims_taken(i) -> int:
     """How many dimensions of the indexed tensor an entry of the index uses up."""
-    if i is None or i is Ellipsis or isinstance(i, (bool, np.bool_)):
+    if i is None or i is Ellipsis or _is_flag(i):
         return 0
     a = i._data if isinstance(i, Tensor) else i
     if isinstance(a, np.ndarray) and (a.dtype.kind == "b" or (a.dtype.kind == "u" and a.ndim)):
@@ -220,7 +232,7 @@ def apply_slicing(self, index: tuple):
     for i in index:
         if _is_int(i):
             if not out._data.ndim:
-                raise IndexError(_ZERO_DIM)
+                raise _zero_dim(int(i))
             out = _select(out, dim, int(i))
         elif isinstance(i, slice):
             start, stop, step = i.start, i.stop, _step(i)
@@ -233,8 +245,7 @@ def apply_slicing(self, index: tuple):
         elif i is Ellipsis:
             dim += ndim - specified
         else:
-            if isinstance(i, (bool, np.bool_)) or (isinstance(i, Tensor) and not i._data.ndim
-                                                   and i._data.dtype.kind == "b"):
+            if _is_flag(i):
                 out = unsqueeze(out, dim)  # True keeps that new dimension, False empties it
                 i = Tensor._wrap(np.array([0] if bool(i) else [], np.int64))
             t = _as_index(i)
@@ -251,7 +262,7 @@ def getitem(self, index):
     if type(index) is not tuple:
         if _is_int(index) and not isinstance(index, Tensor):
             if not self._data.ndim:
-                raise IndexError(_ZERO_DIM)
+                raise _zero_dim(index)
             return _select(self, 0, index)
         if index is None:
             return unsqueeze(self, 0)
@@ -275,46 +286,6 @@ def getitem(self, index):
 
 
 # ---------------------------------------------------------------- index (gather)
-def numpy_index(x, indices) -> tuple:
-    """The NumPy index for PyTorch's tensor-index list ``indices`` on tensor ``x``, checked."""
-    shape, out, dim, sizes = x._data.shape, [], 0, []
-    for t in indices:
-        if t is None:
-            out.append(slice(None))
-            dim += 1
-            continue
-        a = t._data
-        if a.dtype.kind in "bu":
-            if a.dtype.kind == "u":
-                warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use "
-                              "a dtype torch.bool instead.", UserWarning, stacklevel=3)
-                a = a.astype(bool)
-            for k, n in enumerate(a.shape):
-                if dim + k >= len(shape) or shape[dim + k] != n:
-                    raise IndexError(
-                        f"The shape of the mask [{', '.join(map(str, a.shape))}] at index {k} "
-                        f"does not match the shape of the indexed tensor "
-                        f"[{', '.join(map(str, shape))}] at index {dim + k}")
-            sizes += [[int(a.sum())]] * a.ndim
-            dim += a.ndim
-        else:
-            n = shape[dim]
-            if a.size and not (-n <= a.min() and a.max() < n):
-                if not n:  # (PyTorch names neither the index nor the dim then)
-                    raise IndexError("index is out of bounds for dimension with size 0")
-                bad = a[(a < -n) | (a >= n)].flat[0]
-                raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {n}")
-            sizes.append(list(a.shape))
-            dim += 1
-        out.append(a)
-    try:
-        np.broadcast_shapes(*(tuple(s) for s in sizes))
-    except ValueError:
-        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with "
-                         f"shapes {', '.join(str(s) for s in sizes)}") from None
-    return tuple(out)
-
-
 class IndexBackward0(Node):
     """z = self[indices]:  each gradient entry is added back where it was taken from.
 
@@ -330,7 +301,7 @@ class IndexBackward0(Node):
 
 
 def _index(input, indices):
-    where = numpy_index(input, indices)
+    where = check_bounds(input._data.shape, numpy_index(input, indices))
     out = Tensor._wrap(input._data[where])
     if should_record(input):
         node = IndexBackward0()
@@ -345,77 +316,4 @@ def index(input, indices):
     return _index(input, [None if i is None else _as_index(i) for i in indices])
 
 
-# ---------------------------------------------------------------- index_put (scatter)
-class IndexPutBackward0(Node):
-    """z = self with values put at indices:
-    dz/dself = 1 except where overwritten (unless accumulating),  dz/dvalues = grad[indices].
-    """
-
-    saved = ("accumulate", "indices")  # and _where: the indices as a NumPy index
-
-    def backward(self, g):
-        gs = gv = None
-        if self.next_functions[0][0] is not None:
-            gs = g if self._s_accumulate else F.index_put(
-                g, self._s_indices, self._where, F.zeros((), g), False)
-        if self.next_functions[1][0] is not None:
-            gv = F.index(g, self._s_indices, self._where)
-        return gs, gv
-
-
-class IndexPutImplBackward0(IndexPutBackward0):
-    """The accumulating index_put made by IndexBackward0's backward (create_graph=True)."""
-
-
-@method("_index_put_impl")
-def _index_put_impl(input, indices, values, accumulate=False):
-    """PyTorch's ``_index_put_impl_`` (as a formula uses it): ``index_put`` whose node is
-    ``IndexPutImplBackward0`` when it accumulates, as in PyTorch's gradient of ``x[indices]``."""
-    cls = IndexPutImplBackward0 if accumulate else IndexPutBackward0
-    return _index_put(input, indices, values, accumulate, cls)
-
-
 Tensor._index = _index  # (the gather with ready index tensors, for formulas: see _formula)
-
-
-def _fills_by_mask(indices, values, accumulate) -> bool:
-    """PyTorch writes one value through one boolean mask as ``masked_fill_(mask, value.item())``:
-    then the value's dtype need not match (``int_tensor[mask] = float_tensor_of_one``)."""
-    return (not accumulate and values._data.size == 1 and len(indices) == 1
-            and indices[0] is not None and indices[0]._data.dtype.kind in "bu")
-
-
-def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0):
-    if values._data.dtype != input._data.dtype and not _fills_by_mask(indices, values, accumulate):
-        raise RuntimeError(
-            "Index put requires the source and destination dtypes match, got "
-            f"{input.dtype._legacy_name[:-6]} for the destination and "
-            f"{values.dtype._legacy_name[:-6]} for the source.")
-    where = numpy_index(input, indices)
-    data = np.array(input._data)
-    target = data[where].shape
-    try:
-        np.broadcast_shapes(values._data.shape, target)
-    except ValueError:
-        raise RuntimeError(
-            f"shape mismatch: value tensor of shape [{', '.join(map(str, values.shape))}] "
-            f"cannot be broadcast to indexing result of shape [{', '.join(map(str, target))}]"
-        ) from None
-    if accumulate:
-        np.add.at(data, where, values._data)
-    else:
-        data[where] = values._data
-    out = Tensor._wrap(data)
-    if should_record(input, values):
-        node = cls()
-        node._s_accumulate, node._s_indices, node._where = accumulate, tuple(indices), where
-        record(node, out, input, values, broadcast=True)
-    return out
-
-
-@method("index_put")
-def index_put(input, indices, values, accumulate: bool = False):
-    """A copy of ``input`` with ``values`` written (or added) at the tensor ``indices``."""
-    values_must_be_a_tensor(values, "index_put")
-    return _index_put(input, [None if i is None else _as_index(i) for i in indices], values,
-                      accumulate)

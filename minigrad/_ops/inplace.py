@@ -24,8 +24,6 @@ tensor([10., 10.,  1.])
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from .._dtype import cast
@@ -37,7 +35,8 @@ from ..autograd.grad_mode import is_inference_mode_enabled, no_grad
 from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._core import broadcast_error, dtype_of, method
-from .indexing import _sequence_as_tuple, apply_slicing, values_must_be_a_tensor
+from .index_put import expanded_warning, put_in_place, values_must_be_a_tensor
+from .indexing import _sequence_as_tuple, apply_slicing
 from .inplace_checks import bump_version, check_inplace, check_memory
 from .movement import clone
 from .views import AsStridedBackward0, Placement, _sync_view, overlapping, put_flat
@@ -106,11 +105,7 @@ def _write(self: Tensor, data: np.ndarray, fills: bool = False,
         target = getattr(dtype_of(dst.dtype), "_c_type" if scalar_clamp else "_cpp")  # clamp_
         raise RuntimeError(f"result type {dtype_of(data.dtype)._cpp} can't be cast to the "
                            f"desired output type {target}")
-    if dst.dtype.kind in "iub" and data.dtype.kind == "f":  # (inf or nan: no NumPy warning)
-        with np.errstate(invalid="ignore"):
-            np.copyto(dst, data, casting="unsafe")
-    else:
-        np.copyto(dst, data, casting="unsafe")
+    np.copyto(dst, data, casting="unsafe")  # (no float into an integer: refused above)
     bump_version(self)
 
 
@@ -164,10 +159,11 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
 
     ``fills``: the op writes one number everywhere (allowed on expanded memory);
     ``differentiable``: False for ops PyTorch never records (``logical_not_``);
-    ``overlap``: which memory shared with an input is refused ('any' for ``index_put_``).
+    ``overlap``: which memory shared with an input is refused ('partial' overlaps; 'own': the
+    op checks its inputs itself, as ``index_put_`` does after its count of indices).
     """
     check_inplace(self, args, kwargs, differentiable)
-    check_memory(self, (*args, *kwargs.values()), fills or overlap == "any", overlap == "any")
+    check_memory(self, (*args, *kwargs.values()) if overlap != "own" else (), fills)
     if self._inference and not is_inference_mode_enabled():
         with no_grad():  # PyTorch makes the change, then refuses it (see bump_version)
             _write(self, op(self, *args, **kwargs)._data, fills)
@@ -213,8 +209,9 @@ for _name in ("add", "sub", "mul", "div", "neg", "clamp", "clamp_min", "clamp_ma
 
 def index_put_(self, indices, values, accumulate: bool = False):
     """In-place ``index_put``: writes ``values`` at the tensor ``indices`` of this tensor."""
-    values_must_be_a_tensor(values, "index_put_")  # (before the in-place checks, as PyTorch)
-    return apply_inplace(self, Tensor.index_put, indices, values, accumulate, overlap="any")
+    values_must_be_a_tensor(values, "index_put_", indices)  # (before the in-place checks)
+    return apply_inplace(self, put_in_place, indices, values, accumulate, fills=True,
+                         overlap="own")  # (expanded memory: PyTorch only warns)
 
 
 Tensor.index_put_ = index_put_
@@ -300,16 +297,15 @@ def masked_fill_(self, mask, value):
     """Write ``value`` where ``mask`` holds, in place (into expanded memory too, with
     PyTorch's deprecation warning)."""
     if overlapping(self._data):
-        warnings.warn("Use of masked_fill_ on expanded tensors is deprecated. Please clone() the "
-                      "tensor before performing this operation. This also applies to advanced "
-                      "indexing e.g. tensor[mask] = scalar", UserWarning, stacklevel=2)
+        expanded_warning("masked_fill_", "mask", "scalar", stacklevel=4)
     return apply_inplace(self, Tensor.masked_fill, mask, value, fills=True)
 
 
 @method("fill_")
 def fill_(self, value):
     """Fill with ``value`` (a number or a 0-d tensor), in place."""
-    return apply_inplace(self, _filled, value, fills=not isinstance(value, Tensor))
+    # (a tensor value sharing this tensor's memory is read first, as PyTorch clones it)
+    return apply_inplace(self, _filled, value, fills=not isinstance(value, Tensor), overlap="own")
 
 
 @method("copy_")
@@ -328,7 +324,8 @@ def _as_value(self, value) -> Tensor:
     if isinstance(value, Tensor):
         return value
     if isinstance(value, (int, float, bool, np.number, np.bool_)):
-        return Tensor._wrap(fill_value(value, self.dtype, item=True))
+        number = fill_value(value, self.dtype, item=True)  # (True/False: a bool array)
+        return Tensor._wrap(number.astype(self._data.dtype, copy=False))
     raise TypeError(f"can't assign a {_type_name(value)} to a {self.type()}")
 
 
@@ -363,15 +360,12 @@ def setitem(self, index, value):
     if type(index) is not tuple:
         index = tuple(index) if isinstance(index, list) and _sequence_as_tuple(index) else (index,)
     value = _as_value(self, value)
-    try:
-        dst, found = apply_slicing(self, index)
-    except IndexError:
-        check_inplace(self, (value,))  # (PyTorch refuses the in-place write first)
-        raise
+    dst, found = apply_slicing(self, index)  # (its IndexErrors come before the in-place checks)
     if not found:
         _copy_to(dst, value)
         return
     shape = value._data.shape
     while shape and shape[0] == 1:
         shape = shape[1:]
-    Tensor.index_put_(dst, found, value.view(shape) if shape != value._data.shape else value)
+    value = value.view(shape) if shape != value._data.shape else value
+    apply_inplace(dst, put_in_place, found, value, fills=True, overlap="own")  # (index_put_)

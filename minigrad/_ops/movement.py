@@ -404,10 +404,17 @@ def expand(input, *sizes) -> Tensor:
 
 
 def _expanded_strides(data: np.ndarray, shape: tuple) -> tuple:
-    """The strides (in bytes) of ``data`` expanded to ``shape``: 0 where it repeats."""
+    """The strides (in bytes) of ``data`` expanded to ``shape``: 0 where it repeats; a new
+    dimension of size 1 has the stride of those after it, as in PyTorch (``x[None] = x``
+    then overlaps fully, not partly)."""
+    if not data.ndim:
+        return (0,) * len(shape)
     lead = len(shape) - data.ndim
-    return (0,) * lead + tuple(0 if n == 1 and s != 1 else st for n, s, st in
-                               zip(data.shape, shape[lead:], data.strides))
+    strides = [0 if n == 1 and s != 1 else st for n, s, st in
+               zip(data.shape, shape[lead:], data.strides)]
+    for i in range(lead - 1, -1, -1):
+        strides.insert(0, shape[i + 1] * strides[0] if shape[i] == 1 else 0)
+    return tuple(strides)
 
 
 @method("expand_as")

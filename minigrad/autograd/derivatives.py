@@ -25,6 +25,7 @@ import textwrap
 
 import numpy as np
 
+from .._quiet import quietly
 from ._rule import Rule, _r
 from .derivatives_more import HELPERS, MORE
 from .derivatives_nn import HELPERS as NN_HELPERS
@@ -372,7 +373,8 @@ def evaluate(rule: Rule, symbol: str, **values):
     for k, v in values.items():
         v = signed(v)
         scope[k] = np.asarray(v) if isinstance(v, (list, tuple)) and k != "shape" else v
-    return np.asarray(eval(expr, {"__builtins__": _IMPORT_ONLY}, scope))  # noqa: S307 - our table
+    # (quietly: log of a negative base, 0 * inf... give NaN and inf as in PyTorch, no warning)
+    return np.asarray(quietly(eval, expr, {"__builtins__": _IMPORT_ONLY}, scope))  # noqa: S307
 
 
 _IMPORT_ONLY = {"__import__": __import__}  # the builtins a rule is evaluated with

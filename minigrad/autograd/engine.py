@@ -90,22 +90,18 @@ class _GradMode:
     def __init__(self, enabled: bool):
         self.enabled = enabled
 
-    def __enter__(self) -> _GradMode:
-        self.take()
-        return self
-
-    def take(self) -> None:
+    def take(self) -> _GradMode:
         self.outer, self.running = _mode.grad_enabled, True
         _mode.grad_enabled = self.enabled
         self.numpy_state = quiet()
+        return self
 
-    def hand_back(self) -> None:
-        _mode.grad_enabled, self.running = self.outer, False
-        restore(self.numpy_state)
-
-    def __exit__(self, *exc) -> None:
+    def hand_back(self, *exc) -> None:
         if self.running:  # (a generator dropped between steps leaves the caller's mode alone)
-            self.hand_back()
+            _mode.grad_enabled, self.running = self.outer, False
+            restore(self.numpy_state)
+
+    __enter__, __exit__ = take, hand_back  # (the same code, without a call more per pass)
 
 
 def _as_is(g):

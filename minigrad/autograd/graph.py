@@ -365,33 +365,32 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
     shape = dtype = None
     if broadcast and out is not None:  # what the inputs were broadcast to
         shape, dtype = out._data.shape, out._data.dtype
-    nodes, nrs, i = [], None, 0  # nrs is made only if some input_nr is not 0 (rare)
+    nodes, nrs = [], None  # nrs is made only if some input_nr is not 0 (rare)
     for x in inputs:  # (one loop, written out: this runs for every op)
         if not isinstance(x, Tensor):  # a number (no edge), or an edge passed on from a node
             fn = None
             if type(x) is tuple:
                 fn, nr = x
                 if nr:
-                    nrs = _set_nr(nrs, len(inputs), i, nr)
-        elif (not x._requires_grad and x._base is None) or (
-                x._base is not None and _view_leads_nowhere(x)):
-            fn = None
-        else:
+                    nrs = _set_nr(nrs, len(inputs), len(nodes), nr)
+        elif x._requires_grad if x._base is None else not _view_leads_nowhere(x):
             fn = x._grad_fn
             if fn is None:
                 fn = grad_accumulator(x)
             elif x._output_nr:
-                nrs = _set_nr(nrs, len(inputs), i, x._output_nr)
+                nrs = _set_nr(nrs, len(inputs), len(nodes), x._output_nr)
             if shape is not None:
                 xd = x._data
                 if xd.shape != shape or (xd.dtype is not dtype and xd.dtype != dtype):
                     if node._sum_to is None:
                         node._sum_to = [None] * len(inputs)
-                    node._sum_to[i] = (xd.shape, xd.dtype)
+                    node._sum_to[len(nodes)] = (xd.shape, xd.dtype)
+        else:
+            fn = None
         nodes.append(fn)
-        i += 1
     node._next_nodes = tuple(nodes)
-    node._next_nrs = _ZEROS[i] if nrs is None and i < 8 else intern_nrs(tuple(nrs or [0] * i))
+    n = len(nodes)
+    node._next_nrs = _ZEROS[n] if nrs is None and n < 16 else intern_nrs(tuple(nrs or [0] * n))
     node._sequence_nr = next(_sequence)
     if _anomaly.enabled:
         keep_forward_trace(node)
@@ -399,7 +398,9 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
         if out._data.dtype.kind not in "fc" and not _mode.any_dtype:
             raise RuntimeError("Autograd not support dtype: "
                                + from_numpy_dtype(out._data.dtype)._legacy_name[:-6])
-        out._grad_fn, out._requires_grad, out._output_nr = node, True, 0
+        out._grad_fn, out._requires_grad = node, True
+        if out._output_nr:  # (a tensor recorded again, in place, that was a later output)
+            out._output_nr = 0
         return outputs
     node._num_outputs = len(outputs)
     for nr, t in enumerate(outputs):
@@ -433,4 +434,4 @@ def intern_nrs(nrs: tuple) -> tuple:
 
 
 # the input_nrs of nearly every node, (0,) * n, shared; record() falls back for longer ones
-_ZEROS = [intern_nrs((0,) * n) for n in range(8)]
+_ZEROS = [intern_nrs((0,) * n) for n in range(16)]

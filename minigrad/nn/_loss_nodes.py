@@ -13,7 +13,7 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .._ops import _formula as F
 from .._ops._core import binary_operands, value
-from .._quiet import quietly
+from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import FREED_MESSAGE
@@ -74,9 +74,12 @@ def mse_loss(input: Tensor, target: Tensor, reduction: int) -> Tensor:
     if dtype.kind != "f":
         name = from_numpy_dtype(dtype)._legacy_name[:-6]
         raise NotImplementedError(f"\"mse_cpu\" not implemented for '{name}'")
-    with np.errstate(all="ignore"):  # inf - inf is NaN, as in PyTorch, without a warning
+    token = quiet()  # inf - inf is NaN, as in PyTorch, without a warning
+    try:
         diff = a - b
         out = Tensor._wrap(_reduce(diff * diff, reduction))
+    finally:
+        restore(token)
     if should_record(input, target):
         node = MseLossBackward0()
         node._s_reduction = reduction

@@ -291,3 +291,20 @@ def test_check_all_agrees_with_the_forward_of_every_new_node_type():
                 assert rec.check["ok"], (rec.name, rec.check)
                 checked.add(rec.name)
     assert {"HypotBackward0", "RemainderBackward1", "LerpBackward1", "SinhBackward0"} <= checked
+
+
+def test_a_rule_gives_nan_and_inf_without_numpy_warnings():
+    """The chain-rule panel evaluates rules on the learner's values: log of a negative base (the
+    exponent's gradient of a ** b) is NaN, as the engine sends it, with no RuntimeWarning."""
+    import warnings
+
+    from minigrad_widgets.explain import read_saved
+
+    a = mg.tensor([-2.0, 4.0], requires_grad=True)
+    b = mg.tensor([0.5, 0.5], requires_grad=True)
+    node = (a ** b).grad_fn
+    values = dict(read_saved(node), grad=np.ones(2, np.float32))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = evaluate(rule_for(node), "b", **values)
+    assert np.isnan(got[0]) and got[1] == np.float32(2 * np.log(4))

@@ -1,0 +1,125 @@
+"""The checks of tensor indices, in PyTorch's order (``numpy_index``: dtypes, masks,
+broadcasting, dimensions of size 0; ``check_bounds``: the values, last), and their NumPy form.
+
+>>> import minigrad as torch
+>>> torch.ones(2, 3)[:, torch.tensor([0, 7])]   # named by its place among the index tensors
+Traceback (most recent call last):
+IndexError: index 7 is out of bounds for dimension 0 with size 3
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+__all__ = ["numpy_index", "check_bounds"]
+
+_INDEX_DTYPES = (np.dtype(np.int64), np.dtype(np.int32), np.dtype(np.uint8), np.dtype(np.bool_))
+
+
+def _out_of_range(dim: int, ndim: int) -> IndexError:
+    return IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, "
+                      f"{ndim - 1}], but got {dim})")
+
+
+def _mask(a: np.ndarray, shape: tuple, dim: int) -> np.ndarray:
+    """A boolean (or uint8) mask checked against the dimensions of ``shape`` it covers."""
+    if a.dtype.kind == "u":
+        warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use "
+                      "a dtype torch.bool instead.", UserWarning, stacklevel=5)
+        a = a.astype(bool)
+    for k, n in enumerate(a.shape):
+        if dim + k >= len(shape):
+            raise _out_of_range(dim + k, len(shape))
+        if shape[dim + k] != n:
+            raise IndexError(
+                f"The shape of the mask [{', '.join(map(str, a.shape))}] at index {k} "
+                f"does not match the shape of the indexed tensor "
+                f"[{', '.join(map(str, shape))}] at index {dim + k}")
+    return a
+
+
+def numpy_index(x, indices) -> tuple:
+    """The NumPy index for PyTorch's tensor-index list ``indices`` on tensor ``x``, checked in
+    PyTorch's order up to the bounds of the values (``check_bounds``, which comes later in
+    index_put): masks fit, the index shapes broadcast, no index into a dimension of size 0."""
+    for t in indices:
+        if t is not None and t._data.dtype not in _INDEX_DTYPES:
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    shape, out, dim, sizes, indexed = x._data.shape, [], 0, [], []
+    for t in indices:
+        if t is None:
+            out.append(slice(None))
+            dim += 1
+            continue
+        a = t._data
+        if a.dtype.kind in "bu":
+            a = _mask(a, shape, dim)
+            sizes += [[int(a.sum())]] * a.ndim
+            indexed += shape[dim:dim + a.ndim]
+            dim += a.ndim
+        else:
+            if dim >= len(shape):
+                raise _out_of_range(dim, len(shape))
+            sizes.append(list(a.shape))
+            indexed.append(shape[dim])
+            dim += 1
+        out.append(a)
+    try:
+        replaced = np.broadcast_shapes(*(tuple(s) for s in sizes))
+    except ValueError:
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with "
+                         f"shapes {', '.join(str(s) for s in sizes)}") from None
+    if 0 in indexed and 0 not in replaced:
+        raise IndexError("index is out of bounds for dimension with size 0")
+    return tuple(out)
+
+
+def check_bounds(shape: tuple, where: tuple) -> tuple:
+    """``where`` if every index value is in bounds, else PyTorch's IndexError (see
+    ``_out_of_bounds``)."""
+    dim, ok, found = 0, True, []
+    for a in where:
+        if type(a) is slice:
+            dim += 1
+        elif a.dtype.kind == "b":
+            found += [(None, (int(a.sum()),), 0)] * a.ndim
+            dim += a.ndim
+        else:
+            n = shape[dim]
+            if a.size and not (-n <= a.min() and a.max() < n):
+                ok = False
+            found.append((a, a.shape, n))
+            dim += 1
+    return where if ok else _out_of_bounds(shape, where, found)
+
+
+def _kept_sizes(shape: tuple, where: tuple) -> list:
+    """The sizes of the dimensions ``where`` leaves alone."""
+    dim, kept = 0, []
+    for a in where:
+        if type(a) is slice:
+            kept.append(shape[dim])
+        dim += a.ndim if type(a) is not slice and a.dtype.kind == "b" else 1
+    return kept + list(shape[dim:])
+
+
+def _out_of_bounds(shape: tuple, where: tuple, found: list) -> tuple:
+    """PyTorch's kernel stops at the first element (row-major) with a bad value, at its first
+    bad index, and names the index by its place among the index tensors (a mask counting once
+    per dimension). It reads nothing when the result is empty: then no value is an error (the
+    NumPy index returned has them replaced by 0)."""
+    full = np.broadcast_shapes(*(s for _, s, _ in found))
+    bad = [None if a is None else np.broadcast_to((a < -n) | (a >= n), full)
+           for a, _, n in found]
+    if 0 not in full and 0 not in _kept_sizes(shape, where):
+        first = np.flatnonzero(np.logical_or.reduce([b for b in bad if b is not None]))[0]
+        for j, ((a, _, n), b) in enumerate(zip(found, bad)):
+            if b is not None and b.flat[first]:
+                raise IndexError(f"index {np.broadcast_to(a, full).flat[first]} is out of bounds "
+                                 f"for dimension {j} with size {n}")
+    it = iter(f for f in found if f[0] is not None)
+    return tuple(a if type(a) is slice or a.dtype.kind == "b" else
+                 np.where(((a < -n) | (a >= n)) if (n := next(it)[2]) else False, 0, a)
+                 for a in where)

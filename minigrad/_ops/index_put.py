@@ -1,0 +1,194 @@
+"""index_put and index_put_: values written (or added) at tensor indices, with PyTorch's checks
+in PyTorch's order: the number of indices, then (in place) the memory the values and indices
+share with the tensor written, then the indices themselves (dtypes, masks, broadcasting, empty
+dimensions), the values' shape, their dtype, and last the index values' bounds.
+
+>>> import minigrad as torch
+>>> x = torch.zeros(4)
+>>> x.index_put_((torch.tensor([1, 1, 3]),), torch.tensor(2.), accumulate=True)
+tensor([0., 4., 0., 2.])
+>>> x.index_put_((torch.tensor([0]), torch.tensor([0])), x[:1])
+Traceback (most recent call last):
+IndexError: too many indices for tensor of dimension 1 (got 2)
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .._tensor import Tensor
+from ..autograd.graph import Node, record, should_record
+from . import _formula as F
+from ._core import method
+from .index_checks import check_bounds, numpy_index
+from .indexing import _as_index
+from .inplace_checks import SHARED_WITH_INPUT
+from .views import overlapping, shared_memory
+
+__all__ = ["index_put", "put_in_place", "values_must_be_a_tensor", "expanded_warning"]
+
+
+def expanded_warning(op: str, index: str, value: str, stacklevel: int = 6) -> None:
+    """PyTorch's deprecation warning for an in-place write into expanded memory."""
+    warnings.warn(f"Use of {op} on expanded tensors is deprecated. Please clone() the tensor "
+                  "before performing this operation. This also applies to advanced indexing "
+                  f"e.g. tensor[{index}] = {value}", UserWarning, stacklevel=stacklevel)
+
+
+def values_must_be_a_tensor(values, fn: str, indices=(), arg: int = 0) -> None:
+    """``index_put``/``index_put_`` take a tuple of index tensors and a tensor of values
+    (PyTorch's errors for anything else; ``arg``: the place of the indices, 0 for the method).
+    """
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError(f"{fn}(): argument 'indices' (position {arg + 1}) must be tuple of "
+                        f"Tensors, not {type(indices).__name__}")
+    for k, i in enumerate(indices):
+        if not isinstance(i, Tensor):
+            raise TypeError(f"expected Tensor as element {k} in argument {arg}, but got "
+                            f"{type(i).__name__}")
+    if not isinstance(values, Tensor):
+        raise TypeError(f"{fn}(): argument 'values' (position 2) must be Tensor, not "
+                        f"{type(values).__name__}")
+
+
+class IndexPutBackward0(Node):
+    """z = self with values put at indices:
+    dz/dself = 1 except where overwritten (unless accumulating),  dz/dvalues = grad[indices].
+    """
+
+    saved = ("accumulate", "indices")  # and _where: the indices as a NumPy index
+
+    def backward(self, g):
+        gs = gv = None
+        if self.next_functions[0][0] is not None:
+            gs = g if self._s_accumulate else F.index_put(
+                g, self._s_indices, self._where, F.zeros((), g), False)
+        if self.next_functions[1][0] is not None:
+            gv = F.index(g, self._s_indices, self._where)
+        return gs, gv
+
+
+class IndexPutImplBackward0(IndexPutBackward0):
+    """The accumulating index_put made by IndexBackward0's backward (create_graph=True)."""
+
+
+@method("_index_put_impl")
+def _index_put_impl(input, indices, values, accumulate=False):
+    """PyTorch's ``_index_put_impl_`` (as a formula uses it): ``index_put`` whose node is
+    ``IndexPutImplBackward0`` when it accumulates, as in PyTorch's gradient of ``x[indices]``."""
+    cls = IndexPutImplBackward0 if accumulate else IndexPutBackward0
+    return _index_put(input, indices, values, accumulate, cls)
+
+
+def _count(input, indices) -> None:
+    if len(indices) > input._data.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {input._data.ndim} "
+                         f"(got {len(indices)})")
+
+
+def _fills_by_mask(indices, values, accumulate) -> bool:
+    """PyTorch writes one value through one boolean mask (the other entries None) as
+    ``masked_fill_(mask, value.item())``: then the value's dtype and shape need not match
+    (``int_tensor[mask] = float_tensor_of_one``), nor is its memory looked at."""
+    if accumulate or values._data.size != 1:
+        return False
+    given = [i for i in indices if i is not None]
+    return (len(given) == 1 and isinstance(given[0], Tensor)
+            and given[0]._data.dtype.kind in "bu")
+
+
+def _result_shape(shape: tuple, where: tuple) -> tuple:
+    """The shape of ``x[where]`` for an ``x`` of ``shape``, without gathering: the indexed
+    dimensions become the broadcast index shape, in their place if they are adjacent, else
+    first (NumPy's rule, and PyTorch's)."""
+    spans, sizes, dim = [], [], 0
+    for a in where:
+        if type(a) is slice:
+            dim += 1
+            continue
+        k = a.ndim if a.dtype.kind == "b" else 1
+        spans.append((dim, dim + k))
+        sizes.append((int(a.sum()),) if a.dtype.kind == "b" else a.shape)
+        dim += k
+    if not spans:
+        return shape
+    full = np.broadcast_shapes(*sizes)
+    if all(end == start for (_, end), (start, _) in zip(spans, spans[1:])):
+        return shape[:spans[0][0]] + full + shape[spans[-1][1]:]
+    taken = {d for start, end in spans for d in range(start, end)}
+    return full + tuple(n for d, n in enumerate(shape) if d not in taken)
+
+
+def _expandable(shape: tuple, to: tuple) -> bool:
+    return len(shape) <= len(to) and all(n in (1, m) for n, m in zip(shape[::-1], to[::-1]))
+
+
+def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0):
+    _count(input, indices)
+    fills = _fills_by_mask(indices, values, accumulate)
+    indices = [None if i is None else _as_index(i) for i in indices]
+    where = numpy_index(input, indices)
+    if not fills:
+        target = _result_shape(input._data.shape, where)
+        if not _expandable(values._data.shape, target):
+            raise RuntimeError(
+                f"shape mismatch: value tensor of shape [{', '.join(map(str, values.shape))}] "
+                f"cannot be broadcast to indexing result of shape "
+                f"[{', '.join(map(str, target))}]")
+        if values._data.dtype != input._data.dtype:
+            raise RuntimeError(
+                "Index put requires the source and destination dtypes match, got "
+                f"{input.dtype._legacy_name[:-6]} for the destination and "
+                f"{values.dtype._legacy_name[:-6]} for the source.")
+    where = check_bounds(input._data.shape, where)
+    data = np.array(input._data)
+    if accumulate:
+        np.add.at(data, where, values._data)
+    else:
+        data[where] = values._data.reshape(()) if fills else values._data
+    out = Tensor._wrap(data)
+    if should_record(input, values):
+        node = cls()
+        node._s_accumulate, node._s_indices, node._where = accumulate, tuple(indices), where
+        record(node, out, input, values, broadcast=True)
+    return out
+
+
+@method("index_put")
+def index_put(input, indices, values, accumulate: bool = False):
+    """A copy of ``input`` with ``values`` written (or added) at the tensor ``indices``."""
+    values_must_be_a_tensor(values, "index_put", indices)
+    return _index_put(input, indices, values, accumulate)
+
+
+def _shares(self: Tensor, a) -> bool:
+    """Whether ``a`` (an index or the values) shares memory with ``self`` at all (PyTorch's
+    ``assert_no_overlap``); looked at only when they could (one a view, or one version
+    counter or array between them)."""
+    dst = self._data
+    if a is self:
+        return True
+    if not (a._vc is self._vc or a._data is dst or a._data.base is not None
+            or dst.base is not None):
+        return False
+    return shared_memory(dst, a._data) is not None
+
+
+def put_in_place(self, indices, values, accumulate: bool = False):
+    """``index_put`` as ``index_put_`` runs it on ``self``: after the count of the indices (and
+    a warning for expanded memory), unless one value fills a mask, the values, then each index
+    tensor, must not share memory with ``self``."""
+    _count(self, indices)
+    expanded = overlapping(self._data)
+    if expanded:
+        expanded_warning("index_put_", "indices", "tensor")
+    if _fills_by_mask(indices, values, accumulate):
+        if expanded:
+            expanded_warning("masked_fill_", "mask", "scalar")
+    else:
+        for a in (values, *indices):
+            if isinstance(a, Tensor) and _shares(self, a):
+                raise RuntimeError(SHARED_WITH_INPUT)
+    return _index_put(self, indices, values, accumulate)
