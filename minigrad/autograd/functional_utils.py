@@ -1,4 +1,5 @@
-"""Small helpers shared by backward formulas; each works on arrays and on tensors alike."""
+"""Small helpers shared by backward formulas (each works on arrays and on tensors alike), and
+the layout of a leaf's ``.grad`` (arrays)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import numpy as np
 
 from .._dtype import from_numpy_dtype
 
-__all__ = ["sum_to", "expand_to", "sole_view"]
+__all__ = ["sum_to", "expand_to", "in_layout_of", "sole_view"]
 
 
 def sum_to(g, shape: tuple, dtype=None):
@@ -92,3 +93,17 @@ def sole_view(a: np.ndarray) -> bool:
     # holder elsewhere (then the memory may be read after .grad changes in place: copy)
     return (type(base) is np.ndarray and base.base is None and a.flags.writeable
             and sys.getrefcount(base) == 3)
+
+
+def in_layout_of(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray:
+    """``grad`` (kept if ``owned``, else copied) laid out in memory as the leaf ``like`` is:
+    PyTorch's layout contract for ``.grad`` (a row-major leaf gets a row-major ``.grad`` even
+    when the gradient arrived transposed, as from ``x.t()``)."""
+    if grad.strides == like.strides and grad.shape == like.shape:
+        # an owned view (nn.Linear's weight gradient): kept if nothing else reaches its memory
+        return grad if owned and (grad.base is None or sole_view(grad)) else grad.copy(order="K")
+    if like.flags.c_contiguous and grad.shape == like.shape:
+        return grad.copy()  # (the usual leaf, row-major: 3x cheaper than empty_like + copyto)
+    out = np.empty_like(like, dtype=grad.dtype)  # (order K: the leaf's own layout)
+    np.copyto(out, grad)
+    return out

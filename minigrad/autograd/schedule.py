@@ -118,7 +118,7 @@ def _fresh(gi, g, out, node) -> bool:
     Only then may a leaf keep it as its ``.grad`` without a copy (PyTorch steals a gradient
     that no one else holds: this saves one copy per leaf on large arrays); a gradient passed
     through, shared, or from user code is copied. (A view, such as nn.Linear's weight
-    gradient, is kept only if nothing else reaches its memory: ``graph._in_layout_of``.)
+    gradient, is kept only if nothing else reaches its memory: ``functional_utils.in_layout_of``.)
     """
     if type(gi) is not np.ndarray or node._custom or node._hooked:
         return False
