@@ -102,6 +102,13 @@ PROGRAMS = {
                                                                         L.tensor(b)),
     "BCE with logits": lambda L, a, b, c: L.nn.functional.binary_cross_entropy_with_logits(
         L.tensor(a), L.tensor(b), pos_weight=L.tensor(c)),
+    "nll_loss, a zero weight": lambda L, a, b, c: [L.nn.functional.nll_loss(
+        L.tensor(_rows(a, b, c), requires_grad=True), L.tensor([0, 1, 2]),
+        weight=L.tensor([0.0, 1.0, 0.0]), reduction=r).sum().backward()
+        for r in ("mean", "sum", "none")],
+    "cross_entropy, all weights zero": lambda L, a, b, c: L.nn.functional.cross_entropy(
+        L.tensor(_rows(a, b, c), requires_grad=True), L.tensor([0, 1, 2]),
+        weight=L.zeros(3)).backward(),
     "layer_norm": lambda L, a, b, c: L.nn.functional.layer_norm(L.tensor(_rows(a, b, c)), (3,)),
     "float16 x[0] = 70000.": lambda L, a, b, c: L.zeros(2, dtype=L.float16).__setitem__(
         0, 70000.0),
