@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._quiet import quiet, restore
+
 __all__ = ["dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
            "float64", "bfloat16", "complex64", "complex128", "uint16", "uint32", "uint64",
            "result_type", "promote_types", "get_default_dtype", "set_default_dtype",
@@ -170,11 +172,14 @@ def cast(data: np.ndarray, to: np.dtype) -> np.ndarray:
     int8, int16 and uint8). int64 gets its own minimum the same way. No NumPy warnings."""
     if data.dtype == to:
         return data
-    with np.errstate(invalid="ignore", over="ignore"):
+    token = quiet()  # (NaN, inf, huge values: no NumPy warning)
+    try:
         if data.dtype.kind == "f" and to.kind in "iu" and to.itemsize < 8:
             data = data.astype(np.int64)  # NaN, inf and the huge ones: int64's minimum
             data[(data < _INT32_MIN) | (data > -1 - _INT32_MIN)] = _INT32_MIN
         return data.astype(to)
+    finally:
+        restore(token)
 
 
 _INT32_MIN = -2**31

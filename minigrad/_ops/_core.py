@@ -12,12 +12,13 @@ import types
 import numpy as np
 
 from .._dtype import _Defaults, from_numpy_dtype, result_type
+from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from ..autograd.graph import SavedTensor
 
 __all__ = ["binary_operands", "broadcast_error", "value", "method", "wrap_scalar", "to_tensor",
            "dtype_of", "called_as", "FUNCTION", "METHOD", "OPERATOR", "MISSING",
-           "floor_div_floats"]
+           "floor_div_floats", "quiet_array"]
 
 _SCALARS = (int, float, bool)
 _F32_MAX = 3.4028234663852886e38  # a larger Python float is inf in float32 (and float16)
@@ -123,24 +124,33 @@ def binary_operands(a, b, float_result: bool = False):
     return (xa if xa.dtype == nd else xa.astype(nd), xb if xb.dtype == nd else xb.astype(nd), nd)
 
 
+def quiet_array(fn, a, b, dtype) -> np.ndarray:
+    """``fn(a, b)`` as an array of ``dtype``, computed with NumPy's warnings off (``_quiet``):
+    inf and NaN as PyTorch gives them, silently."""
+    token = quiet()
+    try:
+        return np.asarray(fn(a, b)).astype(dtype, copy=False)
+    finally:
+        restore(token)
+
+
 def floor_div_floats(a, b):
     """Float floor division as PyTorch's kernel computes it: ``(a - fmod(a, b)) / b`` rounded
-    down (so ``inf // 2`` is NaN, not inf), IEEE's ``a / b`` where ``b`` is 0."""
-    with np.errstate(all="ignore"):
-        mod = np.fmod(a, b)
-        div = (a - mod) / b
-        div = np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), div - 1, div)
-        floor = np.floor(div)
-        floor = np.where(div - floor > 0.5, floor + 1, floor)
-        floor = np.where(div != 0, floor, np.copysign(0, a / b))
-        return np.where(np.asarray(b) == 0, a / b, floor)
+    down (so ``inf // 2`` is NaN, not inf), IEEE's ``a / b`` where ``b`` is 0. Callers run it
+    quietly (``_quiet``): inf and NaN without NumPy's warnings."""
+    mod = np.fmod(a, b)
+    div = (a - mod) / b
+    div = np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), div - 1, div)
+    floor = np.floor(div)
+    floor = np.where(div - floor > 0.5, floor + 1, floor)
+    floor = np.where(div != 0, floor, np.copysign(0, a / b))
+    return np.where(np.asarray(b) == 0, a / b, floor)
 
 
 def weak_float(x: float, dtype) -> float:
     """A Python float as an array of ``dtype`` would hold it (1e39 in float32 is inf), without
     NumPy's overflow warning: PyTorch gives inf silently."""
-    with np.errstate(over="ignore"):
-        return float(np.asarray(x).astype(dtype))
+    return float(quietly(np.asarray(x).astype, dtype))
 
 
 def broadcast_error(*operands) -> RuntimeError:

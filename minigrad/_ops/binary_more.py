@@ -17,11 +17,12 @@ import numpy as np
 
 from .._dtype import bool as _bool
 from .._dtype import result_type
+from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import call, data, masked_zero, scale
-from ._core import binary_operands, floor_div_floats, method, value
+from ._core import binary_operands, floor_div_floats, method, quiet_array, value
 from .arithmetic import broadcast_error
 from .division import div
 from .errors import not_implemented
@@ -63,8 +64,7 @@ class _Binary(Node):
     def backward(self, g):
         x = value(self._s_self) if self._s_self is not None else None
         y = value(self._s_other) if self._s_other is not None else None
-        with np.errstate(all="ignore"):
-            return self.grads(g, x, y)
+        return self.grads(g, x, y)
 
 
 def _div_mode(g, x, y, mode: str):
@@ -102,10 +102,8 @@ def floor_divide(input, other):
     if dt.kind == "b":
         raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
     _int_zero_check(xa, xb, dt)
-    with np.errstate(all="ignore"):
-        data = np.asarray(np.floor_divide(xa, xb) if dt.kind != "f" else
-                          floor_div_floats(xa, xb))
-    out = Tensor._wrap(data.astype(dt, copy=False))
+    fn = floor_div_floats if dt.kind == "f" else np.floor_divide
+    out = Tensor._wrap(quiet_array(fn, xa, xb, dt))
     if should_record(input, other) and dt.kind == "f":
         record(NotImplementedBackward(), out, input, other)
     return out
@@ -153,8 +151,7 @@ def _rem(name, np_fn, node0, node1):
         if dt.kind == "b":
             raise not_implemented(f"{name}_cpu", input.dtype)
         _int_zero_check(xa, xb, dt)
-        with np.errstate(all="ignore"):
-            out = Tensor._wrap(np.asarray(np_fn(xa, xb)).astype(dt, copy=False))
+        out = Tensor._wrap(quiet_array(np_fn, xa, xb, dt))
         if not (should_record(input, other) and dt.kind == "f"):
             return out
         if isinstance(other, Tensor):  # (self and other are needed for other's gradient only)
@@ -276,9 +273,7 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True):
             cpp = {"b": "Bool", "u": "Byte"}.get(np.dtype(dt).kind, "Long" if np.dtype(
                 dt).itemsize == 8 else "Int")
             raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{cpp}'")
-        _check_broadcast(input, other)
-        with np.errstate(all="ignore"):
-            out = Tensor._wrap(np.asarray(np_fn(xa, xb)).astype(dt, copy=False))
+        out = Tensor._wrap(quiet_array(np_fn, xa, xb, dt))
         if should_record(input, other) and np.dtype(dt).kind == "f":
             if scalars and not all(isinstance(v, Tensor) for v in given):
                 return _record_with_number(scalars, out, given, input, other)
@@ -351,11 +346,13 @@ def lerp(input, end, weight):
     s, e = input._data, end._data
     if s.dtype != e.dtype or s.dtype.kind != "f" or isinstance(weight, Tensor) and w.ndim:
         _lerp_check(input, end, weight)
-    with np.errstate(all="ignore"):  # PyTorch's two-sided formula (exact at w = 0 and w = 1)
-        try:
-            data = np.where(np.abs(w) < 0.5, s + w * (e - s), e - (e - s) * (1 - w))
-        except ValueError:
-            raise broadcast_error(input, end, weight) from None
+    token = quiet()  # PyTorch's two-sided formula (exact at w = 0 and w = 1), inf/NaN silent
+    try:
+        data = np.where(np.abs(w) < 0.5, s + w * (e - s), e - (e - s) * (1 - w))
+    except ValueError:
+        raise broadcast_error(input, end, weight) from None
+    finally:
+        restore(token)
     out = Tensor._wrap(np.asarray(data, dtype=input._data.dtype))
     if not should_record(input, end, weight):
         return out
@@ -403,8 +400,7 @@ class AddcdivBackward0(AddcmulBackward0):
     def backward(self, g):
         a, b, v = value(self._s_tensor1), value(self._s_tensor2), self._s_value
         vt = F.constant(np.asarray(v, data(b).dtype), b)
-        with np.errstate(all="ignore"):
-            return g, g * (vt / b), -g * (scale(a, v) / (b * b))
+        return g, g * (vt / b), -g * (scale(a, v) / (b * b))
 
 
 def _addc(name, fn, node_cls):
@@ -414,11 +410,13 @@ def _addc(name, fn, node_cls):
             _addc_check(name, dt, tensor1, tensor2)
             if not dt.is_floating_point:  # (the value in the result's dtype: 0.5 is 0)
                 value = int(value)
-        with np.errstate(all="ignore"):
-            try:
-                data = input._data + value * fn(tensor1._data, tensor2._data)
-            except ValueError:
-                raise broadcast_error(input, tensor1, tensor2) from None
+        token = quiet()  # (inf, NaN and overflow as in PyTorch, without NumPy's warnings)
+        try:
+            data = input._data + value * fn(tensor1._data, tensor2._data)
+        except ValueError:
+            raise broadcast_error(input, tensor1, tensor2) from None
+        finally:
+            restore(token)
         out = Tensor._wrap(np.asarray(data, dtype=dt.np))
         if should_record(input, tensor1, tensor2):
             node = node_cls()

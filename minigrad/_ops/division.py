@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._quiet import quietly
+from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from .._types import unsupported
 from ..autograd.graph import Node, SavedTensor, record, should_record
@@ -98,14 +98,16 @@ def _div_rounding(input, other, mode):
     a, b, nd = binary_operands(input, other)
     if a is NotImplemented:
         return NotImplemented
+    token = quiet()  # (x / 0, overflow: inf and NaN as in PyTorch, no NumPy warning)
     try:
-        with np.errstate(all="ignore"):
-            if mode == "trunc":
-                q = np.trunc(np.true_divide(a, b))
-            else:
-                q = floor_div_floats(a, b) if nd.kind == "f" else np.floor_divide(a, b)
+        if mode == "trunc":
+            q = np.trunc(np.true_divide(a, b))
+        else:
+            q = floor_div_floats(a, b) if nd.kind == "f" else np.floor_divide(a, b)
     except ValueError:
         raise broadcast_error(input, other) from None
+    finally:
+        restore(token)
     out = Tensor._wrap(np.asarray(q).astype(nd, copy=False))
     if should_record(input, other) and out._data.dtype.kind == "f":
         _record_div2(out, input, other, mode)

@@ -14,8 +14,6 @@ tensor([2., 4., 6.])
 
 from __future__ import annotations
 
-import numpy as np
-
 from .._tensor import Tensor
 
 __all__ = ["einsum"]
@@ -44,8 +42,7 @@ def einsum(*args):
         if not isinstance(op, Tensor):
             raise TypeError(f"expected Tensor as element {k} in argument 1, but got "
                             f"{type(op).__name__}")
-    with np.errstate(all="ignore"):  # inf/nan as PyTorch computes them, without NumPy warnings
-        return _einsum(equation, operands)
+    return _einsum(equation, operands)  # (tensor ops: inf and NaN without NumPy's warnings)
 
 
 def _einsum(equation: str, operands):

@@ -105,11 +105,7 @@ def _write(self: Tensor, data: np.ndarray, fills: bool = False,
         target = getattr(dtype_of(dst.dtype), "_c_type" if scalar_clamp else "_cpp")  # clamp_
         raise RuntimeError(f"result type {dtype_of(data.dtype)._cpp} can't be cast to the "
                            f"desired output type {target}")
-    if dst.dtype.kind in "iub" and data.dtype.kind == "f":  # (inf or nan: no NumPy warning)
-        with np.errstate(invalid="ignore"):
-            np.copyto(dst, data, casting="unsafe")
-    else:
-        np.copyto(dst, data, casting="unsafe")
+    np.copyto(dst, data, casting="unsafe")  # (no float into an integer: refused above)
     bump_version(self)
 
 

@@ -203,7 +203,7 @@ class TBackward0(Node):
     """z = self.t():  the gradient, transposed back."""
 
     def backward(self, g):
-        return (F.t(g),)
+        return (g.t() if isinstance(g, Tensor) else g.T,)  # (F.t written out: nn.Linear's path)
 
 
 @method("transpose", "swapaxes", "swapdims")

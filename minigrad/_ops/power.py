@@ -45,8 +45,7 @@ class PowBackward0(Node):
         p = self._s_exponent
         if p == 0:  # PyTorch: zeros_like(self), outside any graph
             return (F.zeros_like(g),)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return (g * scale(_power(value(self._s_self), p - 1), p),)
+        return (g * scale(_power(value(self._s_self), p - 1), p),)
 
 
 class PowBackward1(Node):
@@ -63,12 +62,11 @@ class PowBackward1(Node):
         x, p = factor(self._s_self, g), factor(self._s_exponent, g)
         xd, pd = data(x), data(p)
         ga = gb = None
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            if self.next_functions[0][0] is not None:
-                ga = where(pd == 0, 0.0, g * (p * x ** sub_number(p, 1)))
-            if self.next_functions[1][0] is not None:
-                zero_base = (xd == 0) & (pd >= 0)
-                gb = g * where(zero_base, 0.0, value(self._s_result) * F.log(x))
+        if self.next_functions[0][0] is not None:
+            ga = where(pd == 0, 0.0, g * (p * x ** sub_number(p, 1)))
+        if self.next_functions[1][0] is not None:
+            zero_base = (xd == 0) & (pd >= 0)
+            gb = g * where(zero_base, 0.0, value(self._s_result) * F.log(x))
         return ga, gb
 
 
@@ -80,11 +78,10 @@ class PowBackward2(Node):
 
     def backward(self, g):
         base, r = self._s_self, value(self._s_result)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            log_base = float(np.log(np.float64(base)))
-            if base == 0:
-                return (g * where(data(value(self._s_exponent)) >= 0, 0.0, scale(r, log_base)),)
-            return (g * scale(r, log_base),)
+        log_base = float(np.log(np.float64(base)))
+        if base == 0:
+            return (g * where(data(value(self._s_exponent)) >= 0, 0.0, scale(r, log_base)),)
+        return (g * scale(r, log_base),)
 
 
 def _power_arrays(a, b):  # (quiet: elementwise switches NumPy's warnings off)
@@ -92,10 +89,10 @@ def _power_arrays(a, b):  # (quiet: elementwise switches NumPy's warnings off)
 
 
 def _int_pow(a, b):
-    """Integer power as PyTorch does it: negative exponents truncate toward zero."""
+    """Integer power as PyTorch does it: negative exponents truncate toward zero. Callers run
+    it quietly (``0 ** -1`` is inf, then int64's minimum, without NumPy's warnings)."""
     if np.any(np.asarray(b) < 0):
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return np.trunc(np.power(np.asarray(a, np.float64), b)).astype(np.result_type(a, b))
+        return np.trunc(np.power(np.asarray(a, np.float64), b)).astype(np.result_type(a, b))
     return np.power(a, b)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
-from .._quiet import quiet, restore
+from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from .._types import invalid_combination
 from ..autograd.graph import Node, SavedTensor, record, should_record
@@ -259,14 +259,13 @@ def _prod_grad(g, x, r, axis, keepdim):
         return g
     if axis is not None and not keepdim:
         g, r = unsqueeze_dims(g, (axis,)), unsqueeze_dims(r, (axis,))
-    with np.errstate(all="ignore"):
-        if not (xd == 0).any():
-            return g * (r / x)
-        if axis is not None:
-            return _prod_safe_zeros(g, x, axis)
-        flat = x.contiguous().view(-1) if isinstance(x, Tensor) else xd.reshape(-1)
-        out = _prod_safe_zeros(g, flat, 0)
-        return out.view_as(x) if isinstance(out, Tensor) else out.reshape(xd.shape)
+    if not (xd == 0).any():
+        return g * (r / x)
+    if axis is not None:
+        return _prod_safe_zeros(g, x, axis)
+    flat = x.contiguous().view(-1) if isinstance(x, Tensor) else xd.reshape(-1)
+    out = _prod_safe_zeros(g, flat, 0)
+    return out.view_as(x) if isinstance(out, Tensor) else out.reshape(xd.shape)
 
 
 class ProdBackward0(Node):
@@ -309,9 +308,8 @@ def prod(input, dim=None, keepdim: bool = False, *, dtype=None):
 
 
 # ---------------------------------------------------------------- norm
-def _norm_data(d, p, axes, keepdim):
-    with np.errstate(all="ignore"):  # 0 ** -1, inf - inf: as PyTorch, without NumPy's warning
-        return _norm_of_abs(np.abs(d), p, axes, keepdim)
+def _norm_data(d, p, axes, keepdim):  # 0 ** -1, inf - inf: as PyTorch, no NumPy warning
+    return quietly(_norm_of_abs, np.abs(d), p, axes, keepdim)
 
 
 def _norm_of_abs(a, p, axes, keepdim):
@@ -336,11 +334,7 @@ class LinalgVectorNormBackward0(Node):
 
     saved = ("dim", "keepdim", "ord", "result", "self")
 
-    def backward(self, g):
-        with np.errstate(invalid="ignore", divide="ignore"):  # (0/0 where z is 0: masked out)
-            return self._norm_backward(g)
-
-    def _norm_backward(self, g):  # PyTorch's norm_backward, case by case
+    def backward(self, g):  # PyTorch's norm_backward, case by case (0/0 where z is 0: masked)
         x, r, p = value(self._s_self), value(self._s_result), float(self._s_ord)
         if not self._s_keepdim and self._axes is not None:
             g, r = unsqueeze_dims(g, self._axes), unsqueeze_dims(r, self._axes)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import bool as _bool
+from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
@@ -57,8 +58,11 @@ def _running(np_scan, input, dim: int, dtype):
     if dtype is _bool and input._data.ndim and input._data.size:  # (no kernel runs otherwise)
         raise not_implemented(f"{np_scan.__name__}_out_cpu", dtype)
     src, out_dtype = reduction_input(input, dtype, np_scan.__name__, dim)
-    with np.errstate(all="ignore"):
+    token = quiet()  # (overflow, inf * 0: inf and NaN as in PyTorch, no NumPy warning)
+    try:
         data = np_scan(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)
+    finally:
+        restore(token)
     return d, Tensor._wrap(np.asarray(data))
 
 
@@ -86,8 +90,7 @@ class CumprodBackward0(Node):
         if xd.size <= 1 or xd.shape[d] == 1:
             return (g,)
         if not np.any(xd == 0):
-            with np.errstate(all="ignore"):  # (inf * 0: NaN, as in PyTorch, without a warning)
-                return (reversed_cumsum(z * g, d) / x,)
+            return (reversed_cumsum(z * g, d) / x,)  # (inf * 0: NaN, as in PyTorch)
         if F.recording(g):  # (PyTorch: GradMode on, an expression it can differentiate again)
             return (_cumprod_grad_by_slices(g, x, d),)
         return (_cumprod_grad_masked(xd, g, z, d),)
@@ -122,16 +125,15 @@ def _cumprod_grad_masked(x, g, z, d):
     values are 0 or 1 as in PyTorch's expression, so an inf elsewhere can give its NaN.)"""
     seen = np.cumsum(x == 0, axis=d)  # zeros up to and including each position
     before, second = seen == 0, seen == 1
-    with np.errstate(all="ignore"):
-        out = np.where(before, reversed_cumsum(np.where(before, z * g, 0), d) / x, 0)
-        first_at = np.argmax(second, axis=d, keepdims=True)
-        first = second & (np.arange(x.shape[d]).reshape(
-            (-1,) + (1,) * (x.ndim - d - 1)) == first_at)
-        between = second & ~first
-        total = (np.cumprod(np.where(between, x, 1), d) * np.where(second, g, 0)).sum(
-            d, keepdims=True)
-        before_z1 = np.take_along_axis(z, np.maximum(first_at - 1, 0), d)
-        total = total * np.where(first_at == 0, 1, before_z1)
+    out = np.where(before, reversed_cumsum(np.where(before, z * g, 0), d) / x, 0)
+    first_at = np.argmax(second, axis=d, keepdims=True)
+    first = second & (np.arange(x.shape[d]).reshape(
+        (-1,) + (1,) * (x.ndim - d - 1)) == first_at)
+    between = second & ~first
+    total = (np.cumprod(np.where(between, x, 1), d) * np.where(second, g, 0)).sum(
+        d, keepdims=True)
+    before_z1 = np.take_along_axis(z, np.maximum(first_at - 1, 0), d)
+    total = total * np.where(first_at == 0, 1, before_z1)
     return np.where(first, total, out).astype(g.dtype, copy=False)
 
 

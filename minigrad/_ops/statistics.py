@@ -17,6 +17,7 @@ import warnings
 
 import numpy as np
 
+from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
@@ -69,14 +70,13 @@ def var_backward(g, x, dims, correction: float, keepdim: bool):
         if not keepdim and xd.ndim > 1:
             g = unsqueeze_dims(g, dims)
         dof = int(np.prod([xd.shape[d] for d in dims])) - correction
-    with np.errstate(all="ignore"):  # no degrees of freedom: inf (nan where x is its mean)
-        return scale(g, float(np.float64(2.0) / dof)) * (x - mean_keep(x, dims))
+    # (no degrees of freedom: inf, nan where x is its mean; formulas run quietly)
+    return scale(g, float(np.float64(2.0) / dof)) * (x - mean_keep(x, dims))
 
 
 def std_backward(g, x, z, dims, correction: float, keepdim: bool):
     """PyTorch's ``std_backward``: var's gradient of ``g / (2 z)`` (0 where z is 0)."""
-    with np.errstate(all="ignore"):
-        g_var = masked_zero(g / scale(z, 2), data(z) == 0)
+    g_var = masked_zero(g / scale(z, 2), data(z) == 0)
     return var_backward(g_var, x, dims, correction, keepdim)
 
 
@@ -153,11 +153,14 @@ def _statistic(name, input, dims, c, keepdim, take_sqrt):
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
                       "less than the reduction factor (input numel divided by output numel).",
                       UserWarning, stacklevel=3)
-    with np.errstate(all="ignore"):
+    token = quiet()  # (inf - inf, overflow, 0 / 0: as in PyTorch, without NumPy's warnings)
+    try:
         wide = x.astype(np.float64) if x.dtype.itemsize < 8 else x
         mean = np.sum(wide, axis=dims, keepdims=True) / n  # (empty: NaN, without a warning)
         v = np.sum((wide - mean) ** 2, axis=dims, keepdims=keepdim) / max(n - c, 0)
         return np.asarray(np.sqrt(v) if take_sqrt else v).astype(x.dtype)
+    finally:
+        restore(token)
 
 
 def _save_arguments(node, input, dim, c, shown, keepdim):
@@ -222,8 +225,7 @@ class LogsumexpBackward0(Node):
         x, z = value(self._s_self), value(self._s_result)
         if not self._s_keepdim and data(x).ndim:
             g, z = unsqueeze_dims(g, self._s_dim), unsqueeze_dims(z, self._s_dim)
-        with np.errstate(all="ignore"):
-            return (g * call(x - z, "exp"),)
+        return (g * call(x - z, "exp"),)
 
 
 @method("logsumexp")
@@ -231,10 +233,13 @@ def logsumexp(input, dim, keepdim: bool = False):
     """``log(exp(input).sum(dim))``, computed without overflow."""
     dims = _dims(input, dim)
     x = floats(input, "logsumexp")
-    with np.errstate(all="ignore"):
+    token = quiet()  # (inf - inf, log 0: NaN and -inf as in PyTorch, no NumPy warning)
+    try:
         m = np.max(x, axis=dims, keepdims=True) if x.size else np.zeros((1,) * x.ndim, x.dtype)
         m = np.where(np.isfinite(m), m, 0)
         data = np.log(np.sum(np.exp(x - m), axis=dims, keepdims=True)) + m
+    finally:
+        restore(token)
     data = np.asarray(data if keepdim else np.squeeze(data, axis=dims), dtype=x.dtype)
     out = Tensor._wrap(data)
     if should_record(input):

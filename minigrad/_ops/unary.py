@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import _Defaults, result_type
+from .._quiet import quietly
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
@@ -56,11 +57,7 @@ def float_op(input, name: str, fn, node_cls, keep: str, quiet: bool = True) -> T
     the op's ``"self"`` or ``"result"``. ``quiet``: values out of the domain become nan or inf
     as in PyTorch, without NumPy's warning (costs a context; tanh cannot warn)."""
     d = floats(input, name)
-    if quiet:
-        with np.errstate(all="ignore"):
-            d = fn(d)
-    else:
-        d = fn(d)
+    d = quietly(fn, d) if quiet else fn(d)
     out = Tensor._wrap(d)
     if should_record(input):
         (record_result if keep == "result" else record_self)(node_cls(), out, input)
@@ -89,8 +86,7 @@ class LogBackward0(Node):
     saved = ("self",)
 
     def backward(self, g):
-        with np.errstate(all="ignore"):
-            return (g / value(self._s_self),)
+        return (g / value(self._s_self),)
 
 
 @method("log")
@@ -105,8 +101,7 @@ class SqrtBackward0(Node):
     saved = ("result",)
 
     def backward(self, g):
-        with np.errstate(all="ignore"):
-            return (g / scale(value(self._s_result), 2),)
+        return (g / scale(value(self._s_result), 2),)
 
 
 @method("sqrt")

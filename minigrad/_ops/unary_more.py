@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from .._quiet import quietly
+from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
@@ -53,8 +53,7 @@ class _Unary(Node):
     def backward(self, g):
         x = value(self._s_self) if "self" in self.saved else None
         r = value(self._s_result) if "result" in self.saved else None
-        with np.errstate(all="ignore"):
-            return (type(self).formula(g, x, r),)
+        return (type(self).formula(g, x, r),)
 
 
 def _zero(g, x, r):
@@ -113,8 +112,11 @@ def _make(name: str, forward, node_name: str, saved: tuple, formula, keep_int: b
         if name in ("sign", "sgn") and kind == "b":
             return Tensor._wrap(input._data.copy())
         d = input._data if keep_int and kind in "iub" else floats(input, name)
-        with np.errstate(all="ignore"):
+        token = quiet()  # (out of the domain: NaN and inf as in PyTorch, no NumPy warning)
+        try:
             data = np.asarray(forward(d)).astype(d.dtype, copy=False)
+        finally:
+            restore(token)
         out = Tensor._wrap(data)
         if should_record(input) and data.dtype.kind == "f":
             node = node_cls()

@@ -1,12 +1,15 @@
-"""Small helpers shared by backward formulas; each works on arrays and on tensors alike."""
+"""Small helpers shared by backward formulas (each works on arrays and on tensors alike), and
+the layout of a leaf's ``.grad`` (arrays)."""
 
 from __future__ import annotations
+
+import sys
 
 import numpy as np
 
 from .._dtype import from_numpy_dtype
 
-__all__ = ["sum_to", "expand_to"]
+__all__ = ["sum_to", "expand_to", "in_layout_of", "sole_view"]
 
 
 def sum_to(g, shape: tuple, dtype=None):
@@ -74,3 +77,33 @@ def expand_to(g, shape: tuple):
         view.flags.writeable = False
         return view
     return np.broadcast_to(g, shape)
+
+
+def sole_view(a: np.ndarray) -> bool:
+    """Whether the writeable view ``a`` is the only way to reach its memory: its base is an array
+    of its own memory that nothing else refers to (no other view, array or buffer). A leaf may then
+    keep ``a`` as its ``.grad`` without a copy, as PyTorch keeps a gradient no one else holds.
+
+    >>> b = np.ones((2, 3))
+    >>> sole_view(b.T), sole_view(np.ones((2, 3)).T)
+    (False, True)
+    """
+    base = a.base
+    # references to base: a's, this function's `base`, getrefcount's argument; any more is a
+    # holder elsewhere (then the memory may be read after .grad changes in place: copy)
+    return (type(base) is np.ndarray and base.base is None and a.flags.writeable
+            and sys.getrefcount(base) == 3)
+
+
+def in_layout_of(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray:
+    """``grad`` (kept if ``owned``, else copied) laid out in memory as the leaf ``like`` is:
+    PyTorch's layout contract for ``.grad`` (a row-major leaf gets a row-major ``.grad`` even
+    when the gradient arrived transposed, as from ``x.t()``)."""
+    if grad.strides == like.strides and grad.shape == like.shape:
+        # an owned view (nn.Linear's weight gradient): kept if nothing else reaches its memory
+        return grad if owned and (grad.base is None or sole_view(grad)) else grad.copy(order="K")
+    if like.flags.c_contiguous and grad.shape == like.shape:
+        return grad.copy()  # (the usual leaf, row-major: 3x cheaper than empty_like + copyto)
+    out = np.empty_like(like, dtype=grad.dtype)  # (order K: the leaf's own layout)
+    np.copyto(out, grad)
+    return out

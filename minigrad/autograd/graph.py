@@ -27,6 +27,7 @@ from .._tensor import Tensor
 from ..utils.hooks import Hooks as _Hooks
 from ..utils.hooks import RemovableHandle
 from .anomaly_mode import keep_forward_trace
+from .functional_utils import in_layout_of
 from .saved import SavedTensor
 
 __all__ = ["Node", "AccumulateGrad", "GraphRoot", "CopyBackwards", "SavedTensor", "RemovableHandle",
@@ -256,7 +257,7 @@ class AccumulateGrad(Node):
                 grad = Tensor._wrap(grad)
             var._grad = _recorded_copy(grad, var._data) if old is None else old + grad
         elif old is None:
-            var._grad = Tensor._wrap(_in_layout_of(var._data, grad, owned))
+            var._grad = Tensor._wrap(in_layout_of(var._data, grad, owned))
         else:
             d = old._data
             if d.flags.writeable:
@@ -299,23 +300,10 @@ class GraphRoot(Node):
         return grads
 
 
-def _in_layout_of(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray:
-    """``grad`` (kept if ``owned``, else copied) laid out in memory as the leaf ``like`` is:
-    PyTorch's layout contract for ``.grad`` (a row-major leaf gets a row-major ``.grad`` even
-    when the gradient arrived transposed, as from ``x.t()``)."""
-    if grad.strides == like.strides and grad.shape == like.shape:
-        return grad if owned else grad.copy(order="K")
-    if like.flags.c_contiguous and grad.shape == like.shape:
-        return grad.copy()  # (the usual leaf, row-major: 3x cheaper than empty_like + copyto)
-    out = np.empty_like(like, dtype=grad.dtype)  # (order K: the leaf's own layout)
-    np.copyto(out, grad)
-    return out
-
-
 def _recorded_copy(g, like: np.ndarray):
     """A copy of tensor ``g`` in ``like``'s layout that is part of the graph (PyTorch's
     ``CopyBackwards``)."""
-    t = Tensor._wrap(_in_layout_of(like, g._data, False))
+    t = Tensor._wrap(in_layout_of(like, g._data, False))
     if should_record(g):
         record(CopyBackwards(), t, None, g)
     return t
@@ -410,9 +398,7 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
         if out._data.dtype.kind not in "fc" and not _mode.any_dtype:
             raise RuntimeError("Autograd not support dtype: "
                                + from_numpy_dtype(out._data.dtype)._legacy_name[:-6])
-        out._grad_fn, out._requires_grad = node, True
-        if out._output_nr:  # (a tensor recorded again, in place, that was a later output)
-            out._output_nr = 0
+        out._grad_fn, out._requires_grad, out._output_nr = node, True, 0
         return outputs
     node._num_outputs = len(outputs)
     for nr, t in enumerate(outputs):

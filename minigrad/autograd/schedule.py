@@ -117,9 +117,10 @@ def _fresh(gi, g, out, node) -> bool:
 
     Only then may a leaf keep it as its ``.grad`` without a copy (PyTorch steals a gradient
     that no one else holds: this saves one copy per leaf on large arrays); a gradient passed
-    through, shared, or from user code is copied.
+    through, shared, or from user code is copied. (A view, such as nn.Linear's weight
+    gradient, is kept only if nothing else reaches its memory: ``functional_utils.in_layout_of``.)
     """
-    if type(gi) is not np.ndarray or gi.base is not None or node._custom or node._hooked:
+    if type(gi) is not np.ndarray or node._custom or node._hooked:
         return False
     if gi is g or (type(g) is list and any(gi is x for x in g)):
         return False

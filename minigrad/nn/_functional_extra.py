@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 
 from .._ops import _formula as F
+from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _more_losses as _more
@@ -245,7 +246,8 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
                                   f"'{_CPP[input.dtype.name]}'")
     x = input._data
     axes = tuple(range(x.ndim - len(shape), x.ndim))
-    with np.errstate(all="ignore"):  # inf and NaN rows give NaN, without NumPy's warnings
+    token = quiet()  # inf and NaN rows give NaN, without NumPy's warnings
+    try:
         n = x.dtype.type(np.prod(shape))  # (a sum over n, not NumPy's mean: no empty warning)
         mean = np.add.reduce(x, axes, keepdims=True) / n
         rstd = (1 / np.sqrt(np.add.reduce((x - mean) ** 2, axes, keepdims=True) / n + eps)
@@ -253,6 +255,8 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
         d = (x - mean) * rstd
         d = d if weight is None else d * weight._data
         d = d if bias is None else d + bias._data
+    finally:
+        restore(token)
     out = Tensor._wrap(d.astype(x.dtype, copy=False))
     if not should_record(input, weight, bias):
         return out

@@ -13,7 +13,7 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .._ops import _formula as F
 from .._ops._core import binary_operands, value
-from .._quiet import quietly
+from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import FREED_MESSAGE
@@ -74,9 +74,12 @@ def mse_loss(input: Tensor, target: Tensor, reduction: int) -> Tensor:
     if dtype.kind != "f":
         name = from_numpy_dtype(dtype)._legacy_name[:-6]
         raise NotImplementedError(f"\"mse_cpu\" not implemented for '{name}'")
-    with np.errstate(all="ignore"):  # inf - inf is NaN, as in PyTorch, without a warning
+    token = quiet()  # inf - inf is NaN, as in PyTorch, without a warning
+    try:
         diff = a - b
         out = Tensor._wrap(_reduce(diff * diff, reduction))
+    finally:
+        restore(token)
     if should_record(input, target):
         node = MseLossBackward0()
         node._s_reduction = reduction
@@ -117,12 +120,11 @@ class NllLossBackward0(Node):
         if self._s_reduction == 1:
             w = w / self._total
         if g.ndim == 0:  # a mean or a sum: each target entry gets -w * g (a scatter, 2x faster)
-            return self._one_hot(quietly(np.multiply, -w, g))
+            return self._one_hot(-w * g)
         if self._s_reduction == 0 and len(self._shape) > 1:  # one gradient per sample
             g = np.expand_dims(g, 1)  # (broadcast along the class dimension)
         # only the target entries see g: elsewhere 0, even where g is inf or nan
-        with np.errstate(invalid="ignore"):
-            return np.where(self._one_hot(True), g * self._one_hot(-w), 0.0)
+        return np.where(self._one_hot(True), g * self._one_hot(-w), 0.0)
 
     def _one_hot(self, values):
         """``values`` at each (sample, target class), zeros elsewhere, in the input's layout."""
@@ -237,28 +239,27 @@ def _nll(input, target, weight, ignore_index, reduction, node_cls):
     x, t = _as_rows(input._data, target._data)
     n_classes, dtype = x.shape[1], x.dtype
     rows = _arange(t.size)
-    if weight is None and not 0 <= ignore_index < n_classes and _all_classes(t, n_classes):
-        cols, w = t, np.array(1, dtype)  # the common case: every row counts once
-        losses = -x[rows, cols]
-        total = np.asarray(t.size, dtype)
-    else:
-        w = _row_weights(t, n_classes, None if weight is None else weight._data,
-                         ignore_index, dtype)
-        cols = np.where(t == ignore_index, 0, t)
-        losses = -x[rows, cols] * w
-        total = np.asarray(np.add.reduce(w), dtype)
-    if reduction == 1:
-        summed = np.add.reduce(losses)
-        if total:
-            data = np.asarray(summed / total)
-        else:  # no sample counts: 0 / 0 is nan, as in PyTorch
-            with np.errstate(invalid="ignore", divide="ignore"):
-                data = np.asarray(summed / total)
-    elif reduction == 2:
-        data = np.asarray(np.add.reduce(losses))
-    else:
-        data = losses.reshape(target._data.shape)
-        total = np.zeros((), dtype)
+    token = quiet()  # -inf * a zero weight, 0 / 0: NaN as in PyTorch, no NumPy warning
+    try:
+        if weight is None and not 0 <= ignore_index < n_classes and _all_classes(t, n_classes):
+            cols, w = t, np.array(1, dtype)  # the common case: every row counts once
+            losses = -x[rows, cols]
+            total = np.asarray(t.size, dtype)
+        else:
+            w = _row_weights(t, n_classes, None if weight is None else weight._data,
+                             ignore_index, dtype)
+            cols = np.where(t == ignore_index, 0, t)
+            losses = -x[rows, cols] * w
+            total = np.asarray(np.add.reduce(w), dtype)
+        if reduction == 1:  # (no sample counts: 0 / 0 is nan, as in PyTorch)
+            data = np.asarray(np.add.reduce(losses) / total)
+        elif reduction == 2:
+            data = np.asarray(np.add.reduce(losses))
+        else:
+            data = losses.reshape(target._data.shape)
+            total = np.zeros((), dtype)
+    finally:
+        restore(token)
     out = Tensor._wrap(data)
     if should_record(input):
         node = node_cls()

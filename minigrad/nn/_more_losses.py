@@ -13,6 +13,7 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .._ops import _formula as F
 from .._ops._core import binary_operands, value
+from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 
@@ -72,10 +73,13 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight, reduction: int) 
         if not ((d >= 0) & (d <= 1)).all():  # NaN fails too, as in PyTorch
             raise RuntimeError(f"all elements of {name} should be between 0 and 1")
     t = target._data.astype(x.dtype, copy=False)
-    with np.errstate(divide="ignore"):
+    token = quiet()  # (log 0: -inf, clamped to -100; 0 * an inf weight: NaN; no NumPy warning)
+    try:
         loss = -(t * np.maximum(np.log(x), -100) + (1 - t) * np.maximum(np.log1p(-x), -100))
-    if weight is not None:
-        loss = loss * weight._data
+        if weight is not None:
+            loss = loss * weight._data
+    finally:
+        restore(token)
     data = np.asarray(_reduce(Tensor._wrap(loss.astype(x.dtype)), reduction)._data)
     if not should_record(input, target, weight):
         return Tensor._wrap(data)
@@ -111,7 +115,8 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight, reduction: int,
                                      pos_weight) -> Tensor:
     x, t = input._data, target._data  # (the result has the target's dtype, as in PyTorch)
-    with np.errstate(all="ignore"):
+    token = quiet()  # (inf - inf, overflow: NaN and inf as in PyTorch, no NumPy warning)
+    try:
         softplus = np.maximum(-x, 0) + np.log1p(np.exp(-np.abs(x)))
         if pos_weight is None:
             loss = (1 - t) * x + softplus
@@ -119,6 +124,8 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight, redu
             loss = (1 - t) * x + (1 + (pos_weight._data - 1) * t) * softplus
         if weight is not None:
             loss = loss * weight._data
+    finally:
+        restore(token)
     data = np.asarray(_reduce(Tensor._wrap(loss.astype(t.dtype)), reduction)._data)
     if not should_record(input, target, weight, pos_weight):
         return Tensor._wrap(data)
@@ -167,7 +174,8 @@ def _robust(input, target, reduction, node, width: float, huber: bool) -> Tensor
     if dtype.kind != "f":  # (huber's result has the input's dtype: checked first)
         raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for "
                                   f"'{from_numpy_dtype(dtype)._legacy_name[:-6]}'")
-    with np.errstate(all="ignore"):  # inf - inf is NaN, as in PyTorch, without a warning
+    token = quiet()  # inf - inf is NaN, as in PyTorch, without a warning
+    try:
         d = a - b
         if huber:
             d = d.astype(input._data.dtype, copy=False)
@@ -178,6 +186,8 @@ def _robust(input, target, reduction, node, width: float, huber: bool) -> Tensor
             loss = a
         else:
             loss = np.where(a < width, 0.5 * d * d / width, a - 0.5 * width)
+    finally:
+        restore(token)
     data = np.asarray(_reduce(Tensor._wrap(loss.astype(d.dtype)), reduction)._data)
     if not should_record(input, target):
         return Tensor._wrap(data)

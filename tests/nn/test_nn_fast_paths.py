@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import assert_close
+from helpers import assert_close, norm
 
 import minigrad as mg
 
@@ -175,3 +175,137 @@ def test_cross_entropy_training_step_matches_torch(torch):
     for m, t in zip(m_params, t_params):
         assert_close(m, t, rtol=1e-5, atol=1e-6)
     assert m_strides == t_strides
+
+
+# ---------------------------------------------------------------- relu (threshold_backward)
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed"])
+@pytest.mark.parametrize("finite", [True, False])
+def test_relu_gradient_is_torch_bit_for_bit_at_inf_nan_and_signed_zero(torch, dtype, create_graph,
+                                                                         layout, finite):
+    """threshold_backward gives +0 where the input was <= 0 (also for a negative, infinite or
+    NaN incoming gradient) and the gradient's own bits elsewhere (where the input is NaN too)."""
+    a, g = _arrays((6, 5), (6, 5), seed=4)
+    a.flat[:8] = [-1, -1, -1, -1, 0, np.nan, 2, 3]
+    g.flat[:8] = [-2, -3, -4, -5, -0.0, -0.0, -0.0, -6]
+    if not finite:
+        g.flat[1:4], g.flat[7] = [np.inf, -np.inf, np.nan], np.nan
+    results = []
+    for lib in (torch, mg):
+        x = lib.tensor(a.astype(dtype), requires_grad=True)
+        if layout == "transposed":
+            x = x.t()
+        out = x.relu()
+        grad = lib.tensor(g.astype(dtype))
+        (gx,) = lib.autograd.grad(out, x, grad.t() if layout == "transposed" else grad,
+                                  create_graph=create_graph)
+        results.append(gx.detach().numpy())
+    m, t = results
+    assert m.dtype == t.dtype and m.shape == t.shape
+    np.testing.assert_array_equal(np.ascontiguousarray(m).view(np.uint8),
+                                  np.ascontiguousarray(t).view(np.uint8))
+
+
+# ---------------------------------------------------------------- .grad kept without a copy
+def test_linear_weight_gradient_is_the_formulas_own_array_not_a_copy(torch):
+    """nn.Linear's weight gradient arrives as a view, ``(g.t() @ x).t()`` transposed back by
+    TBackward0; nothing else reaches its memory, so the leaf keeps it (PyTorch steals it too).
+    It must still have PyTorch's values and strides, and take in-place changes."""
+    x, w, b = _arrays((6, 4), (3, 4), (3,))
+    grads = []
+    for lib in (torch, mg):
+        lw, lb = lib.tensor(w, requires_grad=True), lib.tensor(b, requires_grad=True)
+        lib.nn.functional.linear(lib.tensor(x), lw, lb).pow(2).sum().backward()
+        if lib is mg:
+            assert lw.grad._data.base is not None  # kept: a copy would own its memory
+        with lib.no_grad():
+            lw.grad.mul_(3)
+        grads.append(lw.grad)
+    assert_close(grads[1], grads[0])
+    assert grads[1].stride() == grads[0].stride()
+
+
+def test_a_gradient_whose_memory_the_caller_holds_is_copied_into_grad(torch):
+    """The gradient given to backward reaches the leaf as a view of the caller's tensor; .grad
+    is a copy (changing it in place leaves the caller's tensor alone). PyTorch keeps that view
+    and so shares the caller's memory; minigrad keeps only views nothing else reaches."""
+    g = _arrays((3, 4), seed=5)[0]
+    grads = []
+    for lib in (torch, mg):
+        w = lib.tensor(np.zeros((3, 4), np.float32), requires_grad=True)
+        given = lib.tensor(g)
+        w.t().backward(given.t())
+        grads.append(w.grad.clone())
+        assert w.grad.stride() == (4, 1)
+    assert_close(grads[1], grads[0])
+    with mg.no_grad():
+        w.grad.add_(1)
+    np.testing.assert_array_equal(given.numpy(), g)
+
+
+def test_a_view_another_node_still_reads_is_not_kept_as_grad():
+    """Two leaves get views of one gradient (``(w1.t() + w2.t()).t()``). The first to arrive is
+    copied, so that a post-accumulate hook changing its .grad in place does not change what the
+    second reads. (PyTorch keeps both views: its two .grads share memory, and each hook's
+    ``mul_(10)`` reaches both, 200 instead of 20.)"""
+    a, c = _arrays((3, 4), (3, 4), seed=6)
+    w1, w2 = mg.tensor(a, requires_grad=True), mg.tensor(a + 1, requires_grad=True)
+
+    def hook(p):
+        with mg.no_grad():
+            p.grad.mul_(10)
+    w1.register_post_accumulate_grad_hook(hook)
+    w2.register_post_accumulate_grad_hook(hook)
+    ((w1.t() + w2.t()).t() * mg.tensor(c)).sum().backward()
+    for w in (w1, w2):
+        np.testing.assert_allclose(w.grad.numpy(), c * 10, rtol=1e-6)
+        assert not np.shares_memory(w.grad.numpy(), (w2 if w is w1 else w1).grad.numpy())
+
+
+@pytest.mark.parametrize("needs_grad", [(True, False, True), (False, True, False),
+                                        (True, True, True), (False, False, True)])
+@pytest.mark.parametrize("transposed", [False, True])
+def test_addmm_saves_what_torch_saves_for_each_input_needing_grad(torch, needs_grad, transposed):
+    """Sizes always; strides only of a matrix needing a gradient; each matrix only if the other
+    needs a gradient (nn.Linear: ``x`` saved, ``weight.t()``'s strides, not the weight)."""
+    bias, m1, m2 = _arrays((4,), (3, 5), (4, 5) if transposed else (5, 4))
+    seen = []
+    for lib in (torch, mg):
+        b, x, w = (lib.tensor(v, requires_grad=r) for v, r in zip((bias, m1, m2), needs_grad))
+        node = lib.addmm(b, x, w.t() if transposed else w).grad_fn
+        seen.append([(name, tuple(getattr(node, "_saved_" + name)))
+                     for name in ("mat1_sym_sizes", "mat1_sym_strides", "mat2_sym_sizes",
+                                  "mat2_sym_strides")]
+                    + [getattr(node, "_saved_" + name) is None for name in ("mat1", "mat2")])
+    assert seen[1] == seen[0]
+
+
+@pytest.mark.parametrize("input_needs_grad", [False, True])
+def test_linear_node_frees_its_saved_matrices_after_backward_as_torch(torch, input_needs_grad):
+    """AddmmBackward0 releases mat1/mat2 itself (looking only there): after backward both
+    raise PyTorch's freed error, sizes and alpha stay, and a second backward is refused."""
+    x, w, b = _arrays((2, 3), (4, 3), (4,))
+    seen = []
+    for lib in (torch, mg):
+        lin = lib.nn.Linear(3, 4)
+        with lib.no_grad():
+            lin.weight.copy_(lib.tensor(w))
+            lin.bias.copy_(lib.tensor(b))
+        out = lin(lib.tensor(x, requires_grad=input_needs_grad))
+        node = out.grad_fn
+        out.sum().backward()
+        row = [_outcome(getattr, node, "_saved_" + name) for name in ("mat1", "mat2")]
+        row = [r if isinstance(r, tuple) else r is None for r in row]  # (a tensor is not freed)
+        row += [tuple(node._saved_mat1_sym_sizes), node._saved_alpha,
+                _outcome(out.sum().backward)]
+        seen.append(row)
+    assert seen[1] == seen[0]
+
+
+def _outcome(fn, *args):
+    """What ``fn(*args)`` returns, or the (type, message) of what it raises."""
+    try:
+        return fn(*args)
+    except Exception as e:  # noqa: BLE001 - either library's error is the result compared
+        return type(e).__name__, norm(str(e))

@@ -57,6 +57,9 @@ def _optimise(L, name, a, b):
         opt.step()
 
 
+_INF, _NAN = np.full(3, np.inf, np.float32), np.full(3, np.nan, np.float32)
+
+
 def _rows(a, b, c):
     return np.stack([a, b, c])
 
@@ -76,12 +79,39 @@ PROGRAMS = {
     "setitem int": lambda L, a, b, c: L.zeros(3, dtype=L.int64).__setitem__(0, L.tensor(a)[0]),
     "outer": lambda L, a, b, c: L.outer(L.tensor(a), L.tensor(b)),
     "einsum": lambda L, a, b, c: L.einsum("i,j->ij", L.tensor(a), L.tensor(b)),
+    "einsum contraction": lambda L, a, b, c: L.einsum(
+        "ij,jk->ik", L.tensor(_rows(a, b, c)), L.tensor(_rows(c, b, a))),
+    "x // y": lambda L, a, b, c: L.tensor(a) // L.tensor(b),
+    "int64 min // -1": lambda L, a, b, c: L.tensor([-2**63, 7]) // -1,
+    "div floor": lambda L, a, b, c: L.div(L.tensor(a), L.tensor(b), rounding_mode="floor"),
+    "div trunc": lambda L, a, b, c: L.div(L.tensor(a), L.tensor(b), rounding_mode="trunc"),
+    "logsumexp of -inf": lambda L, a, b, c: L.tensor(_rows(a, b, -_INF)).logsumexp(1),
+    "nanmean of NaN": lambda L, a, b, c: L.tensor(_rows(a, b, _NAN)).nanmean(1),
     "matmul of t": lambda L, a, b, c: L.tensor(_rows(a, b, c)).t() @ L.tensor(_rows(c, b, a)),
     "mv": lambda L, a, b, c: L.tensor(_rows(a, b, c)) @ L.tensor(c),
     "dot": lambda L, a, b, c: L.tensor(a) @ L.tensor(b),
     "linear": lambda L, a, b, c: L.nn.functional.linear(
         L.tensor(_rows(a, b, c)), L.tensor(_rows(c, b, a)), L.tensor(a)),
     "softmax": lambda L, a, b, c: L.tensor(_rows(a, b, c)).softmax(1),
+    "BCELoss, inf weight": lambda L, a, b, c: L.nn.functional.binary_cross_entropy(
+        L.tensor(_rows(a, b, c)).sigmoid(), L.tensor(_rows(c, b, a)).sigmoid(),
+        weight=L.tensor(_INF)),
+    "mse_loss": lambda L, a, b, c: L.nn.functional.mse_loss(L.tensor(a), L.tensor(b)),
+    "huber_loss": lambda L, a, b, c: L.nn.functional.huber_loss(L.tensor(a), L.tensor(b)),
+    "smooth_l1_loss": lambda L, a, b, c: L.nn.functional.smooth_l1_loss(L.tensor(a),
+                                                                        L.tensor(b)),
+    "BCE with logits": lambda L, a, b, c: L.nn.functional.binary_cross_entropy_with_logits(
+        L.tensor(a), L.tensor(b), pos_weight=L.tensor(c)),
+    "nll_loss, a zero weight": lambda L, a, b, c: [L.nn.functional.nll_loss(
+        L.tensor(_rows(a, b, c), requires_grad=True), L.tensor([0, 1, 2]),
+        weight=L.tensor([0.0, 1.0, 0.0]), reduction=r).sum().backward()
+        for r in ("mean", "sum", "none")],
+    "cross_entropy, all weights zero": lambda L, a, b, c: L.nn.functional.cross_entropy(
+        L.tensor(_rows(a, b, c), requires_grad=True), L.tensor([0, 1, 2]),
+        weight=L.zeros(3)).backward(),
+    "layer_norm": lambda L, a, b, c: L.nn.functional.layer_norm(L.tensor(_rows(a, b, c)), (3,)),
+    "float16 x[0] = 70000.": lambda L, a, b, c: L.zeros(2, dtype=L.float16).__setitem__(
+        0, 70000.0),
     "L1Loss backward": lambda L, a, b, c: L.nn.L1Loss()(
         L.tensor(a, requires_grad=True), L.tensor(b)).backward(),
     "SGD": lambda L, a, b, c: _optimise(L, "SGD", a, b),
