@@ -333,7 +333,7 @@ class Tensor:
     def detach(self) -> Tensor:
         """A new tensor sharing data and version counter, cut off from the graph."""
         t = Tensor._wrap(self._data)
-        t._vc = self._vc
+        t._vc, t._inference = self._vc, self._inference  # (an alias: inference only if self is)
         return t
 
     def detach_(self) -> Tensor:

@@ -150,6 +150,23 @@ def test_inference_mode_makes_inference_tensors(torch):
     assert m == t
 
 
+def test_aliases_made_in_inference_mode_keep_their_source_s_kind(torch):
+    """detach() and views inside inference_mode are inference tensors only if their source is;
+    new results always are (and a detached normal tensor can still be written in place)."""
+    def run(L):
+        x, leaf = L.ones(3, requires_grad=True), L.ones(2)
+        with L.inference_mode():
+            made = (x.detach(), x.view(3), x[1:], leaf.detach(), x * 2, L.ones(2))
+            inner = L.ones(2)
+            again = (inner.detach(), inner.view(2))
+        d = made[3]
+        d.add_(1)  # a normal tensor: in-place changes outside inference mode are allowed
+        return [t.is_inference() for t in made + again], leaf.tolist()
+
+    m, t = run_both(torch, run)
+    assert m == t
+
+
 def test_grad_mode_is_per_thread(torch):
     def run(L):
         seen = {}
