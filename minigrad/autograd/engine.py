@@ -25,13 +25,12 @@ tensor(5.)
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from .._quiet import quiet, restore
 from .._state import anomaly as _anomaly
 from .._state import local as _mode
+from .._state import warn_once
 from .._tensor import Tensor
 from . import hooks as _hooks
 from .anomaly_mode import check_nan, warn_failed_node
@@ -214,7 +213,6 @@ CREATE_GRAPH_WARNING = (
     "make sure to reset the .grad fields of your parameters to None after use to break the "
     "cycle and avoid the leak."
 )
-_warned: set = set()  # warnings PyTorch gives once per process
 
 
 def start(tensors, grad_tensors, retain_graph, create_graph, inputs, *, emit, snapshot=True):
@@ -236,9 +234,8 @@ def start(tensors, grad_tensors, retain_graph, create_graph, inputs, *, emit, sn
     if inputs is not None:
         for t in inputs:
             t.retain_grad()  # as PyTorch: a non-leaf input keeps its .grad from now on
-    if create_graph and "create_graph" not in _warned:
-        _warned.add("create_graph")
-        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=_user_stacklevel())
+    if create_graph:  # (PyTorch warns once per process)
+        warn_once("create_graph", CREATE_GRAPH_WARNING, _user_stacklevel())
     keep_graph = create_graph if retain_graph is None else retain_graph
     plan = None if inputs is None else _plan_for(inputs)
     return run(root, buffers, keep_graph, create_graph, plan, emit, snapshot)

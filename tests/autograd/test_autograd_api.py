@@ -170,7 +170,7 @@ def test_only_inputs_false_gives_pytorchs_deprecation_warning(torch):
 
 
 def test_backward_with_create_graph_warns_once_like_pytorch(torch):
-    mg.autograd.engine._warned.discard("create_graph")
+    mg._state.warned.discard("create_graph")
     x = mg.tensor(2., requires_grad=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
