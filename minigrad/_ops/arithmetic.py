@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._quiet import quiet, quietly, restore
+from .._quiet import quiet, restore
 from .._tensor import Tensor
 from .._types import unsupported
 from ..autograd.graph import Node, SavedTensor, record, should_record
@@ -27,6 +27,7 @@ from ._core import (
     binary_operands,
     broadcast_error,
     method,
+    quiet_array,
 )
 from .arguments import bad_operand
 
@@ -192,8 +193,8 @@ def rsub(input, other, *, alpha=1):  # a function only: PyTorch's Tensor has no 
     if _is_bool(input) or _is_bool(other):
         _check_bool_sub(other, input)
     try:
-        out = Tensor._wrap(np.asarray(quietly(np.subtract, b, a if alpha == 1 else
-                                              _alpha(a, alpha, nd))))
+        out = Tensor._wrap(quiet_array(np.subtract, b, a if alpha == 1 else _alpha(a, alpha, nd),
+                                       nd))
     except ValueError:
         raise broadcast_error(other, input) from None
     if should_record(input, other):
@@ -299,7 +300,7 @@ def _number_op(input, other, node_cls):
     ufunc = _NUMBER_UFUNCS[node_cls]
     if not isinstance(input, Tensor):
         return ufunc(input, other)
-    out = Tensor._wrap(np.asarray(quietly(ufunc, input._data, other), input._data.dtype))
+    out = Tensor._wrap(quiet_array(ufunc, input._data, other, input._data.dtype))
     if should_record(input):
         node = node_cls()
         if node_cls.saved:

@@ -373,8 +373,9 @@ def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None):
                            + " ".join(str(d) for d in dim))
     ord = 2 if p == "fro" else 2.0 if p is None else p  # noqa: A001
     shown, axes = _axes(input, dim) if dim is not None else (None, None)
-    if not d.size and empty_norm(ord, dim, d.shape):  # (dims as given: PyTorch names them)
-        raise empty_norm(ord, dim, d.shape)
+    error = None if d.size else empty_norm(ord, dim, d.shape)  # (dims as given: PyTorch's)
+    if error is not None:
+        raise error
     out = np.asarray(_norm_data(d, ord, axes, keepdim), dtype=d.dtype)
     if should_record(input):
         node = LinalgVectorNormBackward0()
