@@ -162,8 +162,9 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
     ``overlap``: which memory shared with an input is refused ('partial' overlaps; 'own': the
     op checks its inputs itself, as ``index_put_`` does after its count of indices).
     """
-    check_inplace(self, args, kwargs, differentiable)
-    check_memory(self, (*args, *kwargs.values()) if overlap != "own" else (), fills)
+    inputs = (*args, *kwargs.values())
+    check_inplace(self, inputs, differentiable)
+    check_memory(self, inputs if overlap != "own" else (), fills)
     if self._inference and not is_inference_mode_enabled():
         with no_grad():  # PyTorch makes the change, then refuses it (see bump_version)
             _write(self, op(self, *args, **kwargs)._data, fills)
@@ -174,7 +175,7 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
     if node is not None:
         _save_original(node, self)
     _write(self, out._data, fills, getattr(op, "__name__", "").startswith("clamp") and not any(
-        isinstance(a, Tensor) for a in (*args, *kwargs.values())))
+        isinstance(a, Tensor) for a in inputs))
     if node is not None:
         _follow_result(node, out, self)
         _any_dtype(self, _rebase, self, node)

@@ -24,25 +24,25 @@ INFERENCE = ("Inplace update to inference tensor outside InferenceMode is not al
              "https://github.com/pytorch/rfcs/pull/17 for more details.")
 
 
-def _any_requires_grad(args, kwargs) -> bool:
-    return any(type(a) is Tensor and a.requires_grad for a in (*args, *kwargs.values()))
+def _any_requires_grad(inputs) -> bool:
+    return any(type(a) is Tensor and a.requires_grad for a in inputs)
 
 
-def check_inplace(self: Tensor, args=(), kwargs=None, differentiable: bool = True) -> bool:
+def check_inplace(self: Tensor, inputs=(), differentiable: bool = True) -> None:
     """PyTorch's refusals to modify ``self`` in place, checked before the op runs (inference
-    tensors: see ``bump_version``); returns whether grad mode is on.
+    tensors: see ``bump_version``).
 
-    With grad mode on and the op differentiable, when ``self`` or another input requires grad:
+    With grad mode on and the op differentiable, when ``self`` or another of the op's
+    ``inputs`` requires grad:
     views made in no_grad or inference mode, or by split/chunk/unbind, are refused; then views
     of a leaf (a tensor without grad_fn) requiring grad, then leaves requiring grad (also a view
     whose grad_fn is not yet brought up to date after its base changed: as in PyTorch).
     """
-    if not is_grad_enabled():
-        return False
-    needs = self.requires_grad
-    if not differentiable or not (needs or _any_requires_grad(args, kwargs or {})):
-        return True
-    base = self._base
+    if not is_grad_enabled() or not differentiable:
+        return
+    needs, base = self.requires_grad, self._base
+    if not needs and (base is None or not _any_requires_grad(inputs)):
+        return  # (only a view can be refused when self needs no grad: no scan for the rest)
     if base is not None:
         if self._view_no_grad or (self._view_multi is not None and self._grad_fn is None):
             raise RuntimeError(made_without_grad(self))
@@ -53,7 +53,6 @@ def check_inplace(self: Tensor, args=(), kwargs=None, differentiable: bool = Tru
             raise RuntimeError(VIEW_OF_LEAF)
     if needs and self._grad_fn is None:
         raise RuntimeError(LEAF)
-    return True
 
 
 def bump_version(self: Tensor) -> None:
