@@ -24,7 +24,7 @@ from . import _formula as F
 from ._backward import call, data, masked_zero, scale
 from ._core import binary_operands, floor_div_floats, method, quiet_array, value
 from .arithmetic import broadcast_error
-from .division import div
+from .division import div, int_zero_check
 from .errors import not_implemented
 
 __all__ = ["floor_divide", "remainder", "fmod", "atan2", "arctan2", "hypot", "xlogy", "fmax",
@@ -46,12 +46,6 @@ def _check_broadcast(a, b) -> None:
         np.broadcast_shapes(np.shape(getattr(a, "_data", a)), np.shape(getattr(b, "_data", b)))
     except ValueError:
         raise broadcast_error(a, b) from None
-
-
-def _int_zero_check(xa, xb, dt) -> None:
-    """An integer division by zero raises, as PyTorch's (unless nothing is computed: empty)."""
-    if dt.kind in "iub" and np.any(np.asarray(xb) == 0) and np.broadcast(xa, xb).size:
-        raise RuntimeError("ZeroDivisionError")
 
 
 class _Binary(Node):
@@ -101,7 +95,7 @@ def floor_divide(input, other):
     xa, xb, dt = _operands("floor_divide", input, other)
     if dt.kind == "b":
         raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
-    _int_zero_check(xa, xb, dt)
+    int_zero_check(xa, xb, dt)
     fn = floor_div_floats if dt.kind == "f" else np.floor_divide
     out = Tensor._wrap(quiet_array(fn, xa, xb, dt))
     if should_record(input, other) and dt.kind == "f":
@@ -150,7 +144,7 @@ def _rem(name, np_fn, node0, node1):
         xa, xb, dt = _operands(name, input, other)
         if dt.kind == "b":
             raise not_implemented(f"{name}_cpu", input.dtype)
-        _int_zero_check(xa, xb, dt)
+        int_zero_check(xa, xb, dt)
         out = Tensor._wrap(quiet_array(np_fn, xa, xb, dt))
         if not (should_record(input, other) and dt.kind == "f"):
             return out

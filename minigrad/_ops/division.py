@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._quiet import quiet, quietly, restore
+from .._quiet import quietly
 from .._tensor import Tensor
 from .._types import unsupported
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from . import _formula as F
 from ._core import (
     FUNCTION,
     MISSING,
@@ -23,6 +24,7 @@ from ._core import (
     broadcast_error,
     floor_div_floats,
     method,
+    quiet_array,
     value,
 )
 from .arguments import bad_operand
@@ -98,20 +100,26 @@ def _div_rounding(input, other, mode):
     a, b, nd = binary_operands(input, other)
     if a is NotImplemented:
         return NotImplemented
-    token = quiet()  # (x / 0, overflow: inf and NaN as in PyTorch, no NumPy warning)
+    fn = _trunc_divide if mode == "trunc" else floor_div_floats if nd.kind == "f" else \
+        np.floor_divide
     try:
-        if mode == "trunc":
-            q = np.trunc(np.true_divide(a, b))
-        else:
-            q = floor_div_floats(a, b) if nd.kind == "f" else np.floor_divide(a, b)
+        int_zero_check(a, b, nd)
+        out = Tensor._wrap(quiet_array(fn, a, b, nd))  # (x / 0, overflow: inf and NaN, silently)
     except ValueError:
         raise broadcast_error(input, other) from None
-    finally:
-        restore(token)
-    out = Tensor._wrap(np.asarray(q).astype(nd, copy=False))
     if should_record(input, other) and out._data.dtype.kind == "f":
         _record_div2(out, input, other, mode)
     return out
+
+
+def _trunc_divide(a, b):
+    return np.trunc(np.true_divide(a, b))
+
+
+def int_zero_check(xa, xb, dt) -> None:
+    """An integer division by zero raises, as PyTorch's (unless nothing is computed: empty)."""
+    if dt.kind in "iub" and np.any(np.asarray(xb) == 0) and np.broadcast(xa, xb).size:
+        raise RuntimeError("ZeroDivisionError")
 
 
 def _record_div2(out, input, other, mode):
@@ -131,8 +139,7 @@ class DivBackward2(DivBackward0):
     def backward(self, g):
         if self._s_rounding_mode is None:
             return DivBackward0.backward(self, g)
-        zero = g * 0  # PyTorch: zeros_like(grad), outside any graph
-        zero = zero.detach() if isinstance(zero, Tensor) else zero
+        zero = F.zeros(tuple(g.shape), g)  # PyTorch: zeros_like(grad), outside any graph
         return zero, zero
 
 

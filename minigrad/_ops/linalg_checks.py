@@ -9,21 +9,18 @@ RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)
 
 from __future__ import annotations
 
+from .errors import not_implemented
+
 __all__ = ["short", "no_bool", "check_mm", "check_addmm", "addmm_bias"]
-
-# C++ type names PyTorch's mm uses in its dtype error
-_C_NAMES = {"f": {4: "float", 8: "double"}, "i": {4: "int", 8: "long int"},
-            "u": {1: "unsigned char"}, "b": {1: "bool"}}
-
 
 def short(t) -> str:
     """A dtype's short PyTorch name: Float, Double, Long, Int, Byte, Bool."""
-    return t.dtype._legacy_name[:-6]
+    return t.dtype._cpp
 
 
 def no_bool(t, kernel):
     if t._data.dtype.kind == "b":
-        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+        raise not_implemented(kernel, t.dtype)
 
 
 def check_mm(a, b, first="self", second="mat2"):
@@ -37,7 +34,7 @@ def check_mm(a, b, first="self", second="mat2"):
     da, db = a._data.dtype, b._data.dtype
     if da != db:
         raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
-                           f"{_C_NAMES[da.kind][da.itemsize]} != {_C_NAMES[db.kind][db.itemsize]}")
+                           f"{a.dtype._c_type} != {b.dtype._c_type}")
     if da.kind == "b" and (n * m * k or first != "self"):  # (mm: no kernel runs on nothing)
         no_bool(a, "addmm_impl_cpu_")
 

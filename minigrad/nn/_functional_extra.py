@@ -15,18 +15,16 @@ import warnings
 import numpy as np
 
 from .._ops import _formula as F
+from .._ops.errors import cant_cast, not_implemented
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _more_losses as _more
-from ._loss_nodes import reduction_enum
+from ._loss_nodes import _UINT64, reduction_enum
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_loss",
            "smooth_l1_loss", "l1_loss", "embedding", "layer_norm", "batch_norm", "one_hot"]
 
-_UINT64 = 2**64 - 1
-_CPP = {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int",
-        "uint8": "Byte", "bool": "Bool"}
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight=None, size_average=None,
@@ -38,8 +36,8 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight=None, size_averag
                          f"size ({input.shape}) is deprecated. Please ensure they have the same "
                          "size.")
     if target.dtype != input.dtype:
-        raise RuntimeError(f"Found dtype {_CPP[target.dtype.name]} but expected "
-                           f"{_CPP[input.dtype.name]}")
+        raise RuntimeError(f"Found dtype {target.dtype._cpp} but expected "
+                           f"{input.dtype._cpp}")
     return _more.binary_cross_entropy(input, target, weight, code)
 
 
@@ -52,14 +50,12 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None,
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
     if not input.dtype.is_floating_point:
-        raise NotImplementedError(f"\"log_sigmoid_cpu\" not implemented for "
-                                  f"'{_CPP[input.dtype.name]}'")
+        raise not_implemented("log_sigmoid_cpu", input.dtype)
     if target.dtype.name == "bool":
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
                            "supported. Use the `^` or `logical_xor()` operator instead.")
     if not target.dtype.is_floating_point:
-        raise RuntimeError(f"result type {_CPP[input.dtype.name]} can't be cast to the desired "
-                           f"output type {_CPP[target.dtype.name]}")
+        raise cant_cast(input.dtype, target.dtype)
     return _more.binary_cross_entropy_with_logits(input, target, weight, code, pos_weight)
 
 
@@ -166,7 +162,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
         raise RuntimeError("'weight' must be 2-D")
     if idx.dtype.kind not in "iu":
         raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following "
-                           f"scalar types: Long, Int; but got torch.{_CPP[input.dtype.name]}"
+                           f"scalar types: Long, Int; but got torch.{input.dtype._cpp}"
                            "Tensor instead (while checking arguments for embedding)")
     rows = weight._data.shape[0]
     if idx.size and (idx.min() < 0 or idx.max() >= rows):
@@ -242,8 +238,7 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
                            f"[*, {', '.join(map(str, shape))}], but got input of size"
                            f"{list(input.shape)}")
     if not input.dtype.is_floating_point:
-        raise NotImplementedError(f"\"LayerNormKernelImpl\" not implemented for "
-                                  f"'{_CPP[input.dtype.name]}'")
+        raise not_implemented("LayerNormKernelImpl", input.dtype)
     x = input._data
     axes = tuple(range(x.ndim - len(shape), x.ndim))
     token = quiet()  # inf and NaN rows give NaN, without NumPy's warnings

@@ -16,9 +16,11 @@ import numpy as np
 
 from .. import _sampling
 from .._creation import default_generator
+from .._dtype import float32
 from .._ops import activation as _activation
 from .._ops import arithmetic as _arith
 from .._ops._core import broadcast_error
+from .._ops.errors import cant_cast
 from .._tensor import Tensor
 from . import _loss_nodes as _loss
 from ._functional_extra import (  # (they call _broadcast, defined below, lazily)
@@ -95,8 +97,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
         return input
     d = input._data
     if d.dtype.kind != "f":
-        raise RuntimeError("result type Float can't be cast to the desired output type "
-                           f"{input.dtype._legacy_name[:-6]}")
+        raise cant_cast(float32, input.dtype)
     if p == 1:
         mask = np.zeros((), d.dtype)
     else:

@@ -260,8 +260,33 @@ def _dtype_kernels() -> list:
     return calls
 
 
+def _rounded_division_and_products() -> list:
+    """Integer division by zero with a rounding mode, its cast without NumPy's warning, the
+    gradient of a rounded division at an infinite gradient; products, losses, layer_norm and
+    dropout on dtypes they refuse (PyTorch's names for every dtype)."""
+    calls = []
+    for mode in ("trunc", "floor"):
+        for other in ("L.tensor([0, 1, 2])", "0", "L.tensor([2, 2, 2])", "L.tensor([0, 1])"):
+            calls.append(f"L.div(L.tensor([5, -7, 3]), {other}, rounding_mode='{mode}')")
+        calls += [f"L.tensor([1.5, -2.5]).div(L.tensor([0., 2.]), rounding_mode='{mode}')",
+                  f"(lambda x: (x.div(2, rounding_mode='{mode}').backward("
+                  "L.tensor([float('inf'), 1.])), x.grad)[1])"
+                  "(L.tensor([1.5, 2.5], requires_grad=True))"]
+    for d in ("float16", "int16", "int8", "float64", "int64"):
+        calls += [f"L.ones(2, 2, dtype=L.{d}).mm(L.ones(2, 2))",
+                  f"L.ones(2, 2).matmul(L.ones(2, dtype=L.{d}))",
+                  f"L.nn.functional.binary_cross_entropy_with_logits(L.ones(2, dtype=L.{d}), "
+                  "L.ones(2))",
+                  f"L.nn.functional.binary_cross_entropy_with_logits(L.ones(2), "
+                  f"L.ones(2, dtype=L.{d}))",
+                  f"L.nn.functional.layer_norm(L.ones(2, 3, dtype=L.{d}), (3,))"]
+        if d.startswith("int"):  # (on floats dropout draws random numbers: not compared here)
+            calls.append(f"L.nn.functional.dropout(L.ones(2, dtype=L.{d}), 0.5)")
+    return calls
+
+
 PROBES = (_creation() + _reductions() + _shapes_and_conversions() + _binary()
-          + _zero_d_and_empty() + _dtype_kernels())
+          + _zero_d_and_empty() + _dtype_kernels() + _rounded_division_and_products())
 
 OPEN = {
     # not minigrad methods yet (another helper adds them)
