@@ -182,11 +182,12 @@ def test_cross_entropy_training_step_matches_torch(torch):
 @pytest.mark.parametrize("create_graph", [False, True])
 @pytest.mark.parametrize("layout", ["contiguous", "transposed"])
 @pytest.mark.parametrize("finite", [True, False])
+@pytest.mark.parametrize("shape", [(6, 5), (64, 128)])  # np.where below 4,096 elements, bits above
 def test_relu_gradient_is_torch_bit_for_bit_at_inf_nan_and_signed_zero(torch, dtype, create_graph,
-                                                                         layout, finite):
+                                                                         layout, finite, shape):
     """threshold_backward gives +0 where the input was <= 0 (also for a negative, infinite or
     NaN incoming gradient) and the gradient's own bits elsewhere (where the input is NaN too)."""
-    a, g = _arrays((6, 5), (6, 5), seed=4)
+    a, g = _arrays(shape, shape, seed=4)
     a.flat[:8] = [-1, -1, -1, -1, 0, np.nan, 2, 3]
     g.flat[:8] = [-2, -3, -4, -5, -0.0, -0.0, -0.0, -6]
     if not finite:
