@@ -60,9 +60,8 @@ class MseLossBackward0(Node):
 
     def backward(self, g):
         diff = value(self._s_self) - value(self._s_target)
-        # (a mean of nothing: NaN, on no elements; the gradient of a broadcast input is 0)
-        scale = (2.0 / self._numel if self._numel else float("nan")) \
-            if self._s_reduction == 1 else 2.0
+        scale = 2.0 / (self._numel or 1) if self._s_reduction == 1 else 2.0  # (no elements:
+        # the gradient is empty, whatever the scale)
         grad = diff * scale * g
         need_target = self.next_functions[1][0] is not None
         return grad, (-grad if need_target else None)
@@ -102,6 +101,7 @@ class NllLossBackward0(Node):
     saved = ("ignore_index", "reduction", "self", "target", "total_weight", "weight")
     saved_tensors_names = ("self", "target", "total_weight", "weight")
     _s_weight = None
+    _counted = None  # rows whose target is not ignore_index (set only if some are ignored)
 
     @property
     def _s_total_weight(self):  # made on demand: the backward formula uses the array
@@ -119,18 +119,17 @@ class NllLossBackward0(Node):
         w = self._w
         if self._s_reduction == 1:
             w = w / self._total
-        if g.ndim == 0:  # a mean or a sum: each target entry gets -w * g (a scatter, 2x faster)
-            return self._one_hot(-w * g)
-        if self._s_reduction == 0 and len(self._shape) > 1:  # one gradient per sample
-            g = np.expand_dims(g, 1)  # (broadcast along the class dimension)
-        # only the target entries see g: elsewhere 0, even where g is inf or nan
-        return np.where(self._one_hot(True), g * self._one_hot(-w), 0.0)
+        # each target entry gets -w * g (its sample's g for reduction='none', in the order of
+        # the rows); elsewhere 0, even where g is inf or nan: one scatter
+        values = -w * (g if g.ndim == 0 else g.reshape(-1))
+        if self._counted is not None:  # an ignored row gets 0, even from an inf or NaN g
+            values = np.where(self._counted, values, self._dtype.type(0))
+        return self._one_hot(values)
 
     def _one_hot(self, values):
         """``values`` at each (sample, target class), zeros elsewhere, in the input's layout."""
         shape = self._shape
-        dtype = bool if values is True else self._dtype
-        flat = np.zeros((self._rows.size, shape[1] if len(shape) > 1 else shape[0]), dtype)
+        flat = np.zeros((self._rows.size, shape[1] if len(shape) > 1 else shape[0]), self._dtype)
         flat[self._rows, self._cols] = values
         if len(shape) == 1:
             return flat[0]
@@ -241,6 +240,7 @@ def _nll(input, target, weight, ignore_index, reduction, node_cls):
     rows = _arange(t.size)
     token = quiet()  # -inf * a zero weight, 0 / 0: NaN as in PyTorch, no NumPy warning
     try:
+        counted = None  # rows whose target is not ignore_index, if some are
         if weight is None and not 0 <= ignore_index < n_classes and _all_classes(t, n_classes):
             cols, w = t, np.array(1, dtype)  # the common case: every row counts once
             losses = -x[rows, cols]
@@ -250,6 +250,9 @@ def _nll(input, target, weight, ignore_index, reduction, node_cls):
                              ignore_index, dtype)
             cols = np.where(t == ignore_index, 0, t)
             losses = -x[rows, cols] * w
+            if (t == ignore_index).any():  # an ignored row is 0, even where x is inf or NaN
+                counted = t != ignore_index
+                losses = np.where(counted, losses, dtype.type(0))
             total = np.asarray(np.add.reduce(w), dtype)
         if reduction == 1:  # (no sample counts: 0 / 0 is nan, as in PyTorch)
             data = np.asarray(np.add.reduce(losses) / total)
@@ -270,6 +273,7 @@ def _nll(input, target, weight, ignore_index, reduction, node_cls):
         if weight is not None:
             node._s_weight = SavedTensor(weight)
         node._rows, node._cols, node._w, node._total = rows, cols, w, total
+        node._counted = counted
         node._shape, node._dtype = input._data.shape, dtype
         record(node, out, input)
     return out

@@ -310,3 +310,34 @@ def _outcome(fn, *args):
         return fn(*args)
     except Exception as e:  # noqa: BLE001 - either library's error is the result compared
         return type(e).__name__, norm(str(e))
+
+
+# ---------------------------------------------------------------- nll_loss's one scatter
+@pytest.mark.parametrize("shape", [(5,), (4, 3), (2, 3, 4), (2, 3, 2, 2)])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("ignore_index", [-100, 1])
+def test_nll_loss_gradient_is_one_scatter_with_ignored_rows_at_zero(torch, shape, reduction,
+                                                                     weighted, ignore_index):
+    """Every target entry gets -w * g (its own sample's g for 'none'); an ignored row gets 0,
+    in the loss and in the gradient, even where the input or the incoming gradient is inf/NaN."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal(shape).astype(np.float32)
+    x.flat[0] = -np.inf
+    classes = shape[1] if len(shape) > 1 else shape[0]
+    t = rng.integers(0, classes, () if len(shape) == 1 else (shape[0],) + shape[2:])
+    t.flat[0] = 1
+    w = rng.random(classes).astype(np.float32)
+    results = []
+    for lib in (torch, mg):
+        xt = lib.tensor(x, requires_grad=True)
+        loss = lib.nn.functional.nll_loss(xt, lib.tensor(t), weight=lib.tensor(w) if weighted
+                                          else None, ignore_index=ignore_index,
+                                          reduction=reduction)
+        g = np.full(loss.shape, 2.0, np.float32)
+        g.flat[0], g.flat[-1] = np.inf, np.nan
+        loss.backward(lib.tensor(g))
+        results.append((loss.detach().numpy(), xt.grad.numpy()))
+    for m, t_ in zip(*results):
+        assert m.shape == t_.shape
+        np.testing.assert_allclose(m, t_, rtol=1e-6, equal_nan=True)
