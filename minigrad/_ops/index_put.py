@@ -24,8 +24,8 @@ from . import _formula as F
 from ._core import method
 from .index_checks import check_bounds, mask_fits, numpy_index
 from .indexing import _as_index
-from .inplace_checks import SHARED_WITH_INPUT
-from .views import overlapping, shared_memory
+from .inplace_checks import SHARED_WITH_INPUT, overlaps
+from .views import overlapping
 
 __all__ = ["index_put", "put_in_place", "values_must_be_a_tensor", "expanded_warning"]
 
@@ -182,19 +182,6 @@ def index_put(input, indices, values, accumulate: bool = False):
     return _index_put(input, indices, values, accumulate)
 
 
-def _shares(self: Tensor, a) -> bool:
-    """Whether ``a`` (an index or the values) shares memory with ``self`` at all (PyTorch's
-    ``assert_no_overlap``); looked at only when they could (one a view, or one version
-    counter or array between them)."""
-    dst = self._data
-    if a is self:
-        return True
-    if not (a._vc is self._vc or a._data is dst or a._data.base is not None
-            or dst.base is not None):
-        return False
-    return shared_memory(dst, a._data) is not None
-
-
 def put_in_place(self, indices, values, accumulate: bool = False):
     """``index_put`` as ``index_put_`` runs it on ``self`` (see ``_in_place_checks``)."""
     expanded = overlapping(self._data)
@@ -214,7 +201,7 @@ def _in_place_checks(self, indices, values, fills: bool, expanded: bool) -> None
             expanded_warning("masked_fill_", "mask", "scalar")
         return
     for a in (values, *indices):
-        if isinstance(a, Tensor) and _shares(self, a):
+        if isinstance(a, Tensor) and overlaps(self, a, full=True):
             raise RuntimeError(SHARED_WITH_INPUT)
 
 
