@@ -141,7 +141,10 @@ def _expandable(shape: tuple, to: tuple) -> bool:
 
 def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
                expanded: bool | None = None):
-    """``expanded``: None out of place, else (in place) whether ``input``'s memory is."""
+    """``expanded``: None out of place, else (in place) whether ``input``'s memory is. Into
+    expanded memory PyTorch writes only the indexed elements, one after the other (elements
+    sharing memory then all show the last write): done there, after every check, the result
+    a copy of what the memory then holds (so writing it back changes nothing)."""
     recorded = should_record(input, values)  # (a stale view's refusal comes before the rest)
     _count(input, indices)
     fills = _fills_by_mask(input, indices, values, accumulate)
@@ -162,12 +165,12 @@ def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
                 f"{input.dtype._legacy_name[:-6]} for the destination and "
                 f"{values.dtype._legacy_name[:-6]} for the source.")
     where = check_bounds(input._data.shape, where) if not fills else _mask_where(indices)
-    data = np.array(input._data)
+    data = input._data if expanded else np.array(input._data)
     if accumulate:
         np.add.at(data, where, values._data)
     else:
         data[where] = values._data.reshape(()) if fills else values._data
-    out = Tensor._wrap(data)
+    out = Tensor._wrap(np.array(data) if expanded else data)
     if recorded:
         node = cls()
         node._s_accumulate, node._s_indices, node._where = accumulate, tuple(indices), where
@@ -184,11 +187,7 @@ def index_put(input, indices, values, accumulate: bool = False):
 
 def put_in_place(self, indices, values, accumulate: bool = False):
     """``index_put`` as ``index_put_`` runs it on ``self`` (see ``_in_place_checks``)."""
-    expanded = overlapping(self._data)
-    out = _index_put(self, indices, values, accumulate, expanded=expanded)
-    if expanded:
-        _write_through(self, indices, values, accumulate, out)
-    return out
+    return _index_put(self, indices, values, accumulate, expanded=overlapping(self._data))
 
 
 def _in_place_checks(self, indices, values, fills: bool, expanded: bool) -> None:
@@ -203,18 +202,3 @@ def _in_place_checks(self, indices, values, fills: bool, expanded: bool) -> None
     for a in (values, *indices):
         if isinstance(a, Tensor) and overlaps(self, a, full=True):
             raise RuntimeError(SHARED_WITH_INPUT)
-
-
-def _write_through(self, indices, values, accumulate: bool, out) -> None:
-    """Into expanded memory PyTorch writes only the indexed elements, one after the other
-    (elements sharing memory then all show the last write): done here, after every check, and
-    ``out`` made to hold what the memory then holds (so writing it back changes nothing)."""
-    where = check_bounds(self._data.shape, numpy_index(
-        self, [None if i is None else _as_index(i) for i in indices]))
-    if accumulate:
-        np.add.at(self._data, where, values._data)
-    elif _fills_by_mask(self, indices, values, accumulate):
-        self._data[_mask_where(indices)] = values._data.reshape(())
-    else:
-        self._data[where] = values._data
-    out._data = np.array(self._data)
