@@ -94,7 +94,7 @@ def check_bounds(shape: tuple, where: tuple) -> tuple:
         if type(a) is slice:
             dim += 1
         elif a.dtype.kind == "b":
-            found += [(None, (int(a.sum()),), 0)] * a.ndim
+            found += [(None, a, 0)] * a.ndim  # (the mask: counted only on the error path)
             dim += a.ndim
         else:
             n = shape[dim]
@@ -102,7 +102,10 @@ def check_bounds(shape: tuple, where: tuple) -> tuple:
                 ok = False
             found.append((a, a.shape, n))
             dim += 1
-    return where if ok else _out_of_bounds(shape, where, found)
+    if ok:
+        return where
+    found = [(None, (int(s.sum()),), 0) if a is None else (a, s, n) for a, s, n in found]
+    return _out_of_bounds(shape, where, found)
 
 
 def _kept_sizes(shape: tuple, where: tuple) -> list:

@@ -24,8 +24,8 @@ from . import _formula as F
 from ._core import method
 from .index_checks import check_bounds, mask_fits, numpy_index
 from .indexing import _as_index
-from .inplace_checks import SHARED_WITH_INPUT
-from .views import overlapping, shared_memory
+from .inplace_checks import SHARED_WITH_INPUT, overlaps
+from .views import overlapping
 
 __all__ = ["index_put", "put_in_place", "values_must_be_a_tensor", "expanded_warning"]
 
@@ -141,7 +141,10 @@ def _expandable(shape: tuple, to: tuple) -> bool:
 
 def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
                expanded: bool | None = None):
-    """``expanded``: None out of place, else (in place) whether ``input``'s memory is."""
+    """``expanded``: None out of place, else (in place) whether ``input``'s memory is. Into
+    expanded memory PyTorch writes only the indexed elements, one after the other (elements
+    sharing memory then all show the last write): done there, after every check, the result
+    a copy of what the memory then holds (so writing it back changes nothing)."""
     recorded = should_record(input, values)  # (a stale view's refusal comes before the rest)
     _count(input, indices)
     fills = _fills_by_mask(input, indices, values, accumulate)
@@ -162,12 +165,12 @@ def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
                 f"{input.dtype._legacy_name[:-6]} for the destination and "
                 f"{values.dtype._legacy_name[:-6]} for the source.")
     where = check_bounds(input._data.shape, where) if not fills else _mask_where(indices)
-    data = np.array(input._data)
+    data = input._data if expanded else np.array(input._data)
     if accumulate:
         np.add.at(data, where, values._data)
     else:
         data[where] = values._data.reshape(()) if fills else values._data
-    out = Tensor._wrap(data)
+    out = Tensor._wrap(np.array(data) if expanded else data)
     if recorded:
         node = cls()
         node._s_accumulate, node._s_indices, node._where = accumulate, tuple(indices), where
@@ -182,26 +185,9 @@ def index_put(input, indices, values, accumulate: bool = False):
     return _index_put(input, indices, values, accumulate)
 
 
-def _shares(self: Tensor, a) -> bool:
-    """Whether ``a`` (an index or the values) shares memory with ``self`` at all (PyTorch's
-    ``assert_no_overlap``); looked at only when they could (one a view, or one version
-    counter or array between them)."""
-    dst = self._data
-    if a is self:
-        return True
-    if not (a._vc is self._vc or a._data is dst or a._data.base is not None
-            or dst.base is not None):
-        return False
-    return shared_memory(dst, a._data) is not None
-
-
 def put_in_place(self, indices, values, accumulate: bool = False):
     """``index_put`` as ``index_put_`` runs it on ``self`` (see ``_in_place_checks``)."""
-    expanded = overlapping(self._data)
-    out = _index_put(self, indices, values, accumulate, expanded=expanded)
-    if expanded:
-        _write_through(self, indices, values, accumulate, out)
-    return out
+    return _index_put(self, indices, values, accumulate, expanded=overlapping(self._data))
 
 
 def _in_place_checks(self, indices, values, fills: bool, expanded: bool) -> None:
@@ -214,20 +200,5 @@ def _in_place_checks(self, indices, values, fills: bool, expanded: bool) -> None
             expanded_warning("masked_fill_", "mask", "scalar")
         return
     for a in (values, *indices):
-        if isinstance(a, Tensor) and _shares(self, a):
+        if isinstance(a, Tensor) and overlaps(self, a, full=True):
             raise RuntimeError(SHARED_WITH_INPUT)
-
-
-def _write_through(self, indices, values, accumulate: bool, out) -> None:
-    """Into expanded memory PyTorch writes only the indexed elements, one after the other
-    (elements sharing memory then all show the last write): done here, after every check, and
-    ``out`` made to hold what the memory then holds (so writing it back changes nothing)."""
-    where = check_bounds(self._data.shape, numpy_index(
-        self, [None if i is None else _as_index(i) for i in indices]))
-    if accumulate:
-        np.add.at(self._data, where, values._data)
-    elif _fills_by_mask(self, indices, values, accumulate):
-        self._data[_mask_where(indices)] = values._data.reshape(())
-    else:
-        self._data[where] = values._data
-    out._data = np.array(self._data)

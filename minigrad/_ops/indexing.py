@@ -79,26 +79,23 @@ class AliasBackward0(Node):
 @method("select")
 def select(input, dim: int, index: int):
     """The view ``input[..., index, ...]`` with ``index`` at dimension ``dim``."""
-    try:
-        return _select(input, dim, index)
-    except IndexError as e:  # indexing's message names the dim; select()'s names the whole shape
-        if not str(e).startswith("index "):
-            raise
-        raise IndexError(f"select(): index {index} out of range for tensor of size "
-                         f"[{', '.join(map(str, input._data.shape))}] at dimension "
-                         f"{input._wrap_dim(dim)}") from None
+    return _select(input, dim, index)
 
 
 def _select(input, dim: int, index: int, place=None):
     """``select``; ``place``: where the index sits in ``x[...]``'s tuple (PyTorch names that
-    as the dimension when the index is out of bounds)."""
+    as the dimension when the index is out of bounds), None for select()'s own message (which
+    names the whole shape)."""
     shape = input._data.shape
     if not shape:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
     d = input._wrap_dim(dim)
     if not -shape[d] <= index < shape[d]:
-        raise IndexError(f"index {index} is out of bounds for dimension "
-                         f"{d if place is None else place} with size {shape[d]}")
+        if place is None:
+            raise IndexError(f"select(): index {index} out of range for tensor of size "
+                             f"[{', '.join(map(str, shape))}] at dimension {d}")
+        raise IndexError(f"index {index} is out of bounds for dimension {place} "
+                         f"with size {shape[d]}")
     where = _along(d, index % shape[d])
     node = None
     if should_record(input):
@@ -266,7 +263,7 @@ def getitem(self, index):
         if _is_int(index) and not isinstance(index, Tensor):
             if not self._data.ndim:
                 raise _zero_dim(index)
-            return _select(self, 0, index)
+            return _select(self, 0, index, 0)
         if index is None:
             return unsqueeze(self, 0)
         if index is Ellipsis:

@@ -14,7 +14,7 @@ from .._tensor import Tensor
 from ..autograd.grad_mode import is_grad_enabled, is_inference_mode_enabled
 from .views import MULTI, made_without_grad, overlapping, shared_memory
 
-__all__ = ["check_inplace", "check_memory", "bump_version", "LEAF", "VIEW_OF_LEAF"]
+__all__ = ["check_inplace", "check_memory", "overlaps", "bump_version", "LEAF", "VIEW_OF_LEAF"]
 
 
 LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
@@ -72,18 +72,28 @@ SHARED_WITH_INPUT = f"unsupported operation: some elements of the input tensor a
                     f"written-to tensor {ONE_LOCATION}"
 
 
-def check_memory(self: Tensor, inputs, fills: bool = False, full: bool = False) -> None:
+def check_memory(self: Tensor, inputs, fills: bool = False) -> None:
     """PyTorch's refusals to write where the result would depend on the order of the writes,
     checked before anything else: memory that several of ``self``'s elements share (unless the
-    op ``fills`` it with one number), and an input overlapping ``self`` partly (or, ``full``,
-    at all). Only looked at when ``self`` or the input is a view or they share a version
-    counter (an ordinary op on two tensors of their own pays nothing)."""
+    op ``fills`` it with one number), and an input overlapping ``self`` partly."""
     dst = self._data
     if not dst.flags.writeable or (not fills and overlapping(dst)):
         raise RuntimeError(SHARED_BY_ELEMENTS)
     for a in inputs:
-        if type(a) is Tensor and a is not self and (
-                a._vc is self._vc or a._data.base is not None or dst.base is not None):
-            how = shared_memory(dst, a._data)
-            if how == "partial" or (full and how):
-                raise RuntimeError(SHARED_WITH_INPUT)
+        if type(a) is Tensor and a is not self and overlaps(self, a):
+            raise RuntimeError(SHARED_WITH_INPUT)
+
+
+def overlaps(self: Tensor, a: Tensor, full: bool = False) -> bool:
+    """Whether the tensor ``a`` shares memory with ``self`` partly (or, ``full``, at all:
+    PyTorch's ``assert_no_overlap``, ``a`` being ``self`` included). Only looked at when they
+    could (one a view, or one version counter or array between them): an ordinary op on two
+    tensors of their own pays nothing."""
+    dst = self._data
+    if a is self:
+        return full
+    if not (a._vc is self._vc or a._data is dst or a._data.base is not None
+            or dst.base is not None):
+        return False
+    how = shared_memory(dst, a._data)
+    return how == "partial" or (full and how is not None)
