@@ -140,7 +140,7 @@ def _strides2(d) -> tuple:
     return s0 // d.itemsize, s1 // d.itemsize
 
 
-def _save_mm(node, a, b, self_first: bool = False):
+def _save_mm(node, a, b):
     """What mm-like nodes keep: the operands (see _save_operands), both sizes, and an operand's
     strides only if it needs a gradient (as PyTorch: its gradient is made in that layout)."""
     (_, a_sizes, a_strides), (_, b_sizes, b_strides) = _attributes(node.operands)
@@ -148,11 +148,11 @@ def _save_mm(node, a, b, self_first: bool = False):
     saved[a_sizes], saved[b_sizes] = ad.shape, bd.shape
     saved[a_strides] = _strides2(ad) if a._requires_grad else ()
     saved[b_strides] = _strides2(bd) if b._requires_grad else ()
-    return _save_operands(node, a, b, self_first)
+    return _save_operands(node, a, b)
 
 
 def _save_addmm(node, mat1, mat2):
-    """:func:`_save_mm` for addmm (``self_first``), written out: nn.Linear saves at every step,
+    """:func:`_save_mm` for addmm (mat1 packed first), written out: nn.Linear saves at every step,
     and plain attribute stores take half the time of the generic name look-ups."""
     a, b = mat1._data, mat2._data
     node._s_mat1_sym_sizes, node._s_mat2_sym_sizes = a.shape, b.shape
@@ -236,7 +236,6 @@ class AddmmBackward0(Node):
 
     saved = ("alpha", "beta", "mat1", "mat1_sym_sizes", "mat1_sym_strides", "mat2",
              "mat2_sym_sizes", "mat2_sym_strides")
-    operands = ("mat1", "mat2")
     _s_alpha = _s_beta = 1
     _s_mat1 = _s_mat2 = None
     _s_mat1_sym_strides = _s_mat2_sym_strides = ()  # (strides: only of an input needing grad)
