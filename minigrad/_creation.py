@@ -193,24 +193,24 @@ def _like(input, dtype, fn):
     if not isinstance(input, Tensor):
         raise TypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")
-    return input._data.shape, (_check_dtype(dtype, fn) or input.dtype).np
+    return (_check_dtype(dtype, fn) or input.dtype).np
 
 
-def _laid_out_like(input, d) -> np.ndarray:
-    """Zeros of dtype ``d`` laid out as PyTorch's ``*_like(input)`` lays out its result
+def _laid_out_like(input, d, fill=0) -> np.ndarray:
+    """``fill`` in dtype ``d``, laid out as PyTorch's ``*_like(input)`` lays out its result
     (``memory_format=torch.preserve_format``): a transposed input gives a transposed result,
     an input whose elements share memory (``expand``) a row-major one."""
     data = input._data
     if data.flags.c_contiguous or any(st == 0 and n > 1 for n, st in
                                       zip(data.shape, data.strides)):
-        return np.zeros(data.shape, d)
-    return np.zeros_like(data, dtype=d)  # (NumPy's order="K": the input's axis order)
+        return np.full(data.shape, fill, d)
+    return np.full_like(data, fill, dtype=d)  # (NumPy's order="K": the input's axis order)
 
 
 def _random_like(input, dtype, requires_grad, fn, kernel, draw) -> Tensor:
     """``rand_like``/``randn_like``: ``draw(generator, n, dtype, contiguous)`` numbers written
     into the new tensor's memory in order, as PyTorch's sampling kernels write them."""
-    _, d = _like(input, dtype, fn + "_like")
+    d = _like(input, dtype, fn + "_like")
     if d.kind != "f":
         raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{from_numpy_dtype(d)._cpp}'")
@@ -223,15 +223,13 @@ def _random_like(input, dtype, requires_grad, fn, kernel, draw) -> Tensor:
 
 def ones_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     check_device(device)
-    shape, d = _like(input, dtype, "ones_like")
-    out = _laid_out_like(input, d)
-    out[...] = 1
-    return _finish(out, requires_grad, device)
+    d = _like(input, dtype, "ones_like")
+    return _finish(_laid_out_like(input, d, 1), requires_grad, device)
 
 
 def zeros_like(input, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     check_device(device)
-    shape, d = _like(input, dtype, "zeros_like")
+    d = _like(input, dtype, "zeros_like")
     return _finish(_laid_out_like(input, d), requires_grad, device)
 
 
@@ -243,11 +241,9 @@ def empty_like(input, *, dtype=None, device=None, requires_grad: bool = False) -
 def full_like(input, fill_value, *, dtype=None, device=None,
               requires_grad: bool = False) -> Tensor:
     check_device(device)
-    shape, d = _like(input, dtype, "full_like")
+    d = _like(input, dtype, "full_like")
     value = _fill_value(fill_value, from_numpy_dtype(d), "full_like")
-    out = _laid_out_like(input, d)
-    out[...] = value
-    return _finish(out, requires_grad, device)
+    return _finish(_laid_out_like(input, d, value), requires_grad, device)
 
 
 def arange(start=_REQUIRED, end=None, step=1, *, dtype=None, device=None,
