@@ -16,6 +16,7 @@ import numpy as np
 
 from .._ops import _formula as F
 from .._ops.errors import cant_cast, not_implemented
+from .._ops.movement import _infer_size
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
@@ -128,7 +129,8 @@ class EmbeddingDenseBackwardBackward0(Node):
         rows = F.index(gg, (Tensor._wrap(idx),), idx)
         if self._pad >= 0:
             rows = F.masked_zero(rows, (idx == self._pad)[:, None])
-        return (rows.reshape(self._idx.shape + (-1,)),)
+        # PyTorch's formula reshapes to (*indices.shape, -1): no indices meet reshape's error
+        return (rows.reshape(_infer_size(self._idx.shape + (-1,), rows.size)),)
 
 
 def embedding_dense_backward(g, idx, rows: int, pad: int, by_freq: bool):
@@ -136,7 +138,8 @@ def embedding_dense_backward(g, idx, rows: int, pad: int, by_freq: bool):
     ``idx[i]`` (none into ``pad``; divided by how often ``idx[i]`` occurs if ``by_freq``).
     On tensors an op of its own, as PyTorch's (``EmbeddingDenseBackwardBackward0``)."""
     flat = idx.reshape(-1)
-    gd = F.data(g).reshape(flat.size, -1)
+    gd = F.data(g)
+    gd = gd.reshape(flat.size, gd.shape[-1])  # (-1 fails for no indices)
     if by_freq:
         gd = gd / np.bincount(flat, minlength=rows)[flat][:, None].astype(gd.dtype)
     out = np.zeros((rows, gd.shape[-1]), gd.dtype)
