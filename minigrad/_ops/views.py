@@ -158,8 +158,10 @@ class Placement:
         if self._geometry is None:
             v, b = self.arrays
             item = v.itemsize
+            # (a view whose memory ``.data =`` swapped: its offset in its own memory, as PyTorch's)
+            start = b.ctypes.data if _owner(v) is _owner(b) else _owner(v).ctypes.data
             self._geometry = (v.shape, tuple(s // item for s in v.strides),
-                              (v.ctypes.data - b.ctypes.data) // item)
+                              (v.ctypes.data - start) // item)
         return self._geometry
 
     def where(self) -> np.ndarray:
@@ -181,6 +183,13 @@ class Placement:
         if self._row_major is False:
             self._row_major = _strided_positions(self.where(), int(np.prod(self.base_shape)))
         return self._row_major
+
+
+def _owner(a: np.ndarray) -> np.ndarray:
+    """The array that owns ``a``'s memory (the end of its chain of ``.base``)."""
+    while isinstance(a.base, np.ndarray):
+        a = a.base
+    return a
 
 
 def _strided_positions(where: np.ndarray, size: int) -> tuple | None:
@@ -225,8 +234,12 @@ class AsStridedBackward0(Node):
     def backward(self, g):
         p = self._placement
         at = p.row_major()
-        if at is None:  # elements read twice: their gradients add up
-            return (put_flat(F.zeros(p.base_shape, g), p.where(), g, True),)
+        if at is None:  # elements read twice (their gradients add up), or outside the base
+            where, size = p.where(), int(np.prod(p.base_shape))
+            outside = (where < 0) | (where >= size)  # (memory swapped by `.data =`: dropped)
+            if outside.any():
+                where, g = np.where(outside, 0, where), F.masked_zero(g, outside)
+            return (put_flat(F.zeros(p.base_shape, g), where, g, True),)
         storage = F.zeros((int(np.prod(p.base_shape)),), g)  # (PyTorch's as_strided_backward)
         F.copy_(F.strided(storage, at), g)
         return (F.strided(storage, (p.base_shape, _row_major_strides(p.base_shape), 0)),)
