@@ -159,7 +159,7 @@ class Placement:
             v, b = self.arrays
             item = v.itemsize
             # (a view whose memory ``.data =`` swapped: its offset in its own memory, as PyTorch's)
-            start = b.ctypes.data if _owner(v) is _owner(b) else _owner(v).ctypes.data
+            start = b.ctypes.data if _within(v, b) else _owner(v).ctypes.data
             self._geometry = (v.shape, tuple(s // item for s in v.strides),
                               (v.ctypes.data - start) // item)
         return self._geometry
@@ -187,9 +187,25 @@ class Placement:
 
 def _owner(a: np.ndarray) -> np.ndarray:
     """The array that owns ``a``'s memory (the end of its chain of ``.base``)."""
-    while isinstance(a.base, np.ndarray):
+    owner = a
+    while getattr(a, "base", None) is not None:  # (as_strided puts a non-array in the chain)
         a = a.base
-    return a
+        if isinstance(a, np.ndarray):
+            owner = a
+    return owner
+
+
+def _within(v: np.ndarray, b: np.ndarray) -> bool:
+    """Whether the memory ``v`` reads lies in ``b``'s."""
+    def bounds(a):
+        lo = hi = a.ctypes.data
+        for n, s in zip(a.shape, a.strides):
+            lo, hi = (lo + (n - 1) * s, hi) if s < 0 else (lo, hi + (n - 1) * s)
+        return lo, hi + a.itemsize
+    if not v.size:
+        return True
+    (vlo, vhi), (blo, bhi) = bounds(v), bounds(b)
+    return blo <= vlo and vhi <= bhi
 
 
 def _strided_positions(where: np.ndarray, size: int) -> tuple | None:
