@@ -8,6 +8,7 @@ themselves live in ``minigrad/_ops/`` and are attached to this class there.
 
 from __future__ import annotations
 
+import math
 import warnings
 import weakref
 from array import array
@@ -148,7 +149,9 @@ class Tensor:
         return self._data.flags.c_contiguous
 
     def stride(self, dim: int | None = None):
-        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        d = self._data  # (NumPy gives an empty array zero strides; PyTorch row-major ones)
+        strides = tuple(s // d.itemsize for s in d.strides) if d.size or any(d.strides) else \
+            tuple(math.prod(max(n, 1) for n in d.shape[k + 1:]) for k in range(d.ndim))
         return strides if dim is None else strides[self._wrap_dim(dim)]
 
     @property

@@ -303,7 +303,10 @@ class GraphRoot(Node):
 def _recorded_copy(g, like: np.ndarray):
     """A copy of tensor ``g`` in ``like``'s layout that is part of the graph (PyTorch's
     ``CopyBackwards``)."""
-    t = Tensor._wrap(in_layout_of(like, g._data, False))
+    data = g._data
+    if data.shape != like.shape:  # (a leaf `.data =` reshaped: copy_'s broadcast and errors)
+        data = Tensor._wrap(np.empty(like.shape, data.dtype)).copy_(g.detach())._data
+    t = Tensor._wrap(in_layout_of(like, data, False))
     if should_record(g):
         record(CopyBackwards(), t, None, g)
     return t
