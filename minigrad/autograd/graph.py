@@ -152,7 +152,7 @@ class Node(metaclass=_NodeMeta):
         if name.startswith("_saved_") and name[7:] in type(self).saved:
             value = getattr(self, "_s_" + name[7:], None)
             if type(value) is SavedTensor:
-                return value.unpack()
+                return value.unpack(self)
             if name[7:] in type(self).saved_tensors_names and isinstance(value, (int, float)):
                 return Tensor._wrap(np.array(value))
             return tuple(value) if type(value) is list else value  # int lists come as tuples
