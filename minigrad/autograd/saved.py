@@ -26,7 +26,7 @@ from .._state import local as _mode
 from .._tensor import Tensor
 
 __all__ = ["SavedTensor", "FREED_MESSAGE", "DETACHED_MESSAGE", "INFERENCE_MESSAGE",
-           "default_hooks"]
+           "default_hooks", "FREED", "check_saved"]
 
 # saved_tensors_hooks' (pack, unpack) pairs, innermost last; the list is changed in place only
 default_hooks: list = []
@@ -180,6 +180,24 @@ class SavedTensor:
         return f"<torch._C._autograd.SavedTensor object at {id(self):#x}>"
 
 
+def check_saved(node) -> None:
+    """What PyTorch's formulas do first: unpack every saved tensor (in the node's order),
+    raising if freed, detached in place or modified in place. For a formula that does not
+    read them all (``pow(x, 0)``, ``div`` with a rounding mode, the indices of ``sort``)."""
+    for name in node._saved_attrs:
+        saved = node.__dict__.get(name)
+        if type(saved) is SavedTensor and (saved.released or saved.vc[0] != saved.version
+                                           or saved._detached()):
+            saved._check()
+
+
+# What a node keeps in place of a number or array PyTorch would have kept as a tensor, once a
+# backward has freed it (``Node.release_variables``): using it raises PyTorch's error.
+FREED = SavedTensor.__new__(SavedTensor)
+FREED.tensor = FREED.data = None
+FREED.released, FREED.vc, FREED.version = True, [0], 0
+
+
 # ---------------------------------------------------------------- saved_tensors_hooks
 _NO_VERSION = [0]  # a hooked saved tensor has no version to check (PyTorch's neither)
 
@@ -247,7 +265,7 @@ def _modified_message(saved: SavedTensor, saved_for=None) -> str:
     if t is None:
         node, nr = saved.node(), saved.output_nr
     else:
-        node, nr = t._grad_fn or (saved_for if saved.data is None else None), 0
+        node, nr = t.grad_fn or (saved_for if saved.data is None else None), 0
     where = f", which is output {nr} of {_op_name(node)}," if node is not None else ""
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "

@@ -65,3 +65,83 @@ def test_a_saved_input_detached_in_place_raises_as_in_pytorch(torch, code):
 @pytest.mark.parametrize("code", list(MESSAGE.values()), ids=list(MESSAGE))
 def test_the_modified_message_describes_the_tensor_as_pytorch_does(torch, code):
     assert_same_program(torch, _X + code)
+
+
+# ---------------------------------------------------------------- freed by a backward
+_TWICE = "s = y.sum(); s.backward()\ns.backward(); r = x.grad"
+FREED = {
+    # PyTorch keeps a Python number it multiplies or divides by as a tensor: freed too
+    "times_a_number": "y = x * 2",
+    "a_number_times": "y = 2.5 * x",
+    "mul_method_number": "y = x.mul(3)",
+    "divided_by_a_number": "y = x / 2",
+    "true_divide_number": "y = torch.true_divide(x, 4)",
+    # and the indices it gathered with
+    "index_with_tensor": "y = x[torch.tensor([1, 0])]",
+    "index_with_mask": "y = x[x > 0.4]",
+    "index_put": "y = (x * 1).index_put((torch.tensor([0]),), torch.tensor(2.))",
+    "sort_indices": "y = x.sort(1)[0]",
+    "topk_indices": "y = x.topk(2)[0]",
+    "median_dim_indices": "y = x.median(1)[0]",
+    # ops that keep nothing a backward frees run again
+    "add_a_number_twice_is_fine": "y = x + 2",
+    "sum_twice_is_fine": "y = x.sum(0)",
+    "view_twice_is_fine": "y = x.t().reshape(6)",
+}
+AFTER = {
+    "saved_number_read_after_backward": "y = x * 2; y.sum().backward(); r = y.grad_fn._saved_other",
+    "saved_indices_read_after_backward": "y = x[torch.tensor([1])]; y.sum().backward()\n"
+                                         "r = y.grad_fn._saved_indices",
+    "saved_dim_read_after_backward": "y = x.sort(1)[0]; y.sum().backward(); r = y.grad_fn._saved_dim",
+    "retain_graph_twice_then_freed": "y = x * 2; s = y.sum(); s.backward(retain_graph=True)\n"
+                                     "s.backward(retain_graph=True); s.backward(); s.backward()",
+    "retain_graph_keeps_it": "y = x * 2; s = y.sum(); s.backward(retain_graph=True)\n"
+                             "s.backward(); r = x.grad",
+    "autograd_grad_then_backward": "y = x / 2; s = y.sum(); torch.autograd.grad(s, x)\n"
+                                   "s.backward()",
+    "autograd_grad_twice": "y = x * 3; s = y.sum(); torch.autograd.grad(s, x)\n"
+                           "r = torch.autograd.grad(s, x)",
+    "create_graph_keeps_it": "y = x * 3; s = y.sum(); torch.autograd.grad(s, x, create_graph=True)\n"
+                             "r = torch.autograd.grad(s, x)",
+    # a freed node is refused even where a later in-place change would be named
+    "freed_before_modified": "y = x.tanh(); s = y.sum(); s.backward()\n"
+                             "with torch.no_grad(): y.add_(1)\ns.backward()",
+}
+
+
+@pytest.mark.parametrize("code", list(FREED.values()), ids=list(FREED))
+def test_a_second_backward_refuses_what_pytorch_freed(torch, code):
+    assert_same_program(torch, _X + code + "\n" + _TWICE)
+
+
+@pytest.mark.parametrize("code", list(AFTER.values()), ids=list(AFTER))
+def test_saved_values_after_a_backward_are_freed_as_in_pytorch(torch, code):
+    assert_same_program(torch, _X + code)
+
+
+# ---------------------------------------------------------------- kept even where the formula skips it
+# PyTorch's formula unpacks every tensor its node saved, used or not: a change is refused
+_CHANGE = {"input": "a.add_(1)", "input_in_no_grad": "with torch.no_grad(): a.mul_(2)",
+           "output": "with torch.no_grad(): o.mul_(2)", "input_detached": "a.detach_()"}
+UNREAD = {
+    "pow_zero": "o = a.pow(0)",
+    "number_to_the_power": "o = 2 ** a",
+    "div_floor": "o = torch.div(a, c, rounding_mode='floor')",
+    "div_trunc_divisor": "o = torch.div(c, a, rounding_mode='trunc')",
+    "median": "o = a.median()",
+    "masked_select": "o = a.masked_select(a > 0.4)",
+    "sgn": "o = a.sgn()",
+}
+
+
+@pytest.mark.parametrize("change", list(_CHANGE.values()), ids=list(_CHANGE))
+@pytest.mark.parametrize("code", list(UNREAD.values()), ids=list(UNREAD))
+def test_a_saved_tensor_the_formula_does_not_read_is_checked_all_the_same(torch, code, change):
+    setup = "a = x * 1; c = torch.tensor([1.5, 2., 4.])\n"
+    assert_same_program(torch, _X + setup + code + "\n" + change + "\n"
+                        "o.sum().backward(); r = x.grad")
+
+
+def test_a_masked_select_mask_changed_in_place_is_refused(torch):
+    assert_same_program(torch, _X + "m = x > 0.4; o = x.masked_select(m); m.logical_not_()\n"
+                        "o.sum().backward(); r = x.grad")
