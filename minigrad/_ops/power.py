@@ -61,6 +61,7 @@ class PowBackward1(Node):
     _s_self = _s_exponent = None
 
     def backward(self, g):
+        check_saved(self)  # (the result is kept, and checked, even if only self needs it)
         x, p = factor(self._s_self, g), factor(self._s_exponent, g)
         xd, pd = data(x), data(p)
         ga = gb = None

@@ -145,3 +145,43 @@ def test_a_saved_tensor_the_formula_does_not_read_is_checked_all_the_same(torch,
 def test_a_masked_select_mask_changed_in_place_is_refused(torch):
     assert_same_program(torch, _X + "m = x > 0.4; o = x.masked_select(m); m.logical_not_()\n"
                         "o.sum().backward(); r = x.grad")
+
+
+# ---------------------------------------------------------------- kept only where a gradient needs it
+# PyTorch keeps an operand only for the gradients that use it: changing one no gradient needs
+# is no error (and the gradients are right whichever inputs require grad)
+_OPERANDS = ("p = torch.tensor([0.5, 1.5, 2.], requires_grad={}); "
+             "q = torch.tensor([1., 2., 3.], requires_grad={}); "
+             "w = torch.tensor([0.25, 0.5, 4.], requires_grad={})\n")
+KEPT = {
+    "addcmul": "o = torch.addcmul(p, q, w, value=2)",
+    "addcdiv": "o = torch.addcdiv(p, q, w, value=0.5)",
+    "lerp_tensor_weight": "o = torch.lerp(p, q, w)",
+    "hypot": "o = torch.hypot(q, w)",
+    "atan2": "o = torch.atan2(q, w)",
+    "pow_tensors": "o = q ** w",
+    "mv": "o = torch.stack([p, q]).mv(w)",
+}
+_WHICH = ["TTT", "TFF", "FTF", "FFT", "TTF", "FTT"]
+
+
+@pytest.mark.parametrize("which", _WHICH)
+@pytest.mark.parametrize("code", list(KEPT.values()), ids=list(KEPT))
+def test_an_operand_no_gradient_needs_may_change_in_place(torch, code, which):
+    flags = [c == "T" for c in which]
+    changes = "".join(f"with torch.no_grad(): {n}.mul_(2)\n"
+                      for n, f in zip("pqw", flags) if not f)
+    assert_same_program(torch, _OPERANDS.format(*flags) + code + "\n" + changes +
+                        "o.sum().backward(); r = (p.grad, q.grad, w.grad)")
+
+
+@pytest.mark.parametrize("changed", "pqw")
+@pytest.mark.parametrize("which", _WHICH)
+@pytest.mark.parametrize("code", list(KEPT.values()), ids=list(KEPT))
+def test_changing_one_operand_in_place_is_refused_where_pytorch_kept_it(torch, code, which,
+                                                                         changed):
+    flags = [c == "T" for c in which]
+    copies = "p0, q0, w0 = p, q, w; p, q, w = p * 1, q * 1, w * 1\n"
+    assert_same_program(torch, _OPERANDS.format(*flags) + copies + code + "\n"
+                        f"with torch.no_grad(): {changed}.mul_(2)\n"
+                        "o.sum().backward(); r = (p0.grad, q0.grad, w0.grad)")
