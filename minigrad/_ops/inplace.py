@@ -33,6 +33,7 @@ from .._tensor_data import fill_value
 from ..autograd.functional_utils import sum_to
 from ..autograd.grad_mode import is_inference_mode_enabled, no_grad
 from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_record
+from ..autograd.saved import FREED_MESSAGE
 from . import _formula as F
 from ._core import broadcast_error, dtype_of, method
 from .index_put import expanded_warning, put_in_place, values_must_be_a_tensor
@@ -58,6 +59,8 @@ class CopySlices(Node):
         self._placement = Placement(view._data, base._data)
 
     def backward(self, g):
+        if self._released:  # (PyTorch lets go of fn: a second backward is refused, always)
+            raise RuntimeError(FREED_MESSAGE)
         at = self._placement.row_major()  # where the view sits in a row-major copy of the base
         if at is None:  # (an as_strided view that is no strided view of the base's rows)
             where = self._placement.where()

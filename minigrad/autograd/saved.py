@@ -184,8 +184,8 @@ def check_saved(node) -> None:
     """What PyTorch's formulas do first: unpack every saved tensor (in the node's order),
     raising if freed, detached in place or modified in place. For a formula that does not
     read them all (``pow(x, 0)``, ``div`` with a rounding mode, the indices of ``sort``)."""
-    for name in node._saved_attrs:
-        saved = node.__dict__.get(name)
+    for name in sorted(node._saved_attrs, key=lambda n: n.startswith("_s_result")):
+        saved = node.__dict__.get(name)  # (inputs by name, then outputs: PyTorch's order)
         if type(saved) is SavedTensor and (saved.released or saved.vc[0] != saved.version
                                            or saved._detached()):
             saved._check()
@@ -278,5 +278,5 @@ def _modified_message(saved: SavedTensor, saved_for=None) -> str:
 
 def _op_name(node) -> str:
     """``MulBackward0`` -> ``Mul``, ``PowBackward2`` -> ``Pow2``: how PyTorch names the op in
-    the in-place errors."""
-    return re.sub(r"Backward(0$)?", "", node.name(), count=1)
+    the in-place errors (``torch::autograd::CopyBackwards`` as it is)."""
+    return re.sub(r"Backward(0$|(?=\d+$))", "", node.name(), count=1)

@@ -53,6 +53,13 @@ MESSAGE = {
     # "output 0" for a saved input even where it is output 1 of its node
     "second_output_saved_as_input": "v, i = x.max(1); z = v.sin()\n"
                                     "with torch.no_grad(): v.add_(1)\nz.sum().backward()",
+    "copy_node_named_in_full": "a = torch.zeros(2, 3); a.copy_(x); z = a.sin()\n"
+                               "with torch.no_grad(): a.mul_(2)\nz.sum().backward()",
+    "copy_slices_node_named_in_full": "a = torch.zeros(2, 3); a[0] = x[1]; z = a.sin()\n"
+                                      "with torch.no_grad(): a.mul_(2)\nz.sum().backward()",
+    # inputs in name order, then outputs: pow's self is named before its result
+    "pow_self_before_result": "e = torch.tensor(2); y = x ** e\nwith torch.no_grad(): x.mul_(1)\n"
+                              "y.mul_(2)\nr = torch.autograd.grad(y.sum(), x)",
     "double_tensor_type": "y = x.double() * 1; z = y.cos(); y.add_(1)\nz.sum().backward()",
 }
 
@@ -89,6 +96,13 @@ FREED = {
     "view_twice_is_fine": "y = x.t().reshape(6)",
 }
 AFTER = {
+    # a node made by an in-place op on a view lets go of everything: run once only
+    "copy_slices_twice": "a = torch.zeros(2, 3); a[1, 1:] = x[0, 0]; s = a.sum()\n"
+                         "s.backward(); s.backward()",
+    "copy_slices_on_empty_slice_twice": "a = torch.zeros(2, 1); a[1, 1:] = x[0, 0]\n"
+                                        "a.backward(torch.ones(2, 1)); a.sum().backward()",
+    "copy_slices_retained": "a = torch.zeros(2, 3); a[1, 1:] = x[0, 0]; s = a.sum()\n"
+                            "s.backward(retain_graph=True); s.backward(); r = x.grad",
     "saved_number_read_after_backward": "y = x * 2; y.sum().backward(); r = y.grad_fn._saved_other",
     "saved_indices_read_after_backward": "y = x[torch.tensor([1])]; y.sum().backward()\n"
                                          "r = y.grad_fn._saved_indices",
