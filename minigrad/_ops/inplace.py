@@ -176,6 +176,8 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
         return NotImplemented
     node = out._grad_fn if differentiable else None
     if node is not None:
+        if type(node).__name__ == "NotImplemented":  # its error names the in-place op
+            node._op += "_"
         _save_original(node, self)
     _write(self, out._data, fills, getattr(op, "__name__", "").startswith("clamp") and not any(
         isinstance(a, Tensor) for a in inputs))
@@ -228,7 +230,8 @@ Tensor.clip_ = Tensor.clamp_
 for _dunder, _name in (("__iadd__", "add"), ("__isub__", "sub"), ("__imul__", "mul"),
                        ("__itruediv__", "div"), ("__iand__", "bitwise_and"),
                        ("__ior__", "bitwise_or"), ("__ixor__", "bitwise_xor"),
-                       ("__ipow__", "pow")):
+                       ("__ipow__", "pow"), ("__ifloordiv__", "floor_divide"),
+                       ("__imod__", "remainder")):
     setattr(Tensor, _dunder, _variant(_name))
 
 

@@ -117,6 +117,10 @@ AFTER = {
                            "r = torch.autograd.grad(s, x)",
     "create_graph_keeps_it": "y = x * 3; s = y.sum(); torch.autograd.grad(s, x, create_graph=True)\n"
                              "r = torch.autograd.grad(s, x)",
+    # the node nearer the output runs (and raises) first: floor_divide_'s, named in place
+    "not_implemented_before_modified_result": "v = x.min(); v.floor_divide_(True)\n"
+                                              "v.backward()",
+    "floor_divide_in_place_named": "v = x * 1; v //= 2; v.sum().backward()",
     # a freed node is refused even where a later in-place change would be named
     "freed_before_modified": "y = x.tanh(); s = y.sum(); s.backward()\n"
                              "with torch.no_grad(): y.add_(1)\ns.backward()",
@@ -199,3 +203,22 @@ def test_changing_one_operand_in_place_is_refused_where_pytorch_kept_it(torch, c
     assert_same_program(torch, _OPERANDS.format(*flags) + copies + code + "\n"
                         f"with torch.no_grad(): {changed}.mul_(2)\n"
                         "o.sum().backward(); r = (p0.grad, q0.grad, w0.grad)")
+
+
+# ---------------------------------------------------------------- //= and %= are in place
+AUGMENTED = {
+    "floor_divide_float": "a = torch.tensor([5., -7., 3.5]); b = a; b //= 2; r = (a, b is a, a._version)",
+    "floor_divide_int": "a = torch.tensor([5, -7, 3]); b = a; b //= 2; r = (a, b is a, a._version)",
+    "remainder_float": "a = torch.tensor([5., -7., 3.5]); b = a; b %= 2; r = (a, b is a, a._version)",
+    "remainder_tensor": "a = torch.tensor([5, -7, 3]); b = a; b %= torch.tensor([2, 3, 2])\n"
+                        "r = (a, b is a)",
+    "floor_divide_int_by_float_refused": "a = torch.tensor([5, -7, 3]); a //= 2.5",
+    "floor_divide_int_by_zero": "a = torch.tensor([5, -7, 3]); a //= 0",
+    "leaf_refused": "x //= 2",
+    "saved_then_divided_in_place": "y = x * 1; z = y * y; y %= 2; z.sum().backward()",
+}
+
+
+@pytest.mark.parametrize("code", list(AUGMENTED.values()), ids=list(AUGMENTED))
+def test_floor_division_and_remainder_assignments_work_in_place(torch, code):
+    assert_same_program(torch, _X + code)
