@@ -157,7 +157,11 @@ class Node(metaclass=_NodeMeta):
     def __getattr__(self, name: str):
         # `_saved_self`, `_saved_exponent`, ...: what PyTorch shows of the values kept for backward
         if name.startswith("_raw_saved_") and name in self._saved_names():
-            return getattr(self, "_s_" + name[11:])
+            value = getattr(self, "_s_" + name[11:])
+            if isinstance(value, (int, float)):  # x * 2: PyTorch's tensor(2), hooks and all
+                value = SavedTensor(Tensor._wrap(np.array(value)))
+                setattr(self, "_s_" + name[11:], value)
+            return value
         if name.startswith("_saved_") and name[7:] in type(self).saved:
             value = getattr(self, "_s_" + name[7:], None)
             if type(value) is SavedTensor:

@@ -115,6 +115,10 @@ class SavedTensor:
         a saved input detached in place is then no error, and named as that node's."""
         if self.released or self.vc[0] != self.version:
             self._check(saved_for)
+        return self._tensor()
+
+    def _tensor(self):
+        """The saved tensor as it is (no check)."""
         if self.tensor is not None:
             return self.tensor
         if self.data is None:
@@ -167,7 +171,7 @@ class SavedTensor:
         if self.vc is _NO_VERSION:
             raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already "
                                "been set. Hint: only one pair of hooks is allowed at a time.")
-        tensor = self.unpack()
+        tensor = self._tensor()  # (changed in place since: no error, as in PyTorch)
         detached = Tensor._wrap(tensor._data)  # the pack hook sees it detached, as in PyTorch
         detached._vc = tensor._vc
         source, nr = self.tensor, tensor._output_nr

@@ -205,6 +205,38 @@ def test_changing_one_operand_in_place_is_refused_where_pytorch_kept_it(torch, c
                         "o.sum().backward(); r = (p0.grad, q0.grad, w0.grad)")
 
 
+# ---------------------------------------------------------------- saved tensors with hooks
+_HOOKS = "with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):\n"
+HOOKED = {
+    # PyTorch checks no version through hooks
+    "hooked_input_changed": _HOOKS + "    y = x * 1; z = y * y\ny.add_(1)\n"
+                            "z.sum().backward(); r = x.grad",
+    "hooked_input_detached": _HOOKS + "    y = x * 1; z = y.sin()\ny.detach_()\n"
+                             "z.sum().backward(); r = x.grad",
+    "hooked_number_freed": _HOOKS + "    y = x * 2; s = y.sum()\ns.backward(); s.backward()",
+    "hooked_indices_freed": _HOOKS + "    y = x.sort(1)[0]; s = y.sum()\n"
+                            "s.backward(); s.backward()",
+    # register_hooks on a saved tensor changed since: no error then, none after
+    "register_hooks_after_a_change": "y = x * 1; z = y * y; y.add_(1)\n"
+                                     "z.grad_fn._raw_saved_self.register_hooks(lambda t: t, "
+                                     "lambda t: t)\nz.sum().backward(); r = x.grad",
+    "register_hooks_after_backward": "y = x * 2; y.sum().backward()\n"
+                                     "y.grad_fn._raw_saved_other.register_hooks(lambda t: t, "
+                                     "lambda t: t)",
+    # the number x is multiplied by is a saved tensor PyTorch lets you hook
+    "raw_saved_number_hooked": "y = x * 2; y.grad_fn._raw_saved_other.register_hooks("
+                               "lambda t: t * 0 + 5, lambda t: t)\ny.sum().backward(); r = x.grad",
+    "raw_saved_number_divisor_hooked": "y = x / 2; y.grad_fn._raw_saved_other.register_hooks("
+                                       "lambda t: t * 0 + 4, lambda t: t)\n"
+                                       "y.sum().backward(); r = (x.grad, y.grad_fn._saved_other)",
+}
+
+
+@pytest.mark.parametrize("code", list(HOOKED.values()), ids=list(HOOKED))
+def test_saved_tensors_with_hooks_are_checked_as_in_pytorch(torch, code):
+    assert_same_program(torch, _X + code)
+
+
 # ---------------------------------------------------------------- //= and %= are in place
 AUGMENTED = {
     "floor_divide_float": "a = torch.tensor([5., -7., 3.5]); b = a; b //= 2; r = (a, b is a, a._version)",
