@@ -282,5 +282,6 @@ def _modified_message(saved: SavedTensor, saved_for=None) -> str:
 
 def _op_name(node) -> str:
     """``MulBackward0`` -> ``Mul``, ``PowBackward2`` -> ``Pow2``: how PyTorch names the op in
-    the in-place errors (``torch::autograd::CopyBackwards`` as it is)."""
-    return re.sub(r"Backward(0$|(?=\d+$))", "", node.name(), count=1)
+    the in-place errors (a custom Function's ``EBackward`` -> ``E``;
+    ``torch::autograd::CopyBackwards`` as it is)."""
+    return re.sub(r"Backward(0?$|(?=\d+$))", "", node.name(), count=1)

@@ -237,6 +237,38 @@ def test_saved_tensors_with_hooks_are_checked_as_in_pytorch(torch, code):
     assert_same_program(torch, _X + code)
 
 
+# ---------------------------------------------------------------- a custom Function's saved tensors
+_FUNCTION = """
+class Exp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        y = t.exp()
+        ctx.save_for_backward(t, y) if SAVE_INPUT else ctx.save_for_backward(y)
+        return y
+
+    @staticmethod
+    def backward(ctx, g):
+        return ctx.saved_tensors[-1] * g
+"""
+CUSTOM = {
+    "output_changed": "y = Exp.apply(x)\nwith torch.no_grad(): y.mul_(2)\ny.sum().backward()",
+    "output_unsqueezed": "y = Exp.apply(x); y.unsqueeze_(0)\ny.sum().backward()",
+    "input_changed": "SAVE_INPUT = True; a = x * 1; y = Exp.apply(a); a.add_(1)\n"
+                     "y.sum().backward()",
+    "input_detached": "SAVE_INPUT = True; a = x * 1; y = Exp.apply(a); a.detach_()\n"
+                      "y.sum().backward()",
+    "input_detached_read": "SAVE_INPUT = True; a = x * 1; y = Exp.apply(a); a.detach_()\n"
+                           "r = y.grad_fn.saved_tensors[0].grad_fn",
+    "twice": "y = Exp.apply(x); s = y.sum(); s.backward(); s.backward()",
+    "saved_tensors_after_backward": "y = Exp.apply(x); y.sum().backward(); y.grad_fn.saved_tensors",
+}
+
+
+@pytest.mark.parametrize("code", list(CUSTOM.values()), ids=list(CUSTOM))
+def test_a_custom_functions_saved_tensors_are_checked_as_in_pytorch(torch, code):
+    assert_same_program(torch, "SAVE_INPUT = False\n" + _FUNCTION + _X + code)
+
+
 # ---------------------------------------------------------------- //= and %= are in place
 AUGMENTED = {
     "floor_divide_float": "a = torch.tensor([5., -7., 3.5]); b = a; b //= 2; r = (a, b is a, a._version)",
