@@ -19,6 +19,7 @@ from .._ops.errors import cant_cast, not_implemented
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.saved import check_saved
 from . import _more_losses as _more
 from ._loss_nodes import _UINT64, reduction_enum
 
@@ -204,6 +205,7 @@ class NativeLayerNormBackward0(Node):
     saved_tensors_names = ("bias", "input", "result1", "result2", "weight")
 
     def backward(self, g):
+        check_saved(self)  # (bias first: PyTorch's order)
         x, mean, rstd = (_more._value(s) for s in (self._s_input, self._s_result1,
                                                    self._s_result2))
         w = _more._value(self._s_weight)

@@ -205,6 +205,26 @@ def test_changing_one_operand_in_place_is_refused_where_pytorch_kept_it(torch, c
                         "o.sum().backward(); r = (p0.grad, q0.grad, w0.grad)")
 
 
+# ---------------------------------------------------------------- which changed tensor is named
+# Every operand a view of one base, of its own shape: one change to the base changes them all,
+# and the message names the one PyTorch unpacks first (inputs by name, then outputs)
+_VIEWS = ("x = torch.tensor([[0.3, 0.7, 0.5, 0.2], [0.9, 0.2, 0.4, 0.6], [0.6, 0.8, 0.35, 0.45],"
+          " [0.15, 0.65, 0.55, 0.75]], requires_grad=True)\n"
+          "y = x * 1; a = y[0:3, 0:3]; b = y[3, 0:3]; c = y[0:3, 3:4]\nF = torch.nn.functional\n")
+ORDER = ["a * b", "a / b", "a ** b", "torch.atan2(a, b)", "torch.hypot(a, b)",
+         "torch.maximum(a, b)", "torch.minimum(a, b)", "torch.fmax(a, b)", "torch.xlogy(a, b)",
+         "torch.lerp(a, b, c)", "torch.addcmul(a, b, c)", "torch.addcdiv(a, b, c)",
+         "torch.clamp(a, b, c)", "a.mv(b)", "a.mm(c)", "torch.addmm(b, a, a)",
+         "F.layer_norm(a, (3,), b, b)", "F.linear(a, a, b)", "a.prod(0)", "a.norm(dim=0)",
+         "a.median()", "a.pow(b)", "F.mse_loss(a, b.expand(3, 3))"]
+
+
+@pytest.mark.parametrize("change", ["y.add_(1)", "with torch.no_grad(): y.add_(1)"])
+@pytest.mark.parametrize("code", ORDER)
+def test_the_first_changed_tensor_named_is_the_one_pytorch_checks_first(torch, code, change):
+    assert_same_program(torch, _VIEWS + f"o = {code}\n{change}\no.sum().backward()")
+
+
 # ---------------------------------------------------------------- saved tensors with hooks
 _HOOKS = "with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):\n"
 HOOKED = {
