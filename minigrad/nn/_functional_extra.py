@@ -108,12 +108,9 @@ class EmbeddingBackward0(Node):
     saved_tensors_names = ("indices",)
 
     def backward(self, g):
+        check_saved(self)  # (the indices, freed or changed in place: PyTorch's errors)
         return (embedding_dense_backward(g, self._idx, self._s_weight_sym_argsize_0,
                                          self._pad, self._s_scale_grad_by_freq),)
-
-    @property
-    def _s_indices(self):
-        return Tensor._wrap(self._idx)
 
 
 class EmbeddingDenseBackwardBackward0(Node):
@@ -122,7 +119,10 @@ class EmbeddingDenseBackwardBackward0(Node):
 
     saved = ("indices", "padding_idx")
     saved_tensors_names = ("indices",)
-    _s_indices = EmbeddingBackward0._s_indices
+
+    @property
+    def _s_indices(self):
+        return Tensor._wrap(self._idx)
 
     def backward(self, gg):
         idx = self._idx.reshape(-1)
@@ -172,7 +172,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
     if not should_record(weight):
         return out
     node = EmbeddingBackward0()
-    node._idx = idx.copy()
+    node._idx, node._s_indices = idx.copy(), SavedTensor(input)
     node._s_weight_sym_argsize_0 = rows  # (PyTorch 2.13 keeps the number of rows so)
     pad = -1 if padding_idx is None else (padding_idx % rows)
     node._pad, node._s_padding_idx = pad, pad & _UINT64  # (PyTorch shows -1 unsigned)

@@ -225,6 +225,30 @@ def test_the_first_changed_tensor_named_is_the_one_pytorch_checks_first(torch, c
     assert_same_program(torch, _VIEWS + f"o = {code}\n{change}\no.sum().backward()")
 
 
+# ---------------------------------------------------------------- nn: indices, targets and weights
+_NN = ("F = torch.nn.functional; a = x * 1; k = torch.tensor([0, 2])\n"
+       "w = torch.tensor([[1., 2., 0.5], [0.25, 1., 3.]])\n")
+NN = {  # (the op, the change)
+    "embedding_indices_changed": ("o = F.embedding(k, a)", "k.fill_(1)"),
+    "embedding_module_indices_changed": ("o = torch.nn.Embedding(3, 2)(k)", "k.fill_(1)"),
+    "nll_loss_weight_changed": ("o = F.nll_loss(a, k, weight=w[0])", "w.add_(1)"),
+    "nll_loss_weight_view_changed_in_no_grad": ("o = F.nll_loss(a, k, weight=w[1])",
+                                                "with torch.no_grad(): w[1].mul_(2)"),
+    "cross_entropy_weight_changed": ("o = F.cross_entropy(a, k, weight=w[0])", "w.mul_(2)"),
+    "cross_entropy_target_changed": ("o = F.cross_entropy(a, k)", "k.fill_(0)"),
+    "mse_loss_target_changed": ("t = w.clone(); o = F.mse_loss(a, t)", "t.add_(1)"),
+}
+
+
+@pytest.mark.parametrize("second", [False, True], ids=["changed", "backward_twice"])
+@pytest.mark.parametrize(("code", "change"), list(NN.values()), ids=list(NN))
+def test_nn_functions_keep_what_pytorch_keeps(torch, code, change, second):
+    # changed in place; or not changed, and a second backward (refused where PyTorch freed)
+    change = "s = o.sum(); s.backward()" if second else change
+    assert_same_program(torch, _X + _NN + code + "\n" + change + "\n"
+                        "o.sum().backward(); r = x.grad")
+
+
 # ---------------------------------------------------------------- saved tensors with hooks
 _HOOKS = "with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):\n"
 HOOKED = {
