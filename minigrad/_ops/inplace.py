@@ -24,6 +24,8 @@ tensor([10., 10.,  1.])
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from .._dtype import cast
@@ -127,6 +129,15 @@ def _follow_result(node: Node, out: Tensor, self: Tensor) -> None:
             saved.data, saved.vc, saved.version = self._data, self._vc, self._vc[0]
 
 
+def _follow_view(node: Node, view: Tensor) -> None:
+    """A result saved by an in-place op on a view is named by the view's history (its
+    AsStridedBackward0) in PyTorch's in-place error, while the view lives with that history."""
+    for name in type(node).saved:
+        saved = node.__dict__.get("_s_" + name)
+        if type(saved) is SavedTensor and saved.tensor is None and saved.data is view._data:
+            saved.view_fn = weakref.ref(view), weakref.ref(view._grad_fn)
+
+
 def _rebase(self: Tensor, node: Node) -> None:
     """Make ``node`` the new history of ``self`` (of its base, through CopySlices, for a view)."""
     base = self._base
@@ -184,6 +195,8 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
     if node is not None:
         _follow_result(node, out, self)
         _any_dtype(self, _rebase, self, node)
+        if self._base is not None:
+            _follow_view(node, self)
     return self
 
 

@@ -65,7 +65,7 @@ class SavedTensor:
     """
 
     __slots__ = ("tensor", "data", "vc", "version", "node", "output_nr", "released",
-                 "packed", "unpack_hook", "source")
+                 "packed", "unpack_hook", "source", "view_fn")
 
     def __init__(self, tensor, output_of=None):
         if tensor._inference:
@@ -267,7 +267,7 @@ def _modified_message(saved: SavedTensor, saved_for=None) -> str:
     data = saved.data if t is None else t._data
     shape = ", ".join(str(s) for s in data.shape)
     if t is None:
-        node, nr = saved.node(), saved.output_nr
+        node, nr = _view_history(saved) or saved.node(), saved.output_nr
     else:
         node, nr = t.grad_fn or (saved_for if saved.data is None else None), 0
     where = f", which is output {nr} of {_op_name(node)}," if node is not None else ""
@@ -278,6 +278,17 @@ def _modified_message(saved: SavedTensor, saved_for=None) -> str:
         "anomaly detection to find the operation that failed to compute its gradient, with "
         "torch.autograd.set_detect_anomaly(True, check_nan=False)."
     )
+
+
+def _view_history(saved: SavedTensor):
+    """What PyTorch names for a result saved by an in-place op on a view: the view's history
+    then (AsStridedBackward0), while the view lives with it; else None (the node's own)."""
+    view_fn = getattr(saved, "view_fn", None)
+    if view_fn is not None:
+        view, fn = view_fn[0](), view_fn[1]()
+        if view is not None and fn is not None and view._grad_fn is fn:
+            return fn
+    return None
 
 
 def _op_name(node) -> str:

@@ -205,6 +205,32 @@ def test_changing_one_operand_in_place_is_refused_where_pytorch_kept_it(torch, c
                         "o.sum().backward(); r = (p0.grad, q0.grad, w0.grad)")
 
 
+# ---------------------------------------------------------------- an in-place op on a view
+# Its saved result is named by the view's history (AsStrided) while the view lives with it,
+# else by the op's own node
+ON_VIEW = {
+    "view_kept_base_changed": "y = x * 1; v = y[0]; v.exp_()\n"
+                              "with torch.no_grad(): y.mul_(2)\ny.sum().backward()",
+    "view_dropped_base_changed": "y = x * 1; y[0].exp_()\n"
+                                 "with torch.no_grad(): y.mul_(2)\ny.sum().backward()",
+    "view_changed_again": "y = x * 1; v = y[0]; v.exp_(); v.mul_(2)\ny.sum().backward()",
+    "column_view_changed_in_no_grad": "y = x * 1; v = y[:, 1]; v.sigmoid_()\n"
+                                      "with torch.no_grad(): v.mul_(2)\ny.sum().backward()",
+    "two_views_base_changed": "y = x * 1; v = y[0]; v.sigmoid_(); u = y[1]; u.tanh_()\n"
+                              "with torch.no_grad(): y.mul_(2)\ny.sum().backward()",
+    "transposed_view_base_changed": "y = x * 1; v = y.t(); v.tanh_(); y.add_(1)\n"
+                                    "y.sum().backward()",
+    "unchanged_gradient": "y = x - 0.5; v = y[0]; v.relu_()\ny.sum().backward(); r = x.grad",
+    "unchanged_under_create_graph": "y = x - 0.5; v = y[0]; v.relu_()\n"
+                                    "r = torch.autograd.grad(y.sum(), x, create_graph=True)",
+}
+
+
+@pytest.mark.parametrize("code", list(ON_VIEW.values()), ids=list(ON_VIEW))
+def test_a_result_saved_by_an_in_place_op_on_a_view_is_named_as_in_pytorch(torch, code):
+    assert_same_program(torch, _X + code)
+
+
 # ---------------------------------------------------------------- which changed tensor is named
 # Every operand a view of one base, of its own shape: one change to the base changes them all,
 # and the message names the one PyTorch unpacks first (inputs by name, then outputs)
