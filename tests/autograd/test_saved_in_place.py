@@ -13,6 +13,11 @@ from helpers import assert_same_program
 
 _X = "x = torch.tensor([[0.3, 0.7, 0.5], [0.9, 0.2, 0.4]], requires_grad=True)\n"
 
+
+def _programs(table: dict):
+    """Parametrize ``code`` over a table of programs, named by their keys."""
+    return pytest.mark.parametrize("code", list(table.values()), ids=list(table))
+
 # ---------------------------------------------------------------- a saved input, detached in place
 DETACH = {
     # PyTorch reads the very tensor it saved: its history gone, a backward refuses it
@@ -64,12 +69,12 @@ MESSAGE = {
 }
 
 
-@pytest.mark.parametrize("code", list(DETACH.values()), ids=list(DETACH))
+@_programs(DETACH)
 def test_a_saved_input_detached_in_place_raises_as_in_pytorch(torch, code):
     assert_same_program(torch, _X + code)
 
 
-@pytest.mark.parametrize("code", list(MESSAGE.values()), ids=list(MESSAGE))
+@_programs(MESSAGE)
 def test_the_modified_message_describes_the_tensor_as_pytorch_does(torch, code):
     assert_same_program(torch, _X + code)
 
@@ -127,12 +132,12 @@ AFTER = {
 }
 
 
-@pytest.mark.parametrize("code", list(FREED.values()), ids=list(FREED))
+@_programs(FREED)
 def test_a_second_backward_refuses_what_pytorch_freed(torch, code):
     assert_same_program(torch, _X + code + "\n" + _TWICE)
 
 
-@pytest.mark.parametrize("code", list(AFTER.values()), ids=list(AFTER))
+@_programs(AFTER)
 def test_saved_values_after_a_backward_are_freed_as_in_pytorch(torch, code):
     assert_same_program(torch, _X + code)
 
@@ -153,7 +158,7 @@ UNREAD = {
 
 
 @pytest.mark.parametrize("change", list(_CHANGE.values()), ids=list(_CHANGE))
-@pytest.mark.parametrize("code", list(UNREAD.values()), ids=list(UNREAD))
+@_programs(UNREAD)
 def test_a_saved_tensor_the_formula_does_not_read_is_checked_all_the_same(torch, code, change):
     setup = "a = x * 1; c = torch.tensor([1.5, 2., 4.])\n"
     assert_same_program(torch, _X + setup + code + "\n" + change + "\n"
@@ -184,7 +189,7 @@ _WHICH = ["TTT", "TFF", "FTF", "FFT", "TTF", "FTT"]
 
 
 @pytest.mark.parametrize("which", _WHICH)
-@pytest.mark.parametrize("code", list(KEPT.values()), ids=list(KEPT))
+@_programs(KEPT)
 def test_an_operand_no_gradient_needs_may_change_in_place(torch, code, which):
     flags = [c == "T" for c in which]
     changes = "".join(f"with torch.no_grad(): {n}.mul_(2)\n"
@@ -195,7 +200,7 @@ def test_an_operand_no_gradient_needs_may_change_in_place(torch, code, which):
 
 @pytest.mark.parametrize("changed", "pqw")
 @pytest.mark.parametrize("which", _WHICH)
-@pytest.mark.parametrize("code", list(KEPT.values()), ids=list(KEPT))
+@_programs(KEPT)
 def test_changing_one_operand_in_place_is_refused_where_pytorch_kept_it(torch, code, which,
                                                                          changed):
     flags = [c == "T" for c in which]
@@ -226,7 +231,7 @@ ON_VIEW = {
 }
 
 
-@pytest.mark.parametrize("code", list(ON_VIEW.values()), ids=list(ON_VIEW))
+@_programs(ON_VIEW)
 def test_a_result_saved_by_an_in_place_op_on_a_view_is_named_as_in_pytorch(torch, code):
     assert_same_program(torch, _X + code)
 
@@ -302,7 +307,7 @@ HOOKED = {
 }
 
 
-@pytest.mark.parametrize("code", list(HOOKED.values()), ids=list(HOOKED))
+@_programs(HOOKED)
 def test_saved_tensors_with_hooks_are_checked_as_in_pytorch(torch, code):
     assert_same_program(torch, _X + code)
 
@@ -334,7 +339,7 @@ CUSTOM = {
 }
 
 
-@pytest.mark.parametrize("code", list(CUSTOM.values()), ids=list(CUSTOM))
+@_programs(CUSTOM)
 def test_a_custom_functions_saved_tensors_are_checked_as_in_pytorch(torch, code):
     assert_same_program(torch, "SAVE_INPUT = False\n" + _FUNCTION + _X + code)
 
@@ -353,6 +358,6 @@ AUGMENTED = {
 }
 
 
-@pytest.mark.parametrize("code", list(AUGMENTED.values()), ids=list(AUGMENTED))
+@_programs(AUGMENTED)
 def test_floor_division_and_remainder_assignments_work_in_place(torch, code):
     assert_same_program(torch, _X + code)
