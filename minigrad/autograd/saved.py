@@ -141,7 +141,10 @@ class SavedTensor:
         if self.released or self.vc[0] != self.version:
             self._check()
         data = self.data
-        return data if data is not None else self._array()
+        if data is None:
+            return self._array()
+        t = self.tensor  # (a leaf's array, unless `.data =` gave it another: PyTorch reads that)
+        return data if t is None or t._data is data else t._data
 
     def _array(self):
         """The array of a non-leaf input (checked for ``detach_``) or of a hooked tensor."""

@@ -44,6 +44,29 @@ DETACH = {
                              "z.sum().backward(); r = x.grad",
 }
 
+# ---------------------------------------------------------------- `.data =` on a saved input
+# PyTorch keeps the input tensor itself: a backward reads the data it has then (no version
+# changes, no error)
+DATA = {
+    "leaf_weight_given_new_data": "w = torch.tensor([4., 5., 6.], requires_grad=True)\n"
+                                  "y = (x[0] * w).sum(); w.data = torch.tensor([7., 8., 9.])\n"
+                                  "y.backward(); r = (x.grad, w.grad)",
+    "constant_given_new_data": "c = torch.tensor([4., 5., 6.]); y = (x[1] * c).sum()\n"
+                               "c.data = c.data - 1; y.backward(); r = x.grad",
+    "leaf_squared_given_new_data": "y = (x ** 2).sum(); x.data = x.data * 2\n"
+                                   "y.backward(); r = x.grad",
+    "non_leaf_given_new_data": "a = x * 1; y = (a ** 2).sum(); a.data = a.data + 1\n"
+                               "y.backward(); r = x.grad",
+    "data_changed_in_place": "c = torch.tensor([4., 5., 6.]); y = (x[1] * c).sum()\n"
+                             "c.data.sub_(1); y.backward(); r = x.grad",
+}
+
+
+@_programs(DATA)
+def test_a_saved_input_given_new_data_is_read_as_pytorch_reads_it(torch, code):
+    assert_same_program(torch, _X + code)
+
+
 # ---------------------------------------------------------------- what the message names
 MESSAGE = {
     # a saved input is described as it is now: shape after unsqueeze_, its new grad_fn
