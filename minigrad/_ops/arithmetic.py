@@ -20,6 +20,7 @@ from .._quiet import quiet, restore
 from .._tensor import Tensor
 from .._types import unsupported
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.saved import FREED
 from ._core import (
     FUNCTION,
     MISSING,
@@ -224,6 +225,20 @@ class MulBackward0(Node):
         s, o = self._s_self, self._s_other
         return (None if o is None else g * factor(o, g),
                 None if s is None else g * factor(s, g))
+
+    def release_variables(self) -> None:  # (Node's, unrolled: it runs after every x * y)
+        self._released = True
+        s, o = self._s_self, self._s_other
+        if o is not None:  # a number too (PyTorch keeps tensor(2) for x * 2): see Node's
+            if type(o) is SavedTensor:
+                o.release()
+            else:
+                self._s_other = FREED
+        if s is not None:
+            if type(s) is SavedTensor:
+                s.release()
+            else:
+                self._s_self = FREED
 
 
 @method("mul", "__mul__", "multiply")

@@ -56,8 +56,8 @@ class _Binary(Node):
     saved_tensors_names = ("other", "self")
 
     def backward(self, g):
+        y = value(self._s_other) if self._s_other is not None else None  # (PyTorch's order)
         x = value(self._s_self) if self._s_self is not None else None
-        y = value(self._s_other) if self._s_other is not None else None
         return self.grads(g, x, y)
 
 
@@ -66,9 +66,10 @@ def _div_mode(g, x, y, mode: str):
     return F.like(div(F.as_tensor(x), y, rounding_mode=mode), g)
 
 
-def _record2(node, out, a, b, *, save=True):
-    node._s_self = SavedTensor(a) if save and isinstance(a, Tensor) else None
-    node._s_other = SavedTensor(b) if save and isinstance(b, Tensor) else \
+def _record2(node, out, a, b, *, save=True, own=False):  # own: each kept for its own grad only
+    save_a, save_b = (save and (not own or t.requires_grad) for t in (a, b))  # (hypot's)
+    node._s_self = SavedTensor(a) if save_a and isinstance(a, Tensor) else None
+    node._s_other = SavedTensor(b) if save_b and isinstance(b, Tensor) else \
         None if isinstance(b, Tensor) else b
     return record(node, out, a, b, broadcast=True)
 
@@ -199,7 +200,7 @@ class HypotBackward0(_Binary):
 
     def grads(self, g, x, y):
         z = value(self._s_result)
-        return g * x / z, g * y / z
+        return None if x is None else g * x / z, None if y is None else g * y / z
 
 
 class XlogyBackward0(_Binary):
@@ -272,7 +273,7 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True):
             if scalars and not all(isinstance(v, Tensor) for v in given):
                 return _record_with_number(scalars, out, given, input, other)
             node = node_cls()
-            _record2(node, out, input, other)
+            _record2(node, out, input, other, own=node_cls is HypotBackward0)
             if "result" in node.saved:
                 node._s_result = SavedTensor(out, node)
         return out
@@ -328,9 +329,9 @@ class LerpBackward1(_Binary):
     saved_tensors_names = saved
 
     def backward(self, g):
-        s, e, w = (value(v) for v in (self._s_self, self._s_end, self._s_weight))
+        e, s, w = (value(v) for v in (self._s_end, self._s_self, self._s_weight))
         one = F.constant(np.ones((), data(w).dtype), w)  # (PyTorch: a tensor 1, SubBackward0)
-        return g * (one - w), g * w, g * (e - s)
+        return g * (one - w), g * w, None if s is None else g * (e - s)
 
 
 @method("lerp")
@@ -351,10 +352,12 @@ def lerp(input, end, weight):
     if not should_record(input, end, weight):
         return out
     if isinstance(weight, Tensor):
-        node = LerpBackward1()
-        node._s_self, node._s_end = SavedTensor(input), SavedTensor(end)
+        node = LerpBackward1()  # (each kept only for the gradients that need it, as PyTorch)
+        record(node, out, input, end, weight, broadcast=True)
+        keep = node._next_nodes[2] is not None  # (the weight is always kept)
+        node._s_self, node._s_end = (SavedTensor(t) if keep else None for t in (input, end))
         node._s_weight = SavedTensor(weight)
-        return record(node, out, input, end, weight, broadcast=True)
+        return out
     node = LerpBackward0()
     node._s_weight = weight
     return record(node, out, input, end, broadcast=True)
@@ -384,7 +387,7 @@ class AddcmulBackward0(Node):
 
     def backward(self, g):
         a, b, v = value(self._s_tensor1), value(self._s_tensor2), self._s_value
-        return g, g * scale(b, v), g * scale(a, v)
+        return g, None if b is None else g * scale(b, v), None if a is None else g * scale(a, v)
 
 
 class AddcdivBackward0(AddcmulBackward0):
@@ -393,8 +396,9 @@ class AddcdivBackward0(AddcmulBackward0):
 
     def backward(self, g):
         a, b, v = value(self._s_tensor1), value(self._s_tensor2), self._s_value
-        vt = F.constant(np.asarray(v, data(b).dtype), b)
-        return g, g * (vt / b), -g * (scale(a, v) / (b * b))
+        vt = None if b is None else F.constant(np.asarray(v, data(b).dtype), b)  # (None: unkept)
+        return g, None if b is None else g * (vt / b), \
+            None if a is None else -g * (scale(a, v) / (b * b))
 
 
 def _addc(name, fn, node_cls):
@@ -414,9 +418,12 @@ def _addc(name, fn, node_cls):
         out = Tensor._wrap(np.asarray(data, dtype=dt.np))
         if should_record(input, tensor1, tensor2):
             node = node_cls()
-            node._s_tensor1, node._s_tensor2 = SavedTensor(tensor1), SavedTensor(tensor2)
             node._s_value = value
             record(node, out, input, tensor1, tensor2, broadcast=True)
+            need1, need2 = (e is not None for e in node._next_nodes[1:])  # each kept for the
+            node._s_tensor1 = SavedTensor(tensor1) if need2 else None  # other's gradient
+            node._s_tensor2 = SavedTensor(tensor2) if need1 or node_cls is \
+                AddcdivBackward0 else None  # (addcdiv's always), as PyTorch
         return out
 
     op.__name__ = name

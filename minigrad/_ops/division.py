@@ -15,6 +15,7 @@ from .._quiet import quietly
 from .._tensor import Tensor
 from .._types import unsupported
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.saved import check_saved
 from . import _formula as F
 from ._core import (
     FUNCTION,
@@ -139,6 +140,7 @@ class DivBackward2(DivBackward0):
     def backward(self, g):
         if self._s_rounding_mode is None:
             return DivBackward0.backward(self, g)
+        check_saved(self)  # (PyTorch keeps self and other, used or not)
         zero = F.zeros(tuple(g.shape), g)  # PyTorch: zeros_like(grad), outside any graph
         return zero, zero
 

@@ -24,6 +24,8 @@ tensor([10., 10.,  1.])
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from .._dtype import cast
@@ -33,6 +35,7 @@ from .._tensor_data import fill_value
 from ..autograd.functional_utils import sum_to
 from ..autograd.grad_mode import is_inference_mode_enabled, no_grad
 from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_record
+from ..autograd.saved import FREED_MESSAGE
 from . import _formula as F
 from ._core import broadcast_error, dtype_of, method
 from .index_put import expanded_warning, put_in_place, values_must_be_a_tensor
@@ -58,6 +61,8 @@ class CopySlices(Node):
         self._placement = Placement(view._data, base._data)
 
     def backward(self, g):
+        if self._released:  # (PyTorch lets go of fn: a second backward is refused, always)
+            raise RuntimeError(FREED_MESSAGE)
         at = self._placement.row_major()  # where the view sits in a row-major copy of the base
         if at is None:  # (an as_strided view that is no strided view of the base's rows)
             where = self._placement.where()
@@ -124,6 +129,15 @@ def _follow_result(node: Node, out: Tensor, self: Tensor) -> None:
             saved.data, saved.vc, saved.version = self._data, self._vc, self._vc[0]
 
 
+def _follow_view(node: Node, view: Tensor) -> None:
+    """A result saved by an in-place op on a view is named by the view's history (its
+    AsStridedBackward0) in PyTorch's in-place error, while the view lives with that history."""
+    for name in type(node).saved:
+        saved = node.__dict__.get("_s_" + name)
+        if type(saved) is SavedTensor and saved.tensor is None and saved.data is view._data:
+            saved.view_fn = weakref.ref(view), weakref.ref(view._grad_fn)
+
+
 def _rebase(self: Tensor, node: Node) -> None:
     """Make ``node`` the new history of ``self`` (of its base, through CopySlices, for a view)."""
     base = self._base
@@ -173,12 +187,16 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
         return NotImplemented
     node = out._grad_fn if differentiable else None
     if node is not None:
+        if type(node).__name__ == "NotImplemented":  # its error names the in-place op
+            node._op += "_"
         _save_original(node, self)
     _write(self, out._data, fills, getattr(op, "__name__", "").startswith("clamp") and not any(
         isinstance(a, Tensor) for a in inputs))
     if node is not None:
         _follow_result(node, out, self)
         _any_dtype(self, _rebase, self, node)
+        if self._base is not None:
+            _follow_view(node, self)
     return self
 
 
@@ -225,7 +243,8 @@ Tensor.clip_ = Tensor.clamp_
 for _dunder, _name in (("__iadd__", "add"), ("__isub__", "sub"), ("__imul__", "mul"),
                        ("__itruediv__", "div"), ("__iand__", "bitwise_and"),
                        ("__ior__", "bitwise_or"), ("__ixor__", "bitwise_xor"),
-                       ("__ipow__", "pow")):
+                       ("__ipow__", "pow"), ("__ifloordiv__", "floor_divide"),
+                       ("__imod__", "remainder")):
     setattr(Tensor, _dunder, _variant(_name))
 
 

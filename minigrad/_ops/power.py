@@ -16,6 +16,7 @@ import numpy as np
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.saved import check_saved
 from . import _formula as F
 from ._backward import scale, where
 from ._core import binary_operands, broadcast_error, method, value
@@ -43,7 +44,8 @@ class PowBackward0(Node):
 
     def backward(self, g):
         p = self._s_exponent
-        if p == 0:  # PyTorch: zeros_like(self), outside any graph
+        if p == 0:  # PyTorch: zeros_like(self), outside any graph (self checked all the same)
+            check_saved(self)
             return (F.zeros_like(g),)
         return (g * scale(_power(value(self._s_self), p - 1), p),)
 
@@ -59,6 +61,7 @@ class PowBackward1(Node):
     _s_self = _s_exponent = None
 
     def backward(self, g):
+        check_saved(self)  # (the result is kept, and checked, even if only self needs it)
         x, p = factor(self._s_self, g), factor(self._s_exponent, g)
         xd, pd = data(x), data(p)
         ga = gb = None
@@ -77,6 +80,7 @@ class PowBackward2(Node):
     saved = ("exponent", "result", "self")
 
     def backward(self, g):
+        check_saved(self)  # (the exponent, read only where the base is 0)
         base, r = self._s_self, value(self._s_result)
         log_base = float(np.log(np.float64(base)))
         if base == 0:

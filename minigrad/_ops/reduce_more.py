@@ -19,6 +19,7 @@ from .._dtype import bool as _bool
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.saved import check_saved
 from . import _formula as F
 from ._backward import data, reversed_cumsum
 from ._core import method, value
@@ -156,6 +157,7 @@ class _Scatter(Node):
     _idx = None  # sort/topk/median(dim): the positions along _axis each value came from
 
     def backward(self, g, *rest):
+        check_saved(self)  # (the indices, median's self and result: read or not, checked)
         if self._idx is not None:  # (PyTorch's value_selecting_reduction_backward)
             return (scatter_into_zeros(F.unsqueeze(g, self._axis) if self._squeezed else g,
                                        self._axis, self._idx, self._shape),)

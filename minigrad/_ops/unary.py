@@ -192,9 +192,9 @@ class ClampBackward0(Node):
     _s_min = _s_max = None
 
     def backward(self, g):
-        x = F.data(value(self._s_self))
+        hi = None if self._s_max is None else F.data(value(self._s_max))  # (PyTorch's order)
         lo = None if self._s_min is None else F.data(value(self._s_min))
-        hi = None if self._s_max is None else F.data(value(self._s_max))
+        x = F.data(value(self._s_self))
         inside = True if lo is None else x >= lo
         if hi is not None:
             inside = inside & (x <= hi)

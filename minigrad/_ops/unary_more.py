@@ -68,7 +68,7 @@ _TABLE = {
     "ceil": (np.ceil, "CeilBackward0", (), _zero, True),
     "trunc": (np.trunc, "TruncBackward0", (), _zero, True),
     "sign": (sign_data, "SignBackward0", (), _zero, True),
-    "sgn": (sign_data, "SgnBackward0", (), _zero, True),
+    "sgn": (sign_data, "SgnBackward0", ("self", "result"), _zero, True),
     "log1p": (np.log1p, "Log1PBackward0", ("self",), lambda g, x, r: g / add_number(x, 1), False),
     "expm1": (np.expm1, "Expm1Backward0", ("result",), lambda g, x, r: g * add_number(r, 1),
               False),

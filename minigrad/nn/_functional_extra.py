@@ -20,6 +20,7 @@ from .._ops.movement import _infer_size
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.saved import check_saved
 from . import _more_losses as _more
 from ._loss_nodes import _UINT64, reduction_enum
 
@@ -108,12 +109,9 @@ class EmbeddingBackward0(Node):
     saved_tensors_names = ("indices",)
 
     def backward(self, g):
+        check_saved(self)  # (the indices, freed or changed in place: PyTorch's errors)
         return (embedding_dense_backward(g, self._idx, self._s_weight_sym_argsize_0,
                                          self._pad, self._s_scale_grad_by_freq),)
-
-    @property
-    def _s_indices(self):
-        return Tensor._wrap(self._idx)
 
 
 class EmbeddingDenseBackwardBackward0(Node):
@@ -122,7 +120,10 @@ class EmbeddingDenseBackwardBackward0(Node):
 
     saved = ("indices", "padding_idx")
     saved_tensors_names = ("indices",)
-    _s_indices = EmbeddingBackward0._s_indices
+
+    @property
+    def _s_indices(self):
+        return Tensor._wrap(self._idx)
 
     def backward(self, gg):
         idx = self._idx.reshape(-1)
@@ -174,7 +175,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
     if not should_record(weight):
         return out
     node = EmbeddingBackward0()
-    node._idx = idx.copy()
+    node._idx, node._s_indices = idx.copy(), SavedTensor(input)
     node._s_weight_sym_argsize_0 = rows  # (PyTorch 2.13 keeps the number of rows so)
     pad = -1 if padding_idx is None else (padding_idx % rows)
     node._pad, node._s_padding_idx = pad, pad & _UINT64  # (PyTorch shows -1 unsigned)
@@ -207,6 +208,7 @@ class NativeLayerNormBackward0(Node):
     saved_tensors_names = ("bias", "input", "result1", "result2", "weight")
 
     def backward(self, g):
+        check_saved(self)  # (bias first: PyTorch's order)
         x, mean, rstd = (_more._value(s) for s in (self._s_input, self._s_result1,
                                                    self._s_result2))
         w = _more._value(self._s_weight)
