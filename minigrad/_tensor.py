@@ -368,12 +368,12 @@ class Tensor:
         return bool(self._data)
 
     def __float__(self) -> float:
-        if self._data.size != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        if self.requires_grad:
+        if self.requires_grad:  # (warned before the size is checked, as PyTorch does)
             from .autograd.grad_mode import is_grad_enabled
             if is_grad_enabled():
                 _warn_once("float", SCALAR_WARNING, 2)
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return float(self.item())
 
     def __int__(self) -> int:

@@ -114,13 +114,18 @@ class RsubBackward1(Node):
         return ((-g if a == 1 else g * -a),)
 
 
-def _alpha(other, alpha, dtype):
-    """``other * alpha``, with PyTorch's error for a float ``alpha`` on integers."""
-    if alpha == 1:
-        return other
+def _alpha(a, other, alpha, dtype):
+    """``other * alpha`` (to add to ``a``), with PyTorch's checks of ``alpha``, made after the
+    operands are found to broadcast: a float ``alpha`` on integers, a bool ``alpha`` on
+    anything but a bool result; a bool result stays bool (``True + 2 * True`` is True)."""
+    np.broadcast_shapes(np.shape(a), np.shape(other))  # (its ValueError: the caller's error)
     if dtype.kind in "iub" and isinstance(alpha, float):
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
                            "point number.")
+    if dtype.kind == "b":
+        return np.logical_and(other, bool(alpha))
+    if type(alpha) is bool:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
     return other * alpha
 
 
@@ -172,7 +177,8 @@ def _add_or_sub(ufunc, node_cls, input, other, alpha, out, form):
         _check_bool_sub(input, other)
     token = quiet()  # inf - inf, overflow: NaN and inf as in PyTorch, no NumPy warning
     try:
-        result = Tensor._wrap(ufunc(a, b) if alpha == 1 else ufunc(a, _alpha(b, alpha, nd)))
+        result = Tensor._wrap(ufunc(a, b) if alpha == 1 and alpha is not True
+                              else ufunc(a, _alpha(a, b, alpha, nd)))
     except ValueError:
         raise broadcast_error(input, other) from None
     finally:
@@ -193,8 +199,8 @@ def rsub(input, other, *, alpha=1):  # a function only: PyTorch's Tensor has no 
     if _is_bool(input) or _is_bool(other):
         _check_bool_sub(other, input)
     try:
-        out = Tensor._wrap(quiet_array(np.subtract, b, a if alpha == 1 else _alpha(a, alpha, nd),
-                                       nd))
+        out = Tensor._wrap(quiet_array(np.subtract, b, a if alpha == 1 and alpha is not True
+                                       else _alpha(b, a, alpha, nd), nd))
     except ValueError:
         raise broadcast_error(other, input) from None
     if should_record(input, other):
