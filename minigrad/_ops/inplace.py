@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._dtype import cast
+from .._dtype import cast, result_type
 from .._state import local as _mode
 from .._tensor import Tensor
 from .._tensor_data import fill_value
@@ -35,6 +35,7 @@ from ..autograd.grad_mode import is_inference_mode_enabled, no_grad
 from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._core import broadcast_error, dtype_of, method
+from .errors import cant_cast
 from .index_put import expanded_warning, put_in_place, values_must_be_a_tensor
 from .indexing import _sequence_as_tuple, apply_slicing
 from .inplace_checks import bump_version, check_inplace, check_memory
@@ -168,7 +169,12 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
     if self._inference and not is_inference_mode_enabled():
         with no_grad():  # PyTorch makes the change, then refuses it (see bump_version)
             _write(self, op(self, *args, **kwargs)._data, fills)
-    out = _any_dtype(self, op, self, *args, **kwargs)
+    try:
+        out = _any_dtype(self, op, self, *args, **kwargs)
+    except (NotImplementedError, RuntimeError) as e:  # a kernel's: after the output's checks
+        if type(e) is NotImplementedError or str(e).startswith(_KERNEL_ERRORS):
+            _check_output(self, args)
+        raise
     if out is NotImplemented:
         return NotImplemented
     node = out._grad_fn if differentiable else None
@@ -180,6 +186,29 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
         _follow_result(node, out, self)
         _any_dtype(self, _rebase, self, node)
     return self
+
+
+# what an op checks only after its output (PyTorch's kernels and TensorIterator's users)
+_KERNEL_ERRORS = ("ZeroDivisionError", "Boolean alpha only", "For integral input tensors")
+
+
+def _check_output(self: Tensor, args) -> None:
+    """What PyTorch refuses before an in-place op's own checks (its kernel's dtypes, a
+    division by zero...): operands that do not broadcast, a broadcast shape that is not
+    ``self``'s, a result dtype ``self`` cannot hold (``int_tensor.fmod_(0.5)``; the first
+    operand decides it: lerp's weight does not)."""
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    try:
+        shape = np.broadcast_shapes(self._data.shape, *(a._data.shape for a in tensors))
+    except ValueError:
+        raise broadcast_error(self, *tensors) from None
+    if shape != self._data.shape:
+        raise _shape_error(self._data.shape, shape)
+    if not args or not isinstance(args[0], (Tensor, bool, int, float)):
+        return
+    result = result_type(self, args[0])
+    if _kind(result.np) > _kind(self._data.dtype):
+        raise cant_cast(result, self.dtype)
 
 
 # ---------------------------------------------------------------- the in-place ops
@@ -195,7 +224,26 @@ def _variant(name: str, differentiable: bool = True):
     return op_
 
 
-for _name in ("add", "sub", "mul", "div", "neg", "clamp", "clamp_min", "clamp_max", "pow",
+def _clamp_variant(name: str):
+    """``x.clamp_(...)`` and its min/max forms: number bounds an integer tensor cannot hold
+    are refused first (before expanded memory), with the C name of its type, as PyTorch does."""
+    plain = _variant(name)
+
+    def op_(self, *args, **kwargs):
+        bounds = (*args, *kwargs.values())
+        if self._data.dtype.kind in "iub" and any(type(b) is float for b in bounds) \
+                and not any(isinstance(b, Tensor) for b in bounds):
+            raise RuntimeError("result type Float can't be cast to the desired output type "
+                               + dtype_of(self._data.dtype)._c_type)
+        return plain(self, *args, **kwargs)
+
+    op_.__name__, op_.__doc__ = plain.__name__, plain.__doc__
+    return op_
+
+
+for _name in ("clamp", "clamp_min", "clamp_max"):
+    setattr(Tensor, _name + "_", _clamp_variant(_name))
+for _name in ("add", "sub", "mul", "div", "neg", "pow",
               "exp", "log", "sqrt", "abs", "sigmoid", "tanh", "relu", "sin", "cos",
               "reciprocal", "square", "bitwise_and",
               "bitwise_or", "bitwise_xor",
