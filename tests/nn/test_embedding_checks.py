@@ -12,6 +12,8 @@ from __future__ import annotations
 import pytest
 from helpers import assert_same_outcome
 
+import minigrad as mg
+
 pytestmark = pytest.mark.torch
 
 CASES = [
@@ -68,3 +70,16 @@ CASES = [
 @pytest.mark.parametrize("code", CASES)
 def test_embedding_checks_and_max_norm_as_pytorch(torch, code):
     assert_same_outcome(torch, code)
+
+
+def test_embedding_module_passes_max_norm_and_scale_grad_by_freq_on(torch):
+    """``nn.Embedding(max_norm=..., scale_grad_by_freq=True)``: the weight after a forward and
+    its gradient are PyTorch's."""
+    out = []
+    for L in (mg, torch):
+        emb = L.nn.Embedding(3, 2, max_norm=1.0, scale_grad_by_freq=True)
+        with L.no_grad():
+            emb.weight.copy_(L.tensor([[3., 4.], [0.1, 0.2], [-1., 2.]]))
+        emb(L.tensor([0, 2, 2])).pow(2).sum().backward()
+        out.append((emb.weight.detach().numpy().tolist(), emb.weight.grad.numpy().tolist()))
+    assert out[0] == out[1]
