@@ -9,7 +9,9 @@ repr or raise the same exception type and message.
 from __future__ import annotations
 
 import pytest
-from helpers import assert_same_outcome
+from helpers import assert_same_outcome, outcome
+
+import minigrad as mg
 
 pytestmark = pytest.mark.torch
 
@@ -132,3 +134,83 @@ def test_inplace_op_checks_its_output_before_its_kernel_as_pytorch(torch, code):
     then a result dtype the output cannot hold, and only then the kernel's own refusals (a
     dtype it is not built for, an integer division by zero)."""
     assert_same_outcome(torch, code)
+
+
+VAR = [
+    'lib.ones(3).var(0, 1)',
+    'lib.ones(3).var(0, True, True, 1)',
+    'lib.ones(3).var(dim=0, unbiased=True, correction=1)',
+    'lib.ones(3).var("a")',
+    'lib.ones(3).var(0, "a")',
+    'lib.ones(3).var(1.5)',
+    'lib.ones(3).var(0, correction="x")',
+    'lib.ones(3).var(unbiased=True, keepdim=True)',
+    'lib.ones(3).var(True, True)',
+    'lib.ones(3).var(0, True, True)',
+    'lib.ones(3).var(0, True, keepdim=True)',
+    'lib.ones(3).var(None, unbiased=False)',
+    'lib.ones(3).var([0], False)',
+    'lib.ones(3).var(0, 1.5)',
+    'lib.ones(3).var(0, None)',
+    'lib.ones(3).var(foo=1)',
+    'lib.ones(3).var(0, keepdim=1)',
+    'lib.var(lib.ones(3), 0, 1)',
+    'lib.var(lib.ones(3), "x")',
+    'lib.var()',
+    'lib.ones(3).std(0, 1)',
+    'lib.ones(3).std("a")',
+    'lib.ones(3).std(0, True, True, 1)',
+    'lib.var_mean(lib.ones(3), 0, 1)',
+    'lib.std_mean(lib.ones(3), "a")',
+    'lib.ones(3).var(0, unbiased=1)',
+    'lib.ones(3).var(correction=1, unbiased=True)',
+    'lib.ones(3).var(0, True, False, correction=1)',
+    'lib.ones(3).var(correction=True)',
+    'lib.ones(3).var(correction=None)',
+    'lib.ones(3).var(correction=lib.tensor(1))',
+    'lib.ones(3).var(correction=2.5)',
+    'lib.ones(3).var(dim=None)',
+    'lib.ones(3).var(None, True)',
+    'lib.ones(3).var((0,), True)',
+    'lib.ones(3).var([0], keepdim=True, correction=0)',
+    'lib.ones(3).var(0, True, keepdim=True)',
+    'lib.ones(3).var(unbiased=False)',
+    'lib.ones(3).var(False)',
+    'lib.ones(3).var(dim=0, keepdim=True)',
+    'lib.ones(3).var(lib.tensor(0))',
+    'lib.ones(3).var(lib.tensor(0), True)',
+    'lib.var(lib.ones(3), 0, True, True, out=None)',
+    'lib.var(lib.ones(3), correction=1, out=None)',
+    'lib.var(lib.ones(3), True, out=None)',
+    'lib.var(lib.ones(3), unbiased=True)',
+    'lib.var(input=lib.ones(3), dim=0)',
+    'lib.var(lib.ones(3), dim=0, input=lib.ones(3))',
+    'lib.var(3)',
+    'lib.var_mean(lib.ones(3), 0, True, True)',
+    'lib.var_mean(lib.ones(3), 0, True, True, out=None)',
+    'lib.var_mean(lib.ones(3), unbiased=True, keepdim=True)',
+    'lib.std_mean(lib.ones(3), correction=0)',
+    'lib.std_mean(lib.ones(3), 1.5)',
+    'lib.ones(3).var(0, True, True, unbiased=True)',
+    'lib.ones(3).var(0, dim=0)',
+]
+
+
+def _signature_lines(result):
+    """An outcome with PyTorch's notes on why a signature did not match left out (minigrad
+    lists the signatures, not the reasons)."""
+    kind, text = result
+    if kind != "TypeError":
+        return result
+    return kind, [line for line in text.splitlines() if not line.startswith("      didn't")]
+
+
+@pytest.mark.parametrize("code", VAR)
+def test_var_and_std_bind_their_arguments_as_pytorch(torch, code):
+    """var/std/var_mean/std_mean take three signatures (dim, unbiased, keepdim), (dim, *,
+    correction, keepdim) and (unbiased): what fits none raises PyTorch's TypeError, with the
+    signatures it lists."""
+    def run(lib):
+        return _signature_lines(outcome(lambda: eval(code, {"lib": lib})))  # noqa: S307
+
+    assert run(mg) == run(torch)
