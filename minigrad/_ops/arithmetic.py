@@ -30,6 +30,7 @@ from ._core import (
     quiet_array,
 )
 from .arguments import bad_operand
+from .errors import bool_negation
 
 __all__ = ["add", "sub", "mul", "neg", "rsub", "broadcast_error", "factor", "mul_by_number",
            "div_by_number", "add_number", "sub_number", "elementwise",
@@ -331,7 +332,10 @@ def add_number(input, other):
 
 
 def sub_number(input, other):
-    """``input - other`` as PyTorch's ``sub(Tensor, Scalar)`` (``SubBackward1``)."""
+    """``input - other`` as PyTorch's ``sub(Tensor, Scalar)`` (``SubBackward1``); a bool
+    ``input`` (pow's exponent, in its backward) raises PyTorch's error."""
+    if (input._data if isinstance(input, Tensor) else np.asarray(input)).dtype == _BOOL:
+        _check_bool_sub(input, other)
     return _number_op(input, other, SubBackward1)
 
 
@@ -347,9 +351,7 @@ class NegBackward0(Node):
 def neg(input) -> Tensor:
     """``-input``."""
     if input._data.dtype.kind == "b":
-        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "
-                           "If you are trying to invert a mask, use the `~` or "
-                           "`logical_not()` operator instead.")
+        raise bool_negation()
     out = Tensor._wrap(np.negative(input._data))
     if should_record(input):
         record(NegBackward0(), out, input)

@@ -25,7 +25,7 @@ from ._backward import call, data, masked_zero, scale
 from ._core import binary_operands, floor_div_floats, method, quiet_array, value
 from .arithmetic import broadcast_error
 from .division import div, int_zero_check
-from .errors import not_implemented
+from .errors import bool_negation, not_implemented
 
 __all__ = ["floor_divide", "remainder", "fmod", "atan2", "arctan2", "hypot", "xlogy", "fmax",
            "fmin", "lerp", "addcmul", "addcdiv"]
@@ -58,7 +58,15 @@ class _Binary(Node):
     def backward(self, g):
         x = value(self._s_self) if self._s_self is not None else None
         y = value(self._s_other) if self._s_other is not None else None
-        return self.grads(g, x, y)
+        return self.grads(g, _in_dtype_of(x, g), _in_dtype_of(y, g))
+
+
+def _in_dtype_of(v, g):
+    """An integer operand's array in the gradient's dtype (NumPy would make ``int64 * float32``
+    float64; PyTorch computes in the result's dtype). Tensors combine as PyTorch's do."""
+    if type(v) is np.ndarray and v.dtype != g.dtype:
+        return v.astype(g.dtype)
+    return v
 
 
 def _div_mode(g, x, y, mode: str):
@@ -185,10 +193,17 @@ class Atan2Backward0(_Binary):
     """z = atan2(self, other):  dz/dself = other / (self² + other²);
     dz/dother = -self / (self² + other²)  (both 0 where self = other = 0)."""
 
-    def grads(self, g, x, y):
+    def backward(self, g):
+        x, y = value(self._s_self), value(self._s_other)
+        neg_x = None
+        if self.next_functions[1][0] is not None:  # (PyTorch's formula for other negates self,
+            if data(x).dtype.kind == "b":  # before any cast: an integer 0 stays +0)
+                raise bool_negation()
+            neg_x = _in_dtype_of(-x, g)
+        x, y = _in_dtype_of(x, g), _in_dtype_of(y, g)
         recip = call(x * x + y * y, "reciprocal")
         recip = masked_zero(recip, np.isinf(data(recip)))
-        return g * y * recip, g * -x * recip
+        return g * y * recip, (None if neg_x is None else g * neg_x * recip)
 
 
 class HypotBackward0(_Binary):

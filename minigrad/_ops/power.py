@@ -63,6 +63,8 @@ class PowBackward1(Node):
         xd, pd = data(x), data(p)
         ga = gb = None
         if self.next_functions[0][0] is not None:
+            if data(value(self._s_exponent)).dtype.kind == "b":  # (exponent - 1, in PyTorch)
+                sub_number(value(self._s_exponent), 1)
             ga = where(pd == 0, 0.0, g * (p * x ** sub_number(p, 1)))
         if self.next_functions[1][0] is not None:
             zero_base = (xd == 0) & (pd >= 0)
