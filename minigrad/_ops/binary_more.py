@@ -154,8 +154,8 @@ def _rem(name, np_fn, node0, node1):
             raise not_implemented(f"{name}_cpu", input.dtype)
         int_zero_check(xa, xb, dt)
         out = Tensor._wrap(quiet_array(np_fn, xa, xb, dt))
-        if not (should_record(input, other) and dt.kind == "f"):
-            return out
+        if not should_record(input, other):  # (an integer result raises, as in PyTorch: an
+            return out  # integer tensor given a history by an in-place op is refused here)
         if isinstance(other, Tensor):  # (self and other are needed for other's gradient only)
             return _record2(node1(), out, input, other, save=other.requires_grad)
         return record(node0(), out, input)

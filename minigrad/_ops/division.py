@@ -107,7 +107,7 @@ def _div_rounding(input, other, mode):
         out = Tensor._wrap(quiet_array(fn, a, b, nd))  # (x / 0, overflow: inf and NaN, silently)
     except ValueError:
         raise broadcast_error(input, other) from None
-    if should_record(input, other) and out._data.dtype.kind == "f":
+    if should_record(input, other):  # (an integer result raises, as in PyTorch)
         _record_div2(out, input, other, mode)
     return out
 

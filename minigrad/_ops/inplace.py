@@ -155,13 +155,15 @@ def _any_dtype(self: Tensor, fn, *args, **kwargs):
 
 
 def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: bool = True,
-                  overlap: str = "partial", **kwargs):
+                  overlap: str = "partial", any_dtype: bool = True, **kwargs):
     """Run the out-of-place ``op(self, *args)`` and make its result and node ``self``'s own.
 
     ``fills``: the op writes one number everywhere (allowed on expanded memory);
     ``differentiable``: False for ops PyTorch never records (``logical_not_``);
     ``overlap``: which memory shared with an input is refused ('partial' overlaps; 'own': the
-    op checks its inputs itself, as ``index_put_`` does after its count of indices).
+    op checks its inputs itself, as ``index_put_`` does after its count of indices);
+    ``any_dtype``: False for ops PyTorch does not record on an integer tensor with a history
+    (they raise "Autograd not support dtype", as the out-of-place op does).
     """
     inputs = (*args, *kwargs.values())
     check_inplace(self, inputs, differentiable)
@@ -170,7 +172,8 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
         with no_grad():  # PyTorch makes the change, then refuses it (see bump_version)
             _write(self, op(self, *args, **kwargs)._data, fills)
     try:
-        out = _any_dtype(self, op, self, *args, **kwargs)
+        out = _any_dtype(self, op, self, *args, **kwargs) if any_dtype else \
+            op(self, *args, **kwargs)
     except (NotImplementedError, RuntimeError) as e:  # a kernel's: after the output's checks
         if type(e) is NotImplementedError or str(e).startswith(_KERNEL_ERRORS):
             _check_output(self, args)
@@ -212,12 +215,17 @@ def _check_output(self: Tensor, args) -> None:
 
 
 # ---------------------------------------------------------------- the in-place ops
+# in-place ops PyTorch builds from their out-of-place op even on an integer tensor
+_NO_INTEGER_HISTORY = {"nan_to_num", "cumprod"}
+
+
 def _variant(name: str, differentiable: bool = True):
     """``x.name_(...)``: the in-place form of the out-of-place op ``x.name(...)``."""
+    any_dtype = name not in _NO_INTEGER_HISTORY
 
     def op_(self, *args, **kwargs):
         return apply_inplace(self, getattr(Tensor, name), *args, differentiable=differentiable,
-                             **kwargs)
+                             any_dtype=any_dtype, **kwargs)
 
     op_.__name__ = name + "_"
     op_.__doc__ = f"In-place ``{name}``: writes the result into this tensor and returns it."

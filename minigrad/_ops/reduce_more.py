@@ -70,7 +70,7 @@ def _running(np_scan, input, dim: int, dtype):
 def cumsum(input, dim: int, *, dtype=None):
     """Running sums along ``dim``."""
     d, out = _running(np.cumsum, input, dim, dtype)
-    if should_record(input) and out._data.dtype.kind == "f":
+    if should_record(input):  # (an integer result raises, as in PyTorch)
         node = CumsumBackward0()
         node._s_dim = d
         record(node, out, input, broadcast=True)  # (a dtype= cast is undone on the gradient)
@@ -141,7 +141,7 @@ def _cumprod_grad_masked(x, g, z, d):
 def cumprod(input, dim: int, *, dtype=None):
     """Running products along ``dim``."""
     d, out = _running(np.cumprod, input, dim, dtype)
-    if should_record(input) and out._data.dtype.kind == "f":
+    if should_record(input):  # (an integer result raises, as in PyTorch)
         node = CumprodBackward0()
         node._s_dim, node._s_self = d, SavedTensor(input)
         record(node, out, input, broadcast=True)  # (a dtype= cast is undone on the gradient)
