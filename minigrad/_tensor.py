@@ -241,6 +241,7 @@ class Tensor:
             raise RuntimeError("data set to a tensor that requires gradients must be floating "
                                "point or complex dtype")
         self._data = value._data
+        self._inference = value._inference  # (PyTorch's .data brings the tensor's kind along)
 
     @property
     def retains_grad(self) -> bool:
