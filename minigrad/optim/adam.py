@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._ops.inplace_checks import check_memory
 from .._tensor import Tensor
 from .optimizer import Optimizer
 
@@ -77,6 +78,7 @@ class Adam(Optimizer):
         step_t += 1
         if wd != 0:
             if group["decoupled_weight_decay"]:
+                check_memory(p, ())  # (an expanded parameter: PyTorch's in-place refusal)
                 data *= 1 - lr * wd
                 p._vc[0] += 1
             else:
@@ -92,5 +94,6 @@ class Adam(Optimizer):
         step = float(step_t)
         step_size = lr / (1 - beta1**step)
         denom = np.sqrt(v) / (1 - beta2**step) ** 0.5 + eps
+        check_memory(p, ())
         data -= step_size * m / denom
         p._vc[0] += 1

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._ops.inplace_checks import check_memory
 from .._tensor import Tensor
 from .adam import Adam
 from .optimizer import Optimizer
@@ -86,8 +87,10 @@ class RMSprop(Optimizer):
             buf = state["momentum_buffer"]._data
             buf *= group["momentum"]
             buf += g / avg
+            check_memory(p, ())  # (an expanded parameter: PyTorch's in-place refusal)
             data -= group["lr"] * buf
         else:
+            check_memory(p, ())
             data -= group["lr"] * g / avg
         p._vc[0] += 1
 
@@ -122,6 +125,7 @@ class Adagrad(Optimizer):
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
         total = state["sum"]._data
         total += g * g
+        check_memory(p, ())  # (an expanded parameter: PyTorch's in-place refusal)
         data -= clr * g / (np.sqrt(total) + group["eps"])
         p._vc[0] += 1
 

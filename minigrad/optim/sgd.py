@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._ops.inplace_checks import check_memory
 from .._tensor import Tensor
 from .optimizer import Optimizer
 
@@ -62,7 +63,8 @@ class SGD(Optimizer):
                 g = -grad._data if maximize else grad._data
                 if wd != 0:
                     g = g + wd * p._data
-                if momentum != 0:
+                check_memory(p, ())  # (an expanded parameter: PyTorch's in-place refusal,
+                if momentum != 0:  # before it keeps a momentum buffer)
                     g = self._momentum(p, g, momentum, dampening, nesterov)
                 p._data -= lr * g
                 p._vc[0] += 1

@@ -334,3 +334,33 @@ def test_a_tutorial_training_loop_runs_unchanged():
         with torch.no_grad():
             accuracy = (model(x).argmax(dim=1) == y).float().mean().item()
     assert loss.item() < first / 2 and accuracy > 0.8
+
+
+_EXPANDED_STEP = """
+p = lib.tensor([2.0546417]).expand(3).requires_grad_()
+p.sum().backward()
+opt = {opt}
+try:
+    opt.step()
+    out = ("ok", p.detach().numpy().tolist())
+except RuntimeError as e:
+    out = ("RuntimeError", str(e))
+state = opt.state[p]
+out = (out, sorted(state), p._version)
+"""
+
+
+@pytest.mark.parametrize("opt", [
+    "lib.optim.SGD([p], lr=0.1)", "lib.optim.SGD([p], lr=0.1, momentum=0.9, nesterov=True)",
+    "lib.optim.SGD([p], lr=0.1, weight_decay=0.1)", "lib.optim.Adam([p], lr=0.1)",
+    "lib.optim.AdamW([p], lr=0.1)", "lib.optim.RMSprop([p], lr=0.1)",
+    "lib.optim.RMSprop([p], lr=0.1, momentum=0.5)", "lib.optim.Adagrad([p], lr=0.1)"])
+def test_step_on_an_expanded_parameter_is_refused_as_in_pytorch(torch, opt):
+    """A parameter whose elements share memory (``expand``) cannot be updated in place:
+    PyTorch's RuntimeError, at the same point (the state made so far is kept)."""
+    results = []
+    for lib in (mg, torch):
+        ns = {"lib": lib}
+        exec(_EXPANDED_STEP.format(opt=opt), ns)  # noqa: S102 - the test's own snippet
+        results.append(ns["out"])
+    assert results[0] == results[1]
