@@ -23,7 +23,7 @@ from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import call, data, masked_zero, scale
 from ._core import binary_operands, floor_div_floats, method, quiet_array, value
-from .arithmetic import broadcast_error
+from .arithmetic import broadcast_error, factor
 from .division import div, int_zero_check
 from .errors import bool_negation, not_implemented
 
@@ -58,15 +58,7 @@ class _Binary(Node):
     def backward(self, g):
         x = value(self._s_self) if self._s_self is not None else None
         y = value(self._s_other) if self._s_other is not None else None
-        return self.grads(g, _in_dtype_of(x, g), _in_dtype_of(y, g))
-
-
-def _in_dtype_of(v, g):
-    """An integer operand's array in the gradient's dtype (NumPy would make ``int64 * float32``
-    float64; PyTorch computes in the result's dtype). Tensors combine as PyTorch's do."""
-    if type(v) is np.ndarray and v.dtype != g.dtype:
-        return v.astype(g.dtype)
-    return v
+        return self.grads(g, factor(x, g), factor(y, g))  # (in g's dtype: an int64 operand)
 
 
 def _div_mode(g, x, y, mode: str):
@@ -199,8 +191,8 @@ class Atan2Backward0(_Binary):
         if self.next_functions[1][0] is not None:  # (PyTorch's formula for other negates self,
             if data(x).dtype.kind == "b":  # before any cast: an integer 0 stays +0)
                 raise bool_negation()
-            neg_x = _in_dtype_of(-x, g)
-        x, y = _in_dtype_of(x, g), _in_dtype_of(y, g)
+            neg_x = factor(-x, g)
+        x, y = factor(x, g), factor(y, g)
         recip = call(x * x + y * y, "reciprocal")
         recip = masked_zero(recip, np.isinf(data(recip)))
         return g * y * recip, (None if neg_x is None else g * neg_x * recip)
