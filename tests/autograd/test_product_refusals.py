@@ -11,7 +11,7 @@ exception raised) must be the same.
 from __future__ import annotations
 
 import pytest
-from helpers import outcome
+from helpers import cases, snippet_outcome
 
 import minigrad as mg
 
@@ -23,16 +23,7 @@ with lib.inference_mode():
     y = {make}
 out = {op}
 """
-PRODUCTS = [
-    ("lib.ones(2, 3)", "x.mm(y)"), ("lib.ones(3)", "x.matmul(y)"),
-    ("lib.ones(3, 2, 2)", "x.matmul(y)"), ("lib.ones(2, 3)", "lib.bmm(x, y)"),
-    ("lib.ones(3)", "lib.addmm(y, x, y)"), ("lib.ones(4)", "x.dot(y)"), ("lib.ones(4)", "x.mv(y)"),
-    ("lib.ones(3, 2)", "x.mm(y)"), ("lib.ones(2, 3)", "x.matmul(y)"),
-    ("lib.ones(3, 2)", "lib.addmm(lib.ones(2), x, y)"),
-    ("lib.ones(2, 3)", "lib.addmm(lib.ones(2), x, y)"),
-    ("lib.ones(2, 3)", "lib.addmm(lib.ones(2), y, x)"), ("lib.ones(2, 3)", "y.mm(x.detach())"),
-    ("lib.ones(2, 3, dtype=lib.float64)", "x.mm(y)"), ("lib.ones(2, 3)", "x.detach().mm(y)"),
-]
+PRODUCTS = [line.split(" | ") for line in cases("products_inference")]
 NO_GRAD_VIEW = """
 v2 = lib.tensor([[-0.5484020025026515]], dtype=lib.float64).t().requires_grad_()
 v10 = v2.prod(-2)
@@ -57,15 +48,6 @@ CASES = ([INFERENCE.format(make=m, op=op) for m, op in PRODUCTS]
          + [NO_GRAD_VIEW.format(op=op) for op in VIEW_OPS] + DATA)
 
 
-def _run(lib, code):
-    def go():
-        ns = {"lib": lib}
-        exec(code, ns)  # noqa: S102 - the test's own snippets
-        return ns["out"]
-
-    return outcome(go)
-
-
 @pytest.mark.parametrize("code", CASES)
 def test_products_refuse_histories_and_inference_tensors_first(torch, code):
-    assert _run(mg, code) == _run(torch, code)
+    assert snippet_outcome(mg, code) == snippet_outcome(torch, code)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from helpers import outcome
+from helpers import snippet_outcome
 
 import minigrad as mg
 
@@ -28,16 +28,7 @@ CALLS = ["hessian(lambda t: (t * t * t).sum(), x)", "jacobian(lambda t: t * t * 
          "jacobian(lambda t: t.sum(), x)"]
 
 
-def _run(lib, code):
-    def go():
-        ns = {"lib": lib}
-        exec(code, ns)  # noqa: S102 - the test's own snippets
-        return ns["out"]
-
-    return outcome(go)
-
-
 @pytest.mark.parametrize(("mode", "point", "call"), list(itertools.product(MODES, POINTS, CALLS)))
 def test_functional_in_each_grad_mode_as_pytorch(torch, mode, point, call):
     code = f"x = {point}\nwith lib.{mode}():\n    out = lib.autograd.functional.{call}"
-    assert _run(mg, code) == _run(torch, code)
+    assert snippet_outcome(mg, code) == snippet_outcome(torch, code)
