@@ -21,8 +21,8 @@ def saved_inference(a, b) -> None:
     and saves each for the other's gradient: a view made in no_grad mode whose base changed in
     place since (``should_record`` brings views up to date, and raises that), an inference
     tensor saved."""
-    if should_record(a, b) and (a._inference and b.requires_grad or
-                                b._inference and a.requires_grad):
+    if should_record(a, b) and (a.is_inference() and b.requires_grad or
+                                b.is_inference() and a.requires_grad):
         raise RuntimeError(INFERENCE_MESSAGE)
 
 

@@ -142,7 +142,8 @@ class HuberLossBackward0(Node):
     saved_tensors_names = ("self", "target")
 
     def backward(self, g):
-        x, t = self._operands(_value(self._s_self), _value(self._s_target))
+        need_self = self.next_functions[0][0] is not None
+        x, t = self._operands(_value(self._s_self), _value(self._s_target), need_self)
         g0, g = g, _scale(g, self._s_reduction, x.numel())
         grad = g * self._slope(x - t)
         need_target = self.next_functions[1][0] is not None
@@ -153,10 +154,12 @@ class HuberLossBackward0(Node):
         return d.clamp(-self._s_delta, self._s_delta)
 
     @staticmethod
-    def _operands(x: Tensor, t: Tensor) -> tuple:
-        """PyTorch's huber_loss_backward takes a target of the input's dtype only."""
+    def _operands(x: Tensor, t: Tensor, self_first: bool) -> tuple:
+        """PyTorch's huber_loss_backward takes operands of one dtype only: that of the one whose
+        gradient it computes first (self's, else the target's: it swaps them for that)."""
         if t.dtype != x.dtype:
-            raise RuntimeError(f"Found dtype {t.dtype._cpp} but expected {x.dtype._cpp}")
+            first, other = (x, t) if self_first else (t, x)
+            raise RuntimeError(f"Found dtype {other.dtype._cpp} but expected {first.dtype._cpp}")
         return x, t
 
 
@@ -167,7 +170,7 @@ class SmoothL1LossBackward0(HuberLossBackward0):
     saved = ("beta", "reduction", "self", "target")
 
     @staticmethod
-    def _operands(x: Tensor, t: Tensor) -> tuple:
+    def _operands(x: Tensor, t: Tensor, self_first: bool) -> tuple:
         """smooth_l1_loss_backward promotes: a bool operand counts as 0 and 1."""
         if x._data.dtype.kind == "b":
             x = x.to(t.dtype)

@@ -51,3 +51,20 @@ CASES = ([INFERENCE.format(make=m, op=op) for m, op in PRODUCTS]
 @pytest.mark.parametrize("code", CASES)
 def test_products_refuse_histories_and_inference_tensors_first(torch, code):
     assert snippet_outcome(mg, code) == snippet_outcome(torch, code)
+
+
+DATA_VERSIONS = [
+    "with lib.inference_mode():\n    a = lib.ones(2)\na.data = lib.ones(2)\na.add_(1)\nout = a",
+    "with lib.inference_mode():\n    a = lib.ones(2)\na.data = lib.ones(2)\n"
+    "x = lib.ones(2, requires_grad=True)\nout = a * x",
+    "with lib.inference_mode():\n    b = lib.ones(2)\na = lib.ones(2)\na.data = b\na.add_(1)\n"
+    "out = (a, a._version)",
+    "with lib.inference_mode():\n    a = lib.ones(2)\na.data = lib.ones(2)\nout = a._version",
+]
+
+
+@pytest.mark.parametrize("code", DATA_VERSIONS)
+def test_data_moves_is_inference_but_not_the_version_counter(torch, code):
+    """``.data = t``: ``is_inference()`` (and what saving refuses) follows ``t``'s data; the
+    version counter (or an inference tensor's lack of one) stays with the tensor."""
+    assert snippet_outcome(mg, code) == snippet_outcome(torch, code)
