@@ -33,7 +33,7 @@ from .arguments import bad_operand
 from .errors import bool_negation
 
 __all__ = ["add", "sub", "mul", "neg", "rsub", "broadcast_error", "factor", "mul_by_number",
-           "div_by_number", "add_number", "sub_number", "elementwise",
+           "div_by_number", "add_number", "sub_number", "elementwise", "check_bool_sub",
            "save_operand"]
 
 
@@ -150,7 +150,7 @@ def _is_bool(x) -> bool:
     return type(x) is bool or (isinstance(x, Tensor) and x._data.dtype == _BOOL)
 
 
-def _check_bool_sub(a, b) -> None:
+def check_bool_sub(a, b) -> None:
     """Raise PyTorch's error for subtracting booleans (one operand is a bool)."""
     if _is_bool(a) and _is_bool(b):
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
@@ -175,7 +175,7 @@ def _add_or_sub(ufunc, node_cls, input, other, alpha, out, form):
         return bad_operand(form, add if ufunc is np.add else sub, input, other,
                            {} if alpha == 1 else {"alpha": alpha})
     if ufunc is np.subtract and (_is_bool(input) or _is_bool(other)):
-        _check_bool_sub(input, other)
+        check_bool_sub(input, other)
     token = quiet()  # inf - inf, overflow: NaN and inf as in PyTorch, no NumPy warning
     try:
         result = Tensor._wrap(ufunc(a, b) if alpha == 1 and alpha is not True
@@ -198,7 +198,7 @@ def rsub(input, other, *, alpha=1):  # a function only: PyTorch's Tensor has no 
     if a is NotImplemented:
         return NotImplemented
     if _is_bool(input) or _is_bool(other):
-        _check_bool_sub(other, input)
+        check_bool_sub(other, input)
     try:
         out = Tensor._wrap(quiet_array(np.subtract, b, a if alpha == 1 and alpha is not True
                                        else _alpha(b, a, alpha, nd), nd))
@@ -335,7 +335,7 @@ def sub_number(input, other):
     """``input - other`` as PyTorch's ``sub(Tensor, Scalar)`` (``SubBackward1``); a bool
     ``input`` (pow's exponent, in its backward) raises PyTorch's error."""
     if (input._data if isinstance(input, Tensor) else np.asarray(input)).dtype == _BOOL:
-        _check_bool_sub(input, other)
+        check_bool_sub(input, other)
     return _number_op(input, other, SubBackward1)
 
 

@@ -35,6 +35,7 @@ from ..autograd.grad_mode import is_inference_mode_enabled, no_grad
 from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._core import broadcast_error, dtype_of, method
+from .arithmetic import check_bool_sub
 from .errors import cant_cast
 from .index_put import expanded_warning, put_in_place, values_must_be_a_tensor
 from .indexing import _sequence_as_tuple, apply_slicing
@@ -251,7 +252,26 @@ def _clamp_variant(name: str):
 
 for _name in ("clamp", "clamp_min", "clamp_max"):
     setattr(Tensor, _name + "_", _clamp_variant(_name))
-for _name in ("add", "sub", "mul", "div", "neg", "pow",
+
+
+def _sub_variant():
+    """``x.sub_(y)`` and ``x -= y``: a bool operand is refused first (before expanded memory),
+    as PyTorch's sub checks it before anything else."""
+    plain = _variant("sub")
+
+    def sub_(self, other, *args, **kwargs):
+        if self._data.dtype == _BOOL or type(other) is bool or (
+                isinstance(other, Tensor) and other._data.dtype == _BOOL):
+            check_bool_sub(self, other)
+        return plain(self, other, *args, **kwargs)
+
+    sub_.__name__, sub_.__doc__ = plain.__name__, plain.__doc__
+    return sub_
+
+
+_BOOL = np.dtype(bool)
+Tensor.sub_ = Tensor.__isub__ = _sub_variant()
+for _name in ("add", "mul", "div", "neg", "pow",
               "exp", "log", "sqrt", "abs", "sigmoid", "tanh", "relu", "sin", "cos",
               "reciprocal", "square", "bitwise_and",
               "bitwise_or", "bitwise_xor",
@@ -278,7 +298,7 @@ Tensor.true_divide_, Tensor.negative_ = Tensor.div_, Tensor.neg_
 Tensor.clip_ = Tensor.clamp_
 
 # augmented assignment on a tensor is in place, as in PyTorch (`a += 1` keeps `a`'s identity)
-for _dunder, _name in (("__iadd__", "add"), ("__isub__", "sub"), ("__imul__", "mul"),
+for _dunder, _name in (("__iadd__", "add"), ("__imul__", "mul"),
                        ("__itruediv__", "div"), ("__iand__", "bitwise_and"),
                        ("__ior__", "bitwise_or"), ("__ixor__", "bitwise_xor"),
                        ("__ipow__", "pow")):

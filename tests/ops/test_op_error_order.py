@@ -2,9 +2,9 @@
 PyTorch's order (operands broadcast first, then ``alpha``, then the dtypes; an in-place op's
 output shape before the cast of its result and both before the kernel's dtype).
 
-Each case (a line of ``tests/cases/alpha.txt``, ``inplace_error_order.txt``,
-``var_signatures.txt``) is an expression run with ``lib`` bound to minigrad and to torch: both
-give the same repr or raise the same exception type and message.
+Each case (a line of ``tests/cases/alpha.txt``, ``div_rounding.txt``,
+``inplace_error_order.txt``, ``var_signatures.txt``) is an expression run with ``lib`` bound
+to minigrad and to torch: both give the same repr or raise the same exception type and message.
 """
 
 from __future__ import annotations
@@ -21,6 +21,14 @@ ALPHA = cases("alpha")
 
 @pytest.mark.parametrize("code", ALPHA)
 def test_alpha_of_add_and_sub_is_checked_as_in_pytorch(torch, code):
+    assert_same_outcome(torch, code)
+
+
+DIV = cases("div_rounding")
+
+
+@pytest.mark.parametrize("code", DIV)
+def test_div_with_a_rounding_mode_refuses_bools_before_dividing_as_pytorch(torch, code):
     assert_same_outcome(torch, code)
 
 
