@@ -24,7 +24,7 @@ import numpy as np
 
 from .._ops.inplace_checks import check_memory
 from .._tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_grad_shape
 
 __all__ = ["Adam"]
 
@@ -72,6 +72,7 @@ class Adam(Optimizer):
         eps, amsgrad = group["eps"], group["amsgrad"]
         state = self._state(p, amsgrad)
         data, g = p._data, p._grad._data
+        check_grad_shape(p, g)
         if group["maximize"]:
             g = -g
         step_t = state["step"]._data

@@ -30,7 +30,7 @@ import numpy as np
 from .._ops.inplace_checks import check_memory
 from .._tensor import Tensor
 from .adam import Adam
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_grad_shape
 
 __all__ = ["RMSprop", "Adagrad", "AdamW"]
 
@@ -70,6 +70,7 @@ class RMSprop(Optimizer):
                 state["grad_avg"] = Tensor._wrap(np.zeros_like(p._data))
         state["step"]._data += 1
         data, g = p._data, p._grad._data
+        check_grad_shape(p, g)
         g = -g if group["maximize"] else g
         if group["weight_decay"] != 0:
             g = g + group["weight_decay"] * data
@@ -119,6 +120,7 @@ class Adagrad(Optimizer):
         state["step"]._data += 1
         step = float(state["step"]._data)
         data, g = p._data, p._grad._data
+        check_grad_shape(p, g)
         g = -g if group["maximize"] else g
         if group["weight_decay"] != 0:
             g = g + group["weight_decay"] * data

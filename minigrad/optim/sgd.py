@@ -27,7 +27,7 @@ import numpy as np
 
 from .._ops.inplace_checks import check_memory
 from .._tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_grad_shape
 
 __all__ = ["SGD"]
 
@@ -60,6 +60,7 @@ class SGD(Optimizer):
                 grad = p._grad
                 if grad is None:
                     continue
+                check_grad_shape(p, grad._data)
                 g = -grad._data if maximize else grad._data
                 if wd != 0:
                     g = g + wd * p._data
