@@ -59,7 +59,8 @@ class Tensor:
     _retains_grad = False
     _hooks = None  # hooks of a leaf tensor, run by its AccumulateGrad
     _post_acc_hooks = None  # register_post_accumulate_grad_hook's hooks
-    _inference = False  # made inside inference_mode
+    _inference = False  # made inside inference_mode (then it has no version counter)
+    _data_inference = _data_normal = False  # .data = t: t's data is (not) an inference tensor's
     # a view (made by movement/indexing/join ops) shares its base's memory and version counter
     _view_vc = None  # the base's version that the view's grad_fn was made for
     _view_no_grad = False  # made in no_grad mode from a base requiring grad: leads nowhere
@@ -212,8 +213,9 @@ class Tensor:
         return self
 
     def is_inference(self) -> bool:
-        """Whether this tensor was made inside ``inference_mode``."""
-        return self._inference
+        """Whether this tensor was made inside ``inference_mode`` (or was given, by ``.data =``,
+        the data of one)."""
+        return (self._inference and not self._data_normal) or self._data_inference
 
     @property
     def grad(self) -> Tensor | None:
@@ -243,7 +245,9 @@ class Tensor:
         if value._data.dtype.kind not in "fc" and self.requires_grad:
             raise RuntimeError("data set to a tensor that requires gradients must be floating "
                                "point or complex dtype")
-        self._data = value._data
+        now = value.is_inference()  # (it follows the data; the version counter, or its lack,
+        self._data, self._data_inference, self._data_normal = (  # stays with the tensor)
+            value._data, now and not self._inference, self._inference and not now)
 
     @property
     def retains_grad(self) -> bool:
@@ -371,12 +375,12 @@ class Tensor:
         return bool(self._data)
 
     def __float__(self) -> float:
-        if self._data.size != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        if self.requires_grad:
+        if self.requires_grad:  # (warned before the size is checked, as PyTorch does)
             from .autograd.grad_mode import is_grad_enabled
             if is_grad_enabled():
                 _warn_once("float", SCALAR_WARNING, 2)
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
         return float(self.item())
 
     def __int__(self) -> int:

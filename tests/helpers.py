@@ -7,6 +7,8 @@ table, graph and saved-value comparisons) are in ``tests/ops/op_table.py``.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -221,6 +223,24 @@ def outcome(fn):
         return "ok", repr(fn())
     except Exception as e:  # noqa: BLE001 - compared with what the other library gives
         return type(e).__name__, str(e)
+
+
+def cases(name: str) -> list:
+    """The lines of ``tests/cases/<name>.txt`` (one expression or snippet per line, ``\\n``
+    for a line break inside a snippet; ``#`` starts a comment line)."""
+    path = Path(__file__).parent / "cases" / f"{name}.txt"
+    return [line.replace("\\n", "\n") for line in path.read_text().splitlines()
+            if line.strip() and not line.startswith("#")]
+
+
+def snippet_outcome(lib, code: str):
+    """:func:`outcome` of the statements ``code`` run with ``lib`` bound (its ``out``)."""
+    def run():
+        ns = {"lib": lib}
+        exec(code, ns)  # noqa: S102 - the tests' own snippets
+        return ns["out"]
+
+    return outcome(run)
 
 
 def assert_same_outcome(torch, code: str):

@@ -29,7 +29,7 @@ from .._tensor import Tensor
 from .._types import invalid_combination
 from ._core import FUNCTION, METHOD, MISSING, OPERATOR, called_as, to_tensor
 
-__all__ = ["check_functions", "check_methods", "bad_operand"]
+__all__ = ["check_functions", "check_methods", "bad_operand", "var_signature_error"]
 
 _NUMBER = (int, float, bool, np.number, np.bool_)
 _OK = (Tensor, np.ndarray)  # (an ndarray too: minigrad's own formulas pass them)
@@ -246,17 +246,82 @@ def _keep_error(name, keep, kwargs, pos) -> TypeError:
                      f"{type(keep).__name__}")
 
 
+# var/std (and var_mean/std_mean, which take no out=) bind their arguments to one of three
+# signatures: (positional parameters, keyword-only ones, required ones)
+_VAR_SIGNATURES = ((("dim", "unbiased", "keepdim"), ("out",), ("dim",)),
+                   (("dim",), ("correction", "keepdim", "out"), ()),
+                   (("unbiased",), (), ()))
+
+
+def _var_value_ok(param: str, v) -> bool:
+    if param in ("unbiased", "keepdim"):
+        return isinstance(v, bool)
+    if param == "dim":  # (the elements of a tuple: checked with the other reductions' dims)
+        return v is None or isinstance(v, (tuple, list)) or _dim_ok(v)
+    if param == "correction":
+        return v is None or isinstance(v, _NUMBER) or isinstance(v, Tensor)
+    return v is None or isinstance(v, Tensor)  # out
+
+
+def _fits(signature, args: tuple, kwargs: dict, out: bool) -> bool:
+    positional, keyword, required = signature
+    if len(args) > len(positional):
+        return False
+    bound = dict(zip(positional, args))
+    for k, v in kwargs.items():
+        if k in bound or k not in positional + keyword or (k == "out" and not out):
+            return False
+        bound[k] = v
+    return all(r in bound for r in required) and all(
+        _var_value_ok(k, v) for k, v in bound.items())
+
+
+def var_signature_error(name: str, args: tuple, kwargs: dict, method: bool, given=None):
+    """PyTorch's TypeError for arguments of ``name`` (var, std, var_mean, std_mean) that fit
+    none of its signatures (``x.var(0, 1)``: ``unbiased`` must be a bool), or None. ``args``
+    start with ``input`` unless ``method``; ``given``: the keywords as the call gave them
+    (``axis=`` for ``dim=``)."""
+    shown = kwargs if given is None else given
+    rest, kw = args, dict(kwargs)
+    out = not method and name in ("var", "std")
+    if not method:
+        if args:
+            input, rest = args[0], args[1:]
+        else:
+            input = kw.pop("input", None)
+        if not isinstance(input, Tensor):
+            return _var_error(name, args, shown, method, out)
+    if any(_fits(sig, rest, kw, out and sig is not _VAR_SIGNATURES[2]) for sig in _VAR_SIGNATURES):
+        return None
+    return _var_error(name, args, shown, method, out)
+
+
+def _var_error(name: str, args: tuple, kwargs: dict, method: bool, out: bool) -> TypeError:
+    first = "" if method else "Tensor input, "
+    tail = ", Tensor out = None" if out else ""
+    signatures = (f"tuple of ints dim, bool unbiased = True, bool keepdim = False"
+                  f"{', *' if out else ''}{tail}",
+                  f"tuple of ints dim = None, *, Number correction = None, bool keepdim = False"
+                  f"{tail}", "bool unbiased = True")
+    text = str(invalid_combination(name, args, kwargs))
+    return TypeError(text + "".join(f"\n * ({first}{s})" for s in signatures) + "\n")
+
+
 def _dims(fn, name: str, method: bool):
     """``fn`` with PyTorch's checks of its ``dim`` and ``keepdim`` arguments."""
     param = "dims" if name == "flip" else "dim"
 
     def checked(*args, **kwargs):
-        if not kwargs and len(args) == 1:  # x.sum(): nothing to check
+        if not kwargs and len(args) == 1 and method:  # x.sum(): nothing to check
             return fn(*args)
         rest, given = args[1:], kwargs
         if "axis" in kwargs and not rest and param not in kwargs and name != "flip":
             kwargs = dict(kwargs)  # NumPy's name: PyTorch takes x.sum(axis=1) as dim=1
             kwargs[param] = kwargs.pop("axis")
+        if name in ("var", "std"):  # (one check of all their arguments)
+            error = var_signature_error(name, args[method:], kwargs, method, given)
+            if error is not None:
+                raise error
         dim = rest[0] if rest else kwargs.get(param, _MISSING)
         keep = kwargs.get("keepdim", _MISSING)
         if len(rest) > 1 and name not in NO_KEEPDIM:

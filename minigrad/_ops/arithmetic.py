@@ -31,9 +31,10 @@ from ._core import (
     quiet_array,
 )
 from .arguments import bad_operand
+from .errors import bool_negation
 
 __all__ = ["add", "sub", "mul", "neg", "rsub", "broadcast_error", "factor", "mul_by_number",
-           "div_by_number", "add_number", "sub_number", "elementwise",
+           "div_by_number", "add_number", "sub_number", "elementwise", "check_bool_sub",
            "save_operand"]
 
 
@@ -115,13 +116,18 @@ class RsubBackward1(Node):
         return ((-g if a == 1 else g * -a),)
 
 
-def _alpha(other, alpha, dtype):
-    """``other * alpha``, with PyTorch's error for a float ``alpha`` on integers."""
-    if alpha == 1:
-        return other
+def _alpha(a, other, alpha, dtype):
+    """``other * alpha`` (to add to ``a``), with PyTorch's checks of ``alpha``, made after the
+    operands are found to broadcast: a float ``alpha`` on integers, a bool ``alpha`` on
+    anything but a bool result; a bool result stays bool (``True + 2 * True`` is True)."""
+    np.broadcast_shapes(np.shape(a), np.shape(other))  # (its ValueError: the caller's error)
     if dtype.kind in "iub" and isinstance(alpha, float):
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
                            "point number.")
+    if dtype.kind == "b":
+        return np.logical_and(other, bool(alpha))
+    if type(alpha) is bool:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
     return other * alpha
 
 
@@ -145,7 +151,7 @@ def _is_bool(x) -> bool:
     return type(x) is bool or (isinstance(x, Tensor) and x._data.dtype == _BOOL)
 
 
-def _check_bool_sub(a, b) -> None:
+def check_bool_sub(a, b) -> None:
     """Raise PyTorch's error for subtracting booleans (one operand is a bool)."""
     if _is_bool(a) and _is_bool(b):
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
@@ -170,10 +176,11 @@ def _add_or_sub(ufunc, node_cls, input, other, alpha, out, form):
         return bad_operand(form, add if ufunc is np.add else sub, input, other,
                            {} if alpha == 1 else {"alpha": alpha})
     if ufunc is np.subtract and (_is_bool(input) or _is_bool(other)):
-        _check_bool_sub(input, other)
+        check_bool_sub(input, other)
     token = quiet()  # inf - inf, overflow: NaN and inf as in PyTorch, no NumPy warning
     try:
-        result = Tensor._wrap(ufunc(a, b) if alpha == 1 else ufunc(a, _alpha(b, alpha, nd)))
+        result = Tensor._wrap(ufunc(a, b) if alpha == 1 and alpha is not True
+                              else ufunc(a, _alpha(a, b, alpha, nd)))
     except ValueError:
         raise broadcast_error(input, other) from None
     finally:
@@ -192,10 +199,10 @@ def rsub(input, other, *, alpha=1):  # a function only: PyTorch's Tensor has no 
     if a is NotImplemented:
         return NotImplemented
     if _is_bool(input) or _is_bool(other):
-        _check_bool_sub(other, input)
+        check_bool_sub(other, input)
     try:
-        out = Tensor._wrap(quiet_array(np.subtract, b, a if alpha == 1 else _alpha(a, alpha, nd),
-                                       nd))
+        out = Tensor._wrap(quiet_array(np.subtract, b, a if alpha == 1 and alpha is not True
+                                       else _alpha(b, a, alpha, nd), nd))
     except ValueError:
         raise broadcast_error(other, input) from None
     if should_record(input, other):
@@ -340,7 +347,10 @@ def add_number(input, other):
 
 
 def sub_number(input, other):
-    """``input - other`` as PyTorch's ``sub(Tensor, Scalar)`` (``SubBackward1``)."""
+    """``input - other`` as PyTorch's ``sub(Tensor, Scalar)`` (``SubBackward1``); a bool
+    ``input`` (pow's exponent, in its backward) raises PyTorch's error."""
+    if (input._data if isinstance(input, Tensor) else np.asarray(input)).dtype == _BOOL:
+        check_bool_sub(input, other)
     return _number_op(input, other, SubBackward1)
 
 
@@ -356,9 +366,7 @@ class NegBackward0(Node):
 def neg(input) -> Tensor:
     """``-input``."""
     if input._data.dtype.kind == "b":
-        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "
-                           "If you are trying to invert a mask, use the `~` or "
-                           "`logical_not()` operator instead.")
+        raise bool_negation()
     out = Tensor._wrap(np.negative(input._data))
     if should_record(input):
         record(NegBackward0(), out, input)

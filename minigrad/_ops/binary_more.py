@@ -23,9 +23,9 @@ from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import call, data, masked_zero, scale
 from ._core import binary_operands, floor_div_floats, method, quiet_array, value
-from .arithmetic import broadcast_error
+from .arithmetic import broadcast_error, factor
 from .division import div, int_zero_check
-from .errors import not_implemented
+from .errors import bool_negation, not_implemented
 
 __all__ = ["floor_divide", "remainder", "fmod", "atan2", "arctan2", "hypot", "xlogy", "fmax",
            "fmin", "lerp", "addcmul", "addcdiv"]
@@ -58,7 +58,7 @@ class _Binary(Node):
     def backward(self, g):
         y = value(self._s_other) if self._s_other is not None else None  # (PyTorch's order)
         x = value(self._s_self) if self._s_self is not None else None
-        return self.grads(g, x, y)
+        return self.grads(g, factor(x, g), factor(y, g))  # (in g's dtype: an int64 operand)
 
 
 def _div_mode(g, x, y, mode: str):
@@ -147,8 +147,8 @@ def _rem(name, np_fn, node0, node1):
             raise not_implemented(f"{name}_cpu", input.dtype)
         int_zero_check(xa, xb, dt)
         out = Tensor._wrap(quiet_array(np_fn, xa, xb, dt))
-        if not (should_record(input, other) and dt.kind == "f"):
-            return out
+        if not should_record(input, other):  # (an integer result raises, as in PyTorch: an
+            return out  # integer tensor given a history by an in-place op is refused here)
         if isinstance(other, Tensor):  # (self and other are needed for other's gradient only)
             return _record2(node1(), out, input, other, save=other.requires_grad)
         return record(node0(), out, input)
@@ -186,10 +186,17 @@ class Atan2Backward0(_Binary):
     """z = atan2(self, other):  dz/dself = other / (self² + other²);
     dz/dother = -self / (self² + other²)  (both 0 where self = other = 0)."""
 
-    def grads(self, g, x, y):
+    def backward(self, g):
+        x, y = value(self._s_self), value(self._s_other)
+        neg_x = None
+        if self.next_functions[1][0] is not None:  # (PyTorch's formula for other negates self,
+            if data(x).dtype.kind == "b":  # before any cast: an integer 0 stays +0)
+                raise bool_negation()
+            neg_x = factor(-x, g)
+        x, y = factor(x, g), factor(y, g)
         recip = call(x * x + y * y, "reciprocal")
         recip = masked_zero(recip, np.isinf(data(recip)))
-        return g * y * recip, g * -x * recip
+        return g * y * recip, (None if neg_x is None else g * neg_x * recip)
 
 
 class HypotBackward0(_Binary):

@@ -104,11 +104,13 @@ def _div_rounding(input, other, mode):
     fn = _trunc_divide if mode == "trunc" else floor_div_floats if nd.kind == "f" else \
         np.floor_divide
     try:
+        if nd.kind == "b":  # (before the check for a division by zero, as PyTorch)
+            raise NotImplementedError(f"\"div_{mode}_cpu\" not implemented for 'Bool'")
         int_zero_check(a, b, nd)
         out = Tensor._wrap(quiet_array(fn, a, b, nd))  # (x / 0, overflow: inf and NaN, silently)
     except ValueError:
         raise broadcast_error(input, other) from None
-    if should_record(input, other) and out._data.dtype.kind == "f":
+    if should_record(input, other):  # (an integer result raises, as in PyTorch)
         _record_div2(out, input, other, mode)
     return out
 

@@ -26,6 +26,13 @@ def not_implemented(kernel: str, dtype) -> NotImplementedError:
     return NotImplementedError(f'"{kernel}" not implemented for \'{dtype._cpp}\'')
 
 
+def bool_negation() -> RuntimeError:
+    """``-t`` of a bool tensor (also inside a backward formula that negates one)."""
+    return RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you "
+                        "are trying to invert a mask, use the `~` or `logical_not()` operator "
+                        "instead.")
+
+
 def cant_cast(result, out) -> RuntimeError:
     """An in-place op whose result dtype ``out``'s dtype cannot hold (float into int...)."""
     return RuntimeError(f"result type {result._cpp} can't be cast to the desired output type "

@@ -28,7 +28,7 @@ import weakref
 
 import numpy as np
 
-from .._dtype import cast
+from .._dtype import cast, result_type
 from .._state import local as _mode
 from .._tensor import Tensor
 from .._tensor_data import fill_value
@@ -38,6 +38,8 @@ from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_re
 from ..autograd.saved import FREED_MESSAGE
 from . import _formula as F
 from ._core import broadcast_error, dtype_of, method
+from .arithmetic import check_bool_sub
+from .errors import cant_cast
 from .index_put import expanded_warning, put_in_place, values_must_be_a_tensor
 from .indexing import _sequence_as_tuple, apply_slicing
 from .inplace_checks import bump_version, check_inplace, check_memory
@@ -168,13 +170,15 @@ def _any_dtype(self: Tensor, fn, *args, **kwargs):
 
 
 def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: bool = True,
-                  overlap: str = "partial", **kwargs):
+                  overlap: str = "partial", any_dtype: bool = True, **kwargs):
     """Run the out-of-place ``op(self, *args)`` and make its result and node ``self``'s own.
 
     ``fills``: the op writes one number everywhere (allowed on expanded memory);
     ``differentiable``: False for ops PyTorch never records (``logical_not_``);
     ``overlap``: which memory shared with an input is refused ('partial' overlaps; 'own': the
-    op checks its inputs itself, as ``index_put_`` does after its count of indices).
+    op checks its inputs itself, as ``index_put_`` does after its count of indices);
+    ``any_dtype``: False for ops PyTorch does not record on an integer tensor with a history
+    (they raise "Autograd not support dtype", as the out-of-place op does).
     """
     inputs = (*args, *kwargs.values())
     check_inplace(self, inputs, differentiable)
@@ -182,7 +186,13 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
     if self._inference and not is_inference_mode_enabled():
         with no_grad():  # PyTorch makes the change, then refuses it (see bump_version)
             _write(self, op(self, *args, **kwargs)._data, fills)
-    out = _any_dtype(self, op, self, *args, **kwargs)
+    try:
+        out = _any_dtype(self, op, self, *args, **kwargs) if any_dtype else \
+            op(self, *args, **kwargs)
+    except (NotImplementedError, RuntimeError) as e:  # a kernel's: after the output's checks
+        if type(e) is NotImplementedError or str(e).startswith(_KERNEL_ERRORS):
+            _check_output(self, args)
+        raise
     if out is NotImplemented:
         return NotImplemented
     node = out._grad_fn if differentiable else None
@@ -200,20 +210,86 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
     return self
 
 
+# what an op checks only after its output (PyTorch's kernels and TensorIterator's users)
+_KERNEL_ERRORS = ("ZeroDivisionError", "Boolean alpha only", "For integral input tensors")
+
+
+def _check_output(self: Tensor, args) -> None:
+    """What PyTorch refuses before an in-place op's own checks (its kernel's dtypes, a
+    division by zero...): operands that do not broadcast, a broadcast shape that is not
+    ``self``'s, a result dtype ``self`` cannot hold (``int_tensor.fmod_(0.5)``; the first
+    operand decides it: lerp's weight does not)."""
+    tensors = [a for a in args if isinstance(a, Tensor)]
+    try:
+        shape = np.broadcast_shapes(self._data.shape, *(a._data.shape for a in tensors))
+    except ValueError:
+        raise broadcast_error(self, *tensors) from None
+    if shape != self._data.shape:
+        raise _shape_error(self._data.shape, shape)
+    if not args or not isinstance(args[0], (Tensor, bool, int, float)):
+        return
+    result = result_type(self, args[0])
+    if _kind(result.np) > _kind(self._data.dtype):
+        raise cant_cast(result, self.dtype)
+
+
 # ---------------------------------------------------------------- the in-place ops
+# in-place ops PyTorch builds from their out-of-place op even on an integer tensor
+_NO_INTEGER_HISTORY = {"nan_to_num", "cumprod"}
+
+
 def _variant(name: str, differentiable: bool = True):
     """``x.name_(...)``: the in-place form of the out-of-place op ``x.name(...)``."""
+    any_dtype = name not in _NO_INTEGER_HISTORY
 
     def op_(self, *args, **kwargs):
         return apply_inplace(self, getattr(Tensor, name), *args, differentiable=differentiable,
-                             **kwargs)
+                             any_dtype=any_dtype, **kwargs)
 
     op_.__name__ = name + "_"
     op_.__doc__ = f"In-place ``{name}``: writes the result into this tensor and returns it."
     return op_
 
 
-for _name in ("add", "sub", "mul", "div", "neg", "clamp", "clamp_min", "clamp_max", "pow",
+def _clamp_variant(name: str):
+    """``x.clamp_(...)`` and its min/max forms: number bounds an integer tensor cannot hold
+    are refused first (before expanded memory), with the C name of its type, as PyTorch does."""
+    plain = _variant(name)
+
+    def op_(self, *args, **kwargs):
+        bounds = (*args, *kwargs.values())
+        if self._data.dtype.kind in "iub" and any(type(b) is float for b in bounds) \
+                and not any(isinstance(b, Tensor) for b in bounds):
+            raise RuntimeError("result type Float can't be cast to the desired output type "
+                               + dtype_of(self._data.dtype)._c_type)
+        return plain(self, *args, **kwargs)
+
+    op_.__name__, op_.__doc__ = plain.__name__, plain.__doc__
+    return op_
+
+
+for _name in ("clamp", "clamp_min", "clamp_max"):
+    setattr(Tensor, _name + "_", _clamp_variant(_name))
+
+
+def _sub_variant():
+    """``x.sub_(y)`` and ``x -= y``: a bool operand is refused first (before expanded memory),
+    as PyTorch's sub checks it before anything else."""
+    plain = _variant("sub")
+
+    def sub_(self, other, *args, **kwargs):
+        if self._data.dtype == _BOOL or type(other) is bool or (
+                isinstance(other, Tensor) and other._data.dtype == _BOOL):
+            check_bool_sub(self, other)
+        return plain(self, other, *args, **kwargs)
+
+    sub_.__name__, sub_.__doc__ = plain.__name__, plain.__doc__
+    return sub_
+
+
+_BOOL = np.dtype(bool)
+Tensor.sub_ = Tensor.__isub__ = _sub_variant()
+for _name in ("add", "mul", "div", "neg", "pow",
               "exp", "log", "sqrt", "abs", "sigmoid", "tanh", "relu", "sin", "cos",
               "reciprocal", "square", "bitwise_and",
               "bitwise_or", "bitwise_xor",
@@ -240,7 +316,7 @@ Tensor.true_divide_, Tensor.negative_ = Tensor.div_, Tensor.neg_
 Tensor.clip_ = Tensor.clamp_
 
 # augmented assignment on a tensor is in place, as in PyTorch (`a += 1` keeps `a`'s identity)
-for _dunder, _name in (("__iadd__", "add"), ("__isub__", "sub"), ("__imul__", "mul"),
+for _dunder, _name in (("__iadd__", "add"), ("__imul__", "mul"),
                        ("__itruediv__", "div"), ("__iand__", "bitwise_and"),
                        ("__ior__", "bitwise_or"), ("__ixor__", "bitwise_xor"),
                        ("__ipow__", "pow"), ("__ifloordiv__", "floor_divide"),

@@ -24,7 +24,7 @@ from . import _formula as F
 from ._backward import mm_mat1_backward, mm_mat2_backward, scale
 from ._core import broadcast_error, method, value
 from .errors import no_dims
-from .linalg_checks import check_addmm, check_mm, no_bool, short
+from .linalg_checks import check_addmm, check_mm, no_bool, saved_inference, short
 from .movement import UnsafeViewBackward0
 
 __all__ = ["dot", "mv", "mm", "bmm", "addmm", "matmul"]
@@ -83,6 +83,7 @@ class DotBackward0(_ProductBackward):
 @method("dot")
 def dot(input, tensor):
     """The dot product of two 1-D tensors of one dtype."""
+    saved_inference(input, tensor)
     a, b = input._data, tensor._data
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
@@ -116,6 +117,7 @@ class MvBackward0(_ProductBackward):
 @method("mv")
 def mv(input, vec):
     """Matrix (n x m) times vector (m)."""
+    saved_inference(input, vec)
     a, b = input._data, vec._data
     if a.ndim != 2 or b.ndim != 1:
         if not a.ndim:  # PyTorch asks the 0-d input for its size(0) first
@@ -184,7 +186,11 @@ class MmBackward0(_ProductBackward):
 @method("mm")
 def mm(input, mat2) -> Tensor:
     """Matrix product of an (n x k) and a (k x m) matrix."""
-    check_mm(input, mat2)
+    try:
+        check_mm(input, mat2)
+    except (RuntimeError, NotImplementedError):  # (refused: an inference tensor comes first)
+        saved_inference(input, mat2)
+        raise
     token = quiet()  # overflow, inf * 0: inf and NaN as in PyTorch, no NumPy warning
     try:
         out = Tensor._wrap(input._data @ mat2._data)
@@ -211,6 +217,7 @@ class BmmBackward0(_ProductBackward):
 @method("bmm")
 def bmm(input, mat2):
     """Batched matrix product: (b x n x k) @ (b x k x m)."""
+    saved_inference(input, mat2)
     a, b = input._data, mat2._data
     if a.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
@@ -272,6 +279,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     # nn.Linear's case passes these few tests; anything else gets every check, in order
     if not (a.ndim == 2 and b.ndim == 2 and a.shape[1] == b.shape[0] and a.dtype.kind == "f"
             and a.dtype == b.dtype == bias.dtype and bias.shape == b.shape[1:]):
+        saved_inference(mat1, mat2)
         check_addmm(input, mat1, mat2)
     token = quiet()  # overflow, inf * 0: inf and NaN as in PyTorch, no NumPy warning
     try:

@@ -9,9 +9,22 @@ RuntimeError: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)
 
 from __future__ import annotations
 
+from ..autograd.graph import should_record
+from ..autograd.saved import INFERENCE_MESSAGE
 from .errors import not_implemented
 
-__all__ = ["short", "no_bool", "check_mm", "check_addmm", "addmm_bias"]
+__all__ = ["short", "no_bool", "check_mm", "check_addmm", "addmm_bias", "saved_inference"]
+
+
+def saved_inference(a, b) -> None:
+    """What PyTorch refuses before a product's own checks, as it reads the operands' histories
+    and saves each for the other's gradient: a view made in no_grad mode whose base changed in
+    place since (``should_record`` brings views up to date, and raises that), an inference
+    tensor saved."""
+    if should_record(a, b) and (a.is_inference() and b.requires_grad or
+                                b.is_inference() and a.requires_grad):
+        raise RuntimeError(INFERENCE_MESSAGE)
+
 
 def short(t) -> str:
     """A dtype's short PyTorch name: Float, Double, Long, Int, Byte, Bool."""

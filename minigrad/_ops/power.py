@@ -62,10 +62,14 @@ class PowBackward1(Node):
 
     def backward(self, g):
         check_saved(self)  # (the result is kept, and checked, even if only self needs it)
-        x, p = factor(self._s_self, g), factor(self._s_exponent, g)
+        x = factor(self._s_self, g)
+        exponent = value(self._s_exponent)  # (unpacked once: saved-tensor hooks see it once)
+        p = factor(exponent, g)
         xd, pd = data(x), data(p)
         ga = gb = None
         if self.next_functions[0][0] is not None:
+            if data(exponent).dtype.kind == "b":  # (exponent - 1, in PyTorch: its error)
+                sub_number(exponent, 1)
             ga = where(pd == 0, 0.0, g * (p * x ** sub_number(p, 1)))
         if self.next_functions[1][0] is not None:
             zero_base = (xd == 0) & (pd >= 0)

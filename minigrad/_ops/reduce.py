@@ -357,6 +357,18 @@ class LinalgVectorNormBackward0(Node):
         return (scaled * masked_zero(g / r ** (p - 1), rd == 0),)
 
 
+def _check_norm_dtype(input, dtype, matrix: bool) -> None:
+    """PyTorch's refusals of norm's ``dtype=``: not a float, or narrower than the input's."""
+    fn = "linalg.matrix_norm" if matrix else "linalg.vector_norm"
+    if not dtype.is_floating_point:
+        raise RuntimeError(f"{fn}: dtype should be floating point or complex, but got "
+                           f"{dtype._cpp}")
+    if dtype.np.itemsize < input._data.dtype.itemsize:
+        raise RuntimeError(f"{fn}: the dtype of the input ({input.dtype._cpp}) should be "
+                           f"convertible without narrowing to the specified dtype "
+                           f"({dtype._cpp})")
+
+
 @method("norm")
 def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None):
     """The vector p-norm of all elements, or over ``dim`` (p=2 by default, also 1, inf, ...)."""
@@ -364,10 +376,11 @@ def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None):
     if d.dtype.kind != "f":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as "
                            f"input. Got {input.dtype._legacy_name[:-6]}")
-    if dtype is not None:
-        d = d.astype(dtype.np, copy=False)
     if isinstance(dim, int):
         dim = (dim,)
+    if dtype is not None:
+        _check_norm_dtype(input, dtype, p == "nuc")
+        d = d.astype(dtype.np, copy=False)
     if p == "fro" and dim is not None and len(dim) > 2:
         raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got "
                            + " ".join(str(d) for d in dim))

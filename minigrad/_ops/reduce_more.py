@@ -71,7 +71,7 @@ def _running(np_scan, input, dim: int, dtype):
 def cumsum(input, dim: int, *, dtype=None):
     """Running sums along ``dim``."""
     d, out = _running(np.cumsum, input, dim, dtype)
-    if should_record(input) and out._data.dtype.kind == "f":
+    if should_record(input):  # (an integer result raises, as in PyTorch)
         node = CumsumBackward0()
         node._s_dim = d
         record(node, out, input, broadcast=True)  # (a dtype= cast is undone on the gradient)
@@ -142,7 +142,7 @@ def _cumprod_grad_masked(x, g, z, d):
 def cumprod(input, dim: int, *, dtype=None):
     """Running products along ``dim``."""
     d, out = _running(np.cumprod, input, dim, dtype)
-    if should_record(input) and out._data.dtype.kind == "f":
+    if should_record(input):  # (an integer result raises, as in PyTorch)
         node = CumprodBackward0()
         node._s_dim, node._s_self = d, SavedTensor(input)
         record(node, out, input, broadcast=True)  # (a dtype= cast is undone on the gradient)
@@ -265,7 +265,7 @@ def _ordered(input, dim, idx, node_cls, squeeze: bool = False, given=None):
     if squeeze:
         values, out_idx = np.squeeze(values, axis=dim), np.squeeze(out_idx, axis=dim)
     vals, inds = Tensor._wrap(values), Tensor._wrap(out_idx)
-    if should_record(input) and values.dtype.kind == "f":
+    if should_record(input):  # (an integer result raises, as in PyTorch)
         node = node_cls()
         node._shape, node._shared, node._squeezed = input._data.shape, False, squeeze
         node._axis, node._idx = dim, idx.astype(np.int64)
@@ -330,7 +330,7 @@ def topk(input, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
 def _scalar_order(input, node_cls, given: int):
     """sort/topk of a 0-d tensor: a copy of it, recorded with ``node_cls``, and index 0."""
     out = Tensor._wrap(input._data.copy())
-    if should_record(input) and input._data.dtype.kind == "f":
+    if should_record(input):  # (an integer result raises, as in PyTorch)
         node = _scatter_node(node_cls, input, np.zeros(1, np.int64))
         _keep_indices(node, given & _UINT64, Tensor._wrap(np.zeros((), np.int64)), input, True)
         record(node, out, input)
@@ -358,7 +358,7 @@ def median(input, dim=None, keepdim: bool = False):
         pos = order[-1:] if x.dtype.kind == "f" and x.size and np.isnan(flat[order[-1]]) else \
             order[(flat.size - 1) // 2:(flat.size - 1) // 2 + 1]
         out = Tensor._wrap(np.asarray(flat[pos[0]]) if x.size else _nan_in(x.dtype))
-        if should_record(input) and x.dtype.kind == "f":
+        if should_record(input):  # (an integer result raises, as in PyTorch)
             # PyTorch shares the gradient evenly by the elements equal to it (or NaN, if NaN)
             ties = np.flatnonzero(np.isnan(flat) if np.isnan(out._data) else flat == out._data)
             node = _scatter_node(MedianBackward0, input, ties, 1.0 / max(ties.size, 1))

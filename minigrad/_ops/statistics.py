@@ -19,11 +19,13 @@ import numpy as np
 
 from .._quiet import quiet, restore
 from .._tensor import Tensor
+from .._types import unsupported
 from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import call, data, masked_zero, mean_keep, scale, unsqueeze_dims
 from ._core import method, value
+from .arguments import var_signature_error
 from .unary import floats
 
 __all__ = ["var", "std", "var_mean", "std_mean", "logsumexp"]
@@ -33,6 +35,8 @@ def _dims(input, dim) -> tuple:
     n = input._data.ndim
     if dim is None:
         return tuple(range(n))
+    if isinstance(dim, Tensor):  # (a one-element integer tensor, as PyTorch takes it)
+        dim = int(dim)
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     dims = tuple(input._wrap_dim(d) for d in dims)  # (checks the range)
     return dims if n else ()  # a 0-d tensor: dim 0 or -1 names the tensor itself
@@ -170,7 +174,8 @@ def _save_arguments(node, input, dim, c, shown, keepdim):
 
 def _var_like(name, node_cls, take_sqrt):
     def op(input, dim=_NOT_GIVEN, unbiased=_NOT_GIVEN, keepdim: bool = False, *,
-           correction=_NOT_GIVEN):
+           correction=_NOT_GIVEN, out=None):
+        unsupported(name, out=out)  # (the arguments were checked: arguments._dims)
         dims, dim, c, shown = _arguments(input, dim, unbiased, correction)
         out = Tensor._wrap(_statistic(name, input, dims, c, keepdim, take_sqrt))
         if should_record(input):
@@ -191,8 +196,14 @@ std = _var_like("std", StdBackward0, True)
 
 
 def _with_mean(name, node_cls, take_sqrt):
-    def op(input, dim=_NOT_GIVEN, unbiased=_NOT_GIVEN, keepdim: bool = False, *,
-           correction=_NOT_GIVEN):
+    def op(*args, **kwargs):
+        error = var_signature_error(name, args, kwargs, False)
+        if error is not None:
+            raise error
+        return _stat_and_mean(*args, **kwargs)
+
+    def _stat_and_mean(input, dim=_NOT_GIVEN, unbiased=_NOT_GIVEN, keepdim: bool = False, *,
+                       correction=_NOT_GIVEN):
         dims, dim, c, shown = _arguments(input, dim, unbiased, correction)
         stat = Tensor._wrap(_statistic(name, input, dims, c, keepdim, take_sqrt))
         with no_grad():

@@ -248,12 +248,11 @@ def _as_tensor(v):
 def _clamp_tensors(input, lo, hi):
     lo, hi = _as_tensor(lo), _as_tensor(hi)
     nd = result_type(*(v for v in (input, lo, hi) if v is not None)).np
-    for v in (lo, hi):
-        if v is not None:
-            try:
-                np.broadcast_shapes(input._data.shape, v._data.shape)
-            except ValueError:
-                raise broadcast_error(input, v) from None
+    bounds = [v for v in (lo, hi) if v is not None]
+    try:
+        np.broadcast_shapes(input._data.shape, *(v._data.shape for v in bounds))
+    except ValueError:
+        raise broadcast_error(input, *bounds) from None
     d = _clamp_data(input._data, lo, hi, nd)
     out = Tensor._wrap(d)
     if should_record(input, lo, hi):

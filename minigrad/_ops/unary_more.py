@@ -109,16 +109,15 @@ def _make(name: str, forward, node_name: str, saved: tuple, formula, keep_int: b
                 cpp = "Bool" if kind == "b" else input.dtype._legacy_name[:-6]
                 kernel = "frac_cpu" if name == "frac" else f"{name}_vml_cpu"
                 raise NotImplementedError(f"\"{kernel}\" not implemented for '{cpp}'")
-        if name in ("sign", "sgn") and kind == "b":
-            return Tensor._wrap(input._data.copy())
         d = input._data if keep_int and kind in "iub" else floats(input, name)
         token = quiet()  # (out of the domain: NaN and inf as in PyTorch, no NumPy warning)
         try:
-            data = np.asarray(forward(d)).astype(d.dtype, copy=False)
+            data = d.copy() if kind == "b" and name in ("sign", "sgn") else \
+                np.asarray(forward(d)).astype(d.dtype, copy=False)
         finally:
             restore(token)
         out = Tensor._wrap(data)
-        if should_record(input) and data.dtype.kind == "f":
+        if should_record(input):  # (an integer result raises, as in PyTorch)
             node = node_cls()
             if "self" in saved:
                 node._s_self = SavedTensor(input)
@@ -182,7 +181,7 @@ def round(input, *, decimals: int | None = None):  # noqa: A001 - PyTorch's name
     decimals = decimals or 0
     data = quietly(np.round, input._data, decimals)  # (x * 10**decimals may overflow: inf)
     out = Tensor._wrap(data)
-    if should_record(input) and data.dtype.kind == "f":
+    if should_record(input):  # (an integer result raises, as in PyTorch)
         node = RoundBackward1() if decimals else RoundBackward0()
         if decimals:
             node._s_decimals = decimals
@@ -222,9 +221,9 @@ class NanToNumBackward0(Node):
 def nan_to_num(input, nan: float = 0.0, posinf=None, neginf=None):
     """NaN to ``nan``, +inf/-inf to ``posinf``/``neginf`` (the dtype's largest/smallest)."""
     d = input._data
-    if d.dtype.kind != "f":
-        return Tensor._wrap(d.copy())
-    data = np.nan_to_num(d, nan=nan, posinf=posinf, neginf=neginf)
+    # (an integer tensor is copied; with a history, its record raises, as in PyTorch)
+    data = np.nan_to_num(d, nan=nan, posinf=posinf, neginf=neginf) if d.dtype.kind == "f" \
+        else d.copy()
     out = Tensor._wrap(data)
     if should_record(input):
         node = NanToNumBackward0()

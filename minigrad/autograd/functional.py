@@ -16,9 +16,12 @@ tensor([[ 6.,  0.],
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .._tensor import Tensor
+from .grad_mode import enable_grad, is_inference_mode_enabled
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
 
@@ -27,6 +30,27 @@ def _grad(*args, **kwargs):
     from . import grad
 
     return grad(*args, **kwargs)
+
+
+def _grad_enabled(fn):
+    """``fn`` run with grad mode on, as PyTorch's functions run (under ``no_grad`` too); in
+    inference mode nothing is recorded, so each derivative is zeros (``strict=False``)."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        if is_inference_mode_enabled():
+            return fn(*args, **kwargs)
+        with enable_grad():
+            return fn(*args, **kwargs)
+
+    return run
+
+
+def _grad_or_zeros(out, xs):
+    """d(out)/d(xs) as a graph (zeros for an input ``out`` does not use, or if ``out`` was not
+    recorded)."""
+    if not out.requires_grad:
+        return tuple(Tensor._wrap(np.zeros_like(x._data)) for x in xs)
+    return _zeros_for(_grad(out, xs, create_graph=True, allow_unused=True), xs)
 
 
 def _as_tuple(x):
@@ -87,6 +111,7 @@ def _detach(xs, create_graph: bool):
     return tuple(x if create_graph else x.detach() for x in xs)
 
 
+@_grad_enabled
 def vjp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
     """``(func(inputs), v^T J)``: the outputs and a vector-Jacobian product."""
     inputs, single_in, outputs, single_out = _call(func, inputs, create_graph, "vjp")
@@ -97,6 +122,7 @@ def vjp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
     return (outputs[0] if single_out else outputs), (grads[0] if single_in else grads)
 
 
+@_grad_enabled
 def jvp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
     """``(func(inputs), J v)``: the outputs and a Jacobian-vector product.
 
@@ -119,6 +145,7 @@ def jvp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
     return (outputs[0] if single_out else outputs), (jv[0] if single_out else jv)
 
 
+@_grad_enabled
 def jacobian(func, inputs, create_graph: bool = False, strict: bool = False,
              vectorize: bool = False, strategy: str = "reverse-mode"):
     """The Jacobian of ``func`` at ``inputs``: shape ``output.shape + input.shape``.
@@ -142,16 +169,14 @@ def jacobian(func, inputs, create_graph: bool = False, strict: bool = False,
             for i, gi in enumerate(g):
                 rows[i].append(gi)
         per_input = []
-        for i, x in enumerate(inputs):
-            if rows[i]:
-                block = stack(rows[i], 0).reshape(tuple(out.shape) + tuple(x.shape))
-            else:
-                block = Tensor._wrap(np.zeros(tuple(out.shape) + tuple(x.shape), x._data.dtype))
+        for i, x in enumerate(inputs):  # (an empty output: stack's error, as in PyTorch)
+            block = stack(rows[i], 0).reshape(tuple(out.shape) + tuple(x.shape))
             per_input.append(block if create_graph else block.detach())
         blocks.append(per_input[0] if single_in else tuple(per_input))
     return blocks[0] if single_out else tuple(blocks)
 
 
+@_grad_enabled
 def hessian(func, inputs, create_graph: bool = False, strict: bool = False,
             vectorize: bool = False, outer_jacobian_strategy: str = "reverse-mode"):
     """The Hessian of the scalar function ``func`` at ``inputs``."""
@@ -162,13 +187,13 @@ def hessian(func, inputs, create_graph: bool = False, strict: bool = False,
         if not isinstance(out, Tensor) or out.numel() != 1:
             raise RuntimeError("The function given to hessian should return a single Tensor "
                                "with a single element.")
-        g = _grad(out, xs, create_graph=True, allow_unused=True)
-        g = _zeros_for(g, xs)
+        g = _grad_or_zeros(out, xs)
         return g[0] if single_in else g
 
     return jacobian(gradient, inputs, create_graph=create_graph)
 
 
+@_grad_enabled
 def vhp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
     """``(func(inputs), v^T H)`` for a scalar ``func``."""
     inputs, single_in = _as_tuple(inputs)
@@ -179,8 +204,7 @@ def vhp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
         raise RuntimeError("The function given in vhp should return a single Tensor with a "
                            "single element.")
     vs, _ = _as_tuple(v)
-    g = _zeros_for(_grad(out, inputs, create_graph=True, allow_unused=True), inputs)
-    hv = _grads(g, inputs, vs, create_graph)
+    hv = _grads(_grad_or_zeros(out, inputs), inputs, vs, create_graph)
     out = out if create_graph else out.detach()
     hv = _detach(hv, create_graph)
     return out, (hv[0] if single_in else hv)

@@ -68,8 +68,9 @@ class SavedTensor:
                  "packed", "unpack_hook", "source", "view_fn")
 
     def __init__(self, tensor, output_of=None):
-        if tensor._inference:
-            raise RuntimeError(INFERENCE_MESSAGE)
+        if tensor._inference or tensor._data_inference:
+            raise RuntimeError(INFERENCE_MESSAGE if tensor.is_inference() else
+                               "Inference tensors do not track version counter.")
         if default_hooks:  # inside saved_tensors_hooks: keep what its pack hook returns
             self.node = None if output_of is None else weakref.ref(output_of)
             return _pack(self, tensor, *default_hooks[-1])

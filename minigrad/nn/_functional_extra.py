@@ -19,6 +19,7 @@ from .._ops.errors import cant_cast, not_implemented
 from .._ops.movement import _infer_size
 from .._quiet import quiet, restore
 from .._tensor import Tensor
+from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
 from . import _more_losses as _more
@@ -160,15 +161,28 @@ def embedding_dense_backward(g, idx, rows: int, pad: int, by_freq: bool):
 def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
               norm_type: float = 2.0, scale_grad_by_freq: bool = False,
               sparse: bool = False) -> Tensor:
-    """Rows of ``weight`` picked by the integer tensor ``input``."""
+    """Rows of ``weight`` picked by the integer tensor ``input``; with ``max_norm``, the rows
+    picked are first scaled down in place (outside any graph) to that ``norm_type`` norm."""
+    if padding_idx:  # (weight.size(0) of a 0-d weight: PyTorch's IndexError)
+        rows = weight.size(0)
+        if not -rows <= padding_idx < rows:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+    if max_norm is not None:
+        _renorm(weight, input, max_norm, norm_type)
+    for name, pos, arg in (("weight", 1, weight), ("indices", 2, input)):
+        if not isinstance(arg, Tensor):
+            raise TypeError(f"embedding(): argument '{name}' (position {pos}) must be Tensor, "
+                            f"not {type(arg).__name__}")
+    if should_record(weight):
+        weight.size(0)  # (PyTorch saves the number of rows first: a 0-d weight's IndexError)
     idx = input._data
     if weight._data.ndim != 2:
         raise RuntimeError("'weight' must be 2-D")
-    if idx.dtype.kind not in "iu":
-        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following "
-                           f"scalar types: Long, Int; but got torch.{input.dtype._cpp}"
-                           "Tensor instead (while checking arguments for embedding)")
+    if idx.dtype not in _INDEX_DTYPES:
+        raise _index_dtype(input, 1, "embedding")
     rows = weight._data.shape[0]
+    if not rows and idx.size:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
     if idx.size and (idx.min() < 0 or idx.max() >= rows):
         raise IndexError("index out of range in self")
     out = Tensor._wrap(weight._data[idx])
@@ -181,6 +195,33 @@ def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
     node._pad, node._s_padding_idx = pad, pad & _UINT64  # (PyTorch shows -1 unsigned)
     node._s_scale_grad_by_freq, node._s_sparse = scale_grad_by_freq, sparse
     return record(node, out, weight)
+
+
+_INDEX_DTYPES = (np.dtype(np.int64), np.dtype(np.int32))
+
+
+def _index_dtype(input: Tensor, arg: int, fn: str) -> RuntimeError:
+    name = "CPUBoolType" if input._data.dtype.kind == "b" else f"torch.{input.dtype._legacy_name}"
+    return RuntimeError(f"Expected tensor for argument #{arg} 'indices' to have one of the "
+                        f"following scalar types: Long, Int; but got {name} instead (while "
+                        f"checking arguments for {fn})")
+
+
+def _renorm(weight: Tensor, input: Tensor, max_norm: float, norm_type: float) -> None:
+    """PyTorch's ``embedding_renorm_``: each row ``input`` picks (once) whose norm is above
+    ``max_norm`` is multiplied in place by ``max_norm / (norm + 1e-7)``."""
+    if weight._data.ndim != 2:
+        raise RuntimeError(f"Expected 2-dimensional tensor, but got {weight._data.ndim}-"
+                           "dimensional tensor for argument #1 'self' (while checking "
+                           "arguments for embedding_renorm_)")
+    if input._data.dtype not in _INDEX_DTYPES:
+        raise _index_dtype(input, 2, "embedding_renorm_")
+    with no_grad():
+        for i in np.unique(input._data):
+            row = weight[int(i)]
+            norm = float(row.norm(norm_type))
+            if norm > max_norm:
+                row.mul_(max_norm / (norm + 1e-7))
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

@@ -58,13 +58,26 @@ class MseLossBackward0(Node):
     saved = ("reduction", "self", "target")
     saved_tensors_names = ("self", "target")
 
+    _dtype = None  # the dtype the forward computed in, when the two differ (int targets)
+
     def backward(self, g):
-        diff = value(self._s_self) - value(self._s_target)
+        x, t = value(self._s_self), value(self._s_target)
+        if self._dtype is not None:
+            x, t = _as(x, self._dtype), _as(t, self._dtype)
         scale = 2.0 / (self._numel or 1) if self._s_reduction == 1 else 2.0  # (no elements:
         # the gradient is empty, whatever the scale)
-        grad = diff * scale * g
+        need_self = self.next_functions[0][0] is not None
         need_target = self.next_functions[1][0] is not None
-        return grad, (-grad if need_target else None)
+        # (each as PyTorch's mse_loss_backward computes it: the target's is not -self's)
+        return ((x - t) * scale * g if need_self else None,
+                (t - x) * scale * g if need_target else None)
+
+
+def _as(x, dtype):
+    """``x`` (an array or a tensor) in the NumPy ``dtype``."""
+    if isinstance(x, Tensor):
+        return x if x._data.dtype == dtype else x.to(from_numpy_dtype(dtype))
+    return x.astype(dtype, copy=False)
 
 
 def mse_loss(input: Tensor, target: Tensor, reduction: int) -> Tensor:
@@ -87,6 +100,7 @@ def mse_loss(input: Tensor, target: Tensor, reduction: int) -> Tensor:
         node._numel = diff.size
         record(node, out, input, target)
         if input._data.dtype != diff.dtype or target._data.dtype != diff.dtype:
+            node._dtype = diff.dtype
             # mixed dtypes: the engine casts each gradient back to its input's dtype
             node._sum_to = [(x._data.shape, x._data.dtype) if x._data.dtype != diff.dtype
                             else None for x in (input, target)]

@@ -136,20 +136,31 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight, redu
 # ---------------------------------------------------------------- Huber and smooth L1
 class HuberLossBackward0(Node):
     """loss = d**2 / 2 where |d| < delta, else delta (|d| - delta / 2), d = self - target:
-    d/dself = clamp(d, -delta, delta);  d/dtarget = the negative of that."""
+    d/dself = clamp(d, -delta, delta);  d/dtarget = clamp(-d, -delta, delta)."""
 
     saved = ("delta", "reduction", "self", "target")
     saved_tensors_names = ("self", "target")
 
     def backward(self, g):
-        x, t = _value(self._s_self), _value(self._s_target)
+        need_self = self.next_functions[0][0] is not None
+        x, t = self._operands(_value(self._s_self), _value(self._s_target), need_self)
         g0, g = g, _scale(g, self._s_reduction, x.numel())
         grad = g * self._slope(x - t)
         need_target = self.next_functions[1][0] is not None
-        return F.like(grad, g0), (F.like(-grad, g0) if need_target else None)
+        # (the target's as PyTorch computes it, with the operands swapped: 0 where they agree)
+        return F.like(grad, g0), (F.like(g * self._slope(t - x), g0) if need_target else None)
 
     def _slope(self, d: Tensor) -> Tensor:
         return d.clamp(-self._s_delta, self._s_delta)
+
+    @staticmethod
+    def _operands(x: Tensor, t: Tensor, self_first: bool) -> tuple:
+        """PyTorch's huber_loss_backward takes operands of one dtype only: that of the one whose
+        gradient it computes first (self's, else the target's: it swaps them for that)."""
+        if t.dtype != x.dtype:
+            first, other = (x, t) if self_first else (t, x)
+            raise RuntimeError(f"Found dtype {other.dtype._cpp} but expected {first.dtype._cpp}")
+        return x, t
 
 
 class SmoothL1LossBackward0(HuberLossBackward0):
@@ -157,6 +168,13 @@ class SmoothL1LossBackward0(HuberLossBackward0):
     d/dself = clamp(d / beta, -1, 1);  d/dtarget = the negative of that."""
 
     saved = ("beta", "reduction", "self", "target")
+
+    @staticmethod
+    def _operands(x: Tensor, t: Tensor, self_first: bool) -> tuple:
+        """smooth_l1_loss_backward promotes: a bool operand counts as 0 and 1."""
+        if x._data.dtype.kind == "b":
+            x = x.to(t.dtype)
+        return x, (t.to(x.dtype) if t._data.dtype.kind == "b" else t)
 
     def _slope(self, d: Tensor) -> Tensor:
         if self._s_beta == 0:

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._ops.inplace_checks import check_memory
 from .._tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_grad_shape
 
 __all__ = ["Adam"]
 
@@ -71,12 +72,14 @@ class Adam(Optimizer):
         eps, amsgrad = group["eps"], group["amsgrad"]
         state = self._state(p, amsgrad)
         data, g = p._data, p._grad._data
+        check_grad_shape(p, g)
         if group["maximize"]:
             g = -g
         step_t = state["step"]._data
         step_t += 1
         if wd != 0:
             if group["decoupled_weight_decay"]:
+                check_memory(p, ())  # (an expanded parameter: PyTorch's in-place refusal)
                 data *= 1 - lr * wd
                 p._vc[0] += 1
             else:
@@ -92,5 +95,6 @@ class Adam(Optimizer):
         step = float(step_t)
         step_size = lr / (1 - beta1**step)
         denom = np.sqrt(v) / (1 - beta2**step) ** 0.5 + eps
+        check_memory(p, ())
         data -= step_size * m / denom
         p._vc[0] += 1

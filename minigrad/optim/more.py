@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._ops.inplace_checks import check_memory
 from .._tensor import Tensor
 from .adam import Adam
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_grad_shape
 
 __all__ = ["RMSprop", "Adagrad", "AdamW"]
 
@@ -69,6 +70,7 @@ class RMSprop(Optimizer):
                 state["grad_avg"] = Tensor._wrap(np.zeros_like(p._data))
         state["step"]._data += 1
         data, g = p._data, p._grad._data
+        check_grad_shape(p, g)
         g = -g if group["maximize"] else g
         if group["weight_decay"] != 0:
             g = g + group["weight_decay"] * data
@@ -86,8 +88,10 @@ class RMSprop(Optimizer):
             buf = state["momentum_buffer"]._data
             buf *= group["momentum"]
             buf += g / avg
+            check_memory(p, ())  # (an expanded parameter: PyTorch's in-place refusal)
             data -= group["lr"] * buf
         else:
+            check_memory(p, ())
             data -= group["lr"] * g / avg
         p._vc[0] += 1
 
@@ -116,12 +120,14 @@ class Adagrad(Optimizer):
         state["step"]._data += 1
         step = float(state["step"]._data)
         data, g = p._data, p._grad._data
+        check_grad_shape(p, g)
         g = -g if group["maximize"] else g
         if group["weight_decay"] != 0:
             g = g + group["weight_decay"] * data
         clr = group["lr"] / (1 + (step - 1) * group["lr_decay"])
         total = state["sum"]._data
         total += g * g
+        check_memory(p, ())  # (an expanded parameter: PyTorch's in-place refusal)
         data -= clr * g / (np.sqrt(total) + group["eps"])
         p._vc[0] += 1
 

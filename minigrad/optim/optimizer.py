@@ -24,6 +24,7 @@ from collections import defaultdict
 
 import numpy as np
 
+from .._ops._core import broadcast_error
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad
@@ -40,6 +41,21 @@ def _typename(obj) -> str:
         return "torch." + obj.dtype._legacy_name
     return type(obj).__name__
 
+
+
+def check_grad_shape(p, g) -> None:
+    """PyTorch's refusal of the in-place update of parameter ``p`` (or of its state, shaped as
+    ``p``) by a gradient array ``g`` whose shape broadcast with ``p``'s is not ``p``'s (after
+    ``.data =`` changed the parameter's shape)."""
+    shape = p._data.shape
+    if g.shape != shape:
+        try:
+            full = np.broadcast_shapes(shape, g.shape)
+        except ValueError:
+            raise broadcast_error(p, Tensor._wrap(g)) from None
+        if full != shape:
+            raise RuntimeError(f"output with shape [{', '.join(map(str, shape))}] doesn't "
+                               f"match the broadcast shape [{', '.join(map(str, full))}]")
 
 
 def clear_grads(params, set_to_none: bool = True) -> None:

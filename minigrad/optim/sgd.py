@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._ops.inplace_checks import check_memory
 from .._tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_grad_shape
 
 __all__ = ["SGD"]
 
@@ -59,10 +60,12 @@ class SGD(Optimizer):
                 grad = p._grad
                 if grad is None:
                     continue
+                check_grad_shape(p, grad._data)
                 g = -grad._data if maximize else grad._data
                 if wd != 0:
                     g = g + wd * p._data
-                if momentum != 0:
+                check_memory(p, ())  # (an expanded parameter: PyTorch's in-place refusal,
+                if momentum != 0:  # before it keeps a momentum buffer)
                     g = self._momentum(p, g, momentum, dampening, nesterov)
                 p._data -= lr * g
                 p._vc[0] += 1

@@ -334,3 +334,48 @@ def test_a_tutorial_training_loop_runs_unchanged():
         with torch.no_grad():
             accuracy = (model(x).argmax(dim=1) == y).float().mean().item()
     assert loss.item() < first / 2 and accuracy > 0.8
+
+
+_STEP = """
+{setup}
+opt = {opt}
+try:
+    opt.step()
+    out = ("ok", p.detach().numpy().tolist())
+except RuntimeError as e:
+    out = ("RuntimeError", str(e))
+out = (out, sorted(opt.state[p]), p._version)
+"""
+_EXPANDED = "p = lib.tensor([2.0546417]).expand(3).requires_grad_()\np.sum().backward()"
+
+
+@pytest.mark.parametrize("opt", [
+    "lib.optim.SGD([p], lr=0.1)", "lib.optim.SGD([p], lr=0.1, momentum=0.9, nesterov=True)",
+    "lib.optim.SGD([p], lr=0.1, weight_decay=0.1)", "lib.optim.Adam([p], lr=0.1)",
+    "lib.optim.AdamW([p], lr=0.1)", "lib.optim.RMSprop([p], lr=0.1)",
+    "lib.optim.RMSprop([p], lr=0.1, momentum=0.5)", "lib.optim.Adagrad([p], lr=0.1)"])
+def test_step_on_an_expanded_parameter_is_refused_as_in_pytorch(torch, opt):
+    """A parameter whose elements share memory (``expand``) cannot be updated in place:
+    PyTorch's RuntimeError, at the same point (the state made so far is kept)."""
+    fields = {"setup": _EXPANDED, "opt": opt}
+    assert _step_outcome(mg, **fields) == _step_outcome(torch, **fields)
+
+
+def _step_outcome(lib, **fields):
+    """``out`` of the snippet ``_STEP`` (filled with ``fields``) run with ``lib``."""
+    ns = {"lib": lib}
+    exec(_STEP.format(**fields), ns)  # noqa: S102 - the tests' own snippets
+    return ns["out"]
+
+
+_RESHAPED = "p = lib.tensor([[0.]], requires_grad=True)\np.sum().backward()\np.data = lib.tensor({})"
+
+
+@pytest.mark.parametrize("data", ["1.5", "[[1.5, 2.5]]", "[[[1.5]], [[2.5]]]"])
+@pytest.mark.parametrize("opt", ["lib.optim.SGD([p], lr=0.1)", "lib.optim.Adam([p], lr=0.1)",
+                                 "lib.optim.RMSprop([p], lr=0.1)", "lib.optim.Adagrad([p])"])
+def test_step_after_data_changed_the_shape_as_in_pytorch(torch, opt, data):
+    """``p.data = t`` of another shape, then a step with the old gradient: PyTorch's error
+    where the gradient does not broadcast to the parameter, the update where it does."""
+    fields = {"setup": _RESHAPED.format(data), "opt": opt}
+    assert _step_outcome(mg, **fields) == _step_outcome(torch, **fields)

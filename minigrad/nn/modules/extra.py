@@ -46,7 +46,8 @@ class Embedding(Module):
             self.weight = Parameter(_weight, requires_grad=not _freeze)
 
     def forward(self, input):
-        return F.embedding(input, self.weight, self.padding_idx)
+        return F.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
+                           self.scale_grad_by_freq, self.sparse)
 
     def extra_repr(self) -> str:
         s = f"{self.num_embeddings}, {self.embedding_dim}"
