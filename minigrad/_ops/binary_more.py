@@ -187,7 +187,7 @@ class Atan2Backward0(_Binary):
     dz/dother = -self / (self² + other²)  (both 0 where self = other = 0)."""
 
     def backward(self, g):
-        x, y = value(self._s_self), value(self._s_other)
+        y, x = value(self._s_other), value(self._s_self)  # (PyTorch's order of checks)
         neg_x = None
         if self.next_functions[1][0] is not None:  # (PyTorch's formula for other negates self,
             if data(x).dtype.kind == "b":  # before any cast: an integer 0 stays +0)
