@@ -22,12 +22,16 @@ from .._types import unsupported
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import (
     FUNCTION,
+    HALF,
     MISSING,
     OPERATOR,
     binary_operands,
     broadcast_error,
+    half_opmath,
     method,
+    opmath_array,
     quiet_array,
+    value,
 )
 from .arguments import bad_operand
 
@@ -41,15 +45,19 @@ def save_operand(x):
     return SavedTensor(x) if isinstance(x, Tensor) else x
 
 
-def elementwise(fn, input, other, *, float_result: bool = False):
+def elementwise(fn, input, other, *, float_result: bool = False, opmath: bool = False):
     """``fn`` of the operands' arrays, promoted as PyTorch promotes them, as a new tensor;
     PyTorch's error where the shapes do not broadcast; NotImplemented for an operand that is
-    neither a tensor nor a number (Python then tries the other operand's method)."""
-    a, b, _ = binary_operands(input, other, float_result)
+    neither a tensor nor a number (Python then tries the other operand's method). ``opmath``:
+    a float16 result with a number ``other`` is computed as PyTorch's kernel does
+    (:func:`~minigrad._ops._core.half_opmath`)."""
+    a, b, nd = binary_operands(input, other, float_result)
     if a is NotImplemented:
         return NotImplemented
     token = quiet()  # 0 * inf, 1 / 0, overflow: NaN and inf as in PyTorch, no NumPy warning
     try:
+        if nd is HALF and opmath:
+            return Tensor._wrap(half_opmath(fn, a, b, other))
         return Tensor._wrap(fn(a, b))
     except ValueError:
         raise broadcast_error(input, other) from None
@@ -222,6 +230,9 @@ class MulBackward0(Node):
 
     def backward(self, g):
         s, o = self._s_self, self._s_other
+        if g.dtype is HALF and o is not None:  # (grad * number: as the forward, in float32)
+            return half_opmath(np.multiply, g, factor(o, g), value(o)), \
+                None if s is None else g * factor(s, g)
         return (None if o is None else g * factor(o, g),
                 None if s is None else g * factor(s, g))
 
@@ -231,9 +242,10 @@ def mul(input=MISSING, other=MISSING, *, out=None, _form=("mul", FUNCTION)) -> T
     """``input * other``, elementwise, broadcasting."""
     if out is not None:
         unsupported("mul", out=out)
-    if type(other) is float and type(input) is Tensor and input._data.dtype.kind == "f" and \
+    if type(other) is float and type(input) is Tensor and input._data.dtype.char in "fd" and \
             -3.4e38 <= other <= 3.4e38:  # (a larger number is inf in float32: see _core)
-        # the commonest case, `x * 0.5`, without the general checks (it cannot fail)
+        # the commonest case, `x * 0.5`, without the general checks (it cannot fail; float16
+        # is not one: its kernel computes in float32, see _core.half_opmath)
         token = quiet()  # (overflow: inf, as in PyTorch, without NumPy's warning)
         out = Tensor._wrap(np.multiply(input._data, other))
         restore(token)
@@ -242,7 +254,7 @@ def mul(input=MISSING, other=MISSING, *, out=None, _form=("mul", FUNCTION)) -> T
             node._s_other = other
             record(node, out, input, other)  # (a float keeps the input's shape and dtype)
         return out
-    out = elementwise(np.multiply, input, other)
+    out = elementwise(np.multiply, input, other, opmath=True)
     if out is NotImplemented:  # (an operand that is no tensor or number: the rare path)
         return bad_operand(_form, mul, input, other)
     if should_record(input, other):
@@ -292,6 +304,7 @@ class SubBackward1(AddBackward1):
 
 _NUMBER_UFUNCS = {MulBackward1: np.multiply, DivBackward1: np.true_divide,
                   AddBackward1: np.add, SubBackward1: np.subtract}
+_OPMATH = (MulBackward1, DivBackward1)  # (PyTorch's add/sub round the number to float16 first)
 
 
 def _number_op(input, other, node_cls):
@@ -299,8 +312,11 @@ def _number_op(input, other, node_cls):
     (arrays, in a plain backward, are computed without a node)."""
     ufunc = _NUMBER_UFUNCS[node_cls]
     if not isinstance(input, Tensor):
-        return ufunc(input, other)
-    out = Tensor._wrap(quiet_array(ufunc, input._data, other, input._data.dtype))
+        return half_opmath(ufunc, input, other, other) if input.dtype is HALF and \
+            node_cls in _OPMATH else ufunc(input, other)
+    dtype = input._data.dtype  # (float16 with mul, div: in float32, see half_opmath)
+    out = Tensor._wrap(opmath_array(ufunc, input._data, other, dtype, other) if node_cls in
+                       _OPMATH else quiet_array(ufunc, input._data, other, dtype))
     if should_record(input):
         node = node_cls()
         if node_cls.saved:

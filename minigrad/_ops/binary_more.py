@@ -22,7 +22,14 @@ from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import call, data, masked_zero, scale
-from ._core import binary_operands, floor_div_floats, method, quiet_array, value
+from ._core import (
+    binary_operands,
+    floor_div_floats,
+    method,
+    opmath_array,
+    quiet_array,
+    value,
+)
 from .arithmetic import broadcast_error
 from .division import div, int_zero_check
 from .errors import not_implemented
@@ -97,7 +104,7 @@ def floor_divide(input, other):
         raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
     int_zero_check(xa, xb, dt)
     fn = floor_div_floats if dt.kind == "f" else np.floor_divide
-    out = Tensor._wrap(quiet_array(fn, xa, xb, dt))
+    out = Tensor._wrap(opmath_array(fn, xa, xb, dt, other))  # (float16: see half_opmath)
     if should_record(input, other) and dt.kind == "f":
         record(NotImplementedBackward(), out, input, other)
     return out

@@ -18,13 +18,15 @@ from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._core import (
     FUNCTION,
+    HALF,
     MISSING,
     OPERATOR,
     binary_operands,
     broadcast_error,
     floor_div_floats,
+    half_opmath,
     method,
-    quiet_array,
+    opmath_array,
     value,
 )
 from .arguments import bad_operand
@@ -42,7 +44,7 @@ class DivBackward0(Node):
 
     def backward(self, g):
         o = factor(self._s_other, g)
-        ga = g / o
+        ga = half_opmath(np.true_divide, g, o, value(self._s_other)) if g.dtype is HALF else g / o
         gb = None if self._s_self is None else -g * ((factor(self._s_self, g) / o) / o)
         return ga, gb
 
@@ -69,7 +71,7 @@ def div(input=MISSING, other=MISSING, *, rounding_mode=_TRUE, out=None,
     if rounding_mode is not _TRUE:  # (PyTorch's div.Tensor_mode, even for rounding_mode=None)
         out = _div_rounding(input, other, rounding_mode)
     else:
-        out = elementwise(np.true_divide, input, other, float_result=True)
+        out = elementwise(np.true_divide, input, other, float_result=True, opmath=True)
     if out is NotImplemented:  # (an operand that is no tensor or number: the rare path)
         kwargs = {} if rounding_mode is _TRUE else {"rounding_mode": rounding_mode}
         return bad_operand(_form, div, input, other, kwargs)
@@ -89,7 +91,7 @@ true_divide = div
 
 def _div_rounding(input, other, mode):
     if mode is None:
-        out = elementwise(np.true_divide, input, other, float_result=True)
+        out = elementwise(np.true_divide, input, other, float_result=True, opmath=True)
         if out is not NotImplemented and should_record(input, other):
             _record_div2(out, input, other, mode)
         return out
@@ -104,7 +106,7 @@ def _div_rounding(input, other, mode):
         np.floor_divide
     try:
         int_zero_check(a, b, nd)
-        out = Tensor._wrap(quiet_array(fn, a, b, nd))  # (x / 0, overflow: inf and NaN, silently)
+        out = Tensor._wrap(opmath_array(fn, a, b, nd, other))  # (x / 0: inf and NaN, silently)
     except ValueError:
         raise broadcast_error(input, other) from None
     if should_record(input, other) and out._data.dtype.kind == "f":
