@@ -25,7 +25,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ._core import value
+from ._core import HALF, scan, value
 from ._formula import data, masked_zero, zero_where  # (re-exported: one definition each)
 from ._formula import t as _t
 from .arithmetic import mul_by_number
@@ -66,7 +66,7 @@ def reversed_cumsum(x, dim: int):
         return x.flip(dim).cumsum(dim).flip(dim)
     if not np.ndim(x):  # a 0-d scan: the gradient itself
         return x
-    return np.flip(np.cumsum(np.flip(x, dim), dim), dim)
+    return np.flip(scan(np.cumsum, np.flip(x, dim), dim), dim)
 
 
 def mean_keep(x, dims):
@@ -236,12 +236,17 @@ class LogSoftmaxBackwardDataBackward0(_BackwardOp):
 def softmax_backward_data(g, y, dim):
     """The gradient of ``y = softmax(x, dim)``: ``y * (g - sum(g * y, dim))``; ``dim`` is
     (the dim as saved, the axis)."""
-    a = dim[1]
     if not (isinstance(g, Tensor) or isinstance(y, Tensor)):
-        return y * (g - np.add.reduce(g * y, a, keepdims=True))
-    gd, yd = data(g), data(y)
-    out = Tensor._wrap(yd * (gd - np.add.reduce(gd * yd, a, keepdims=True)))
+        return _softmax_grad(g, y, dim[1])
+    out = Tensor._wrap(_softmax_grad(data(g), data(y), dim[1]))
     return _record_pair(SoftmaxBackwardDataBackward0(), out, g, y, dim)
+
+
+def _softmax_grad(g, y, a):
+    """``y * (g - sum(g * y, a))``; float16 in float32, rounded once (PyTorch's kernel)."""
+    if y.dtype is HALF:
+        return _softmax_grad(g.astype(np.float32), y.astype(np.float32), a).astype(HALF)
+    return y * (g - np.add.reduce(g * y, a, keepdims=True))
 
 
 def log_softmax_backward_data(g, y, dim):

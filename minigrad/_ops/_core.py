@@ -19,7 +19,7 @@ from ..autograd.graph import SavedTensor
 __all__ = ["binary_operands", "broadcast_error", "value", "method", "wrap_scalar", "to_tensor",
            "dtype_of", "called_as", "FUNCTION", "METHOD", "OPERATOR", "MISSING",
            "floor_div_floats", "quiet_array", "HALF", "half_opmath",
-           "opmath_array"]
+           "opmath_array", "scan"]
 
 _SCALARS = (int, float, bool)
 _F32_MAX = 3.4028234663852886e38  # a larger Python float is inf in float32 (and float16)
@@ -168,6 +168,20 @@ def opmath_array(fn, a, b, dtype, other) -> np.ndarray:
     second operand as given): ``x // 0.1``, ``x.div(3, rounding_mode=...)``, ``x * 0.1`` in a
     backward formula."""
     return half_opmath(fn, a, b, other) if dtype is HALF else quiet_array(fn, a, b, dtype)
+
+
+_SCAN_SUMS_IN = {HALF: np.float32, np.dtype(np.float32): np.float64}
+
+
+def scan(np_scan, x, axis: int, dtype=None) -> np.ndarray:
+    """``np_scan`` (np.cumsum, np.cumprod) of ``x`` along ``axis`` as PyTorch's CPU kernel runs
+    it: the running value is kept in its accumulate type (float16's is float32, float32's is
+    float64) and each output rounded once to ``dtype`` (``x``'s by default). NumPy would keep
+    it in ``dtype``: a float32 cumsum of 10,000 values then differs in most elements."""
+    dtype = np.dtype(dtype or x.dtype)
+    acc = _SCAN_SUMS_IN.get(dtype)
+    return np_scan(x, axis=axis, dtype=dtype) if acc is None else \
+        np_scan(x, axis=axis, dtype=acc).astype(dtype)
 
 
 def floor_div_floats(a, b):

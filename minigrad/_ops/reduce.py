@@ -21,7 +21,7 @@ from .._types import invalid_combination
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import masked_zero, sgn, unsqueeze_dims
-from ._core import method, value
+from ._core import HALF, method, value
 from ._formula import data
 from .errors import empty_norm
 from .join import cat
@@ -309,6 +309,8 @@ def prod(input, dim=None, keepdim: bool = False, *, dtype=None):
 
 # ---------------------------------------------------------------- norm
 def _norm_data(d, p, axes, keepdim):  # 0 ** -1, inf - inf: as PyTorch, no NumPy warning
+    if d.dtype is HALF:  # (PyTorch's float16 norm runs in float32: 300 ** 2 is no inf)
+        return _dtype.cast(np.asarray(_norm_data(d.astype(np.float32), p, axes, keepdim)), HALF)
     return quietly(_norm_of_abs, np.abs(d), p, axes, keepdim)
 
 

@@ -157,3 +157,57 @@ def test_float16_tensor_times_a_number_first_rounds_the_number_only_as_first_ope
 
     with np.errstate(all="ignore"):
         _same(run(mg), run(torch))
+
+
+# ---------------------------------------------------------------- reductions and scans
+# PyTorch's CPU kernels keep float16's running values in float32 (and a float32 scan's in
+# float64: its accumulate type) and round each output once; NumPy keeps them in the dtype.
+def _spread(shape, scale, seed):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(shape) * scale).astype(np.float16)
+
+
+REDUCTIONS = {
+    "cumsum 0": lambda L, x: x.cumsum(0),
+    "cumsum -1": lambda L, x: L.cumsum(x, -1),
+    "cumprod": lambda L, x: (x / 64 + 1).cumprod(-1),
+    "sum": lambda L, x: x.sum(),
+    "sum dim": lambda L, x: x.sum(1),
+    "mean dim": lambda L, x: x.mean(-1),
+    "norm": lambda L, x: x.norm(),
+    "norm dim": lambda L, x: L.norm(x, dim=1),
+    "norm 1": lambda L, x: x.norm(1, dim=-1),
+    "norm inf": lambda L, x: x.norm(float("inf"), dim=-1),
+    "softmax": lambda L, x: L.softmax(x / 16, -1),
+    "softmax of big": lambda L, x: L.softmax(x, 1),
+}
+
+
+# (float32 norm and softmax are not bit for bit: summation order and exp's last bit differ)
+REDUCTION_CASES = [(op, dtype) for op in REDUCTIONS for dtype in ("float16", "float32")
+                   if dtype == "float16" or op.startswith(("cum", "sum"))]
+
+
+@pytest.mark.parametrize("shape", [(7, 5), (3, 333), (2, 3000)], ids=str)
+@pytest.mark.parametrize("op, dtype", REDUCTION_CASES)
+def test_reductions_and_scans_accumulate_as_pytorch(torch, op, dtype, shape):
+    x = _spread(shape, 300, sum(shape)).astype(dtype)  # (sums of squares past 65504)
+
+    def run(L):
+        t = L.tensor(x, requires_grad=True)
+        y = REDUCTIONS[op](L, t)
+        g = _spread(tuple(y.shape), 1, 7).astype(dtype)
+        y.backward(L.tensor(g))
+        return y, t.grad
+
+    with np.errstate(all="ignore"):
+        for m, t in zip(run(mg), run(torch)):
+            _same_bits(m, t)
+
+
+def _same_bits(m, t):
+    a, b = m.detach().numpy(), t.detach().numpy()
+    assert a.dtype == b.dtype, (a.dtype, b.dtype)
+    differ = ~((a == b) | (np.isnan(a) & np.isnan(b)))
+    assert not differ.any(), f"{differ.sum()} of {a.size} differ: {a[differ][:3]} (minigrad) " \
+                             f"vs {b[differ][:3]} (PyTorch)"
