@@ -25,10 +25,11 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ._core import HALF, scan, value
+from ._core import value
 from ._formula import data, masked_zero, zero_where  # (re-exported: one definition each)
 from ._formula import t as _t
 from .arithmetic import mul_by_number
+from .rounding import HALF, scan
 
 __all__ = ["scale", "mean_of", "where", "sgn", "sign_data", "sigmoid_backward", "tanh_backward",
            "threshold_backward", "data", "unsqueeze_dims", "masked_zero", "call", "rsqrt",

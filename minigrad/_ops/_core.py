@@ -18,12 +18,10 @@ from ..autograd.graph import SavedTensor
 
 __all__ = ["binary_operands", "broadcast_error", "value", "method", "wrap_scalar", "to_tensor",
            "dtype_of", "called_as", "FUNCTION", "METHOD", "OPERATOR", "MISSING",
-           "floor_div_floats", "quiet_array", "HALF", "half_opmath",
-           "opmath_array", "scan"]
+           "floor_div_floats", "quiet_array"]
 
 _SCALARS = (int, float, bool)
 _F32_MAX = 3.4028234663852886e38  # a larger Python float is inf in float32 (and float16)
-HALF = np.dtype(np.float16)
 
 
 def method(*names):
@@ -134,54 +132,6 @@ def quiet_array(fn, a, b, dtype) -> np.ndarray:
         return np.asarray(fn(a, b)).astype(dtype, copy=False)
     finally:
         restore(token)
-
-
-def half_opmath(fn, a, b, other):
-    """``fn(a, b)`` for a float16 ``a`` as PyTorch's CPU kernel computes ``x * 0.1``, ``x / 3``.
-
-    Where the second operand ``other`` (``b`` is it as an operand) is a number or a 0-d tensor
-    (a "wrapped number"), the kernel reads its own value as a float32 (the "opmath" type of
-    float16), computes in float32 and rounds the result to float16 once. NumPy would round the
-    number to float16 first, which can change the last bit. Any other ``other`` (a tensor with
-    dimensions): ``fn(a, b)`` as is. Only ops whose kernel does this call it (mul, div); add,
-    comparisons and pow round the number first, as NumPy does. Computed quietly (``_quiet``):
-    overflow is inf, as in PyTorch.
-
-    >>> x = np.array([0.0001224], np.float16)
-    >>> half_opmath(np.multiply, x, 1 / 3, 1 / 3).item(), (x * (1 / 3)).item()  # PyTorch, NumPy
-    (4.082918167114258e-05, 4.076957702636719e-05)
-    """
-    if isinstance(other, Tensor):
-        other = other._data
-    token = quiet()
-    try:
-        if isinstance(a, np.ndarray) and isinstance(other, _SCALARS + (np.generic, np.ndarray)) \
-                and not (isinstance(other, np.ndarray) and other.ndim):
-            b = np.float32(other)  # (NumPy then computes in float32: a float32 is not weak)
-        return np.asarray(fn(a, b)).astype(HALF, copy=False)
-    finally:
-        restore(token)
-
-
-def opmath_array(fn, a, b, dtype, other) -> np.ndarray:
-    """:func:`quiet_array`, and for a float16 ``dtype`` :func:`half_opmath` (``other``: the
-    second operand as given): ``x // 0.1``, ``x.div(3, rounding_mode=...)``, ``x * 0.1`` in a
-    backward formula."""
-    return half_opmath(fn, a, b, other) if dtype is HALF else quiet_array(fn, a, b, dtype)
-
-
-_SCAN_SUMS_IN = {HALF: np.float32, np.dtype(np.float32): np.float64}
-
-
-def scan(np_scan, x, axis: int, dtype=None) -> np.ndarray:
-    """``np_scan`` (np.cumsum, np.cumprod) of ``x`` along ``axis`` as PyTorch's CPU kernel runs
-    it: the running value is kept in its accumulate type (float16's is float32, float32's is
-    float64) and each output rounded once to ``dtype`` (``x``'s by default). NumPy would keep
-    it in ``dtype``: a float32 cumsum of 10,000 values then differs in most elements."""
-    dtype = np.dtype(dtype or x.dtype)
-    acc = _SCAN_SUMS_IN.get(dtype)
-    return np_scan(x, axis=axis, dtype=dtype) if acc is None else \
-        np_scan(x, axis=axis, dtype=acc).astype(dtype)
 
 
 def floor_div_floats(a, b):

@@ -23,8 +23,9 @@ from ._backward import (
     tanh_backward,
     threshold_backward,
 )
-from ._core import HALF, method, value
+from ._core import method, value
 from .movement import u64
+from .rounding import HALF
 from .unary import float_op, record_result
 
 __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax"]

@@ -22,18 +22,16 @@ from .._types import unsupported
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import (
     FUNCTION,
-    HALF,
     MISSING,
     OPERATOR,
     binary_operands,
     broadcast_error,
-    half_opmath,
     method,
-    opmath_array,
     quiet_array,
     value,
 )
 from .arguments import bad_operand
+from .rounding import HALF, fused_add, half_opmath, opmath_array
 
 __all__ = ["add", "sub", "mul", "neg", "rsub", "broadcast_error", "factor", "mul_by_number",
            "div_by_number", "add_number", "sub_number", "elementwise",
@@ -132,6 +130,17 @@ def _alpha(other, alpha, dtype):
     return other * alpha
 
 
+_FLOAT = np.dtype(np.float32)
+
+
+def _plus_alpha(ufunc, a, b, alpha, dtype):
+    """``ufunc(a, alpha * b)`` for add and subtract; float16 and float32 fused, as PyTorch's
+    kernel (:func:`~minigrad._ops.rounding.fused_add`). Callers run it quietly."""
+    if dtype is HALF or dtype is _FLOAT:
+        return fused_add(a, b, alpha if ufunc is np.add else -alpha, dtype)
+    return ufunc(a, _alpha(b, alpha, dtype))
+
+
 @method("add", "__add__")
 def add(input=MISSING, other=MISSING, *, alpha=1, out=None, _form=("add", FUNCTION)) -> Tensor:
     """``input + alpha * other``, broadcasting."""
@@ -180,7 +189,7 @@ def _add_or_sub(ufunc, node_cls, input, other, alpha, out, form):
         _check_bool_sub(input, other)
     token = quiet()  # inf - inf, overflow: NaN and inf as in PyTorch, no NumPy warning
     try:
-        result = Tensor._wrap(ufunc(a, b) if alpha == 1 else ufunc(a, _alpha(b, alpha, nd)))
+        result = Tensor._wrap(ufunc(a, b) if alpha == 1 else _plus_alpha(ufunc, a, b, alpha, nd))
     except ValueError:
         raise broadcast_error(input, other) from None
     finally:
@@ -201,8 +210,8 @@ def rsub(input, other, *, alpha=1):  # a function only: PyTorch's Tensor has no 
     if _is_bool(input) or _is_bool(other):
         _check_bool_sub(other, input)
     try:
-        out = Tensor._wrap(quiet_array(np.subtract, b, a if alpha == 1 else _alpha(a, alpha, nd),
-                                       nd))
+        out = Tensor._wrap(quiet_array(np.subtract, b, a, nd) if alpha == 1 else
+                           _plus_alpha(np.subtract, b, a, alpha, nd))
     except ValueError:
         raise broadcast_error(other, input) from None
     if should_record(input, other):

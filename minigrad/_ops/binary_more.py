@@ -26,13 +26,13 @@ from ._core import (
     binary_operands,
     floor_div_floats,
     method,
-    opmath_array,
     quiet_array,
     value,
 )
 from .arithmetic import broadcast_error
 from .division import div, int_zero_check
 from .errors import not_implemented
+from .rounding import opmath_array
 
 __all__ = ["floor_divide", "remainder", "fmod", "atan2", "arctan2", "hypot", "xlogy", "fmax",
            "fmin", "lerp", "addcmul", "addcdiv"]

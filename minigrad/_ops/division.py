@@ -18,19 +18,17 @@ from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._core import (
     FUNCTION,
-    HALF,
     MISSING,
     OPERATOR,
     binary_operands,
     broadcast_error,
     floor_div_floats,
-    half_opmath,
     method,
-    opmath_array,
     value,
 )
 from .arguments import bad_operand
 from .arithmetic import elementwise, factor, mul, save_operand
+from .rounding import HALF, half_opmath, opmath_array
 
 __all__ = ["div", "true_divide", "reciprocal", "DivBackward0", "DivBackward2",
            "ReciprocalBackward0"]

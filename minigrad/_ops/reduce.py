@@ -21,11 +21,12 @@ from .._types import invalid_combination
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import masked_zero, sgn, unsqueeze_dims
-from ._core import HALF, method, value
+from ._core import method, value
 from ._formula import data
 from .errors import empty_norm
 from .join import cat
 from .movement import u64
+from .rounding import HALF
 
 __all__ = ["sum", "mean", "prod", "norm"]
 
