@@ -22,17 +22,11 @@ from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import call, data, masked_zero, scale
-from ._core import (
-    binary_operands,
-    floor_div_floats,
-    method,
-    quiet_array,
-    value,
-)
+from ._core import binary_operands, floor_div_floats, method, quiet_array, value
 from .arithmetic import broadcast_error
 from .division import div, int_zero_check
 from .errors import not_implemented
-from .rounding import opmath_array
+from .rounding import addc, lerp_number, opmath_array, opmath_number
 
 __all__ = ["floor_divide", "remainder", "fmod", "atan2", "arctan2", "hypot", "xlogy", "fmax",
            "fmin", "lerp", "addcmul", "addcdiv"]
@@ -349,7 +343,9 @@ def lerp(input, end, weight):
         _lerp_check(input, end, weight)
     token = quiet()  # PyTorch's two-sided formula (exact at w = 0 and w = 1), inf/NaN silent
     try:
-        data = np.where(np.abs(w) < 0.5, s + w * (e - s), e - (e - s) * (1 - w))
+        data = lerp_number(s, e, w, s.dtype) if opmath_number(w, s.dtype) is not None and \
+            not isinstance(weight, Tensor) else \
+            np.where(np.abs(w) < 0.5, s + w * (e - s), e - (e - s) * (1 - w))
     except ValueError:
         raise broadcast_error(input, end, weight) from None
     finally:
@@ -413,7 +409,9 @@ def _addc(name, fn, node_cls):
                 value = int(value)
         token = quiet()  # (inf, NaN and overflow as in PyTorch, without NumPy's warnings)
         try:
-            data = input._data + value * fn(tensor1._data, tensor2._data)
+            data = addc(input._data, tensor1._data, tensor2._data, value, dt.np, fn is np.divide) \
+                if opmath_number(value, dt.np) is not None else \
+                input._data + value * fn(tensor1._data, tensor2._data)
         except ValueError:
             raise broadcast_error(input, tensor1, tensor2) from None
         finally:

@@ -25,7 +25,8 @@ import numpy as np
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 
-__all__ = ["HALF", "half_opmath", "opmath_array", "scan", "fused_add"]
+__all__ = ["HALF", "half_opmath", "opmath_array", "scan", "fused_add", "scalar_loop",
+           "opmath_number", "fma", "lerp_number", "addc"]
 
 HALF = np.dtype(np.float16)
 _FLOAT = np.dtype(np.float32)
@@ -149,3 +150,44 @@ def scalar_loop(shape, *operands):
         run *= shape[i]
     one_by_one = np.arange(run) >= run - run % _LANES
     return np.broadcast_to(one_by_one, (size // run, run)).reshape(shape)
+
+
+# ---------------------------------------------------------------- lerp, addcmul, addcdiv
+def opmath_number(x, dtype):
+    """A number ``x`` (``lerp``'s weight, ``addcmul``'s value) as the float32 PyTorch's kernel
+    computes with for a float16 or float32 ``dtype`` (None for others); one that float32
+    cannot hold raises PyTorch's error."""
+    if dtype is not HALF and dtype is not _FLOAT:
+        return None
+    if type(x) in (int, float) and math.isfinite(x) and abs(x) > _LIMITS[_FLOAT][0]:
+        raise RuntimeError("value cannot be converted to type float without overflow")
+    return np.float32(x)
+
+
+def fma(a, b, c, dtype) -> np.ndarray:
+    """``a * b + c`` rounded once to float32 (a fused multiply-add: the product of two
+    float32 values is exact in float64), then to ``dtype``. Callers run it quietly."""
+    exact = np.multiply(a, b, dtype=np.float64) + np.asarray(c, np.float64)
+    return np.asarray(exact.astype(np.float32)).astype(dtype, copy=False)
+
+
+def lerp_number(start, end, weight, dtype) -> np.ndarray:
+    """``lerp(start, end, weight)`` for a number ``weight`` and a float16 or float32 ``dtype``
+    as PyTorch's kernel: in float32, the two-sided formula (exact at 0 and 1) as one fused
+    multiply-add: ``weight * (end - start) + start`` below 0.5, ``(weight - 1) * (end -
+    start) + end`` from there. Callers run it quietly."""
+    w, s, e = opmath_number(weight, dtype), start.astype(np.float32), end.astype(np.float32)
+    if abs(w) < 0.5:
+        return fma(w, e - s, s, dtype)
+    return fma(w - np.float32(1), e - s, e, dtype)
+
+
+def addc(input, tensor1, tensor2, value, dtype, divide: bool) -> np.ndarray:
+    """``input + value * tensor1 * tensor2`` (or ``/ tensor2``) for a float16 or float32
+    ``dtype`` as PyTorch's addcmul/addcdiv kernels: in float32, ``value * tensor1`` first;
+    addcmul's product and sum one fused multiply-add. Callers run it quietly."""
+    v = opmath_number(value, dtype)
+    s, a, b = (np.asarray(x, dtype).astype(np.float32) for x in (input, tensor1, tensor2))
+    if divide:
+        return np.asarray(s + v * a / b).astype(dtype, copy=False)
+    return fma(v * a, b, s, dtype)

@@ -35,7 +35,7 @@ Y = X[::-1].copy()  # (a second float16 operand for the gradient)
 # float16 (65519, 65520 the midpoint to inf, 70000, 100001), beyond float32 (1e39), and exact ones.
 NUMBERS = [1 / 3, 0.1, -0.7, 1 + 2.0**-11, 1 + 3 * 2.0**-11, 2.0**-25, 3 * 2.0**-25, 1e-8, 3e-5,
            2049, -2049, 100001, 65519.0, 65520.0, 70000.0, 1e39, 1e-45, 2.5, 7, True, 0.0, -0.0,
-           math.inf, math.nan]
+           math.inf, math.nan, 1 + 2.0**-11 + 2.0**-40]  # (the last: float32 first, then float16)
 
 OPMATH = {  # the ops whose kernel computes in float32 with the number's own value
     "x * n": lambda L, x, n: x * n,
@@ -67,6 +67,12 @@ ROUNDS_FIRST = {  # the number rounded to float16 first: what NumPy does too
     "masked_fill": lambda L, x, n: x.masked_fill(x < 0, n),
     "remainder": lambda L, x, n: L.remainder(x, n),
     "fmod": lambda L, x, n: L.fmod(x, n),
+    "clamp": lambda L, x, n: L.clamp(x, min=-n, max=n),
+    "clamp_max": lambda L, x, n: x.clamp_max(n),
+    "clamp_min_": lambda L, x, n: x.clone().clamp_min_(n),
+    "full": lambda L, x, n: L.full((3,), n, dtype=L.float16),
+    "tensor": lambda L, x, n: L.tensor([n, -n], dtype=L.float16),
+    "to float16": lambda L, x, n: L.tensor([n, -n], dtype=L.float64).half(),
 }
 
 
@@ -90,14 +96,7 @@ def _run(L, fn, n):
             return e
 
 
-# Open, not opmath: PyTorch's pow fills 1 for an exponent that is 0 in float16 (a signaling NaN
-# ** 0 is 1; NumPy gives NaN), and refuses an exponent float16 cannot hold (past 65504).
-_POW_ZERO = pytest.mark.xfail(strict=True, reason="signaling NaN ** 0: PyTorch fills 1")
-_POW_BIG = pytest.mark.xfail(strict=True, reason="PyTorch: value cannot be converted to type "
-                             "c10::Half without overflow")
-CASES = [pytest.param(op, n, marks=_POW_ZERO if abs(n) < 2.0**-24 else _POW_BIG)
-         if op == "x ** n" and (abs(n) < 2.0**-24 or 65504 < abs(n) < math.inf) else (op, n)
-         for op in list(OPMATH) + list(ROUNDS_FIRST) for n in NUMBERS]
+CASES = [(op, n) for op in list(OPMATH) + list(ROUNDS_FIRST) for n in NUMBERS]
 
 
 @pytest.mark.parametrize("op, number", CASES)
@@ -259,6 +258,49 @@ def test_add_with_an_alpha_the_dtype_cannot_hold_raises_pytorchs_error(torch, dt
         x = L.ones(3, dtype=getattr(L, dtype))
         with pytest.raises(RuntimeError) as info:
             L.add(x, x, alpha=alpha)
+        return str(info.value)
+
+    assert run(mg) == run(torch)
+
+
+# ---------------------------------------------------------------- lerp, addcmul, addcdiv
+# In float32 with the number as a float32 (float16 and float32 alike); lerp's two-sided formula
+# and addcmul's product and sum are one fused multiply-add (Adam's exp_avg.lerp_, addcmul_,
+# addcdiv_ run these).
+THREE_OPS = {
+    "lerp": lambda L, x, y, z, n: L.lerp(x, y, n),
+    "lerp_": lambda L, x, y, z, n: x.clone().lerp_(y, n),
+    "addcmul": lambda L, x, y, z, n: L.addcmul(x, y, z, value=n),
+    "addcmul_": lambda L, x, y, z, n: x.clone().addcmul_(y, z, value=n),
+    "addcdiv": lambda L, x, y, z, n: L.addcdiv(x, y, z, value=n),
+    "addcdiv_": lambda L, x, y, z, n: x.clone().addcdiv_(y, z, value=n),
+    "addcmul broadcast": lambda L, x, y, z, n: L.addcmul(x, y[:1], z, value=n),
+}
+
+
+@pytest.mark.parametrize("number", [1 / 3, 0.1, 0.7, -0.3, 0.5, 2049, 1 + 2.0**-11, 70000.0],
+                         ids=repr)
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+@pytest.mark.parametrize("op", list(THREE_OPS))
+def test_lerp_addcmul_addcdiv_with_a_number_give_pytorchs_bits(torch, op, dtype, number):
+    rng = np.random.default_rng(len(op))
+    x, y, z = (rng.standard_normal((3, 700)) * 3 for _ in range(3))
+
+    def run(L):
+        x_, y_, z_ = (L.tensor(v, dtype=getattr(L, dtype)) for v in (x, y, z))
+        return THREE_OPS[op](L, x_, y_, z_, number)
+
+    with np.errstate(all="ignore"):
+        _same_bits(run(mg), run(torch))
+
+
+@pytest.mark.parametrize("op", ["lerp", "addcmul", "addcdiv"])
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_a_number_float32_cannot_hold_raises_pytorchs_error(torch, op, dtype):
+    def run(L):
+        x = L.ones(3, dtype=getattr(L, dtype))
+        with pytest.raises(RuntimeError) as info:
+            THREE_OPS[op](L, x, x, x, 1e39)
         return str(info.value)
 
     assert run(mg) == run(torch)
