@@ -48,7 +48,7 @@ def elementwise(fn, input, other, *, float_result: bool = False, opmath: bool = 
     PyTorch's error where the shapes do not broadcast; NotImplemented for an operand that is
     neither a tensor nor a number (Python then tries the other operand's method). ``opmath``:
     a float16 result with a number ``other`` is computed as PyTorch's kernel does
-    (:func:`~minigrad._ops._core.half_opmath`)."""
+    (:func:`~minigrad._ops.rounding.half_opmath`)."""
     a, b, nd = binary_operands(input, other, float_result)
     if a is NotImplemented:
         return NotImplemented
@@ -239,11 +239,24 @@ class MulBackward0(Node):
 
     def backward(self, g):
         s, o = self._s_self, self._s_other
-        if g.dtype is HALF and o is not None:  # (grad * number: as the forward, in float32)
-            return half_opmath(np.multiply, g, factor(o, g), value(o)), \
-                None if s is None else g * factor(s, g)
         return (None if o is None else g * factor(o, g),
                 None if s is None else g * factor(s, g))
+
+
+class _HalfMulBackward0(MulBackward0):
+    """``MulBackward0`` of a float16 product: the gradient times a number (or a 0-d tensor) is
+    computed as the forward is, in float32 (:func:`~minigrad._ops.rounding.half_opmath`).
+    PyTorch has one class; the second keeps the dtype test off every other product's path."""
+
+    def backward(self, g):
+        s, o = self._s_self, self._s_other
+        if o is None or isinstance(g, Tensor):  # (create_graph: Tensor mul does it)
+            return MulBackward0.backward(self, g)
+        return (half_opmath(np.multiply, g, factor(o, g), value(o)),
+                None if s is None else g * factor(s, g))
+
+
+_HalfMulBackward0.__name__ = _HalfMulBackward0.__qualname__ = "MulBackward0"
 
 
 @method("mul", "__mul__", "multiply")
@@ -254,7 +267,7 @@ def mul(input=MISSING, other=MISSING, *, out=None, _form=("mul", FUNCTION)) -> T
     if type(other) is float and type(input) is Tensor and input._data.dtype.char in "fd" and \
             -3.4e38 <= other <= 3.4e38:  # (a larger number is inf in float32: see _core)
         # the commonest case, `x * 0.5`, without the general checks (it cannot fail; float16
-        # is not one: its kernel computes in float32, see _core.half_opmath)
+        # is not one: its kernel computes in float32, see rounding.half_opmath)
         token = quiet()  # (overflow: inf, as in PyTorch, without NumPy's warning)
         out = Tensor._wrap(np.multiply(input._data, other))
         restore(token)
@@ -267,7 +280,7 @@ def mul(input=MISSING, other=MISSING, *, out=None, _form=("mul", FUNCTION)) -> T
     if out is NotImplemented:  # (an operand that is no tensor or number: the rare path)
         return bad_operand(_form, mul, input, other)
     if should_record(input, other):
-        node = MulBackward0()
+        node = MulBackward0() if out._data.dtype is not HALF else _HalfMulBackward0()
         if isinstance(input, Tensor) and input._requires_grad:  # (_save, inlined: every x * y)
             node._s_other = SavedTensor(other) if isinstance(other, Tensor) else other
         if isinstance(other, Tensor) and other._requires_grad:

@@ -30,7 +30,7 @@ def _same(m, t):
 
 
 # (float16 times a Python number is not a fast path: PyTorch multiplies in float32 and rounds
-# once, see _core.half_opmath; tests/ops/test_half_precision.py has the whole class)
+# once, see _ops/rounding.half_opmath; tests/ops/test_half_precision.py has the whole class)
 NUMBER_CASES = [(d, n) for d in DTYPES for n in NUMBERS]
 
 

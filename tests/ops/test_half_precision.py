@@ -2,7 +2,7 @@
 
 PyTorch's CPU kernels for ``x * 0.1``, ``x / 3``, ``div(x, n, rounding_mode=...)`` and ``x // n``
 compute a float16 tensor in float32 with the number kept as a float32, and round the result
-to float16 once; NumPy would round the number to float16 first (``_core.half_opmath``). Other
+to float16 once; NumPy would round the number to float16 first (``_ops.rounding.half_opmath``). Other
 ops (``x + n``, comparisons, ``pow``, ``clamp``, ``where``) round the number to float16 first,
 as NumPy does: they are checked here too, so that the fix cannot spread to them.
 
