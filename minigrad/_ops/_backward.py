@@ -38,8 +38,9 @@ __all__ = ["scale", "mean_of", "where", "sgn", "sign_data", "sigmoid_backward", 
 
 
 def scale(x, c):
-    """``x * c`` for a Python number ``c`` (on a tensor: PyTorch's ``mul(Tensor, Scalar)``)."""
-    return mul_by_number(x, c) if isinstance(x, Tensor) else x * c
+    """``x * c`` for a Python number ``c`` (on a tensor: PyTorch's ``mul(Tensor, Scalar)``;
+    float16 as its kernel, in float32: :func:`~minigrad._ops.rounding.half_opmath`)."""
+    return mul_by_number(x, c) if isinstance(x, Tensor) or x.dtype is HALF else x * c
 
 
 def where(cond, a, b):
@@ -206,6 +207,8 @@ def sigmoid_backward(g, y):
 def tanh_backward(g, y):
     """The gradient of ``y = tanh(x)``: ``g * (1 - y * y)``."""
     if not (isinstance(g, Tensor) or isinstance(y, Tensor)):
+        if y.dtype is HALF:  # (in float32, rounded once, as PyTorch's kernel)
+            return (g.astype(np.float32) * (1 - y.astype(np.float32) ** 2)).astype(HALF)
         return g * (1 - y * y)
     gd, yd = data(g), data(y)
     return _record_pair(TanhBackwardBackward0(), Tensor._wrap(gd * (1 - yd * yd)), g, y)

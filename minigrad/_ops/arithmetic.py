@@ -83,8 +83,8 @@ class AddBackward0(Node):
     _s_alpha = 1
 
     def backward(self, g):
-        a = self._s_alpha
-        return g, (g if a == 1 else g * a)
+        a = self._s_alpha  # (PyTorch: maybe_multiply(grad, alpha), a mul by a Scalar)
+        return g, (g if a == 1 else mul_by_number(g, a))
 
 
 class SubBackward0(Node):
@@ -95,7 +95,7 @@ class SubBackward0(Node):
 
     def backward(self, g):
         a = self._s_alpha
-        return g, (-g if a == 1 else g * -a)
+        return g, (-g if a == 1 else mul_by_number(-g, a))
 
 
 class RsubBackward0(Node):
@@ -117,7 +117,7 @@ class RsubBackward1(Node):
 
     def backward(self, g):
         a = self._s_alpha
-        return ((-g if a == 1 else g * -a),)
+        return ((-g if a == 1 else mul_by_number(-g, a)),)
 
 
 def _alpha(other, alpha, dtype):

@@ -19,10 +19,11 @@ from .._dtype import bool as _bool
 from .._dtype import result_type
 from .._quiet import quiet, restore
 from .._tensor import Tensor
+from .._tensor_data import fill_value
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import call, data, masked_zero, scale
-from ._core import binary_operands, floor_div_floats, method, quiet_array, value
+from ._core import binary_operands, dtype_of, floor_div_floats, method, quiet_array, value
 from .arithmetic import broadcast_error
 from .division import div, int_zero_check
 from .errors import not_implemented
@@ -396,7 +397,7 @@ class AddcdivBackward0(AddcmulBackward0):
 
     def backward(self, g):
         a, b, v = value(self._s_tensor1), value(self._s_tensor2), self._s_value
-        vt = F.constant(np.asarray(v, data(b).dtype), b)
+        vt = F.constant(fill_value(v, dtype_of(data(b).dtype), "addcdiv"), b)  # (checked)
         return g, g * (vt / b), -g * (scale(a, v) / (b * b))
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._dtype import _Defaults, result_type
+from .._dtype import _Defaults, cast, result_type
 from .._quiet import quietly
 from .._tensor import Tensor
 from .._tensor_data import fill_value
@@ -26,6 +26,7 @@ from ._backward import scale, sgn, where
 from ._core import broadcast_error, dtype_of, method, value
 from ._formula import data  # noqa: F401 - op files import it from here too
 from .errors import not_implemented
+from .rounding import HALF
 
 __all__ = ["exp", "log", "sqrt", "sin", "cos", "abs", "absolute", "clamp", "clip", "clamp_min",
            "clamp_max"]
@@ -58,7 +59,10 @@ def float_op(input, name: str, fn, node_cls, keep: str, quiet: bool = True) -> T
     the op's ``"self"`` or ``"result"``. ``quiet``: values out of the domain become nan or inf
     as in PyTorch, without NumPy's warning (costs a context; tanh cannot warn)."""
     d = floats(input, name)
-    d = quietly(fn, d) if quiet else fn(d)
+    if d.dtype is HALF:  # (PyTorch's float16 kernels compute in float32 and round once)
+        d = cast(quietly(fn, d.astype(np.float32)), HALF)
+    else:
+        d = quietly(fn, d) if quiet else fn(d)
     out = Tensor._wrap(d)
     if should_record(input):
         (record_result if keep == "result" else record_self)(node_cls(), out, input)

@@ -117,6 +117,15 @@ GRADIENTS = {  # the backward formulas multiply or divide the float16 gradient b
     "div None": lambda L, x, n: L.div(x, n, rounding_mode=None),
     "n / x": lambda L, x, n: n / x,
     "x - n * x": lambda L, x, n: L.sub(x, x * n),
+    # formulas that multiply the float16 gradient by a number (PyTorch: mul(Tensor, Scalar))
+    "|x| ** n": lambda L, x, n: x.abs() ** (n % 1 + 0.25),
+    "add alpha": lambda L, x, n: L.add(x, x.flip(0), alpha=n),
+    "sub alpha": lambda L, x, n: L.sub(x, x.flip(0), alpha=n),
+    "lerp": lambda L, x, n: L.lerp(x, x.flip(0), n % 1),
+    "addcmul": lambda L, x, n: L.addcmul(x, x, x.flip(0), value=n),
+    "addcdiv": lambda L, x, n: L.addcdiv(x, x, x.flip(0).abs() + 1, value=n),
+    "std": lambda L, x, n: (x[:3000] * n).reshape(30, 100).std(1),
+    "tanh": lambda L, x, n: (x * n).tanh(),  # (its backward in float32 too)
 }
 
 
@@ -127,12 +136,23 @@ def test_float16_gradient_through_a_number_gives_pytorchs_bits(torch, op, number
     def run(L):
         x = L.tensor(X, dtype=L.float16, requires_grad=True)
         y = GRADIENTS[op](L, x, number)
-        y.backward(L.tensor(Y, dtype=L.float16))
+        y.backward(L.tensor(Y[:y.numel()], dtype=L.float16).reshape(y.shape))
         return y, x.grad
 
     with np.errstate(all="ignore"):
-        for m, t in zip(run(mg), run(torch)):
-            _same(m, t)
+        m, t = _or_error(run, mg), _or_error(run, torch)
+    if isinstance(m, Exception) or isinstance(t, Exception):  # (alpha=70000: both refuse it)
+        assert (type(m), str(m)) == (type(t), str(t))
+        return
+    for a, b in zip(m, t):
+        _same(a, b)
+
+
+def _or_error(run, L):
+    try:
+        return run(L)
+    except RuntimeError as e:
+        return e
 
 
 @pytest.mark.parametrize("number", [1 / 3, 0.1, 2049], ids=repr)
@@ -304,3 +324,20 @@ def test_a_number_float32_cannot_hold_raises_pytorchs_error(torch, op, dtype):
         return str(info.value)
 
     assert run(mg) == run(torch)
+
+
+# ---------------------------------------------------------------- float16 kernels in float32
+@pytest.mark.parametrize("op", ["rsqrt", "erfc", "tanh", "sqrt", "log1p"])
+def test_float16_unary_ops_compute_in_float32_and_round_once(torch, op):
+    # rsqrt is 1 / sqrt, erfc 1 - erf: rounded to float16 at each step in NumPy, once in
+    # PyTorch's kernel (half the rsqrt values differed). (sigmoid went from 1 in 4 values to 1
+    # in 250, not closer: PyTorch's float16 sigmoid is not float32's rounded.) Left: PyTorch's
+    # float32 functions (Sleef) and NumPy's differ in the last bit of a few float32 results,
+    # which shows in a float16 result about once in 10,000 values.
+    def run(L):
+        return getattr(L, op)(L.tensor(X, dtype=L.float16))
+
+    with np.errstate(all="ignore"):
+        a, b = run(mg).numpy(), run(torch).numpy()
+    differ = ~((a == b) | (np.isnan(a) & np.isnan(b)))
+    assert differ.sum() <= a.size // 2000, f"{differ.sum()} of {a.size} differ"
