@@ -19,13 +19,15 @@ from .._dtype import bool as _bool
 from .._dtype import result_type
 from .._quiet import quiet, restore
 from .._tensor import Tensor
+from .._tensor_data import fill_value
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import call, data, masked_zero, scale
-from ._core import binary_operands, floor_div_floats, method, quiet_array, value
+from ._core import binary_operands, dtype_of, floor_div_floats, method, quiet_array, value
 from .arithmetic import broadcast_error, factor
 from .division import div, int_zero_check
 from .errors import bool_negation, not_implemented
+from .rounding import addc, lerp_number, opmath_array, opmath_number
 
 __all__ = ["floor_divide", "remainder", "fmod", "atan2", "arctan2", "hypot", "xlogy", "fmax",
            "fmin", "lerp", "addcmul", "addcdiv"]
@@ -98,7 +100,7 @@ def floor_divide(input, other):
         raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
     int_zero_check(xa, xb, dt)
     fn = floor_div_floats if dt.kind == "f" else np.floor_divide
-    out = Tensor._wrap(quiet_array(fn, xa, xb, dt))
+    out = Tensor._wrap(opmath_array(fn, xa, xb, dt, other))  # (float16: see half_opmath)
     if should_record(input, other) and dt.kind == "f":
         record(NotImplementedBackward(), out, input, other)
     return out
@@ -350,7 +352,9 @@ def lerp(input, end, weight):
         _lerp_check(input, end, weight)
     token = quiet()  # PyTorch's two-sided formula (exact at w = 0 and w = 1), inf/NaN silent
     try:
-        data = np.where(np.abs(w) < 0.5, s + w * (e - s), e - (e - s) * (1 - w))
+        data = lerp_number(s, e, w, s.dtype) if opmath_number(w, s.dtype) is not None and \
+            not isinstance(weight, Tensor) else \
+            np.where(np.abs(w) < 0.5, s + w * (e - s), e - (e - s) * (1 - w))
     except ValueError:
         raise broadcast_error(input, end, weight) from None
     finally:
@@ -403,7 +407,8 @@ class AddcdivBackward0(AddcmulBackward0):
 
     def backward(self, g):
         a, b, v = value(self._s_tensor1), value(self._s_tensor2), self._s_value
-        vt = None if b is None else F.constant(np.asarray(v, data(b).dtype), b)  # (None: unkept)
+        vt = None if b is None else F.constant(  # (None: unkept; the value checked)
+            fill_value(v, dtype_of(data(b).dtype), "addcdiv"), b)
         return g, None if b is None else g * (vt / b), \
             None if a is None else -g * (scale(a, v) / (b * b))
 
@@ -417,7 +422,9 @@ def _addc(name, fn, node_cls):
                 value = int(value)
         token = quiet()  # (inf, NaN and overflow as in PyTorch, without NumPy's warnings)
         try:
-            data = input._data + value * fn(tensor1._data, tensor2._data)
+            data = addc(input._data, tensor1._data, tensor2._data, value, dt.np, fn is np.divide) \
+                if opmath_number(value, dt.np) is not None else \
+                input._data + value * fn(tensor1._data, tensor2._data)
         except ValueError:
             raise broadcast_error(input, tensor1, tensor2) from None
         finally:

@@ -15,13 +15,15 @@ import numpy as np
 
 from .._quiet import quiet, restore
 from .._tensor import Tensor
+from .._tensor_data import fill_value
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
 from . import _formula as F
 from ._backward import scale, where
-from ._core import binary_operands, broadcast_error, method, value
+from ._core import binary_operands, broadcast_error, dtype_of, method, value
 from ._formula import data
 from .arithmetic import elementwise, factor, sub_number
+from .rounding import HALF
 
 __all__ = ["pow", "square"]
 
@@ -30,6 +32,8 @@ def _power(x, p):
     """``x ** p`` for a number ``p``; for arrays +-0.5 as PyTorch computes them (sqrt,
     1 / sqrt). On a tensor (create_graph) it is ``x.pow(p)``, a PowBackward0, as in PyTorch."""
     if not isinstance(x, Tensor):
+        if p == 0:  # (PyTorch fills ones: a signaling NaN ** 0 too, which float16's pow misses)
+            return np.ones_like(x)
         if p == 0.5:
             return np.sqrt(x)
         if p == -0.5:
@@ -133,6 +137,8 @@ def _pow_scalar(input, p):
         return NotImplemented
     if nd.kind != "f" and p < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if nd is HALF:  # (the exponent as a float16: PyTorch refuses one past 65504)
+        fill_value(p, dtype_of(nd), "pow")
     if nd.kind == "b":  # a bool tensor to a bool power stays bool
         return Tensor._wrap(np.power(a.astype(np.int64), int(p)).astype(bool))
     token = quiet()  # 0 ** -1, overflow: inf and NaN as in PyTorch, no NumPy warning

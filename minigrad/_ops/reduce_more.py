@@ -26,6 +26,7 @@ from ._core import method, value
 from .errors import empty_reduction, not_implemented
 from .minmax import _return_type, return_types
 from .reduce import reduction_input
+from .rounding import scan
 
 _UINT64 = 2**64 - 1  # (a saved negative int shows as its unsigned 64-bit pattern)
 
@@ -61,7 +62,7 @@ def _running(np_scan, input, dim: int, dtype):
     src, out_dtype = reduction_input(input, dtype, np_scan.__name__, dim)
     token = quiet()  # (overflow, inf * 0: inf and NaN as in PyTorch, no NumPy warning)
     try:
-        data = np_scan(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)
+        data = scan(np_scan, src, d, out_dtype) if src.ndim else src.astype(out_dtype)
     finally:
         restore(token)
     return d, Tensor._wrap(np.asarray(data))

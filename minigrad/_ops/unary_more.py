@@ -28,6 +28,7 @@ from ._backward import rsqrt as _rsqrt
 from ._core import method, value
 from .arithmetic import add_number
 from .errors import not_implemented
+from .rounding import HALF
 from .unary import floats
 
 __all__ = ["floor", "ceil", "round", "trunc", "sign", "log1p", "expm1", "log2", "log10", "tan",
@@ -113,7 +114,8 @@ def _make(name: str, forward, node_name: str, saved: tuple, formula, keep_int: b
         token = quiet()  # (out of the domain: NaN and inf as in PyTorch, no NumPy warning)
         try:
             data = d.copy() if kind == "b" and name in ("sign", "sgn") else \
-                np.asarray(forward(d)).astype(d.dtype, copy=False)
+                np.asarray(forward(d if d.dtype is not HALF else d.astype(np.float32))).astype(
+                    d.dtype, copy=False)  # (float16: in float32, rounded once, as PyTorch's)
         finally:
             restore(token)
         out = Tensor._wrap(data)
