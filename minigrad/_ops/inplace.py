@@ -41,7 +41,6 @@ from ._core import broadcast_error, dtype_of, method
 from .arithmetic import check_bool_sub
 from .errors import cant_cast
 from .index_put import expanded_warning, put_in_place, values_must_be_a_tensor
-from .indexing import _sequence_as_tuple, apply_slicing
 from .inplace_checks import bump_version, check_inplace, check_memory
 from .movement import clone
 from .views import AsStridedBackward0, Placement, _sync_view, overlapping, put_flat
@@ -414,55 +413,3 @@ def copy_(self, src, non_blocking: bool = False):
                         f"{type(src).__name__}")
     # (into an integer or bool tensor nothing is recorded, so no view is refused: PyTorch)
     return apply_inplace(self, _copied, src, differentiable=self._data.dtype.kind in "fc")
-
-
-# ---------------------------------------------------------------- x[index] = value
-def _as_value(self, value) -> Tensor:
-    if isinstance(value, Tensor):
-        return value
-    if isinstance(value, (int, float, bool, np.number, np.bool_)):
-        number = fill_value(value, self.dtype, item=True)  # (True/False: a bool array)
-        return Tensor._wrap(number.astype(self._data.dtype, copy=False))
-    raise TypeError(f"can't assign a {_type_name(value)} to a {self.type()}")
-
-
-def _type_name(value) -> str:
-    cls = type(value)
-    return cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__name__}"
-
-
-def _copy_to(dst, src) -> None:
-    """PyTorch's assignment of ``src`` to the selected part ``dst`` of a tensor."""
-    if dst._data.shape == src._data.shape:
-        copy_(dst, src)
-    elif src._data.ndim == 0:
-        fill_(dst, src)
-    else:
-        shape = src._data.shape
-        while shape and shape[0] == 1:
-            shape = shape[1:]  # leading size-1 dimensions are dropped first
-        src = src.view(shape)
-        copy_(dst, src if shape == dst._data.shape else src.expand(dst._data.shape))
-
-
-@method("__setitem__")
-def setitem(self, index, value):
-    """``self[index] = value``: the selected elements are overwritten in place.
-
-    Basic indexing selects a view that is then copied into (``CopySlices`` when recorded);
-    tensor indices write with ``index_put_`` (``IndexPutBackward0``).
-    """
-    if index is False:
-        return
-    if type(index) is not tuple:
-        index = tuple(index) if isinstance(index, list) and _sequence_as_tuple(index) else (index,)
-    value = _as_value(self, value)
-    dst, found = apply_slicing(self, index)  # (its IndexErrors come before the in-place checks)
-    if not found:
-        _copy_to(dst, value)
-        return
-    shape = value._data.shape
-    while shape and shape[0] == 1:
-        shape = shape[1:]
-    value = value.view(shape) if shape != value._data.shape else value
-    apply_inplace(dst, put_in_place, found, value, fills=True, overlap="own")  # (index_put_)

@@ -25,6 +25,7 @@ import numpy as np
 
 from .._state import local as _mode
 from .._tensor import Tensor
+from .._types import row_major_strides
 from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import Node, record, should_record
 from ..autograd.saved import _op_name
@@ -258,12 +259,7 @@ class AsStridedBackward0(Node):
             return (put_flat(F.zeros(p.base_shape, g), where, g, True),)
         storage = F.zeros((int(np.prod(p.base_shape)),), g)  # (PyTorch's as_strided_backward)
         F.copy_(F.strided(storage, at), g)
-        return (F.strided(storage, (p.base_shape, _row_major_strides(p.base_shape), 0)),)
-
-
-def _row_major_strides(shape) -> tuple:
-    """The strides (in elements) of a row-major array of ``shape``."""
-    return tuple(int(np.prod(shape[k + 1:])) for k in range(len(shape)))
+        return (F.strided(storage, (p.base_shape, row_major_strides(p.base_shape), 0)),)
 
 
 @method("_sync_view")

@@ -314,8 +314,7 @@ class GraphRoot(Node):
 
 
 def _recorded_copy(g, like: np.ndarray):
-    """A copy of tensor ``g`` in ``like``'s layout that is part of the graph (PyTorch's
-    ``CopyBackwards``)."""
+    """A copy of tensor ``g`` in ``like``'s layout, recorded (PyTorch's ``CopyBackwards``)."""
     data = g._data
     if data.shape != like.shape:  # (a leaf `.data =` reshaped: copy_'s broadcast and errors)
         data = Tensor._wrap(np.empty(like.shape, data.dtype)).copy_(g.detach())._data
