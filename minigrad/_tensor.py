@@ -1,9 +1,9 @@
 """``Tensor``: a NumPy array plus what autograd needs to know about it.
 
 The state is small and visible: ``_data`` (the ndarray), ``requires_grad``, ``grad``,
-``grad_fn`` (the Node that made it, ``None`` for a leaf), ``_output_nr`` (which output of that
-node it is) and ``_version`` (bumped by every in-place change, shared with its views). The ops
-themselves live in ``minigrad/_ops/`` and are attached to this class there.
+``grad_fn`` (the Node that made it, ``None`` for a leaf), ``_output_nr`` (its output number) and
+``_version`` (bumped by every in-place change, shared with its views). The ops live in
+``minigrad/_ops/`` and are attached to this class there.
 """
 
 from __future__ import annotations
@@ -149,8 +149,9 @@ class Tensor:
         return self._data.flags.c_contiguous
 
     def stride(self, dim: int | None = None):
-        d = self._data  # (NumPy gives an empty array zero strides; PyTorch row-major ones)
-        strides = tuple(n//d.itemsize for n in d.strides) if d.size else row_major_strides(d.shape)
+        d = self._data  # (NumPy gives a new empty array zero strides: PyTorch, row-major ones)
+        strides = row_major_strides(d.shape) if not (d.size or any(d.strides)) else \
+            tuple(n // d.itemsize for n in d.strides)
         return strides if dim is None else strides[self._wrap_dim(dim)]
 
     @property
@@ -211,7 +212,7 @@ class Tensor:
         return self
 
     def is_inference(self) -> bool:
-        """Whether this was made inside ``inference_mode`` (or given such data by ``.data =``)."""
+        """Whether made inside ``inference_mode`` (or given such data by ``.data =``)."""
         return (self._inference and not self._data_normal) or self._data_inference
 
     @property
