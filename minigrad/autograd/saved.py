@@ -145,7 +145,7 @@ class SavedTensor:
         if data is None:
             return self._array()
         t = self.tensor  # (a leaf's array, unless `.data =` gave it another: PyTorch reads that)
-        return data if t is None or t._data is data else t._data
+        return data if t is None or t._data is data else _new_data(data, t._data)
 
     def _array(self):
         """The array of a non-leaf input (checked for ``detach_``) or of a hooked tensor."""
@@ -282,6 +282,20 @@ def _modified_message(saved: SavedTensor, saved_for=None) -> str:
         "anomaly detection to find the operation that failed to compute its gradient, with "
         "torch.autograd.set_detect_anomaly(True, check_nan=False)."
     )
+
+
+def _new_data(old, new):
+    """A saved leaf's data after ``.data =``; one of a shape the gradient (of the old shape)
+    cannot meet is refused as PyTorch's elementwise formulas refuse it."""
+    if new.shape != old.shape:
+        import numpy as np
+
+        from .._ops._core import broadcast_error
+        try:
+            np.broadcast_shapes(old.shape, new.shape)
+        except ValueError:
+            raise broadcast_error(old, new) from None
+    return new
 
 
 def _view_history(saved: SavedTensor):

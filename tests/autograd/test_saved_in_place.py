@@ -57,6 +57,10 @@ DATA = {
                                    "y.backward(); r = x.grad",
     "non_leaf_given_new_data": "a = x * 1; y = (a ** 2).sum(); a.data = a.data + 1\n"
                                "y.backward(); r = x.grad",
+    "leaf_given_data_of_another_shape": "y = (x ** 2).sum(); x.data = torch.ones(2, 2)\n"
+                                        "y.backward(); r = x.grad",
+    "constant_given_data_of_another_shape": "c = torch.ones(2, 3); y = (x * c).sum()\n"
+                                            "c.data = torch.ones(2); y.backward(); r = x.grad",
     "data_changed_in_place": "c = torch.tensor([4., 5., 6.]); y = (x[1] * c).sum()\n"
                              "c.data.sub_(1); y.backward(); r = x.grad",
 }
