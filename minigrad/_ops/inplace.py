@@ -255,13 +255,14 @@ for _name in ("clamp", "clamp_min", "clamp_max"):
 
 
 def _sub_variant():
-    """``x.sub_(y)`` and ``x -= y``: a bool operand is refused first (before expanded memory),
-    as PyTorch's sub checks it before anything else."""
+    """``x.sub_(y)`` and ``x -= y``: a bool operand is refused after autograd's refusals and
+    before expanded memory, as PyTorch's sub checks it before its TensorIterator."""
     plain = _variant("sub")
 
     def sub_(self, other, *args, **kwargs):
         if self._data.dtype == _BOOL or type(other) is bool or (
                 isinstance(other, Tensor) and other._data.dtype == _BOOL):
+            check_inplace(self, (other,))
             check_bool_sub(self, other)
         return plain(self, other, *args, **kwargs)
 
