@@ -124,6 +124,7 @@ from ._ops.reduce_more import *  # noqa: F401,F403
 from ._ops.reduce_nan import count_nonzero, nanmean, nansum
 from ._ops.shape_more import *  # noqa: F401,F403
 from ._ops.statistics import *  # noqa: F401,F403
+from ._ops.ternary import *  # noqa: F401,F403
 from ._ops.unary import (
     abs,
     absolute,

@@ -169,11 +169,14 @@ def cast(data: np.ndarray, to: np.dtype) -> np.ndarray:
     """``data`` as ``to``, the way PyTorch's CPU casts: floats go to the integer types below
     int64 through int32, truncating (300.0 becomes 44 in int8, wrapping); what int32 cannot hold
     (NaN, infinities, 3e9) becomes int32's minimum first, as x86's conversion gives it (so 0 in
-    int8, int16 and uint8). int64 gets its own minimum the same way. No NumPy warnings."""
+    int8, int16 and uint8). int64 gets its own minimum the same way. float64 goes to float16
+    through float32, as PyTorch's conversion does (rounding twice). No NumPy warnings."""
     if data.dtype == to:
         return data
     token = quiet()  # (NaN, inf, huge values: no NumPy warning)
     try:
+        if to == _HALF and data.dtype.kind == "f":  # (float64: two roundings, as PyTorch's)
+            data = data.astype(np.float32)
         if data.dtype.kind == "f" and to.kind in "iu" and to.itemsize < 8:
             data = data.astype(np.int64)  # NaN, inf and the huge ones: int64's minimum
             data[(data < _INT32_MIN) | (data > -1 - _INT32_MIN)] = _INT32_MIN
@@ -183,6 +186,7 @@ def cast(data: np.ndarray, to: np.dtype) -> np.ndarray:
 
 
 _INT32_MIN = -2**31
+_HALF = np.dtype(np.float16)
 
 
 def promote_types(a: dtype, b: dtype) -> dtype:

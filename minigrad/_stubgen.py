@@ -42,7 +42,7 @@ class Tensor:
 
 
 _INPLACE_DUNDERS = {"__iadd__", "__isub__", "__imul__", "__itruediv__", "__iand__", "__ior__",
-                    "__ixor__", "__ipow__"}
+                    "__ixor__", "__ipow__", "__ifloordiv__", "__imod__"}
 
 
 def _annotation(fn) -> str:

@@ -17,7 +17,7 @@ import numpy as np
 from ._dtype import from_numpy_dtype
 from ._state import local as _mode
 from ._state import warn_once as _warn_once
-from ._types import Size, VersionCounter, check_assigned_grad, cpu, unsupported
+from ._types import Size, VersionCounter, check_assigned_grad, cpu, row_major_strides, unsupported
 from .utils.hooks import Hooks, RemovableHandle
 
 __all__ = ["Tensor"]
@@ -149,7 +149,8 @@ class Tensor:
         return self._data.flags.c_contiguous
 
     def stride(self, dim: int | None = None):
-        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        d = self._data  # (NumPy gives an empty array zero strides; PyTorch row-major ones)
+        strides = tuple(n//d.itemsize for n in d.strides) if d.size else row_major_strides(d.shape)
         return strides if dim is None else strides[self._wrap_dim(dim)]
 
     @property
@@ -210,8 +211,7 @@ class Tensor:
         return self
 
     def is_inference(self) -> bool:
-        """Whether this tensor was made inside ``inference_mode`` (or was given, by ``.data =``,
-        the data of one)."""
+        """Whether this was made inside ``inference_mode`` (or given such data by ``.data =``)."""
         return (self._inference and not self._data_normal) or self._data_inference
 
     @property

@@ -26,7 +26,6 @@ import numpy as np
 
 from . import _dtype
 from ._dtype import _Defaults, from_numpy_dtype, promote_types
-from ._quiet import quietly
 from ._types import invalid_combination
 
 __all__ = ["to_array", "infer_dtype", "fill_value"]
@@ -235,4 +234,4 @@ def fill_value(value, d, fn: str = "fill_", item: bool = False):
     if np.isfinite(value) and abs(value) > float(np.finfo(np_type).max) and not (
             item and np_type == np.float16):  # x[i] = 70000.0 in float16 is inf in PyTorch
         raise _overflow(name)
-    return quietly(np.asarray(value).astype, np_type)  # (float16's inf: no NumPy warning)
+    return _dtype.cast(np.asarray(value), np_type)  # (float16: via float32, as PyTorch)

@@ -16,7 +16,17 @@ from array import array
 from ._device import check, cpu, device
 
 __all__ = ["Size", "cpu", "VersionCounter", "check_device", "unsupported", "invalid_combination",
-           "check_assigned_grad"]
+           "check_assigned_grad", "row_major_strides"]
+
+
+def row_major_strides(shape) -> tuple:
+    """The strides (in elements) PyTorch gives a row-major tensor of ``shape`` (a size 0 counts
+    as 1, so an empty tensor's are not all 0 as NumPy's are)."""
+    strides, step = [], 1
+    for n in reversed(shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(strides))
 
 
 class Size(tuple):

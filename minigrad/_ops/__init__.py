@@ -21,8 +21,10 @@ from . import (  # noqa: F401
     reduce,
     reduce_more,
     reduce_nan,
+    setitem,  # x[index] = value
     shape_more,
     statistics,
+    ternary,
     unary,
     unary_more,
 )

@@ -29,6 +29,7 @@ from ._core import value
 from ._formula import data, masked_zero, zero_where  # (re-exported: one definition each)
 from ._formula import t as _t
 from .arithmetic import mul_by_number
+from .rounding import HALF, scan
 
 __all__ = ["scale", "mean_of", "where", "sgn", "sign_data", "sigmoid_backward", "tanh_backward",
            "threshold_backward", "data", "unsqueeze_dims", "masked_zero", "call", "rsqrt",
@@ -37,8 +38,9 @@ __all__ = ["scale", "mean_of", "where", "sgn", "sign_data", "sigmoid_backward", 
 
 
 def scale(x, c):
-    """``x * c`` for a Python number ``c`` (on a tensor: PyTorch's ``mul(Tensor, Scalar)``)."""
-    return mul_by_number(x, c) if isinstance(x, Tensor) else x * c
+    """``x * c`` for a Python number ``c`` (on a tensor: PyTorch's ``mul(Tensor, Scalar)``;
+    float16 as its kernel, in float32: :func:`~minigrad._ops.rounding.half_opmath`)."""
+    return mul_by_number(x, c) if isinstance(x, Tensor) or x.dtype is HALF else x * c
 
 
 def where(cond, a, b):
@@ -66,7 +68,7 @@ def reversed_cumsum(x, dim: int):
         return x.flip(dim).cumsum(dim).flip(dim)
     if not np.ndim(x):  # a 0-d scan: the gradient itself
         return x
-    return np.flip(np.cumsum(np.flip(x, dim), dim), dim)
+    return np.flip(scan(np.cumsum, np.flip(x, dim), dim), dim)
 
 
 def mean_keep(x, dims):
@@ -205,6 +207,8 @@ def sigmoid_backward(g, y):
 def tanh_backward(g, y):
     """The gradient of ``y = tanh(x)``: ``g * (1 - y * y)``."""
     if not (isinstance(g, Tensor) or isinstance(y, Tensor)):
+        if y.dtype is HALF:  # (in float32, rounded once, as PyTorch's kernel)
+            return (g.astype(np.float32) * (1 - y.astype(np.float32) ** 2)).astype(HALF)
         return g * (1 - y * y)
     gd, yd = data(g), data(y)
     return _record_pair(TanhBackwardBackward0(), Tensor._wrap(gd * (1 - yd * yd)), g, y)
@@ -236,12 +240,17 @@ class LogSoftmaxBackwardDataBackward0(_BackwardOp):
 def softmax_backward_data(g, y, dim):
     """The gradient of ``y = softmax(x, dim)``: ``y * (g - sum(g * y, dim))``; ``dim`` is
     (the dim as saved, the axis)."""
-    a = dim[1]
     if not (isinstance(g, Tensor) or isinstance(y, Tensor)):
-        return y * (g - np.add.reduce(g * y, a, keepdims=True))
-    gd, yd = data(g), data(y)
-    out = Tensor._wrap(yd * (gd - np.add.reduce(gd * yd, a, keepdims=True)))
+        return _softmax_grad(g, y, dim[1])
+    out = Tensor._wrap(_softmax_grad(data(g), data(y), dim[1]))
     return _record_pair(SoftmaxBackwardDataBackward0(), out, g, y, dim)
+
+
+def _softmax_grad(g, y, a):
+    """``y * (g - sum(g * y, a))``; float16 in float32, rounded once (PyTorch's kernel)."""
+    if y.dtype is HALF:
+        return _softmax_grad(g.astype(np.float32), y.astype(np.float32), a).astype(HALF)
+    return y * (g - np.add.reduce(g * y, a, keepdims=True))
 
 
 def log_softmax_backward_data(g, y, dim):

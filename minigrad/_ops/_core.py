@@ -11,10 +11,12 @@ import types
 
 import numpy as np
 
+from .. import _dtype
 from .._dtype import _Defaults, from_numpy_dtype, result_type
-from .._quiet import quiet, quietly, restore
+from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.graph import SavedTensor
+from .rounding import HALF
 
 __all__ = ["binary_operands", "broadcast_error", "value", "method", "wrap_scalar", "to_tensor",
            "dtype_of", "called_as", "FUNCTION", "METHOD", "OPERATOR", "MISSING",
@@ -102,7 +104,7 @@ def binary_operands(a, b, float_result: bool = False):
             b = b.item() if isinstance(b, np.generic) else b
         da = a._data.dtype
         if da.kind == "f" and type(b) is not complex:
-            if type(b) is float and not -_F32_MAX <= b <= _F32_MAX:
+            if type(b) is float and (da is HALF or not -_F32_MAX <= b <= _F32_MAX):
                 b = weak_float(b, da)
             return a._data, b, da
         rd = result_type(a, b)
@@ -112,7 +114,7 @@ def binary_operands(a, b, float_result: bool = False):
         a = a.item() if isinstance(a, np.generic) else a
         db = b._data.dtype
         if db.kind == "f":
-            if type(a) is float and not -_F32_MAX <= a <= _F32_MAX:
+            if type(a) is float and (db is HALF or not -_F32_MAX <= a <= _F32_MAX):
                 a = weak_float(a, db)
             return a, b._data, db
         rd = result_type(a, b)
@@ -149,8 +151,9 @@ def floor_div_floats(a, b):
 
 def weak_float(x: float, dtype) -> float:
     """A Python float as an array of ``dtype`` would hold it (1e39 in float32 is inf), without
-    NumPy's overflow warning: PyTorch gives inf silently."""
-    return float(quietly(np.asarray(x).astype, dtype))
+    NumPy's overflow warning: PyTorch gives inf silently. float16 holds it as PyTorch converts
+    it: through float32 (``1 + 2**-11 + 2**-40`` is 1.0, not NumPy's 1.000977)."""
+    return float(_dtype.cast(np.asarray(x, np.float64), np.dtype(dtype)))
 
 
 def broadcast_error(*operands) -> RuntimeError:

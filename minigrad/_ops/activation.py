@@ -25,6 +25,7 @@ from ._backward import (
 )
 from ._core import method, value
 from .movement import u64
+from .rounding import HALF
 from .unary import float_op, record_result
 
 __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax"]
@@ -153,7 +154,9 @@ def _softmax_like(input, dim, dtype, name, node_cls, shifted):
         if d.ndim == 0 or d.size == 0:
             out = (d - d if name == "log_softmax" else np.exp(d - d)) if d.size else d.copy()
         else:  # (a contiguous result whatever the input's layout, as PyTorch's)
-            out = shifted(np.ascontiguousarray(d - _max_keep(d, axis)), axis)
+            x = d.astype(np.float32) if d.dtype is HALF and name == "softmax" else d
+            out = shifted(np.ascontiguousarray(x - _max_keep(x, axis)), axis)  # (float16
+            out = out.astype(d.dtype, copy=False)  # softmax: in float32, rounded once)
     finally:
         restore(token)
     out = Tensor._wrap(out)

@@ -377,7 +377,7 @@ def check_methods() -> None:
             setattr(Tensor, name, _dims(Tensor.__dict__[name], name, True))
     for dunder in ("__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__iadd__",
                    "__isub__", "__imul__", "__itruediv__", "__iand__", "__ior__", "__ixor__",
-                   "__ipow__"):
+                   "__ipow__", "__ifloordiv__", "__imod__"):
         if dunder in Tensor.__dict__:
             setattr(Tensor, dunder, _operator(Tensor.__dict__[dunder]))
 

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._quiet import quiet, restore
+from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from .._types import unsupported
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.saved import FREED
 from ._core import (
     FUNCTION,
     MISSING,
@@ -28,9 +29,11 @@ from ._core import (
     broadcast_error,
     method,
     quiet_array,
+    value,
 )
 from .arguments import bad_operand
 from .errors import bool_negation
+from .rounding import HALF, fused_add, half_opmath, opmath_array
 
 __all__ = ["add", "sub", "mul", "neg", "rsub", "broadcast_error", "factor", "mul_by_number",
            "div_by_number", "add_number", "sub_number", "elementwise", "check_bool_sub",
@@ -42,15 +45,19 @@ def save_operand(x):
     return SavedTensor(x) if isinstance(x, Tensor) else x
 
 
-def elementwise(fn, input, other, *, float_result: bool = False):
+def elementwise(fn, input, other, *, float_result: bool = False, opmath: bool = False):
     """``fn`` of the operands' arrays, promoted as PyTorch promotes them, as a new tensor;
     PyTorch's error where the shapes do not broadcast; NotImplemented for an operand that is
-    neither a tensor nor a number (Python then tries the other operand's method)."""
-    a, b, _ = binary_operands(input, other, float_result)
+    neither a tensor nor a number (Python then tries the other operand's method). ``opmath``:
+    a float16 result with a number ``other`` is computed as PyTorch's kernel does
+    (:func:`~minigrad._ops.rounding.half_opmath`)."""
+    a, b, nd = binary_operands(input, other, float_result)
     if a is NotImplemented:
         return NotImplemented
     token = quiet()  # 0 * inf, 1 / 0, overflow: NaN and inf as in PyTorch, no NumPy warning
     try:
+        if nd is HALF and opmath:
+            return Tensor._wrap(half_opmath(fn, a, b, other))
         return Tensor._wrap(fn(a, b))
     except ValueError:
         raise broadcast_error(input, other) from None
@@ -78,8 +85,8 @@ class AddBackward0(Node):
     _s_alpha = 1
 
     def backward(self, g):
-        a = self._s_alpha
-        return g, (g if a == 1 else g * a)
+        a = self._s_alpha  # (PyTorch: maybe_multiply(grad, alpha), a mul by a Scalar)
+        return g, (g if a == 1 else mul_by_number(g, a))
 
 
 class SubBackward0(Node):
@@ -90,7 +97,7 @@ class SubBackward0(Node):
 
     def backward(self, g):
         a = self._s_alpha
-        return g, (-g if a == 1 else g * -a)
+        return g, (-g if a == 1 else mul_by_number(-g, a))
 
 
 class RsubBackward0(Node):
@@ -112,22 +119,29 @@ class RsubBackward1(Node):
 
     def backward(self, g):
         a = self._s_alpha
-        return ((-g if a == 1 else g * -a),)
+        return ((-g if a == 1 else mul_by_number(-g, a)),)
 
 
-def _alpha(a, other, alpha, dtype):
-    """``other * alpha`` (to add to ``a``), with PyTorch's checks of ``alpha``, made after the
-    operands are found to broadcast: a float ``alpha`` on integers, a bool ``alpha`` on
-    anything but a bool result; a bool result stays bool (``True + 2 * True`` is True)."""
-    np.broadcast_shapes(np.shape(a), np.shape(other))  # (its ValueError: the caller's error)
+def _plus_alpha(ufunc, a, b, alpha, dtype):
+    """``ufunc(a, alpha * b)`` for add and subtract, after PyTorch's checks of ``alpha`` (made
+    once the operands are found to broadcast): a float ``alpha`` on integers, a bool ``alpha``
+    on anything but a bool result; a bool result stays bool (``True + 2 * True`` is True).
+    float16 and float32 are fused, as PyTorch's kernel (:func:`~minigrad._ops.rounding.fused_add`).
+    Callers run it quietly."""
+    np.broadcast_shapes(np.shape(a), np.shape(b))  # (its ValueError: the caller's error)
     if dtype.kind in "iub" and isinstance(alpha, float):
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
                            "point number.")
     if dtype.kind == "b":
-        return np.logical_and(other, bool(alpha))
+        return ufunc(a, np.logical_and(b, bool(alpha)))
     if type(alpha) is bool:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
-    return other * alpha
+    if dtype is HALF or dtype is _FLOAT:
+        return fused_add(a, b, alpha if ufunc is np.add else -alpha, dtype)
+    return ufunc(a, b * alpha)
+
+
+_FLOAT = np.dtype(np.float32)
 
 
 @method("add", "__add__")
@@ -179,7 +193,7 @@ def _add_or_sub(ufunc, node_cls, input, other, alpha, out, form):
     token = quiet()  # inf - inf, overflow: NaN and inf as in PyTorch, no NumPy warning
     try:
         result = Tensor._wrap(ufunc(a, b) if alpha == 1 and alpha is not True
-                              else ufunc(a, _alpha(a, b, alpha, nd)))
+                              else _plus_alpha(ufunc, a, b, alpha, nd))
     except ValueError:
         raise broadcast_error(input, other) from None
     finally:
@@ -200,8 +214,8 @@ def rsub(input, other, *, alpha=1):  # a function only: PyTorch's Tensor has no 
     if _is_bool(input) or _is_bool(other):
         check_bool_sub(other, input)
     try:
-        out = Tensor._wrap(quiet_array(np.subtract, b, a if alpha == 1 and alpha is not True
-                                       else _alpha(b, a, alpha, nd), nd))
+        out = Tensor._wrap(quiet_array(np.subtract, b, a, nd) if alpha == 1 and alpha is not True
+                           else quietly(_plus_alpha, np.subtract, b, a, alpha, nd))
     except ValueError:
         raise broadcast_error(other, input) from None
     if should_record(input, other):
@@ -232,15 +246,46 @@ class MulBackward0(Node):
         return (None if o is None else g * factor(o, g),
                 None if s is None else g * factor(s, g))
 
+    def release_variables(self) -> None:  # (Node's, unrolled: it runs after every x * y)
+        self._released = True
+        s, o = self._s_self, self._s_other
+        if o is not None:  # a number too (PyTorch keeps tensor(2) for x * 2): see Node's
+            if type(o) is SavedTensor:
+                o.release()
+            else:
+                self._s_other = FREED
+        if s is not None:
+            if type(s) is SavedTensor:
+                s.release()
+            else:
+                self._s_self = FREED
+
+
+class _HalfMulBackward0(MulBackward0):
+    """``MulBackward0`` of a float16 product: the gradient times a number (or a 0-d tensor) is
+    computed as the forward is, in float32 (:func:`~minigrad._ops.rounding.half_opmath`).
+    PyTorch has one class; the second keeps the dtype test off every other product's path."""
+
+    def backward(self, g):
+        s, o = self._s_self, self._s_other
+        if o is None or isinstance(g, Tensor):  # (create_graph: Tensor mul does it)
+            return MulBackward0.backward(self, g)
+        return (half_opmath(np.multiply, g, factor(o, g), value(o)),
+                None if s is None else g * factor(s, g))
+
+
+_HalfMulBackward0.__name__ = _HalfMulBackward0.__qualname__ = "MulBackward0"
+
 
 @method("mul", "__mul__", "multiply")
 def mul(input=MISSING, other=MISSING, *, out=None, _form=("mul", FUNCTION)) -> Tensor:
     """``input * other``, elementwise, broadcasting."""
     if out is not None:
         unsupported("mul", out=out)
-    if type(other) is float and type(input) is Tensor and input._data.dtype.kind == "f" and \
+    if type(other) is float and type(input) is Tensor and input._data.dtype.char in "fd" and \
             -3.4e38 <= other <= 3.4e38:  # (a larger number is inf in float32: see _core)
-        # the commonest case, `x * 0.5`, without the general checks (it cannot fail)
+        # the commonest case, `x * 0.5`, without the general checks (it cannot fail; float16
+        # is not one: its kernel computes in float32, see rounding.half_opmath)
         token = quiet()  # (overflow: inf, as in PyTorch, without NumPy's warning)
         out = Tensor._wrap(np.multiply(input._data, other))
         restore(token)
@@ -249,11 +294,11 @@ def mul(input=MISSING, other=MISSING, *, out=None, _form=("mul", FUNCTION)) -> T
             node._s_other = other
             record(node, out, input, other)  # (a float keeps the input's shape and dtype)
         return out
-    out = elementwise(np.multiply, input, other)
+    out = elementwise(np.multiply, input, other, opmath=True)
     if out is NotImplemented:  # (an operand that is no tensor or number: the rare path)
         return bad_operand(_form, mul, input, other)
     if should_record(input, other):
-        node = MulBackward0()
+        node = MulBackward0() if out._data.dtype is not HALF else _HalfMulBackward0()
         if isinstance(input, Tensor) and input._requires_grad:  # (_save, inlined: every x * y)
             node._s_other = SavedTensor(other) if isinstance(other, Tensor) else other
         if isinstance(other, Tensor) and other._requires_grad:
@@ -299,6 +344,7 @@ class SubBackward1(AddBackward1):
 
 _NUMBER_UFUNCS = {MulBackward1: np.multiply, DivBackward1: np.true_divide,
                   AddBackward1: np.add, SubBackward1: np.subtract}
+_OPMATH = (MulBackward1, DivBackward1)  # (PyTorch's add/sub round the number to float16 first)
 
 
 def _number_op(input, other, node_cls):
@@ -306,8 +352,11 @@ def _number_op(input, other, node_cls):
     (arrays, in a plain backward, are computed without a node)."""
     ufunc = _NUMBER_UFUNCS[node_cls]
     if not isinstance(input, Tensor):
-        return ufunc(input, other)
-    out = Tensor._wrap(quiet_array(ufunc, input._data, other, input._data.dtype))
+        return half_opmath(ufunc, input, other, other) if input.dtype is HALF and \
+            node_cls in _OPMATH else ufunc(input, other)
+    dtype = input._data.dtype  # (float16 with mul, div: in float32, see half_opmath)
+    out = Tensor._wrap(opmath_array(ufunc, input._data, other, dtype, other) if node_cls in
+                       _OPMATH else quiet_array(ufunc, input._data, other, dtype))
     if should_record(input):
         node = node_cls()
         if node_cls.saved:

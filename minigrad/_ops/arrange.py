@@ -46,8 +46,8 @@ def unflatten(input, dim: int, sizes):
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     if min(sizes) < 0:
-        try:
-            _infer_size(sizes, shape[d])
+        try:  # (-1 is inferred within dim d: the other dimensions may hold no elements)
+            sizes = _infer_size(sizes, shape[d])
         except RuntimeError as e:  # (a mismatch: PyTorch's own message below)
             if not str(e).startswith("shape '"):
                 raise RuntimeError(f"unflatten got an unexpected error:\n{e}") from None

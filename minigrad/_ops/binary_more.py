@@ -1,5 +1,5 @@
 """More elementwise functions of two tensors: ``//`` and ``%`` (floor_divide, remainder),
-``fmod``, ``atan2``, ``hypot``, ``xlogy``, ``fmax``/``fmin``, ``lerp``, ``addcmul``, ``addcdiv``.
+``fmod``, ``atan2``, ``hypot``, ``xlogy``, ``fmax``/``fmin``. (Three operands: ``ternary.py``.)
 
 Operands promote as in PyTorch (``binary_operands``); gradients are un-broadcast by the
 engine (``record(..., broadcast=True)``). Formulas use Tensor operations so they also run
@@ -15,9 +15,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._dtype import bool as _bool
-from .._dtype import result_type
-from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
@@ -26,9 +23,10 @@ from ._core import binary_operands, floor_div_floats, method, quiet_array, value
 from .arithmetic import broadcast_error, factor
 from .division import div, int_zero_check
 from .errors import bool_negation, not_implemented
+from .rounding import opmath_array
 
 __all__ = ["floor_divide", "remainder", "fmod", "atan2", "arctan2", "hypot", "xlogy", "fmax",
-           "fmin", "lerp", "addcmul", "addcdiv"]
+           "fmin"]
 
 
 def _operands(name: str, a, b):
@@ -56,8 +54,8 @@ class _Binary(Node):
     saved_tensors_names = ("other", "self")
 
     def backward(self, g):
+        y = value(self._s_other) if self._s_other is not None else None  # (PyTorch's order)
         x = value(self._s_self) if self._s_self is not None else None
-        y = value(self._s_other) if self._s_other is not None else None
         return self.grads(g, factor(x, g), factor(y, g))  # (in g's dtype: an int64 operand)
 
 
@@ -66,9 +64,10 @@ def _div_mode(g, x, y, mode: str):
     return F.like(div(F.as_tensor(x), y, rounding_mode=mode), g)
 
 
-def _record2(node, out, a, b, *, save=True):
-    node._s_self = SavedTensor(a) if save and isinstance(a, Tensor) else None
-    node._s_other = SavedTensor(b) if save and isinstance(b, Tensor) else \
+def _record2(node, out, a, b, *, save=True, own=False):  # own: each kept for its own grad only
+    save_a, save_b = (save and (not own or t.requires_grad) for t in (a, b))  # (hypot's)
+    node._s_self = SavedTensor(a) if save_a and isinstance(a, Tensor) else None
+    node._s_other = SavedTensor(b) if save_b and isinstance(b, Tensor) else \
         None if isinstance(b, Tensor) else b
     return record(node, out, a, b, broadcast=True)
 
@@ -97,7 +96,7 @@ def floor_divide(input, other):
         raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
     int_zero_check(xa, xb, dt)
     fn = floor_div_floats if dt.kind == "f" else np.floor_divide
-    out = Tensor._wrap(quiet_array(fn, xa, xb, dt))
+    out = Tensor._wrap(opmath_array(fn, xa, xb, dt, other))  # (float16: see half_opmath)
     if should_record(input, other) and dt.kind == "f":
         record(NotImplementedBackward(), out, input, other)
     return out
@@ -186,7 +185,7 @@ class Atan2Backward0(_Binary):
     dz/dother = -self / (self² + other²)  (both 0 where self = other = 0)."""
 
     def backward(self, g):
-        x, y = value(self._s_self), value(self._s_other)
+        y, x = value(self._s_other), value(self._s_self)  # (PyTorch's order of checks)
         neg_x = None
         if self.next_functions[1][0] is not None:  # (PyTorch's formula for other negates self,
             if data(x).dtype.kind == "b":  # before any cast: an integer 0 stays +0)
@@ -206,7 +205,7 @@ class HypotBackward0(_Binary):
 
     def grads(self, g, x, y):
         z = value(self._s_result)
-        return g * x / z, g * y / z
+        return None if x is None else g * x / z, None if y is None else g * y / z
 
 
 class XlogyBackward0(_Binary):
@@ -279,7 +278,7 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True):
             if scalars and not all(isinstance(v, Tensor) for v in given):
                 return _record_with_number(scalars, out, given, input, other)
             node = node_cls()
-            _record2(node, out, input, other)
+            _record2(node, out, input, other, own=node_cls is HypotBackward0)
             if "result" in node.saved:
                 node._s_result = SavedTensor(out, node)
         return out
@@ -313,136 +312,3 @@ def _xlogy(a, b):
 
 
 xlogy = _binary("xlogy", _xlogy, XlogyBackward0, scalars=(XlogyBackward1, XlogyBackward2))
-
-
-# ---------------------------------------------------------------- lerp, addcmul, addcdiv
-class LerpBackward0(Node):
-    """z = self + weight (end - self), weight a number:  dz/dself = 1 - weight;
-    dz/dend = weight."""
-
-    saved = ("weight",)
-
-    def backward(self, g):
-        w = self._s_weight
-        return scale(g, 1 - w), scale(g, w)
-
-
-class LerpBackward1(_Binary):
-    """z = self + weight (end - self):  dz/dself = 1 - weight;  dz/dend = weight;
-    dz/dweight = end - self."""
-
-    saved = ("end", "self", "weight")
-    saved_tensors_names = saved
-
-    def backward(self, g):
-        s, e, w = (value(v) for v in (self._s_self, self._s_end, self._s_weight))
-        one = F.constant(np.ones((), data(w).dtype), w)  # (PyTorch: a tensor 1, SubBackward0)
-        return g * (one - w), g * w, g * (e - s)
-
-
-@method("lerp")
-def lerp(input, end, weight):
-    """``input + weight * (end - input)``."""
-    w = weight._data if isinstance(weight, Tensor) else weight
-    s, e = input._data, end._data
-    if s.dtype != e.dtype or s.dtype.kind != "f" or isinstance(weight, Tensor) and w.ndim:
-        _lerp_check(input, end, weight)
-    token = quiet()  # PyTorch's two-sided formula (exact at w = 0 and w = 1), inf/NaN silent
-    try:
-        data = np.where(np.abs(w) < 0.5, s + w * (e - s), e - (e - s) * (1 - w))
-    except ValueError:
-        raise broadcast_error(input, end, weight) from None
-    finally:
-        restore(token)
-    out = Tensor._wrap(np.asarray(data, dtype=input._data.dtype))
-    if not should_record(input, end, weight):
-        return out
-    if isinstance(weight, Tensor):
-        node = LerpBackward1()
-        node._s_self, node._s_end = SavedTensor(input), SavedTensor(end)
-        node._s_weight = SavedTensor(weight)
-        return record(node, out, input, end, weight, broadcast=True)
-    node = LerpBackward0()
-    node._s_weight = weight
-    return record(node, out, input, end, broadcast=True)
-
-
-def _lerp_check(input, end, weight) -> None:
-    """PyTorch's checks of lerp: one dtype for all (a 0-d weight excepted), a float one."""
-    tensor_weight = isinstance(weight, Tensor)
-    for name, t in (("end", end), ("weight", weight if tensor_weight and weight.ndim else None)):
-        if t is not None and t.dtype is not input.dtype:
-            raise RuntimeError(f"expected dtype {input.dtype._c_type} for `{name}` but got dtype "
-                               f"{t.dtype._c_type}")
-    if not input.dtype.is_floating_point:
-        try:
-            np.broadcast_shapes(input.shape, end.shape, weight.shape if tensor_weight else ())
-        except ValueError:
-            raise broadcast_error(input, end, weight) from None
-        kind = "tensor" if tensor_weight else "scalar"
-        raise not_implemented(f"lerp_kernel_{kind}", input.dtype)
-
-
-class AddcmulBackward0(Node):
-    """z = self + value t1 t2:  dz/dself = 1;  dz/dt1 = value t2;  dz/dt2 = value t1."""
-
-    saved = ("tensor1", "tensor2", "value")
-    saved_tensors_names = ("tensor1", "tensor2")
-
-    def backward(self, g):
-        a, b, v = value(self._s_tensor1), value(self._s_tensor2), self._s_value
-        return g, g * scale(b, v), g * scale(a, v)
-
-
-class AddcdivBackward0(AddcmulBackward0):
-    """z = self + value t1 / t2:  dz/dself = 1;  dz/dt1 = value / t2;
-    dz/dt2 = -value t1 / t2²."""
-
-    def backward(self, g):
-        a, b, v = value(self._s_tensor1), value(self._s_tensor2), self._s_value
-        vt = F.constant(np.asarray(v, data(b).dtype), b)
-        return g, g * (vt / b), -g * (scale(a, v) / (b * b))
-
-
-def _addc(name, fn, node_cls):
-    def op(input, tensor1, tensor2, *, value=1):
-        dt = result_type(input, tensor1, tensor2)
-        if not dt.is_floating_point or tensor1._data.dtype.kind != "f":
-            _addc_check(name, dt, tensor1, tensor2)
-            if not dt.is_floating_point:  # (the value in the result's dtype: 0.5 is 0)
-                value = int(value)
-        token = quiet()  # (inf, NaN and overflow as in PyTorch, without NumPy's warnings)
-        try:
-            data = input._data + value * fn(tensor1._data, tensor2._data)
-        except ValueError:
-            raise broadcast_error(input, tensor1, tensor2) from None
-        finally:
-            restore(token)
-        out = Tensor._wrap(np.asarray(data, dtype=dt.np))
-        if should_record(input, tensor1, tensor2):
-            node = node_cls()
-            node._s_tensor1, node._s_tensor2 = SavedTensor(tensor1), SavedTensor(tensor2)
-            node._s_value = value
-            record(node, out, input, tensor1, tensor2, broadcast=True)
-        return out
-
-    op.__name__ = name
-    return method(name)(op)
-
-
-def _addc_check(name, dt, tensor1, tensor2) -> None:
-    """What PyTorch refuses of addcmul/addcdiv with an integer or bool result."""
-    if name == "addcdiv" and not (tensor1.is_floating_point() or tensor2.is_floating_point()):
-        raise RuntimeError(
-            "Integer division with addcdiv is no longer supported, and in a future  release "
-            "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
-            "behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2))"
-            ".to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
-            "float inputs. The future addcdiv behavior is just the latter implementation: "
-            "(input + value * tensor1 / tensor2), for all dtypes.")
-    if dt is _bool:
-        raise not_implemented(f"{name}_cpu_out", dt)
-
-
-addcmul = _addc("addcmul", np.multiply, AddcmulBackward0)
-addcdiv = _addc("addcdiv", np.divide, AddcdivBackward0)

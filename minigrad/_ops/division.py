@@ -15,6 +15,7 @@ from .._quiet import quietly
 from .._tensor import Tensor
 from .._types import unsupported
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.saved import check_saved
 from . import _formula as F
 from ._core import (
     FUNCTION,
@@ -24,11 +25,11 @@ from ._core import (
     broadcast_error,
     floor_div_floats,
     method,
-    quiet_array,
     value,
 )
 from .arguments import bad_operand
 from .arithmetic import elementwise, factor, mul, save_operand
+from .rounding import HALF, half_opmath, opmath_array
 
 __all__ = ["div", "true_divide", "reciprocal", "DivBackward0", "DivBackward2",
            "ReciprocalBackward0"]
@@ -42,7 +43,7 @@ class DivBackward0(Node):
 
     def backward(self, g):
         o = factor(self._s_other, g)
-        ga = g / o
+        ga = half_opmath(np.true_divide, g, o, value(self._s_other)) if g.dtype is HALF else g / o
         gb = None if self._s_self is None else -g * ((factor(self._s_self, g) / o) / o)
         return ga, gb
 
@@ -69,7 +70,7 @@ def div(input=MISSING, other=MISSING, *, rounding_mode=_TRUE, out=None,
     if rounding_mode is not _TRUE:  # (PyTorch's div.Tensor_mode, even for rounding_mode=None)
         out = _div_rounding(input, other, rounding_mode)
     else:
-        out = elementwise(np.true_divide, input, other, float_result=True)
+        out = elementwise(np.true_divide, input, other, float_result=True, opmath=True)
     if out is NotImplemented:  # (an operand that is no tensor or number: the rare path)
         kwargs = {} if rounding_mode is _TRUE else {"rounding_mode": rounding_mode}
         return bad_operand(_form, div, input, other, kwargs)
@@ -89,7 +90,7 @@ true_divide = div
 
 def _div_rounding(input, other, mode):
     if mode is None:
-        out = elementwise(np.true_divide, input, other, float_result=True)
+        out = elementwise(np.true_divide, input, other, float_result=True, opmath=True)
         if out is not NotImplemented and should_record(input, other):
             _record_div2(out, input, other, mode)
         return out
@@ -106,7 +107,7 @@ def _div_rounding(input, other, mode):
         if nd.kind == "b":  # (before the check for a division by zero, as PyTorch)
             raise NotImplementedError(f"\"div_{mode}_cpu\" not implemented for 'Bool'")
         int_zero_check(a, b, nd)
-        out = Tensor._wrap(quiet_array(fn, a, b, nd))  # (x / 0, overflow: inf and NaN, silently)
+        out = Tensor._wrap(opmath_array(fn, a, b, nd, other))  # (x / 0: inf and NaN, silently)
     except ValueError:
         raise broadcast_error(input, other) from None
     if should_record(input, other):  # (an integer result raises, as in PyTorch)
@@ -141,6 +142,7 @@ class DivBackward2(DivBackward0):
     def backward(self, g):
         if self._s_rounding_mode is None:
             return DivBackward0.backward(self, g)
+        check_saved(self)  # (PyTorch keeps self and other, used or not)
         zero = F.zeros(tuple(g.shape), g)  # PyTorch: zeros_like(grad), outside any graph
         return zero, zero
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, record, should_record
+from ..autograd.saved import check_saved
 from . import _formula as F
 from ._core import method
 from .index_checks import check_bounds, mask_fits, numpy_index
@@ -59,8 +60,10 @@ class IndexPutBackward0(Node):
     """
 
     saved = ("accumulate", "indices")  # and _where: the indices as a NumPy index
+    saved_lists = ("indices",)
 
     def backward(self, g):
+        check_saved(self)  # (freed indices)
         gs = gv = None
         if self.next_functions[0][0] is not None:
             gs = g if self._s_accumulate else F.index_put(

@@ -25,6 +25,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, record, should_record
+from ..autograd.saved import check_saved
 from . import _formula as F
 from ._core import method
 from .index_checks import check_bounds, numpy_index
@@ -294,8 +295,10 @@ class IndexBackward0(Node):
     """
 
     saved = ("indices", "self_sym_sizes")  # and _where: the indices as a NumPy index
+    saved_lists = ("indices",)
 
     def backward(self, g):
+        check_saved(self)  # (freed indices)
         zeros = F.zeros(self._s_self_sym_sizes, g)
         return (F.index_put(zeros, self._s_indices, self._where, g, True),)
 

@@ -24,6 +24,8 @@ tensor([10., 10.,  1.])
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from .._dtype import cast, result_type
@@ -33,12 +35,12 @@ from .._tensor_data import fill_value
 from ..autograd.functional_utils import sum_to
 from ..autograd.grad_mode import is_inference_mode_enabled, no_grad
 from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_record
+from ..autograd.saved import FREED_MESSAGE
 from . import _formula as F
 from ._core import broadcast_error, dtype_of, method
 from .arithmetic import check_bool_sub
 from .errors import cant_cast
 from .index_put import expanded_warning, put_in_place, values_must_be_a_tensor
-from .indexing import _sequence_as_tuple, apply_slicing
 from .inplace_checks import bump_version, check_inplace, check_memory
 from .movement import clone
 from .views import AsStridedBackward0, Placement, _sync_view, overlapping, put_flat
@@ -60,6 +62,8 @@ class CopySlices(Node):
         self._placement = Placement(view._data, base._data)
 
     def backward(self, g):
+        if self._released:  # (PyTorch lets go of fn: a second backward is refused, always)
+            raise RuntimeError(FREED_MESSAGE)
         at = self._placement.row_major()  # where the view sits in a row-major copy of the base
         if at is None:  # (an as_strided view that is no strided view of the base's rows)
             where = self._placement.where()
@@ -126,6 +130,15 @@ def _follow_result(node: Node, out: Tensor, self: Tensor) -> None:
             saved.data, saved.vc, saved.version = self._data, self._vc, self._vc[0]
 
 
+def _follow_view(node: Node, view: Tensor) -> None:
+    """A result saved by an in-place op on a view is named by the view's history (its
+    AsStridedBackward0) in PyTorch's in-place error, while the view lives with that history."""
+    for name in type(node).saved:
+        saved = node.__dict__.get("_s_" + name)
+        if type(saved) is SavedTensor and saved.tensor is None and saved.data is view._data:
+            saved.view_fn = weakref.ref(view), weakref.ref(view._grad_fn)
+
+
 def _rebase(self: Tensor, node: Node) -> None:
     """Make ``node`` the new history of ``self`` (of its base, through CopySlices, for a view)."""
     base = self._base
@@ -183,12 +196,16 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
         return NotImplemented
     node = out._grad_fn if differentiable else None
     if node is not None:
+        if type(node).__name__ == "NotImplemented":  # its error names the in-place op
+            node._op += "_"
         _save_original(node, self)
     _write(self, out._data, fills, getattr(op, "__name__", "").startswith("clamp") and not any(
         isinstance(a, Tensor) for a in inputs))
     if node is not None:
         _follow_result(node, out, self)
         _any_dtype(self, _rebase, self, node)
+        if self._base is not None:
+            _follow_view(node, self)
     return self
 
 
@@ -302,7 +319,8 @@ Tensor.clip_ = Tensor.clamp_
 for _dunder, _name in (("__iadd__", "add"), ("__imul__", "mul"),
                        ("__itruediv__", "div"), ("__iand__", "bitwise_and"),
                        ("__ior__", "bitwise_or"), ("__ixor__", "bitwise_xor"),
-                       ("__ipow__", "pow")):
+                       ("__ipow__", "pow"), ("__ifloordiv__", "floor_divide"),
+                       ("__imod__", "remainder")):
     setattr(Tensor, _dunder, _variant(_name))
 
 
@@ -396,55 +414,3 @@ def copy_(self, src, non_blocking: bool = False):
                         f"{type(src).__name__}")
     # (into an integer or bool tensor nothing is recorded, so no view is refused: PyTorch)
     return apply_inplace(self, _copied, src, differentiable=self._data.dtype.kind in "fc")
-
-
-# ---------------------------------------------------------------- x[index] = value
-def _as_value(self, value) -> Tensor:
-    if isinstance(value, Tensor):
-        return value
-    if isinstance(value, (int, float, bool, np.number, np.bool_)):
-        number = fill_value(value, self.dtype, item=True)  # (True/False: a bool array)
-        return Tensor._wrap(number.astype(self._data.dtype, copy=False))
-    raise TypeError(f"can't assign a {_type_name(value)} to a {self.type()}")
-
-
-def _type_name(value) -> str:
-    cls = type(value)
-    return cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__name__}"
-
-
-def _copy_to(dst, src) -> None:
-    """PyTorch's assignment of ``src`` to the selected part ``dst`` of a tensor."""
-    if dst._data.shape == src._data.shape:
-        copy_(dst, src)
-    elif src._data.ndim == 0:
-        fill_(dst, src)
-    else:
-        shape = src._data.shape
-        while shape and shape[0] == 1:
-            shape = shape[1:]  # leading size-1 dimensions are dropped first
-        src = src.view(shape)
-        copy_(dst, src if shape == dst._data.shape else src.expand(dst._data.shape))
-
-
-@method("__setitem__")
-def setitem(self, index, value):
-    """``self[index] = value``: the selected elements are overwritten in place.
-
-    Basic indexing selects a view that is then copied into (``CopySlices`` when recorded);
-    tensor indices write with ``index_put_`` (``IndexPutBackward0``).
-    """
-    if index is False:
-        return
-    if type(index) is not tuple:
-        index = tuple(index) if isinstance(index, list) and _sequence_as_tuple(index) else (index,)
-    value = _as_value(self, value)
-    dst, found = apply_slicing(self, index)  # (its IndexErrors come before the in-place checks)
-    if not found:
-        _copy_to(dst, value)
-        return
-    shape = value._data.shape
-    while shape and shape[0] == 1:
-        shape = shape[1:]
-    value = value.view(shape) if shape != value._data.shape else value
-    apply_inplace(dst, put_in_place, found, value, fills=True, overlap="own")  # (index_put_)

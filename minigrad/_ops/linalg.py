@@ -39,6 +39,8 @@ class _ProductBackward(Node):
 
     def backward(self, g):
         first, second = (getattr(self, f"_s_{name}") for name in self.operands)
+        if first is not None and second is not None and self.operands[0] < self.operands[1]:
+            value(first)  # (checked first: PyTorch unpacks in name order, self before vec)
         return (None if second is None else self.grad_first(g, value(second)),
                 None if first is None else self.grad_second(g, value(first)))
 

@@ -245,7 +245,7 @@ class MaximumBackward0(Node):
     saved = ("other", "self")
 
     def backward(self, g):
-        x, y = data(value(self._s_self)), data(value(self._s_other))
+        y, x = data(value(self._s_other)), data(value(self._s_self))  # (PyTorch's order)
         to_self = np.where(x == y, 0.5, (x >= y) | (x != x) | (y != y)).astype(data(g).dtype)
         to_other = np.where(x == y, 0.5, (y >= x) | (x != x) | (y != y)).astype(data(g).dtype)
         return _sides(self, g, to_self, to_other)
@@ -257,7 +257,7 @@ class MinimumBackward0(Node):
     saved = ("other", "self")
 
     def backward(self, g):
-        x, y = data(value(self._s_self)), data(value(self._s_other))
+        y, x = data(value(self._s_other)), data(value(self._s_self))  # (PyTorch's order)
         to_self = np.where(x == y, 0.5, (x <= y) | (x != x) | (y != y)).astype(data(g).dtype)
         to_other = np.where(x == y, 0.5, (y <= x) | (x != x) | (y != y)).astype(data(g).dtype)
         return _sides(self, g, to_self, to_other)

@@ -15,12 +15,15 @@ import numpy as np
 
 from .._quiet import quiet, restore
 from .._tensor import Tensor
+from .._tensor_data import fill_value
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.saved import check_saved
 from . import _formula as F
 from ._backward import scale, where
-from ._core import binary_operands, broadcast_error, method, value
+from ._core import binary_operands, broadcast_error, dtype_of, method, value
 from ._formula import data
 from .arithmetic import elementwise, factor, sub_number
+from .rounding import HALF
 
 __all__ = ["pow", "square"]
 
@@ -29,6 +32,8 @@ def _power(x, p):
     """``x ** p`` for a number ``p``; for arrays +-0.5 as PyTorch computes them (sqrt,
     1 / sqrt). On a tensor (create_graph) it is ``x.pow(p)``, a PowBackward0, as in PyTorch."""
     if not isinstance(x, Tensor):
+        if p == 0:  # (PyTorch fills ones: a signaling NaN ** 0 too, which float16's pow misses)
+            return np.ones_like(x)
         if p == 0.5:
             return np.sqrt(x)
         if p == -0.5:
@@ -43,7 +48,8 @@ class PowBackward0(Node):
 
     def backward(self, g):
         p = self._s_exponent
-        if p == 0:  # PyTorch: zeros_like(self), outside any graph
+        if p == 0:  # PyTorch: zeros_like(self), outside any graph (self checked all the same)
+            check_saved(self)
             return (F.zeros_like(g),)
         return (g * scale(_power(value(self._s_self), p - 1), p),)
 
@@ -59,6 +65,7 @@ class PowBackward1(Node):
     _s_self = _s_exponent = None
 
     def backward(self, g):
+        check_saved(self)  # (the result is kept, and checked, even if only self needs it)
         x = factor(self._s_self, g)
         exponent = value(self._s_exponent)  # (unpacked once: saved-tensor hooks see it once)
         p = factor(exponent, g)
@@ -81,6 +88,7 @@ class PowBackward2(Node):
     saved = ("exponent", "result", "self")
 
     def backward(self, g):
+        check_saved(self)  # (the exponent, read only where the base is 0)
         base, r = self._s_self, value(self._s_result)
         log_base = float(np.log(np.float64(base)))
         if base == 0:
@@ -129,6 +137,8 @@ def _pow_scalar(input, p):
         return NotImplemented
     if nd.kind != "f" and p < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if nd is HALF:  # (the exponent as a float16: PyTorch refuses one past 65504)
+        fill_value(p, dtype_of(nd), "pow")
     if nd.kind == "b":  # a bool tensor to a bool power stays bool
         return Tensor._wrap(np.power(a.astype(np.int64), int(p)).astype(bool))
     token = quiet()  # 0 ** -1, overflow: inf and NaN as in PyTorch, no NumPy warning

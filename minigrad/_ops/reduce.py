@@ -26,6 +26,7 @@ from ._formula import data
 from .errors import empty_norm
 from .join import cat
 from .movement import u64
+from .rounding import HALF
 
 __all__ = ["sum", "mean", "prod", "norm"]
 
@@ -309,6 +310,8 @@ def prod(input, dim=None, keepdim: bool = False, *, dtype=None):
 
 # ---------------------------------------------------------------- norm
 def _norm_data(d, p, axes, keepdim):  # 0 ** -1, inf - inf: as PyTorch, no NumPy warning
+    if d.dtype is HALF:  # (PyTorch's float16 norm runs in float32: 300 ** 2 is no inf)
+        return _dtype.cast(np.asarray(_norm_data(d.astype(np.float32), p, axes, keepdim)), HALF)
     return quietly(_norm_of_abs, np.abs(d), p, axes, keepdim)
 
 

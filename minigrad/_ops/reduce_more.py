@@ -19,12 +19,14 @@ from .._dtype import bool as _bool
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.saved import check_saved
 from . import _formula as F
 from ._backward import data, reversed_cumsum
 from ._core import method, value
 from .errors import empty_reduction, not_implemented
 from .minmax import _return_type, return_types
 from .reduce import reduction_input
+from .rounding import scan
 
 _UINT64 = 2**64 - 1  # (a saved negative int shows as its unsigned 64-bit pattern)
 
@@ -60,7 +62,7 @@ def _running(np_scan, input, dim: int, dtype):
     src, out_dtype = reduction_input(input, dtype, np_scan.__name__, dim)
     token = quiet()  # (overflow, inf * 0: inf and NaN as in PyTorch, no NumPy warning)
     try:
-        data = np_scan(src, axis=d, dtype=out_dtype) if src.ndim else src.astype(out_dtype)
+        data = scan(np_scan, src, d, out_dtype) if src.ndim else src.astype(out_dtype)
     finally:
         restore(token)
     return d, Tensor._wrap(np.asarray(data))
@@ -156,6 +158,7 @@ class _Scatter(Node):
     _idx = None  # sort/topk/median(dim): the positions along _axis each value came from
 
     def backward(self, g, *rest):
+        check_saved(self)  # (the indices, median's self and result: read or not, checked)
         if self._idx is not None:  # (PyTorch's value_selecting_reduction_backward)
             return (scatter_into_zeros(F.unsqueeze(g, self._axis) if self._squeezed else g,
                                        self._axis, self._idx, self._shape),)

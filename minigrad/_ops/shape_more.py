@@ -15,6 +15,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.saved import check_saved
 from . import _formula as F
 from ._core import method
 from .arrange import movedim, unflatten  # noqa: F401 - (torch.movedim, ... are listed here)
@@ -333,6 +334,7 @@ class MaskedSelectBackward0(Node):
     saved_tensors_names = ("mask", "self")
 
     def backward(self, g):
+        check_saved(self)  # (the mask and self, kept as PyTorch keeps them)
         gt = F.as_tensor(g)
         pos = np.flatnonzero(self._mask)
         onehot = np.zeros((self._mask.size, pos.size), gt._data.dtype)
@@ -354,7 +356,7 @@ def masked_select(input, mask):
         if x.shape != input._data.shape:
             input = input.expand(x.shape)
         node._mask = m.copy()
-        node._s_mask = Tensor._wrap(mask._data)
+        node._s_mask = SavedTensor(mask)
         record(node, out, input)
     return out
 

@@ -16,15 +16,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._dtype import _Defaults, result_type
+from .._dtype import _Defaults, cast, result_type
 from .._quiet import quietly
 from .._tensor import Tensor
+from .._tensor_data import fill_value
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import scale, sgn, where
-from ._core import broadcast_error, method, value
+from ._core import broadcast_error, dtype_of, method, value
 from ._formula import data  # noqa: F401 - op files import it from here too
 from .errors import not_implemented
+from .rounding import HALF
 
 __all__ = ["exp", "log", "sqrt", "sin", "cos", "abs", "absolute", "clamp", "clip", "clamp_min",
            "clamp_max"]
@@ -57,7 +59,10 @@ def float_op(input, name: str, fn, node_cls, keep: str, quiet: bool = True) -> T
     the op's ``"self"`` or ``"result"``. ``quiet``: values out of the domain become nan or inf
     as in PyTorch, without NumPy's warning (costs a context; tanh cannot warn)."""
     d = floats(input, name)
-    d = quietly(fn, d) if quiet else fn(d)
+    if d.dtype is HALF:  # (PyTorch's float16 kernels compute in float32 and round once)
+        d = cast(quietly(fn, d.astype(np.float32)), HALF)
+    else:
+        d = quietly(fn, d) if quiet else fn(d)
     out = Tensor._wrap(d)
     if should_record(input):
         (record_result if keep == "result" else record_self)(node_cls(), out, input)
@@ -192,9 +197,9 @@ class ClampBackward0(Node):
     _s_min = _s_max = None
 
     def backward(self, g):
-        x = F.data(value(self._s_self))
+        hi = None if self._s_max is None else F.data(value(self._s_max))  # (PyTorch's order)
         lo = None if self._s_min is None else F.data(value(self._s_min))
-        hi = None if self._s_max is None else F.data(value(self._s_max))
+        x = F.data(value(self._s_self))
         inside = True if lo is None else x >= lo
         if hi is not None:
             inside = inside & (x <= hi)
@@ -209,10 +214,18 @@ class ClampBackward0(Node):
 def _clamp_data(x, lo, hi, nd):
     out = x if x.dtype == nd else x.astype(nd)
     if lo is not None:
-        out = np.maximum(out, lo._data if isinstance(lo, Tensor) else lo)
+        out = np.maximum(out, _bound(lo, nd))
     if hi is not None:
-        out = np.minimum(out, hi._data if isinstance(hi, Tensor) else hi)
+        out = np.minimum(out, _bound(hi, nd))
     return np.asarray(out, dtype=nd)
+
+
+def _bound(v, nd):
+    """A bound as the kernel holds it: a tensor's array; a number in the float result's dtype
+    (float16 through float32), refused with PyTorch's error where that dtype cannot hold it."""
+    if isinstance(v, Tensor):
+        return v._data
+    return fill_value(v, dtype_of(nd), "clamp") if nd.kind == "f" and type(v) is not bool else v
 
 
 @method("clamp", "clip")
@@ -313,7 +326,7 @@ def _clamp_one(input, bound, is_min):
     if nd.kind == "b" and not bt:
         raise not_implemented(f"clamp_{'min' if is_min else 'max'}_scalar_cpu", input.dtype)
     x = input._data if input._data.dtype == nd else input._data.astype(nd)
-    b = bound._data if bt else bound
+    b = _bound(bound, nd)
     try:
         d = np.asarray(np.maximum(x, b) if is_min else np.minimum(x, b), dtype=nd)
     except ValueError:

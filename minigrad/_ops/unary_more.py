@@ -28,6 +28,7 @@ from ._backward import rsqrt as _rsqrt
 from ._core import method, value
 from .arithmetic import add_number
 from .errors import not_implemented
+from .rounding import HALF
 from .unary import floats
 
 __all__ = ["floor", "ceil", "round", "trunc", "sign", "log1p", "expm1", "log2", "log10", "tan",
@@ -68,7 +69,7 @@ _TABLE = {
     "ceil": (np.ceil, "CeilBackward0", (), _zero, True),
     "trunc": (np.trunc, "TruncBackward0", (), _zero, True),
     "sign": (sign_data, "SignBackward0", (), _zero, True),
-    "sgn": (sign_data, "SgnBackward0", (), _zero, True),
+    "sgn": (sign_data, "SgnBackward0", ("self", "result"), _zero, True),
     "log1p": (np.log1p, "Log1PBackward0", ("self",), lambda g, x, r: g / add_number(x, 1), False),
     "expm1": (np.expm1, "Expm1Backward0", ("result",), lambda g, x, r: g * add_number(r, 1),
               False),
@@ -113,7 +114,8 @@ def _make(name: str, forward, node_name: str, saved: tuple, formula, keep_int: b
         token = quiet()  # (out of the domain: NaN and inf as in PyTorch, no NumPy warning)
         try:
             data = d.copy() if kind == "b" and name in ("sign", "sgn") else \
-                np.asarray(forward(d)).astype(d.dtype, copy=False)
+                np.asarray(forward(d if d.dtype is not HALF else d.astype(np.float32))).astype(
+                    d.dtype, copy=False)  # (float16: in float32, rounded once, as PyTorch's)
         finally:
             restore(token)
         out = Tensor._wrap(data)

@@ -25,6 +25,7 @@ import numpy as np
 
 from .._state import local as _mode
 from .._tensor import Tensor
+from .._types import row_major_strides
 from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import Node, record, should_record
 from ..autograd.saved import _op_name
@@ -158,8 +159,10 @@ class Placement:
         if self._geometry is None:
             v, b = self.arrays
             item = v.itemsize
+            # (a view whose memory ``.data =`` swapped: its offset in its own memory, as PyTorch's)
+            start = b.ctypes.data if _within(v, b) else _owner(v).ctypes.data
             self._geometry = (v.shape, tuple(s // item for s in v.strides),
-                              (v.ctypes.data - b.ctypes.data) // item)
+                              (v.ctypes.data - start) // item)
         return self._geometry
 
     def where(self) -> np.ndarray:
@@ -181,6 +184,29 @@ class Placement:
         if self._row_major is False:
             self._row_major = _strided_positions(self.where(), int(np.prod(self.base_shape)))
         return self._row_major
+
+
+def _owner(a: np.ndarray) -> np.ndarray:
+    """The array that owns ``a``'s memory (the end of its chain of ``.base``)."""
+    owner = a
+    while getattr(a, "base", None) is not None:  # (as_strided puts a non-array in the chain)
+        a = a.base
+        if isinstance(a, np.ndarray):
+            owner = a
+    return owner
+
+
+def _within(v: np.ndarray, b: np.ndarray) -> bool:
+    """Whether the memory ``v`` reads lies in ``b``'s."""
+    def bounds(a):
+        lo = hi = a.ctypes.data
+        for n, s in zip(a.shape, a.strides):
+            lo, hi = (lo + (n - 1) * s, hi) if s < 0 else (lo, hi + (n - 1) * s)
+        return lo, hi + a.itemsize
+    if not v.size:
+        return True
+    (vlo, vhi), (blo, bhi) = bounds(v), bounds(b)
+    return blo <= vlo and vhi <= bhi
 
 
 def _strided_positions(where: np.ndarray, size: int) -> tuple | None:
@@ -225,16 +251,15 @@ class AsStridedBackward0(Node):
     def backward(self, g):
         p = self._placement
         at = p.row_major()
-        if at is None:  # elements read twice: their gradients add up
-            return (put_flat(F.zeros(p.base_shape, g), p.where(), g, True),)
+        if at is None:  # elements read twice (their gradients add up), or outside the base
+            where, size = p.where(), int(np.prod(p.base_shape))
+            outside = (where < 0) | (where >= size)  # (memory swapped by `.data =`: dropped)
+            if outside.any():
+                where, g = np.where(outside, 0, where), F.masked_zero(g, outside)
+            return (put_flat(F.zeros(p.base_shape, g), where, g, True),)
         storage = F.zeros((int(np.prod(p.base_shape)),), g)  # (PyTorch's as_strided_backward)
         F.copy_(F.strided(storage, at), g)
-        return (F.strided(storage, (p.base_shape, _row_major_strides(p.base_shape), 0)),)
-
-
-def _row_major_strides(shape) -> tuple:
-    """The strides (in elements) of a row-major array of ``shape``."""
-    return tuple(int(np.prod(shape[k + 1:])) for k in range(len(shape)))
+        return (F.strided(storage, (p.base_shape, row_major_strides(p.base_shape), 0)),)
 
 
 @method("_sync_view")

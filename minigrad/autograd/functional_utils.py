@@ -102,7 +102,9 @@ def in_layout_of(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray:
     if grad.strides == like.strides and grad.shape == like.shape:
         # an owned view (nn.Linear's weight gradient): kept if nothing else reaches its memory
         return grad if owned and (grad.base is None or sole_view(grad)) else grad.copy(order="K")
-    if like.flags.c_contiguous and grad.shape == like.shape:
+    if grad.shape != like.shape:  # (the leaf's data swapped by `.data =`: PyTorch keeps the
+        return grad if owned else grad.copy()  # gradient's own shape)
+    if like.flags.c_contiguous:
         return grad.copy()  # (the usual leaf, row-major: 3x cheaper than empty_like + copyto)
     out = np.empty_like(like, dtype=grad.dtype)  # (order K: the leaf's own layout)
     np.copyto(out, grad)

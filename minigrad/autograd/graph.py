@@ -28,7 +28,7 @@ from ..utils.hooks import Hooks as _Hooks
 from ..utils.hooks import RemovableHandle
 from .anomaly_mode import keep_forward_trace
 from .functional_utils import in_layout_of
-from .saved import SavedTensor
+from .saved import FREED, SavedTensor
 
 __all__ = ["Node", "AccumulateGrad", "GraphRoot", "CopyBackwards", "SavedTensor", "RemovableHandle",
            "grad_accumulator", "should_record", "record"]
@@ -78,6 +78,8 @@ class Node(metaclass=_NodeMeta):
     saved: tuple = ()  # names of the values kept for backward, shown as `_saved_<name>`
     _saved_attrs: tuple = ()  # the attributes holding them: `_s_<name>`
     saved_tensors_names: tuple = ()  # of those, the ones PyTorch shows as tensors
+    saved_lists: tuple = ()  # and the lists of tensors it keeps (IndexBackward0's indices)
+    _frees: tuple = ()  # the attributes of both: freed by a backward, even if kept as numbers
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -85,6 +87,7 @@ class Node(metaclass=_NodeMeta):
         cls._saved_attrs = tuple(  # where the values live (a property computes its own)
             "_s_" + name for name in cls.saved
             if not isinstance(getattr(cls, "_s_" + name, None), property))
+        cls._frees = tuple("_s_" + n for n in cls.saved_tensors_names + cls.saved_lists)
 
     def name(self) -> str:
         """The node's PyTorch name, e.g. ``'MulBackward0'``."""
@@ -138,21 +141,31 @@ class Node(metaclass=_NodeMeta):
         raise NotImplementedError(f"{self.name()} has no backward formula")
 
     def release_variables(self) -> None:
-        """Free the saved tensors (the engine does this after a backward without retain_graph)."""
+        """Free the saved tensors (the engine does this after a backward without retain_graph).
+
+        A value PyTorch keeps as a tensor that minigrad keeps as a number or an array (``x * 2``
+        keeps 2, PyTorch ``tensor(2)``; indices) is freed as well: the node's formula then
+        raises PyTorch's error, as reading ``_saved_<name>`` does."""
         self._released = True
         for name in self._saved_attrs:
             value = getattr(self, name)
             if type(value) is SavedTensor:
                 value.release()
+            elif value is not None and name in self._frees:
+                setattr(self, name, FREED)  # (formulas read it through value(): they raise)
 
     def __getattr__(self, name: str):
         # `_saved_self`, `_saved_exponent`, ...: what PyTorch shows of the values kept for backward
         if name.startswith("_raw_saved_") and name in self._saved_names():
-            return getattr(self, "_s_" + name[11:])
+            value = getattr(self, "_s_" + name[11:])
+            if isinstance(value, (int, float)):  # x * 2: PyTorch's tensor(2), hooks and all
+                value = SavedTensor(Tensor._wrap(np.array(value)))
+                setattr(self, "_s_" + name[11:], value)
+            return value
         if name.startswith("_saved_") and name[7:] in type(self).saved:
             value = getattr(self, "_s_" + name[7:], None)
             if type(value) is SavedTensor:
-                return value.unpack()
+                return value.unpack(self)
             if name[7:] in type(self).saved_tensors_names and isinstance(value, (int, float)):
                 return Tensor._wrap(np.array(value))
             return tuple(value) if type(value) is list else value  # int lists come as tuples
@@ -301,9 +314,11 @@ class GraphRoot(Node):
 
 
 def _recorded_copy(g, like: np.ndarray):
-    """A copy of tensor ``g`` in ``like``'s layout that is part of the graph (PyTorch's
-    ``CopyBackwards``)."""
-    t = Tensor._wrap(in_layout_of(like, g._data, False))
+    """A copy of tensor ``g`` in ``like``'s layout, recorded (PyTorch's ``CopyBackwards``)."""
+    data = g._data
+    if data.shape != like.shape:  # (a leaf `.data =` reshaped: copy_'s broadcast and errors)
+        data = Tensor._wrap(np.empty(like.shape, data.dtype)).copy_(g.detach())._data
+    t = Tensor._wrap(in_layout_of(like, data, False))
     if should_record(g):
         record(CopyBackwards(), t, None, g)
     return t

@@ -25,7 +25,8 @@ from .._dtype import cpu_type_name
 from .._state import local as _mode
 from .._tensor import Tensor
 
-__all__ = ["SavedTensor", "FREED_MESSAGE", "INFERENCE_MESSAGE", "default_hooks"]
+__all__ = ["SavedTensor", "FREED_MESSAGE", "DETACHED_MESSAGE", "INFERENCE_MESSAGE",
+           "default_hooks", "FREED", "check_saved"]
 
 # saved_tensors_hooks' (pack, unpack) pairs, innermost last; the list is changed in place only
 default_hooks: list = []
@@ -36,6 +37,10 @@ FREED_MESSAGE = (
     "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
     "through the graph a second time or if you need to access saved tensors after calling "
     "backward."
+)
+DETACHED_MESSAGE = (
+    "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+    "This is not supported, please use out-of-place `.detach()` instead"
 )
 INFERENCE_MESSAGE = (
     "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
@@ -52,10 +57,15 @@ class SavedTensor:
     A saved input is kept as the tensor object itself (``_saved_self is x``); a saved output is
     kept as its data (to avoid a reference cycle) and rebuilt with ``grad_fn`` on access.
     ``release()`` (after a backward without ``retain_graph``) drops both.
+
+    An input that had a history when saved (a non-leaf) is read through the tensor when used
+    (``data`` is None), as PyTorch reads the very tensor it saved: if ``detach_()`` has taken
+    that history away since, using it raises PyTorch's error. A leaf's array is kept as is
+    (the common case, the cheapest to use).
     """
 
     __slots__ = ("tensor", "data", "vc", "version", "node", "output_nr", "released",
-                 "packed", "unpack_hook", "source")
+                 "packed", "unpack_hook", "source", "view_fn")
 
     def __init__(self, tensor, output_of=None):
         if tensor._inference or tensor._data_inference:
@@ -71,6 +81,8 @@ class SavedTensor:
         if output_of is None:
             self.tensor = tensor
             self.node = None
+            if tensor._grad_fn is not None:  # a non-leaf: read through the tensor (see above)
+                self.data = None
         else:
             self.tensor = None
             self.node = weakref.ref(output_of)
@@ -82,16 +94,32 @@ class SavedTensor:
         if self.vc is _NO_VERSION:
             self.packed = self.source = None
 
-    def _check(self) -> None:
+    def _check(self, saved_for=None) -> None:
+        """PyTorch's checks, in its order: freed, detached in place (only a backward formula
+        asks this one: ``saved_for`` is None), modified in place."""
         if self.released:
             raise RuntimeError(FREED_MESSAGE)
+        if saved_for is None and self._detached():
+            raise RuntimeError(DETACHED_MESSAGE)
         if self.vc[0] != self.version:
-            raise RuntimeError(_modified_message(self))
+            raise RuntimeError(_modified_message(self, saved_for))
 
-    def unpack(self):
-        """The saved tensor, raising PyTorch's errors if freed or modified in place."""
+    def _detached(self) -> bool:
+        """A non-leaf input whose history ``detach_()`` has taken away since it was saved."""
+        t = self.tensor
+        return self.data is None and t is not None and t._grad_fn is None
+
+    def unpack(self, saved_for=None):
+        """The saved tensor, raising PyTorch's errors if freed or modified in place.
+
+        ``saved_for``: the node asking, when it is not a backward formula (``_saved_self``):
+        a saved input detached in place is then no error, and named as that node's."""
         if self.released or self.vc[0] != self.version:
-            self._check()
+            self._check(saved_for)
+        return self._tensor()
+
+    def _tensor(self):
+        """The saved tensor as it is (no check)."""
         if self.tensor is not None:
             return self.tensor
         if self.data is None:
@@ -108,11 +136,25 @@ class SavedTensor:
     def get(self):
         """What a backward formula uses: the array, or the tensor under create_graph."""
         if _mode.grad_enabled:
+            if self._detached() and not self.released:
+                raise RuntimeError(DETACHED_MESSAGE)
             return self.unpack()
         if self.released or self.vc[0] != self.version:
             self._check()
         data = self.data
-        return data if data is not None else _unpack(self)._data
+        if data is None:
+            return self._array()
+        t = self.tensor  # (a leaf's array, unless `.data =` gave it another: PyTorch reads that)
+        return data if t is None or t._data is data else t._data
+
+    def _array(self):
+        """The array of a non-leaf input (checked for ``detach_``) or of a hooked tensor."""
+        t = self.tensor
+        if t is None:
+            return _unpack(self)._data
+        if t._grad_fn is None:
+            raise RuntimeError(DETACHED_MESSAGE)
+        return t._data
 
     def register_hooks(self, *hooks) -> None:
         """Keep this one saved tensor through ``pack_hook``, read it back with ``unpack_hook``
@@ -133,7 +175,7 @@ class SavedTensor:
         if self.vc is _NO_VERSION:
             raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already "
                                "been set. Hint: only one pair of hooks is allowed at a time.")
-        tensor = self.unpack()
+        tensor = self._tensor()  # (changed in place since: no error, as in PyTorch)
         detached = Tensor._wrap(tensor._data)  # the pack hook sees it detached, as in PyTorch
         detached._vc = tensor._vc
         source, nr = self.tensor, tensor._output_nr
@@ -144,6 +186,24 @@ class SavedTensor:
 
     def __repr__(self) -> str:
         return f"<torch._C._autograd.SavedTensor object at {id(self):#x}>"
+
+
+def check_saved(node) -> None:
+    """What PyTorch's formulas do first: unpack every saved tensor (in the node's order),
+    raising if freed, detached in place or modified in place. For a formula that does not
+    read them all (``pow(x, 0)``, ``div`` with a rounding mode, the indices of ``sort``)."""
+    for name in sorted(node._saved_attrs, key=lambda n: n.startswith("_s_result")):
+        saved = node.__dict__.get(name)  # (inputs by name, then outputs: PyTorch's order)
+        if type(saved) is SavedTensor and (saved.released or saved.vc[0] != saved.version
+                                           or saved._detached()):
+            saved._check()
+
+
+# What a node keeps in place of a number or array PyTorch would have kept as a tensor, once a
+# backward has freed it (``Node.release_variables``): using it raises PyTorch's error.
+FREED = SavedTensor.__new__(SavedTensor)
+FREED.tensor = FREED.data = None
+FREED.released, FREED.vc, FREED.version = True, [0], 0
 
 
 # ---------------------------------------------------------------- saved_tensors_hooks
@@ -203,10 +263,17 @@ def _unpack(saved: SavedTensor):
     return t
 
 
-def _modified_message(saved: SavedTensor) -> str:
-    data, t = saved.data, saved.tensor
+def _modified_message(saved: SavedTensor, saved_for=None) -> str:
+    """PyTorch's message: a saved input as it is now (its shape, dtype and current history,
+    always "output 0"; the asking node if ``detach_()`` took the history away); a saved
+    output as it was saved, with the node that saved it."""
+    t = saved.tensor
+    data = saved.data if t is None else t._data
     shape = ", ".join(str(s) for s in data.shape)
-    node, nr = (t.grad_fn, t._output_nr) if t is not None else (saved.node(), saved.output_nr)
+    if t is None:
+        node, nr = _view_history(saved) or saved.node(), saved.output_nr
+    else:
+        node, nr = t.grad_fn or (saved_for if saved.data is None else None), 0
     where = f", which is output {nr} of {_op_name(node)}," if node is not None else ""
     return (
         "one of the variables needed for gradient computation has been modified by an inplace "
@@ -217,7 +284,19 @@ def _modified_message(saved: SavedTensor) -> str:
     )
 
 
+def _view_history(saved: SavedTensor):
+    """What PyTorch names for a result saved by an in-place op on a view: the view's history
+    then (AsStridedBackward0), while the view lives with it; else None (the node's own)."""
+    view_fn = getattr(saved, "view_fn", None)
+    if view_fn is not None:
+        view, fn = view_fn[0](), view_fn[1]()
+        if view is not None and fn is not None and view._grad_fn is fn:
+            return fn
+    return None
+
+
 def _op_name(node) -> str:
     """``MulBackward0`` -> ``Mul``, ``PowBackward2`` -> ``Pow2``: how PyTorch names the op in
-    the in-place errors."""
-    return re.sub(r"Backward(0$)?", "", node.name(), count=1)
+    the in-place errors (a custom Function's ``EBackward`` -> ``E``;
+    ``torch::autograd::CopyBackwards`` as it is)."""
+    return re.sub(r"Backward(0?$|(?=\d+$))", "", node.name(), count=1)

@@ -16,10 +16,12 @@ import numpy as np
 
 from .._ops import _formula as F
 from .._ops.errors import cant_cast, not_implemented
+from .._ops.movement import _infer_size
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.saved import check_saved
 from . import _more_losses as _more
 from ._loss_nodes import _UINT64, reduction_enum
 
@@ -108,12 +110,9 @@ class EmbeddingBackward0(Node):
     saved_tensors_names = ("indices",)
 
     def backward(self, g):
+        check_saved(self)  # (the indices, freed or changed in place: PyTorch's errors)
         return (embedding_dense_backward(g, self._idx, self._s_weight_sym_argsize_0,
                                          self._pad, self._s_scale_grad_by_freq),)
-
-    @property
-    def _s_indices(self):
-        return Tensor._wrap(self._idx)
 
 
 class EmbeddingDenseBackwardBackward0(Node):
@@ -122,14 +121,18 @@ class EmbeddingDenseBackwardBackward0(Node):
 
     saved = ("indices", "padding_idx")
     saved_tensors_names = ("indices",)
-    _s_indices = EmbeddingBackward0._s_indices
+
+    @property
+    def _s_indices(self):
+        return Tensor._wrap(self._idx)
 
     def backward(self, gg):
         idx = self._idx.reshape(-1)
         rows = F.index(gg, (Tensor._wrap(idx),), idx)
         if self._pad >= 0:
             rows = F.masked_zero(rows, (idx == self._pad)[:, None])
-        return (rows.reshape(self._idx.shape + (-1,)),)
+        # PyTorch's formula reshapes to (*indices.shape, -1): no indices meet reshape's error
+        return (rows.reshape(_infer_size(self._idx.shape + (-1,), rows.size)),)
 
 
 def embedding_dense_backward(g, idx, rows: int, pad: int, by_freq: bool):
@@ -137,7 +140,8 @@ def embedding_dense_backward(g, idx, rows: int, pad: int, by_freq: bool):
     ``idx[i]`` (none into ``pad``; divided by how often ``idx[i]`` occurs if ``by_freq``).
     On tensors an op of its own, as PyTorch's (``EmbeddingDenseBackwardBackward0``)."""
     flat = idx.reshape(-1)
-    gd = F.data(g).reshape(flat.size, -1)
+    gd = F.data(g)
+    gd = gd.reshape(flat.size, gd.shape[-1])  # (-1 fails for no indices)
     if by_freq:
         gd = gd / np.bincount(flat, minlength=rows)[flat][:, None].astype(gd.dtype)
     out = np.zeros((rows, gd.shape[-1]), gd.dtype)
@@ -185,7 +189,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx=None, max_norm=None,
     if not should_record(weight):
         return out
     node = EmbeddingBackward0()
-    node._idx = idx.copy()
+    node._idx, node._s_indices = idx.copy(), SavedTensor(input)
     node._s_weight_sym_argsize_0 = rows  # (PyTorch 2.13 keeps the number of rows so)
     pad = -1 if padding_idx is None else (padding_idx % rows)
     node._pad, node._s_padding_idx = pad, pad & _UINT64  # (PyTorch shows -1 unsigned)
@@ -245,6 +249,7 @@ class NativeLayerNormBackward0(Node):
     saved_tensors_names = ("bias", "input", "result1", "result2", "weight")
 
     def backward(self, g):
+        check_saved(self)  # (bias first: PyTorch's order)
         x, mean, rstd = (_more._value(s) for s in (self._s_input, self._s_result1,
                                                    self._s_result2))
         w = _more._value(self._s_weight)

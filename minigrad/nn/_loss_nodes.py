@@ -16,7 +16,7 @@ from .._ops._core import binary_operands, value
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ..autograd.saved import FREED_MESSAGE
+from ..autograd.saved import FREED_MESSAGE, check_saved
 
 __all__ = ["REDUCTIONS", "mse_loss", "nll_loss", "MseLossBackward0", "NllLossBackward0",
            "NllLoss2DBackward0", "NllLossBackwardBackward0", "NllLoss2DBackwardBackward0"]
@@ -124,8 +124,8 @@ class NllLossBackward0(Node):
         return Tensor._wrap(self._total)
 
     def backward(self, g):
-        x = value(self._s_self)  # (PyTorch's errors if these were freed or changed in place)
-        value(self._s_target)
+        check_saved(self)  # (PyTorch's errors if self, target or weight were freed or changed)
+        x = value(self._s_self)
         return (nll_loss_backward(g, x, self),)
 
     def grad_data(self, g: np.ndarray) -> np.ndarray:

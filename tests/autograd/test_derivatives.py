@@ -136,7 +136,7 @@ def _extra_graphs():
         return mg.autograd.grad(f(z), z, create_graph=True)[0]
 
     F = mg.nn.functional
-    a, b = x(), x() * 1.5
+    a, b = x(), mg.tensor(np.arange(1., 7.).reshape(2, 3) * 1.5, requires_grad=True)
     made = [a[...], (a * 1).fill_(2.), (a * 1).fill_(v()), a.masked_fill(a > 3, 0.),
             a.masked_fill(a > 3, v()), F.mse_loss(a, b), F.mse_loss(a, b, reduction="sum"),
             a.permute(1, 0), a.t().reshape(3, 2), a.unsqueeze(0).squeeze(),

@@ -95,6 +95,19 @@ PROGRAMS["no_grad_multi_view_then_base_changed"] = (
     "x = torch.ones(2, 3, requires_grad=True); a = x * 1\n"
     "with torch.no_grad():\n    vs = a.split(1)\na.mul_(2)\nr = vs[0].grad_fn")
 
+# a view whose memory `.data =` swapped, then changed in place: its history is read from the
+# base at the view's offset in its new memory (PyTorch's as_strided); elements that land
+# outside the base get no gradient
+for _name, _new in (("inside", "big[:2, :2]"), ("partly_outside", "big[0:4:2, 0:8:3]"),
+                    ("outside", "big[5:7, 2:4]"), ("transposed", "big.t()[:2, :3]"),
+                    ("own_result", "torch.tanh(v)[1:3, ::2]")):
+    PROGRAMS[f"data_swapped_view_{_name}"] = (
+        "x = torch.tensor([1., -2., -3., -4.], dtype=torch.float64, requires_grad=True); "
+        "v = torch.tensordot(x, x, 0); big = torch.arange(100.).reshape(10, 10).double(); "
+        f"v.data = {_new}\nwith torch.no_grad():\n    v += 1\n"
+        "g = v.grad_fn; (v * 2).sum().backward(); "
+        "r = (g, g._saved_size, g._saved_stride, g._saved_storage_offset, x.grad)")
+
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_view_history_program_as_pytorch(torch, name):

@@ -83,3 +83,28 @@ def test_embedding_gradient_is_an_op_as_in_torch(torch, kwargs):
     mine, theirs = (embedding_second_order(lib, kwargs) for lib in (mg, torch))
     assert mine[0] == theirs[0] and mine[2:4] == theirs[2:4]
     assert close(mine[1], theirs[1]) and close(mine[4], theirs[4]) and close(mine[5], theirs[5])
+
+
+def embedding_of_no_rows(lib, shape, kwargs):
+    """The weight gradient of an embedding read with an index of ``shape``, and what its
+    own gradient gives (the shape, or the error)."""
+    w = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    idx = lib.zeros(shape, dtype=lib.int64)
+    gy = lib.ones(shape + (2,), requires_grad=True)
+    (g,) = lib.autograd.grad(lib.nn.functional.embedding(idx, w, **kwargs), w, gy,
+                             create_graph=True)
+    try:
+        (ggy,) = lib.autograd.grad(g, gy, lib.ones(2, 2))
+        second = tuple(ggy.shape)
+    except RuntimeError as error:
+        second = str(error)
+    return g, type(g.grad_fn).__name__, second
+
+
+@pytest.mark.parametrize("shape", [(0,), (3, 0), (0, 2)])
+@pytest.mark.parametrize("kwargs", [{}, {"padding_idx": 0}, {"scale_grad_by_freq": True}])
+def test_embedding_of_an_empty_index_as_in_torch(torch, shape, kwargs):
+    """An empty index reads no rows: its weight gradient is zeros (it raised NumPy's
+    'cannot reshape' ValueError); the second order meets reshape's error, as PyTorch's."""
+    mine, theirs = (embedding_of_no_rows(lib, shape, kwargs) for lib in (mg, torch))
+    assert mine[1:] == theirs[1:] and close(mine[0], theirs[0])

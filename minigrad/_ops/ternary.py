@@ -1,0 +1,174 @@
+"""Elementwise functions of three operands: ``lerp``, ``addcmul``, ``addcdiv`` (Adam's and
+RMSprop's updates are made of them).
+
+Operands broadcast together and promote as in PyTorch; a number operand (the weight, the
+``value``) is applied as PyTorch's kernels apply it (``rounding.py``).
+
+>>> import minigrad as torch
+>>> x = torch.tensor([1., 2.], requires_grad=True)
+>>> torch.lerp(x, torch.tensor([3., 3.]), 0.5)
+tensor([2.0000, 2.5000], grad_fn=<LerpBackward0>)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._dtype import bool as _bool
+from .._dtype import result_type
+from .._quiet import quiet, restore
+from .._tensor import Tensor
+from .._tensor_data import fill_value
+from ..autograd.graph import Node, SavedTensor, record, should_record
+from . import _formula as F
+from ._backward import data, scale
+from ._core import dtype_of, method, value
+from .arithmetic import broadcast_error
+from .binary_more import _Binary
+from .errors import not_implemented
+from .rounding import addc, lerp_number, opmath_number
+
+__all__ = ["lerp", "addcmul", "addcdiv"]
+
+
+class LerpBackward0(Node):
+    """z = self + weight (end - self), weight a number:  dz/dself = 1 - weight;
+    dz/dend = weight."""
+
+    saved = ("weight",)
+
+    def backward(self, g):
+        w = self._s_weight
+        return scale(g, 1 - w), scale(g, w)
+
+
+class LerpBackward1(_Binary):
+    """z = self + weight (end - self):  dz/dself = 1 - weight;  dz/dend = weight;
+    dz/dweight = end - self."""
+
+    saved = ("end", "self", "weight")
+    saved_tensors_names = saved
+
+    def backward(self, g):
+        e, s, w = (value(v) for v in (self._s_end, self._s_self, self._s_weight))
+        one = F.constant(np.ones((), data(w).dtype), w)  # (PyTorch: a tensor 1, SubBackward0)
+        return g * (one - w), g * w, None if s is None else g * (e - s)
+
+
+@method("lerp")
+def lerp(input, end, weight):
+    """``input + weight * (end - input)``."""
+    w = weight._data if isinstance(weight, Tensor) else weight
+    s, e = input._data, end._data
+    if s.dtype != e.dtype or s.dtype.kind != "f" or isinstance(weight, Tensor) and w.ndim:
+        _lerp_check(input, end, weight)
+    token = quiet()  # PyTorch's two-sided formula (exact at w = 0 and w = 1), inf/NaN silent
+    try:
+        data = lerp_number(s, e, w, s.dtype) if opmath_number(w, s.dtype) is not None and \
+            not isinstance(weight, Tensor) else \
+            np.where(np.abs(w) < 0.5, s + w * (e - s), e - (e - s) * (1 - w))
+    except ValueError:
+        raise broadcast_error(input, end, weight) from None
+    finally:
+        restore(token)
+    out = Tensor._wrap(np.asarray(data, dtype=input._data.dtype))
+    if not should_record(input, end, weight):
+        return out
+    if isinstance(weight, Tensor):
+        node = LerpBackward1()  # (each kept only for the gradients that need it, as PyTorch)
+        record(node, out, input, end, weight, broadcast=True)
+        keep = node._next_nodes[2] is not None  # (the weight is always kept)
+        node._s_self, node._s_end = (SavedTensor(t) if keep else None for t in (input, end))
+        node._s_weight = SavedTensor(weight)
+        return out
+    node = LerpBackward0()
+    node._s_weight = weight
+    return record(node, out, input, end, broadcast=True)
+
+
+def _lerp_check(input, end, weight) -> None:
+    """PyTorch's checks of lerp: one dtype for all (a 0-d weight excepted), a float one."""
+    tensor_weight = isinstance(weight, Tensor)
+    for name, t in (("end", end), ("weight", weight if tensor_weight and weight.ndim else None)):
+        if t is not None and t.dtype is not input.dtype:
+            raise RuntimeError(f"expected dtype {input.dtype._c_type} for `{name}` but got dtype "
+                               f"{t.dtype._c_type}")
+    if not input.dtype.is_floating_point:
+        try:
+            np.broadcast_shapes(input.shape, end.shape, weight.shape if tensor_weight else ())
+        except ValueError:
+            raise broadcast_error(input, end, weight) from None
+        kind = "tensor" if tensor_weight else "scalar"
+        raise not_implemented(f"lerp_kernel_{kind}", input.dtype)
+
+
+class AddcmulBackward0(Node):
+    """z = self + value t1 t2:  dz/dself = 1;  dz/dt1 = value t2;  dz/dt2 = value t1."""
+
+    saved = ("tensor1", "tensor2", "value")
+    saved_tensors_names = ("tensor1", "tensor2")
+
+    def backward(self, g):
+        a, b, v = value(self._s_tensor1), value(self._s_tensor2), self._s_value
+        return g, None if b is None else g * scale(b, v), None if a is None else g * scale(a, v)
+
+
+class AddcdivBackward0(AddcmulBackward0):
+    """z = self + value t1 / t2:  dz/dself = 1;  dz/dt1 = value / t2;
+    dz/dt2 = -value t1 / t2²."""
+
+    def backward(self, g):
+        a, b, v = value(self._s_tensor1), value(self._s_tensor2), self._s_value
+        vt = None if b is None else F.constant(  # (None: unkept; the value checked)
+            fill_value(v, dtype_of(data(b).dtype), "addcdiv"), b)
+        return g, None if b is None else g * (vt / b), \
+            None if a is None else -g * (scale(a, v) / (b * b))
+
+
+def _addc(name, fn, node_cls):
+    def op(input, tensor1, tensor2, *, value=1):
+        dt = result_type(input, tensor1, tensor2)
+        if not dt.is_floating_point or tensor1._data.dtype.kind != "f":
+            _addc_check(name, dt, tensor1, tensor2)
+            if not dt.is_floating_point:  # (the value in the result's dtype: 0.5 is 0)
+                value = int(value)
+        token = quiet()  # (inf, NaN and overflow as in PyTorch, without NumPy's warnings)
+        try:
+            data = addc(input._data, tensor1._data, tensor2._data, value, dt.np, fn is np.divide) \
+                if opmath_number(value, dt.np) is not None else \
+                input._data + value * fn(tensor1._data, tensor2._data)
+        except ValueError:
+            raise broadcast_error(input, tensor1, tensor2) from None
+        finally:
+            restore(token)
+        out = Tensor._wrap(np.asarray(data, dtype=dt.np))
+        if should_record(input, tensor1, tensor2):
+            node = node_cls()
+            node._s_value = value
+            record(node, out, input, tensor1, tensor2, broadcast=True)
+            need1, need2 = (e is not None for e in node._next_nodes[1:])  # each kept for the
+            node._s_tensor1 = SavedTensor(tensor1) if need2 else None  # other's gradient
+            node._s_tensor2 = SavedTensor(tensor2) if need1 or node_cls is \
+                AddcdivBackward0 else None  # (addcdiv's always), as PyTorch
+        return out
+
+    op.__name__ = name
+    return method(name)(op)
+
+
+def _addc_check(name, dt, tensor1, tensor2) -> None:
+    """What PyTorch refuses of addcmul/addcdiv with an integer or bool result."""
+    if name == "addcdiv" and not (tensor1.is_floating_point() or tensor2.is_floating_point()):
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future  release "
+            "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+            "behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2))"
+            ".to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
+            "float inputs. The future addcdiv behavior is just the latter implementation: "
+            "(input + value * tensor1 / tensor2), for all dtypes.")
+    if dt is _bool:
+        raise not_implemented(f"{name}_cpu_out", dt)
+
+
+addcmul = _addc("addcmul", np.multiply, AddcmulBackward0)
+addcdiv = _addc("addcdiv", np.divide, AddcdivBackward0)
