@@ -17,7 +17,7 @@ import numpy as np
 from ._dtype import from_numpy_dtype
 from ._state import local as _mode
 from ._state import warn_once as _warn_once
-from ._types import Size, VersionCounter, check_assigned_grad, cpu, row_major_strides, unsupported
+from ._types import Size, VersionCounter, check_assigned_grad, cpu, element_strides, unsupported
 from .utils.hooks import Hooks, RemovableHandle
 
 __all__ = ["Tensor"]
@@ -149,9 +149,7 @@ class Tensor:
         return self._data.flags.c_contiguous
 
     def stride(self, dim: int | None = None):
-        d = self._data  # (NumPy gives a new empty array zero strides: PyTorch, row-major ones)
-        strides = row_major_strides(d.shape) if not (d.size or any(d.strides)) else \
-            tuple(n // d.itemsize for n in d.strides)
+        strides = element_strides(self._data)
         return strides if dim is None else strides[self._wrap_dim(dim)]
 
     @property

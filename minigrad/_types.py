@@ -16,7 +16,7 @@ from array import array
 from ._device import check, cpu, device
 
 __all__ = ["Size", "cpu", "VersionCounter", "check_device", "unsupported", "invalid_combination",
-           "check_assigned_grad", "row_major_strides"]
+           "check_assigned_grad", "row_major_strides", "element_strides"]
 
 
 def row_major_strides(shape) -> tuple:
@@ -27,6 +27,14 @@ def row_major_strides(shape) -> tuple:
         strides.append(step)
         step *= max(n, 1)
     return tuple(reversed(strides))
+
+
+def element_strides(a) -> tuple:
+    """The strides (in elements) PyTorch shows for a tensor of the array ``a`` (a new empty
+    array has NumPy strides of 0, PyTorch's row-major ones)."""
+    if a.size or any(a.strides):
+        return tuple(n // a.itemsize for n in a.strides)
+    return row_major_strides(a.shape)
 
 
 class Size(tuple):
