@@ -52,6 +52,8 @@ from ._dtype import (
     uint64,
 )
 from ._info import finfo, iinfo
+from ._legacy_types import *  # noqa: F401,F403
+from ._legacy_types import __all__ as _legacy_types_all
 from ._ops import binary_more as _binary_more
 from ._ops import reduce_more as _reduce_more
 from ._ops import shape_more as _shape_more
@@ -173,7 +175,7 @@ def numel(input) -> int:
     return input.numel()
 
 
-__all__ = list(_creation_all) + list(_grad_mode_all) + [
+__all__ = list(_creation_all) + list(_grad_mode_all) + list(_legacy_types_all) + [
     "Tensor", "Size", "dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16",
     "float32", "float64", "float", "double", "long", "int", "half", "short", "bfloat16",
     "complex64", "complex128", "cfloat", "cdouble", "uint16", "uint32", "uint64", "can_cast",

@@ -23,7 +23,7 @@ from ._tensor import Tensor
 from ._tensor_data import fill_value as _fill_value
 from ._tensor_data import infer_dtype as _infer_dtype
 from ._tensor_data import to_array
-from ._types import check_device, invalid_combination, unsupported
+from ._types import Size, check_device, invalid_combination, unsupported
 
 _REQUIRED = object()  # an argument PyTorch requires (its "missing ... arguments" message)
 
@@ -374,6 +374,8 @@ def _legacy_tensor_data(args, dtype) -> np.ndarray:
     d = (dtype or float32).np
     if len(args) == 0:
         return np.zeros((0,), d)
+    if len(args) == 1 and isinstance(args[0], Size):  # Tensor(torch.Size([2, 3])): sizes
+        args = tuple(args[0])
     if all(isinstance(a, (int, np.integer)) for a in args):
         return np.zeros(tuple(int(a) for a in args), d)
     if len(args) == 1:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import builtins
 
-from .. import _dtype
+from .. import _dtype, _legacy_types
 from .._device import NO_CUDA
 from .._device import check as _check_device
 from .._device import device as _Device
@@ -108,6 +108,12 @@ def type(input, dtype=None, non_blocking: bool = False):  # noqa: A001
     """Without arguments, the type name (``'torch.FloatTensor'``); else ``to(dtype)``."""
     if dtype is None:
         return "torch." + input.dtype._legacy_name
+    if isinstance(dtype, _legacy_types.tensortype):  # x.type(torch.FloatTensor)
+        dtype = dtype.dtype
+    if dtype is Tensor:  # x.type(torch.Tensor): the default floating type
+        dtype = _dtype._Defaults.float
+    if isinstance(dtype, builtins.type):  # x.type(int): PyTorch's legacy types only
+        raise ValueError(f"invalid type: '{dtype.__name__}'")
     if not isinstance(dtype, (str, _dtype_cls, builtins.type)):
         raise TypeError("dtype must be a type, str, or dtype object")
     if isinstance(dtype, str):  # PyTorch's type names only: "torch.LongTensor", "torch.Tensor"

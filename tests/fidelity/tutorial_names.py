@@ -21,6 +21,7 @@ long int bool uint8 double float16 half dtype Size device get_default_dtype set_
 set_printoptions save load cuda backends accelerator set_default_device get_default_device
 autograd nn optim utils clone detach subtract multiply divide remainder fmod floor_divide
 hypot xlogy fmax fmin lerp addcmul addmm unique_consecutive is_floating_point
+FloatTensor DoubleTensor LongTensor IntTensor ByteTensor BoolTensor HalfTensor
 """.split()
 
 TENSOR = """
