@@ -178,12 +178,19 @@ def _as_index(i) -> Tensor:
     if isinstance(i, Tensor):
         t = i
     else:
-        if isinstance(i, str) or not isinstance(i, (list, tuple, np.ndarray)):
+        if isinstance(i, range):  # y_hat[range(len(y_hat)), y]: a range is a list of ints
+            i = list(i)
+        if isinstance(i, (str, bytes)):  # a sequence, but of no numbers: PyTorch's new() error
+            raise TypeError(f"new(): invalid data type '{type(i).__name__}'")
+        if not isinstance(i, (list, tuple, np.ndarray)):
             raise IndexError(
                 "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
                 f"are valid indices (got {type(i).__name__})")
         a = np.asarray([x.item() if isinstance(x, Tensor) else x for x in i]
                        if isinstance(i, list) else i)
+        if a.dtype.kind in "US":  # [0, 'a']: PyTorch's error for text in a tensor's data
+            kind = "str" if a.dtype.kind == "U" else "bytes"
+            raise TypeError(f"new(): invalid data type '{kind}'")
         # (PyTorch makes a list bool, uint8 or else int64: [1.7] is [1])
         t = Tensor._wrap(a if a.size and a.dtype in (np.bool_, np.uint8) else a.astype(np.int64))
     return t
