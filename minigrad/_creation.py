@@ -17,6 +17,7 @@ from ._dtype import _Defaults, float32, from_numpy_dtype, int64
 from ._dtype import check as _check_dtype
 from ._dtype import dtype as _dtype_cls
 from ._mt19937 import Generator, default_generator
+from ._range_values import arange_values, integer_arange_length, linspace_values
 from ._sizes import allocate, arange_length, check_eye, check_linspace
 from ._sizes import size_of as _size
 from ._tensor import Tensor
@@ -261,8 +262,9 @@ def arange(start=_REQUIRED, end=None, step=1, *, dtype=None, device=None,
     if d is not None and d.np.kind == "b":
         raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
     d = d or _infer_dtype([start, end, step])
-    data = (start + np.arange(n, dtype=np.float64) * step).astype(d.np)
-    return _finish(data, requires_grad, device)
+    if d is int64:
+        n = integer_arange_length(start, end, step)
+    return _finish(arange_values(start, step, n, d.np), requires_grad, device)
 
 
 def linspace(start, end, steps=_REQUIRED, *, dtype=None, device=None,
@@ -274,7 +276,7 @@ def linspace(start, end, steps=_REQUIRED, *, dtype=None, device=None,
     d = _np(dtype, "linspace", *given)
     if d.kind == "b":
         raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
-    return _finish(np.linspace(start, end, steps).astype(d), requires_grad, device)
+    return _finish(linspace_values(start, end, steps, d), requires_grad, device)
 
 
 def eye(n: int | None = None, m: int | None = _REQUIRED, *, dtype=None, device=None,
