@@ -318,6 +318,10 @@ def _dims(fn, name: str, method: bool):
         if "axis" in kwargs and not rest and param not in kwargs and name != "flip":
             kwargs = dict(kwargs)  # NumPy's name: PyTorch takes x.sum(axis=1) as dim=1
             kwargs[param] = kwargs.pop("axis")
+        if "keepdims" in kwargs and "keepdim" not in kwargs and name not in NO_KEEPDIM \
+                and name != "count_nonzero":
+            kwargs = dict(kwargs)  # NumPy's name too: x.sum(1, keepdims=True)
+            kwargs["keepdim"] = kwargs.pop("keepdims")
         if name in ("var", "std"):  # (one check of all their arguments)
             error = var_signature_error(name, args[method:], kwargs, method, given)
             if error is not None:

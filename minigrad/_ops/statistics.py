@@ -197,6 +197,8 @@ std = _var_like("std", StdBackward0, True)
 
 def _with_mean(name, node_cls, take_sqrt):
     def op(*args, **kwargs):
+        if "keepdims" in kwargs and "keepdim" not in kwargs:  # NumPy's name, as PyTorch takes it
+            kwargs["keepdim"] = kwargs.pop("keepdims")
         error = var_signature_error(name, args, kwargs, False)
         if error is not None:
             raise error
