@@ -52,6 +52,7 @@ from ._dtype import (
     uint64,
 )
 from ._info import finfo, iinfo
+from ._inplace_functions import functions as _inplace_functions
 from ._legacy_types import *  # noqa: F401,F403
 from ._legacy_types import __all__ as _legacy_types_all
 from ._ops import binary_more as _binary_more
@@ -211,5 +212,9 @@ def detach(input: Tensor) -> Tensor:
     return input.detach()
 
 
+# torch.sin_(x), torch.zero_(x)...: the in-place methods as functions
+globals().update({k: v for k, v in _inplace_functions().items()
+                 if k not in globals() or k == "relu_"})
+__all__ += [k for k in _inplace_functions() if k not in __all__]
 _check_functions(globals())  # PyTorch's TypeError for an operand that is no tensor or number
 _derivatives.document_nodes()  # every node class's docstring from its rule in derivatives.py
