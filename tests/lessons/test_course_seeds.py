@@ -7,6 +7,10 @@ to the lesson cell that teaches (or corrects) it: a lesson number and a piece of
 appear in one cell of that lesson's source (a code cell, or the English text of a Markdown
 cell; the Chinese cell is its pair). No row may be empty, no seed block may be left out, and
 every cell named must exist in the built English and Chinese notebooks.
+
+The seeds' claims that are wrong, outdated or left unexplained have their own table, in the
+teacher's kit (``docs/teachers/{en,zh}/seed-claims.md``): the tests at the end of this file
+read it and check that every row is still there and that its lesson cell still shows the point.
 """
 
 from __future__ import annotations
