@@ -134,7 +134,9 @@ def check_rule(rec) -> list:
 
 # ---------------------------------------------------------------- contributions
 def contribution_lines(rec, describe, lang) -> list[str]:
-    """Each gradient that arrived (from which node, along which edge) and, at a fork, the sum."""
+    """Each gradient that arrived (from which node, along which edge) and, at a fork, their
+    sum: gradients summed where paths meet, in the node's input buffer before it runs (not
+    ``.grad`` accumulation, which only an ``AccumulateGrad`` step speaks of)."""
     lines = []
     several = len(rec.contribs) > 1
     for nr, entry in enumerate(rec.contribs):
@@ -197,7 +199,8 @@ def accumulate_block(rec, lang) -> tuple[list, dict]:
         acc["tables"] = None
     lines = [t("acc.grad_in", lang, value=acc["incoming"]),
              t("acc.before", lang, name=name, value=acc["grad_before"]),
-             t("acc.after", lang, name=name, value=acc["grad_after"])]
+             t("acc.after", lang, name=name, value=acc["grad_after"]),
+             t("acc.rule", lang, name=name)]
     return lines, acc
 
 

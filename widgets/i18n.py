@@ -52,7 +52,7 @@ EN: dict[str, str] = {
     "rule.where": "where {values}",
     "contrib.start": "the gradient backward() starts with",
     "contrib.from": "from {node}, edge {edge}",
-    "contrib.sum": "sum of the {n} (gradient accumulation) =",
+    "contrib.sum": "summed where the {n} paths meet (before this node runs) =",
     "contrib.more": "… and {n} more",
     "acc.same": "variable is {name} ✓",
     "acc.different": "variable is not {name} ✗",
@@ -61,6 +61,8 @@ EN: dict[str, str] = {
     "acc.grad_in": "grad in: {value}",
     "acc.before": "{name}.grad before: {value}",
     "acc.after": "{name}.grad after:  {value}",
+    "acc.rule": "gradient accumulation: {name}.grad adds what arrives to what it holds, so it "
+                "adds up across backward() calls",
     "flag.nonfinite": "This node sent a NaN or inf gradient although every gradient it "
                       "received was finite: the problem starts here.",
     "check.ok": "your backward agrees with the forward's numerical VJP ✓",
@@ -183,7 +185,7 @@ ZH: dict[str, str] = {
     "rule.where": "其中 {values}",
     "contrib.start": "backward() 的起始梯度",
     "contrib.from": "来自 {node}，第 {edge} 条边",
-    "contrib.sum": "{n} 个梯度相加（梯度累加）=",
+    "contrib.sum": "多路径梯度相加：{n} 份梯度在本节点运行前求和 =",
     "contrib.more": "… 另外还有 {n} 个",
     "acc.same": "variable 就是 {name} ✓",
     "acc.different": "variable 不是 {name} ✗",
@@ -192,6 +194,7 @@ ZH: dict[str, str] = {
     "acc.grad_in": "流入的梯度：{value}",
     "acc.before": "{name}.grad 之前：{value}",
     "acc.after": "{name}.grad 之后：{value}",
+    "acc.rule": "梯度累加：{name}.grad 把流入的梯度加到原有的值上，所以多次 backward() 会不断累加",
     "flag.nonfinite": "这个节点收到的梯度都是有限值，传出的梯度却含有 NaN 或 inf："
                       "问题就从这里开始。",
     "check.ok": "你的 backward 与前向计算的数值 VJP 一致 ✓",

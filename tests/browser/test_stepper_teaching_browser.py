@@ -67,7 +67,8 @@ def test_step_shows_the_chain_rule_with_numbers_and_the_sum_at_a_fork(notebook):
     expect(rule).to_contain_text("grad_a = grad * b = [ 6., 16.] * [3., 4.] = [18., 64.]")
     contrib = fork.locator(".mg-section-contrib")
     expect(contrib).to_contain_text("[3., 8.]  ← from MulBackward0, edge 1")
-    expect(contrib).to_contain_text("sum of the 2 (gradient accumulation) = [ 6., 16.]")
+    expect(contrib).to_contain_text(
+        "summed where the 2 paths meet (before this node runs) = [ 6., 16.]")
     notebook.screenshot("stepper-chain-rule.png", fork)
     snap = widget(notebook, SNAP)  # a snapshot of step 1 keeps showing step 1, without buttons
     expect(snap.locator(".mg-counter")).to_have_text("step 1 / 6")

@@ -7,6 +7,10 @@ to the lesson cell that teaches (or corrects) it: a lesson number and a piece of
 appear in one cell of that lesson's source (a code cell, or the English text of a Markdown
 cell; the Chinese cell is its pair). No row may be empty, no seed block may be left out, and
 every cell named must exist in the built English and Chinese notebooks.
+
+The seeds' claims that are wrong, outdated or left unexplained have their own table, in the
+teacher's kit (``docs/teachers/{en,zh}/seed-claims.md``): the tests at the end of this file
+read it and check that every row is still there and that its lesson cell still shows the point.
 """
 
 from __future__ import annotations
@@ -194,3 +198,107 @@ def test_the_lesson_cell_named_in_the_table_teaches_the_row(row):
 def test_the_table_can_fail_on_a_cell_no_lesson_has():
     with pytest.raises(AssertionError, match="no cell contains"):
         _cell_of(1, "this text is in no lesson")
+
+
+# --------------------------------------------------------------------------- the seeds' claims
+# The teacher's kit names every wrong, outdated or unexplained claim of the seeds in a table
+# (docs/teachers/{en,zh}/seed-claims.md): the claim, the truth, and a lesson cell that shows it
+# running. Each row names the lesson, a piece of code found in that cell, and a piece of text
+# its stored output contains. The ids below are the rows the table must keep (with a word the
+# seed's claim must contain), so that no row can be dropped or quietly replaced.
+CLAIMS_REQUIRED: dict[str, str] = {
+    "S01": "requires_grad_()",        # defaults to True, not False
+    "S02": "gradient参数为None",       # None only for a scalar output
+    "S03": "retain_graph参数为False",  # None: the value of create_graph
+    "S04": "标签",                    # the scalar is the loss, not the label
+    "S05": "雅可比行列",               # 矩阵, and functional.jacobian exists
+    "S06": "0.41",                    # Variable deprecated in 0.4.0
+    "S07": "Function使用autograd",     # forward runs without recording
+    "S08": "detach",                  # returns a new tensor; the original stays
+    "S09": "tuple of tuple",          # input_nr
+    "S10": "forward返回值的个数",       # one gradient per forward output
+    "S11": "非循环图",                 # the graph is acyclic
+    "S12": "torch.Tensor()",          # torch.tensor vs torch.Tensor
+    "S13": "递归",                    # backward is not recursive
+    "S14": "no_grad",                 # backward after no_grad raises
+    "S15": "set_grad_enabled(True)",  # z.backward() on a 5 x 5 z raises
+    "S16": "__init__",                # never instantiated
+    "S17": "return grad_output, None",  # the missing constant
+    "S18": "手动创建",                 # every tensor not requiring grad is a leaf
+    "S19": "requires_grad都是True",    # requires_grad does not always spread
+    "S20": "所有操作",                 # not every op has a gradient
+    "S21": "AccumulateGrad",          # paths also end at None
+    "S22": "保存到",                   # .grad is added to
+    "S23": "a和b",                    # names from another example
+    "S24": "grad_fn",                 # the backward node, not the forward function
+    "S25": "临时",                    # set_grad_enabled as a call is not temporary
+    "S26": "t.ones(1)",               # t never imported
+    "S27": "torch.Function",          # torch.autograd.Function
+    "S28": "积累到 .grad",             # only leaves keep .grad
+}
+_ROW = re.compile(r"^\| (S\d\d) \| ([^|]*) \| (.*) \| (\w+) \| .* \| (\d+) \| `([^`]+)` \| `([^`]+)` \|$")
+
+
+def _claim_rows(lang: str) -> dict[str, tuple[str, int, str, str]]:
+    """id -> (the seed's claim, lesson, the cell's code, what its output shows)."""
+    path = REPO / "docs" / "teachers" / lang / "seed-claims.md"
+    rows = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("| S"):
+            match = _ROW.match(line)
+            assert match, f"{path.name}: a row the test cannot read: {line[:60]}"
+            key, _, said, _, lesson, code, shows = match.groups()
+            assert key not in rows, f"{path.name}: {key} twice"
+            rows[key] = (said, int(lesson), code, shows)
+    return rows
+
+
+def _output_text(cell) -> str:
+    parts = []
+    for out in cell.get("outputs", []):
+        parts.append(out.get("text", ""))
+        parts.append(out.get("data", {}).get("text/plain", ""))
+        parts.append(f"{out.get('ename', '')}: {out.get('evalue', '')}")
+    return "\n".join(parts)
+
+
+def _claim_shown(lang: str, lesson: int, code: str, shows: str) -> None:
+    """The first code cell of the lesson (solutions notebook) containing ``code`` exists and
+    its stored output contains ``shows``."""
+    sources = [s for s in build.sources() if s.stem.startswith(f"{lesson:02d}_")]
+    assert sources, f"lesson {lesson} has no source"
+    nb = nbformat.read(NOTEBOOKS / lang / "solutions" / f"{sources[0].stem}.ipynb", as_version=4)
+    cell = next((c for c in nb.cells if c.cell_type == "code" and code in c.source), None)
+    assert cell is not None, f"{lang} lesson {lesson}: no code cell contains {code!r}"
+    assert shows in _output_text(cell), (
+        f"{lang} lesson {lesson}: the cell with {code!r} does not show {shows!r}")
+
+
+def test_the_seed_claims_table_keeps_every_row_in_both_languages():
+    for lang in build.LANGS:
+        rows = _claim_rows(lang)
+        assert sorted(rows) == sorted(CLAIMS_REQUIRED), lang
+        for key, word in CLAIMS_REQUIRED.items():
+            assert word in rows[key][0], f"{lang} {key}: the seed's claim should quote {word!r}"
+    en, zh = _claim_rows("en"), _claim_rows("zh")
+    assert {k: v[1:3] for k, v in en.items()} == {k: v[1:3] for k, v in zh.items()}
+
+
+@pytest.mark.parametrize("key", sorted(CLAIMS_REQUIRED))
+@pytest.mark.parametrize("lang", build.LANGS)
+def test_each_seed_claim_is_shown_running_in_its_lesson_cell(lang, key):
+    _, lesson, code, shows = _claim_rows(lang)[key]
+    _claim_shown(lang, lesson, code, shows)
+
+
+def test_the_seed_claims_check_fails_on_a_missing_cell_or_a_wrong_output():
+    with pytest.raises(AssertionError, match="no code cell contains"):
+        _claim_shown("en", 2, "this code is in no cell", "True")
+    with pytest.raises(AssertionError, match="does not show"):
+        _claim_shown("en", 6, "e.requires_grad_()", "requires_grad is False")
+
+
+def test_the_kit_links_the_seed_claims_table():
+    for lang in build.LANGS:
+        index = (REPO / "docs" / "teachers" / lang / "index.md").read_text(encoding="utf-8")
+        assert "(seed-claims.md)" in index, lang

@@ -9,6 +9,7 @@ import pytest
 from helpers import custom_functions
 from hypothesis import given
 from minigrad_widgets import BackwardStepper
+from minigrad_widgets.text import panel_text
 from widget_programs import programs, run_program, stepper_at_a_product
 
 import minigrad as mg
@@ -61,7 +62,7 @@ def test_a_fork_lists_each_contribution_and_their_sum():
     stepper.run()
     lines = _section(stepper, "contrib")["lines"]
     assert lines == ["2.  ← from MulBackward0, edge 0", "2.  ← from MulBackward0, edge 0",
-                     "sum of the 2 (gradient accumulation) = 4."]
+                     "summed where the 2 paths meet (before this node runs) = 4."]
     assert stepper.panel["accumulate"]["equation"] == "x.grad: None + 4. = 4."
 
 
@@ -78,7 +79,50 @@ def test_the_panel_lists_every_contribution_at_every_fork(program):
         for entry, g in zip(rec.contribs, rec.grads_in):
             if len(entry) > 1:
                 np.testing.assert_allclose(sum(c[2] for c in entry), g)
-                assert any(line.startswith("sum of the") for line in lines)
+                assert any(line.startswith("summed where the") for line in lines)
+
+
+# Two different things, never one name: gradients summed where paths meet (one backward
+# pass, in a node's input buffer) and .grad accumulating across passes (AccumulateGrad only).
+_FORK_WORDS = {"en": ("summed where the 2 paths meet", "accumulat"),
+               "zh": ("多路径梯度相加", "梯度累加")}
+
+
+def _fork_program(lib):
+    x = lib.tensor([1., 2.], requires_grad=True)
+    h = x * 3                       # h feeds both factors of h * h: a fork at MulBackward0
+    return x, (h * h).sum()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lib", ["minigrad", "torch"])
+def test_at_a_fork_the_panel_says_summed_where_paths_meet_not_accumulation(lang, lib, request):
+    L = request.getfixturevalue("torch") if lib == "torch" else mg
+    x, loss = _fork_program(L)
+    stepper = BackwardStepper(loss, names={"x": x}, lang=lang)
+    stepper.step()                  # SumBackward0
+    stepper.step()                  # MulBackward0 of h * h
+    stepper.step()                  # MulBackward0 of x * 3: two gradients meet here
+    rec = stepper._log.records[2]
+    assert rec.acc is None and len(rec.contribs[0]) == 2
+    text = "\n".join(panel_text(stepper.panel))
+    summed, accumulation = _FORK_WORDS[lang]
+    assert summed in text
+    assert accumulation not in text.replace("AccumulateGrad", "")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_only_an_accumulate_grad_step_speaks_of_accumulation(lang):
+    x, loss = _fork_program(mg)
+    stepper = BackwardStepper(loss, names={"x": x}, lang=lang)
+    _, accumulation = _FORK_WORDS[lang]
+    spoken = []
+    while stepper.step_index < stepper.total_steps:
+        stepper.step()
+        text = "\n".join(panel_text(stepper.panel)).replace("AccumulateGrad", "")
+        spoken.append((stepper.panel["title"], accumulation in text))
+    assert [said for _, said in spoken] == [False, False, False, True], spoken
+    assert "AccumulateGrad" in spoken[-1][0]
 
 
 def test_pytorch_graphs_get_the_same_rules_and_contributions(torch):
@@ -91,7 +135,7 @@ def test_pytorch_graphs_get_the_same_rules_and_contributions(torch):
     stepper.step()
     assert _section(stepper, "contrib")["lines"] == [
         "[1., 2.]  ← from MulBackward0, edge 0", "[1., 2.]  ← from MulBackward0, edge 1",
-        "sum of the 2 (gradient accumulation) = [2., 4.]"]
+        "summed where the 2 paths meet (before this node runs) = [2., 4.]"]
 
 
 # ---------------------------------------------------------------- breakpoints
@@ -294,7 +338,8 @@ def test_a_leaf_used_many_times_lists_the_first_contributions_and_counts_the_res
     stepper.run()
     lines = _section(stepper, "contrib")["lines"]
     assert sum("←" in line for line in lines) == 12
-    assert lines[-2:] == ["… and 8 more", "sum of the 20 (gradient accumulation) = 40."]
+    assert lines[-2:] == ["… and 8 more",
+                          "summed where the 20 paths meet (before this node runs) = 40."]
 
 
 def _contributions(stepper):

@@ -66,12 +66,14 @@ def test_stepper_text_lists_the_steps_and_the_panel():
         "  grad in: 4.",
         "  x.grad before: None",
         "  x.grad after:  4.",
+        "  gradient accumulation: x.grad adds what arrives to what it holds, so it adds up "
+        "across backward() calls",
         "  x.grad: None + 4. = 4.",
         "  variable is x ✓",
         "  Gradients that arrived:",
         "    2.  ← from MulBackward0, edge 0",
         "    2.  ← from MulBackward0, edge 1",
-        "    sum of the 2 (gradient accumulation) = 4.",
+        "    summed where the 2 paths meet (before this node runs) = 4.",
     ])
 
 

@@ -31,9 +31,10 @@ def grad(answer):
 
 
 @exercise("L1.step",
-          hint=Text(en="Look at the printed slopes again: the exact value is 6. "
-                       "A tiny h loses the digits to rounding.",
-                    zh="再看一遍打印出的斜率：精确值是 6。h 太小时，有效数字都被舍入误差吃掉了。"),
-          wrong=[1e-12, 1e-6])
+          hint=Text(en="Look at the printed slopes again: the exact value is 27. "
+                       "A large h is off by h²; a tiny h loses the digits to rounding.",
+                    zh="再看一遍打印出的斜率：精确值是 27。h 太大会多出 h²；"
+                       "h 太小时，有效数字都被舍入误差吃掉了。"),
+          wrong=[1.0, 1e-1, 1e-3, 1e-4, 1e-6])
 def step(answer):
     return number(answer) == 1e-2
