@@ -24,6 +24,7 @@ class Embedding(Module):
 
     Rows start standard normal; the ``padding_idx`` row starts at zero and gets no gradient.
     """
+    _torch_module = "torch.nn.modules.sparse"  # (the file PyTorch defines it in)
 
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx=None, max_norm=None,
                  norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False,
@@ -62,6 +63,7 @@ class Embedding(Module):
 
 class LayerNorm(Module):
     """Normalise over the last dimensions (``normalized_shape``), then scale and shift."""
+    _torch_module = "torch.nn.modules.normalization"  # (the file PyTorch defines it in)
 
     def __init__(self, normalized_shape, eps: float = 1e-5, elementwise_affine: bool = True,
                  bias: bool = True, device=None, dtype=None) -> None:
@@ -85,6 +87,7 @@ class LayerNorm(Module):
 
 
 class _BatchNorm(Module):
+    _torch_module = "torch.nn.modules.batchnorm"  # (the file PyTorch defines it in)
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
                  affine: bool = True, track_running_stats: bool = True, device=None,
                  dtype=None) -> None:
@@ -126,6 +129,7 @@ class _BatchNorm(Module):
 
 class BatchNorm1d(_BatchNorm):
     """Batch normalisation of (N, C) or (N, C, L) inputs, per channel C."""
+    _torch_module = "torch.nn.modules.batchnorm"  # (the file PyTorch defines it in)
 
     def _check_input_dim(self, input) -> None:
         if input.dim() not in (2, 3):
@@ -134,6 +138,7 @@ class BatchNorm1d(_BatchNorm):
 
 class BatchNorm2d(_BatchNorm):
     """Batch normalisation of (N, C, H, W) inputs, per channel C."""
+    _torch_module = "torch.nn.modules.batchnorm"  # (the file PyTorch defines it in)
 
     def _check_input_dim(self, input) -> None:
         if input.dim() != 4:
@@ -142,6 +147,7 @@ class BatchNorm2d(_BatchNorm):
 
 class BCELoss(_WeightedLoss):
     """Binary cross-entropy of probabilities against targets in [0, 1]."""
+    _torch_module = "torch.nn.modules.loss"  # (the file PyTorch defines it in)
 
     def forward(self, input, target):
         return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
@@ -149,6 +155,7 @@ class BCELoss(_WeightedLoss):
 
 class BCEWithLogitsLoss(_Loss):
     """Binary cross-entropy of logits (a sigmoid inside, computed stably)."""
+    _torch_module = "torch.nn.modules.loss"  # (the file PyTorch defines it in)
 
     def __init__(self, weight=None, size_average=None, reduce=None, reduction: str = "mean",
                  pos_weight=None) -> None:
@@ -164,6 +171,7 @@ class BCEWithLogitsLoss(_Loss):
 
 class HuberLoss(_Loss):
     """Squared error below ``delta``, absolute error (times delta) beyond."""
+    _torch_module = "torch.nn.modules.loss"  # (the file PyTorch defines it in)
 
     def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
         super().__init__(reduction=reduction)
@@ -175,6 +183,7 @@ class HuberLoss(_Loss):
 
 class SmoothL1Loss(_Loss):
     """Squared error (divided by ``beta``) below ``beta``, absolute error beyond."""
+    _torch_module = "torch.nn.modules.loss"  # (the file PyTorch defines it in)
 
     def __init__(self, size_average=None, reduce=None, reduction: str = "mean",
                  beta: float = 1.0) -> None:
@@ -187,6 +196,7 @@ class SmoothL1Loss(_Loss):
 
 class L1Loss(_Loss):
     """Mean absolute error."""
+    _torch_module = "torch.nn.modules.loss"  # (the file PyTorch defines it in)
 
     def forward(self, input, target):
         return F.l1_loss(input, target, reduction=self.reduction)
