@@ -24,7 +24,7 @@ from .gradients import GradientLabels
 from .graph_model import build_graph, outputs_of
 from .i18n import t
 from .names import resolve_names
-from .predict import Score, judge, resolve, senders_of
+from .predict import Score, judge, resolve, same_node, senders_of
 from .reduce import limit_graph
 from .stepper_view import StepperView
 from .stepping import EngineSource, StepLog, Watch, record_torch
@@ -279,10 +279,19 @@ class BackwardStepper(StepperView):
                  "nodes": ", ".join(self._describe(n) for n in values.get("nodes", ()))}
         message = t(key, self._lang, **words)
         if right:
-            self._forward()
+            self._run_to(guess if key == "predict.tie" else expected)
         self._feedback = (self._log.position, right, message)
         self._sync()
         return message
+
+    def _run_to(self, node) -> None:
+        """Run the next step and, after a tie between ready leaves, the engine's next steps
+        until ``node`` has run (each a ready leaf too, so each counts as predicted right)."""
+        rec = self._forward()
+        while rec is not None and not same_node(rec.node, node) and self._next_node() is not None:
+            self._score[0] += 1
+            self._score[1] += 1
+            rec = self._forward()
 
     def _on_msg(self, _widget, content, _buffers) -> None:
         if self.frozen or not isinstance(content, dict):
