@@ -15,19 +15,19 @@ Each lesson defines its exercises in its own module, ``_course/exercises/lNN.py`
 >>> set_language("en")
 >>> check("L0.demo", ...)
 ✏️ L0.demo: not answered yet. Replace the ... with your answer, then run this cell again.
->>> check("L0.demo", 41)
-❌ L0.demo: think again. 41 is one short.
+>>> check("L0.demo", 44)
+❌ L0.demo: think again. 44 is one short.
 >>> check("L0.demo", 40)
-❌ L0.demo: think again. Hint 1 of 2: what is six times seven?
+❌ L0.demo: think again. Hint 1 of 2: what is five times nine?
 >>> check("L0.demo", 40)
-❌ L0.demo: think again. Hint 2 of 2: 6 × 7 = 6 + 6 + 6 + 6 + 6 + 6 + 6. Still stuck? check("L0.demo", answer, show=True) shows the solution.
->>> check("L0.demo", "42")
+❌ L0.demo: think again. Hint 2 of 2: 5 × 9 = ... Still stuck? check(...) shows the solution.
+>>> check("L0.demo", "45")
 ✅ L0.demo: right!
 >>> check("L0.demo", [4, 2])
-❌ L0.demo: that is not an answer of the right kind. Give one number (such as 3, 0.5 or "1e-2"), or a tensor holding one.
+❌ L0.demo: that is not an answer of the right kind. Give one number (such as ...
 >>> set_language("zh")
->>> check("L0.demo", 41)
-❌ L0.demo：再想想。41 差了一点。
+>>> check("L0.demo", 44)
+❌ L0.demo：再想想。44 差了一点。
 >>> set_language("en")
 """
 

@@ -3,7 +3,7 @@
 An answer may be a Python number or list, a string of a number, a NumPy array, a minigrad
 tensor or a real PyTorch tensor (the lessons also run on PyTorch), so nothing here imports
 either library. One rule for every exercise whose answer is a number: an ``int`` or
-``float``, a string of one (``"3"``, ``"1e-2"``), or a tensor or array holding one number
+``float``, a string of one (``"7"``, ``"1e-3"``), or a tensor or array holding one number
 (a 0-d tensor) are all read the same way; ``True`` and ``False`` are not numbers here.
 
 The expected answers are not stored: an exercise keeps the SHA-256 of a canonical form of
@@ -11,10 +11,10 @@ its answer (the values rounded to a few significant digits, with the exercise id
 so that opening ``_course/`` does not give the solution away. :meth:`Expected.of` makes
 the line to paste into an exercise module:
 
->>> Number.of("L0.demo", 42, digits=4)
-'Number("538d4948cac2acfd95990311", digits=4)'
->>> expect = Number("538d4948cac2acfd95990311", digits=4)
->>> [expect.matches("L0.demo", a) for a in (42, "42", 42.0001, "41", " 4.2e1 ")]
+>>> Number.of("L0.demo", 45, digits=4)
+'Number("cc0f01c18a28f971df9666c8", digits=4)'
+>>> expect = Number("cc0f01c18a28f971df9666c8", digits=4)
+>>> [expect.matches("L0.demo", a) for a in (45, "45", 45.0001, "44", " 4.5e1 ")]
 [True, True, True, False, True]
 """
 
@@ -31,8 +31,8 @@ from .registry import Text
 __all__ = ["Unreadable", "is_tensor", "array", "number", "close", "node_names",
            "fingerprint", "Expected", "Number", "Values", "Word", "Names", "Choice", "Flags"]
 
-ONE_NUMBER = Text(en="Give one number (such as 3, 0.5 or \"1e-2\"), or a tensor holding one.",
-                  zh="请给出一个数（例如 3、0.5 或 \"1e-2\"），或者只含一个数的张量。")
+ONE_NUMBER = Text(en="Give one number (such as 7, 0.5 or \"2.5e-3\"), or a tensor holding one.",
+                  zh="请给出一个数（例如 7、0.5 或 \"2.5e-3\"），或者只含一个数的张量。")
 NUMBERS = Text(en="Give numbers: a list such as [1.0, 2.0], or a tensor.",
                zh="请给出一组数：例如列表 [1.0, 2.0]，或者一个张量。")
 A_WORD = Text(en="Give a name as a string, such as \"AddBackward0\".",

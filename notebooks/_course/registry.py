@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -55,6 +56,7 @@ class Exercise:
     expect: object = None                   # an answers.Expected, or None with a judge
     judge: Callable[[object], bool | Text] | None = None
     right: Text | None = None
+    module: str = ""                        # where it is defined: _course.exercises.lNN
     misses: int = field(default=0, compare=False)  # wrong answers given a hint, this session
 
     def wrong_answers(self) -> list[tuple[object, Text]]:
@@ -87,11 +89,14 @@ def exercise(exercise_id: str, *, hints, wrong, right: Text | None = None, expec
     """Registers an exercise: at once if ``expect`` is given, else the decorated judge."""
     hints, wrong = _checked(exercise_id, hints, wrong, right)
     if expect is not None:
-        EXERCISES[exercise_id] = Exercise(exercise_id, hints, wrong, expect=expect, right=right)
+        module = sys._getframe(1).f_globals.get("__name__", "")
+        EXERCISES[exercise_id] = Exercise(exercise_id, hints, wrong, expect=expect, right=right,
+                                          module=module)
         return EXERCISES[exercise_id]
 
     def register(judge):
-        EXERCISES[exercise_id] = Exercise(exercise_id, hints, wrong, judge=judge, right=right)
+        EXERCISES[exercise_id] = Exercise(exercise_id, hints, wrong, judge=judge, right=right,
+                                          module=judge.__module__)
         return judge
 
     return register

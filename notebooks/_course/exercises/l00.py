@@ -5,8 +5,7 @@ from __future__ import annotations
 from ..answers import Number
 from ..registry import Text, exercise
 
-exercise("L0.demo", expect=Number("538d4948cac2acfd95990311", digits=4),
-         hints=[Text(en="what is six times seven?", zh="六乘以七是多少？"),
-                Text(en="6 × 7 = 6 + 6 + 6 + 6 + 6 + 6 + 6.",
-                     zh="6 × 7 = 6 + 6 + 6 + 6 + 6 + 6 + 6。")],
-         wrong=[(41, Text(en="41 is one short.", zh="41 差了一点。"))])
+exercise("L0.demo", expect=Number("cc0f01c18a28f971df9666c8", digits=4),
+         hints=[Text(en="what is five times nine?", zh="五乘以九是多少？"),
+                Text(en="5 × 9 = 9 + 9 + 9 + 9 + 9.", zh="5 × 9 = 9 + 9 + 9 + 9 + 9。")],
+         wrong=[(44, Text(en="44 is one short.", zh="44 差了一点。"))])

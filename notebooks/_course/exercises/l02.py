@@ -10,9 +10,11 @@ exercise(
     hints=[Text(en="A leaf is not the result of an operation that autograd recorded.",
                 zh="叶子节点不是 autograd 记录下来的某个运算的结果。"),
            Text(en="Print each tensor's is_leaf (or look for grad_fn None): "
-                   "[n for n, t in {\"a\": a, \"b\": b, \"c\": c, \"d\": d}.items() if t.is_leaf].",
+                   "[n for n, t in {\"a\": a, \"b\": b, \"c\": c, \"d\": d}.items() "
+                   "if t.is_leaf].",
                 zh="打印每个张量的 is_leaf（或者找 grad_fn 为 None 的）："
-                   "[n for n, t in {\"a\": a, \"b\": b, \"c\": c, \"d\": d}.items() if t.is_leaf]。")],
+                   "[n for n, t in {\"a\": a, \"b\": b, \"c\": c, \"d\": d}.items() "
+                   "if t.is_leaf]。")],
     wrong=[(["a", "b", "c", "d"], Text(en="Not every tensor is a leaf: a result of an operation "
                                           "that was recorded has a grad_fn.",
                                        zh="不是每个张量都是叶子节点：被记录下来的运算结果有 "

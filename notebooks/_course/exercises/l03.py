@@ -29,10 +29,6 @@ NOT_A_QUIZ = Text(en="Answer with the quiz stepper itself: answer = quiz2.",
 NOT_FINISHED = Text(en="The quiz is not finished yet: predict every step until backward() is "
                        "done.",
                     zh="测验还没完成：预测每一步，直到 backward() 结束。")
-MISSED = Text(en="The quiz is done, but not every first guess was right. The panel said why "
-                 "for each wrong one; run the quiz cell again and retry.",
-              zh="测验已完成，但并不是每一步的第一次猜测都对。每次猜错时面板都说明了原因；"
-                 "重新运行测验单元格再试一次。")
 
 
 def _quiz(order):
@@ -58,16 +54,15 @@ def _quiz(order):
                    "either order counts. Run the quiz cell again and retry.",
                 zh="在已就绪的节点中，梯度已到齐的叶子节点最先运行，其次是前向计算时最后创建的节点；"
                    "两个同时就绪的叶子节点谁先谁后都算对。重新运行测验单元格再试一次。")],
-    wrong=[(lambda: _quiz(["MulBackward0", "AddBackward0", "MulBackward0", "b", "a"]), MISSED),
-           (lambda: _quiz(["AddBackward0"]), NOT_FINISHED),
-           (["AddBackward0", "MulBackward0", "b", "a"], NOT_A_QUIZ)])
+    wrong=[(lambda: _quiz(["AddBackward0"]), NOT_FINISHED),
+           (["MulBackward0", "AddBackward0", "a", "b"], NOT_A_QUIZ)])
 def order(answer):
     if not hasattr(answer, "score"):
         return NOT_A_QUIZ
     if answer.step_index < answer.total_steps:
         return NOT_FINISHED
-    right, asked = answer.score
-    return True if asked == answer.total_steps and right == asked else MISSED
+    right, asked = answer.score  # finished with a wrong first guess: the next hint
+    return asked == answer.total_steps and right == asked
 
 
 exercise(
