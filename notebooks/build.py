@@ -325,8 +325,8 @@ Where Jupyter is already there (JupyterHub, Colab, VS Code), only what the lesso
 
     pip install --no-index --find-links wheelhouse 'minigrad-autograd[course]'
 
-minigrad-autograd 还没有发布到 PyPI；`pip install minigrad` 装的是另一个无关的项目。
-minigrad-autograd is not on PyPI yet; `pip install minigrad` installs an unrelated project.
+minigrad-autograd 还没有发布到 PyPI；PyPI 上名为 minigrad 的是另一个无关的项目。
+minigrad-autograd is not on PyPI yet; the project named minigrad on PyPI is unrelated.
 
 ## 打开 / open
 
