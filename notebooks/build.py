@@ -234,8 +234,9 @@ def index_notebook(links_to_solutions: bool = True):
     head = "| | 中文 | English |" + (" 参考答案 / solutions |" if links_to_solutions else "")
     rule = "|---|---|---|" + ("---|" if links_to_solutions else "")
     text = ("# minigrad：自动求导课程 · a course in automatic differentiation\n\n"
-            "每一课约 15 分钟，从上到下依次运行即可；练习会自动检查你的答案。\n"
-            "Each lesson takes about 15 minutes: run it top to bottom; the exercises check "
+            "每一课 15～45 分钟（开头写有实测用时），从上到下依次运行即可；练习会自动检查你的答案。\n"
+            "Each lesson takes 15 to 40 minutes (its opening says how long, measured): run it "
+            "top to bottom; the exercises check "
             "your answers themselves.\n\n" + "\n".join([head, rule, *rows]))
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(text)])
     nb.cells[0].id = "index"
@@ -244,10 +245,11 @@ def index_notebook(links_to_solutions: bool = True):
 
 
 LANGUAGE_INDEX = {
-    "en": ("# minigrad: a course in automatic differentiation\n\nEach lesson takes about 15 "
-           "minutes: run it top to bottom; the exercises check your answers themselves.\n\n"),
-    "zh": ("# minigrad：自动求导课程\n\n每一课约 15 分钟，从上到下依次运行即可；练习会自动"
-           "检查你的答案。\n\n"),
+    "en": ("# minigrad: a course in automatic differentiation\n\nEach lesson takes 15 to 40 "
+           "minutes (its opening says how long, measured): run it top to bottom; the exercises "
+           "check your answers themselves.\n\n"),
+    "zh": ("# minigrad：自动求导课程\n\n每一课 15～45 分钟（开头写有实测用时），从上到下依次运行"
+           "即可；练习会自动检查你的答案。\n\n"),
 }
 SOLUTIONS_WORD = {"en": "solutions", "zh": "参考答案"}
 

@@ -306,3 +306,34 @@ def test_the_handout_says_no_solutions_when_asked_to_show_one(handout):
         out = subprocess.run([sys.executable, "-c", probe], cwd=handout / lang, text=True,
                              capture_output=True, check=True).stdout
         assert words in out and "❌ L3.mul" in out, out
+
+
+# ---------------------------------------------------------------- the kit's timings
+def _kit_rows(lang: str) -> dict[int, list[str]]:
+    text = (REPO / "docs" / "teachers" / lang / "lessons.md").read_text(encoding="utf-8")
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip().strip("*") for c in line.strip("|").split("|")]
+        if len(cells) == 7 and cells[0].isdigit():
+            rows[int(cells[0])] = cells
+    return rows
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_kits_timings_follow_its_stated_rules_and_each_lesson_says_its_sum(lang):
+    """Reading, code and typing minutes are recomputed from the sources with the rules of
+    notebooks/timings.py (the machine seconds come from its nbclient run); each lesson's
+    "What you need" states the kit's sum."""
+    import timings
+
+    rows = _kit_rows(lang)
+    assert sorted(rows) == [int(s.stem[:2]) for s in build.sources()]
+    said = re.compile(r"About (\d+) minutes\." if lang == "en" else r"大约 (\d+) 分钟。")
+    for source in build.sources():
+        row = rows[int(source.stem[:2])]
+        reading, code, typing = timings.learner_minutes(source, lang)
+        assert [round(reading), round(code), round(typing)] == [int(c) for c in row[2:5]], row
+        seconds = int(re.match(r"\d+", row[1]).group())
+        assert int(row[5]) == round(reading + code + typing + seconds / 60), row
+        opening = next(b.text for b in build.parse(source) if b.kind == lang)
+        assert said.findall(opening) == [row[5]], (source.stem, said.findall(opening))
