@@ -278,17 +278,22 @@ class BackwardStepper(StepperView):
         words = {"guess": self._describe(guess), "expected": self._describe(expected),
                  "nodes": ", ".join(self._describe(n) for n in values.get("nodes", ()))}
         message = t(key, self._lang, **words)
-        if right:
-            self._run_to(guess if key == "predict.tie" else expected)
+        if right and key == "predict.tie":
+            self._run_to(guess)
+        elif right:
+            self._forward()
         self._feedback = (self._log.position, right, message)
         self._sync()
         return message
 
-    def _run_to(self, node) -> None:
-        """Run the next step and, after a tie between ready leaves, the engine's next steps
-        until ``node`` has run (each a ready leaf too, so each counts as predicted right)."""
-        rec = self._forward()
-        while rec is not None and not same_node(rec.node, node) and self._next_node() is not None:
+    def _run_to(self, leaf) -> None:
+        """After a right guess of a tied ready leaf: run the engine's steps until that leaf has
+        run. Each is a ready leaf too (an AccumulateGrad makes no node ready), so each counts
+        as predicted right."""
+        rec, left = self._forward(), len(self._planned)
+        while (rec is not None and not same_node(rec.node, leaf) and left > 0
+               and is_leaf_node(self._next_node())):
+            left -= 1
             self._score[0] += 1
             self._score[1] += 1
             rec = self._forward()

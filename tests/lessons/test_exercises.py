@@ -337,3 +337,19 @@ def test_the_kits_timings_follow_its_stated_rules_and_each_lesson_says_its_sum(l
         assert int(row[5]) == round(reading + code + typing + seconds / 60), row
         opening = next(b.text for b in build.parse(source) if b.kind == lang)
         assert said.findall(opening) == [row[5]], (source.stem, said.findall(opening))
+
+
+def test_no_lesson_prints_the_exception_mode_line_and_errors_are_short():
+    """course.py sets IPython's Minimal tracebacks silently (`%xmode Minimal` printed
+    "Exception reporting mode: Minimal" at the top of lessons 4 and 7)."""
+    import nbformat
+
+    for source in build.sources():
+        assert "%xmode" not in source.read_text(encoding="utf-8"), source.name
+        for path, _, _ in build.targets(source.stem):
+            nb = nbformat.read(path, as_version=4)
+            for cell in nb.cells:
+                for output in cell.get("outputs", []):
+                    assert "Exception reporting mode" not in output.get("text", ""), path
+                    if output.output_type == "error":  # Minimal: the error's line only
+                        assert len(output.traceback) == 1, (path, output.traceback)
