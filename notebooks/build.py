@@ -234,7 +234,8 @@ def index_notebook(links_to_solutions: bool = True):
     head = "| | 中文 | English |" + (" 参考答案 / solutions |" if links_to_solutions else "")
     rule = "|---|---|---|" + ("---|" if links_to_solutions else "")
     text = ("# minigrad：自动求导课程 · a course in automatic differentiation\n\n"
-            "每一课 15～45 分钟（开头写有实测用时），从上到下依次运行即可；练习会自动检查你的答案。\n"
+            "每一课 15～45 分钟（开头写有实测用时），从上到下依次运行即可；"
+            "练习会自动检查你的答案。\n"
             "Each lesson takes 15 to 40 minutes (its opening says how long, measured): run it "
             "top to bottom; the exercises check "
             "your answers themselves.\n\n" + "\n".join([head, rule, *rows]))
