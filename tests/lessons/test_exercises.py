@@ -353,3 +353,11 @@ def test_no_lesson_prints_the_exception_mode_line_and_errors_are_short():
                     assert "Exception reporting mode" not in output.get("text", ""), path
                     if output.output_type == "error":  # Minimal: the error's line only
                         assert len(output.traceback) == 1, (path, output.traceback)
+
+
+def test_the_answer_readers_examples_hold():
+    import doctest
+
+    from _course import answers
+
+    assert doctest.testmod(answers).failed == 0
