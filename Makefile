@@ -3,7 +3,8 @@
 #   make test   run every test (unit, differential against PyTorch, notebooks, browser)
 # Each installs what it needs first: a virtual environment in .venv, the front-end bundle
 # (npm), and, where we are root (CI), Debian's chromium for the browser tests.
-# For a class (no clone, no Node.js): pip install 'minigrad-autograd[lab]' (docs/classroom/).
+# For a class (no clone, no Node.js): make wheelhouse student, then in build/student/
+#   pip install --no-index --find-links wheelhouse 'minigrad-autograd[lab]'   (or [course] on a hub)
 
 PYTHON ?= python3
 VENV   := .venv
@@ -95,7 +96,7 @@ lessons: install
 	$(BIN)/python notebooks/build.py $(L)
 
 STUDENT ?= build/student
-student: $(STAMP)
+student: $(STAMP)  # with wheelhouse/ inside if `make wheelhouse` ran first
 	$(BIN)/python notebooks/build.py --student $(STUDENT)
 
 lint: $(STAMP)

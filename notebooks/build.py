@@ -61,6 +61,13 @@ sys.path.insert(0, str(next(p for p in _here.parents if (p / "_course").is_dir()
 from _course import check, set_language  # noqa: E402
 
 set_language("{lang}")
+
+try:  # short tracebacks (the error's last line only), as %xmode Minimal, without its printout
+    from IPython import get_ipython
+
+    get_ipython().InteractiveTB.set_mode("Minimal")
+except (ImportError, AttributeError):  # plain Python: nothing to set
+    pass
 '''
 
 
@@ -227,8 +234,10 @@ def index_notebook(links_to_solutions: bool = True):
     head = "| | 中文 | English |" + (" 参考答案 / solutions |" if links_to_solutions else "")
     rule = "|---|---|---|" + ("---|" if links_to_solutions else "")
     text = ("# minigrad：自动求导课程 · a course in automatic differentiation\n\n"
-            "每一课约 15 分钟，从上到下依次运行即可；练习会自动检查你的答案。\n"
-            "Each lesson takes about 15 minutes: run it top to bottom; the exercises check "
+            "每一课 15～45 分钟（开头写有实测用时），从上到下依次运行即可；"
+            "练习会自动检查你的答案。\n"
+            "Each lesson takes 15 to 40 minutes (its opening says how long, measured): run it "
+            "top to bottom; the exercises check "
             "your answers themselves.\n\n" + "\n".join([head, rule, *rows]))
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(text)])
     nb.cells[0].id = "index"
@@ -237,10 +246,11 @@ def index_notebook(links_to_solutions: bool = True):
 
 
 LANGUAGE_INDEX = {
-    "en": ("# minigrad: a course in automatic differentiation\n\nEach lesson takes about 15 "
-           "minutes: run it top to bottom; the exercises check your answers themselves.\n\n"),
-    "zh": ("# minigrad：自动求导课程\n\n每一课约 15 分钟，从上到下依次运行即可；练习会自动"
-           "检查你的答案。\n\n"),
+    "en": ("# minigrad: a course in automatic differentiation\n\nEach lesson takes 15 to 40 "
+           "minutes (its opening says how long, measured): run it top to bottom; the exercises "
+           "check your answers themselves.\n\n"),
+    "zh": ("# minigrad：自动求导课程\n\n每一课 15～45 分钟（开头写有实测用时），从上到下依次运行"
+           "即可；练习会自动检查你的答案。\n\n"),
 }
 SOLUTIONS_WORD = {"en": "solutions", "zh": "参考答案"}
 
@@ -306,17 +316,37 @@ def write_index() -> None:
 
 STUDENT_README = """# minigrad：自动求导课程 · a course in automatic differentiation
 
-安装 / set up:  pip install 'minigrad-autograd[lab]'
-打开 / open:    jupyter lab index.ipynb   (中文: zh/index.ipynb, English: en/index.ipynb)
+## 安装 / set up
 
-每一课从上到下运行；每个练习单元格以 check(...) 结尾：把 ... 换成你的答案再运行。
+在这个文件夹里运行（wheelhouse/ 由老师用 `make wheelhouse` 准备，不需要联网）。
+Run in this folder (your teacher made wheelhouse/ with `make wheelhouse`; no internet needed):
+
+    pip install --no-index --find-links wheelhouse 'minigrad-autograd[lab]'
+
+已经有 Jupyter 的地方（JupyterHub、Colab、VS Code）只装课程需要的部分：
+Where Jupyter is already there (JupyterHub, Colab, VS Code), only what the lessons import:
+
+    pip install --no-index --find-links wheelhouse 'minigrad-autograd[course]'
+
+minigrad-autograd 还没有发布到 PyPI；PyPI 上名为 minigrad 的是另一个无关的项目。
+minigrad-autograd is not on PyPI yet; the project named minigrad on PyPI is unrelated.
+
+## 打开 / open
+
+    jupyter lab index.ipynb        (中文: zh/index.ipynb, English: en/index.ipynb)
+
+每一课从上到下运行；每个练习单元格以 check(...) 结尾：把 ... 换成你的答案再运行。答错时会给出
+提示，一次比一次具体。这份材料不含参考答案。
 Run each lesson top to bottom; each exercise cell ends with check(...): replace the ... with
-your answer and run it again.
+your answer and run it again. A wrong answer gets a hint, more specific each time. This copy
+has no solutions.
 """
 
 
 def student(dest: Path) -> None:
-    """The hand-out: lessons with the exercise cells' outputs cleared, no solutions."""
+    """The hand-out: lessons with the exercise cells' outputs cleared, no solutions (the
+    checker's ``_course/`` holds fingerprints of the answers, not the answers), and the
+    wheelhouse if one was built."""
     if dest.exists():
         shutil.rmtree(dest)
     shutil.copytree(HERE / "_course", dest / "_course",
@@ -334,6 +364,8 @@ def student(dest: Path) -> None:
         nbformat.write(language_index(lang, links_to_solutions=False), dest / lang / "index.ipynb")
     nbformat.write(index_notebook(links_to_solutions=False), dest / "index.ipynb")
     (dest / "README.md").write_text(STUDENT_README, encoding="utf-8")
+    if (REPO / "wheelhouse").is_dir():  # `make wheelhouse student`: the install line works
+        shutil.copytree(REPO / "wheelhouse", dest / "wheelhouse")
     print(f"wrote the student version to {dest}")
 
 

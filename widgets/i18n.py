@@ -95,9 +95,13 @@ EN: dict[str, str] = {
                        "runs only once all its gradients have arrived.",
     "predict.leaf_first": "Not {guess}: {expected} goes first, because a leaf whose gradient "
                           "has arrived is updated at once.",
-    "predict.leaf_tie": "Not {guess}: it and {expected} are both leaves whose gradient has "
-                        "arrived; between ready leaves the engine's priority queue (a binary "
-                        "heap) decides, and it hands out {expected} first.",
+    "predict.right_tie": "Right: {expected} runs next. {nodes} was ready too: leaves whose "
+                         "gradients have all arrived are a tie, so either order is right "
+                         "(here the engine's priority queue, a binary heap, chose {expected}).",
+    "predict.tie": "Right: {guess} is ready. It and {nodes} are leaves whose gradients have "
+                   "all arrived: a tie, so either order is right. The engine's priority queue "
+                   "(a binary heap) hands out {expected} first, so the stepper ran {expected} "
+                   "and then {guess}.",
     "predict.later_first": "Not {guess}: it and {expected} are both ready, and the engine "
                            "runs the node created later in the forward pass first.",
     "predict.finished": "backward() has finished: no node runs next.",
@@ -223,9 +227,12 @@ ZH: dict[str, str] = {
     "predict.waiting": "还轮不到 {guess}：它还在等 {nodes} 传来的梯度。"
                        "一个节点要等所有梯度都到齐才会运行。",
     "predict.leaf_first": "不是 {guess}：{expected} 先运行，因为梯度到齐的叶子节点会立即更新。",
-    "predict.leaf_tie": "不是 {guess}：它和 {expected} 都是梯度已到齐的叶子节点；"
-                        "就绪的叶子节点之间由引擎的优先队列（二叉堆）决定先后，"
-                        "这次先出队的是 {expected}。",
+    "predict.right_tie": "对了：下一个运行的是 {expected}。{nodes} 也已就绪：梯度已到齐的"
+                         "叶子节点之间没有先后规则，哪个先都算对（这次引擎的优先队列，即二叉堆，"
+                         "选了 {expected}）。",
+    "predict.tie": "对了：{guess} 已经就绪。它和 {nodes} 都是梯度已到齐的叶子节点，没有先后"
+                   "规则，哪个先都算对。引擎的优先队列（二叉堆）先取出 {expected}，所以单步执行器"
+                   "先运行了 {expected}，然后运行 {guess}。",
     "predict.later_first": "不是 {guess}：它和 {expected} 都已就绪，"
                            "引擎先运行前向计算中创建得更晚的那个节点。",
     "predict.finished": "反向传播已经结束，没有下一个节点了。",

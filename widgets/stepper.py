@@ -24,7 +24,7 @@ from .gradients import GradientLabels
 from .graph_model import build_graph, outputs_of
 from .i18n import t
 from .names import resolve_names
-from .predict import Score, judge, resolve, senders_of
+from .predict import Score, judge, resolve, same_node, senders_of
 from .reduce import limit_graph
 from .stepper_view import StepperView
 from .stepping import EngineSource, StepLog, Watch, record_torch
@@ -278,11 +278,25 @@ class BackwardStepper(StepperView):
         words = {"guess": self._describe(guess), "expected": self._describe(expected),
                  "nodes": ", ".join(self._describe(n) for n in values.get("nodes", ()))}
         message = t(key, self._lang, **words)
-        if right:
+        if right and key == "predict.tie":
+            self._run_to(guess)
+        elif right:
             self._forward()
         self._feedback = (self._log.position, right, message)
         self._sync()
         return message
+
+    def _run_to(self, leaf) -> None:
+        """After a right guess of a tied ready leaf: run the engine's steps until that leaf has
+        run. Each is a ready leaf too (an AccumulateGrad makes no node ready), so each counts
+        as predicted right."""
+        rec, left = self._forward(), len(self._planned)
+        while (rec is not None and not same_node(rec.node, leaf) and left > 0
+               and is_leaf_node(self._next_node())):
+            left -= 1
+            self._score[0] += 1
+            self._score[1] += 1
+            rec = self._forward()
 
     def _on_msg(self, _widget, content, _buffers) -> None:
         if self.frozen or not isinstance(content, dict):

@@ -4,8 +4,8 @@ student version and the index.
 The lessons are built from ``notebooks/_source/NN_slug.md`` by ``notebooks/build.py``; nbval
 (see pyproject.toml) replays every built notebook against its stored outputs. This file checks
 what nbval cannot: that the stored notebooks are what their sources say, that the English and
-Chinese code is the same, that every exercise has a judge which accepts the solution and
-rejects a typical wrong answer, and that the student version holds no solutions.
+Chinese code is the same, and that the student version holds no solutions (the exercises
+themselves: tests/lessons/test_exercises.py).
 """
 
 from __future__ import annotations
@@ -110,23 +110,12 @@ def test_each_lesson_has_two_to_four_exercises_each_defined_in_its_own_module(so
     number = int(source.stem[:2])
     for exercise_id in ids:
         assert exercise_id.startswith(f"L{number}."), exercise_id
-        assert lookup(exercise_id).judge.__module__ == f"_course.exercises.l{number:02d}"
+        assert lookup(exercise_id).module == f"_course.exercises.l{number:02d}"
 
 
 def _all_exercises():
     ids = [i for s in SOURCES for i in _exercise_ids(build.parse(s))]
     return [lookup(i) for i in ids]
-
-
-@pytest.mark.parametrize("ex", _all_exercises(), ids=lambda ex: ex.id)
-def test_typical_wrong_answers_are_told_to_think_again_in_both_languages(ex):
-    import minigrad  # noqa: F401  (wrong answers may be minigrad tensors)
-
-    for wrong in ex.wrong_answers():
-        for lang, words in (("en", "think again. Hint: "), ("zh", "再想想。提示：")):
-            verdict, message = _course.judge(ex.id, wrong, lang=lang)
-            assert verdict is False, (ex.id, wrong)
-            assert message.startswith(f"❌ {ex.id}") and words in message, message
 
 
 def test_every_registered_exercise_is_used_by_a_lesson():
@@ -141,7 +130,7 @@ def test_checker_says_right_think_again_or_not_answered():
 
 def test_checker_counts_a_judge_that_raises_as_wrong_and_rejects_unknown_ids():
     verdict, message = _course.judge("L0.demo", object(), lang="en")
-    assert verdict is False and "six times seven" in message
+    assert verdict is False and "not an answer of the right kind" in message
     with pytest.raises(KeyError, match="no exercise 'L0.nothing'"):
         _course.judge("L0.nothing", 1)
     with pytest.raises(ValueError, match="exercise ids look like"):
@@ -195,7 +184,7 @@ def test_student_version_has_no_solutions_and_empty_exercise_outputs(tmp_path):
             assert all(c.execution_count is None for c in exercises)
             assert not any("solution" in c.metadata.get("course", {}) for c in nb.cells)
     # the hand-out is self-contained: its course.py finds its own copy of the checker
-    probe = "from course import check; check('L0.demo', 42); import _course; print(_course.__file__)"
+    probe = "from course import check; check('L0.demo', 45); import _course; print(_course.__file__)"
     for lang, right in (("en", "right!"), ("zh", "答对了")):
         out = subprocess.run([sys.executable, "-c", probe], cwd=dest / lang, text=True,
                              capture_output=True, check=True).stdout

@@ -290,10 +290,27 @@ def test_prediction_scores_the_first_guess_of_each_step_and_says_why():
     assert stepper.predict("y").startswith("Right: MulBackward0 (y.grad_fn)")
     assert stepper.score == (1, 2)
     assert stepper.predict("AddBackward0").startswith("Not AddBackward0: it has already run")
-    assert stepper.predict("w").startswith("Not w (torch::autograd::AccumulateGrad): it and "
-                                           "x (torch::autograd::AccumulateGrad) are both leaves")
-    assert stepper.predict("x").startswith("Right: x (torch::autograd::AccumulateGrad) runs")
     assert stepper.score == (1, 3) and str(stepper.score) == "1/3"
+    # x and w are both ready leaves: a tie. Guessing w is right; the engine's heap runs x
+    # first, so the stepper runs x, then w, and counts both steps right.
+    assert stepper.predict("w").startswith(
+        "Right: w (torch::autograd::AccumulateGrad) is ready. It and x "
+        "(torch::autograd::AccumulateGrad) are leaves whose gradients have all arrived: a tie")
+    assert stepper.step_index == stepper.total_steps == 5
+    assert stepper.score == (2, 4) and str(stepper.score) == "2/4"  # step 2 was not asked
+
+
+def test_the_leaf_the_engine_picks_from_a_tie_is_right_and_the_tie_is_named():
+    x, w, y, z = _predict_graph()
+    stepper = BackwardStepper(z, predict=True, names={"x": x, "w": w, "y": y})
+    for guess in ("AddBackward0", "MulBackward0", "y"):
+        stepper.predict(guess)
+    assert stepper.predict("x").startswith(
+        "Right: x (torch::autograd::AccumulateGrad) runs next. w "
+        "(torch::autograd::AccumulateGrad) was ready too: leaves whose gradients have all "
+        "arrived are a tie, so either order is right")
+    assert stepper.predict("w").startswith("Right: w (torch::autograd::AccumulateGrad) runs")
+    assert stepper.score == (5, 5)
 
 
 def test_prediction_by_clicking_a_node_in_the_browser():
