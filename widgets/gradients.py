@@ -22,11 +22,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._format import LABEL_LIMIT, format_array, to_numpy
+from ._format import LABEL_LIMIT, format_array, format_shape, to_numpy
 from .graph_model import Graph
 from .i18n import t
 
 __all__ = ["GradientLabels"]
+
+
+def label_text(a) -> str:
+    """A gradient as an edge label: its values when few, else shape and norm, kept short
+    (``[49, 8] norm 0.14``) so that labels of neighbouring edges do not run into each other."""
+    if a is None or a.size <= LABEL_LIMIT:
+        return format_array(a, LABEL_LIMIT)
+    return f"{format_shape(a.shape)} norm {_norm(a):.2g}"
+
+
+def _norm(a) -> float:
+    return float(np.linalg.norm(np.asarray(a, dtype=np.float64).ravel()))
 
 
 class GradientLabels:
@@ -45,7 +57,7 @@ class GradientLabels:
         for nid, t_out, seed in zip(out_nodes, outputs, seeds):
             if nid in heads:
                 grad = to_numpy(seed) if seed is not None else np.ones(tuple(t_out.shape))
-                self.seed[heads[nid]] = format_array(grad, LABEL_LIMIT)
+                self.seed[heads[nid]] = label_text(grad)
         self._cache: dict[int, tuple] = {}
         self._last: tuple | None = None  # (view, steps, last record, labels, notes, edge ids)
 
@@ -55,11 +67,11 @@ class GradientLabels:
         hit = self._cache.get(key)
         if hit is None or hit[0] is not rec:
             fid = self.graph.node_of.get(rec.node)
-            labels = [(eid, format_array(g, LABEL_LIMIT))
+            labels = [(eid, label_text(g), _norm(g))
                       for eid, g in zip(self.into.get(fid, ()), rec.grads_out) if g is not None]
             note = None
             if rec.acc is not None:  # (name, variable, tensor, grad before, grad after)
-                note = t("view.leaf_grad", self.lang, value=format_array(rec.acc[4]))
+                note = t("view.leaf_grad", self.lang, value=label_text(rec.acc[4]))
             hit = self._cache[key] = (rec, labels, note)
         return hit[1], hit[2]
 
@@ -70,18 +82,32 @@ class GradientLabels:
         if last is not None and last[0] is view and last[1] <= len(records) and \
                 (not last[1] or records[last[1] - 1] is last[2]):
             start, labels, notes, edges = last[1], dict(last[3]), dict(last[4]), last[5]
+            norms = dict(last[6])
         else:
             edges = {e.id for e in view.edges}
-            start, notes = 0, {}
+            start, notes, norms = 0, {}, {}
             labels = {eid: text for eid, text in self.seed.items() if eid in edges}
         for rec in records[start:]:
             pairs, note = self._of(rec)
-            for eid, text in pairs:
+            for eid, text, norm in pairs:
                 if eid in edges:
                     labels[eid] = text
+                    norms[eid] = norm
             if note is not None:
                 vid = view.node_of.get(rec.node)
                 if vid is not None:
                     notes[vid] = note
-        self._last = (view, len(records), records[-1] if records else None, labels, notes, edges)
+        self._last = (view, len(records), records[-1] if records else None, labels, notes, edges,
+                      norms)
         return (labels if records else {}), notes
+
+    def sizes(self) -> dict:
+        """Edge id -> the norm of the gradient it carried, as a share of the largest so far
+        (0 to 1, rounded to 3 places), after the records of the last :meth:`at`; what the
+        front end draws as the edges' widths when ``scale_edges`` is on."""
+        norms = self._last[6] if self._last is not None else {}
+        top = max(norms.values(), default=0.0)
+        if not top > 0 or not np.isfinite(top):
+            return {eid: 0.0 for eid in norms}
+        return {eid: round(float(n / top), 3) if np.isfinite(n) else 1.0
+                for eid, n in norms.items()}

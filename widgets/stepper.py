@@ -320,7 +320,8 @@ class BackwardStepper(StepperView):
                            else "?"), f"{type(error).__name__}: {error}",
                          t("error.hint", lang)])]}
         elif pos:
-            panel = step_panel(self._log.records[pos - 1], pos, total, self._describe, lang)
+            panel = step_panel(self._log.records[pos - 1], pos, total, self._describe, lang,
+                               self._name_of, self._label)
         else:
             panel = self._start_panel(total)
         if self._feedback is not None and self._feedback[0] == pos:
@@ -353,7 +354,24 @@ class BackwardStepper(StepperView):
             return f"{name} ({node.name()})"
         if gnode is not None and gnode.name:
             return f"{node.name()} ({gnode.name}.grad_fn)"
-        return node.name()
+        return gnode.label if gnode is not None else node.name()
+
+    def _label(self, node) -> str:
+        """A node's type as drawn: ``MulBackward0 #2`` where two unnamed ones would look alike."""
+        nid = self._graph.node_of.get(node)
+        return self._graph.by_id[nid].label if nid is not None else node.name()
+
+    def _name_of(self, node) -> str | None:
+        """The learner's name of the tensor an autograd node stands for: a leaf's name, or
+        the name of the tensor a ``grad_fn`` made (an output's too), else None."""
+        nid = self._graph.node_of.get(node)
+        gnode = self._graph.by_id[nid] if nid is not None else None
+        if gnode is not None and gnode.name:
+            return gnode.name
+        for out in self._outputs:
+            if out.grad_fn is node:
+                return self._graph.names.name_of(out)
+        return None
 
     def _leaf_names(self, variable) -> tuple:
         name = self._graph.names.name_of(variable)

@@ -61,6 +61,10 @@ class WidgetBase(anywidget.AnyWidget):
                                  "the edge)").tag(sync=True)
     node_notes = traitlets.Dict(help="node id -> a line under the node, e.g. a leaf's .grad "
                                 "after its AccumulateGrad step").tag(sync=True)
+    edge_sizes = traitlets.Dict(help="edge id -> the norm of the gradient it carried, as a "
+                                "share of the largest so far (0 to 1)").tag(sync=True)
+    scale_edges = traitlets.Bool(False, help="draw each edge as wide as its edge_sizes says "
+                                 "(a toggle in the front end; set it here too)").tag(sync=True)
     show_edge_labels = traitlets.Bool(True, help="draw edge_labels on the graph (a toggle in "
                                       "the front end)").tag(sync=True)
     scale = traitlets.Float(1.0, help="zoom of the drawing; 1 is 12 pt labels").tag(sync=True)

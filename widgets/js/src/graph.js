@@ -219,12 +219,33 @@ export function createGraph(model, { onNodeClick } = {}) {
     }
   }
 
+  /** With `scale_edges` on, each edge as wide as its gradient is large (`edge_sizes`: 0 to 1
+   * of the largest so far): 1 px to 7 px; off, the widths of the edge states. */
+  function sizeEdges() {
+    const on = Boolean(model.get("scale_edges"));
+    const sizes = model.get("edge_sizes") || {};
+    for (const [id, g] of index) {
+      if (!g.classList.contains("edge")) continue;
+      const path = g.querySelector("path");
+      if (!path) continue;
+      const size = sizes[id];
+      if (on && typeof size === "number") {
+        path.style.strokeWidth = `${(1 + 6 * Math.max(0, Math.min(1, size))).toFixed(2)}px`;
+        g.classList.add("mg-sized");
+      } else {
+        path.style.strokeWidth = "";
+        g.classList.remove("mg-sized");
+      }
+    }
+  }
+
   function restyle() {
     const nodes = model.get("node_states") || {};
     const edges = model.get("edge_states") || {};
     for (const [id, g] of index) {
       setState(g, (g.classList.contains("node") ? nodes : edges)[id]);
     }
+    sizeEdges();
     drawOverlay();
     reveal();
   }
@@ -267,7 +288,8 @@ export function createGraph(model, { onNodeClick } = {}) {
   const onScale = () => setZoom(Number(model.get("scale")) || 1);
   const zoomBy = (factor) => setZoom(zoom * factor);
   const pan = panning(el, (factor) => zoomBy(factor));
-  return { el, update, restyle, drawOverlay, fit, zoomBy, onScale, reset: onScale, cleanup: pan };
+  return { el, update, restyle, drawOverlay, sizeEdges, fit, zoomBy, onScale, reset: onScale,
+    cleanup: pan };
 }
 
 /** Drag to pan; ctrl (or cmd) + wheel to zoom. Returns a cleanup function. */
