@@ -337,19 +337,22 @@ def step_panel(rec, index: int, total: int, describe, lang, name_of=None,
 
 
 def share_pictures(panel: dict) -> dict:
-    """Each distinct heat map of a panel stored once, in ``panel["heat"]``; the
-    ``pictures`` of the lines and sections then name it: ``{"line": 2, "heat": 0}``."""
-    heat, seen = [], {}
-    for holder in [panel, *panel.get("sections", [])]:
+    """Each distinct heat map of a panel stored once, in ``panel["heat"]``, and drawn once:
+    under the first line that names it, in the order the panel shows (sections, then the
+    gradients in and out); the ``pictures`` of a block then name it: ``{"line": 2,
+    "heat": 0}``. A later line naming the same tensor keeps its summary only."""
+    heat, seen = [], set()
+    for holder in [*panel.get("sections", []), panel]:
         refs = []
-        for pic in holder.get("pictures", []):
+        for pic in holder.pop("pictures", []):
             pic = dict(pic)
             line_nr = pic.pop("line")
             key = (tuple(pic["shape"]), tuple(map(tuple, pic["values"])))
-            if key not in seen:
-                seen[key] = len(heat)
-                heat.append(pic)
-            refs.append({"line": line_nr, "heat": seen[key]})
+            if key in seen:
+                continue
+            seen.add(key)
+            refs.append({"line": line_nr, "heat": len(heat)})
+            heat.append(pic)
         if refs:
             holder["pictures"] = refs
     if heat:

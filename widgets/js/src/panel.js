@@ -84,13 +84,14 @@ export function heatMap(heat, words = {}) {
   const scale = element("span", "mg-heat-scale");
   scale.append(element("span", "", String(Number(lo.toPrecision(3)))),
     element("span", "mg-heat-bar"), element("span", "", String(Number(hi.toPrecision(3)))));
-  const readout = element("span", "mg-heat-readout", heat.summary || "");
+  const hint = words["view.heat_hover"] || "Point at a cell to read its value";
+  const readout = element("span", "mg-heat-readout", hint);
   readout.setAttribute("aria-live", "polite");
   grid.addEventListener("mouseover", (event) => {
     const cell = event.target.closest && event.target.closest(".mg-heat-cell");
     if (cell) readout.textContent = `${cell.dataset.index} = ${cell.dataset.value}`;
   });
-  grid.addEventListener("mouseleave", () => { readout.textContent = heat.summary || ""; });
+  grid.addEventListener("mouseleave", () => { readout.textContent = hint; });
   const details = element("details", "mg-heat-table");
   details.append(element("summary", "", words["view.heat_table"] || "Values"));
   details.addEventListener("toggle", () => { // the table is made when first opened
