@@ -119,9 +119,11 @@ def _input_symbols(rule, count: int) -> list:
     return [keys[i] if i < len(keys) else "*" for i in range(count)]
 
 
-def _raw(rule, sym, values):
-    """What the rule computes for ``sym`` before any broadcast is undone, or None."""
-    if rule.words or "grad" not in values:
+def _raw(rule, sym, values, g):
+    """What the rule computes for ``sym`` before any broadcast is undone, or None (also when
+    the gradient sent has the incoming gradient's shape: then nothing was summed down)."""
+    grad = values.get("grad")
+    if rule.words or grad is None or g is None or np.shape(grad) == g.shape:
         return None
     try:
         return np.asarray(evaluate(rule, sym, **values))
@@ -159,7 +161,7 @@ def _input_lines(rule, sym, expr, names, values, g, target, lang) -> list:
     filled = None if rule.words else _filled(expr, values)
     if filled is not None and filled != expr and not _NAME.fullmatch(expr):
         head += f" = {filled}"
-    raw = _raw(rule, sym, values)
+    raw = _raw(rule, sym, values, g)
     dims = _summed(raw, g)
     out = []
     if filled is None:

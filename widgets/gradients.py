@@ -41,6 +41,12 @@ def _norm(a) -> float:
     return float(np.linalg.norm(np.asarray(a, dtype=np.float64).ravel()))
 
 
+def _size(a) -> float | None:
+    """The norm of ``a`` to 4 significant digits; None if it is not finite (JSON has no inf)."""
+    norm = _norm(a)
+    return float(f"{norm:.4g}") if np.isfinite(norm) else None
+
+
 class GradientLabels:
     """Edge labels and leaf notes of a stepper, for the records run so far."""
 
@@ -67,7 +73,7 @@ class GradientLabels:
         hit = self._cache.get(key)
         if hit is None or hit[0] is not rec:
             fid = self.graph.node_of.get(rec.node)
-            labels = [(eid, label_text(g), _norm(g))
+            labels = [(eid, label_text(g), _size(g))
                       for eid, g in zip(self.into.get(fid, ()), rec.grads_out) if g is not None]
             note = None
             if rec.acc is not None:  # (name, variable, tensor, grad before, grad after)
@@ -82,7 +88,7 @@ class GradientLabels:
         if last is not None and last[0] is view and last[1] <= len(records) and \
                 (not last[1] or records[last[1] - 1] is last[2]):
             start, labels, notes, edges = last[1], dict(last[3]), dict(last[4]), last[5]
-            norms = dict(last[6])
+            norms = last[7] if start == len(records) else dict(last[7])
         else:
             edges = {e.id for e in view.edges}
             start, notes, norms = 0, {}, {}
@@ -98,16 +104,13 @@ class GradientLabels:
                 if vid is not None:
                     notes[vid] = note
         self._last = (view, len(records), records[-1] if records else None, labels, notes, edges,
-                      norms)
+                      None, norms)
         return (labels if records else {}), notes
 
     def sizes(self) -> dict:
-        """Edge id -> the norm of the gradient it carried, as a share of the largest so far
-        (0 to 1, rounded to 3 places), after the records of the last :meth:`at`; what the
-        front end draws as the edges' widths when ``scale_edges`` is on."""
-        norms = self._last[6] if self._last is not None else {}
-        top = max(norms.values(), default=0.0)
-        if not top > 0 or not np.isfinite(top):
-            return {eid: 0.0 for eid in norms}
-        return {eid: round(float(n / top), 3) if np.isfinite(n) else 1.0
-                for eid, n in norms.items()}
+        """Edge id -> the norm of the gradient it carried (4 significant digits; None for NaN or
+        inf, drawn as the largest), after the
+        records of the last :meth:`at`; the front end draws the edges as wide as their share of
+        the largest when ``scale_edges`` is on. (Norms, not shares: a step adds keys and
+        changes none, so a recorded page stores each once.)"""
+        return dict(self._last[7]) if self._last is not None else {}

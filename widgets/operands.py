@@ -29,6 +29,7 @@ them, here, in the widget layer:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = ["operand_names", "rename", "argument_name"]
 
@@ -53,23 +54,30 @@ def argument_name(rule, symbol: str, position: int) -> str:
     return f"input{position}"
 
 
-def _words(rule) -> set:
-    """Every identifier the rule's texts use."""
+_BASE: dict = {}  # id(rule) -> (rule, input symbols, PyTorch's names, the rule's other words)
+
+
+def _base(rule) -> tuple:
+    """What :func:`operand_names` needs of a rule, worked out once per rule."""
+    hit = _BASE.get(id(rule))
+    if hit is not None and hit[0] is rule:
+        return hit[1:]
+    inputs = [k for k in rule.grads if k != "*"]
+    names = {sym: argument_name(rule, sym, i) for i, sym in enumerate(inputs)}
+    for sym, saved in rule.symbols.items():
+        if sym not in names and len(sym) == 1 and sym != "z":
+            names[sym] = saved
     texts = [rule.forward, *rule.grads.values(), *rule.np.values()]
-    return {m.group() for text in texts for m in _TOKEN.finditer(text)}
+    words = {m.group() for text in texts for m in _TOKEN.finditer(text)} - set(names) - {"z"}
+    _BASE[id(rule)] = (rule, inputs, names, frozenset(words))
+    return inputs, names, words
 
 
 def operand_names(rule, learner: list, result: str | None) -> dict:
     """symbol -> the name shown, for the inputs (``learner``: the learner's name of each
     input, None where unknown), the result ``z`` and the one-letter saved symbols."""
-    inputs = [k for k in rule.grads if k != "*"]
-    names = {}
-    for i, sym in enumerate(inputs):
-        names[sym] = argument_name(rule, sym, i)
-    for sym, saved in rule.symbols.items():
-        if sym not in names and len(sym) == 1 and sym != "z":
-            names[sym] = saved
-    words = _words(rule) - set(names) - {"z"}
+    inputs, base, words = _base(rule)
+    names = dict(base)
     chosen = {}
     for i, sym in enumerate(inputs):
         own = learner[i] if i < len(learner) else None
@@ -79,7 +87,7 @@ def operand_names(rule, learner: list, result: str | None) -> dict:
         chosen["z"] = result
     taken = list(chosen.values())
     kept = {k: v for k, v in chosen.items()
-            if taken.count(v) == 1 and v not in words and v not in names.values()}
+            if taken.count(v) == 1 and v not in words and v not in base.values()}
     if len(kept) < len(chosen):  # a clash: PyTorch's names for the inputs, the learner's for z
         kept = {"z": kept["z"]} if "z" in kept else {}
     names.update(kept)
@@ -94,6 +102,12 @@ def rename(text: str, names: dict) -> str:
     ``B.T`` becomes ``mat2.T``, ``grad.T`` stays)."""
     if not names:
         return text
+    return _rename(text, tuple(sorted(names.items())))
+
+
+@lru_cache(maxsize=4096)
+def _rename(text: str, pairs: tuple) -> str:
+    names = dict(pairs)
     articles = {m.start() for m in _ARTICLE.finditer(text)}
     return _TOKEN.sub(lambda m: m.group() if m.start() in articles
                       else names.get(m.group(), m.group()), text)

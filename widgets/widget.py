@@ -61,8 +61,9 @@ class WidgetBase(anywidget.AnyWidget):
                                  "the edge)").tag(sync=True)
     node_notes = traitlets.Dict(help="node id -> a line under the node, e.g. a leaf's .grad "
                                 "after its AccumulateGrad step").tag(sync=True)
-    edge_sizes = traitlets.Dict(help="edge id -> the norm of the gradient it carried, as a "
-                                "share of the largest so far (0 to 1)").tag(sync=True)
+    edge_sizes = traitlets.Dict(help="edge id -> the norm of the gradient it carried (the "
+                                "front end widens each edge by its share of the largest)"
+                                ).tag(sync=True)
     scale_edges = traitlets.Bool(False, help="draw each edge as wide as its edge_sizes says "
                                  "(a toggle in the front end; set it here too)").tag(sync=True)
     show_edge_labels = traitlets.Bool(True, help="draw edge_labels on the graph (a toggle in "

@@ -219,11 +219,18 @@ export function createGraph(model, { onNodeClick } = {}) {
     }
   }
 
-  /** With `scale_edges` on, each edge as wide as its gradient is large (`edge_sizes`: 0 to 1
-   * of the largest so far): 1 px to 7 px; off, the widths of the edge states. */
+  /** With `scale_edges` on, each edge as wide as its gradient is large (`edge_sizes`: the
+   * norms; an edge gets its share of the largest): 1 px to 7 px; off, the widths of the edge
+   * states. A norm of null (NaN or inf) counts as the largest. */
   function sizeEdges() {
     const on = Boolean(model.get("scale_edges"));
-    const sizes = model.get("edge_sizes") || {};
+    const norms = model.get("edge_sizes") || {};
+    const finite = Object.values(norms).filter((n) => typeof n === "number" && Number.isFinite(n));
+    const top = Math.max(0, ...finite);
+    const sizes = {};
+    for (const [id, n] of Object.entries(norms)) {
+      sizes[id] = typeof n !== "number" || !Number.isFinite(n) ? 1 : top > 0 ? n / top : 0;
+    }
     for (const [id, g] of index) {
       if (!g.classList.contains("edge")) continue;
       const path = g.querySelector("path");
