@@ -24,6 +24,7 @@ import numpy as np
 
 from ._format import LABEL_LIMIT, format_array, format_shape, to_numpy
 from .graph_model import Graph
+from .heat import heat_map
 from .i18n import t
 
 __all__ = ["GradientLabels"]
@@ -39,6 +40,10 @@ def label_text(a) -> str:
 
 def _norm(a) -> float:
     return float(np.linalg.norm(np.asarray(a, dtype=np.float64).ravel()))
+
+
+def _picture(a) -> dict | None:
+    return heat_map(a) if a.size > LABEL_LIMIT else None
 
 
 def _size(a) -> float | None:
@@ -73,7 +78,7 @@ class GradientLabels:
         hit = self._cache.get(key)
         if hit is None or hit[0] is not rec:
             fid = self.graph.node_of.get(rec.node)
-            labels = [(eid, label_text(g), _size(g))
+            labels = [(eid, label_text(g), _size(g), _picture(g))
                       for eid, g in zip(self.into.get(fid, ()), rec.grads_out) if g is not None]
             note = None
             if rec.acc is not None:  # (name, variable, tensor, grad before, grad after)
@@ -89,23 +94,33 @@ class GradientLabels:
                 (not last[1] or records[last[1] - 1] is last[2]):
             start, labels, notes, edges = last[1], dict(last[3]), dict(last[4]), last[5]
             norms = last[7] if start == len(records) else dict(last[7])
+            pictures = last[6] if start == len(records) else dict(last[6])
         else:
             edges = {e.id for e in view.edges}
-            start, notes, norms = 0, {}, {}
+            start, notes, norms, pictures = 0, {}, {}, {}
             labels = {eid: text for eid, text in self.seed.items() if eid in edges}
         for rec in records[start:]:
             pairs, note = self._of(rec)
-            for eid, text, norm in pairs:
+            for eid, text, norm, heat in pairs:
                 if eid in edges:
                     labels[eid] = text
                     norms[eid] = norm
+                    if heat is not None:
+                        pictures[eid] = heat
+                    else:
+                        pictures.pop(eid, None)
             if note is not None:
                 vid = view.node_of.get(rec.node)
                 if vid is not None:
                     notes[vid] = note
         self._last = (view, len(records), records[-1] if records else None, labels, notes, edges,
-                      None, norms)
+                      pictures, norms)
         return (labels if records else {}), notes
+
+    def pictures(self) -> dict:
+        """Edge id -> the heat map of the gradient it carried, for a gradient with more
+        elements than an edge label shows (see :func:`minigrad_widgets.heat.heat_map`)."""
+        return dict(self._last[6]) if self._last is not None else {}
 
     def sizes(self) -> dict:
         """Edge id -> the norm of the gradient it carried (4 significant digits; None for NaN or

@@ -25,13 +25,15 @@ import numpy as np
 
 from ._format import format_shape
 
-__all__ = ["heat_map", "summary", "color_of", "HEAT_LIMIT", "NEGATIVE", "POSITIVE"]
+__all__ = ["heat_map", "summary", "color_of", "node_pictures", "HEAT_LIMIT", "DRAWING_CELLS",
+           "NEGATIVE", "POSITIVE"]
 
 HEAT_LIMIT = 4096  # elements: above this a tensor is only summarised, not drawn
 # ColorBrewer's RdBu, from zero (white) outwards: a colour-blind-safe diverging scale
 POSITIVE = ("#ffffff", "#fddbc7", "#f4a582", "#d6604d", "#b2182b")
 NEGATIVE = ("#ffffff", "#d1e5f0", "#92c5de", "#4393c3", "#2166ac")
 NOT_FINITE = "#7f7f7f"
+DRAWING_CELLS = 20_000  # cells drawn beside the nodes of one drawing, at most
 
 
 def _rgb(hex_: str) -> np.ndarray:
@@ -92,3 +94,23 @@ def heat_map(a, label: str = "") -> dict | None:
             "cols": int(grid.shape[1]), "scale": [-vmax, vmax], "summary": summary(a),
             "values": [[str(v) for v in row] for row in grid],
             "colors": [[color_of(v, vmax) for v in row] for row in as_float.tolist()]}
+
+
+def node_pictures(view) -> dict:
+    """Node id -> heat map, for the tensors of a graph model (leaves, outputs, saved tensors)
+    with more elements than a node's label shows; in walk order, up to
+    :data:`DRAWING_CELLS` cells in all."""
+    from ._format import LABEL_LIMIT, to_numpy
+
+    out, cells = {}, 0
+    for node in view.nodes:
+        t = node.tensor
+        if t is None or node.kind not in ("leaf", "output", "saved") or t.numel() <= LABEL_LIMIT:
+            continue
+        if cells + t.numel() > DRAWING_CELLS:
+            break
+        heat = heat_map(to_numpy(t))
+        if heat is not None:
+            out[node.id] = heat
+            cells += t.numel()
+    return out

@@ -97,6 +97,15 @@ def test_hovering_a_heat_map_cell_shows_its_exact_value(browser, bundle, tmp_pat
         wide = [widths.nth(i).locator("path").evaluate("p => parseFloat(p.style.strokeWidth)")
                 for i in range(widths.count())]
         assert max(wide) == pytest.approx(7.0) and min(wide) < 7.0
+        # the pictures on the drawing: one per large tensor of a node or an edge, hover titles
+        pictures = widget.locator(".mg-graph g.mg-picture")
+        expect(pictures).to_have_count(len(stepper.node_pictures) + len(stepper.edge_pictures))
+        eid, edge_heat = next(iter(stepper.edge_pictures.items()))
+        on_edge = widget.locator(f'.mg-graph g.mg-picture[data-of="{eid}"]')
+        expect(on_edge.locator("rect:not(.mg-picture-frame)")).to_have_count(
+            edge_heat["rows"] * edge_heat["cols"])
+        expect(on_edge.locator("rect").nth(1 + 2 * edge_heat["cols"] + 1).locator("title")
+               ).to_have_text(f"[2, 1] = {edge_heat['values'][2][1]}")
     finally:
         context.close()
     assert errors == []

@@ -294,3 +294,30 @@ def test_an_infinite_gradient_has_no_number_for_its_edge_width():
     assert None in stepper.edge_sizes.values()
     import json
     json.dumps(stepper.edge_sizes, allow_nan=False)
+
+
+def test_large_tensors_of_nodes_and_edges_have_pictures_on_the_drawing():
+    model, loss = _lesson_9(mg)
+    stepper = BackwardStepper(loss)
+    graph = stepper._graph
+    by_name = {n.name: n.id for n in graph.nodes if n.kind == "leaf"}
+    # model.0.weight [8, 2], model.0.bias [8], model.2.weight [2, 8]; not model.2.bias [2]
+    assert set(stepper.node_pictures) == {by_name["model.0.weight"], by_name["model.0.bias"],
+                                          by_name["model.2.weight"]}
+    heat = stepper.node_pictures[by_name["model.0.weight"]]
+    np.testing.assert_array_equal(np.array(heat["values"], dtype=np.float32),
+                                  model[0].weight.detach().numpy())
+    assert GraphView(loss).node_pictures == stepper.node_pictures
+    assert stepper.edge_pictures == {}
+    stepper.step()
+    (eid,) = stepper.edge_pictures  # NllLossBackward0 sent a [49, 2] gradient
+    sent = stepper._log.records[0].grads_out[0]
+    np.testing.assert_array_equal(np.array(stepper.edge_pictures[eid]["values"],
+                                           dtype=np.float32), sent)
+    assert stepper.edge_labels[eid] == f"[49, 2] norm {np.linalg.norm(sent):.2g}"
+    stepper.run()
+    small = [e for e, text in stepper.edge_labels.items() if not text.startswith("[")
+             or "norm" not in text]
+    assert small and not set(small) & set(stepper.edge_pictures)
+    stepper.back()
+    assert stepper.snapshot().edge_pictures == stepper.edge_pictures

@@ -3,6 +3,7 @@
 // moves anything on screen.
 
 import { Graphviz } from "@hpcc-js/wasm-graphviz";
+import { drawEdgePictures, drawNodePictures } from "./pictures.js";
 
 // Above this many nodes we refuse to lay out: Graphviz runs on the page's only thread and a
 // huge graph would freeze the notebook. The Python side truncates long before this.
@@ -166,6 +167,7 @@ export function createGraph(model, { onNodeClick } = {}) {
       const box = g.getBBox();
       placed.push({ x: box.x, y: box.y, w: box.width, h: box.height });
     }
+    drawNodePictures(layer, index, model, placed);
     for (const [id, text] of Object.entries(model.get("node_notes") || {})) {
       const g = index.get(id);
       if (!g) continue;
@@ -184,6 +186,7 @@ export function createGraph(model, { onNodeClick } = {}) {
       placed.push(spot);
     }
     const labels = model.get("show_edge_labels") ? model.get("edge_labels") || {} : {};
+    const drawnLabels = new Map(); // edge id -> its <text>, for the pictures beside them
     for (const [id, text] of Object.entries(labels)) {
       const g = index.get(id);
       if (!g) continue;
@@ -200,7 +203,9 @@ export function createGraph(model, { onNodeClick } = {}) {
       label.setAttribute("x", spot.x.toFixed(1));
       label.setAttribute("y", spot.y.toFixed(1));
       label.setAttribute("text-anchor", spot.anchor);
+      drawnLabels.set(id, label);
     }
+    drawEdgePictures(layer, model, drawnLabels, placed);
     overlay.labels = layer;
   }
 

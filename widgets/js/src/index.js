@@ -62,7 +62,8 @@ function render({ model, el }) {
   const listeners = {
     "change:dot": () => graph.update(),
     "change:node_states change:edge_states": () => graph.restyle(),
-    "change:edge_labels change:node_notes change:show_edge_labels": () => graph.drawOverlay(),
+    "change:edge_labels change:node_notes change:show_edge_labels change:node_pictures change:edge_pictures":
+      () => graph.drawOverlay(),
     "change:scale": () => graph.onScale(),
     "change:edge_sizes change:scale_edges": () => graph.sizeEdges(),
     "change:panel change:note change:kind change:step_index change:total_steps change:playing change:speed change:labels change:counter change:can_step change:predict_mode change:frozen change:strings change:lang change:show_edge_labels change:scale_edges":
