@@ -19,7 +19,7 @@ from minigrad.autograd.derivatives import CUSTOM, evaluate, rule_for, signed, su
 from ._format import PANEL_LIMIT, format_array, format_shape, is_tensor, to_numpy
 from .heat import heat_map, summary
 from .i18n import t
-from .operands import argument_name, operand_names, rename
+from .operands import VARIADIC, argument_name, operand_names, rename
 
 __all__ = ["read_saved", "step_panel", "section", "rule_lines", "contribution_lines", "line",
            "pictures_of"]
@@ -154,10 +154,10 @@ def _scales(rule, expr: str, values: dict) -> list:
     return [(k, values[k]) for k in ("alpha", "beta") if k in used and k in values]
 
 
-def _input_lines(rule, sym, expr, names, values, g, target, lang) -> list:
+def _input_lines(rule, sym, position, expr, names, values, g, target, lang) -> list:
     """The lines of one input: the rule with its numbers, each implicit step, the target."""
-    shown = names.get(sym, sym)
-    head = f"grad_{shown} = {rename(expr, names)}" if sym != "*" else f"grad = {expr}"
+    shown = names.get(sym, sym) if sym != "*" else f"{VARIADIC}[{position}]"
+    head = f"grad_{shown} = {rename(expr, names)}"
     filled = None if rule.words else _filled(expr, values)
     if filled is not None and filled != expr and not _NAME.fullmatch(expr):
         head += f" = {filled}"
@@ -204,10 +204,11 @@ def rule_lines(rec, describe, lang, name_of=None) -> list[str]:
     symbols = _input_symbols(rule, len(children))
     for i, (sym, child, g) in enumerate(zip(symbols, children, rec.grads_out)):
         if child is None:
-            shown = names.get(sym, argument_name(rule, sym, i)) if sym != "*" else f"[{i}]"
+            shown = (names.get(sym, argument_name(rule, sym, i)) if sym != "*"
+                     else f"{VARIADIC}[{i}]")
             lines.append(t("rule.not_needed", lang, name=shown))
             continue
-        lines += _input_lines(rule, sym, rule.grads[sym], names, values, g,
+        lines += _input_lines(rule, sym, i, rule.grads[sym], names, values, g,
                               describe(child), lang)
     for k, v in values.items():
         if k != "grad" and isinstance(v, np.ndarray) and not _small(v):

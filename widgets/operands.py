@@ -31,7 +31,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-__all__ = ["operand_names", "rename", "argument_name"]
+__all__ = ["operand_names", "rename", "argument_name", "VARIADIC"]
+
+VARIADIC = "tensors"  # PyTorch's name for the list of inputs of cat and stack
 
 _TOKEN = re.compile(r"(?<![.\w])[A-Za-z_]\w*\b")
 # PyTorch's names of the arguments whose symbol the table does not tie to a saved value
@@ -69,6 +71,8 @@ def _base(rule) -> tuple:
             names[sym] = saved
     texts = [rule.forward, *rule.grads.values(), *rule.np.values()]
     words = {m.group() for text in texts for m in _TOKEN.finditer(text)} - set(names) - {"z"}
+    for k in range(2):  # cat([a0, a1, ...]), (z0, z1, ...) = a.split(...): PyTorch's lists
+        names.update({f"a{k}": f"{VARIADIC}[{k}]", f"z{k}": f"result[{k}]"})
     _BASE[id(rule)] = (rule, inputs, names, frozenset(words))
     return inputs, names, words
 

@@ -321,3 +321,16 @@ def test_large_tensors_of_nodes_and_edges_have_pictures_on_the_drawing():
     assert small and not set(small) & set(stepper.edge_pictures)
     stepper.back()
     assert stepper.snapshot().edge_pictures == stepper.edge_pictures
+
+
+def test_the_inputs_of_cat_are_pytorchs_tensors_list(torch):
+    for L in (mg, torch):
+        x = L.ones(3, 2, requires_grad=True)
+        c = L.tensor([[1., 2.]])
+        stepper = BackwardStepper(L.cat([x * 2.0, c], 0).sum(), names={"x": x})
+        stepper.step()
+        stepper.step()
+        rule = _rule(stepper)
+        assert rule[0] == "result = cat([tensors[0], tensors[1], ...], dim)"
+        assert rule[1].startswith("grad_tensors[0] = the slice of grad where that input sits")
+        assert rule[3] == "grad_tensors[1]: not needed (tensors[1] needs no gradient)"
