@@ -334,3 +334,13 @@ def test_the_inputs_of_cat_are_pytorchs_tensors_list(torch):
         assert rule[0] == "result = cat([tensors[0], tensors[1], ...], dim)"
         assert rule[1].startswith("grad_tensors[0] = the slice of grad where that input sits")
         assert rule[3] == "grad_tensors[1]: not needed (tensors[1] needs no gradient)"
+
+
+def test_a_tag_as_drawn_names_its_node_for_run_until_and_predict():
+    x = mg.tensor(2., requires_grad=True)
+    first = x * 3.0
+    stepper = BackwardStepper(first * first, names={"x": x})
+    stepper.run(until="MulBackward0 #1")
+    assert stepper.step_index == 1
+    assert stepper.predict("MulBackward0 #1").startswith("Right")
+    assert stepper.panel["title"] == "Step 2/3: MulBackward0 #1"
