@@ -42,7 +42,8 @@ from ._format import (
 )
 from .names import Names, resolve_names
 
-__all__ = ["GraphNode", "GraphEdge", "Graph", "build_graph", "node_lines", "outputs_of"]
+__all__ = ["GraphNode", "GraphEdge", "Graph", "build_graph", "node_lines", "outputs_of",
+           "sequence_nr", "tag_duplicates"]
 
 GRADIENT_EDGES = ("grad", "none", "output")  # edges along which a gradient flows
 
@@ -60,6 +61,12 @@ class GraphNode:
     extra: list = field(default_factory=list)  # saved non-tensor values, as text lines
     marked: bool = False  # the grad_fn of an output
     members: list = field(default_factory=list)  # the autograd nodes a ``chain`` stands for
+    tag: str = ""  # ``#2``: tells apart unnamed nodes of the same type (see tag_duplicates)
+
+    @property
+    def label(self) -> str:
+        """The node type as the learner reads it: ``MulBackward0 #2`` where needed."""
+        return f"{self.title} {self.tag}" if self.tag else self.title
 
 
 @dataclass(eq=False)
@@ -156,11 +163,34 @@ def build_graph(outputs, *, names=None, show_saved: bool = False) -> Graph:
                 g.edge(g.add("none").id, fid, "none")
             else:
                 g.edge(g.visit(child, queue), fid, "grad")
+    tag_duplicates(g)
     g.full_size = len(g.nodes)
     kept = [n.tensor for n in g.nodes if n.tensor is not None]
     kept += [t for _, t in g.names.items() if t.grad_fn in made_by]
     g.names = g.names.keep_only(kept)  # hold no other tensors of the learner's
     return g
+
+
+def sequence_nr(fn) -> int:
+    """The creation number of an autograd node (a method in PyTorch, an int in minigrad)."""
+    nr = getattr(fn, "_sequence_nr", 0)
+    return int(nr() if callable(nr) else nr)
+
+
+def tag_duplicates(g: Graph) -> None:
+    """Give ``#k`` to each unnamed backward node whose type occurs more than once: ``k``
+    counts the nodes of that type in the order the forward pass created them (named ones
+    too), so ``MulBackward0 #1`` is the first multiplication written."""
+    by_title: dict[str, list] = {}
+    for node in g.nodes:
+        if node.kind == "backward":
+            by_title.setdefault(node.title, []).append(node)
+    for same in by_title.values():
+        if len(same) < 2:
+            continue
+        same.sort(key=lambda n: (sequence_nr(n.obj), int(n.id[1:])))
+        for k, node in enumerate(same, 1):
+            node.tag = "" if node.name else f"#{k}"
 
 
 def _named_results(names: Names, outputs) -> dict:
@@ -207,7 +237,7 @@ def node_lines(node: GraphNode, limit: int = LABEL_LIMIT) -> list[str]:
     """The text of one node, line by line (unescaped: the DOT writer escapes it)."""
     kind = node.kind
     if kind == "backward":
-        lines = [node.title]
+        lines = [node.label]
         if node.name:
             lines.append(f"({node.name}.grad_fn)")
         return lines + node.extra

@@ -41,7 +41,8 @@ def senders_of(order) -> dict:
 
 def resolve(view, graph, guess) -> list:
     """The autograd nodes a guess can mean: a node id (``"n3"``), a node name
-    (``"MulBackward0"``), a learner's name (``"x"``, ``"y"``), a tensor, or a node itself."""
+    (``"MulBackward0"``, or as drawn with its tag: ``"MulBackward0 #2"``), a learner's name
+    (``"x"``, ``"y"``), a tensor, or a node itself."""
     if is_tensor(guess):
         return [_node_of_tensor(graph, guess)]
     if not isinstance(guess, str):
@@ -53,6 +54,7 @@ def resolve(view, graph, guess) -> list:
     if tensor is not None:
         return [_node_of_tensor(graph, tensor)]
     found = [n.obj for n in graph.nodes if n.obj is not None and n.obj.name() == guess]
+    found = found or [n.obj for n in graph.nodes if n.tag and n.label == guess]  # "Mul… #2"
     if not found:
         raise ValueError(f"no node {guess!r} in this graph: give a node id such as 'n1', "
                          "a node name such as 'MulBackward0', or a tensor's name")

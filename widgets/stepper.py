@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._format import format_array, format_value, is_leaf_node, to_numpy
-from .check import check_record, keep_inputs
+from .check import check_record, keep_graph_inputs
 from .explain import read_saved, section, step_panel
 from .gradients import GradientLabels
 from .graph_model import build_graph, outputs_of
@@ -27,7 +27,7 @@ from .names import resolve_names
 from .predict import Score, judge, resolve, same_node, senders_of
 from .reduce import limit_graph
 from .stepper_view import StepperView
-from .stepping import EngineSource, StepLog, Watch, record_torch
+from .stepping import EngineSource, StepLog, Watch, record_torch, watched_tensors
 
 __all__ = ["BackwardStepper"]
 
@@ -112,8 +112,8 @@ class BackwardStepper(StepperView):
         self._show(limit_graph(graph, max_nodes, lang=self.lang))
         self._gradients = GradientLabels(graph, outputs, self._seeds, self.lang)
         inputs_t = outputs_of(inputs) if inputs is not None else ()
-        watch = Watch(self._watched(graph, inputs_t))
-        self._kept = self._keep_inputs(graph) if check else {}  # held for the checks only
+        watch = Watch(watched_tensors(graph, inputs_t))
+        self._kept = keep_graph_inputs(graph) if check else {}  # held for the checks only
         self._flags: list[int] = []  # indices of the records flagged on the graph
         if _freed(graph):
             self._unusable = "error.graph_used"
@@ -334,7 +334,8 @@ class BackwardStepper(StepperView):
                            else "?"), f"{type(error).__name__}: {error}",
                          t("error.hint", lang)])]}
         elif pos:
-            panel = step_panel(self._log.records[pos - 1], pos, total, self._describe, lang)
+            panel = step_panel(self._log.records[pos - 1], pos, total, self._describe, lang,
+                               self._name_of, self._label)
         else:
             panel = self._start_panel(total)
         if self._feedback is not None and self._feedback[0] == pos:
@@ -367,28 +368,27 @@ class BackwardStepper(StepperView):
             return f"{name} ({node.name()})"
         if gnode is not None and gnode.name:
             return f"{node.name()} ({gnode.name}.grad_fn)"
-        return node.name()
+        return gnode.label if gnode is not None else node.name()
+
+    def _label(self, node) -> str:
+        """A node's type as drawn: ``MulBackward0 #2`` where two unnamed ones would look alike."""
+        nid = self._graph.node_of.get(node)
+        return self._graph.by_id[nid].label if nid is not None else node.name()
+
+    def _name_of(self, node) -> str | None:
+        """The learner's name of the tensor an autograd node stands for: a leaf's name, or
+        the name of the tensor a ``grad_fn`` made (an output's too), else None."""
+        nid = self._graph.node_of.get(node)
+        gnode = self._graph.by_id[nid] if nid is not None else None
+        if gnode is not None and gnode.name:
+            return gnode.name
+        for out in self._outputs:
+            if out.grad_fn is node:
+                return self._graph.names.name_of(out)
+        return None
 
     def _leaf_names(self, variable) -> tuple:
         name = self._graph.names.name_of(variable)
         if name is None:
             return t("text.unnamed_leaf", self._lang), None
         return name, self._graph.names.tensor_named(name)
-
-    # ------------------------------------------------------------ set-up helpers
-    @staticmethod
-    def _keep_inputs(graph) -> dict:
-        """Custom Function node -> its forward's inputs, taken now (they may be gone later)."""
-        kept = {}
-        for gnode in graph.nodes:
-            inputs = keep_inputs(gnode.obj) if gnode.obj is not None else None
-            if inputs is not None:
-                kept[gnode.obj] = inputs
-        return kept
-
-    def _watched(self, graph, inputs) -> list:
-        """Tensors whose ``.grad`` a step may change: leaves, outputs, named results, inputs."""
-        tensors = [n.tensor for n in graph.nodes if n.kind in ("leaf", "output")]
-        tensors += [t_ for _, t_ in graph.names.items() if t_.grad_fn is not None]
-        return tensors + list(inputs)
-

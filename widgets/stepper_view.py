@@ -56,6 +56,8 @@ class StepperView(_Traits):
         with self.hold_sync():
             self.edge_labels, self.node_notes = self._gradients.at(self._log.records[:pos],
                                                                    self._view)
+            self.edge_sizes = self._gradients.sizes()
+            self.edge_pictures = self._gradients.pictures()
             self.labels = button_labels(self._lang)
             self.total_steps = total
             self.step_index = pos
@@ -189,7 +191,8 @@ class StepperSnapshot(_Traits):
     def __init__(self, stepper: StepperView):
         names = ("dot", "node_states", "edge_states", "panel", "step_index", "total_steps",
                  "note", "labels", "counter", "predict_mode", "edge_labels", "node_notes",
-                 "show_edge_labels", "scale")
+                 "show_edge_labels", "scale", "edge_sizes", "scale_edges", "edge_pictures",
+                 "node_pictures")
         super().__init__(kind="stepper", frozen=True, can_step=False, lang=stepper.lang,
                          **{n: _copy(getattr(stepper, n)) for n in names})
         self._text = repr(stepper)

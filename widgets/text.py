@@ -38,7 +38,7 @@ def node_summary(node: GraphNode) -> str:
     """One line describing a model node, e.g. ``x (leaf) [2] = [1., 2.]``."""
     kind = node.kind
     if kind == "backward":
-        text = node.title + (f" ({node.name}.grad_fn)" if node.name else "")
+        text = node.label + (f" ({node.name}.grad_fn)" if node.name else "")
         return "; ".join([text] + node.extra)
     if kind == "chain":
         return f"{node.title} ×{len(node.members)}"

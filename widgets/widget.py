@@ -16,6 +16,7 @@ import traitlets
 from . import export
 from .dot import to_dot
 from .graph_model import Graph, build_graph, outputs_of
+from .heat import node_pictures
 from .i18n import LANGUAGES, front_end_strings, get_language
 from .names import resolve_names
 from .reduce import limit_graph
@@ -61,6 +62,15 @@ class WidgetBase(anywidget.AnyWidget):
                                  "the edge)").tag(sync=True)
     node_notes = traitlets.Dict(help="node id -> a line under the node, e.g. a leaf's .grad "
                                 "after its AccumulateGrad step").tag(sync=True)
+    edge_sizes = traitlets.Dict(help="edge id -> the norm of the gradient it carried (the "
+                                "front end widens each edge by its share of the largest)"
+                                ).tag(sync=True)
+    scale_edges = traitlets.Bool(False, help="draw each edge as wide as its edge_sizes says "
+                                 "(a toggle in the front end; set it here too)").tag(sync=True)
+    node_pictures = traitlets.Dict(help="node id -> heat map of its tensor, for a tensor with "
+                                   "more elements than a label shows (heat.py)").tag(sync=True)
+    edge_pictures = traitlets.Dict(help="edge id -> heat map of the gradient it carried, for "
+                                   "one with more elements than a label shows").tag(sync=True)
     show_edge_labels = traitlets.Bool(True, help="draw edge_labels on the graph (a toggle in "
                                       "the front end)").tag(sync=True)
     scale = traitlets.Float(1.0, help="zoom of the drawing; 1 is 12 pt labels").tag(sync=True)
@@ -83,6 +93,7 @@ class WidgetBase(anywidget.AnyWidget):
         self._view = view
         self.dot = to_dot(view, backward=self._backward_arrows).source
         self.note = view.note
+        self.node_pictures = node_pictures(view)
 
     # ------------------------------------------------------------ outside a kernel
     def to_html(self) -> str:

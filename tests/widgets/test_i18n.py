@@ -58,7 +58,7 @@ def test_an_unknown_language_is_refused_with_the_choices():
 CODE_WORDS = re.compile(
     r"^(\w*Backward\w*|torch|autograd|AccumulateGrad|grad\w*|backward|forward|variable|None|"
     r"NaN|inf|VJP|Function|next_functions|stepper|predict|ctx|loss|shape|norm|alpha|expand|"
-    r"sum|exp|sqrt|MulConstant\w*|TwoGrads\w*|fn|sign|abs|outer)$")
+    r"sum|exp|sqrt|self|other|result|min|max|MulConstant\w*|TwoGrads\w*|fn|sign|abs|outer)$")
 
 
 def _english_words(text: str) -> set:

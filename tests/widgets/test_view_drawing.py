@@ -69,8 +69,8 @@ def test_a_large_gradient_is_labelled_with_its_shape_and_norm():
     x = mg.ones(10, 10, requires_grad=True)
     stepper = BackwardStepper((x * 2.0).sum(), names={"x": x})
     stepper.run()
-    assert "shape [10, 10], norm 20" in stepper.edge_labels.values()
-    assert list(stepper.node_notes.values()) == [".grad = shape [10, 10], norm 20"]
+    assert "[10, 10] norm 20" in stepper.edge_labels.values()
+    assert list(stepper.node_notes.values()) == [".grad = [10, 10] norm 20"]
 
 
 def test_inputs_that_need_no_gradient_are_small_marks_that_do_not_count():

@@ -3,6 +3,7 @@
 // moves anything on screen.
 
 import { Graphviz } from "@hpcc-js/wasm-graphviz";
+import { drawEdgePictures, drawNodePictures } from "./pictures.js";
 
 // Above this many nodes we refuse to lay out: Graphviz runs on the page's only thread and a
 // huge graph would freeze the notebook. The Python side truncates long before this.
@@ -166,6 +167,7 @@ export function createGraph(model, { onNodeClick } = {}) {
       const box = g.getBBox();
       placed.push({ x: box.x, y: box.y, w: box.width, h: box.height });
     }
+    drawNodePictures(layer, index, model, placed);
     for (const [id, text] of Object.entries(model.get("node_notes") || {})) {
       const g = index.get(id);
       if (!g) continue;
@@ -184,6 +186,7 @@ export function createGraph(model, { onNodeClick } = {}) {
       placed.push(spot);
     }
     const labels = model.get("show_edge_labels") ? model.get("edge_labels") || {} : {};
+    const drawnLabels = new Map(); // edge id -> its <text>, for the pictures beside them
     for (const [id, text] of Object.entries(labels)) {
       const g = index.get(id);
       if (!g) continue;
@@ -200,7 +203,9 @@ export function createGraph(model, { onNodeClick } = {}) {
       label.setAttribute("x", spot.x.toFixed(1));
       label.setAttribute("y", spot.y.toFixed(1));
       label.setAttribute("text-anchor", spot.anchor);
+      drawnLabels.set(id, label);
     }
+    drawEdgePictures(layer, model, drawnLabels, placed);
     overlay.labels = layer;
   }
 
@@ -219,12 +224,40 @@ export function createGraph(model, { onNodeClick } = {}) {
     }
   }
 
+  /** With `scale_edges` on, each edge as wide as its gradient is large (`edge_sizes`: the
+   * norms; an edge gets its share of the largest): 1 px to 7 px; off, the widths of the edge
+   * states. A norm of null (NaN or inf) counts as the largest. */
+  function sizeEdges() {
+    const on = Boolean(model.get("scale_edges"));
+    const norms = model.get("edge_sizes") || {};
+    const finite = Object.values(norms).filter((n) => typeof n === "number" && Number.isFinite(n));
+    const top = Math.max(0, ...finite);
+    const sizes = {};
+    for (const [id, n] of Object.entries(norms)) {
+      sizes[id] = typeof n !== "number" || !Number.isFinite(n) ? 1 : top > 0 ? n / top : 0;
+    }
+    for (const [id, g] of index) {
+      if (!g.classList.contains("edge")) continue;
+      const path = g.querySelector("path");
+      if (!path) continue;
+      const size = sizes[id];
+      if (on && typeof size === "number") {
+        path.style.strokeWidth = `${(1 + 6 * Math.max(0, Math.min(1, size))).toFixed(2)}px`;
+        g.classList.add("mg-sized");
+      } else {
+        path.style.strokeWidth = "";
+        g.classList.remove("mg-sized");
+      }
+    }
+  }
+
   function restyle() {
     const nodes = model.get("node_states") || {};
     const edges = model.get("edge_states") || {};
     for (const [id, g] of index) {
       setState(g, (g.classList.contains("node") ? nodes : edges)[id]);
     }
+    sizeEdges();
     drawOverlay();
     reveal();
   }
@@ -267,7 +300,8 @@ export function createGraph(model, { onNodeClick } = {}) {
   const onScale = () => setZoom(Number(model.get("scale")) || 1);
   const zoomBy = (factor) => setZoom(zoom * factor);
   const pan = panning(el, (factor) => zoomBy(factor));
-  return { el, update, restyle, drawOverlay, fit, zoomBy, onScale, reset: onScale, cleanup: pan };
+  return { el, update, restyle, drawOverlay, sizeEdges, fit, zoomBy, onScale, reset: onScale,
+    cleanup: pan };
 }
 
 /** Drag to pan; ctrl (or cmd) + wheel to zoom. Returns a cleanup function. */

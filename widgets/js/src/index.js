@@ -26,7 +26,7 @@ function render({ model, el }) {
       if (model.get("predict_mode") && !model.get("frozen")) model.send({ event: "node_click", node: id });
     },
   });
-  const panel = createPanel();
+  const panel = createPanel(model);
   const controls = createControls(model);
   const viewbar = createViewBar(model, graph);
   const legend = createLegend(model);
@@ -62,9 +62,11 @@ function render({ model, el }) {
   const listeners = {
     "change:dot": () => graph.update(),
     "change:node_states change:edge_states": () => graph.restyle(),
-    "change:edge_labels change:node_notes change:show_edge_labels": () => graph.drawOverlay(),
+    "change:edge_labels change:node_notes change:show_edge_labels change:node_pictures change:edge_pictures":
+      () => graph.drawOverlay(),
     "change:scale": () => graph.onScale(),
-    "change:panel change:note change:kind change:step_index change:total_steps change:playing change:speed change:labels change:counter change:can_step change:predict_mode change:frozen change:strings change:lang change:show_edge_labels":
+    "change:edge_sizes change:scale_edges": () => graph.sizeEdges(),
+    "change:panel change:note change:kind change:step_index change:total_steps change:playing change:speed change:labels change:counter change:can_step change:predict_mode change:frozen change:strings change:lang change:show_edge_labels change:scale_edges":
       updateFrame,
   };
   for (const [events, callback] of Object.entries(listeners)) model.on(events, callback);

@@ -31,6 +31,7 @@ export function createOfflineModel(data) {
   function goTo(index) {
     position = Math.max(0, Math.min(states.length - 1, index));
     const local = { playing: state.playing, show_edge_labels: state.show_edge_labels,
+      scale_edges: state.scale_edges,
       speed: state.speed };
     const before = state;
     state = { ...states[position], ...local };

@@ -34,7 +34,17 @@ export function createViewBar(model, graph) {
   });
   const caption = document.createElement("span");
   toggle.append(box, caption);
-  el.append(out, actual, zin, fit, toggle);
+  const sizing = document.createElement("label"); // edge widths by gradient size
+  sizing.className = "mg-edge-toggle mg-size-toggle";
+  const sizeBox = document.createElement("input");
+  sizeBox.type = "checkbox";
+  sizeBox.addEventListener("change", () => {
+    model.set("scale_edges", sizeBox.checked);
+    model.save_changes();
+  });
+  const sizeCaption = document.createElement("span");
+  sizing.append(sizeBox, sizeCaption);
+  el.append(out, actual, zin, fit, toggle, sizing);
 
   function update() {
     const titles = [[out, "view.zoom_out", "Zoom out"], [actual, "view.zoom_reset", "Actual size"],
@@ -46,6 +56,9 @@ export function createViewBar(model, graph) {
     caption.textContent = text(model, "view.edge_labels", "Gradients on edges");
     box.checked = Boolean(model.get("show_edge_labels"));
     toggle.hidden = model.get("kind") !== "stepper";
+    sizeCaption.textContent = text(model, "view.edge_sizes", "Edge width = gradient size");
+    sizeBox.checked = Boolean(model.get("scale_edges"));
+    sizing.hidden = model.get("kind") !== "stepper";
     el.hidden = Boolean(model.get("frozen")); // a snapshot has no buttons (drag and ctrl+wheel still zoom)
   }
   return { el, update };
