@@ -7,6 +7,7 @@ table, graph and saved-value comparisons) are in ``tests/ops/op_table.py``.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -343,3 +344,30 @@ def assert_same_program(torch, code: str):
     """``code`` gives the same visible result with minigrad as with PyTorch."""
     mine, theirs = run_program(mg, code), run_program(torch, code)
     assert mine == theirs, f"{code}\n minigrad: {mine}\n PyTorch:  {theirs}"
+
+
+# --- one language at a time: English words a Chinese learner should not see ---------------
+
+# Words a Chinese learner sees in English on purpose: code (node and variable names, Python
+# and PyTorch terms), and the text of a Python exception (that is Python's, not ours).
+CODE_WORDS = re.compile(
+    r"^(\w*Backward\w*|torch|autograd|AccumulateGrad|grad\w*|backward|forward|variable|None|"
+    r"NaN|inf|VJP|Function|next_functions|stepper|predict|ctx|loss|shape|norm|alpha|expand|"
+    r"sum|exp|sqrt|MulConstant\w*|TwoGrads\w*|fn|sign|abs|outer|True|False|_saved_\w+|"
+    r"GraphView|BackwardStepper|minigrad_widgets|retain_graph|check|refresh|draw|dot|"
+    r"Graphviz|graphviz|apt|get|install|brew|conda|Debian|Ubuntu|macOS|notebook|"
+    r"[a-z]\w*_\w+|[A-Z][a-z]+[A-Z]\w*)$")
+
+
+def english_words(text: str) -> set:
+    """The English words of ``text`` that are not code (placeholders ``{name}`` left out)."""
+    text = re.sub(r"\{\w+\}", "", text)
+    return {w for w in re.findall(r"[A-Za-z_]{3,}", text) if not CODE_WORDS.match(w)}
+
+
+def english_ui_words() -> set:
+    """Every English word the widgets show a learner (from the English catalogue), lower case:
+    none of them should be left in what a Chinese learner sees."""
+    from minigrad_widgets.i18n import EN
+
+    return {w.lower() for text in EN.values() for w in english_words(text)}

@@ -61,7 +61,7 @@ def test_a_fork_lists_each_contribution_and_their_sum():
     stepper.run()
     lines = _section(stepper, "contrib")["lines"]
     assert lines == ["2.  ← from MulBackward0, edge 0", "2.  ← from MulBackward0, edge 0",
-                     "sum of the 2 (gradient accumulation) = 4."]
+                     "sum of the 2 (gradients summed where paths meet) = 4."]
     assert stepper.panel["accumulate"]["equation"] == "x.grad: None + 4. = 4."
 
 
@@ -91,7 +91,7 @@ def test_pytorch_graphs_get_the_same_rules_and_contributions(torch):
     stepper.step()
     assert _section(stepper, "contrib")["lines"] == [
         "[1., 2.]  ← from MulBackward0, edge 0", "[1., 2.]  ← from MulBackward0, edge 1",
-        "sum of the 2 (gradient accumulation) = [2., 4.]"]
+        "sum of the 2 (gradients summed where paths meet) = [2., 4.]"]
 
 
 # ---------------------------------------------------------------- breakpoints
@@ -294,7 +294,7 @@ def test_a_leaf_used_many_times_lists_the_first_contributions_and_counts_the_res
     stepper.run()
     lines = _section(stepper, "contrib")["lines"]
     assert sum("←" in line for line in lines) == 12
-    assert lines[-2:] == ["… and 8 more", "sum of the 20 (gradient accumulation) = 40."]
+    assert lines[-2:] == ["… and 8 more", "sum of the 20 (gradients summed where paths meet) = 40."]
 
 
 def _contributions(stepper):

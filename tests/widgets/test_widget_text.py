@@ -71,7 +71,7 @@ def test_stepper_text_lists_the_steps_and_the_panel():
         "  Gradients that arrived:",
         "    2.  ← from MulBackward0, edge 0",
         "    2.  ← from MulBackward0, edge 1",
-        "    sum of the 2 (gradient accumulation) = 4.",
+        "    sum of the 2 (gradients summed where paths meet) = 4.",
     ])
 
 
