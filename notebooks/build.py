@@ -287,8 +287,19 @@ def build(source: Path, *, run: bool = True) -> None:
         print(f"{'built' if run else 'wrote (not executed)'} {path.relative_to(REPO)}")
 
 
+# Matplotlib reads a matplotlibrc in the working directory (the notebook's folder): a Chinese
+# lesson's plot titles and axes need a font with Chinese glyphs (the first one installed).
+CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "WenQuanYi Micro Hei",
+             "Microsoft YaHei", "PingFang SC", "Hiragino Sans GB", "SimHei", "DejaVu Sans")
+MATPLOTLIBRC = {"zh": "# written by notebooks/build.py: Chinese plot labels need Chinese glyphs\n"
+                      "font.family: sans-serif\nfont.sans-serif: " + ", ".join(CJK_FONTS) + "\n"}
+
+
 def write_course_py(folder: Path, lang: str) -> None:
+    """The folder's ``course.py`` (and, for Chinese, its ``matplotlibrc``)."""
     (folder / "course.py").write_text(COURSE_PY.replace("{lang}", lang), encoding="utf-8")
+    if lang in MATPLOTLIBRC:
+        (folder / "matplotlibrc").write_text(MATPLOTLIBRC[lang], encoding="utf-8")
 
 
 def title(blocks: list[Block], lang: str) -> str:

@@ -7,6 +7,8 @@ table, graph and saved-value comparisons) are in ``tests/ops/op_table.py``.
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from pathlib import Path
 
@@ -371,3 +373,43 @@ def english_ui_words() -> set:
     from minigrad_widgets.i18n import EN
 
     return {w.lower() for text in EN.values() for w in english_words(text)}
+
+
+# --- what a widget shows: its text form, its drawing's words, its front end's strings -----
+
+DOT_TEXT = re.compile(r'\b(?:label|tooltip)=("(?:[^"\\]|\\.)*"|[^\s\]]+)')
+HIDDEN = {"kind", "variable_id", "tensor_id", "is_same", "verdict", "dot", "lang", "node_states",
+          "edge_states"}  # ids and state names, not shown as text
+
+
+def dot_texts(dot: str) -> list[str]:
+    """The labels and tooltips of a DOT source: the words the drawing shows."""
+    return [m.group(1).strip('"').replace("\\n", "\n") for m in DOT_TEXT.finditer(dot)]
+
+
+def shown_strings(value, key=None) -> list[str]:
+    """The strings of a widget's state a learner reads (not ids, state names or DOT)."""
+    if key in HIDDEN:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in shown_strings(v, k)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in shown_strings(v)]
+    return []
+
+
+def html_texts(page: str) -> list[str]:
+    """What a page built from a widget's HTML shows: the text form, and every string of the
+    recorded states (the drawing's labels and tooltips, panel, buttons, counter, notes)."""
+    pre = re.search(r'<pre class="mg-static-text">(.*?)</pre>', page, re.S).group(1)
+    data = json.loads(re.search(r'class="mg-static-data">(.*?)</script>', page, re.S)
+                      .group(1).replace("<\\/", "</"))
+    states = [data["state"]] + [step.get("set", {}) for step in data["steps"]]
+    states += [{k: v.get("set") for k, v in step.get("patch", {}).items()}
+               for step in data["steps"]]
+    out = [html.unescape(pre)]
+    for state in states:
+        out += dot_texts(state.get("dot") or "") + shown_strings(state)
+    return out

@@ -28,7 +28,6 @@ import graphviz
 from .graph_model import GRADIENT_EDGES as GRADIENT_KINDS
 from .graph_model import Graph, GraphNode, build_graph, node_lines
 from .i18n import t
-from .i18n import t
 from .names import resolve_names
 from .reduce import limit_graph
 

@@ -40,7 +40,8 @@ from ._format import (
     short_repr,
     to_numpy,
 )
-from .i18n import get_language, t
+from .i18n import get_language
+from .i18n import t as _t
 from .names import Names, resolve_names
 
 __all__ = ["GraphNode", "GraphEdge", "Graph", "build_graph", "node_lines", "outputs_of"]
@@ -192,7 +193,7 @@ def _add_saved(g: Graph, fn, node: GraphNode) -> None:
     """One orange node per saved tensor (per attribute, like ``_saved_self``)."""
     for attr, value, error in _saved_values(fn):
         if error is not None:
-            node.extra.append(t("graph.freed", g.lang, attr=attr))
+            node.extra.append(_t("graph.freed", g.lang, attr=attr))
         elif is_tensor(value):
             _saved_edge(g, attr, value, node.id)
         elif isinstance(value, (tuple, list)) and value and all(map(is_tensor, value)):
@@ -223,11 +224,11 @@ def node_lines(node: GraphNode, limit: int = LABEL_LIMIT, lang: str | None = Non
     if kind == "more":
         return [node.title]
     if kind == "saved":
-        lines = [node.title] + ([t("graph.saved_is", lang, name=node.name)] if node.name else [])
+        lines = [node.title] + ([_t("graph.saved_is", lang, name=node.name)] if node.name else [])
     elif kind == "leaf":
-        lines = [node.name or t("text.leaf", lang)]
+        lines = [node.name or _t("text.leaf", lang)]
     else:
-        lines = [node.name or t("graph.output", lang)]
+        lines = [node.name or _t("graph.output", lang)]
     return lines + _tensor_lines(node.tensor, limit)
 
 

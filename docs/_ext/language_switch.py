@@ -4,11 +4,20 @@ English pages live at the top of docs/ (``running``), Chinese ones under zh/ (``
 lessons and teacher pages keep the language as a folder (``lessons/en/01_x`` <->
 ``lessons/zh/01_x``, ``teachers/en/setup`` <-> ``teachers/zh/setup``). A page without a twin
 links to the other language's home page.
+
+A Chinese page is Chinese around its text too: the top navigation lists the Chinese pages (the
+toctree of ``zh/index``, as the English one lists ``index``'s), and the theme's own words
+(Search, Color mode, Previous, Next, On this page ...) come from Sphinx's and the theme's
+Chinese catalogues.
 """
 
 from __future__ import annotations
 
+import gettext
+from pathlib import Path
+
 HOME = {"en": "index", "zh": "zh/index"}
+THEME_WORDS = {"zh": {"More": "更多"}}  # words the theme's catalogues lack (the nav's dropdown)
 
 
 def language_of(docname: str) -> str:
@@ -42,8 +51,55 @@ def _page_context(app, pagename, templatename, context, doctree):
     context["switch_url"] = context["pathto"](target)
     if language == "zh":
         context["language"] = "zh-CN"
+        _speak_chinese(app, context)
+
+
+def _translations(lang: str) -> gettext.NullTranslations:
+    """Sphinx's and the theme's catalogues for ``lang``, the theme's first."""
+    import pydata_sphinx_theme
+    import sphinx
+
+    found = gettext.NullTranslations()
+    for package in (sphinx, pydata_sphinx_theme):  # the last added is asked first
+        folder = Path(package.__file__).parent / "locale"
+        for code in ("zh_CN", "zh"):
+            if (folder / code / "LC_MESSAGES" / "sphinx.mo").is_file():
+                table = gettext.translation("sphinx", folder, languages=[code])
+                table.add_fallback(found)
+                found = table
+                break
+    return found
+
+
+_CATALOGUES: dict[str, gettext.NullTranslations] = {}
+
+
+def _speak_chinese(app, context) -> None:
+    """The theme's words and the top navigation of a Chinese page, in Chinese."""
+    table = _CATALOGUES.setdefault("zh", _translations("zh"))
+    words = THEME_WORDS["zh"]
+
+    def say(message, *args, **kwargs):
+        text = words.get(message) or table.gettext(message)
+        return text % kwargs if kwargs else text
+
+    def say_n(singular, plural, n, *args, **kwargs):
+        text = table.ngettext(singular, plural, n)
+        return text % kwargs if kwargs else text
+
+    context["gettext"], context["ngettext"] = say, say_n
+    header = context.get("generate_header_nav_html")
+    if header is not None:
+        def chinese_header(n_links_before_dropdown=5, dropdown_text="More"):
+            root = app.config.root_doc
+            app.config.root_doc = HOME["zh"]  # the pages the Chinese home page lists
+            try:
+                return header(n_links_before_dropdown, say(dropdown_text))
+            finally:
+                app.config.root_doc = root
+        context["generate_header_nav_html"] = chinese_header
 
 
 def setup(app):
-    app.connect("html-page-context", _page_context)
+    app.connect("html-page-context", _page_context, priority=900)  # after the theme's own
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -4,55 +4,18 @@ form, the drawing's labels and tooltips, and every string the front end is given
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
-from helpers import chain, english_ui_words, english_words
+from helpers import chain, dot_texts, english_ui_words, english_words, html_texts, shown_strings
 from minigrad_widgets import BackwardStepper, GraphView, draw
 from minigrad_widgets.i18n import CATALOGUE, set_language
 
 import minigrad as mg
 
-DOT_TEXT = re.compile(r'\b(?:label|tooltip)=("(?:[^"\\]|\\.)*"|[^\s\]]+)')
-HIDDEN = {"kind", "variable_id", "tensor_id", "is_same", "verdict", "dot", "lang", "node_states",
-          "edge_states"}  # ids and state names, not shown as text
-
-
-def dot_texts(dot: str) -> list[str]:
-    """The labels and tooltips of a DOT source: the words the drawing shows."""
-    return [m.group(1).strip('"').replace("\\n", "\n") for m in DOT_TEXT.finditer(dot)]
-
-
-def _strings(value, key=None) -> list[str]:
-    if key in HIDDEN:
-        return []
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for k, v in value.items() for s in _strings(v, k)]
-    if isinstance(value, (list, tuple)):
-        return [s for v in value for s in _strings(v)]
-    return []
-
-
-def html_texts(html: str) -> list[str]:
-    """What a page built from a widget's HTML shows: the text form, and every string of the
-    recorded states (the drawing's labels and tooltips, panel, buttons, counter, notes)."""
-    pre = re.search(r'<pre class="mg-static-text">(.*?)</pre>', html, re.S).group(1)
-    data = json.loads(re.search(r'class="mg-static-data">(.*?)</script>', html, re.S)
-                      .group(1).replace("<\\/", "</"))
-    states = [data["state"]] + [step.get("set", {}) for step in data["steps"]]
-    states += [{k: v.get("set") for k, v in step.get("patch", {}).items()}
-               for step in data["steps"]]
-    out = [pre]
-    for state in states:
-        out += dot_texts(state.get("dot") or "") + _strings(state)
-    return out
-
 
 def widget_texts(widget) -> list[str]:
-    out = [repr(widget)] + dot_texts(widget.dot) + _strings(widget.panel)
+    out = [repr(widget)] + dot_texts(widget.dot) + shown_strings(widget.panel)
     out += [widget.note, *widget.strings.values(), *widget.edge_labels.values(),
             *widget.node_notes.values()]
     for name in ("labels", "counter"):
