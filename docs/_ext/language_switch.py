@@ -17,7 +17,12 @@ import gettext
 from pathlib import Path
 
 HOME = {"en": "index", "zh": "zh/index"}
-THEME_WORDS = {"zh": {"More": "更多"}}  # words the theme's catalogues lack (the nav's dropdown)
+# words the theme's Chinese catalogue lacks
+THEME_WORDS = {"zh": {"More": "更多", "Color mode": "颜色模式", "Light": "浅色", "Dark": "深色",
+                      "System Settings": "跟随系统", "Search the docs ...": "搜索文档……",
+                      "Breadcrumb": "当前位置", "Back to top": "回到顶部",
+                      "Site navigation": "网站导航", "Section Navigation": "章节导航",
+                      "On this page": "本页内容", "previous": "上一页", "next": "下一页"}}
 
 
 def language_of(docname: str) -> str:
@@ -51,7 +56,7 @@ def _page_context(app, pagename, templatename, context, doctree):
     context["switch_url"] = context["pathto"](target)
     if language == "zh":
         context["language"] = "zh-CN"
-        _speak_chinese(app, context)
+        _speak_chinese(context)
 
 
 def _translations(lang: str) -> gettext.NullTranslations:
@@ -74,32 +79,51 @@ def _translations(lang: str) -> gettext.NullTranslations:
 _CATALOGUES: dict[str, gettext.NullTranslations] = {}
 
 
-def _speak_chinese(app, context) -> None:
-    """The theme's words and the top navigation of a Chinese page, in Chinese."""
-    table = _CATALOGUES.setdefault("zh", _translations("zh"))
-    words = THEME_WORDS["zh"]
+def _say(lang: str):
+    table = _CATALOGUES.setdefault(lang, _translations(lang))
+    words = THEME_WORDS[lang]
 
     def say(message, *args, **kwargs):
         text = words.get(message) or table.gettext(message)
         return text % kwargs if kwargs else text
+    return say
+
+
+def _speak_chinese(context) -> None:
+    """The theme's words on a Chinese page in Chinese (its templates' ``_`` and ``{% trans %}``
+    look ``gettext`` up in the page's context)."""
+    table = _CATALOGUES.setdefault("zh", _translations("zh"))
+    say = _say("zh")
 
     def say_n(singular, plural, n, *args, **kwargs):
         text = table.ngettext(singular, plural, n)
         return text % kwargs if kwargs else text
 
     context["gettext"], context["ngettext"] = say, say_n
+    if "theme_search_bar_text" in context:  # a theme option, not a translated string
+        context["theme_search_bar_text"] = say(context["theme_search_bar_text"])
+
+
+def _chinese_navigation(app, pagename, templatename, context, doctree):
+    """The top navigation of a Chinese page lists the Chinese pages (runs after the theme
+    has put its ``generate_header_nav_html`` into the context)."""
     header = context.get("generate_header_nav_html")
-    if header is not None:
-        def chinese_header(n_links_before_dropdown=5, dropdown_text="More"):
-            root = app.config.root_doc
-            app.config.root_doc = HOME["zh"]  # the pages the Chinese home page lists
-            try:
-                return header(n_links_before_dropdown, say(dropdown_text))
-            finally:
-                app.config.root_doc = root
-        context["generate_header_nav_html"] = chinese_header
+    if header is None or pagename not in app.env.found_docs or language_of(pagename) != "zh":
+        return
+    say = _say("zh")
+
+    def chinese_header(n_links_before_dropdown=5, dropdown_text="More"):
+        root = app.config.root_doc
+        app.config.root_doc = HOME["zh"]  # the pages the Chinese home page lists
+        try:
+            return header(n_links_before_dropdown, say(dropdown_text))
+        finally:
+            app.config.root_doc = root
+
+    context["generate_header_nav_html"] = chinese_header
 
 
 def setup(app):
-    app.connect("html-page-context", _page_context, priority=900)  # after the theme's own
+    app.connect("html-page-context", _page_context)  # before the theme's own handlers
+    app.connect("html-page-context", _chinese_navigation, priority=900)  # after them
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -107,6 +107,21 @@ def test_the_lessons_use_only_the_glossary_terms(lang):
     assert offenders(lesson_texts(lang), glossary(lang), lang) == []
 
 
+def doc_pages(lang: str) -> list[tuple[str, str]]:
+    """(path, text) of the hand-written docs pages in ``lang``, the glossaries left out."""
+    docs = REPO / "docs"
+    pages = [p for p in docs.rglob("*.md") if "_build" not in p.parts and p.name != "glossary.md"
+             and ("zh" in p.relative_to(docs).parts) == (lang == "zh")]
+    return [(str(p.relative_to(REPO)), p.read_text(encoding="utf-8")) for p in sorted(pages)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_docs_and_the_teachers_kit_use_only_the_glossary_terms(lang):
+    pages = doc_pages(lang)
+    assert any("teachers" in path for path, _ in pages)
+    assert offenders(pages, glossary(lang), lang) == []
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_widget_catalogue_uses_only_the_glossary_terms(lang):
     texts = list(CATALOGUE[lang].items())
