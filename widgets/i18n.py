@@ -129,6 +129,7 @@ EN: dict[str, str] = {
     "graph.more_chains": " and {n} more chains",
     "graph.truncated": "graph truncated: showing the first {shown} of {total} nodes",
     "graph.not_drawn": "nodes not drawn",
+    "graph.notes": "{first}; {second}",
     # --- view: drawing, legend, offline pages ---
     "view.nothing": "Nothing to draw yet.",
     "view.too_large": "This graph has {count} nodes; drawing stops at {max}.",
@@ -274,6 +275,7 @@ ZH: dict[str, str] = {
     "graph.more_chains": "，以及另外 {n} 条链",
     "graph.truncated": "计算图已截断：只显示前 {shown} 个节点（共 {total} 个）",
     "graph.not_drawn": "未画出的节点",
+    "graph.notes": "{first}；{second}",
     # --- view: drawing, legend, offline pages ---
     "view.nothing": "还没有可画的内容。",
     "view.too_large": "这个计算图有 {count} 个节点；最多只画 {max} 个。",

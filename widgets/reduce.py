@@ -178,7 +178,7 @@ def truncate(g: Graph, max_nodes: int) -> Graph:
             view.edges.append(type(g.edges[0])(f"more_e{k}", "more", dst, "more"))
     view.node_of = {fn: nid for fn, nid in g.node_of.items() if nid in view.by_id}
     shown = t("graph.truncated", g.lang, shown=max_nodes, total=len(g.nodes))
-    view.note = f"{g.note}; {shown}" if g.note else shown
+    view.note = t("graph.notes", g.lang, first=g.note, second=shown) if g.note else shown
     return view
 
 
@@ -246,5 +246,5 @@ def window(g: Graph, center: str, max_nodes: int, *, lang: str | None = None) ->
             view.edges.append(GraphEdge(f"{side}_e{k}", src, dst, "more"))
     view.node_of = {fn: nid for fn, nid in g.node_of.items() if nid in view.by_id}
     shown = t("view.window", lang, total=g.full_size, shown=len(kept))
-    view.note = f"{g.note}; {shown}" if g.note else shown
+    view.note = t("graph.notes", lang, first=g.note, second=shown) if g.note else shown
     return view

@@ -130,3 +130,23 @@ def test_code_and_pytorch_reprs_are_not_words():
     text = ("tensor([2., 4.], grad_fn=<MulBackward0>) x.grad Linear(in_features=2, "
             "out_features=8, bias=True) requires_grad=True")
     assert [w for w in WORD.findall(text) if w.lower() in ui_words()] == []
+
+
+def test_every_chinese_lesson_folder_gives_matplotlib_a_chinese_font():
+    for folder in {p.parent for p in LESSONS}:
+        rc = (folder / "matplotlibrc").read_text(encoding="utf-8")
+        assert rc == build.MATPLOTLIBRC["zh"]
+        assert "font.sans-serif: Noto Sans CJK SC," in rc
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_chinese_plot_was_drawn_with_chinese_glyphs(path):
+    """Matplotlib warns "Glyph ... missing from font(s)" when it draws a Chinese label
+    without a Chinese font: no stored output of a Chinese lesson has that warning."""
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            assert "missing from font" not in output.get("text", ""), path.name
+            if output.get("output_type") == "display_data" and "image/png" in output.data:
+                assert any(re.search("[\u4e00-\u9fff]", s) for s in re.findall(
+                    r'"([^"]*)"', cell.source)), "a plot without Chinese labels"

@@ -79,6 +79,7 @@ def test_no_english_word_in_any_chinese_widget(how):
     texts = [text for w in widgets for text in widget_texts(w)]
     assert _leftovers(texts) == set()
     joined = "\n".join(texts)
+    assert "；计算图已截断" in joined  # two notes joined the Chinese way
     for word in ("叶子节点", "已释放", "个节点", "输出"):
         assert word in joined, word  # the scan above did see the words it checks
 
