@@ -2,7 +2,8 @@
 shows (buttons, legend, zoom titles, the drawing's words and its accessible name) is Chinese.
 
 What the strings are is decided in Python (tests/widgets/test_every_widget_speaks_chinese.py);
-this checks that the front end shows them and has no English of its own.
+this checks that the front end shows them and has no English of its own. Screenshot:
+test-artifacts/browser/chinese-stepper.png.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ def test_the_widgets_show_only_chinese_words(notebook):
         assert english_words(re.sub(r"\bn\d+\b", "", text)) == set(), text
         assert "个节点" in widget.locator(".mg-graph svg").get_attribute("aria-label")
     stepper = page.locator(".jp-Cell").nth(2).locator(".mg-kind-stepper")
+    notebook.screenshot("chinese-stepper.png", stepper)
     for label in ("重置", "后退", "单步", "运行到底", "播放"):
         assert stepper.get_by_role("button", name=label, exact=True).count() == 1, label
     notebook.assert_clean()
