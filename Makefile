@@ -76,9 +76,10 @@ browser-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"; \
+	fc-list :lang=zh 2>/dev/null | grep -q . || missing="$$missing fonts-noto-cjk"; \
 	if [ -z "$$missing" ]; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "installing Debian's$$missing for the browser and DOT tests"; \
+		echo "installing Debian's$$missing for the browser and DOT tests and the Chinese plots"; \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null) \
 		|| echo "note:$$missing could not be installed; the tests that need it will be skipped"; \
 	else echo "note:$$missing not found (apt-get install$$missing); the tests that need it will be skipped"; fi

@@ -83,17 +83,18 @@ def _literal(pieces) -> str:
     return graphviz.nohtml("\\n".join(escape_text(p) for p in pieces))
 
 
-def label_of(node: GraphNode) -> str:
-    """The escaped DOT label of a model node."""
-    return _literal(node_lines(node))
+def label_of(node: GraphNode, lang: str | None = None) -> str:
+    """The escaped DOT label of a model node, its words in ``lang``."""
+    return _literal(node_lines(node, lang=lang))
 
 
-TOOLTIP = {"output": "output tensor", "saved": "tensor saved for backward",
-           "none": "input that needs no gradient", "more": "nodes not drawn"}
+TOOLTIP = {"output": "view.legend.output", "saved": "view.legend.saved",
+           "none": "view.legend.none", "more": "graph.not_drawn"}  # catalogue keys
 
 
-def _tooltip(node: GraphNode) -> str:
-    return _literal([TOOLTIP.get(node.kind, node.title)])
+def _tooltip(node: GraphNode, lang: str | None) -> str:
+    key = TOOLTIP.get(node.kind)
+    return _literal([t(key, lang) if key else node.title])
 
 
 LABEL_ROOM = {"nodesep": "0.5", "ranksep": "0.55"}  # the stepper writes gradients on edges
@@ -122,7 +123,7 @@ def to_dot(g: Graph, *, caption: bool = False, backward: bool = False,
             attrs["group"] = "spine"  # Graphviz keeps edges inside a group straight
         if node.marked:
             attrs.update(MARKED_STYLE)
-        dot.node(node.id, label_of(node), id=node.id, tooltip=_tooltip(node),
+        dot.node(node.id, label_of(node, g.lang), id=node.id, tooltip=_tooltip(node, g.lang),
                  **{"class": f"mg-{node.kind}"}, **attrs)
         for e in edges_into.pop(node.id, ()):  # each edge right after its tail, as in the walk
             if e.dst in g.by_id:
@@ -133,20 +134,22 @@ def to_dot(g: Graph, *, caption: bool = False, backward: bool = False,
     return dot
 
 
-def draw(*tensors, names=None, show_saved: bool = False,
-         max_nodes: int | None = None) -> graphviz.Digraph:
+def draw(*tensors, names=None, show_saved: bool = False, max_nodes: int | None = None,
+         lang: str | None = None) -> graphviz.Digraph:
     """Draw the autograd graph behind ``tensors`` as a ``graphviz.Digraph``.
 
     In a notebook the result shows as a picture; ``.source`` is the DOT text. ``names`` maps
     names to tensors (``names={"x": x}``); by default the names are found among your
     variables. ``show_saved=True`` adds the tensors saved for backward (orange). Graphs over
-    ``max_nodes`` nodes (150 by default) are shortened; a caption says how.
+    ``max_nodes`` nodes (150 by default) are shortened; a caption says how. ``lang``
+    (``"en"`` or ``"zh"``) is the language of the words in the drawing (default: the one
+    :func:`~minigrad_widgets.set_language` set).
     """
     if len(tensors) == 1 and not hasattr(tensors[0], "grad_fn"):
         tensors = tuple(tensors[0])  # draw([a, b]) as well as draw(a, b)
     if not tensors:
         raise TypeError("draw() needs at least one tensor, e.g. draw(loss)")
-    g = build_graph(tensors, names=resolve_names(names), show_saved=show_saved)
+    g = build_graph(tensors, names=resolve_names(names), show_saved=show_saved, lang=lang)
     view = limit_graph(g, max_nodes)
     drawing = to_dot(view, caption=True, cls=Drawing)
     drawing.graph_view = view

@@ -40,6 +40,8 @@ from ._format import (
     short_repr,
     to_numpy,
 )
+from .i18n import get_language
+from .i18n import t as _t
 from .names import Names, resolve_names
 
 __all__ = ["GraphNode", "GraphEdge", "Graph", "build_graph", "node_lines", "outputs_of",
@@ -80,7 +82,8 @@ class GraphEdge:
 class Graph:
     """Nodes and edges in walk order, and which model id each autograd node got."""
 
-    def __init__(self, names: Names | None = None):
+    def __init__(self, names: Names | None = None, lang: str | None = None):
+        self.lang = lang or get_language()  # of the text the graph's nodes and notes show
         self.nodes: list[GraphNode] = []
         self.edges: list[GraphEdge] = []
         self.by_id: dict[str, GraphNode] = {}
@@ -133,15 +136,17 @@ def outputs_of(tensors) -> tuple:
     return out
 
 
-def build_graph(outputs, *, names=None, show_saved: bool = False) -> Graph:
+def build_graph(outputs, *, names=None, show_saved: bool = False,
+                lang: str | None = None) -> Graph:
     """Walk the autograd graph behind ``outputs`` (tensors) into a :class:`Graph`.
 
     ``names`` maps names to tensors (``{"x": x}``); ``None`` looks them up in the caller's
     namespace. With ``show_saved=True`` the tensors each node saved for backward are added
     (in orange, in a drawing), and its other saved values become lines of its label.
+    ``lang`` is the language of the words in labels and notes (default: the current one).
     """
     outputs = outputs_of(outputs)
-    g = Graph(resolve_names(names))
+    g = Graph(resolve_names(names), lang)
     queue: deque = deque()
     for t in outputs:
         out = g.add("output", tensor=t, name=g.names.name_of(t) or "")
@@ -218,7 +223,7 @@ def _add_saved(g: Graph, fn, node: GraphNode) -> None:
     """One orange node per saved tensor (per attribute, like ``_saved_self``)."""
     for attr, value, error in _saved_values(fn):
         if error is not None:
-            node.extra.append(f"{attr}: freed")
+            node.extra.append(_t("graph.freed", g.lang, attr=attr))
         elif is_tensor(value):
             _saved_edge(g, attr, value, node.id)
         elif isinstance(value, (tuple, list)) and value and all(map(is_tensor, value)):
@@ -233,8 +238,9 @@ def _saved_edge(g: Graph, attr: str, value, fid: str) -> None:
     g.edge(saved.id, fid, "saved")
 
 
-def node_lines(node: GraphNode, limit: int = LABEL_LIMIT) -> list[str]:
-    """The text of one node, line by line (unescaped: the DOT writer escapes it)."""
+def node_lines(node: GraphNode, limit: int = LABEL_LIMIT, lang: str | None = None) -> list[str]:
+    """The text of one node, line by line (unescaped: the DOT writer escapes it), with its
+    words in ``lang``."""
     kind = node.kind
     if kind == "backward":
         lines = [node.label]
@@ -248,9 +254,11 @@ def node_lines(node: GraphNode, limit: int = LABEL_LIMIT) -> list[str]:
     if kind == "more":
         return [node.title]
     if kind == "saved":
-        lines = [node.title] + ([f"is {node.name}"] if node.name else [])
+        lines = [node.title] + ([_t("graph.saved_is", lang, name=node.name)] if node.name else [])
+    elif kind == "leaf":
+        lines = [node.name or _t("text.leaf", lang)]
     else:
-        lines = [node.name or kind]
+        lines = [node.name or _t("graph.output", lang)]
     return lines + _tensor_lines(node.tensor, limit)
 
 

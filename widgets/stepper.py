@@ -106,7 +106,7 @@ class BackwardStepper(StepperView):
         outputs = outputs_of(loss)
         self._outputs = outputs
         self._seeds = (None,) * len(outputs) if gradient is None else outputs_of(gradient)
-        graph = build_graph(outputs, names=resolve_names(names))
+        graph = build_graph(outputs, names=resolve_names(names), lang=self.lang)
         self._graph = graph
         self._max_nodes, self._center = max_nodes, None
         self._show(limit_graph(graph, max_nodes, lang=self.lang))

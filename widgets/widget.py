@@ -163,7 +163,8 @@ class GraphView(WidgetBase):
             return  # made from a graph model: nothing to walk again
         tensor = self._follow() if self._follow is not None else self._tensor
         outputs = outputs_of(tensor)
-        g = build_graph(outputs, names=resolve_names(self._names), show_saved=self._show_saved)
+        g = build_graph(outputs, names=resolve_names(self._names), show_saved=self._show_saved,
+                        lang=self.lang)
         self._show(limit_graph(g, self._max_nodes, lang=self.lang))
 
     def update(self, tensor) -> None:
@@ -172,5 +173,5 @@ class GraphView(WidgetBase):
         self.refresh()
 
     def __repr__(self) -> str:
-        return graph_text("GraphView", self._view)
+        return graph_text("GraphView", self._view, self.lang)
 

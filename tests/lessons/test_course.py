@@ -72,11 +72,52 @@ def test_stored_notebooks_are_what_their_source_says(source):
 
 @pytest.mark.parametrize("source", BUILT, ids=[s.stem for s in BUILT])
 def test_chinese_and_english_lessons_have_identical_code_cells(source):
+    """The same code, except for the string literals and comments of a '<<< strings zh'."""
     for solutions in ("", "solutions"):
         en = _read(NOTEBOOKS / "en" / solutions / f"{source.stem}.ipynb")
         zh = _read(NOTEBOOKS / "zh" / solutions / f"{source.stem}.ipynb")
-        assert _code(en) == _code(zh)
         assert len(en.cells) == len(zh.cells)
+        assert [tags for _, tags in _code(en)] == [tags for _, tags in _code(zh)]
+        for (en_code, _), (zh_code, _) in zip(_code(en), _code(zh)):
+            assert build.differs_only_in_strings(en_code, zh_code), (en_code, zh_code)
+
+
+@pytest.mark.parametrize(("en", "zh", "same"), [
+    ('print("loss:", x)  # one', 'print("损失：", x)  # 一', True),
+    ('print(f"{a} nodes")', 'print(f"{a} 个节点")', True),
+    ('ax.set_xlabel("epoch")', 'ax.set_ylabel("epoch")', False),   # another call
+    ('print("a", x)', 'print("a", y)', False),                     # another variable
+    ('print("a", x)', 'print("a", x, "b")', False),                # one more argument
+    ('print("a")', 'print("a");print("b")', False),
+    ('x = 1  # a', 'x = 1\n# a', False),                          # lines moved
+    ('print("a")', "print('a')", True),
+    ('print("a")', 'print(a)', False),                             # a string became a name
+])
+def test_the_code_identity_rule_allows_only_strings_and_comments_to_differ(en, zh, same):
+    assert build.differs_only_in_strings(en, zh) is same
+
+
+def test_a_strings_block_replaces_whole_literals_and_comments_in_the_chinese_copy(tmp_path):
+    source = tmp_path / "01_t.md"
+    source.write_text('<<< en\n# T\n<<< zh\n# T\n<<< code\nprint("loss:", "loss:x")  '
+                      '# the loss\n<<< strings zh\n"loss:"\n"损失："\n\n# the loss\n'
+                      '# 损失\n', encoding="utf-8")
+    code = build.parse(source)[2]
+    assert code.code("en") == 'print("loss:", "loss:x")  # the loss'
+    assert code.code("zh") == 'print("损失：", "loss:x")  # 损失'
+
+
+@pytest.mark.parametrize(("strings", "message"), [
+    ('"nodes"\n"节点"\n', '"nodes" is not a string literal or comment'),
+    ('"loss:"\n损失\n', "must be one string, as"),
+    ('"loss:"\n"损失"\n"more"\n', "pairs of lines"),
+])
+def test_a_wrong_strings_block_is_refused_with_its_line(tmp_path, strings, message):
+    source = tmp_path / "01_t.md"
+    source.write_text('<<< en\n# T\n<<< zh\n# T\n<<< code\nprint("loss:")\n'
+                      f"<<< strings zh\n{strings}", encoding="utf-8")
+    with pytest.raises(SyntaxError, match=message):
+        build.parse(source)
 
 
 @pytest.mark.parametrize("source", BUILT, ids=[s.stem for s in BUILT])

@@ -98,6 +98,12 @@ function labelSpot(g, w, placed) {
  * A node or edge in state s gets the class `mg-s` (any state Python names).
  * `onNodeClick(id)`, if given, is called with the DOT id of a node the learner clicks.
  */
+/** A string of the widget's catalogue (`strings`, in its language), values filled in. */
+function say(model, key, fallback, values = {}) {
+  const text = (model.get("strings") || {})[key] || fallback;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
 export function createGraph(model, { onNodeClick } = {}) {
   const el = document.createElement("div");
   el.className = "mg-graph";
@@ -267,12 +273,13 @@ export function createGraph(model, { onNodeClick } = {}) {
     if (dot === drawn) return;
     drawn = dot;
     const mine = ++generation;
-    if (!dot.trim()) return message("Nothing to draw yet.");
+    if (!dot.trim()) return message(say(model, "view.nothing", "Nothing to draw yet."));
     const count = countNodes(dot);
     if (count > MAX_NODES) {
-      return message(`This graph has ${count} nodes; drawing stops at ${MAX_NODES}.`, "warning");
+      return message(say(model, "view.too_large", "This graph has {count} nodes; drawing stops " +
+        "at {max}.", { count, max: MAX_NODES }), "warning");
     }
-    if (!index.size) message("Laying out the graph…");
+    if (!index.size) message(say(model, "view.laying_out", "Laying out the graph…"));
     const graphviz = await loadGraphviz();
     if (mine !== generation) return;
     let drawing;
@@ -280,7 +287,8 @@ export function createGraph(model, { onNodeClick } = {}) {
       drawing = parseSvg(graphviz.dot(dot));
     } catch (error) {
       console.error("[minigrad_widgets] could not lay out the graph:", error);
-      return message(`Could not lay out the graph: ${error.message || error}`, "error");
+      return message(say(model, "view.layout_failed", "Could not lay out the graph: {error}",
+        { error: error.message || error }), "error");
     }
     // Graphviz sizes the drawing in points; at zoom 1 a 12 pt label is 16 px.
     natural = [parseFloat(drawing.getAttribute("width")) * (4 / 3),
@@ -288,7 +296,8 @@ export function createGraph(model, { onNodeClick } = {}) {
     drawing.removeAttribute("width");
     drawing.removeAttribute("height");
     drawing.setAttribute("role", "img");
-    drawing.setAttribute("aria-label", `autograd graph with ${count} nodes`);
+    drawing.setAttribute("aria-label", say(model, "view.aria", "autograd graph with {count} nodes",
+      { count }));
     el.replaceChildren(drawing);
     svg = drawing;
     overlay.labels = null;
