@@ -26,7 +26,7 @@ import json
 import pathlib
 
 __all__ = ["page", "fragment", "carry_bundle", "recorded_steps", "record", "synced_state",
-           "BUNDLE_ID"]
+           "stylesheet", "BUNDLE_ID"]
 
 STATIC = pathlib.Path(__file__).parent / "static"
 BUNDLE_ID = "minigrad-widgets-bundle"
@@ -151,9 +151,17 @@ def _bundle() -> str:
     return js.replace("</script", "<\\/script").replace("<!--", "<\\!--")
 
 
+def stylesheet() -> str:
+    """The widgets' CSS: ``static/widget.css`` and the colours of the one style table."""
+    from .style import css
+
+    base = STATIC / "widget.css"
+    return (base.read_text(encoding="utf-8") if base.is_file() else "") + css()
+
+
 def carrier() -> str:
     """The one copy of the front end (and its CSS) a page needs."""
-    css = (STATIC / "widget.css").read_text(encoding="utf-8")
+    css = stylesheet()
     return (f'<script type="text/plain" id="{BUNDLE_ID}">{_bundle()}</script>'
             f'<style id="{BUNDLE_ID}-css">{css}</style>')
 

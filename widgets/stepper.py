@@ -72,7 +72,9 @@ class BackwardStepper(StepperView):
     Options: ``predict=True`` hides the plan and asks which node runs next (click it, or
     ``predict(node)``; ``score`` counts); ``check=True`` compares each custom Function's
     backward with a numerical VJP of its forward (``check="all"``: every node with its rule);
-    ``lang="zh"`` speaks Chinese (default: ``minigrad_widgets.set_language``).
+    ``lang="zh"`` speaks Chinese (default: ``minigrad_widgets.set_language``);
+    ``arrows="backward"`` points the arrows the way gradients travel (the default,
+    ``"forward"``, is the convention of every drawing: see ``minigrad_widgets.dot.to_dot``).
 
     >>> import minigrad as torch
     >>> x = torch.tensor(2., requires_grad=True)
@@ -85,8 +87,6 @@ class BackwardStepper(StepperView):
     >>> stepper.back(); print(x.grad)
     None
     """
-
-    _backward_arrows = True  # gradient edges drawn the way the gradient travels
 
     def __init__(self, loss, gradient=None, retain_graph=None, create_graph: bool = False,
                  inputs=None, names=None, *, max_nodes: int | None = None,

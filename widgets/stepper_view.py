@@ -189,7 +189,7 @@ class StepperSnapshot(_Traits):
     def __init__(self, stepper: StepperView):
         names = ("dot", "node_states", "edge_states", "panel", "step_index", "total_steps",
                  "note", "labels", "counter", "predict_mode", "edge_labels", "node_notes",
-                 "show_edge_labels", "scale")
+                 "show_edge_labels", "scale", "arrows", "legend")
         super().__init__(kind="stepper", frozen=True, can_step=False, lang=stepper.lang,
                          **{n: _copy(getattr(stepper, n)) for n in names})
         self._text = repr(stepper)

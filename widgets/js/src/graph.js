@@ -54,21 +54,90 @@ function svgText(className, x, y, text) {
   return node;
 }
 
+// Where things are is read from Graphviz's layout (the coordinates in the SVG's attributes),
+// never measured in the page: a drawing made in an output area that is hidden or not yet in
+// the page (Run All) has no boxes to measure, and getBBox() would say (0, 0).
+const numbers = (text) => (String(text || "").match(/-?\d*\.?\d+(?:e-?\d+)?/gi) || []).map(Number);
+
+/** The box of a node, from the points of its shapes. */
+export function nodeBox(g) {
+  const xs = [];
+  const ys = [];
+  for (const shape of g.querySelectorAll("polygon, path, polyline")) {
+    const v = numbers(shape.getAttribute(shape.tagName === "path" ? "d" : "points"));
+    for (let i = 0; i + 1 < v.length; i += 2) {
+      xs.push(v[i]);
+      ys.push(v[i + 1]);
+    }
+  }
+  for (const e of g.querySelectorAll("ellipse")) {
+    const [cx, cy, rx, ry] = ["cx", "cy", "rx", "ry"].map((a) => Number(e.getAttribute(a)));
+    xs.push(cx - rx, cx + rx);
+    ys.push(cy - ry, cy + ry);
+  }
+  if (!xs.length) return null;
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x, y, w: Math.max(...xs) - x, h: Math.max(...ys) - y };
+}
+
+/** A point at a fraction of an edge's path (Graphviz writes "M x,y C x,y x,y x,y ..."). */
+export function pathSampler(d) {
+  const v = numbers(d);
+  if (v.length < 2) return null;
+  const points = [[v[0], v[1]]];
+  for (let i = 2; i + 5 < v.length; i += 6) {
+    const [p0, c1, c2, p3] = [points[points.length - 1], [v[i], v[i + 1]], [v[i + 2], v[i + 3]],
+      [v[i + 4], v[i + 5]]];
+    for (let k = 1; k <= 12; k++) {
+      const t = k / 12;
+      const u = 1 - t;
+      const a = u * u * u;
+      const b = 3 * u * u * t;
+      const c = 3 * u * t * t;
+      const e = t * t * t;
+      points.push([a * p0[0] + b * c1[0] + c * c2[0] + e * p3[0],
+        a * p0[1] + b * c1[1] + c * c2[1] + e * p3[1]]);
+    }
+  }
+  const lengths = [0];
+  for (let i = 1; i < points.length; i++) {
+    lengths.push(lengths[i - 1] + Math.hypot(points[i][0] - points[i - 1][0],
+      points[i][1] - points[i - 1][1]));
+  }
+  const total = lengths[lengths.length - 1];
+  return (fraction) => {
+    const want = total * fraction;
+    let i = 1;
+    while (i < lengths.length - 1 && lengths[i] < want) i++;
+    const span = lengths[i] - lengths[i - 1] || 1;
+    const t = (want - lengths[i - 1]) / span;
+    return { x: points[i - 1][0] + t * (points[i][0] - points[i - 1][0]),
+      y: points[i - 1][1] + t * (points[i][1] - points[i - 1][1]) };
+  };
+}
+
+// The labels' font (widget.css sets the same): measured on a canvas, which needs no layout.
+export const LABEL_FONT = "bold 11px \"DejaVu Sans Mono\", Menlo, Consolas, \"Courier New\", monospace";
+let measure = null;
+function textWidth(text) {
+  measure ||= document.createElement("canvas").getContext("2d");
+  if (!measure) return text.length * 7;
+  measure.font = LABEL_FONT;
+  return measure.measureText(text).width;
+}
+
 const ALONG = [0.5, 0.3, 0.7, 0.2, 0.8];
-const CHAR_WIDTH = 6.6; // px of an 11 px monospace character
 const overlaps = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
 /** Where an edge's label goes: near the middle of its path, beside the line, and not on a
- * label already placed (two edges between the same nodes, as in y * y). */
-function labelSpot(g, w, placed) {
-  const path = g.querySelector("path");
-  if (!path || typeof path.getTotalLength !== "function") return null;
-  const length = path.getTotalLength();
+ * label or node already placed (two edges between the same nodes, as in y * y). */
+function labelSpot(at, w, placed) {
   let best = null;
   let fewest = Infinity;
   for (const dy of [0, -14, 14, -28, 28]) {
     for (const t of ALONG) {
-      const p = path.getPointAtLength(length * t);
+      const p = at(t);
       for (const [x, anchor] of [[p.x + 5, "start"], [p.x - 5, "end"]]) {
         // the box of the text and its halo
         const box = { x: (anchor === "start" ? x : x - w) - 3, y: p.y + dy - 7, w: w + 6, h: 15 };
@@ -80,9 +149,9 @@ function labelSpot(g, w, placed) {
     }
   }
   // crowded: slide to the right of whatever is in the way, a little away from the line
-  const p = path.getPointAtLength(length / 2);
+  const p = at(0.5);
   const box = { x: p.x + 2, y: p.y - 7, w: w + 6, h: 15 };
-  for (let tries = 0; tries < 6 && box.x < p.x + 160; tries++) {
+  for (let tries = 0; tries < 8; tries++) {
     const hit = placed.filter((other) => overlaps(box, other));
     if (!hit.length) return { x: box.x + 3, y: p.y + 4, anchor: "start", box };
     box.x = Math.max(...hit.map((other) => other.x + other.w)) + 1;
@@ -95,15 +164,26 @@ function labelSpot(g, w, placed) {
  * `restyle()` applies `node_states`/`edge_states`, the gradients on the edges and the notes
  * under the nodes to the drawing already on screen, and scrolls the current node into view.
  * A node or edge in state s gets the class `mg-s` (any state Python names).
- * `onNodeClick(id)`, if given, is called with the DOT id of a node the learner clicks.
+ * `onNodeClick(id)`, if given, is called with the DOT id of a node the learner clicks (or
+ * picks with Enter or Space when nodes can be chosen: `choosable()`).
+ *
+ * Zoom: a new drawing opens fitted to the area (both dimensions, never above `scale`) and
+ * follows the area's size until the learner zooms; `fit()` fits again.
  */
-export function createGraph(model, { onNodeClick } = {}) {
+export function createGraph(model, { onNodeClick, choosable = () => false } = {}) {
   const el = document.createElement("div");
   el.className = "mg-graph";
   if (onNodeClick) {
     el.addEventListener("click", (event) => {
       const node = event.target.closest && event.target.closest("g.node[id]");
       if (node && el.contains(node)) onNodeClick(node.id);
+    });
+    el.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      const node = event.target.closest && event.target.closest("g.node[id]");
+      if (!node || !el.contains(node)) return;
+      event.preventDefault();
+      onNodeClick(node.id);
     });
   }
   let index = new Map();
@@ -112,7 +192,9 @@ export function createGraph(model, { onNodeClick } = {}) {
   let generation = 0; // discards a layout that finished after a newer one started
   let zoom = Number(model.get("scale")) || 1;
   let natural = null; // [width, height] of the drawing in px at zoom 1
+  let fitting = true; // the zoom follows the area's size (until the learner zooms)
   const overlay = { labels: null };
+  const strings = () => model.get("strings") || {};
 
   function message(text, kind = "info") {
     const p = document.createElement("p");
@@ -127,10 +209,11 @@ export function createGraph(model, { onNodeClick } = {}) {
     if (!svg || !natural) return;
     svg.style.width = `${Math.round(natural[0] * zoom)}px`;
     svg.style.height = `${Math.round(natural[1] * zoom)}px`;
+    el.dataset.zoom = zoom.toFixed(3);
   }
 
   function setZoom(value, keepCenter = true) {
-    const next = Math.min(4, Math.max(0.1, value));
+    const next = Math.min(4, Math.max(0.05, value));
     const cx = el.scrollLeft + el.clientWidth / 2;
     const cy = el.scrollTop + el.clientHeight / 2;
     const ratio = next / zoom;
@@ -142,9 +225,31 @@ export function createGraph(model, { onNodeClick } = {}) {
     }
   }
 
-  function fit() {
-    if (natural && el.clientWidth) setZoom(Math.min(1, (el.clientWidth - 4) / natural[0]), false);
+  /** The room for the drawing: the area's width, and the height it may grow to (its
+   * max-height), less the padding kept for labels. Null while the area has no size. */
+  function room() {
+    if (!el.isConnected || !el.clientWidth) return null;
+    const css = getComputedStyle(el);
+    const px = (v) => parseFloat(v) || 0;
+    const width = el.clientWidth - px(css.paddingLeft) - px(css.paddingRight);
+    const limit = px(css.maxHeight) || window.innerHeight * 0.7;
+    const height = limit - px(css.paddingTop) - px(css.paddingBottom);
+    return width > 0 && height > 0 ? [width, height] : null;
   }
+
+  /** Fits the whole drawing in the area, both ways; never larger than `scale`. */
+  function fit() {
+    fitting = true;
+    const space = room();
+    if (!natural || !space) return;
+    const scale = Number(model.get("scale")) || 1;
+    setZoom(Math.min(scale, (space[0] - 2) / natural[0], (space[1] - 2) / natural[1]), false);
+    el.scrollLeft = el.scrollTop = 0;
+  }
+
+  const resize = typeof ResizeObserver === "function"
+    ? new ResizeObserver(() => { if (fitting) fit(); }) : null;
+  resize?.observe(el);
 
   function setState(g, state) {
     const old = g.dataset.mgState;
@@ -154,62 +259,83 @@ export function createGraph(model, { onNodeClick } = {}) {
     g.dataset.mgState = state || "";
   }
 
+  /** Accessible names: each node says what it is, what it shows and its state. */
+  function label(g, notes) {
+    const kind = [...g.classList].find((c) => KIND_KEYS[c]);
+    const text = [...g.querySelectorAll(":scope > text, a > text")].map((t) => t.textContent)
+      .concat(notes[g.id] ? [notes[g.id]] : []).join(" ");
+    const words = strings();
+    let name = (words["view.node_label"] || "{text}; {kind}")
+      .replace("{text}", text || kind || "").replace("{kind}", words[KIND_KEYS[kind]] || "");
+    const state = g.dataset.mgState;
+    if (state && words[`view.legend.${state}`]) {
+      name = (words["view.node_state"] || "{label}; {state}").replace("{label}", name)
+        .replace("{state}", words[`view.legend.${state}`]);
+    }
+    g.setAttribute("aria-label", name);
+    const active = choosable();
+    g.setAttribute("role", active ? "button" : "img");
+    if (active) g.setAttribute("tabindex", "0");
+    else g.removeAttribute("tabindex");
+  }
+
   function drawOverlay() {
     if (!svg) return;
     overlay.labels?.remove();
     const layer = document.createElementNS(SVG_NS, "g");
     layer.setAttribute("class", "mg-overlay");
-    svg.querySelector("g.graph")?.append(layer); // in the page, so text can be measured
+    layer.setAttribute("aria-hidden", "true");
+    svg.querySelector("g.graph")?.append(layer);
     const placed = [];
+    const boxes = new Map();
     for (const g of index.values()) {
       if (!g.classList.contains("node")) continue;
-      const box = g.getBBox();
-      placed.push({ x: box.x, y: box.y, w: box.width, h: box.height });
+      const box = nodeBox(g);
+      if (box) {
+        boxes.set(g.id, box);
+        placed.push(box);
+      }
     }
-    for (const [id, text] of Object.entries(model.get("node_notes") || {})) {
-      const g = index.get(id);
-      if (!g) continue;
+    const notes = model.get("node_notes") || {};
+    for (const [id, text] of Object.entries(notes)) {
+      const box = boxes.get(id);
+      if (!box) continue;
       // above the leaf (its gradients arrive from below), clear of the notes already placed
-      const box = g.getBBox();
-      const note = svgText("mg-node-note", box.x + box.width / 2, box.y - 5, text);
-      layer.append(note);
-      const w = note.getComputedTextLength?.() || text.length * CHAR_WIDTH;
-      const center = Math.max(box.x + box.width / 2, w / 2 + 2); // not off the left edge
-      note.setAttribute("x", center.toFixed(1));
+      const w = textWidth(text);
+      const center = box.x + box.w / 2;
       const spot = { x: center - w / 2 - 3, y: box.y - 17, w: w + 6, h: 15 };
       for (let tries = 0; tries < 4 && placed.some((other) => overlaps(spot, other)); tries++) {
         spot.y -= 15;
       }
-      note.setAttribute("y", (spot.y + 12).toFixed(1));
+      const note = svgText("mg-node-note", center, spot.y + 12, text);
+      note.dataset.node = id;
+      layer.append(note);
       placed.push(spot);
     }
     const labels = model.get("show_edge_labels") ? model.get("edge_labels") || {} : {};
     for (const [id, text] of Object.entries(labels)) {
       const g = index.get(id);
-      if (!g) continue;
-      const label = svgText("mg-edge-label", 0, 0, text);
-      label.dataset.edge = id;
-      layer.append(label);
-      const width = label.getComputedTextLength?.() || text.length * CHAR_WIDTH;
-      const spot = labelSpot(g, width, placed);
-      if (!spot) {
-        label.remove();
-        continue;
-      }
+      const at = g && pathSampler(g.querySelector("path")?.getAttribute("d"));
+      if (!at) continue;
+      const spot = labelSpot(at, textWidth(text), placed);
+      if (!spot) continue;
       placed.push(spot.box);
-      label.setAttribute("x", spot.x.toFixed(1));
-      label.setAttribute("y", spot.y.toFixed(1));
+      const label = svgText("mg-edge-label", spot.x, spot.y, text);
+      label.dataset.edge = id;
       label.setAttribute("text-anchor", spot.anchor);
+      layer.append(label);
     }
     overlay.labels = layer;
+    for (const g of index.values()) if (g.classList.contains("node")) label(g, notes);
   }
 
   /** Scrolls the graph area (not the page) so that the current node is in view. */
   function reveal() {
     const current = svg?.querySelector("g.node.mg-current, g.node.mg-error");
-    if (!current) return;
+    if (!current || !el.isConnected) return;
     const box = current.getBoundingClientRect();
     const area = el.getBoundingClientRect();
+    if (!area.width) return;
     const margin = 40;
     if (box.left < area.left + margin || box.right > area.right - margin) {
       el.scrollLeft += box.left + box.width / 2 - (area.left + area.width / 2);
@@ -254,21 +380,42 @@ export function createGraph(model, { onNodeClick } = {}) {
       parseFloat(drawing.getAttribute("height")) * (4 / 3)];
     drawing.removeAttribute("width");
     drawing.removeAttribute("height");
-    drawing.setAttribute("role", "img");
-    drawing.setAttribute("aria-label", `autograd graph with ${count} nodes`);
+    drawing.setAttribute("role", "group");
+    drawing.setAttribute("aria-label", (strings()["view.graph_label"] || "autograd graph, {count} nodes")
+      .replace("{count}", String(count)));
+    for (const title of drawing.querySelectorAll("title")) title.remove(); // ids, not names
+    for (const g of drawing.querySelectorAll("g.edge")) g.setAttribute("aria-hidden", "true");
     el.replaceChildren(drawing);
     svg = drawing;
     overlay.labels = null;
+    if (fitting) {
+      zoom = Number(model.get("scale")) || 1;
+      fit();
+    }
     applyZoom();
     index = indexById(svg);
     restyle();
   }
 
-  const onScale = () => setZoom(Number(model.get("scale")) || 1);
-  const zoomBy = (factor) => setZoom(zoom * factor);
+  const onScale = () => {
+    fitting = false;
+    setZoom(Number(model.get("scale")) || 1);
+  };
+  const zoomBy = (factor) => {
+    fitting = false;
+    setZoom(zoom * factor);
+  };
   const pan = panning(el, (factor) => zoomBy(factor));
-  return { el, update, restyle, drawOverlay, fit, zoomBy, onScale, reset: onScale, cleanup: pan };
+  const cleanup = () => {
+    pan();
+    resize?.disconnect();
+  };
+  return { el, update, restyle, drawOverlay, fit, zoomBy, onScale, reset: onScale, cleanup };
 }
+
+// node class -> the legend's words for that kind
+const KIND_KEYS = Object.fromEntries(["output", "backward", "leaf", "saved", "none", "chain",
+  "more"].map((k) => [`mg-${k}`, `view.legend.${k}`]));
 
 /** Drag to pan; ctrl (or cmd) + wheel to zoom. Returns a cleanup function. */
 function panning(el, zoomBy) {
