@@ -268,21 +268,43 @@ class BackwardStepper(StepperView):
             self._feedback = (pos, None, message)
             self._sync()
             return message
-        done = {rec.node for rec in self._log.records[:pos]}
-        right, key, values = judge(candidates, expected, done, self._planned, self._senders)
+        right, message = self._verdict(candidates, expected)
         if self._asked_at != pos:
             self._asked_at = pos
             self._score[1] += 1
             self._score[0] += right
-        guess = candidates[0]
-        words = {"guess": self._describe(guess), "expected": self._describe(expected),
-                 "nodes": ", ".join(self._describe(n) for n in values.get("nodes", ()))}
-        message = t(key, self._lang, **words)
         if right:
             self._forward()
         self._feedback = (self._log.position, right, message)
         self._sync()
         return message
+
+    def _verdict(self, candidates, expected) -> tuple[bool, str]:
+        pos = self._log.position
+        done = {rec.node for rec in self._log.records[:pos]}
+        right, key, values = judge(candidates, expected, done, self._planned, self._senders)
+        words = {"guess": self._describe(candidates[0]), "expected": self._describe(expected),
+                 "nodes": ", ".join(self._describe(n) for n in values.get("nodes", ()))}
+        return right, t(key, self._lang, **words)
+
+    def prediction_answers(self) -> dict:
+        """What a click on each node would answer now, without answering: node id ->
+        ``{"right": bool, "section": panel section}``. A page with no kernel (``save_html``,
+        an exported lesson) carries these for every step, so its quiz works offline."""
+        expected = self._next_node()
+        if expected is None or expected is _ENGINE_DECIDES:
+            return {}
+        heading = t("panel.predict", self._lang)
+        out = {}
+        for gnode in self._view.nodes:
+            if gnode.kind not in ("backward", "leaf", "chain"):
+                continue
+            candidates = resolve(self._view, self._graph, gnode.id)
+            if candidates:
+                right, message = self._verdict(candidates, expected)
+                out[gnode.id] = {"right": right, "section": section(
+                    "predict", heading, [message], verdict="right" if right else "wrong")}
+        return out
 
     def _on_msg(self, _widget, content, _buffers) -> None:
         if self.frozen or not isinstance(content, dict):

@@ -302,7 +302,7 @@ export function createGraph(model, { onNodeClick, choosable = () => false } = {}
       if (!box) continue;
       // above the leaf (its gradients arrive from below), clear of the notes already placed
       const w = textWidth(text);
-      const center = box.x + box.w / 2;
+      const center = Math.max(box.x + box.w / 2, w / 2 + 2); // not off the left edge
       const spot = { x: center - w / 2 - 3, y: box.y - 17, w: w + 6, h: 15 };
       for (let tries = 0; tries < 4 && placed.some((other) => overlaps(spot, other)); tries++) {
         spot.y -= 15;
