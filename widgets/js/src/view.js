@@ -41,7 +41,8 @@ export function createViewBar(model, graph) {
       [zin, "view.zoom_in", "Zoom in"], [fit, "view.zoom_fit", "Fit the drawing"]];
     for (const [b, key, fallback] of titles) {
       b.title = text(model, key, fallback);
-      b.setAttribute("aria-label", b.title);
+      // a name holds the words the button shows (1:1), symbols aside
+      b.setAttribute("aria-label", /\w/.test(b.textContent) ? `${b.textContent} ${b.title}` : b.title);
     }
     caption.textContent = text(model, "view.edge_labels", "Gradients on edges");
     box.checked = Boolean(model.get("show_edge_labels"));
