@@ -300,13 +300,23 @@ export function createGraph(model, { onNodeClick, choosable = () => false } = {}
     for (const [id, text] of Object.entries(notes)) {
       const box = boxes.get(id);
       if (!box) continue;
-      // above the leaf (its gradients arrive from below), clear of the notes already placed
+      // just above the leaf (its gradients arrive from below): centred on it, else flush
+      // with its left or right side, else a line higher; clear of what is already placed
       const w = textWidth(text);
-      const center = Math.max(box.x + box.w / 2, w / 2 + 2); // not off the left edge
-      const spot = { x: center - w / 2 - 3, y: box.y - 17, w: w + 6, h: 15 };
-      for (let tries = 0; tries < 4 && placed.some((other) => overlaps(spot, other)); tries++) {
-        spot.y -= 15;
+      const starts = [box.x + box.w / 2 - w / 2, box.x, box.x + box.w - w]
+        .map((x) => Math.max(x, 2)); // not off the left edge
+      let spot = null;
+      for (let dy = 0; dy <= 45 && !spot; dy += 15) {
+        for (const x of starts) {
+          const here = { x: x - 3, y: box.y - 17 - dy, w: w + 6, h: 15 };
+          if (!placed.some((other) => overlaps(here, other))) {
+            spot = here;
+            break;
+          }
+        }
       }
+      spot ||= { x: starts[0] - 3, y: box.y - 17, w: w + 6, h: 15 };
+      const center = spot.x + 3 + w / 2;
       const note = svgText("mg-node-note", center, spot.y + 12, text);
       note.dataset.node = id;
       layer.append(note);
