@@ -33,7 +33,8 @@ pytestmark = pytest.mark.browser
 NOTEBOOKS = REPO / "notebooks"
 AXE = REPO / "widgets" / "js" / "node_modules" / "axe-core" / "axe.min.js"
 DOCS_CSS = REPO / "docs" / "_static" / "minigrad.css"
-REPRO = ["s = BackwardStepper(loss)\ns.run()\ns", "from minigrad_widgets import draw\ndraw(loss)"]
+REPRO = ["s = BackwardStepper(loss)\ns.run()\ns", "from minigrad_widgets import draw\ndraw(loss)",
+         "import json\nprint(json.dumps(s.node_notes, ensure_ascii=False))"]
 
 
 def _artifact(name: str) -> str:
@@ -107,8 +108,8 @@ def _cell_of(page, source_start: str):
 
 
 # ---------------------------------------------------------------- measuring in the page
-NOTES_JS = """widget => [...widget.querySelectorAll(".mg-node-note")].map((note) => {
-  const leaf = widget.querySelector(`g.node[id="${note.dataset.node}"]`);
+NOTES_JS = """(widget, ids) => [...widget.querySelectorAll(".mg-node-note")].map((note) => {
+  const leaf = widget.querySelector(`g.node[id="${ids[note.textContent]}"]`);
   const n = note.getBoundingClientRect(), l = leaf.getBoundingClientRect();
   return {text: note.textContent, note: [n.left, n.top, n.right, n.bottom],
           leaf: [l.left, l.top, l.right, l.bottom]};
@@ -191,7 +192,8 @@ def test_grad_labels_sit_beside_their_leaves_after_run_all(lesson3):
     lang, page = lesson3
     widget = _cell_of(page, REPRO[0]).locator(".mg-kind-stepper")
     expect(widget.locator(".mg-node-note")).to_have_count(3)  # x, w and b
-    for note in widget.evaluate(NOTES_JS):
+    notes = json.loads(_cell_of(page, REPRO[2]).locator(".jp-OutputArea-output").inner_text())
+    for note in widget.evaluate(NOTES_JS, {text: i for i, text in notes.items()}):
         nl, nt, nr, nb = note["note"]
         ll, lt, lr, lb = note["leaf"]
         assert nl < lr and nr > ll, note  # over its leaf, not in a corner
