@@ -46,8 +46,8 @@ export function createViewBar(model, graph) {
     }
     caption.textContent = text(model, "view.edge_labels", "Gradients on edges");
     box.checked = Boolean(model.get("show_edge_labels"));
-    toggle.hidden = model.get("kind") !== "stepper";
-    el.hidden = Boolean(model.get("frozen")); // a snapshot has no buttons (drag and ctrl+wheel still zoom)
+    // a snapshot keeps only the zoom: it looks at one step and changes nothing
+    toggle.hidden = model.get("kind") !== "stepper" || Boolean(model.get("frozen"));
   }
   return { el, update };
 }
