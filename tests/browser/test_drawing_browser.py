@@ -479,3 +479,40 @@ def test_a_snapshot_shows_no_controls(browser, bundle, tmp_path):
     finally:
         context.close()
     assert errors == []
+
+
+def test_labels_on_doubled_edges_do_not_overlap(browser, bundle, tmp_path):
+    from minigrad_widgets import BackwardStepper
+
+    import minigrad as torch
+
+    x = torch.tensor([1., -2.], requires_grad=True)
+    y = x * x
+    stepper = BackwardStepper((y * y).sum(), names={"x": x, "y": y})
+    stepper.run()
+    path = stepper.save_html(tmp_path / "doubled.html")
+    context, page, errors = _static_page(browser, path)
+    try:
+        labels = page.locator(".mg-edge-label")
+        expect(labels).to_have_count(len(stepper.edge_labels))
+        boxes = labels.evaluate_all("els => els.map((e) => { const r = e.getBoundingClientRect();"
+                                    " return [r.left, r.top, r.right, r.bottom]; })")
+        boxes += page.locator(".mg-node-note").evaluate_all(
+            "els => els.map((e) => { const r = e.getBoundingClientRect();"
+            " return [r.left, r.top, r.right, r.bottom]; })")
+        nodes = page.locator(".mg-graph g.node").evaluate_all(
+            "els => els.map((e) => { const r = e.getBoundingClientRect();"
+            " return [r.left, r.top, r.right, r.bottom]; })")
+
+        def overlap(a, b):
+            return a[0] < b[2] - 1 and b[0] < a[2] - 1 and a[1] < b[3] - 1 and b[1] < a[3] - 1
+
+        area = page.locator(".mg-graph").evaluate("a => a.getBoundingClientRect().left")
+        for i, a in enumerate(boxes):
+            assert a[0] >= area - 1, a  # not cut off at the left
+            assert not any(overlap(a, b) for b in boxes[i + 1:]), a
+            assert not any(overlap(a, n) for n in nodes), a
+        page.screenshot(path=_artifact("drawing-doubled-edges.png"))
+    finally:
+        context.close()
+    assert errors == []

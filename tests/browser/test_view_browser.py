@@ -115,7 +115,7 @@ def test_draw_shows_the_graph_without_the_dot_program(clean):
 def test_the_dark_theme_darkens_the_drawing(clean):
     page = clean.page
     widget = cell(clean, FORK).locator(".mg-kind-stepper")
-    leaf = widget.locator(".mg-graph g.node.mg-leaf path").first
+    leaf = widget.locator(".mg-graph g.node.mg-leaf :is(polygon, path)").first
     light = leaf.evaluate("p => getComputedStyle(p).fill")
     page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', "
                   "{theme: 'JupyterLab Dark'})")

@@ -142,6 +142,7 @@ function labelSpot(at, w, placed) {
         // the box of the text and its halo
         const box = { x: (anchor === "start" ? x : x - w) - 3, y: p.y + dy - 7, w: w + 6, h: 15 };
         const spot = { x, y: p.y + dy + 4, anchor, box };
+        if (box.x < 0) continue; // off the drawing's left edge: cut off
         const hits = placed.filter((other) => overlaps(box, other)).length;
         if (!hits) return spot;
         if (hits < fewest) [best, fewest] = [spot, hits];
@@ -323,11 +324,24 @@ export function createGraph(model, { onNodeClick, choosable = () => false } = {}
       placed.push(spot);
     }
     const labels = model.get("show_edge_labels") ? model.get("edge_labels") || {} : {};
-    for (const [id, text] of Object.entries(labels)) {
-      const g = index.get(id);
-      const at = g && pathSampler(g.querySelector("path")?.getAttribute("d"));
+    const paths = new Map(); // edge id -> a point sampler of its path
+    const lines = []; // small boxes along every edge: a label should not sit on a line
+    for (const [id, g] of index) {
+      if (!g.classList.contains("edge")) continue;
+      const at = pathSampler(g.querySelector("path")?.getAttribute("d"));
       if (!at) continue;
-      const spot = labelSpot(at, textWidth(text), placed);
+      paths.set(id, at);
+      if (!Object.keys(labels).length) continue;
+      for (let k = 1; k < 10; k++) {
+        const p = at(k / 10);
+        lines.push({ x: p.x - 2, y: p.y - 2, w: 4, h: 4, edge: id });
+      }
+    }
+    for (const [id, text] of Object.entries(labels)) {
+      const at = paths.get(id);
+      if (!at) continue;
+      const others = placed.concat(lines.filter((box) => box.edge !== id));
+      const spot = labelSpot(at, textWidth(text), others);
       if (!spot) continue;
       placed.push(spot.box);
       const label = svgText("mg-edge-label", spot.x, spot.y, text);
