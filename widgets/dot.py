@@ -25,11 +25,14 @@ n2 -> n1 [class="mg-grad" color="#555555" id=e2]
 
 from __future__ import annotations
 
-import graphviz
+import functools
 
+import graphviz
+from graphviz.quoting import quote
+
+from . import style
 from .graph_model import GRADIENT_EDGES as GRADIENT_KINDS
 from .graph_model import Graph, GraphNode, build_graph, node_lines
-from . import style
 from .i18n import t
 from .names import resolve_names
 from .reduce import limit_graph
@@ -118,21 +121,38 @@ def to_dot(g: Graph, *, caption: bool = False, arrows: str = "forward",
     edges_into: dict[str, list] = {}
     for e in g.edges:
         edges_into.setdefault(e.src, []).append(e)
+    body = dot.body
     for node in g.nodes:
-        attrs = dict(NODE_STYLE[node.kind])
-        if node.kind in SPINE:
-            attrs["group"] = "spine"  # Graphviz keeps edges inside a group straight
-        if node.marked:
-            attrs.update(MARKED_STYLE)
-        dot.node(node.id, label_of(node), id=node.id, tooltip=_tooltip(node),
-                 **{"class": f"mg-{node.kind}"}, **attrs)
+        # the same as dot.node(...), with each kind's style quoted once (a 1,000-node graph)
+        body.append(f"\t{node.id} [label={quote(label_of(node))} {_node_style(node)} "
+                    f"id={node.id} tooltip={quote(_tooltip(node))}]\n")
         for e in edges_into.pop(node.id, ()):  # each edge right after its tail, as in the walk
             if e.dst in g.by_id:
-                attrs_e = dict(EDGE_STYLE[e.kind])
-                if backward and e.kind in GRADIENT_KINDS:  # to a None mark: no arrow
-                    attrs_e.update(GRADIENT_DIRECTION if e.kind != "none" else {"dir": "none"})
-                dot.edge(e.src, e.dst, id=e.id, **{"class": f"mg-{e.kind}"}, **attrs_e)
+                body.append(f"\t{e.src} -> {e.dst} [{_edge_style(e.kind, backward)} "
+                            f"id={e.id}]\n")
     return dot
+
+
+@functools.cache
+def _kind_style(kind: str, spine: bool, marked: bool) -> str:
+    attrs = {"class": f"mg-{kind}", **NODE_STYLE[kind]}
+    if spine:
+        attrs["group"] = "spine"  # Graphviz keeps edges inside a group straight
+    if marked:
+        attrs.update(MARKED_STYLE)
+    return graphviz.quoting.a_list(kwargs=dict(sorted(attrs.items())))
+
+
+def _node_style(node: GraphNode) -> str:
+    return _kind_style(node.kind, node.kind in SPINE, node.marked)
+
+
+@functools.cache
+def _edge_style(kind: str, backward: bool) -> str:
+    attrs = {"class": f"mg-{kind}", **EDGE_STYLE[kind]}
+    if backward and kind in GRADIENT_KINDS:  # to a None mark: no arrow
+        attrs.update(GRADIENT_DIRECTION if kind != "none" else {"dir": "none"})
+    return graphviz.quoting.a_list(kwargs=dict(sorted(attrs.items())))
 
 
 def draw(*tensors, names=None, show_saved: bool = False,

@@ -262,7 +262,8 @@ ZH: dict[str, str] = {
     "state.current": "当前",
     "state.pending": "待运行",
     "state.failed": "出错",
-    "style.table_head": "名称|含义|形状|线条|浅色主题：文字/填充，对比度|深色主题：文字/填充，对比度",
+    "style.table_head": "名称|含义|形状|线条|浅色主题：文字/填充，对比度|"
+                        "深色主题：文字/填充，对比度",
     "style.on": "文字 `{text}`，填充 `{fill}`，{ratio}:1",
     "style.rounded": "圆角",
     "style.line.solid": "实线",

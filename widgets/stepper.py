@@ -287,25 +287,6 @@ class BackwardStepper(StepperView):
                  "nodes": ", ".join(self._describe(n) for n in values.get("nodes", ()))}
         return right, t(key, self._lang, **words)
 
-    def prediction_answers(self) -> dict:
-        """What a click on each node would answer now, without answering: node id ->
-        ``{"right": bool, "section": panel section}``. A page with no kernel (``save_html``,
-        an exported lesson) carries these for every step, so its quiz works offline."""
-        expected = self._next_node()
-        if expected is None or expected is _ENGINE_DECIDES:
-            return {}
-        heading = t("panel.predict", self._lang)
-        out = {}
-        for gnode in self._view.nodes:
-            if gnode.kind not in ("backward", "leaf", "chain"):
-                continue
-            candidates = resolve(self._view, self._graph, gnode.id)
-            if candidates:
-                right, message = self._verdict(candidates, expected)
-                out[gnode.id] = {"right": right, "section": section(
-                    "predict", heading, [message], verdict="right" if right else "wrong")}
-        return out
-
     def _on_msg(self, _widget, content, _buffers) -> None:
         if self.frozen or not isinstance(content, dict):
             return

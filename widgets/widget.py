@@ -13,8 +13,7 @@ import pathlib
 import anywidget
 import traitlets
 
-from . import export
-from . import style
+from . import export, style
 from .dot import check_arrows, to_dot
 from .graph_model import Graph, build_graph, outputs_of
 from .i18n import LANGUAGES, front_end_strings, get_language

@@ -23,10 +23,9 @@ from pathlib import Path
 import nbformat
 import pytest
 from labserver import ARTIFACTS, REPO, OfflinePage
+from minigrad_widgets import style
 from playwright.sync_api import expect
 from test_lessons_browser import CLOSE_JS, RUN_ALL_JS
-
-from minigrad_widgets import style
 
 pytestmark = pytest.mark.browser
 
