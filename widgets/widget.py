@@ -117,6 +117,10 @@ class GraphView(WidgetBase):
     tensors saved for backward, in orange). Names come from your variables, or from
     ``names={"x": x}``. Graphs over ``max_nodes`` nodes are shortened (see ``note``).
 
+    Arrows point the way the forward pass went (``a -> b``: ``a`` was an input of ``b``),
+    as in every drawing of the package; ``arrows="backward"`` points them the way gradients
+    travel (see ``docs/drawing.md``, and the legend under the drawing).
+
     The picture does not follow later changes by itself: call ``refresh()`` after more ops
     or after ``backward()`` freed the saved values (``follow=lambda: loss`` re-reads a
     variable each time), or ``update(new_tensor)`` to draw another tensor.
