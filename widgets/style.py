@@ -240,10 +240,10 @@ def markdown_table(lang: str = "en") -> str:
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name, s in {**KINDS, **STATES}.items():
         line = "—" if name == "none" else _line_words(s, lang)
-        shape = f"`{s['shape']}`" if name in KINDS else "—"
+        shape = s["shape"] if name in KINDS else "—"
         if s.get("rounded"):
             shape += ", " + t("style.rounded", lang)
-        cells = [f"`{name}`", t(f"view.legend.{name}", lang), shape, line]
+        cells = [name, t(f"view.legend.{name}", lang), shape, line]
         for theme in THEMES:
             c = s[theme]
             text = t("style.on", lang, text=c["text"], fill=c["fill"],
