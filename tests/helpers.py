@@ -380,7 +380,8 @@ def english_ui_words() -> set:
 
 DOT_TEXT = re.compile(r'\b(?:label|tooltip)=("(?:[^"\\]|\\.)*"|[^\s\]]+)')
 HIDDEN = {"kind", "variable_id", "tensor_id", "is_same", "verdict", "dot", "lang", "node_states",
-          "edge_states"}  # ids and state names, not shown as text
+          "edge_states", "legend", "arrows"}  # ids, state names and style classes (a legend
+# row is [swatch classes, catalogue key]: its words are in ``strings``), not shown as text
 
 
 def dot_texts(dot: str) -> list[str]:

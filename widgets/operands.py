@@ -70,9 +70,12 @@ def _base(rule) -> tuple:
         if sym not in names and len(sym) == 1 and sym != "z":
             names[sym] = saved
     texts = [rule.forward, *rule.grads.values(), *rule.np.values()]
-    words = {m.group() for text in texts for m in _TOKEN.finditer(text)} - set(names) - {"z"}
+    tokens = {m.group() for text in texts for m in _TOKEN.finditer(text)}
     for k in range(2):  # cat([a0, a1, ...]), (z0, z1, ...) = a.split(...): PyTorch's lists
-        names.update({f"a{k}": f"{VARIADIC}[{k}]", f"z{k}": f"result[{k}]"})
+        for sym, name in ((f"a{k}", f"{VARIADIC}[{k}]"), (f"z{k}", f"result[{k}]")):
+            if sym in tokens:
+                names[sym] = name
+    words = tokens - set(names) - {"z"}
     _BASE[id(rule)] = (rule, inputs, names, frozenset(words))
     return inputs, names, words
 

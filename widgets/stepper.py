@@ -72,7 +72,9 @@ class BackwardStepper(StepperView):
     Options: ``predict=True`` hides the plan and asks which node runs next (click it, or
     ``predict(node)``; ``score`` counts); ``check=True`` compares each custom Function's
     backward with a numerical VJP of its forward (``check="all"``: every node with its rule);
-    ``lang="zh"`` speaks Chinese (default: ``minigrad_widgets.set_language``).
+    ``lang="zh"`` speaks Chinese (default: ``minigrad_widgets.set_language``);
+    ``arrows="backward"`` points the arrows the way gradients travel (the default,
+    ``"forward"``, is the convention of every drawing: see ``minigrad_widgets.dot.to_dot``).
 
     >>> import minigrad as torch
     >>> x = torch.tensor(2., requires_grad=True)
@@ -85,8 +87,6 @@ class BackwardStepper(StepperView):
     >>> stepper.back(); print(x.grad)
     None
     """
-
-    _backward_arrows = True  # gradient edges drawn the way the gradient travels
 
     def __init__(self, loss, gradient=None, retain_graph=None, create_graph: bool = False,
                  inputs=None, names=None, *, max_nodes: int | None = None,
@@ -268,23 +268,27 @@ class BackwardStepper(StepperView):
             self._feedback = (pos, None, message)
             self._sync()
             return message
-        done = {rec.node for rec in self._log.records[:pos]}
-        right, key, values = judge(candidates, expected, done, self._planned, self._senders)
+        right, message, key = self._verdict(candidates, expected)
         if self._asked_at != pos:
             self._asked_at = pos
             self._score[1] += 1
             self._score[0] += right
-        guess = candidates[0]
-        words = {"guess": self._describe(guess), "expected": self._describe(expected),
-                 "nodes": ", ".join(self._describe(n) for n in values.get("nodes", ()))}
-        message = t(key, self._lang, **words)
         if right and key == "predict.tie":
-            self._run_to(guess)
+            self._run_to(candidates[0])
         elif right:
             self._forward()
         self._feedback = (self._log.position, right, message)
         self._sync()
         return message
+
+    def _verdict(self, candidates, expected) -> tuple[bool, str, str]:
+        """(right, what the panel says, its catalogue key) for a guess of ``candidates``."""
+        pos = self._log.position
+        done = {rec.node for rec in self._log.records[:pos]}
+        right, key, values = judge(candidates, expected, done, self._planned, self._senders)
+        words = {"guess": self._describe(candidates[0]), "expected": self._describe(expected),
+                 "nodes": ", ".join(self._describe(n) for n in values.get("nodes", ()))}
+        return right, t(key, self._lang, **words), key
 
     def _run_to(self, leaf) -> None:
         """After a right guess of a tied ready leaf: run the engine's steps until that leaf has

@@ -74,7 +74,8 @@ def test_step_shows_the_chain_rule_with_numbers_and_the_sum_at_a_fork(notebook):
     expect(snap.locator(".mg-counter")).to_have_text("step 1 / 6")
     expect(snap.locator(".mg-panel-title")).to_have_text("Step 1/6: SumBackward0")
     expect(snap.locator(".mg-graph g.node.mg-current")).to_contain_text("SumBackward0")
-    expect(snap.get_by_role("button")).to_have_count(0)
+    expect(snap.locator(".mg-toolbar").get_by_role("button")).to_have_count(0)
+    expect(snap.get_by_role("button")).to_have_count(4)  # only the zoom: −, 1:1, +, fit
 
 
 def test_clicking_a_node_in_prediction_mode_gives_feedback(notebook):
