@@ -153,7 +153,9 @@ def _bundle() -> str:
 
 def carrier() -> str:
     """The one copy of the front end (and its CSS) a page needs."""
-    css = (STATIC / "widget.css").read_text(encoding="utf-8")
+    from .views_style import css as style  # widget.css and the views' views.css
+
+    css = style()
     return (f'<script type="text/plain" id="{BUNDLE_ID}">{_bundle()}</script>'
             f'<style id="{BUNDLE_ID}-css">{css}</style>')
 
