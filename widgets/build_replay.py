@@ -183,7 +183,8 @@ class BuildReplay(_Traits):
     def _describe_input(self, nid: str) -> str:
         node, lang = self._view.by_id[nid], self.lang
         if node.kind == "leaf":
-            return t("build.leaf", lang, name=node.name or t("text.unnamed_leaf", lang))
+            return (t("build.leaf", lang, name=node.name) if node.name
+                    else t("text.unnamed_leaf", lang))
         if node.kind == "none":
             return "None"
         return t("build.from_step", lang, name=self._tag(node), index=self._rank[nid] + 1)

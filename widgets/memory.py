@@ -118,8 +118,9 @@ def _saved_tensors(fn):
     return found, freed
 
 
-def _node_memory(gnode) -> NodeMemory:
+def _node_memory(gnode, alive: list) -> NodeMemory:
     found, freed = _saved_tensors(gnode.obj)
+    alive += found  # a tensor made afresh when read stays alive, so no other gets its address
     node = NodeMemory(gnode.id, gnode.title, gnode.name, freed=freed)
     by_key: dict = {}
     for attr, tensor in found:
@@ -136,7 +137,8 @@ def _node_memory(gnode) -> NodeMemory:
 def saved_memory(outputs, *, names=None) -> SavedMemory:
     """The bytes each backward node behind ``outputs`` holds for backward (see the module)."""
     g = build_graph(outputs_of(outputs), names=resolve_names(names))
-    nodes = [_node_memory(n) for n in g.nodes if n.kind == "backward"]
+    alive: list = []
+    nodes = [_node_memory(n, alive) for n in g.nodes if n.kind == "backward"]
     return SavedMemory(nodes, g)
 
 
@@ -166,6 +168,7 @@ class MemoryView(WidgetBase):
         self._tensor = tensor
         self._names = resolve_names(names)
         self._before: dict[str, int] = {}  # node id -> bytes it held, measured while held
+        self._held = 0  # the graph's total, last measured while held
         super().__init__(kind="memory", **kwargs)
         self.refresh()
 
@@ -175,6 +178,8 @@ class MemoryView(WidgetBase):
         for node in m.nodes:
             if not node.freed:
                 self._before[node.id] = node.bytes
+        if not m.freed:
+            self._held = m.total
         self.memory = m
         self._show(m.graph)
         notes, states = {}, {}
@@ -194,7 +199,7 @@ class MemoryView(WidgetBase):
     def _summary(self, m: SavedMemory) -> list[str]:
         lang = self.lang
         if m.freed:
-            was = sum(self._before.values())
+            was = self._held
             lines = [t("memory.freed_total", lang, size=format_bytes(m.total))]
             if was:
                 lines.append(t("memory.was", lang, size=format_bytes(was)))
