@@ -144,7 +144,7 @@ class BuildReplay(_Traits):
                 states.append(export.synced_state(self))
             self.step_index = here
             self._sync()
-        return states[0], [export._delta(a, b) for a, b in zip(states, states[1:])], here
+        return states[0], [export.delta(a, b) for a, b in zip(states, states[1:])], here
 
     # ------------------------------------------------------------ what is shown
     def _visible(self, k: int) -> set:

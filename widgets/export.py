@@ -25,7 +25,7 @@ import html
 import json
 import pathlib
 
-__all__ = ["page", "fragment", "carry_bundle", "recorded_steps", "record", "synced_state",
+__all__ = ["page", "fragment", "carry_bundle", "recorded_steps", "record", "synced_state", "delta",
            "BUNDLE_ID"]
 
 STATIC = pathlib.Path(__file__).parent / "static"
@@ -72,7 +72,7 @@ def synced_state(widget) -> dict:
             if not name.startswith("_") and name not in _SKIP}
 
 
-def _delta(old: dict, new: dict) -> dict:
+def delta(old: dict, new: dict) -> dict:
     """What changed from ``old`` to ``new``: whole values, or for dicts the keys changed."""
     whole, patch = {}, {}
     for name, value in new.items():
@@ -137,7 +137,7 @@ def record(widget) -> tuple[dict, list, int]:
             _move_to(widget, here)
     if not states:
         states.append(synced_state(widget))
-    deltas = [_delta(a, b) for a, b in zip(states, states[1:])]
+    deltas = [delta(a, b) for a, b in zip(states, states[1:])]
     return states[0], deltas, min(here, len(deltas))
 
 

@@ -50,7 +50,7 @@ def _norm(a: np.ndarray) -> float:
 
 
 def _number(x: float) -> str:
-    return "—" if x is None else f"{x:.3e}"
+    return "—" if x is None else f"{x:.2e}"
 
 
 class GradientFlow(WidgetBase):

@@ -52,7 +52,8 @@ class NodeMemory:
     id: str  # the graph model's node id (n3)
     title: str  # MulBackward0
     name: str = ""  # the learner's name of the tensor this node made, if known
-    tensors: list = field(default_factory=list)  # (attributes, shape text, dtype, bytes, key)
+    # (attributes, shape text, dtype, bytes, key, the learner's name of the tensor or "")
+    tensors: list = field(default_factory=list)
     freed: bool = False
 
     @property
@@ -118,7 +119,7 @@ def _saved_tensors(fn):
     return found, freed
 
 
-def _node_memory(gnode, alive: list) -> NodeMemory:
+def _node_memory(gnode, alive: list, names) -> NodeMemory:
     found, freed = _saved_tensors(gnode.obj)
     alive += found  # a tensor made afresh when read stays alive, so no other gets its address
     node = NodeMemory(gnode.id, gnode.title, gnode.name, freed=freed)
@@ -129,7 +130,8 @@ def _node_memory(gnode, alive: list) -> NodeMemory:
             by_key[key][0].append(attr)
             continue
         nbytes = tensor.numel() * tensor.element_size()
-        by_key[key] = ([attr], format_shape(tensor.shape), _dtype_name(tensor), nbytes, key)
+        by_key[key] = ([attr], format_shape(tensor.shape), _dtype_name(tensor), nbytes, key,
+                       names.name_of(tensor) or "")
     node.tensors = list(by_key.values())
     return node
 
@@ -138,7 +140,7 @@ def saved_memory(outputs, *, names=None) -> SavedMemory:
     """The bytes each backward node behind ``outputs`` holds for backward (see the module)."""
     g = build_graph(outputs_of(outputs), names=resolve_names(names))
     alive: list = []
-    nodes = [_node_memory(n, alive) for n in g.nodes if n.kind == "backward"]
+    nodes = [_node_memory(n, alive, g.names) for n in g.nodes if n.kind == "backward"]
     return SavedMemory(nodes, g)
 
 
@@ -153,10 +155,10 @@ class MemoryView(WidgetBase):
     >>> import minigrad as torch
     >>> x = torch.tensor([1., 2., 3.], requires_grad=True)
     >>> MemoryView((x.exp() * x).sum(), lang="en")
-    MemoryView: the graph holds 24 B for backward (2 tensors)
+    MemoryView: the graph holds 24 B for backward (2 saved tensors)
       SumBackward0  [n1]  saves nothing
       MulBackward0  [n2]  24 B
-        _saved_other [3] float32  12 B
+        _saved_other (x) [3] float32  12 B
         _saved_self [3] float32  12 B
       ExpBackward0  [n3]  12 B
         _saved_result [3] float32  12 B (counted above)
@@ -226,8 +228,9 @@ class MemoryView(WidgetBase):
                 continue
             size = format_bytes(node.bytes) if node.tensors else t("memory.nothing", lang)
             out.append(f"  {label}  [{node.id}]  {size}")
-            for attrs, shape, dtype, nbytes, key in node.tensors:
+            for attrs, shape, dtype, nbytes, key, name in node.tensors:
                 again = "" if key not in counted else " " + t("memory.counted", lang)
                 counted.add(key)
-                out.append(f"    {', '.join(attrs)} {shape} {dtype}  {format_bytes(nbytes)}{again}")
+                what = ", ".join(attrs) + (f" ({name})" if name else "")
+                out.append(f"    {what} {shape} {dtype}  {format_bytes(nbytes)}{again}")
         return "\n".join(out)
