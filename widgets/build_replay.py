@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 
 from . import export, views_style
+from .gradient_flow import _width
 from .graph_model import build_graph, outputs_of
 from .i18n import CATALOGUE, t
 from .names import resolve_names
@@ -199,7 +200,7 @@ class BuildReplay(_Traits):
                     "lines": [t("build.start", lang, total=self.total_steps)]}
         node = self._order[k - 1]
         inputs = [self._describe_input(s) for s in self._inputs.get(node.id, ())]
-        lines = [t("build.inputs", lang, inputs=", ".join(inputs) or "—")]
+        lines = [t("build.inputs", lang, inputs=t("build.sep", lang).join(inputs) or "—")]
         if node.name:
             lines.append(t("build.makes", lang, name=node.name))
         where = self._lines.get(node.id)
@@ -214,10 +215,13 @@ class BuildReplay(_Traits):
         out = [t("build.header", lang, index=k, total=self.total_steps)]
         for i, node in enumerate(self._order):
             state = "done" if i < k - 1 else "current" if i == k - 1 else "pending"
-            inputs = ", ".join(self._describe_input(s) for s in self._inputs.get(node.id, ()))
+            inputs = t("build.sep", lang).join(self._describe_input(s)
+                                               for s in self._inputs.get(node.id, ()))
             where = self._lines.get(node.id)
-            code = f"  ({t('build.line', lang, line=where[0], code=where[1])})" if where else ""
+            code = "  " + t("build.where", lang, text=t("build.line", lang, line=where[0],
+                                                        code=where[1])) if where else ""
+            word = t("build.state." + state, lang)
             out.append(f"{'>' if i == k - 1 else ' '} {i + 1:>3} "
-                       f"{t('build.state.' + state, lang):<8} {self._tag(node)}  "
+                       f"{word}{' ' * (8 - _width(word))} {self._tag(node)}  "
                        f"{t('build.inputs', lang, inputs=inputs)}{code}  [{node.id}]")
         return "\n".join(out + panel_text(self.panel))

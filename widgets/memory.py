@@ -229,7 +229,7 @@ class MemoryView(WidgetBase):
             size = format_bytes(node.bytes) if node.tensors else t("memory.nothing", lang)
             out.append(f"  {label}  [{node.id}]  {size}")
             for attrs, shape, dtype, nbytes, key, name in node.tensors:
-                again = "" if key not in counted else " " + t("memory.counted", lang)
+                again = "" if key not in counted else t("memory.counted", lang)
                 counted.add(key)
                 what = ", ".join(attrs) + (f" ({name})" if name else "")
                 out.append(f"    {what} {shape} {dtype}  {format_bytes(nbytes)}{again}")

@@ -246,3 +246,28 @@ def test_memory_text_form_in_chinese():
 def test_format_bytes():
     assert [format_bytes(n) for n in (0, 1023, 1024, 3 * 2**20 // 2, 2**31)] == [
         "0 B", "1023 B", "1 KiB", "1.5 MiB", "2 GiB"]
+
+
+def test_the_chinese_views_show_no_untranslated_string():
+    from test_i18n import _english_words
+
+    x = mg.tensor([1., 2.], requires_grad=True)
+    with mg.autograd.set_detect_anomaly(True):
+        loss = (x.exp() * x).sum()
+    replay = BuildReplay(loss, lang="zh")
+    texts = [repr(replay)] + list(replay.labels.values()) + [replay.counter]
+    replay.run()
+    texts.append(repr(replay))
+    memory = MemoryView(loss, lang="zh")
+    texts += [repr(memory)] + list(memory.node_notes.values())
+    loss.backward()
+    memory.refresh()
+    texts += [repr(memory)] + list(memory.node_notes.values())
+    flow = GradientFlow({"x": x}, lang="zh")
+    texts.append(repr(flow))
+    flow.record()
+    texts.append(repr(flow))
+    texts += [v for k, v in flow.strings.items() if k.startswith("view.flow.")]
+    code = {"BuildReplay", "MemoryView", "GradientFlow", "float", "flow", "record", "optimizer",
+            "step", "retain_graph", "_saved_other", "_saved_self", "_saved_result"}
+    assert set().union(*map(_english_words, texts)) - code == set()
