@@ -37,7 +37,7 @@ export function decades(series) {
   return [lo, hi];
 }
 
-function chart(title, series, names, steps) {
+function chart(title, series, names, steps, stepWord) {
   const figure = document.createElement("figure");
   figure.className = "mg-flow-chart";
   const caption = document.createElement("figcaption");
@@ -61,6 +61,9 @@ function chart(title, series, names, steps) {
     plot.append(label);
   }
   plot.append(svg("line", { class: "mg-flow-axis", x1: PAD.left, x2: PAD.left + w, y1: PAD.top + h, y2: PAD.top + h }));
+  const axis = svg("text", { class: "mg-flow-tick", x: PAD.left + w / 2, y: HEIGHT - 8, "text-anchor": "middle" });
+  axis.textContent = stepWord;
+  plot.append(axis);
   for (const i of [0, steps - 1]) {
     const label = svg("text", { class: "mg-flow-tick", x: x(i), y: HEIGHT - 8, "text-anchor": "middle" });
     label.textContent = String(i + 1);
@@ -122,11 +125,12 @@ export function renderFlow(model, el) {
       root.replaceChildren(p);
       return;
     }
+    const word = text(model, "view.flow.step", "step");
     const label = (key, fallback) => text(model, "view.flow.chart", "{title}")
       .replace("{title}", text(model, key, fallback)).replace("{steps}", String(steps));
     root.replaceChildren(
-      chart(label("view.flow.grad", "gradient norm"), flow.grad_norms || [], names, steps),
-      chart(label("view.flow.ratio", "update / weight"), flow.update_ratios || [], names, steps),
+      chart(label("view.flow.grad", "gradient norm"), flow.grad_norms || [], names, steps, word),
+      chart(label("view.flow.ratio", "update / weight"), flow.update_ratios || [], names, steps, word),
       legend(names, flow.shapes || []),
     );
   }

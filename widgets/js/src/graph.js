@@ -154,8 +154,25 @@ export function createGraph(model, { onNodeClick } = {}) {
     g.dataset.mgState = state || "";
   }
 
+  // Notes and labels are placed from the laid-out boxes (getBBox), which are all zero while
+  // the output area is not in the page or not shown yet (a widget rendered before its cell's
+  // output is attached): then wait until the graph area has a size, and place them then.
+  let sizeWatch = null;
+  const laidOut = () => svg.isConnected && svg.getBoundingClientRect().width > 0;
+  function drawOverlayOnceLaidOut() {
+    if (sizeWatch || typeof ResizeObserver === "undefined") return;
+    sizeWatch = new ResizeObserver(() => {
+      if (!svg || !laidOut()) return;
+      sizeWatch.disconnect();
+      sizeWatch = null;
+      drawOverlay();
+    });
+    sizeWatch.observe(el);
+  }
+
   function drawOverlay() {
     if (!svg) return;
+    if (!laidOut()) return drawOverlayOnceLaidOut();
     overlay.labels?.remove();
     const layer = document.createElementNS(SVG_NS, "g");
     layer.setAttribute("class", "mg-overlay");
@@ -267,7 +284,11 @@ export function createGraph(model, { onNodeClick } = {}) {
   const onScale = () => setZoom(Number(model.get("scale")) || 1);
   const zoomBy = (factor) => setZoom(zoom * factor);
   const pan = panning(el, (factor) => zoomBy(factor));
-  return { el, update, restyle, drawOverlay, fit, zoomBy, onScale, reset: onScale, cleanup: pan };
+  const cleanup = () => {
+    sizeWatch?.disconnect();
+    pan();
+  };
+  return { el, update, restyle, drawOverlay, fit, zoomBy, onScale, reset: onScale, cleanup };
 }
 
 /** Drag to pan; ctrl (or cmd) + wheel to zoom. Returns a cleanup function. */
