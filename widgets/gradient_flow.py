@@ -28,7 +28,9 @@ from ._format import format_shape, is_tensor, to_numpy
 from .i18n import t
 from .widget import WidgetBase
 
-__all__ = ["GradientFlow"]
+__all__ = ["GradientFlow", "CHART_POINTS"]
+
+CHART_POINTS = 400  # steps drawn per line at most (the text form and the lists keep them all)
 
 
 def _named_parameters(model) -> list:
@@ -94,11 +96,17 @@ class GradientFlow(WidgetBase):
         self._push()
 
     def _push(self) -> None:
-        self.flow = {"names": [name for name, _ in self._params],
-                     "shapes": [format_shape(p.shape) for _, p in self._params],
-                     "steps": self.steps,
-                     "grad_norms": [self.grad_norms[n] for n, _ in self._params],
-                     "update_ratios": [self.update_ratios[n] for n, _ in self._params]}
+        """Send the chart its data: at most ``CHART_POINTS`` steps per line (every k-th step
+        and the last), so that each record costs the same however long training runs."""
+        every = max(1, -(-self.steps // CHART_POINTS))
+        at = list(range(0, self.steps, every))
+        if self.steps and at[-1] != self.steps - 1:
+            at.append(self.steps - 1)
+        names = [name for name, _ in self._params]
+        self.flow = {"names": names, "shapes": [format_shape(p.shape) for _, p in self._params],
+                     "steps": self.steps, "at": at,
+                     "grad_norms": [[self.grad_norms[n][i] for i in at] for n in names],
+                     "update_ratios": [[self.update_ratios[n][i] for i in at] for n in names]}
 
     def __repr__(self) -> str:
         lang = self.lang

@@ -271,3 +271,17 @@ def test_the_chinese_views_show_no_untranslated_string():
     code = {"BuildReplay", "MemoryView", "GradientFlow", "float", "flow", "record", "optimizer",
             "step", "retain_graph", "_saved_other", "_saved_self", "_saved_result"}
     assert set().union(*map(_english_words, texts)) - code == set()
+
+
+def test_flow_sends_the_chart_a_bounded_number_of_points_ending_at_the_last_step():
+    from minigrad_widgets.gradient_flow import CHART_POINTS
+
+    w = mg.tensor([1., 1.], requires_grad=True)
+    flow = GradientFlow({"w": w})
+    for k in range(2 * CHART_POINTS + 3):
+        w.grad = mg.tensor([float(k), 0.])
+        flow.record()
+    at = flow.flow["at"]
+    assert len(at) <= CHART_POINTS + 1 and at[0] == 0 and at[-1] == flow.steps - 1
+    assert flow.flow["grad_norms"][0] == [float(i) for i in at]  # the values of those steps
+    assert len(flow.grad_norms["w"]) == flow.steps  # Python keeps every step

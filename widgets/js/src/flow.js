@@ -1,6 +1,7 @@
 // GradientFlow's chart: two small SVG line charts (gradient norm, update/weight ratio) per
 // parameter and step, on a log scale, drawn from Python's `flow` trait and redrawn when it
-// changes (each flow.record()). Nothing is computed here but the scale; every word comes
+// changes (each flow.record()); `flow.at` says which steps the values are of (Python sends
+// at most a few hundred per line). Nothing is computed here but the scale; every word comes
 // from Python (`strings`, in the widget's language).
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -37,7 +38,7 @@ export function decades(series) {
   return [lo, hi];
 }
 
-function chart(title, series, names, steps, stepWord) {
+function chart(title, series, names, steps, stepWord, at) {
   const figure = document.createElement("figure");
   figure.className = "mg-flow-chart";
   const caption = document.createElement("figcaption");
@@ -75,7 +76,7 @@ function chart(title, series, names, steps, stepWord) {
     let pen = "M";
     values.forEach((v, i) => {
       if (v > 0 && Number.isFinite(v)) {
-        d += `${pen}${x(i).toFixed(1)},${y(v).toFixed(1)}`;
+        d += `${pen}${x(at ? at[i] : i).toFixed(1)},${y(v).toFixed(1)}`;
         pen = "L";
       } else pen = "M";
     });
@@ -129,8 +130,8 @@ export function renderFlow(model, el) {
     const label = (key, fallback) => text(model, "view.flow.chart", "{title}")
       .replace("{title}", text(model, key, fallback)).replace("{steps}", String(steps));
     root.replaceChildren(
-      chart(label("view.flow.grad", "gradient norm"), flow.grad_norms || [], names, steps, word),
-      chart(label("view.flow.ratio", "update / weight"), flow.update_ratios || [], names, steps, word),
+      chart(label("view.flow.grad", "gradient norm"), flow.grad_norms || [], names, steps, word, flow.at),
+      chart(label("view.flow.ratio", "update / weight"), flow.update_ratios || [], names, steps, word, flow.at),
       legend(names, flow.shapes || []),
     );
   }
