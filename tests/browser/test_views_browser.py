@@ -114,9 +114,9 @@ def test_memory_shows_the_bytes_held_then_freed(clean):
     assert sorted(notes.all_text_contents()) == ["12 B", "24 B"]
     held = widget.locator(".mg-graph g.node.mg-held")
     expect(held).to_have_count(2)
-    width = held.first.locator("polygon, path").first.evaluate(
-        "p => getComputedStyle(p).strokeWidth")
-    assert width == "2.5px"
+    width, colour = held.first.locator("polygon, path").first.evaluate(
+        "p => [getComputedStyle(p).strokeWidth, getComputedStyle(p).stroke]")
+    assert width == "2.5px" and colour == "rgb(163, 71, 0)"
     assert widget.evaluate(NOTES_ABOVE_NODES_JS) == [True, True]
     expect(widget.locator(".mg-panel")).to_contain_text("the graph holds 24 B for backward")
     clean.screenshot("views-memory-held.png", widget)
@@ -128,6 +128,12 @@ def test_memory_shows_the_bytes_held_then_freed(clean):
     assert dash not in ("", "none")
     expect(widget.locator(".mg-panel")).to_contain_text("the graph holds 0 B")
     assert widget.evaluate(NOTES_ABOVE_NODES_JS) == [True, True]
+    # the legend names both states, with the outline the nodes have
+    widget.locator(".mg-legend summary").click()
+    expect(widget.locator(".mg-legend")).to_contain_text("saved tensors freed by backward()")
+    swatch = widget.locator(".mg-swatch-freed").evaluate("s => getComputedStyle(s).borderTopStyle")
+    held = widget.locator(".mg-swatch-held").evaluate("s => getComputedStyle(s).borderTopColor")
+    assert swatch == "dashed" and held == "rgb(163, 71, 0)"  # --mg-memory, as the held outline
     clean.screenshot("views-memory-freed.png", widget)
 
 

@@ -61,6 +61,14 @@ const STEP_LEGEND = [
   ["flagged", "view.legend.flagged"], ["gradient", "view.legend.gradient"],
 ];
 
+// the states each kind of widget draws on top of the node kinds (BuildReplay: "build",
+// MemoryView: "memory"; their styles are in views.css)
+const KIND_LEGEND = {
+  stepper: STEP_LEGEND,
+  build: [["current", "view.legend.created"]],
+  memory: [["held", "view.legend.held"], ["freed", "view.legend.freed"]],
+};
+
 /** The colour legend: what each fill and each state means. */
 export function createLegend(model) {
   const el = document.createElement("details");
@@ -71,7 +79,7 @@ export function createLegend(model) {
 
   function update() {
     summary.textContent = text(model, "view.legend", "Legend");
-    const rows = LEGEND.concat(model.get("kind") === "stepper" ? STEP_LEGEND : []);
+    const rows = LEGEND.concat(KIND_LEGEND[model.get("kind")] || []);
     list.replaceChildren(...rows.map(([kind, key]) => {
       const li = document.createElement("li");
       const swatch = document.createElement("span");
