@@ -177,6 +177,7 @@ class MemoryView(WidgetBase):
     def refresh(self) -> None:
         """Read the saved tensors again (after a ``backward()``, say)."""
         m = saved_memory(self._tensor, names=self._names)
+        self._names = m.graph.names  # only the tensors of this graph: hold no others alive
         for node in m.nodes:
             if not node.freed:
                 self._before[node.id] = node.bytes

@@ -285,3 +285,11 @@ def test_flow_sends_the_chart_a_bounded_number_of_points_ending_at_the_last_step
     assert len(at) <= CHART_POINTS + 1 and at[0] == 0 and at[-1] == flow.steps - 1
     assert flow.flow["grad_norms"][0] == [float(i) for i in at]  # the values of those steps
     assert len(flow.grad_norms["w"]) == flow.steps  # Python keeps every step
+
+
+def test_memory_view_holds_none_of_the_learners_other_tensors():
+    x = mg.tensor([1., 2.], requires_grad=True)
+    other = mg.ones(1000)  # noqa: F841  (a tensor among the caller's names)
+    view = MemoryView((x * x).sum())  # names looked up among these locals
+    assert [name for name, _ in view._names.items()] == ["x"]
+    assert view.total_bytes == 8
