@@ -190,3 +190,31 @@ def test_a_saved_replay_page_steps_from_disk_with_the_network_off(browser, bundl
     finally:
         context.close()
     assert errors == [] and blocked == []
+
+
+def test_saved_flow_and_memory_pages_draw_with_no_kernel(browser, bundle, tmp_path):
+    from minigrad_widgets import GradientFlow, MemoryView
+
+    w = mg.tensor([3., 4.], requires_grad=True)
+    flow = GradientFlow({"w": w}, lang="zh")
+    for _ in range(5):
+        (w * w).sum().backward()
+        flow.record()
+    x = mg.tensor([1., 2., 3.], requires_grad=True)
+    memory = MemoryView((x.exp() * x).sum(), names={"x": x})
+    pages = [flow.save_html(tmp_path / "flow.html"), memory.save_html(tmp_path / "memory.html")]
+    context, page, errors, blocked = _offline_page(browser)
+    try:
+        page.goto(pages[0].as_uri())
+        charts = page.locator(".mg-kind-flow figure.mg-flow-chart")
+        expect(charts).to_have_count(2)
+        expect(charts.first.locator("figcaption")).to_contain_text("共 5 步")
+        expect(charts.first.locator("path.mg-flow-line")).to_have_count(1)
+        page.goto(pages[1].as_uri())
+        notes = page.locator(".mg-kind-memory .mg-node-note")
+        expect(notes).to_have_count(2)
+        assert page.locator(".mg-kind-memory").evaluate(NOTES_ABOVE_NODES_JS) == [True, True]
+        page.screenshot(path=str(ARTIFACTS / "views-memory-saved-page.png"))
+    finally:
+        context.close()
+    assert errors == [] and blocked == []
