@@ -175,8 +175,8 @@ def test_flow_text_form_is_a_table_in_the_widgets_language():
     _, flow, _, _ = _tiny_training(lambda m: GradientFlow(m, lang="zh"), steps=2)
     lines = repr(flow).splitlines()
     assert lines[0] == "GradientFlow：已记录 2 步，4 个参数"
-    assert lines[1].split() == ["参数", "形状", "|grad|", "第一步", "最后一步", "最小", "最大",
-                                "更新量/权重"]
+    assert lines[1].split() == ["参数", "形状", "|grad|", "第一步", "|grad|", "最后一步", "|grad|",
+                                "最小", "|grad|", "最大", "更新量/权重（最后一步）"]
     assert lines[2].startswith("0.weight  [3, 2]")
     assert repr(GradientFlow({"w": mg.ones(2, requires_grad=True)}, lang="en")).splitlines() \
         == ["GradientFlow: 0 steps recorded, 1 parameters", t("view.flow.empty", "en")]
