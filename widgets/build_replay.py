@@ -23,6 +23,7 @@ the data says.
 from __future__ import annotations
 
 import os
+import re
 
 from . import export, views_style
 from .gradient_flow import _width
@@ -33,7 +34,7 @@ from .reduce import MAX_NODES
 from .stepper_view import _Traits
 from .text import panel_text
 
-__all__ = ["BuildReplay", "creation_order", "sequence_nr"]
+__all__ = ["BuildReplay", "creation_order", "sequence_nr", "op_name"]
 
 _LABEL_KEYS = ("reset", "back", "step", "run", "play", "pause", "speed", "speed_unit",
                "back_tip", "play_tip")
@@ -49,6 +50,16 @@ def creation_order(graph) -> list:
     """The backward nodes of a graph model in the order the forward pass created them."""
     nodes = [n for n in graph.nodes if n.kind == "backward"]
     return sorted(nodes, key=lambda n: sequence_nr(n.obj))
+
+
+def op_name(fn) -> str:
+    """The operation a backward node stands for, by ATen's name: ``mul`` for ``MulBackward0``,
+    ``nll_loss`` for ``NllLossBackward0``; ``F.apply`` for a custom Function ``F``."""
+    forward = getattr(fn, "_forward_cls", None)
+    if forward is not None:
+        return f"{forward.__name__}.apply"
+    stem = re.sub(r"Backward\d*$", "", fn.name())
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", stem).lower()
 
 
 def _code_line(fn) -> tuple[int, str] | None:
@@ -200,7 +211,8 @@ class BuildReplay(_Traits):
                     "lines": [t("build.start", lang, total=self.total_steps)]}
         node = self._order[k - 1]
         inputs = [self._describe_input(s) for s in self._inputs.get(node.id, ())]
-        lines = [t("build.inputs", lang, inputs=t("build.sep", lang).join(inputs) or "—")]
+        lines = [t("build.op", lang, op=op_name(node.obj)),
+                 t("build.inputs", lang, inputs=t("build.sep", lang).join(inputs) or "—")]
         if node.name:
             lines.append(t("build.makes", lang, name=node.name))
         where = self._lines.get(node.id)

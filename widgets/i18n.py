@@ -126,6 +126,7 @@ EN: dict[str, str] = {
     "build.start": "The forward pass creates {total} backward nodes, one per operation that "
                    "records: press Step to create the first one.",
     "build.title": "Step {index}/{total}: {name} is created",
+    "build.op": "op: {op}",
     "build.inputs": "inputs: {inputs}",
     "build.makes": "it made: {name}",
     "build.line": "line {line}: {code}",
@@ -301,6 +302,7 @@ ZH: dict[str, str] = {
     "build.start": "这次前向计算会创建 {total} 个反向节点，每个会被记录的运算一个："
                    "按“单步”创建第一个。",
     "build.title": "第 {index}/{total} 步：创建了 {name}",
+    "build.op": "运算：{op}",
     "build.inputs": "输入：{inputs}",
     "build.makes": "它算出的是：{name}",
     "build.line": "第 {line} 行：{code}",

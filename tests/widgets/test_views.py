@@ -6,8 +6,9 @@ from __future__ import annotations
 import minigrad_widgets
 import numpy as np
 import pytest
+from helpers import custom_functions
 from minigrad_widgets import BuildReplay, GradientFlow, MemoryView
-from minigrad_widgets.build_replay import creation_order, sequence_nr
+from minigrad_widgets.build_replay import creation_order, op_name, sequence_nr
 from minigrad_widgets.export import page
 from minigrad_widgets.i18n import t
 from minigrad_widgets.memory import format_bytes, saved_memory
@@ -85,12 +86,24 @@ def test_replay_panel_names_the_inputs_and_the_step_that_made_them():
     replay.step()
     replay.step()
     assert replay.panel["title"] == "Step 2/3: MulBackward0 is created"
-    assert replay.panel["lines"][0] == ("inputs: MulBackward0 (y.grad_fn) (step 1), "
+    assert replay.panel["lines"][0] == "op: mul"
+    assert replay.panel["lines"][1] == ("inputs: MulBackward0 (y.grad_fn) (step 1), "
                                         "MulBackward0 (y.grad_fn) (step 1)")
     text = repr(replay)
     assert text.splitlines()[0] == "BuildReplay: step 2 of 3"
     assert ">   2 new      MulBackward0  inputs:" in text
     assert "    3 to come  SumBackward0" in text
+
+
+def test_replay_names_the_op_of_each_node_as_aten_does_and_a_custom_functions_apply():
+    x = mg.ones(2, 2, requires_grad=True)
+    square = custom_functions(mg)["Square"]
+    made = [x * 2, x @ x, mg.nn.functional.log_softmax(x, 1), x.view(4), square.apply(x)]
+    assert [op_name(t.grad_fn) for t in made] == ["mul", "mm", "log_softmax", "view",
+                                                  "Square.apply"]
+    replay = BuildReplay(made[2].sum())
+    replay.step()
+    assert replay.panel["lines"][0] == "op: log_softmax"
 
 
 def test_replay_shows_the_learners_line_when_anomaly_mode_kept_the_traceback():
@@ -114,7 +127,7 @@ def test_replay_in_chinese_uses_the_catalogue():
     assert repr(replay).startswith("BuildReplay：第 1 步，共 1 步")
     assert replay.labels["step"] == "单步" and replay.labels["step_tip"] == t("build.step_tip", "zh")
     assert replay.panel["title"] == "第 1/1 步：创建了 MulBackward0"
-    assert "x（叶子节点）" in replay.panel["lines"][0]
+    assert replay.panel["lines"][:2] == ["运算：mul", "输入：x（叶子节点）、x（叶子节点）"]
 
 
 def test_replay_refuses_a_graph_too_large_to_draw_and_a_wrong_language():
