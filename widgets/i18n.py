@@ -116,15 +116,13 @@ EN: dict[str, str] = {
     "state.current": "current",
     "state.pending": "pending",
     "state.failed": "failed",
-    # --- views: BuildReplay, GradientFlow, MemoryView ---
     "build.header": "BuildReplay: step {index} of {total}",
     "build.toolbar": "forward pass replay",
     "build.reset_tip": "Back to before the forward pass",
     "build.step_tip": "Create the next node of the forward pass",
     "build.run_tip": "Create every remaining node",
     "build.start_title": "Before the forward pass",
-    "build.start": "The forward pass creates {total} backward nodes, one per operation that "
-                   "records: press Step to create the first one.",
+    "build.start": "The forward pass creates {total} backward nodes: press Step for the first.",
     "build.title": "Step {index}/{total}: {name} is created",
     "build.op": "op: {op}",
     "build.inputs": "inputs: {inputs}",
@@ -148,8 +146,7 @@ EN: dict[str, str] = {
     "flow.max": "|grad| max",
     "flow.ratio": "update/weight last",
     "memory.title": "Memory held for backward",
-    "memory.total": "the graph holds {size} for backward ({count} saved tensors)",
-    "memory.total_one": "the graph holds {size} for backward (1 saved tensor)",
+    "memory.total": "the graph holds {size} for backward (saved tensors: {count})",
     "memory.why": "backward() frees it; retain_graph=True keeps it for another backward().",
     "memory.freed_total": "backward() freed the saved tensors: the graph holds {size}",
     "memory.was": "it held {size} before",
@@ -184,11 +181,10 @@ EN: dict[str, str] = {
     "view.static_missing": "The graph needs the minigrad_widgets front end, stored with the "
                            "first widget of this page; run that cell again to show it here.",
     "view.page_title": "minigrad_widgets: {title}",
-    "view.flow.grad": "gradient norm |p.grad| of each parameter, per step (log scale)",
-    "view.flow.ratio": "update / weight |Δp| / |p| of each parameter, per step (log scale)",
+    "view.flow.grad": "gradient norm |p.grad| of each parameter, {steps} steps (log scale)",
+    "view.flow.ratio": "update / weight |Δp| / |p| of each parameter, {steps} steps (log scale)",
     "view.flow.step": "step",
     "view.flow.empty": "No step recorded yet: call flow.record() after optimizer.step().",
-    "view.flow.chart": "{title}: {steps} steps",
     "view.dot_missing": "rendering a drawing to a file needs Graphviz's `dot` program, which "
                         "is not installed: apt-get install graphviz (Debian, Ubuntu), brew "
                         "install graphviz (macOS) or conda install graphviz. In a notebook, "
@@ -292,15 +288,13 @@ ZH: dict[str, str] = {
     "state.current": "当前",
     "state.pending": "待运行",
     "state.failed": "出错",
-    # --- views: BuildReplay, GradientFlow, MemoryView ---
     "build.header": "BuildReplay：第 {index} 步，共 {total} 步",
     "build.toolbar": "前向计算回放",
     "build.reset_tip": "回到前向计算之前",
     "build.step_tip": "创建前向计算的下一个节点",
     "build.run_tip": "创建剩下的所有节点",
     "build.start_title": "前向计算开始之前",
-    "build.start": "这次前向计算会创建 {total} 个反向节点，每个会被记录的运算一个："
-                   "按“单步”创建第一个。",
+    "build.start": "这次前向计算会创建 {total} 个反向节点：按“单步”创建第一个。",
     "build.title": "第 {index}/{total} 步：创建了 {name}",
     "build.op": "运算：{op}",
     "build.inputs": "输入：{inputs}",
@@ -325,9 +319,7 @@ ZH: dict[str, str] = {
     "flow.ratio": "更新量/权重（最后一步）",
     "memory.title": "为反向传播保留的内存",
     "memory.total": "计算图为反向传播保留了 {size}（{count} 个保存的张量）",
-    "memory.total_one": "计算图为反向传播保留了 {size}（1 个保存的张量）",
-    "memory.why": "backward() 会释放这些内存；retain_graph=True 会留着它们，"
-                  "供下一次 backward() 使用。",
+    "memory.why": "backward() 会释放这些内存；retain_graph=True 会留着它们，供再次反向传播。",
     "memory.freed_total": "backward() 已经释放了保存的张量：计算图现在保留 {size}",
     "memory.was": "释放之前是 {size}",
     "memory.note_freed": "已释放（原 {size}）",
@@ -361,11 +353,10 @@ ZH: dict[str, str] = {
     "view.static_missing": "显示计算图需要 minigrad_widgets 的前端代码，它保存在本页第一个部件的"
                            "输出里；请重新运行那个单元格。",
     "view.page_title": "minigrad_widgets：{title}",
-    "view.flow.grad": "每个参数每一步的梯度范数 |p.grad|（对数坐标）",
-    "view.flow.ratio": "每个参数每一步的更新量与权重之比 |Δp| / |p|（对数坐标）",
+    "view.flow.grad": "每个参数的梯度范数 |p.grad|，共 {steps} 步（对数坐标）",
+    "view.flow.ratio": "每个参数的更新量与权重之比 |Δp| / |p|，共 {steps} 步（对数坐标）",
     "view.flow.step": "步数",
     "view.flow.empty": "还没有记录：在 optimizer.step() 之后调用 flow.record()。",
-    "view.flow.chart": "{title}：共 {steps} 步",
     "view.dot_missing": "把图渲染成文件需要 Graphviz 的 `dot` 程序，但它没有安装：apt-get "
                         "install graphviz（Debian、Ubuntu）、brew install graphviz（macOS）或 "
                         "conda install graphviz。在 notebook 里，draw(...) 不需要它也能"

@@ -155,7 +155,7 @@ class MemoryView(WidgetBase):
     >>> import minigrad as torch
     >>> x = torch.tensor([1., 2., 3.], requires_grad=True)
     >>> MemoryView((x.exp() * x).sum(), lang="en")
-    MemoryView: the graph holds 24 B for backward (2 saved tensors)
+    MemoryView: the graph holds 24 B for backward (saved tensors: 2)
       SumBackward0  [n1]  saves nothing
       MulBackward0  [n2]  24 B
         _saved_other (x) [3] float32  12 B
@@ -207,10 +207,7 @@ class MemoryView(WidgetBase):
             if was:
                 lines.append(t("memory.was", lang, size=format_bytes(was)))
             return lines
-        count = m.count
-        total = (t("memory.total_one", lang, size=format_bytes(m.total)) if count == 1 else
-                 t("memory.total", lang, size=format_bytes(m.total), count=count))
-        return [total,
+        return [t("memory.total", lang, size=format_bytes(m.total), count=m.count),
                 t("memory.why", lang)]
 
     @property

@@ -236,7 +236,7 @@ def test_memory_is_kept_by_retain_graph_and_freed_by_a_plain_backward():
     view = MemoryView(loss, names={"x": x})
     held = view.total_bytes
     assert held == 24 and set(view.node_states.values()) == {"held"}
-    assert view.panel["lines"][0] == "the graph holds 24 B for backward (2 saved tensors)"
+    assert view.panel["lines"][0] == "the graph holds 24 B for backward (saved tensors: 2)"
     loss.backward(retain_graph=True)
     view.refresh()
     assert view.total_bytes == held

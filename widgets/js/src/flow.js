@@ -127,8 +127,7 @@ export function renderFlow(model, el) {
       return;
     }
     const word = text(model, "view.flow.step", "step");
-    const label = (key, fallback) => text(model, "view.flow.chart", "{title}")
-      .replace("{title}", text(model, key, fallback)).replace("{steps}", String(steps));
+    const label = (key, fallback) => text(model, key, fallback).replace("{steps}", String(steps));
     root.replaceChildren(
       chart(label("view.flow.grad", "gradient norm"), flow.grad_norms || [], names, steps, word, flow.at),
       chart(label("view.flow.ratio", "update / weight"), flow.update_ratios || [], names, steps, word, flow.at),
