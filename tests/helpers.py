@@ -365,6 +365,8 @@ CODE_WORDS = re.compile(
 def english_words(text: str) -> set:
     """The English words of ``text`` that are not code (placeholders ``{name}`` left out)."""
     text = re.sub(r"\{\w+\}", "", text)
+    # code is allowed: dotted names and calls (flow.record(), optimizer.step())
+    text = re.sub(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?|[A-Za-z_]\w*\(\)", "", text)
     return {w for w in re.findall(r"[A-Za-z_]{3,}", text) if not CODE_WORDS.match(w)}
 
 

@@ -26,7 +26,7 @@ import json
 import pathlib
 
 __all__ = ["page", "fragment", "carry_bundle", "recorded_steps", "record", "synced_state",
-           "stylesheet", "BUNDLE_ID"]
+           "delta", "stylesheet", "BUNDLE_ID"]
 
 STATIC = pathlib.Path(__file__).parent / "static"
 BUNDLE_ID = "minigrad-widgets-bundle"
@@ -73,7 +73,7 @@ def synced_state(widget) -> dict:
             if not name.startswith("_") and name not in _SKIP}
 
 
-def _delta(old: dict, new: dict) -> dict:
+def delta(old: dict, new: dict) -> dict:
     """What changed from ``old`` to ``new``: whole values, or for dicts the keys changed."""
     whole, patch = {}, {}
     for name, value in new.items():
@@ -140,7 +140,7 @@ def record(widget) -> tuple[dict, list, int]:
             _move_to(widget, here)
     if not states:
         states.append(synced_state(widget))
-    deltas = [_delta(a, b) for a, b in zip(states, states[1:])]
+    deltas = [delta(a, b) for a, b in zip(states, states[1:])]
     return states[0], deltas, min(here, len(deltas))
 
 
@@ -170,11 +170,12 @@ def _bundle() -> str:
 
 
 def stylesheet() -> str:
-    """The widgets' CSS: ``static/widget.css`` and the colours of the one style table."""
+    """The widgets' CSS: ``static/widget.css``, the three views' ``static/views.css`` and the
+    colours of the one style table."""
     from .style import css
 
-    base = STATIC / "widget.css"
-    return (base.read_text(encoding="utf-8") if base.is_file() else "") + css()
+    files = [STATIC / "widget.css", STATIC / "views.css"]
+    return "\n".join(f.read_text(encoding="utf-8") for f in files if f.is_file()) + css()
 
 
 def carrier() -> str:

@@ -223,7 +223,13 @@ def legend_rows(kind: str, arrows: str = "forward", kinds=None) -> list[list[str
         rows += [[s, f"view.legend.{s}"] for s in STATES]
         rows += [["edge-active", "view.legend.edge_active"],
                  ["edge-done", "view.legend.edge_done"]]
+    rows += VIEW_ROWS.get(kind, [])
     return rows
+
+
+# the states the views draw on top of the node kinds (their styles are in static/views.css)
+VIEW_ROWS = {"build": [["current", "view.legend.created"]],
+             "memory": [["held", "view.legend.held"], ["freed", "view.legend.freed"]]}
 
 
 def _line_words(s: dict, lang: str) -> str:

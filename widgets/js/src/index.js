@@ -10,6 +10,7 @@
 // every step (see offline.js and minigrad_widgets/export.py).
 
 import { createControls, startPlayer } from "./controls.js";
+import { renderFlow } from "./flow.js";
 import { createGraph } from "./graph.js";
 import { createOfflineModel } from "./offline.js";
 import { createPanel } from "./panel.js";
@@ -20,6 +21,7 @@ function initialize({ model }) {
 }
 
 function render({ model, el }) {
+  if (model.get("kind") === "flow") return renderFlow(model, el); // GradientFlow: a chart
   const root = document.createElement("div");
   const asking = () => Boolean(model.get("predict_mode")) && !model.get("frozen");
   const graph = createGraph(model, {
@@ -49,7 +51,7 @@ function render({ model, el }) {
     root.className = `mg-widget mg-kind-${kind}` +
       (model.get("predict_mode") ? " mg-predict" : "") + (model.get("frozen") ? " mg-frozen" : "");
     root.lang = model.get("lang") === "zh" ? "zh-CN" : "en";
-    controls.el.hidden = kind !== "stepper";
+    controls.el.hidden = kind !== "stepper" && kind !== "build"; // BuildReplay steps too
     graph.el.title = asking() ? (model.get("labels") || {}).node_tip || "" : "";
     controls.update();
     viewbar.update();
