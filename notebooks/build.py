@@ -41,6 +41,7 @@ sys.path.insert(0, str(REPO / "tests" / "lessons"))
 from notebook_tools import WIDGET_MIME, clean, execute, machine_paths  # noqa: E402, F401
 
 HEADER = re.compile(r"^<<< (en|zh|code|exercise|solution)\b(.*)$")
+UP_LINK = re.compile(r"\]\((\.\./)")  # a Markdown link out of the lesson's folder
 KERNEL = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 SOLUTIONS_NOTE = {
     "en": "**Solutions.** This is the lesson with every exercise solved "
@@ -135,6 +136,8 @@ def notebook(blocks: list[Block], lang: str, *, solutions: bool, stem: str):
             if not titled and text.startswith("# "):  # the solutions' own title
                 head, _, rest = text.partition("\n")
                 text, titled = f"{head} · {SOLUTIONS_WORD[lang]}\n{rest}", True
+            if solutions:  # one folder deeper: a relative link climbs one more level
+                text = UP_LINK.sub(r"](../\1", text)
             cells.append(new_md(text))
         elif block.kind == "code":
             cells.append(new_code(block.text, metadata={"tags": block.args} if block.args else {}))

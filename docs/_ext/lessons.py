@@ -12,6 +12,7 @@ Notebooks directly in notebooks/ (the layout before the two language folders) co
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -29,14 +30,22 @@ def sources(repo: Path, language: str) -> dict[str, Path]:
 
 
 STATIC_VIEW = "data-minigrad-static"  # a widget's static text/html view (widgets/export.py)
+# A lesson links to a docs page as seen from notebooks/<lang>/ (../../docs/x.md, which works in
+# JupyterLab and on GitHub); its copy in docs/lessons/<lang>/ reaches the page as ../../x.md
+# (and a solutions notebook, one folder deeper, from ../../../ in both places).
+DOCS_LINK = re.compile(r"(\]\((?:\.\./)+)docs/")
 
 
 def _clean(notebook: dict) -> dict:
     """Drops widget state (the site never shows live widgets: no kernel) and gives the first
     static view of the page the one copy of the front end the page's static views all use
-    (stored lessons hold none: tests/lessons/notebook_tools.py)."""
+    (stored lessons hold none: tests/lessons/notebook_tools.py); links to docs pages are made
+    relative to the lesson's place in the site."""
     notebook.get("metadata", {}).pop("widgets", None)
     for cell in notebook.get("cells", []):
+        if cell.get("cell_type") == "markdown":  # a link to a docs page, from notebooks/<lang>/
+            text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+            cell["source"] = DOCS_LINK.sub(r"\1", text)
         for output in cell.get("outputs", []):
             html = output.get("data", {}).get("text/html")
             html = "".join(html) if isinstance(html, list) else html

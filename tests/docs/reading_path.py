@@ -51,10 +51,15 @@ class Excerpt:
 
     @property
     def name(self) -> str:
-        return f"{self.page.relative_to(REPO)}: {self.text}"
+        return f"{shown(self.page)}: {self.text}"
 
     def lines(self) -> list[str]:
         return self.code.split("\n")
+
+
+def shown(page: Path) -> str:
+    """The page's path as a message shows it (relative to the repository if inside it)."""
+    return str(page.relative_to(REPO)) if REPO in page.parents else page.name
 
 
 def excerpts(page: Path) -> list[Excerpt]:
@@ -86,7 +91,7 @@ def problems(page: Path) -> list[str]:
         with_code = {m.start("path") - 2 for m in EXCERPT.finditer(text)}
         for start in sorted(linked - with_code):
             line = text.count("\n", 0, start) + 1
-            out.append(f"{page.relative_to(REPO)}:{line}: a line link not followed by its "
+            out.append(f"{shown(page)}:{line}: a line link not followed by its "
                        "```python excerpt")
     for ex in found:
         if not ex.file.is_file() or REPO not in ex.file.parents:

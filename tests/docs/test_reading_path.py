@@ -1,0 +1,129 @@
+"""The reading path (docs/reading-backward.md, docs/zh/reading-backward.md): five stops in
+order, each excerpt equal to the source at the lines its link names, the two languages
+showing the same excerpts, lesson 10 linking to the pages, and the site turning each line link
+into a page of the file with those lines marked."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+
+import nbformat
+import pytest
+from docsite import DOCS, REPO, sphinx
+from reading_path import PAGES, excerpts, fix, problems
+
+STOPS = ["minigrad/_tensor.py", "minigrad/_ops/", "minigrad/autograd/graph.py",
+         "minigrad/autograd/schedule.py", "minigrad/autograd/engine.py"]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(DOCS).as_posix())
+def test_every_excerpt_is_the_source_at_its_linked_lines(page):
+    assert len(excerpts(page)) >= 10
+    assert problems(page) == []
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(DOCS).as_posix())
+def test_the_page_walks_the_five_stops_in_order(page):
+    text = page.read_text(encoding="utf-8")
+    stops = re.split(r"^## ", text, flags=re.M)[1:6]
+    assert [s.split("\n")[0][:2] for s in stops] == ["1.", "2.", "3.", "4.", "5."]
+    for stop, path in zip(stops, STOPS):
+        assert f"]({'../' * (len(page.relative_to(DOCS).parts))}{path}" in stop, (page, path)
+    first = [min(e.start for e in excerpts(page) if path in e.link) for path in STOPS]
+    assert first == sorted(first)
+
+
+def test_english_and_chinese_pages_show_the_same_excerpts():
+    en, zh = (excerpts(p) for p in PAGES)
+    assert [(e.file, e.first, e.last, e.code) for e in en] == \
+        [(e.file, e.first, e.last, e.code) for e in zh]
+
+
+def _page(tmp_path, body: str):
+    """A page in tmp_path whose links reach the repository's files."""
+    up = os.path.relpath(REPO, tmp_path)
+    page = tmp_path / "page.md"
+    page.write_text(body.replace("REPO", up), encoding="utf-8")
+    return page
+
+
+def _engine_excerpt():
+    ex = next(e for e in excerpts(PAGES[0]) if e.link.endswith("engine.py"))
+    return ex.first, ex.last, ex.code
+
+
+def test_a_moved_excerpt_is_named_with_where_it_is_now_and_fix_moves_the_link(tmp_path):
+    first, last, code = _engine_excerpt()
+    page = _page(tmp_path, f"# P\n\n[`run`](REPO/minigrad/autograd/engine.py#L{first + 1}-L"
+                           f"{last + 1})\n\n```python\n{code}\n```\n")
+    (message,) = problems(page)
+    assert "`run`" in message and "moved" in message and f"L{first}-L{last}" in message
+    assert fix(page) == []
+    assert problems(page) == []
+    assert f"engine.py#L{first}-L{last})" in page.read_text(encoding="utf-8")
+
+
+def test_an_excerpt_whose_code_changed_is_named_with_the_lines_that_differ(tmp_path):
+    first, last, code = _engine_excerpt()
+    changed = code.replace("while ready:", "while ready and True:")
+    page = _page(tmp_path, f"# P\n\n[the loop](REPO/minigrad/autograd/engine.py#L{first}-L"
+                           f"{last})\n\n```python\n{changed}\n```\n")
+    (message,) = problems(page)
+    assert "the loop" in message and "code changed" in message
+    assert "while ready and True:" in message and "while ready:" in message
+    (left,) = fix(page)
+    assert "the loop" in left and "found 0 times" in left
+
+
+@pytest.mark.parametrize("body, words", [
+    ("[x](REPO/minigrad/autograd/engine.py#L5-L6)\n\nno code here\n", "not followed by"),
+    ("[x](REPO/minigrad/autograd/engine.py#L9000-L9001)\n\n```python\na\nb\n```\n",
+     "are not in"),
+    ("[x](REPO/minigrad/autograd/no_such.py#L1)\n\n```python\na\n```\n",
+     "not a file of the repository"),
+])
+def test_a_broken_link_is_reported(tmp_path, body, words):
+    messages = problems(_page(tmp_path, "# P\n\n" + body))
+    assert len(messages) == 1 and words in messages[0], messages
+
+
+@pytest.mark.parametrize("folder", ["en", "zh", "en/solutions", "zh/solutions"])
+def test_lesson_10_links_to_the_reading_path_in_its_language(folder):
+    lang = folder[:2]
+    (path,) = (REPO / "notebooks" / folder).glob("10_*.ipynb")
+    text = "\n".join(c.source for c in nbformat.read(path, as_version=4).cells
+                     if c.cell_type == "markdown")
+    links = re.findall(r"\]\(([^)]*reading-backward\.md)\)", text)
+    want = PAGES[0] if lang == "en" else PAGES[1]
+    assert links and all((path.parent / link).resolve() == want for link in links), links
+
+
+@pytest.mark.slow
+def test_the_site_links_each_excerpt_to_a_page_of_its_file_with_line_anchors(tmp_path):
+    source = tmp_path / "repo" / "docs"
+    (source / "zh").mkdir(parents=True)
+    for name in ("conf.py", "_ext", "_templates", "_static"):
+        copy = shutil.copytree if (DOCS / name).is_dir() else shutil.copy
+        copy(DOCS / name, source / name)
+    shutil.copytree(REPO / "minigrad", tmp_path / "repo" / "minigrad")
+    pages = ["reading-backward", "execution-order", "pytorch-engine"]
+    for name in pages:
+        shutil.copy(DOCS / f"{name}.md", source / f"{name}.md")
+        shutil.copy(DOCS / "zh" / f"{name}.md", source / "zh" / f"{name}.md")
+    toc = "\n".join(pages + [f"zh/{p}" for p in pages])
+    (source / "index.md").write_text(f"# Home\n\n```{{toctree}}\n{toc}\n```\n")
+    result = sphinx(source, tmp_path / "out")
+    assert result.returncode == 0, result.stderr[-3000:]
+    for page, prefix in ((PAGES[0], ""), (PAGES[1], "../")):
+        name = page.relative_to(DOCS).with_suffix(".html")
+        built = (tmp_path / "out" / name).read_text(encoding="utf-8")
+        for ex in excerpts(page):
+            rel = ex.file.relative_to(REPO).as_posix()
+            anchor = f"#L{ex.first}" + (f"-L{ex.last}" if ex.last != ex.first else "")
+            assert f'href="{prefix}_code/{rel}.html{anchor}"' in built, (name, rel, anchor)
+            code = (tmp_path / "out" / "_code" / f"{rel}.html").read_text(encoding="utf-8")
+            assert f'id="L{ex.first}"' in code and f'id="L{ex.last}"' in code
+            lines = len(ex.file.read_text(encoding="utf-8").rstrip("\n").split("\n"))
+            assert f'id="L{lines}"' in code and f'id="L{lines + 1}"' not in code
