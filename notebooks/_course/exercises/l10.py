@@ -6,12 +6,21 @@ gradient through a matrix product) instead of holding it here.
 
 from __future__ import annotations
 
+import inspect
 import math
 
 from ..answers import array, node_names
 from ..registry import Text, exercise
 
 ACCUMULATE = "torch::autograd::AccumulateGrad"
+
+
+def _exercise(exercise_id: str, *, hints, wrong, right):
+    """Registers the judge with graduated hints and a message per typical wrong answer, or,
+    with a registry that takes one hint and the wrong answers alone, with the stronger hint."""
+    if "hints" in inspect.signature(exercise).parameters:
+        return exercise(exercise_id, hints=hints, wrong=wrong, right=right)
+    return exercise(exercise_id, hint=hints[-1], wrong=[w for w, _ in wrong], right=right)
 
 
 # ---------------------------------------------------------------- L10.relu
@@ -74,34 +83,49 @@ def _value_with_relu(backward):
     return Value
 
 
-@exercise("L10.relu",
-          hint=Text(en="relu passes out.grad on where the input is positive and sends 0 "
-                       "elsewhere: self.grad += (a 0-or-1 factor) * out.grad.",
-                    zh="relu 在输入为正的地方把 out.grad 原样传下去，其他地方送出 0："
-                       "self.grad += （一个为 0 或 1 的因子）* out.grad。"),
-          right=Text(en="A gate: open (×1) where the input is positive, closed (×0) elsewhere.",
-                     zh="一道门：输入为正时打开（×1），否则关闭（×0）。"),
-          wrong=[lambda: _value_with_relu(lambda a, g: g),
-                 lambda: _value_with_relu(lambda a, g: (a >= 0) * g),
-                 lambda: _value_with_relu(lambda a, g: max(a, 0.0) * g), 0])
+NOT_A_CLASS = Text(en="Answer with the class itself, after Value.relu = relu: answer = Value.",
+                   zh="在 Value.relu = relu 之后，用这个类本身作答：answer = Value。")
+NOTHING = Text(en="No gradient reaches the input at all: did you fill in the line of _backward "
+                  "and run the cell again?",
+               zh="没有任何梯度到达输入：你补全 _backward 里的那一行并重新运行单元格了吗？")
+AT_ZERO = Text(en="Right except at exactly 0: there PyTorch's gate is closed (it sends 0).",
+               zh="只有恰好在 0 处不对：PyTorch 的门在 0 处是关着的（送出 0）。")
+OPEN_WHERE_NEGATIVE = Text(en="At a = -2 the input still receives a gradient: the gate must "
+                              "close where the input is negative.",
+                           zh="在 a = -2 处输入仍然收到了梯度：输入为负时，门必须关上。")
+CHANGED_WHERE_OPEN = Text(en="Where the input is positive the gate is open: out.grad passes "
+                             "unchanged (times 1, not times the input).",
+                          zh="输入为正时门是开着的：out.grad 原样通过（乘以 1，而不是乘以输入）。")
+
+
+@_exercise("L10.relu",
+           hints=[Text(en="A ReLU is a gate: where is it open, and what passes through it?",
+                       zh="ReLU 是一道门：它在哪里打开？什么会从门里通过？"),
+                  Text(en="relu passes out.grad on where the input is positive and sends 0 "
+                          "elsewhere: self.grad += (a 0-or-1 factor) * out.grad.",
+                       zh="relu 在输入为正的地方把 out.grad 原样传下去，其他地方送出 0："
+                          "self.grad += （一个为 0 或 1 的因子）* out.grad。")],
+           wrong=[(lambda: _value_with_relu(lambda a, g: g), OPEN_WHERE_NEGATIVE),
+                  (lambda: _value_with_relu(lambda a, g: (a >= 0) * g), AT_ZERO),
+                  (lambda: _value_with_relu(lambda a, g: max(a, 0.0) * g), CHANGED_WHERE_OPEN),
+                  (lambda: _value_with_relu(lambda a, g: 0.0), NOTHING),
+                  (0, NOT_A_CLASS)],
+           right=Text(en="A gate: open (×1) where the input is positive, closed (×0) elsewhere.",
+                      zh="一道门：输入为正时打开（×1），否则关闭（×0）。"))
 def relu(answer):
     if not isinstance(answer, type) or not hasattr(answer, "relu"):
-        return Text(en="Answer with the class itself, after Value.relu = relu: answer = Value.",
-                    zh="在 Value.relu = relu 之后，用这个类本身作答：answer = Value。")
+        return NOT_A_CLASS
     got, want = _relu_outcomes(answer), _minigrad_outcomes()
-    if [g for _, g in got] == [0.0, 0.0, 0.0]:
-        return Text(en="No gradient reaches the input at all: did you fill in the line of "
-                       "_backward and run the cell again?",
-                    zh="没有任何梯度到达输入：你补全 _backward 里的那一行并重新运行单元格了吗？")
-    if got[1][1] != want[1][1] and got[0][1] == want[0][1] and got[2][1] == want[2][1]:
-        return Text(en="Right except at exactly 0: there PyTorch's gate is closed (it sends 0).",
-                    zh="只有恰好在 0 处不对：PyTorch 的门在 0 处是关着的（送出 0）。")
-    if got[0][1] != want[0][1]:
-        return Text(en="At a = -2 the input still receives a gradient: the gate must close "
-                       "where the input is negative.",
-                    zh="在 a = -2 处输入仍然收到了梯度：输入为负时，门必须关上。")
-    return all(math.isclose(g[0], w[0]) and math.isclose(g[1], w[1])
-               for g, w in zip(got, want))
+    grads = [g for _, g in got]
+    if grads == [0.0, 0.0, 0.0]:
+        return NOTHING
+    if grads[0] != want[0][1]:
+        return OPEN_WHERE_NEGATIVE
+    if grads[1] != want[1][1]:
+        return AT_ZERO
+    if grads[2] != want[2][1]:
+        return CHANGED_WHERE_OPEN
+    return all(math.isclose(g[0], w[0]) for g, w in zip(got, want))
 
 
 # ---------------------------------------------------------------- L10.order
@@ -119,27 +143,33 @@ def _orders() -> tuple[list[str], list[str]]:
     return engine, sort
 
 
-@exercise("L10.order",
-          hint=Text(en="After AddBackward0 both branches are ready; of the ready nodes the one "
-                       "created last in the forward pass runs first. Which was made last: "
-                       "c * d, or tanh?",
-                    zh="AddBackward0 运行之后，两个分支都已就绪；已就绪的节点中，前向计算时最后创建的"
-                       "先运行。哪个是最后创建的：c * d，还是 tanh？"),
-          right=Text(en="tanh was created after c * d, so its branch runs first: the opposite of "
-                        "section 4, and the opposite of our sort.",
-                     zh="tanh 在 c * d 之后创建，所以它这一支先运行：和第 4 节相反，也和我们的"
-                        "拓扑排序相反。"),
-          wrong=[lambda: _orders()[1], ["AddBackward0"], ["TanhBackward0", "AddBackward0"]])
+SORTED = Text(en="That is the order of our topological sort. PyTorch does not sort: it runs "
+                 "the newest ready node first.",
+              zh="这是我们拓扑排序的顺序。PyTorch 不做排序：它先运行最新的已就绪节点。")
+COUNT = Text(en="Four op nodes run (AccumulateGrad left out): one per operation of q.",
+             zh="运行的运算节点有四个（不计 AccumulateGrad）：q 的每个运算一个。")
+
+
+@_exercise("L10.order",
+           hints=[Text(en="After AddBackward0 both branches are ready. Which node runs first "
+                          "among ready ones?",
+                       zh="AddBackward0 运行之后，两个分支都已就绪。已就绪的节点中，哪个先运行？"),
+                  Text(en="Of the ready nodes, the one created last in the forward pass runs "
+                          "first. Which was made last: c * d, or tanh?",
+                       zh="已就绪的节点中，前向计算时最后创建的先运行。哪个是最后创建的："
+                          "c * d，还是 tanh？")],
+           wrong=[(lambda: _orders()[1], SORTED), (["AddBackward0"], COUNT)],
+           right=Text(en="tanh was created after c * d, so its branch runs first: the opposite "
+                         "of section 4, and the opposite of our sort.",
+                      zh="tanh 在 c * d 之后创建，所以它这一支先运行：和第 4 节相反，也和我们的"
+                         "拓扑排序相反。"))
 def order(answer):
     engine, sort = _orders()
     names = [n for n in node_names(answer) if n != ACCUMULATE]
     if names == sort:
-        return Text(en="That is the order of our topological sort. PyTorch does not sort: it "
-                       "runs the newest ready node first.",
-                    zh="这是我们拓扑排序的顺序。PyTorch 不做排序：它先运行最新的已就绪节点。")
+        return SORTED
     if len(names) != len(engine):
-        return Text(en=f"Four op nodes run (AccumulateGrad left out); your list has {len(names)}.",
-                    zh=f"运行的运算节点有四个（不计 AccumulateGrad）；你的列表有 {len(names)} 个。")
+        return COUNT
     return names == engine
 
 
@@ -169,26 +199,34 @@ def _untransposed():
     return array((G2 * (X2 @ W2 > 0)) @ W2)
 
 
-@exercise("L10.matmul",
-          hint=Text(en="First the gate: grad_Z = G2 * (Z2 > 0). Then the matrix product "
-                       "swaps the factors, transposed: X2's gradient is grad_Z @ (something).",
-                    zh="先过门：grad_Z = G2 * (Z2 > 0)。然后矩阵乘法交换因子并转置：X2 的梯度是 "
-                       "grad_Z @ （某个矩阵）。"),
-          right=Text(en="grad_X = (G * (Z > 0)) @ W.T: the gate, then the other factor, "
-                        "transposed.",
-                     zh="grad_X = (G * (Z > 0)) @ W.T：先过门，再乘另一个因子的转置。"),
-          wrong=[_ungated, _untransposed, lambda: _untransposed().T])
+SHAPE = Text(en="X2's gradient has X2's shape, 2 × 3.", zh="X2 的梯度和 X2 形状相同，是 2 × 3。")
+NO_GATE = Text(en="The gate is missing: where Z2 <= 0 the ReLU sends no gradient.",
+               zh="少了门：在 Z2 <= 0 的位置，ReLU 不送出梯度。")
+NO_TRANSPOSE = Text(en="The shapes fit, but the factor must be transposed: @ W2.T, not @ W2.",
+                    zh="形状对得上，但因子必须转置：是 @ W2.T，不是 @ W2。")
+
+
+@_exercise("L10.matmul",
+           hints=[Text(en="Two steps, from H back to X2: first through the ReLU, then through "
+                          "the matrix product.",
+                       zh="从 H 回到 X2 分两步：先穿过 ReLU，再穿过矩阵乘法。"),
+                  Text(en="First the gate: grad_Z = G2 * (Z2 > 0). Then the matrix product "
+                          "swaps the factors, transposed: X2's gradient is grad_Z @ (something).",
+                       zh="先过门：grad_Z = G2 * (Z2 > 0)。然后矩阵乘法交换因子并转置：X2 的梯度是 "
+                          "grad_Z @ （某个矩阵）。")],
+           wrong=[(_ungated, NO_GATE), (_untransposed, NO_TRANSPOSE),
+                  (lambda: _untransposed().T, SHAPE)],
+           right=Text(en="grad_X = (G * (Z > 0)) @ W.T: the gate, then the other factor, "
+                         "transposed.",
+                      zh="grad_X = (G * (Z > 0)) @ W.T：先过门，再乘另一个因子的转置。"))
 def matmul(answer):
     got, want = array(answer), _matmul_grad()
     if got.shape != want.shape:
-        return Text(en=f"X2's gradient has X2's shape, (2, 3); yours is {tuple(got.shape)}.",
-                    zh=f"X2 的梯度和 X2 形状相同，是 (2, 3)；你的是 {tuple(got.shape)}。")
+        return SHAPE
     if _close(got, _ungated()):
-        return Text(en="The gate is missing: where Z2 <= 0 the ReLU sends no gradient.",
-                    zh="少了门：在 Z2 <= 0 的位置，ReLU 不送出梯度。")
+        return NO_GATE
     if _close(got, _untransposed()):
-        return Text(en="The shapes fit, but the factor must be transposed: @ W2.T, not @ W2.",
-                    zh="形状对得上，但因子必须转置：是 @ W2.T，不是 @ W2。")
+        return NO_TRANSPOSE
     return _close(got, want)
 
 
