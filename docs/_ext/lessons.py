@@ -46,6 +46,7 @@ def _clean(notebook: dict) -> dict:
         if cell.get("cell_type") == "markdown":  # a link to a docs page, from notebooks/<lang>/
             text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
             cell["source"] = DOCS_LINK.sub(r"\1", text)
+    for cell in notebook.get("cells", []):
         for output in cell.get("outputs", []):
             html = output.get("data", {}).get("text/html")
             html = "".join(html) if isinstance(html, list) else html

@@ -127,3 +127,17 @@ def test_the_site_links_each_excerpt_to_a_page_of_its_file_with_line_anchors(tmp
             assert f'id="L{ex.first}"' in code and f'id="L{ex.last}"' in code
             lines = len(ex.file.read_text(encoding="utf-8").rstrip("\n").split("\n"))
             assert f'id="L{lines}"' in code and f'id="L{lines + 1}"' not in code
+
+
+def test_a_lessons_link_to_a_docs_page_is_made_relative_to_its_place_in_the_site():
+    import lessons
+
+    static = {"output_type": "display_data",
+              "data": {"text/html": f"<div {lessons.STATIC_VIEW}></div>"}}
+    notebook = {"cells": [
+        {"cell_type": "code", "source": "s", "outputs": [static]},  # (the first static view)
+        {"cell_type": "markdown", "source": ["see [it](../../docs/reading-backward.md) and ",
+                                             "[zh](../../../docs/zh/reading-backward.md)"]}]}
+    lessons._clean(notebook)
+    assert notebook["cells"][1]["source"] == ("see [it](../../reading-backward.md) and "
+                                             "[zh](../../../zh/reading-backward.md)")

@@ -216,9 +216,9 @@ NO_TRANSPOSE = Text(en="The shapes fit, but the factor must be transposed: @ W2.
                           "grad_Z @ （某个矩阵）。")],
            wrong=[(_ungated, NO_GATE), (_untransposed, NO_TRANSPOSE),
                   (lambda: _untransposed().T, SHAPE)],
-           right=Text(en="grad_X = (G * (Z > 0)) @ W.T: the gate, then the other factor, "
+           right=Text(en="Through the gate first, then the matrix product: the other factor, "
                          "transposed.",
-                      zh="grad_X = (G * (Z > 0)) @ W.T：先过门，再乘另一个因子的转置。"))
+                      zh="先过门，再穿过矩阵乘法：乘另一个因子的转置。"))
 def matmul(answer):
     got, want = array(answer), _matmul_grad()
     if got.shape != want.shape:
