@@ -65,9 +65,10 @@ def rewrite(app, docname: str, source: list) -> None:
     source[0] = LINK.sub(link, source[0])
 
 
-def linked_files(app) -> set[Path]:
-    """Every repository file some page links to this way."""
-    files = set()
+def linked_files(app) -> dict[Path, set[str]]:
+    """Every repository file some page links to this way, with the line ranges linked
+    (``"L61-L75"``)."""
+    files: dict[Path, set[str]] = {}
     srcdir = Path(app.srcdir)
     for page in srcdir.rglob("*.md"):
         if page.relative_to(srcdir).parts[0].startswith(("_", "lessons")):
@@ -76,7 +77,9 @@ def linked_files(app) -> set[Path]:
         for match in LINK.finditer(page.read_text(encoding="utf-8")):
             file = target(app, docname, match["path"])
             if file is not None:
-                files.add(file)
+                ranges = files.setdefault(file, set())
+                if match["lines"] and "-" in match["lines"]:
+                    ranges.add(match["lines"][1:])
     return files
 
 
@@ -98,15 +101,22 @@ mark();
 """
 
 
-def code_page(file: Path, name: str, home: str) -> str:
+def code_page(file: Path, name: str, home: str, ranges=()) -> str:
+    """The page of ``file``: line ``n`` has the id ``L<n>``, and each linked range
+    ``L<a>-L<b>`` an id of its own at line ``a`` (so that a link to it is a link to an id)."""
     from pygments import highlight
     from pygments.formatters import HtmlFormatter
     from pygments.lexers import PythonLexer
 
     formatter = HtmlFormatter(nowrap=True)
     body = highlight(file.read_text(encoding="utf-8"), PythonLexer(), formatter)
-    rows = "".join(f'<span class="line" id="L{n}"><a class="n" href="#L{n}">{n}</a>{line}\n'
-                   "</span>" for n, line in enumerate(body.rstrip("\n").split("\n"), 1))
+    starts: dict[int, list[str]] = {}
+    for lines in sorted(ranges):
+        starts.setdefault(int(lines.split("-")[0][1:]), []).append(lines)
+    rows = "".join(f'<span class="line" id="L{n}">'
+                   + "".join(f'<span id="{r}"></span>' for r in starts.get(n, ()))
+                   + f'<a class="n" href="#L{n}">{n}</a>{line}\n</span>'
+                   for n, line in enumerate(body.rstrip("\n").split("\n"), 1))
     style = formatter.get_style_defs(".code")
     return f"""<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>{html.escape(name)}</title>
@@ -131,12 +141,12 @@ def write_pages(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
     out = Path(app.outdir)
-    for file in sorted(linked_files(app)):
+    for file, ranges in sorted(linked_files(app).items()):
         page = page_of(app, file)
         home = posixpath.relpath("index.html", posixpath.dirname(page))
         name = file.relative_to(repo_of(app)).as_posix()
         (out / page).parent.mkdir(parents=True, exist_ok=True)
-        (out / page).write_text(code_page(file, name, home), encoding="utf-8")
+        (out / page).write_text(code_page(file, name, home, ranges), encoding="utf-8")
 
 
 def setup(app):

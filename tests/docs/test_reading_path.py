@@ -125,6 +125,7 @@ def test_the_site_links_each_excerpt_to_a_page_of_its_file_with_line_anchors(tmp
             assert f'href="{prefix}_code/{rel}.html{anchor}"' in built, (name, rel, anchor)
             code = (tmp_path / "out" / "_code" / f"{rel}.html").read_text(encoding="utf-8")
             assert f'id="L{ex.first}"' in code and f'id="L{ex.last}"' in code
+            assert f'id="{anchor[1:]}"' in code  # (a range is an id too: links lead to ids)
             lines = len(ex.file.read_text(encoding="utf-8").rstrip("\n").split("\n"))
             assert f'id="L{lines}"' in code and f'id="L{lines + 1}"' not in code
 
