@@ -8,6 +8,7 @@ real PyTorch and compared with what the lesson stores.
 from __future__ import annotations
 
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -210,3 +211,41 @@ def test_the_exercises_accept_pytorchs_answers(torch):
 ])
 def test_each_typical_wrong_answer_is_told_what_is_wrong_with_it(judge_fn, wrong, message):
     assert judge_fn(wrong()) is message
+
+
+def _prose(lang: str) -> list[str]:
+    return [b.text for b in build.parse(SOURCE) if b.kind == lang]
+
+
+def test_each_english_block_and_its_chinese_twin_have_the_same_sections():
+    def headings(text):
+        return [m.group(1) + (m.group(2) or "") for m in re.finditer(r"^(#+) *(\d+)?", text,
+                                                                      re.M)]
+
+    en, zh = _prose("en"), _prose("zh")
+    assert len(en) == len(zh) >= 10
+    assert [headings(t) for t in en] == [headings(t) for t in zh]
+
+
+def test_the_chinese_lesson_uses_the_glossarys_terms_and_ends_with_a_glossary():
+    text = "\n".join(_prose("zh"))
+    for term in ("计算图", "叶子节点", "多路径梯度相加", "梯度累加", "单步执行器", "链式法则"):
+        assert term in text, term
+    assert "**术语表**" in _prose("zh")[-1]
+
+
+@pytest.mark.parametrize("lang, word, context", [
+    ("zh", "梯度累加", ("反向传播", "AccumulateGrad", "accumulating")),
+    ("en", "accumulat", ("pass",)),
+])
+def test_accumulation_is_only_ever_said_of_grad_across_passes(lang, word, context):
+    """Gradients meeting within one pass are "summed where paths meet" (多路径梯度相加);
+    accumulation (梯度累加) is `.grad` across backward passes, and nothing else."""
+    said = 0
+    for text in _prose(lang):
+        flat = re.sub(r"\s*\n\s*", "" if lang == "zh" else " ", text.replace("AccumulateGrad", ""))
+        for sentence in re.split(r"[。；]|\.\s|\|\n", flat):
+            if word in sentence:
+                said += 1
+                assert any(c in sentence for c in context), sentence
+    assert said >= 3
