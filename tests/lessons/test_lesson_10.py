@@ -249,3 +249,12 @@ def test_accumulation_is_only_ever_said_of_grad_across_passes(lang, word, contex
                 said += 1
                 assert any(c in sentence for c in context), sentence
     assert said >= 3
+
+
+def test_the_engine_is_about_as_long_as_the_lesson_says():
+    (code,) = [b.text for b in build.parse(SOURCE) if b.kind == "code" and "class Value" in b.text]
+    lines = [line for line in code.splitlines()
+             if line.strip() and not line.strip().startswith(('"""', "#"))]
+    said = re.search(r"in about (\d+)\s+lines", _prose("en")[0])
+    assert said and abs(len(lines) - int(said[1])) <= 5, len(lines)
+    assert f"大约 {said[1]} 行" in _prose("zh")[0]
