@@ -85,13 +85,13 @@ def linked_files(app) -> dict[Path, set[str]]:
 
 MARK_LINES = """
 function mark() {
-  document.querySelectorAll(".hl").forEach((line) => line.classList.remove("hl"));
+  document.querySelectorAll(".mg-hl").forEach((line) => line.classList.remove("mg-hl"));
   const m = /^#L(\\d+)(?:-L(\\d+))?$/.exec(location.hash);
   if (!m) return;
   const first = Number(m[1]), last = Number(m[2] || m[1]);
   for (let n = first; n <= last; n++) {
     const line = document.getElementById("L" + n);
-    if (line) line.classList.add("hl");
+    if (line) line.classList.add("mg-hl");
   }
   const top = document.getElementById("L" + first);
   if (top) top.scrollIntoView({block: "center"});
@@ -103,7 +103,8 @@ mark();
 
 def code_page(file: Path, name: str, home: str, ranges=()) -> str:
     """The page of ``file``: line ``n`` has the id ``L<n>``, and each linked range
-    ``L<a>-L<b>`` an id of its own at line ``a`` (so that a link to it is a link to an id)."""
+    ``L<a>-L<b>`` an id of its own at line ``a`` (so that a link to it is a link to an id).
+    The page's own classes start with ``mg-``: Pygments' token classes are short (``n``)."""
     from pygments import highlight
     from pygments.formatters import HtmlFormatter
     from pygments.lexers import PythonLexer
@@ -115,7 +116,7 @@ def code_page(file: Path, name: str, home: str, ranges=()) -> str:
         starts.setdefault(int(lines.split("-")[0][1:]), []).append(lines)
     rows = "".join(f'<span class="line" id="L{n}">'
                    + "".join(f'<span id="{r}"></span>' for r in starts.get(n, ()))
-                   + f'<a class="n" href="#L{n}">{n}</a>{line}\n</span>'
+                   + f'<a class="mg-ln" href="#L{n}">{n}</a>{line}\n</span>'
                    for n, line in enumerate(body.rstrip("\n").split("\n"), 1))
     style = formatter.get_style_defs(".code")
     return f"""<!DOCTYPE html>
@@ -125,9 +126,9 @@ body {{ margin: 0; font: 14px/1.45 ui-monospace, SFMono-Regular, Menlo, monospac
 header {{ padding: .6em 1em; font-family: system-ui, sans-serif; border-bottom: 1px solid #ddd; }}
 pre.code {{ margin: 0; padding: .5em 0; }}
 .line {{ display: block; padding-right: 1em; }}
-.line .n {{ display: inline-block; width: 4em; padding-right: 1em; text-align: right;
+.line .mg-ln {{ display: inline-block; width: 4em; padding-right: 1em; text-align: right;
            color: #999; text-decoration: none; user-select: none; }}
-.line.hl {{ background: #fff3b0; }}
+.line.mg-hl {{ background: #fff3b0; }}
 {style}
 </style></head>
 <body><header><a href="{home}">minigrad</a> · <code>{html.escape(name)}</code></header>
