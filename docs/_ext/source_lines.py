@@ -22,6 +22,7 @@ from pathlib import Path
 LINK = re.compile(r"\[(?P<text>[^\]\n]+)\]\((?P<path>[^)#\s]+\.py)(?P<lines>#L\d+(?:-L\d+)?)?\)")
 CODE = re.compile(r"`([^`]+)`")
 FOLDER = "_code"
+CODE_PAGE = re.compile(FOLDER + r"/(minigrad/[\w/]+\.py)\.html")
 
 
 def repo_of(app) -> Path:
@@ -42,7 +43,7 @@ def page_of(app, file: Path) -> str:
     return f"{FOLDER}/{file.relative_to(repo_of(app)).as_posix()}.html"
 
 
-def _inline(text: str) -> str:
+def inline(text: str) -> str:
     """The link's text as HTML: `code` spans, the rest escaped."""
     parts = CODE.split(text)
     return "".join(f'<code class="docutils literal notranslate"><span class="pre">'
@@ -60,7 +61,7 @@ def rewrite(app, docname: str, source: list) -> None:
             return match[0]
         href = posixpath.relpath(page_of(app, file), posixpath.dirname(docname) or ".")
         return (f'<a class="reference external mg-source-link" href="{href}'
-                f'{match["lines"] or ""}">{_inline(match["text"])}</a>')
+                f'{match["lines"] or ""}">{inline(match["text"])}</a>')
 
     source[0] = LINK.sub(link, source[0])
 
@@ -80,6 +81,11 @@ def linked_files(app) -> dict[Path, set[str]]:
                 ranges = files.setdefault(file, set())
                 if match["lines"] and "-" in match["lines"]:
                     ranges.add(match["lines"][1:])
+    repo = repo_of(app)
+    for lesson in (srcdir / "lessons").rglob("*.ipynb"):  # (links made by lessons.py)
+        for path in CODE_PAGE.findall(lesson.read_text(encoding="utf-8")):
+            if (repo / path).is_file():
+                files.setdefault((repo / path).resolve(), set())
     return files
 
 

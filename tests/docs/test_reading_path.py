@@ -98,6 +98,10 @@ def test_lesson_10_links_to_the_reading_path_in_its_language(folder):
     links = re.findall(r"\]\(([^)]*reading-backward\.md)\)", text)
     want = PAGES[0] if lang == "en" else PAGES[1]
     assert links and all((path.parent / link).resolve() == want for link in links), links
+    sources = re.findall(r"\]\(([^)]*minigrad/[^)]*\.py)\)", text)
+    files = {(path.parent / link).resolve() for link in sources}
+    assert {f.relative_to(REPO).as_posix() for f in files if f.is_file()} >= {
+        stop for stop in STOPS if stop.endswith(".py")}, sources
 
 
 @pytest.mark.slow
@@ -138,7 +142,11 @@ def test_a_lessons_link_to_a_docs_page_is_made_relative_to_its_place_in_the_site
     notebook = {"cells": [
         {"cell_type": "code", "source": "s", "outputs": [static]},  # (the first static view)
         {"cell_type": "markdown", "source": ["see [it](../../docs/reading-backward.md) and ",
-                                             "[zh](../../../docs/zh/reading-backward.md)"]}]}
+                                             "[zh](../../../docs/zh/reading-backward.md), ",
+                                             "read [`engine.py`](../../minigrad/autograd/engine.py)"]}]}
     lessons._clean(notebook)
-    assert notebook["cells"][1]["source"] == ("see [it](../../reading-backward.md) and "
-                                             "[zh](../../../zh/reading-backward.md)")
+    assert notebook["cells"][1]["source"] == (
+        "see [it](../../reading-backward.md) and [zh](../../../zh/reading-backward.md), read "
+        '<a class="reference external mg-source-link" href="../../_code/minigrad/autograd/'
+        'engine.py.html"><code class="docutils literal notranslate"><span class="pre">'
+        "engine.py</span></code></a>")
