@@ -37,7 +37,8 @@ DOCS_LINK = re.compile(r"(\]\((?:\.\./)+)docs/")
 # A link to a source file, from notebooks/<lang>/ (../../minigrad/x.py): in the site, the
 # same climb reaches the site's root, where source_lines.py writes _code/minigrad/x.py.html.
 SOURCE_LINK = re.compile(
-    r"\[(?P<text>[^\]\n]+)\]\((?P<up>(?:\.\./)+)(?P<path>minigrad/[\w/]+\.py)\)")
+    r"\[(?P<text>[^\]\n]+)\]\((?P<up>(?:\.\./)+)(?P<path>minigrad/[\w/]+\.py)"
+    r"(?P<lines>#L\d+(?:-L\d+)?)?\)")
 
 
 def _site_links(text: str) -> str:
@@ -45,7 +46,8 @@ def _site_links(text: str) -> str:
 
     text = DOCS_LINK.sub(r"\1", text)
     return SOURCE_LINK.sub(lambda m: f'<a class="reference external mg-source-link" href="'
-                                     f'{m["up"]}{FOLDER}/{m["path"]}.html">{inline(m["text"])}</a>',
+                                     f'{m["up"]}{FOLDER}/{m["path"]}.html{m["lines"] or ""}">'
+                                     f'{inline(m["text"])}</a>',
                            text)
 
 

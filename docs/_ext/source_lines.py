@@ -22,7 +22,7 @@ from pathlib import Path
 LINK = re.compile(r"\[(?P<text>[^\]\n]+)\]\((?P<path>[^)#\s]+\.py)(?P<lines>#L\d+(?:-L\d+)?)?\)")
 CODE = re.compile(r"`([^`]+)`")
 FOLDER = "_code"
-CODE_PAGE = re.compile(FOLDER + r"/(minigrad/[\w/]+\.py)\.html")
+CODE_PAGE = re.compile(FOLDER + r"/(minigrad/[\w/]+\.py)\.html(?:#(L\d+-L\d+))?")
 
 
 def repo_of(app) -> Path:
@@ -83,9 +83,11 @@ def linked_files(app) -> dict[Path, set[str]]:
                     ranges.add(match["lines"][1:])
     repo = repo_of(app)
     for lesson in (srcdir / "lessons").rglob("*.ipynb"):  # (links made by lessons.py)
-        for path in CODE_PAGE.findall(lesson.read_text(encoding="utf-8")):
+        for path, lines in CODE_PAGE.findall(lesson.read_text(encoding="utf-8")):
             if (repo / path).is_file():
-                files.setdefault((repo / path).resolve(), set())
+                ranges = files.setdefault((repo / path).resolve(), set())
+                if lines:
+                    ranges.add(lines)
     return files
 
 

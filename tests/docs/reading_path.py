@@ -11,13 +11,18 @@ code block holding exactly those lines:
     ...
     ```
 
+Lesson 10 shows some of the same excerpts, written the same way in its source
+(notebooks/_source/10_*.md, links as seen from notebooks/<lang>/).
+
 ``python tests/docs/reading_path.py --fix`` finds each excerpt's text in its file and rewrites
-the link's line numbers to where it is now (an excerpt whose text is no longer in the file is
-reported: copy it again by hand). ``tests/docs/test_reading_path.py`` runs :func:`problems`.
+the link's line numbers to where it is now, in the pages and in the lesson's source (then
+rebuild the lesson: ``make lessons L=10``); an excerpt whose text is no longer in the file is
+reported: copy it again by hand. ``tests/docs/test_reading_path.py`` runs :func:`problems`.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from dataclasses import dataclass
@@ -25,6 +30,12 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 PAGES = [REPO / "docs" / "reading-backward.md", REPO / "docs" / "zh" / "reading-backward.md"]
+# Lesson 10 shows excerpts too: its built notebooks are checked, its source is what --fix edits
+# (its links are written as seen from notebooks/<lang>/: the base they are resolved from).
+NOTEBOOKS = REPO / "notebooks"
+LESSON = sorted((NOTEBOOKS / "_source").glob("10_*.md"))
+LESSON_NOTEBOOKS = [NOTEBOOKS / folder / f"{source.stem}.ipynb" for source in LESSON
+                    for folder in ("en", "zh", "en/solutions", "zh/solutions")]
 
 # a link to lines of a .py file, then (after the rest of its line and at most one blank line)
 # a fenced python block
@@ -37,6 +48,7 @@ LINE_LINK = re.compile(r"\]\((?P<path>[^)#\s]+\.py)#L\d+")
 @dataclass
 class Excerpt:
     page: Path
+    base: Path          # the folder its links are relative to
     text: str           # the link's text, which names the excerpt in messages
     link: str           # as written, e.g. ../minigrad/autograd/engine.py
     first: int
@@ -47,7 +59,7 @@ class Excerpt:
 
     @property
     def file(self) -> Path:
-        return (self.page.parent / self.link).resolve()
+        return (self.base / self.link).resolve()
 
     @property
     def name(self) -> str:
@@ -62,13 +74,23 @@ def shown(page: Path) -> str:
     return str(page.relative_to(REPO)) if REPO in page.parents else page.name
 
 
-def excerpts(page: Path) -> list[Excerpt]:
-    text = page.read_text(encoding="utf-8")
+def text_of(page: Path) -> str:
+    """A page's Markdown (a notebook's Markdown cells, one after another)."""
+    if page.suffix == ".ipynb":
+        cells = json.loads(page.read_text(encoding="utf-8"))["cells"]
+        return "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    return page.read_text(encoding="utf-8")
+
+
+def excerpts(page: Path, base: Path | None = None) -> list[Excerpt]:
+    """The excerpts of ``page``; links are resolved from ``base`` (default: its folder)."""
+    text = text_of(page)
     found = []
     for m in EXCERPT.finditer(text):
         first = int(m["first"])
         last = int(m["last"] or first)
-        found.append(Excerpt(page, m["text"], m["path"], first, last, m["code"],
+        found.append(Excerpt(page, base or page.parent, m["text"], m["path"], first, last,
+                             m["code"],
                              m.start("first") - 1, m.end("last" if m["last"] else "first")))
     return found
 
@@ -83,9 +105,11 @@ def locate(excerpt: Excerpt) -> list[int]:
 
 def problems(page: Path) -> list[str]:
     """What is wrong with the page's excerpts: empty if each is its file's text at its lines."""
+    return _problems(excerpts(page), text_of(page), page)
+
+
+def _problems(found: list[Excerpt], text: str, page: Path) -> list[str]:
     out = []
-    text = page.read_text(encoding="utf-8")
-    found = excerpts(page)
     if len(LINE_LINK.findall(text)) != len(found):
         linked = {m.start() for m in LINE_LINK.finditer(text)}
         with_code = {m.start("path") - 2 for m in EXCERPT.finditer(text)}
@@ -121,11 +145,16 @@ def problems(page: Path) -> list[str]:
     return out
 
 
-def fix(page: Path) -> list[str]:
+def problems_in_source(source: Path) -> list[str]:
+    """The problems of a lesson source's excerpts (links as seen from notebooks/<lang>/)."""
+    return _problems(excerpts(source, NOTEBOOKS / "en"), text_of(source), source)
+
+
+def fix(page: Path, base: Path | None = None) -> list[str]:
     """Move each excerpt's line link to where its text is now; returns what it could not fix."""
     text = page.read_text(encoding="utf-8")
     unfixed = []
-    for ex in reversed(excerpts(page)):  # (from the end: the offsets before stay valid)
+    for ex in reversed(excerpts(page, base)):  # (from the end: the offsets before stay valid)
         where = locate(ex) if ex.file.is_file() else []
         if ex.first in where:
             continue
@@ -143,6 +172,10 @@ if __name__ == "__main__":
     if sys.argv[1:] != ["--fix"]:
         sys.exit(__doc__)
     left = [p for page in PAGES if page.exists() for p in fix(page)]
+    left += [p for source in LESSON for p in fix(source, NOTEBOOKS / "en")]
     left += [p for page in PAGES if page.exists() for p in problems(page)]
-    print("\n".join(left) or "every excerpt matches its lines")
+    left += [p for source in LESSON for p in problems_in_source(source)]
+    print("\n".join(left) or "every excerpt matches its lines"
+          + (f" (rebuild the lesson if a link moved: make lessons L={LESSON[0].name[:2]})"
+             if LESSON else ""))
     sys.exit(1 if left else 0)

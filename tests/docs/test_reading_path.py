@@ -12,7 +12,15 @@ import shutil
 import nbformat
 import pytest
 from docsite import DOCS, REPO, sphinx
-from reading_path import PAGES, excerpts, fix, problems
+from reading_path import (
+    LESSON,
+    LESSON_NOTEBOOKS,
+    PAGES,
+    excerpts,
+    fix,
+    problems,
+    problems_in_source,
+)
 
 STOPS = ["minigrad/_tensor.py", "minigrad/_ops/", "minigrad/autograd/graph.py",
          "minigrad/autograd/schedule.py", "minigrad/autograd/engine.py"]
@@ -22,6 +30,22 @@ STOPS = ["minigrad/_tensor.py", "minigrad/_ops/", "minigrad/autograd/graph.py",
 def test_every_excerpt_is_the_source_at_its_linked_lines(page):
     assert len(excerpts(page)) >= 10
     assert problems(page) == []
+
+
+@pytest.mark.parametrize("notebook", LESSON_NOTEBOOKS,
+                         ids=lambda p: p.relative_to(REPO / "notebooks").as_posix())
+def test_lesson_10s_excerpts_are_the_source_at_their_lines_and_walk_the_five_stops(notebook):
+    found = excerpts(notebook)
+    assert problems(notebook) == []
+    files = [e.file.relative_to(REPO).as_posix() for e in found]
+    first = [next(i for i, f in enumerate(files) if f.startswith(stop)) for stop in STOPS]
+    assert first == sorted(first), files
+    assert [(e.file, e.first, e.code) for e in found] == \
+        [(e.file, e.first, e.code) for e in excerpts(LESSON_NOTEBOOKS[0])]
+
+
+def test_lesson_10s_source_is_what_fix_edits_and_is_right_too():
+    assert LESSON and problems_in_source(LESSON[0]) == []
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(DOCS).as_posix())
@@ -143,10 +167,10 @@ def test_a_lessons_link_to_a_docs_page_is_made_relative_to_its_place_in_the_site
         {"cell_type": "code", "source": "s", "outputs": [static]},  # (the first static view)
         {"cell_type": "markdown", "source": ["see [it](../../docs/reading-backward.md) and ",
                                              "[zh](../../../docs/zh/reading-backward.md), ",
-                                             "read [`engine.py`](../../minigrad/autograd/engine.py)"]}]}
+                                             "read [`engine.py`](../../minigrad/autograd/engine.py#L2-L3)"]}]}
     lessons._clean(notebook)
     assert notebook["cells"][1]["source"] == (
         "see [it](../../reading-backward.md) and [zh](../../../zh/reading-backward.md), read "
         '<a class="reference external mg-source-link" href="../../_code/minigrad/autograd/'
-        'engine.py.html"><code class="docutils literal notranslate"><span class="pre">'
+        'engine.py.html#L2-L3"><code class="docutils literal notranslate"><span class="pre">'
         "engine.py</span></code></a>")

@@ -121,6 +121,10 @@ def test_two_backward_passes_double_pytorchs_grad_but_not_the_lessons_engine(tor
     ratios = [g2 / g1 for g1, g2 in zip(first, [x.grad.item(), w.grad.item(), b.grad.item()])]
     assert ratios == [2.0, 2.0, 2.0]
     assert _outputs("Lt.backward(retain_graph=True)") == [str(ratios)]
+    again = (w * x + b).tanh() * x  # without retain_graph: tanh's saved result is freed
+    again.backward()
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        again.backward()
     ours = _outputs("first = [x.grad, w.grad, b.grad]")[0]
     assert ours != str(ratios) and ours.endswith("5.0, 4.0]")
 
@@ -243,7 +247,8 @@ def test_accumulation_is_only_ever_said_of_grad_across_passes(lang, word, contex
     accumulation (梯度累加) is `.grad` across backward passes, and nothing else."""
     said = 0
     for text in _prose(lang):
-        flat = re.sub(r"\s*\n\s*", "" if lang == "zh" else " ", text.replace("AccumulateGrad", ""))
+        prose = re.sub(r"```.*?```|`[^`\n]*`", "", text, flags=re.S)  # (code names things)
+        flat = re.sub(r"\s*\n\s*", "" if lang == "zh" else " ", prose)
         for sentence in re.split(r"[。；]|\.\s|\|\n", flat):
             if word in sentence:
                 said += 1
