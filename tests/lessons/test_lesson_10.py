@@ -263,3 +263,14 @@ def test_the_engine_is_about_as_long_as_the_lesson_says():
     said = re.search(r"in about (\d+)\s+lines", _prose("en")[0])
     assert said and abs(len(lines) - int(said[1])) <= 5, len(lines)
     assert f"大约 {said[1]} 行" in _prose("zh")[0]
+
+
+@pytest.mark.torch
+def test_the_edges_of_l_print_as_pytorch_prints_them(torch):
+    x, w, b = (torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in (.5, -1.5, 1.))
+    loss = (w * x + b).tanh() * x
+    printed = [str(loss.grad_fn.next_functions), str(loss.grad_fn.next_functions[1][0].variable
+                                                     is x)]
+    mask = re.compile(r"0x[0-9a-f]+")
+    assert [mask.sub("0x", line) for line in _outputs("print(Lt.grad_fn.next_functions)")] == \
+        [mask.sub("0x", line) for line in printed]
