@@ -61,6 +61,7 @@ from notebook_tools import WIDGET_MIME, clean, execute, machine_paths  # noqa: E
 HEADER = re.compile(r"^<<< (en|zh|code|exercise|solution|strings)\b(.*)$")
 CODE_KINDS = ("code", "exercise", "solution")
 TRANSLATABLE = (tokenize.STRING, tokenize.COMMENT)  # what may differ between the languages
+UP_LINK = re.compile(r"\]\((\.\./)")  # a Markdown link out of the lesson's folder
 KERNEL = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 SOLUTIONS_NOTE = {
     "en": "**Solutions.** This is the lesson with every exercise solved "
@@ -227,6 +228,8 @@ def notebook(blocks: list[Block], lang: str, *, solutions: bool, stem: str):
             if not titled and text.startswith("# "):  # the solutions' own title
                 head, _, rest = text.partition("\n")
                 text, titled = f"{head} · {SOLUTIONS_WORD[lang]}\n{rest}", True
+            if solutions:  # one folder deeper: a relative link climbs one more level
+                text = UP_LINK.sub(r"](../\1", text)
             cells.append(new_md(text))
         elif block.kind == "code":
             cells.append(new_code(block.code(lang),
