@@ -35,7 +35,11 @@ ANSWERS = {
     "L7.grads": [[3.], [2.], [1.]], "L7.needs": (False, False, True),
     "L8.hook": [6., 12., 18.], "L8.nan": "SqrtBackward0",
     "L9.params": 42, "L9.accumulate": [0.7112, -0.7112], "L9.lr": 0.5711,
+    "L10.order": ["AddBackward0", "TanhBackward0", "MulBackward0", "MulBackward0"],
+    "L10.matmul": [[4.0, -1.0, 4.0], [-1.5, -0.5, -0.75]],
 }
+# judged against what minigrad computes at check time (nothing to read in _course/)
+ASKS_MINIGRAD = {"L10.order", "L10.matmul"}
 # judged by a property: what a solution's key line looks like
 SOLUTION_LINES = {
     "L3.order": [r'"AddBackward0",\s*"MulBackward0",\s*"a",\s*"b"',
@@ -44,6 +48,8 @@ SOLUTION_LINES = {
                   r"return\s+2\s*\*\s*\w+\s*\*\s*grad_output"],
     "L8.shape": [r"grad_output\.expand\(ctx\.shape\)", r"\.expand\(ctx\.shape\)",
                  r"expand_as\("],
+    "L10.relu": [r"\(self\.data\s*>\s*0\)\s*\*\s*out\.grad",
+                 r"out\.grad\s*\*\s*\(self\.data\s*>\s*0\)"],
 }
 WORDS = {"en": ("think again.", "Hint {n} of {total}: "), "zh": ("再想想。", "提示（{n}/{total}）：")}
 
@@ -67,7 +73,8 @@ def test_the_answer_table_holds_every_exercise_and_each_answer_is_judged_right()
     assert set(ANSWERS) | set(SOLUTION_LINES) == set(IDS)
     for exercise_id, answer in ANSWERS.items():
         assert _course.judge(exercise_id, answer)[0] is True, exercise_id
-        assert lookup(exercise_id).expect is not None, exercise_id
+        assert lookup(exercise_id).expect is not None or exercise_id in ASKS_MINIGRAD, \
+            exercise_id
     for exercise_id in SOLUTION_LINES:
         assert lookup(exercise_id).judge is not None, exercise_id
 
@@ -85,16 +92,32 @@ def _untypical_wrong(exercise_id):
     from _course.exercises.l03 import _quiz
     from _course.exercises.l07 import _square_like
     from _course.exercises.l08 import _sum_rows
+    from _course.exercises.l10 import _value_with_relu
+
+    def relu_off_by_one():  # the right gate, a wrong value: a hint, no message of its own
+        cls = _value_with_relu(lambda a, g: (a > 0) * g)
+        gate = cls.relu
+
+        def relu(self):
+            out = gate(self)
+            out.data += 1.0
+            return out
+
+        cls.relu = relu
+        return cls
 
     made = {"L3.order": lambda: _quiz(["MulBackward0", "AddBackward0", "MulBackward0", "a",
                                        "b"]),
             "L7.square": lambda: _square_like(lambda ctx, g: 3 * g * ctx.saved_tensors[0]),
-            "L8.shape": lambda: _sum_rows(lambda ctx, g: 3 * g.expand(ctx.shape))}
+            "L8.shape": lambda: _sum_rows(lambda ctx, g: 3 * g.expand(ctx.shape)),
+            "L10.relu": relu_off_by_one}
     if exercise_id in made:
         return made[exercise_id]()
     value = ANSWERS[exercise_id]
     if exercise_id == "L5.keep":
         return "B"
+    if exercise_id == "L10.order":  # four nodes, neither the engine's order nor our sort's
+        return ["MulBackward0", "AddBackward0", "TanhBackward0", "MulBackward0"]
     if isinstance(value, tuple):
         return (True, False, False)
     if isinstance(value, str):
@@ -248,7 +271,8 @@ def _patterns(exercise_id) -> list[str]:
 # must not spell them: a node name or a letter the lesson shows, an option of the question
 # (L1.step's h), the inputs of L7.grads. L6.block's answer is x itself (the blocked path leaves
 # dz/dx = x): the exercise's own input, so nothing can hide it and it is not searched for.
-IN_THE_QUESTION = {"L7.grads", "L8.nan", "L2.saved", "L5.keep", "L1.step"}
+# (L10.order: section 4 prints our sort's order of another expression, the same four names)
+IN_THE_QUESTION = {"L7.grads", "L8.nan", "L2.saved", "L5.keep", "L1.step", "L10.order"}
 NOT_SEARCHED = {"L6.block"}
 
 

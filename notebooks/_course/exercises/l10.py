@@ -6,7 +6,6 @@ gradient through a matrix product) instead of holding it here.
 
 from __future__ import annotations
 
-import inspect
 import math
 
 from ..answers import array, node_names
@@ -16,11 +15,8 @@ ACCUMULATE = "torch::autograd::AccumulateGrad"
 
 
 def _exercise(exercise_id: str, *, hints, wrong, right):
-    """Registers the judge with graduated hints and a message per typical wrong answer, or,
-    with a registry that takes one hint and the wrong answers alone, with the stronger hint."""
-    if "hints" in inspect.signature(exercise).parameters:
-        return exercise(exercise_id, hints=hints, wrong=wrong, right=right)
-    return exercise(exercise_id, hint=hints[-1], wrong=[w for w, _ in wrong], right=right)
+    """Registers the judge with graduated hints and a message per typical wrong answer."""
+    return exercise(exercise_id, hints=hints, wrong=wrong, right=right)
 
 
 # ---------------------------------------------------------------- L10.relu
