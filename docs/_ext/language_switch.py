@@ -108,7 +108,8 @@ def _chinese_navigation(app, pagename, templatename, context, doctree):
     """The top navigation of a Chinese page lists the Chinese pages (runs after the theme
     has put its ``generate_header_nav_html`` into the context)."""
     header = context.get("generate_header_nav_html")
-    if header is None or pagename not in app.env.found_docs or language_of(pagename) != "zh":
+    if header is None or pagename not in app.env.found_docs or language_of(pagename) != "zh" \
+            or HOME["zh"] not in app.env.found_docs:  # (a partial build without the zh home)
         return
     say = _say("zh")
 
