@@ -168,8 +168,9 @@ export function createGraph(model, { onNodeClick, choosable = () => false } = {}
     const text = [...g.querySelectorAll(":scope > text, a > text")].map((t) => t.textContent)
       .concat(notes[g.id] ? [notes[g.id]] : []).join(" ");
     const words = strings();
-    let name = (words["view.node_label"] || "{text}; {kind}")
-      .replace("{text}", text || kind || "").replace("{kind}", words[KIND_KEYS[kind]] || "");
+    const what = words[KIND_KEYS[kind]] || "";
+    let name = text ? (words["view.node_label"] || "{text}; {kind}")
+      .replace("{text}", text).replace("{kind}", what) : what; // a mark with no text: its kind
     const state = g.dataset.mgState;
     if (state && words[`view.legend.${state}`]) {
       name = (words["view.node_state"] || "{label}; {state}").replace("{label}", name)
