@@ -277,9 +277,7 @@ def conv(d: int, input: Tensor, weight: Tensor, bias, stride, padding, dilation,
     """``F.conv{d}d``: checks, an unbatched input batched (``UnsqueezeBackward0``, then
     ``SqueezeBackward1``), ``padding='same'``/``'valid'``, then :func:`convolution`."""
     if not isinstance(input, Tensor) or not isinstance(weight, Tensor):
-        raise TypeError(f"conv{d}d(): argument '{'input' if not isinstance(input, Tensor) else 'weight'}' "
-                        f"must be Tensor, not "
-                        f"{type(input if not isinstance(input, Tensor) else weight).__name__}")
+        raise _invalid_arguments(d, input, weight)
     if input.dim() not in (d + 1, d + 2):
         raise RuntimeError(f"Expected {d + 1}D (unbatched) or {d + 2}D (batched) input to "
                            f"conv{d}d, but got input of size: {list(input.shape)}")
@@ -326,3 +324,16 @@ def _string_padding(padding: str, input: Tensor, weight: Tensor, stride, dilatio
             extra += [0, t % 2]
         input = pad(input, tuple(extra))
     return input, left, None
+
+
+def _invalid_arguments(d: int, input, weight) -> TypeError:
+    """PyTorch's argument parser's error for an input or weight that is not a tensor."""
+    def name(v):
+        return "Tensor" if isinstance(v, Tensor) else type(v).__name__
+
+    sig = "(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, {}, " \
+          "tuple of ints dilation = 1, int groups = 1)"
+    forms = [sig.format("tuple of ints padding = 0"), sig.format('str padding = "valid"')]
+    return TypeError(f"conv{d}d() received an invalid combination of arguments - got "
+                     f"({name(input)}, {name(weight)}), but expected one of:\n"
+                     + "".join(f" * {form}\n" for form in forms))

@@ -24,18 +24,6 @@ from .._ops.errors import cant_cast
 from .._tensor import Tensor
 from . import _conv
 from . import _loss_nodes as _loss
-from ._functional_extra import (  # (they call _broadcast, defined below, lazily)
-    batch_norm,
-    binary_cross_entropy,
-    binary_cross_entropy_with_logits,
-    embedding,
-    huber_loss,
-    l1_loss,
-    layer_norm,
-    one_hot,
-    smooth_l1_loss,
-)
-from ._loss_nodes import reduction_enum
 from ._activation_functions import (
     celu,
     elu,
@@ -55,6 +43,18 @@ from ._activation_functions import (
     softmin,
     softplus,
 )
+from ._functional_extra import (  # (they call _broadcast, defined below, lazily)
+    batch_norm,
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    embedding,
+    huber_loss,
+    l1_loss,
+    layer_norm,
+    one_hot,
+    smooth_l1_loss,
+)
+from ._loss_nodes import reduction_enum
 from ._padding import pad
 from ._pooling import adaptive_avg_pool2d, avg_pool2d
 from ._pooling import max_pool2d as _max_pool2d

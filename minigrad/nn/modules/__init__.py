@@ -21,13 +21,12 @@ from .activation import (
     Softplus,
     Tanh,
 )
+from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d
 from .dicts import ModuleDict, ParameterDict, ParameterList
 from .dropout import Dropout, Dropout2d
 from .extra import (
-    BatchNorm1d,
-    BatchNorm2d,
     BCELoss,
     BCEWithLogitsLoss,
     Embedding,

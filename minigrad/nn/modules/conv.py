@@ -13,8 +13,7 @@ from __future__ import annotations
 import math
 
 from ..._creation import empty
-from .. import _conv
-from .. import init
+from .. import _conv, init
 from ..parameter import Parameter
 from .module import Module
 
