@@ -114,10 +114,12 @@ def _recorded(first: Node, g, grad: np.ndarray, node_cls):
         return grad
     out = Tensor._wrap(grad)
     if should_record(g):
+        x = value(first._s_self)
         node = node_cls()
         node._first = first
-        node._s_self = first._s_self
-        record(node, out, g, value(first._s_self))
+        if "self" in node_cls.saved:
+            node._s_self = SavedTensor(x)
+        record(node, out, g, x)
     return out
 
 
@@ -146,7 +148,7 @@ class MaxPool2DWithIndicesBackwardBackward0(Node):
         first = self._first
         flat = _data(gg).reshape(gg.shape[:-2] + (-1,))
         picked = np.take_along_axis(flat, first._indices.reshape(flat.shape[:-1] + (-1,)), -1)
-        return _same_kind(picked.reshape(first._indices.shape), gg), None
+        return _same_kind(picked.reshape(first._indices.shape), gg), _zeros(first, gg)
 
 
 def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
@@ -229,7 +231,12 @@ class AvgPool2DBackwardBackward0(Node):
     def backward(self, gg):
         f = self._first
         return _same_kind(_avg_forward(_data(gg), f._s_kernel_size, f._stride, f._pad,
-                                       f._divisors), gg), None
+                                       f._divisors), gg), _zeros(f, gg)
+
+
+def _zeros(first: Node, like):
+    """The pool's input's gradient from its own gradient: zeros (it does not depend on it)."""
+    return _same_kind(np.zeros(first._in_shape, _data(like).dtype), like)
 
 
 def _same_kind(a: np.ndarray, like):
@@ -322,7 +329,7 @@ class AdaptiveAvgPool2DBackwardBackward0(Node):
 
     def backward(self, gg):
         f = self._first
-        return _same_kind(_adaptive_forward(_data(gg), f._rows, f._cols), gg), None
+        return _same_kind(_adaptive_forward(_data(gg), f._rows, f._cols), gg), _zeros(f, gg)
 
 
 def _regions(n: int, o: int) -> list:
