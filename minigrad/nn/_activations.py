@@ -111,6 +111,9 @@ class HardtanhBackward0(_Activation):
         return _mask((x > min_val) & (x < max_val), x)
 
 
+_SIXTH = float(np.float32(1 / 6))
+
+
 class HardsigmoidBackward0(_Activation):
     """z = clamp(a / 6 + 1 / 2, 0, 1):  grad_a = grad / 6 where -3 < a < 3, else 0."""
 
@@ -120,7 +123,7 @@ class HardsigmoidBackward0(_Activation):
 
     @staticmethod
     def slope(x):
-        return _mask((x > -3) & (x < 3), x) / 6
+        return _mask((x > -3) & (x < 3), x) * _SIXTH  # (PyTorch's float constant)
 
 
 class HardswishBackward0(_Activation):

@@ -166,7 +166,7 @@ class ConvolutionBackwardBackward0(Node):
             if gg_b is not None:
                 dg = dg + gg_b.reshape((-1,) + (1,) * (g.ndim - 2))
         dx = conv_grad_input(g, gg_w, x.shape, *geo) if need[1] and gg_w is not None else None
-        dw = conv_grad_weight(gg_i, g, w.shape, *geo) if need[2] and gg_i is not None else None
+        dw = conv_grad_weight(g, gg_i, w.shape, *geo) if need[2] and gg_i is not None else None
         wrap = isinstance(grads[0] if grads else None, Tensor)
         return tuple(Tensor._wrap(a) if wrap and a is not None else a for a in (dg, dx, dw))
 
@@ -211,7 +211,8 @@ def convolution(input: Tensor, weight: Tensor, bias, stride: tuple, padding: tup
     node._stride, node._pad, node._dilation = stride, padding, dilation
     node._s_stride, node._s_dilation, node._s_groups = stride, dilation, groups
     node._s_padding = padding if saved_padding is None else saved_padding
-    node._s_transposed, node._s_output_padding = False, (0,) * d
+    node._s_transposed = False
+    node._s_output_padding = (0,) if saved_padding == (0,) else (0,) * d  # ('valid': PyTorch's)
     node._s_bias_sym_sizes_opt = (0,) if bias is None else tuple(bias._data.shape)
     node._s_input, node._s_weight = SavedTensor(input), SavedTensor(weight)
     return record(node, out, input, weight, bias)

@@ -113,8 +113,8 @@ def _recorded(first: Node, g, grad: np.ndarray, node_cls):
     if not isinstance(g, Tensor):
         return grad
     out = Tensor._wrap(grad)
-    if should_record(g):
-        x = value(first._s_self)
+    x = value(first._s_self)
+    if should_record(g, x):
         node = node_cls()
         node._first = first
         if "self" in node_cls.saved:
@@ -156,7 +156,8 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     """The largest element of each ``kernel_size`` window; with ``return_indices`` also
     where it was (flat index in its plane, int64): ``(values, indices)``."""
     kernel = _pair("kernel_size", kernel_size, "max_pool2d")
-    saved_stride = _pair("stride", stride, "max_pool2d", allow_none=True)
+    stride = _pair("stride", stride, "max_pool2d", allow_none=True)
+    saved_stride = stride * 2 if len(stride) == 1 else stride  # (None: PyTorch saves ())
     stride = saved_stride or kernel
     padding, dilation = _pair("padding", padding, "max_pool2d"), _pair("dilation", dilation,
                                                                        "max_pool2d")
@@ -249,7 +250,8 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
     """The mean of each ``kernel_size`` window (the padding's zeros count unless
     ``count_include_pad=False``; ``divisor_override`` divides by that number instead)."""
     kernel = _pair("kernel_size", kernel_size, "avg_pool2d")
-    saved_stride = _pair("stride", stride, "avg_pool2d", allow_none=True)
+    stride = _pair("stride", stride, "avg_pool2d", allow_none=True)
+    saved_stride = stride * 2 if len(stride) == 1 else stride  # (None: PyTorch saves ())
     stride = saved_stride or kernel
     padding = _pair("padding", padding, "avg_pool2d")
     kernel, stride, padding = (v * 2 if len(v) == 1 else v for v in (kernel, stride, padding))
