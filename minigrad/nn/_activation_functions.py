@@ -41,7 +41,7 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
                            input_scale=1, scale=1)
 
 
-def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+def elu_(input: Tensor, alpha: float = 1) -> Tensor:
     return elu(input, alpha, True)
 
 
@@ -85,14 +85,14 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
                            max_val=max_val, min_val=min_val)
 
 
-def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+def hardtanh_(input: Tensor, min_val: float = -1, max_val: float = 1) -> Tensor:
     return hardtanh(input, min_val, max_val, True)
 
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
     """``input`` clamped to [0, 6] (``HardtanhBackward0``, as in PyTorch)."""
     return _act.activation(_act.HardtanhBackward0, input, "hardtanh", inplace,
-                           max_val=6.0 if inplace else 6, min_val=0.0 if inplace else 0)
+                           max_val=6, min_val=0)
 
 
 def logsigmoid(input: Tensor) -> Tensor:

@@ -231,6 +231,10 @@ def _expanded(name: str, v, d: int) -> tuple:
     return tuple(int(i) for i in v)
 
 
+def _per_dim(v, d: int):
+    return v if isinstance(v, (tuple, list)) else (v,) * d
+
+
 def _check_shapes(x, w, b, stride, padding, dilation, groups) -> None:
     """PyTorch's ``check_shape_forward``, in its order."""
     if groups <= 0:
@@ -292,8 +296,10 @@ def conv(d: int, input: Tensor, weight: Tensor, bias, stride, padding, dilation,
             raise RuntimeError(f"Invalid padding string: '{padding}'")
         input, padding, saved_padding = _string_padding(padding, input, weight, stride,
                                                         dilation, k)
-    stride, padding = _expanded("stride", stride, k), _expanded("padding", padding, k)
-    dilation = _expanded("dilation", dilation, k)
+    # (F.conv{d}d takes d numbers each, as PyTorch's parser does; the weight then says how
+    # many the convolution needs)
+    stride, padding, dilation = (_expanded(name, _per_dim(v, d), k) for name, v in (
+        ("stride", stride), ("padding", padding), ("dilation", dilation)))
     x, w = input._data, weight._data
     _check_shapes(x, w, None if bias is None else bias._data, stride, padding, dilation, groups)
     out = convolution(input, weight, bias, stride, padding, dilation, groups, saved_padding)

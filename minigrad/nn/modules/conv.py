@@ -20,6 +20,9 @@ from .module import Module
 __all__ = ["Conv1d", "Conv2d", "Conv3d"]
 
 
+_PADDING_STRINGS = {"valid", "same"}  # (printed as a set, in the order PyTorch's set prints)
+
+
 def _ntuple(v, n: int) -> tuple:
     return tuple(v) if isinstance(v, (tuple, list)) else (v,) * n
 
@@ -44,7 +47,7 @@ class _ConvNd(Module):
         if isinstance(padding, str):
             if padding not in ("same", "valid"):
                 raise ValueError(f"Invalid padding string {padding!r}, should be one of "
-                                 "{'valid', 'same'}")
+                                 f"{_PADDING_STRINGS}")
             if padding == "same" and any(s != 1 for s in _ntuple(stride, d)):
                 raise ValueError("padding='same' is not supported for strided convolutions")
         if padding_mode != "zeros":
