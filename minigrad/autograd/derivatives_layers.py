@@ -119,6 +119,17 @@ LAYERS = {
                           "(1 - tanh(softplus(a)) ** 2))"),
     "HardswishBackward0": _r("z = a * clamp(a + 3, 0, 6) / 6", _A,
                              a="grad * where(a < -3, 0, where(a <= 3, a / 3 + 0.5, 1))"),
+    # ---- the activations' gradients as ops (create_graph=True)
+    **{name: _r(f"z = {op}_backward(g, a)  (= g * slope(a), the gradient of {op})",
+                words=True, g="grad * slope(a)",
+                a="grad * g * slope'(a)" if smooth else "0  (the slope is flat)")
+       for name, op, smooth in (
+           ("LeakyReluBackwardBackward0", "leaky_relu", False),
+           ("HardtanhBackwardBackward0", "hardtanh", False),
+           ("EluBackwardBackward0", "elu", True), ("GeluBackwardBackward0", "gelu", True),
+           ("SoftplusBackwardBackward0", "softplus", True),
+           ("LogSigmoidBackwardBackward0", "log_sigmoid", True),
+           ("HardswishBackwardBackward0", "hardswish", True))},
     "HardsigmoidBackward0": _r("z = clamp(a / 6 + 0.5, 0, 1)", _A,
                                a="grad * ((a > -3) & (a < 3)) / 6"),
 }

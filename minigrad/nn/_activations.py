@@ -57,11 +57,17 @@ class _Activation(Node):
     def slope(x: Tensor, **params) -> Tensor:
         raise NotImplementedError
 
+    second = None  # the name of this gradient's node as an op (create_graph), as PyTorch's
+
     def backward(self, g):
         x = value(getattr(self, "_s_" + self.keeps))
         params = {p: getattr(self, "_s_" + p) for p in self.params}
-        if isinstance(g, Tensor):  # create_graph: the slope is recorded too
-            return (g * self.slope(x, **params),)
+        if isinstance(g, Tensor):  # create_graph: the gradient is an op of its own
+            if self.second is None:  # (silu, mish: PyTorch records their formula's ops)
+                return (g * self.slope(x, **params),)
+            from ._activation_grads import second_order
+
+            return (second_order(self, g, x, params),)
         token = quiet()
         try:
             with no_grad():
@@ -75,6 +81,8 @@ class _Activation(Node):
 class LeakyReluBackward0(_Activation):
     """z = a where a > 0, else negative_slope * a:  grad_a = grad * (1 where a > 0, else
     negative_slope)."""
+
+    second = "LeakyReluBackwardBackward0"
 
     saved = ("negative_slope", "self")
     params = ("negative_slope",)
@@ -99,6 +107,8 @@ class LeakyReluBackward1(LeakyReluBackward0):
 class HardtanhBackward0(_Activation):
     """z = clamp(a, min_val, max_val):  grad_a = grad where min_val < a < max_val, else 0."""
 
+    second = "HardtanhBackwardBackward0"
+
     saved = ("max_val", "min_val", "self")
     params = ("max_val", "min_val")
 
@@ -117,6 +127,8 @@ _SIXTH = float(np.float32(1 / 6))
 class HardsigmoidBackward0(_Activation):
     """z = clamp(a / 6 + 1 / 2, 0, 1):  grad_a = grad / 6 where -3 < a < 3, else 0."""
 
+    second = "NotImplemented"
+
     @staticmethod
     def forward(x):
         return (x / 6 + 0.5).clamp(0, 1)
@@ -129,6 +141,8 @@ class HardsigmoidBackward0(_Activation):
 class HardswishBackward0(_Activation):
     """z = a * clamp(a + 3, 0, 6) / 6:  grad_a = grad * (0 where a < -3, a / 3 + 1 / 2 where
     a <= 3, else 1)."""
+
+    second = "HardswishBackwardBackward0"
 
     @staticmethod
     def forward(x):
@@ -144,6 +158,8 @@ class HardswishBackward0(_Activation):
 class EluBackward0(_Activation):
     """z = scale * a where a > 0, else scale * alpha * (exp(a * input_scale) - 1):
     grad_a = grad * (scale where a > 0, else scale * alpha * input_scale * exp(a * input_scale))."""
+
+    second = "EluBackwardBackward0"
 
     saved = ("alpha", "input_scale", "scale", "self")
     params = ("alpha", "input_scale", "scale")
@@ -176,6 +192,8 @@ class CeluBackward0(_Activation):
     """z = a where a > 0, else alpha * (exp(a / alpha) - 1):  grad_a = grad * (1 where a > 0,
     else exp(a / alpha))."""
 
+    second = "EluBackwardBackward0"
+
     saved = ("alpha", "self")
     params = ("alpha",)
 
@@ -204,6 +222,8 @@ class SoftplusBackward0(_Activation):
     """z = log(1 + exp(beta * a)) / beta (a itself where beta * a > threshold):
     grad_a = grad * sigmoid(beta * a) (1 where beta * a > threshold)."""
 
+    second = "SoftplusBackwardBackward0"
+
     saved = ("beta", "self", "threshold")
     params = ("beta", "threshold")
 
@@ -221,6 +241,8 @@ class SoftplusBackward0(_Activation):
 class LogSigmoidBackward0(_Activation):
     """z = log(sigmoid(a)) = -softplus(-a):  grad_a = grad * sigmoid(-a)."""
 
+    second = "LogSigmoidBackwardBackward0"
+
     saved = ("buffer", "self")
     saved_tensors_names = ("buffer", "self")
 
@@ -237,6 +259,8 @@ class LogSigmoidBackward0(_Activation):
 class GeluBackward0(_Activation):
     """z = a * Phi(a) (Phi: the standard normal's CDF; approximate='tanh': with
     0.5 (1 + tanh(sqrt(2 / pi) (a + 0.044715 a^3)))):  grad_a = grad * (Phi(a) + a phi(a))."""
+
+    second = "GeluBackwardBackward0"
 
     saved = ("approximate", "self")
     params = ("approximate",)

@@ -22,6 +22,7 @@ from .._ops import arithmetic as _arith
 from .._ops._core import broadcast_error
 from .._ops.errors import cant_cast
 from .._tensor import Tensor
+from . import _activation_grads  # noqa: F401  (the activations' second-order nodes)
 from . import _conv
 from . import _loss_nodes as _loss
 from ._activation_functions import (

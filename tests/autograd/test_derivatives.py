@@ -163,7 +163,11 @@ def _extra_graphs():
             grad_of(lambda z: (F.max_pool2d(z.reshape(1, 1, 1, 3), (1, 2), 1) ** 2).sum()),
             grad_of(lambda z: (F.avg_pool2d(z.reshape(1, 1, 1, 3), (1, 2), 1) ** 2).sum()),
             grad_of(lambda z: (F.adaptive_avg_pool2d(z.reshape(1, 1, 1, 3), (1, 2)) ** 2)
-                    .sum())]
+                    .sum())] + [
+            grad_of(lambda z, f=f: (f(z - 2) ** 2).sum()) for f in (
+                lambda t: F.leaky_relu(t, 0.2), lambda t: F.hardtanh(t, -0.5, 0.5), F.elu,
+                lambda t: F.celu(t, 2.0), F.gelu, F.softplus, F.logsigmoid, F.hardswish,
+                lambda t: F.leaky_relu(t * 1, 0.2, True))]
     c = a * 1
     c[0].mul_(2)
     d = a * 1
