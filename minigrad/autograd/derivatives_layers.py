@@ -1,7 +1,7 @@
 """The table of local rules, continued (see :mod:`minigrad.autograd.derivatives`): the layers
 of a first CNN (convolution, pooling, padding, batch normalisation) and the activation
 functions beyond relu/sigmoid/tanh (leaky_relu, elu, celu, gelu, silu, softplus, hardtanh,
-logsigmoid, mish, hardswish, hardsigmoid).
+logsigmoid, mish, hardswish, hardsigmoid, threshold).
 
 The activations' rules are NumPy expressions (the stepper evaluates them); the layers' are
 words: what goes where.
@@ -126,10 +126,14 @@ LAYERS = {
        for name, op, smooth in (
            ("LeakyReluBackwardBackward0", "leaky_relu", False),
            ("HardtanhBackwardBackward0", "hardtanh", False),
+           ("ThresholdBackwardBackward0", "threshold", False),
            ("EluBackwardBackward0", "elu", True), ("GeluBackwardBackward0", "gelu", True),
            ("SoftplusBackwardBackward0", "softplus", True),
            ("LogSigmoidBackwardBackward0", "log_sigmoid", True),
            ("HardswishBackwardBackward0", "hardswish", True))},
+    "ThresholdBackward0": _r("z = where(a > threshold, a, value)",
+                             {"a": "self", "threshold": "threshold"},
+                             a="grad * (a > threshold)"),
     "HardsigmoidBackward0": _r("z = clamp(a / 6 + 0.5, 0, 1)", _A,
                                a="grad * ((a > -3) & (a < 3)) / 6"),
 }

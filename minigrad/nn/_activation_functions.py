@@ -16,7 +16,7 @@ from . import _activations as _act
 
 __all__ = ["leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "celu", "gelu", "silu",
            "softplus", "hardtanh", "hardtanh_", "relu6", "logsigmoid", "softmin", "mish",
-           "hardswish", "hardsigmoid"]
+           "hardswish", "hardsigmoid", "threshold", "softsign", "tanhshrink"]
 
 
 def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
@@ -120,3 +120,19 @@ def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     """``relu6(input + 3) / 6``."""
     return _act.activation(_act.HardsigmoidBackward0, input, "hardsigmoid", inplace)
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """``input`` where it is above ``threshold``, ``value`` elsewhere."""
+    return _act.activation(_act.ThresholdBackward0, input, "threshold", inplace,
+                           threshold=threshold, value=value)
+
+
+def softsign(input: Tensor) -> Tensor:
+    """``input / (1 + |input|)``, recorded as those ops (as in PyTorch)."""
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    """``input - tanh(input)``, recorded as those ops (as in PyTorch)."""
+    return input - input.tanh()

@@ -25,6 +25,7 @@ from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._activations import CeluBackward0, _Activation
 
 __all__ = ["second_order", "LeakyReluBackwardBackward0", "HardtanhBackwardBackward0",
+           "ThresholdBackwardBackward0",
            "EluBackwardBackward0", "GeluBackwardBackward0", "SoftplusBackwardBackward0",
            "LogSigmoidBackwardBackward0", "HardswishBackwardBackward0"]
 
@@ -75,6 +76,13 @@ class HardtanhBackwardBackward0(_SecondOrder):
     grad_a = 0."""
 
     saved = ("max_val", "min_val", "self")
+    saved_tensors_names = ("self",)
+
+
+class ThresholdBackwardBackward0(_SecondOrder):
+    """z = threshold_backward(grad, a, threshold):  grad_grad = gg * slope(a);  grad_a = 0."""
+
+    saved = ("self", "threshold")
     saved_tensors_names = ("self",)
 
 

@@ -32,7 +32,7 @@ from ..autograd.graph import Node, SavedTensor, record, should_record
 __all__ = ["activation", "LeakyReluBackward0", "LeakyReluBackward1", "EluBackward0",
            "EluBackward1", "CeluBackward0", "CeluBackward1", "GeluBackward0", "SiluBackward0",
            "SoftplusBackward0", "HardtanhBackward0", "LogSigmoidBackward0", "MishBackward0",
-           "HardswishBackward0", "HardsigmoidBackward0"]
+           "HardswishBackward0", "HardsigmoidBackward0", "ThresholdBackward0"]
 
 
 def _mask(cond: Tensor, like: Tensor) -> Tensor:
@@ -122,6 +122,24 @@ class HardtanhBackward0(_Activation):
 
 
 _SIXTH = float(np.float32(1 / 6))
+
+
+class ThresholdBackward0(_Activation):
+    """z = a where a > threshold, else value:  grad_a = grad where a > threshold, else 0."""
+
+    second = "ThresholdBackwardBackward0"
+
+    saved = ("self", "threshold")
+    params = ("threshold", "value")
+
+    @staticmethod
+    def forward(x, threshold, value):
+        above = _mask(x > threshold, x)
+        return above * x + (1 - above) * value
+
+    @staticmethod
+    def slope(x, threshold, value):
+        return _mask(x > threshold, x)
 
 
 class HardsigmoidBackward0(_Activation):

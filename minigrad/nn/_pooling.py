@@ -25,7 +25,8 @@ from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._conv import _windows
 
-__all__ = ["max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "MaxPool2DWithIndicesBackward0",
+__all__ = ["max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "max_pool1d", "avg_pool1d",
+           "adaptive_avg_pool1d", "MaxPool2DWithIndicesBackward0",
            "AvgPool2DBackward0", "AdaptiveAvgPool2DBackward0"]
 
 
@@ -368,3 +369,42 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
         record(node, out, input)
     return out
 
+
+
+# ---------------------------------------------------------------- 1-D pooling
+def _one(v, name: str, fn: str) -> int:
+    v = tuple(v) if isinstance(v, (tuple, list)) else (v,)
+    if len(v) != 1:
+        raise RuntimeError(f"{fn}() argument '{name}' should contain one int (got {len(v)})")
+    return int(v[0])
+
+
+def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
+               ceil_mode: bool = False, return_indices: bool = False):
+    """Max pooling along the last dimension: the 2-D pool of ``input.unsqueeze(-2)`` with
+    1 x k windows, squeezed back (``SqueezeBackward1``), as PyTorch computes it."""
+    k = _one(kernel_size, "kernel_size", "max_pool1d")
+    s = k if stride is None or stride == () or stride == [] else _one(stride, "stride",
+                                                                     "max_pool1d")
+    out = max_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, _one(padding, "padding",
+                                                                    "max_pool1d")),
+                     (1, _one(dilation, "dilation", "max_pool1d")), ceil_mode, True)
+    values, indices = out[0].squeeze(-2), out[1].squeeze(-2)
+    return (values, indices) if return_indices else values
+
+
+def avg_pool1d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+               count_include_pad: bool = True) -> Tensor:
+    """Average pooling along the last dimension (through the 2-D pool, as PyTorch)."""
+    k = _one(kernel_size, "kernel_size", "avg_pool1d")
+    s = k if stride is None or stride == () or stride == [] else _one(stride, "stride",
+                                                                     "avg_pool1d")
+    return avg_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, _one(padding, "padding",
+                                                                     "avg_pool1d")),
+                      ceil_mode, count_include_pad).squeeze(-2)
+
+
+def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
+    """The mean over ``output_size`` regions of the last dimension (through the 2-D pool)."""
+    n = _one(output_size, "output_size", "adaptive_avg_pool1d")
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, n)).squeeze(-2)

@@ -22,8 +22,10 @@ from .._ops import arithmetic as _arith
 from .._ops._core import broadcast_error
 from .._ops.errors import cant_cast
 from .._tensor import Tensor
-from . import _activation_grads  # noqa: F401  (the activations' second-order nodes)
-from . import _conv
+from . import (
+    _activation_grads,  # noqa: F401  (the activations' second-order nodes)
+    _conv,
+)
 from . import _loss_nodes as _loss
 from ._activation_functions import (
     celu,
@@ -43,6 +45,9 @@ from ._activation_functions import (
     silu,
     softmin,
     softplus,
+    softsign,
+    tanhshrink,
+    threshold,
 )
 from ._functional_extra import (  # (they call _broadcast, defined below, lazily)
     batch_norm,
@@ -57,7 +62,13 @@ from ._functional_extra import (  # (they call _broadcast, defined below, lazily
 )
 from ._loss_nodes import reduction_enum
 from ._padding import pad
-from ._pooling import adaptive_avg_pool2d, avg_pool2d
+from ._pooling import (
+    adaptive_avg_pool1d,
+    adaptive_avg_pool2d,
+    avg_pool1d,
+    avg_pool2d,
+    max_pool1d,
+)
 from ._pooling import max_pool2d as _max_pool2d
 
 __all__ = ["relu", "tanh", "sigmoid", "softmax", "log_softmax", "dropout", "linear",
@@ -67,7 +78,8 @@ __all__ = ["relu", "tanh", "sigmoid", "softmax", "log_softmax", "dropout", "line
            "max_pool2d", "max_pool2d_with_indices", "avg_pool2d", "adaptive_avg_pool2d", "pad",
            "dropout2d", "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "celu", "gelu",
            "silu", "softplus", "hardtanh", "hardtanh_", "relu6", "logsigmoid", "softmin",
-           "mish", "hardswish", "hardsigmoid"]
+           "mish", "hardswish", "hardsigmoid", "threshold", "softsign", "tanhshrink",
+           "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d"]
 
 
 # ---------------------------------------------------------------- activations

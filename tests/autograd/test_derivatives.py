@@ -167,7 +167,7 @@ def _extra_graphs():
             grad_of(lambda z, f=f: (f(z - 2) ** 2).sum()) for f in (
                 lambda t: F.leaky_relu(t, 0.2), lambda t: F.hardtanh(t, -0.5, 0.5), F.elu,
                 lambda t: F.celu(t, 2.0), F.gelu, F.softplus, F.logsigmoid, F.hardswish,
-                lambda t: F.leaky_relu(t * 1, 0.2, True))]
+                lambda t: F.leaky_relu(t * 1, 0.2, True), lambda t: F.threshold(t, 0.5, 2.0))]
     c = a * 1
     c[0].mul_(2)
     d = a * 1
@@ -227,7 +227,8 @@ def _layer_graphs(mg, a, b, c, s):
             F.conv2d(image, b.reshape(1, 1, 2, 3)[..., :2], s[0, :1], padding=(0, 1)),
             F.max_pool2d(image, (1, 2), 1), F.avg_pool2d(image, (2, 2), 1),
             F.adaptive_avg_pool2d(image, (1, 2)), F.pad(a, (1, 2)),
-            F.batch_norm(c.reshape(2, 3, 1), None, None, a[0], s[1], training=True)]
+            F.batch_norm(c.reshape(2, 3, 1), None, None, a[0], s[1], training=True),
+            F.threshold(c, 0.3, 20.0)]
     return made
 
 

@@ -31,7 +31,11 @@ REPRS = [
     "lib.nn.Hardtanh(-2, 2, True)", "lib.nn.ReLU6()", "lib.nn.ReLU6(True)", "lib.nn.LogSigmoid()",
     "lib.nn.Softmin(1)", "lib.nn.Softmin()", "lib.nn.Mish()", "lib.nn.Mish(True)",
     "lib.nn.Hardswish()", "lib.nn.Hardsigmoid(True)", "lib.nn.ModuleDict()",
-    "lib.nn.ParameterList()", "lib.nn.ParameterDict()",
+    "lib.nn.ParameterList()", "lib.nn.ParameterDict()", "lib.nn.Threshold(0.1, 20)",
+    "lib.nn.Threshold(0.1, 20.0, True)", "lib.nn.Softsign()", "lib.nn.Tanhshrink()",
+    "lib.nn.ZeroPad2d(2)", "lib.nn.ZeroPad2d((1, 2, 0, 1))", "lib.nn.MaxPool1d(2)",
+    "lib.nn.MaxPool1d(3, 2, 1, return_indices=True)", "lib.nn.AvgPool1d(2)",
+    "lib.nn.AvgPool1d(3, 2, 1, True, False)", "lib.nn.AdaptiveAvgPool1d(3)",
 ]
 
 
@@ -228,7 +232,9 @@ def test_in_place_activations_match_torch(torch, call):
     "LeakyReLU()", "ELU()", "SELU()", "CELU(2.0)", "GELU('tanh')", "SiLU()", "Softplus()",
     "Softplus(2, 10)", "Hardtanh()", "ReLU6()", "LogSigmoid()", "Softmin(1)", "Mish()",
     "Hardswish()", "Hardsigmoid()", "Conv2d(2, 3, 3, padding=1)", "MaxPool2d(2)",
-    "AvgPool2d(2)", "AdaptiveAvgPool2d(2)", "Dropout2d()", "Unflatten(1, (2, 4))"])
+    "AvgPool2d(2)", "AdaptiveAvgPool2d(2)", "Dropout2d()", "Unflatten(1, (2, 4))",
+    "Threshold(0.1, 20.0)", "Softsign()", "Tanhshrink()", "ZeroPad2d((1, 2, 0, 1))",
+    "MaxPool1d(2)", "AvgPool1d(3, 2, 1)", "AdaptiveAvgPool1d(1)"])
 def test_module_graph_and_saved_values_match_torch(torch, module):
     """The node a module records and its saved values' kinds (ints stay ints, as PyTorch
     keeps them), on a (2, 2, 4, 4) input."""
@@ -237,8 +243,8 @@ def test_module_graph_and_saved_values_match_torch(torch, module):
     for lib in (mg, torch):
         lib.manual_seed(0)
         m = eval("lib.nn." + module, {"lib": lib})  # noqa: S307
-        x = lib.tensor(a if "Unflatten" not in module else a.reshape(2, 8, 4),
-                       requires_grad=True)
+        one_d = "Unflatten" in module or "1d" in module
+        x = lib.tensor(a if not one_d else a.reshape(2, 8, 4), requires_grad=True)
         y = m(x)
         outs.append((y.grad_fn.name(), _saved(y.grad_fn), y.detach().numpy()))
     assert outs[0][:2] == outs[1][:2]

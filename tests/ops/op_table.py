@@ -290,6 +290,12 @@ NN = [
     _op("hardswish", lambda L, x: _F(L).hardswish(x * 2), (2, 3)),
     _op("hardsigmoid", lambda L, x: _F(L).hardsigmoid(x * 2), (2, 3)),
     _op("softmin", lambda L, x: _F(L).softmin(x, 1), (2, 3)),
+    _op("threshold", lambda L, x: _F(L).threshold(x, 0.5, 20.0), (2, 3), domain="clamp"),
+    _op("softsign", lambda L, x: _F(L).softsign(x), (2, 3)),
+    _op("tanhshrink", lambda L, x: _F(L).tanhshrink(x), (2, 3)),
+    _op("max_pool1d", lambda L, x: _F(L).max_pool1d(x, 3, 2, 1), (2, 3, 9)),
+    _op("avg_pool1d", lambda L, x: _F(L).avg_pool1d(x, 2), (3, 8)),
+    _op("adaptive_avg_pool1d", lambda L, x: _F(L).adaptive_avg_pool1d(x, 3), (2, 3, 7)),
 ]
 
 OPS = ARITHMETIC + UNARY + REDUCTIONS + LINALG + COMPOSITES + NN

@@ -19,7 +19,10 @@ from .activation import (
     Softmax,
     Softmin,
     Softplus,
+    Softsign,
     Tanh,
+    Tanhshrink,
+    Threshold,
 )
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleList, Sequential
@@ -39,7 +42,15 @@ from .flatten import Flatten, Unflatten
 from .linear import Identity, Linear
 from .loss import CrossEntropyLoss, MSELoss, NLLLoss
 from .module import Module
-from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .padding import ZeroPad2d
+from .pooling import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AvgPool1d,
+    AvgPool2d,
+    MaxPool1d,
+    MaxPool2d,
+)
 
 __all__ = ["Module", "Linear", "Identity", "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax",
            "Sequential", "ModuleList", "Flatten", "Dropout", "MSELoss", "CrossEntropyLoss",
@@ -48,4 +59,5 @@ __all__ = ["Module", "Linear", "Identity", "ReLU", "Tanh", "Sigmoid", "Softmax",
            "Conv3d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "Dropout2d", "Unflatten",
            "ModuleDict", "ParameterList", "ParameterDict", "LeakyReLU", "ELU", "SELU", "CELU",
            "GELU", "SiLU", "Softplus", "Hardtanh", "ReLU6", "LogSigmoid", "Softmin", "Mish",
-           "Hardswish", "Hardsigmoid"]
+           "Hardswish", "Hardsigmoid", "Threshold", "Softsign", "Tanhshrink", "ZeroPad2d",
+           "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d"]

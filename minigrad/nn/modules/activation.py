@@ -15,7 +15,7 @@ from .module import Module
 
 __all__ = ["ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "Softmin", "LeakyReLU", "ELU",
            "SELU", "CELU", "GELU", "SiLU", "Softplus", "Hardtanh", "ReLU6", "LogSigmoid", "Mish",
-           "Hardswish", "Hardsigmoid"]
+           "Hardswish", "Hardsigmoid", "Threshold", "Softsign", "Tanhshrink"]
 
 
 class ReLU(Module):
@@ -226,3 +226,32 @@ class Hardsigmoid(_InPlace):
 
     def extra_repr(self) -> str:
         return ""
+
+
+class Threshold(Module):
+    """``x`` where it is above ``threshold``, ``value`` elsewhere."""
+
+    def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
+        super().__init__()
+        self.threshold, self.value, self.inplace = threshold, value, inplace
+
+    def forward(self, input):
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"threshold={self.threshold}, value={self.value}" + (
+            ", inplace=True" if self.inplace else "")
+
+
+class Softsign(Module):
+    """``x / (1 + |x|)``."""
+
+    def forward(self, input):
+        return F.softsign(input)
+
+
+class Tanhshrink(Module):
+    """``x - tanh(x)``."""
+
+    def forward(self, input):
+        return F.tanhshrink(input)

@@ -1,4 +1,4 @@
-"""Pooling layers: ``MaxPool2d``, ``AvgPool2d``, ``AdaptiveAvgPool2d``.
+"""Pooling layers: ``MaxPool2d``, ``AvgPool2d``, ``AdaptiveAvgPool2d`` and their 1-D twins.
 
 >>> import minigrad as torch
 >>> torch.nn.MaxPool2d(2)
@@ -12,7 +12,8 @@ from __future__ import annotations
 from .. import _pooling
 from .module import Module
 
-__all__ = ["MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d"]
+__all__ = ["MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "MaxPool1d", "AvgPool1d",
+           "AdaptiveAvgPool1d"]
 
 
 class MaxPool2d(Module):
@@ -68,3 +69,41 @@ class AdaptiveAvgPool2d(Module):
 
     def extra_repr(self) -> str:
         return f"output_size={self.output_size}"
+
+
+class MaxPool1d(MaxPool2d):
+    """The largest element of each window along the last dimension."""
+
+    def forward(self, input):
+        return _pooling.max_pool1d(input, self.kernel_size, self.stride, self.padding,
+                                   self.dilation, self.ceil_mode, self.return_indices)
+
+
+def _single(v) -> tuple:
+    return tuple(v) if isinstance(v, (tuple, list)) else (v,)
+
+
+class AvgPool1d(Module):
+    """The mean of each window along the last dimension."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+                 count_include_pad: bool = True) -> None:
+        super().__init__()
+        self.kernel_size = _single(kernel_size)
+        self.stride = _single(stride if stride is not None else kernel_size)
+        self.padding = _single(padding)
+        self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
+
+    def forward(self, input):
+        return _pooling.avg_pool1d(input, self.kernel_size, self.stride, self.padding,
+                                   self.ceil_mode, self.count_include_pad)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AdaptiveAvgPool1d(AdaptiveAvgPool2d):
+    """The mean over ``output_size`` regions of the last dimension."""
+
+    def forward(self, input):
+        return _pooling.adaptive_avg_pool1d(input, self.output_size)
