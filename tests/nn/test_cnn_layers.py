@@ -249,3 +249,48 @@ def test_module_graph_and_saved_values_match_torch(torch, module):
         outs.append((y.grad_fn.name(), _saved(y.grad_fn), y.detach().numpy()))
     assert outs[0][:2] == outs[1][:2]
     np.testing.assert_allclose(outs[0][2], outs[1][2], rtol=1e-5, atol=1e-6)
+
+
+def test_conv_second_order_is_pytorchs_node_and_values(torch):
+    """``create_graph=True`` through a convolution: one ConvolutionBackwardBackward0 with
+    PyTorch's edges and saved values; the second-order gradients agree (float32: 1e-5)."""
+    outs = []
+    for lib in (mg, torch):
+        lib.manual_seed(0)
+        F = lib.nn.functional
+        x = lib.randn(1, 2, 5, 5, requires_grad=True)
+        w = lib.randn(3, 2, 3, 3, requires_grad=True)
+        b = lib.randn(3, requires_grad=True)
+        y = F.conv2d(x, w, b, stride=2, padding=1)
+        gx, gw, gb = lib.autograd.grad((y ** 2).sum(), (x, w, b), create_graph=True)
+        node = gx.grad_fn
+        info = (node.name(), [f is None or f.name() for f, _ in node.next_functions],
+                _saved(node), gw.grad_fn is node, gb.grad_fn.name())
+        (gx.sum() + (gw * gw).sum() + gb.sum()).backward()
+        outs.append((info, [t.grad.numpy() for t in (x, w, b)]))
+    assert outs[0][0] == outs[1][0]
+    for m, t in zip(outs[0][1], outs[1][1]):
+        np.testing.assert_allclose(m, t, rtol=1e-5, atol=1e-3)
+
+
+@pytest.mark.parametrize("call", [
+    "F.conv2d(x, w, b[:4], stride=(2, 1), padding=1, dilation=(1, 2))",
+    "F.conv2d(x[:, :2], w[:4, :1], groups=2, padding='same')",
+    "F.conv1d(x[:, :, 0], w[:, :, 0], b[2:], stride=2)",
+    "F.max_pool2d(x, 3, 2, 1, ceil_mode=True)", "F.avg_pool2d(x, 3, 2, 1, True, False)",
+    "F.adaptive_avg_pool2d(x, (4, 3))", "F.batch_norm(x, None, None, b[:3], b[3:6], True)"])
+def test_float64_values_and_gradients_match_torch_tightly(torch, call):
+    """In float64 the sums' order hardly matters: values and gradients to 1e-12."""
+    rng = np.random.default_rng(5)
+    arrays = [rng.normal(size=(2, 3, 7, 7)), rng.normal(size=(4, 3, 3, 3)), rng.normal(size=6)]
+    results = []
+    for lib in (mg, torch):
+        x, w, b = (lib.tensor(a, requires_grad=True) for a in arrays)
+        out = eval(call, {"F": lib.nn.functional, "x": x, "w": w, "b": b})  # noqa: S307
+        (out * out).sum().backward()
+        results.append([out.detach().numpy()] + [t.grad.numpy() if t.grad is not None
+                                                  else None for t in (x, w, b)])
+    for m, t in zip(*results):
+        assert (m is None) == (t is None)
+        if m is not None:
+            np.testing.assert_allclose(m, t, rtol=1e-12, atol=1e-12)
