@@ -9,7 +9,7 @@ node differentiates it again: ``gg * slope(a)`` for ``grad``, ``gg * grad * slop
 >>> import minigrad.nn.functional as F
 >>> x = torch.tensor([-1., 2.], requires_grad=True)
 >>> g, = torch.autograd.grad((F.elu(x) ** 2).sum(), x, create_graph=True)
->>> g.grad_fn.next_functions[0][0].name()
+>>> g.grad_fn.name()
 'EluBackwardBackward0'
 """
 

@@ -20,7 +20,7 @@ from .module import Module
 __all__ = ["Conv1d", "Conv2d", "Conv3d"]
 
 
-_PADDING_STRINGS = {"valid", "same"}  # (printed as a set, in the order PyTorch's set prints)
+_PADDING_STRINGS = {"same", "valid"}  # (printed as PyTorch prints its set, made in this order)
 
 
 def _ntuple(v, n: int) -> tuple:
