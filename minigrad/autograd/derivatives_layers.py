@@ -80,6 +80,12 @@ LAYERS = {
           "grad * w * invstd  (means over every dimension but the channels)",
         w="sum of grad * xhat over every dimension but the channels",
         b="sum of grad over every dimension but the channels"),
+    "NativeBatchNormBackwardBackward0": _r(
+        "z = (grad_a, grad_w, grad_b) of batch norm, computed from (g, a, w)  (its gradient "
+        "as an op)", {"g": "grad_out", "a": "input", "w": "weight"}, words=True,
+        g="the three gradients' own gradient with respect to g",
+        a="... with respect to a (the batch's mean and invstd depend on a too)",
+        w="... with respect to w", save_mean="None", save_invstd="None"),
     # ---- activations
     "LeakyReluBackward0": _r("z = where(a > 0, a, a * slope)",
                              {"a": "self", "slope": "negative_slope"},

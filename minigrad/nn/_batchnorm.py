@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._ops import _formula as F
 from .._quiet import quiet, restore
 from .._tensor import Tensor
+from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
 
-__all__ = ["batch_norm", "NativeBatchNormBackward0"]
+__all__ = ["batch_norm", "NativeBatchNormBackward0", "NativeBatchNormBackwardBackward0"]
 
 
 def _value(saved):
@@ -49,14 +49,28 @@ class NativeBatchNormBackward0(Node):
     def backward(self, g):
         check_saved(self)
         x, w = _value(self._s_input), _value(self._s_weight)
-        g0, g = g, F.as_tensor(g)
+        need = [f is not None for f, _ in self.next_functions]
+        if isinstance(g, Tensor):  # create_graph: the gradients are an op of their own
+            return _recorded(self, g, x, w, need)
+        with no_grad():
+            grads = self.grads(Tensor._wrap(g), x, w, need, recompute=False)
+        return tuple(None if d is None else d._data for d in grads)
+
+    def grads(self, g: Tensor, x: Tensor, w, need, recompute: bool) -> tuple:
+        """(grad_input, grad_weight, grad_bias) as tensor ops on ``g``, ``x`` and ``w``; with
+        ``recompute`` the batch's mean and 1/std are computed again from ``x`` (so that they
+        are differentiated too), else the saved ones are used."""
         dims = (0,) + tuple(range(2, x.dim()))
         shape = (1, -1) + (1,) * (x.dim() - 2)
-        if self._s_training:
-            mean, invstd = self._mean_invstd(x, g0, dims, shape)
-        else:
+        if not self._s_training:
             mean = _value(self._s_running_mean).reshape(shape)
             invstd = (_value(self._s_running_var).reshape(shape) + self._s_eps).rsqrt()
+        elif recompute:
+            mean = x.mean(dims, keepdim=True)
+            invstd = (((x - mean) * (x - mean)).mean(dims, keepdim=True) + self._s_eps).rsqrt()
+        else:
+            mean = _value(self._s_result1).reshape(shape)
+            invstd = _value(self._s_result2).reshape(shape)
         xhat = (x - mean) * invstd
         gw = g if w is None else g * w.reshape(shape)
         if self._s_training:
@@ -65,19 +79,65 @@ class NativeBatchNormBackward0(Node):
                            - xhat * (gw * xhat).sum(dims, keepdim=True) / n)
         else:
             dx = gw * invstd
-        need = [f is not None for f, _ in self.next_functions]
-        dw = (g * xhat).sum(dims) if need[1] else None
-        db = g.sum(dims) if need[2] else None
-        return tuple(None if d is None else F.like(d, g0) for d in (dx, dw, db))
+        return (dx if need[0] else None, (g * xhat).sum(dims) if need[1] else None,
+                g.sum(dims) if need[2] else None)
 
-    def _mean_invstd(self, x, g0, dims, shape):
-        """The batch's mean and 1/std: saved, or (create_graph) recomputed from ``x`` so that
-        they are differentiated too."""
-        if isinstance(g0, Tensor):
-            mean = x.mean(dims, keepdim=True)
-            var = ((x - mean) * (x - mean)).mean(dims, keepdim=True)
-            return mean, (var + self._s_eps).rsqrt()
-        return (_value(self._s_result1).reshape(shape), _value(self._s_result2).reshape(shape))
+
+class NativeBatchNormBackwardBackward0(Node):
+    """z = (grad_input, grad_weight, grad_bias) of batch norm, as an op of (grad_out, input,
+    weight):  each input gets the gradient of these three with respect to it, found by
+    minigrad's own autograd from the formulas of NativeBatchNormBackward0."""
+
+    saved = ("eps", "grad_out", "input", "running_mean", "running_var", "save_invstd",
+             "save_mean", "train", "weight")
+    saved_tensors_names = ("grad_out", "input", "running_mean", "running_var", "save_invstd",
+                           "save_mean", "weight")
+
+    def backward(self, grads):
+        from ..autograd import grad
+
+        first = self._first
+        gg = list(grads) + [None] * (3 - len(grads))
+        third = any(isinstance(t, Tensor) for t in gg)  # a third order: all recorded
+        g, x, w = (_value(s) for s in (self._s_grad_out, self._s_input, self._s_weight))
+        with enable_grad():
+            if not third:
+                g, x = (Tensor._wrap(t._data).requires_grad_() for t in (g, x))
+                w = None if w is None else Tensor._wrap(w._data).requires_grad_()
+            outs = first.grads(g, x, w, self._need, recompute=True)
+            pairs = [(o, t if isinstance(t, Tensor) else Tensor._wrap(t))
+                     for o, t in zip(outs, gg) if o is not None and t is not None]
+            wrt = [t for t in (g, x, w) if t is not None]
+            got = grad([o for o, _ in pairs], wrt, [t for _, t in pairs], allow_unused=True,
+                       create_graph=third) if pairs else [None] * len(wrt)
+        got = list(got) + ([None] if w is None else [])
+        out = [None if a is None and f is None else
+               (a if a is not None else Tensor._wrap(np.zeros(t._data.shape, t._data.dtype)))
+               for a, t, (f, _) in zip(got, (g, x, w if w is not None else g),
+                                       self.next_functions[:3])]
+        if not third:
+            out = [None if a is None else a._data for a in out]
+        return tuple(out) + (None, None)
+
+
+def _recorded(first: NativeBatchNormBackward0, g: Tensor, x: Tensor, w, need) -> tuple:
+    """The three gradients under create_graph: one NativeBatchNormBackwardBackward0 node of
+    three outputs, edges (grad_out, input, weight, save_mean, save_invstd), as PyTorch's."""
+    with no_grad():
+        arrays = first.grads(Tensor._wrap(g._data), x, w, need, recompute=False)
+    outs = tuple(None if a is None else Tensor._wrap(a._data) for a in arrays)
+    if should_record(g, x, w):
+        node = NativeBatchNormBackwardBackward0()
+        node._first, node._need = first, need
+        node._s_eps, node._s_train = first._s_eps, first._s_training
+        node._s_grad_out, node._s_input = SavedTensor(g), SavedTensor(x)
+        node._s_weight = None if w is None else SavedTensor(w)
+        for mine, theirs in (("running_mean", "running_mean"), ("running_var", "running_var"),
+                             ("save_mean", "result1"), ("save_invstd", "result2")):
+            kept = _value(getattr(first, "_s_" + theirs))  # (its own: freed on its own)
+            setattr(node, "_s_" + mine, None if kept is None else SavedTensor(kept))
+        record(node, outs, g, x, w, None, None)
+    return outs
 
 
 def _update(running: Tensor, stat: np.ndarray, momentum: float) -> None:

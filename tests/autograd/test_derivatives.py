@@ -167,7 +167,9 @@ def _extra_graphs():
             grad_of(lambda z, f=f: (f(z - 2) ** 2).sum()) for f in (
                 lambda t: F.leaky_relu(t, 0.2), lambda t: F.hardtanh(t, -0.5, 0.5), F.elu,
                 lambda t: F.celu(t, 2.0), F.gelu, F.softplus, F.logsigmoid, F.hardswish,
-                lambda t: F.leaky_relu(t * 1, 0.2, True), lambda t: F.threshold(t, 0.5, 2.0))]
+                lambda t: F.leaky_relu(t * 1, 0.2, True), lambda t: F.threshold(t, 0.5, 2.0),
+                lambda t: F.batch_norm(t.reshape(3, 1) * t.reshape(1, 3), None, None,
+                                       training=True))]
     c = a * 1
     c[0].mul_(2)
     d = a * 1

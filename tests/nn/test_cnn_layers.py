@@ -294,3 +294,25 @@ def test_float64_values_and_gradients_match_torch_tightly(torch, call):
         assert (m is None) == (t is None)
         if m is not None:
             np.testing.assert_allclose(m, t, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("how", ["lib.nn.BatchNorm2d(3)", "lib.nn.BatchNorm2d(3).eval()",
+                                 "lib.nn.BatchNorm2d(3, affine=False)"])
+def test_batch_norm_second_order_is_pytorchs_node_and_values(torch, how):
+    """NativeBatchNormBackwardBackward0: edges (grad_out, input, weight, save_mean,
+    save_invstd), saved values, and the second-order gradients (float64: 1e-10)."""
+    a = np.random.default_rng(6).normal(size=(4, 3, 2, 2))
+    outs = []
+    for lib in (mg, torch):
+        bn = eval(how, {"lib": lib}).double()  # noqa: S307
+        x = lib.tensor(a, requires_grad=True)
+        params = [x] + list(bn.parameters())
+        grads = lib.autograd.grad((bn(x) ** 3).sum(), params, create_graph=True)
+        node = grads[0].grad_fn
+        info = (node.name(), [f is None or f.name() for f, _ in node.next_functions],
+                _saved(node))
+        sum((g * g).sum() for g in grads).backward()
+        outs.append((info, [p.grad.numpy() for p in params]))
+    assert outs[0][0] == outs[1][0]
+    for m, t in zip(outs[0][1], outs[1][1]):
+        np.testing.assert_allclose(m, t, rtol=1e-10, atol=1e-10)

@@ -26,8 +26,6 @@ import minigrad
 CASES = [c for c in OPS + TENSOR_OPS + MORE if c.differentiable]
 
 KNOWN: dict[str, str] = {
-    "batch_norm_training": "the gradient is recorded as the ops of its formula (MulBackward0, "
-                           "...), not as PyTorch's one NativeBatchNormBackwardBackward0 node",
     **{name: "PyTorch's formula for it is written with other ops than minigrad's slope "
              "(a different MulBackward0 graph)" for name in ("silu", "mish")},
 }
