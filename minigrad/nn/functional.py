@@ -79,7 +79,7 @@ __all__ = ["relu", "tanh", "sigmoid", "softmax", "log_softmax", "dropout", "line
            "dropout2d", "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "celu", "gelu",
            "silu", "softplus", "hardtanh", "hardtanh_", "relu6", "logsigmoid", "softmin",
            "mish", "hardswish", "hardsigmoid", "threshold", "softsign", "tanhshrink",
-           "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d"]
+           "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "dropout1d"]
 
 
 # ---------------------------------------------------------------- activations
@@ -394,6 +394,28 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,
                       "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout "
                       "behavior, please switch to using dropout1d instead.", UserWarning,
                       stacklevel=2)
+    return _feature_dropout(input, p, training, inplace)
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,
+              inplace: bool = False) -> Tensor:
+    """Zero whole channels of (N, C, L) or (C, L) input, each with probability ``p``."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D "
+                           "input. Note that dropout1d exists to provide channel-wise dropout on "
+                           "inputs with 1 spatial dimension, a channel dimension, and an optional "
+                           "batch dimension (i.e. 2D or 3D inputs).")
+    if input.dim() == 3:
+        return _feature_dropout(input, p, training, inplace)
+    batched = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    out = _feature_dropout(batched, p, training, inplace)
+    return out.squeeze_(0) if inplace else out.squeeze(0)
+
+
+def _feature_dropout(input: Tensor, p: float, training: bool, inplace: bool) -> Tensor:
+    """``input * mask``, the mask (N, C, 1, ...) drawn as PyTorch's feature dropout draws it."""
     if not training or p == 0:
         return input
     d = input._data

@@ -55,12 +55,15 @@ def test_orthogonal_matches_up_to_the_qr_rounding(torch, shape, gain):
     np.testing.assert_allclose(gram, gain ** 2 * np.eye(small), atol=1e-12)
 
 
-def test_dropout2d_zeroes_the_channels_pytorch_zeroes(same_draws):
+def test_dropout1d_and_2d_zero_the_channels_pytorch_zeroes(same_draws):
     def program(lib):
         lib.manual_seed(0)
         x = lib.ones(4, 5, 3, 3)
         drop = lib.nn.Dropout2d(0.4)
-        return [drop(x), lib.nn.functional.dropout2d(x, 0.7), drop.eval()(x), lib.rand(2)]
+        F = lib.nn.functional
+        return [drop(x), F.dropout2d(x, 0.7), drop.eval()(x), lib.nn.Dropout1d(0.3)(x[0]),
+                F.dropout1d(x[:, :, 0]), F.dropout1d(x[0, :, 0], 0.5, training=False),
+                lib.rand(2)]
 
     same_draws(program)
 

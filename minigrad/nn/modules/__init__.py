@@ -28,7 +28,7 @@ from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d
 from .dicts import ModuleDict, ParameterDict, ParameterList
-from .dropout import Dropout, Dropout2d
+from .dropout import Dropout, Dropout1d, Dropout2d
 from .extra import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -60,4 +60,4 @@ __all__ = ["Module", "Linear", "Identity", "ReLU", "Tanh", "Sigmoid", "Softmax",
            "ModuleDict", "ParameterList", "ParameterDict", "LeakyReLU", "ELU", "SELU", "CELU",
            "GELU", "SiLU", "Softplus", "Hardtanh", "ReLU6", "LogSigmoid", "Softmin", "Mish",
            "Hardswish", "Hardsigmoid", "Threshold", "Softsign", "Tanhshrink", "ZeroPad2d",
-           "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d"]
+           "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "Dropout1d"]

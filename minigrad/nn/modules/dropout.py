@@ -15,7 +15,7 @@ from __future__ import annotations
 from .. import functional as F
 from .module import Module
 
-__all__ = ["Dropout", "Dropout2d"]
+__all__ = ["Dropout", "Dropout1d", "Dropout2d"]
 
 
 class _DropoutNd(Module):
@@ -28,6 +28,14 @@ class _DropoutNd(Module):
 
     def extra_repr(self) -> str:
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout1d(_DropoutNd):
+    """In training mode, zero each channel (a whole row of length L) with probability ``p``;
+    scale the rest by 1/(1-p)."""
+
+    def forward(self, input):
+        return F.dropout1d(input, self.p, self.training, self.inplace)
 
 
 class Dropout2d(_DropoutNd):
