@@ -140,6 +140,13 @@ LAYERS = {
     "ThresholdBackward0": _r("z = where(a > threshold, a, value)",
                              {"a": "self", "threshold": "threshold"},
                              a="grad * (a > threshold)"),
+    "PreluKernelBackward0": _r("z = where(a > 0, a, w * a)", {"a": "self", "w": "weight"},
+                               a="grad * where(a > 0, 1, w)", w="grad * where(a > 0, 0, a)"),
+    "PreluKernelBackwardBackward0": _r(
+        "z = (grad_a, grad_w) of prelu, computed from (g, a, w)  (its gradient as an op)",
+        {"g": "grad_output", "a": "self", "w": "weight"}, words=True,
+        g="grad_a's and grad_w's own gradient with respect to g", a="... with respect to a",
+        w="... with respect to w"),
     "HardsigmoidBackward0": _r("z = clamp(a / 6 + 0.5, 0, 1)", _A,
                                a="grad * ((a > -3) & (a < 3)) / 6"),
 }

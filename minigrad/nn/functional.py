@@ -70,6 +70,7 @@ from ._pooling import (
     max_pool1d,
 )
 from ._pooling import max_pool2d as _max_pool2d
+from ._prelu import prelu
 
 __all__ = ["relu", "tanh", "sigmoid", "softmax", "log_softmax", "dropout", "linear",
            "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
@@ -79,7 +80,7 @@ __all__ = ["relu", "tanh", "sigmoid", "softmax", "log_softmax", "dropout", "line
            "dropout2d", "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "celu", "gelu",
            "silu", "softplus", "hardtanh", "hardtanh_", "relu6", "logsigmoid", "softmin",
            "mish", "hardswish", "hardsigmoid", "threshold", "softsign", "tanhshrink",
-           "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "dropout1d"]
+           "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "dropout1d", "prelu"]
 
 
 # ---------------------------------------------------------------- activations

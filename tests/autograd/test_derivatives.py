@@ -169,7 +169,8 @@ def _extra_graphs():
                 lambda t: F.celu(t, 2.0), F.gelu, F.softplus, F.logsigmoid, F.hardswish,
                 lambda t: F.leaky_relu(t * 1, 0.2, True), lambda t: F.threshold(t, 0.5, 2.0),
                 lambda t: F.batch_norm(t.reshape(3, 1) * t.reshape(1, 3), None, None,
-                                       training=True))]
+                                       training=True),
+                lambda t: F.prelu((t - 2).reshape(1, 3), t[:1] * 0.5))]
     c = a * 1
     c[0].mul_(2)
     d = a * 1
@@ -230,7 +231,8 @@ def _layer_graphs(mg, a, b, c, s):
             F.max_pool2d(image, (1, 2), 1), F.avg_pool2d(image, (2, 2), 1),
             F.adaptive_avg_pool2d(image, (1, 2)), F.pad(a, (1, 2)),
             F.batch_norm(c.reshape(2, 3, 1), None, None, a[0], s[1], training=True),
-            F.threshold(c, 0.3, 20.0)]
+            F.threshold(c, 0.3, 20.0), F.prelu(c.reshape(2, 3, 1), s[0]),
+            F.prelu(c, s[1, :1])]
     return made
 
 

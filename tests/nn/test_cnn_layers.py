@@ -36,7 +36,8 @@ REPRS = [
     "lib.nn.ZeroPad2d(2)", "lib.nn.ZeroPad2d((1, 2, 0, 1))", "lib.nn.MaxPool1d(2)",
     "lib.nn.MaxPool1d(3, 2, 1, return_indices=True)", "lib.nn.AvgPool1d(2)",
     "lib.nn.AvgPool1d(3, 2, 1, True, False)", "lib.nn.AdaptiveAvgPool1d(3)",
-    "lib.nn.Dropout1d()", "lib.nn.Dropout1d(0.2, True)",
+    "lib.nn.Dropout1d()", "lib.nn.Dropout1d(0.2, True)", "lib.nn.PReLU()",
+    "lib.nn.PReLU(3, 0.1)", "sorted(lib.nn.PReLU(3).state_dict())",
 ]
 
 
@@ -120,7 +121,8 @@ ERRORS = [
     "F.hardtanh(lib.ones(2), 2.0, 1.0)",
     "lib.nn.BatchNorm2d(3)(lib.ones(2, 3))", "lib.nn.BatchNorm2d(3)(lib.ones(1, 3, 1, 1))",
     "F.dropout2d(lib.ones(2, 3, 2, 2), p=1.5)", "lib.nn.Dropout2d(-0.1)",
-    "F.dropout1d(lib.ones(4))", "F.dropout1d(lib.ones(2, 3, 4), p=2)",
+    "F.prelu(lib.ones(2, 3), lib.ones(2))", "F.prelu(lib.ones(2, 3), lib.ones(1, 3))",
+    "lib.nn.PReLU(3)(lib.ones(2, 1))", "F.dropout1d(lib.ones(4))", "F.dropout1d(lib.ones(2, 3, 4), p=2)",
     "F.dropout1d(lib.ones(3, 4, requires_grad=True)).grad_fn.name()",
 ]
 

@@ -296,6 +296,8 @@ NN = [
     _op("max_pool1d", lambda L, x: _F(L).max_pool1d(x, 3, 2, 1), (2, 3, 9)),
     _op("avg_pool1d", lambda L, x: _F(L).avg_pool1d(x, 2), (3, 8)),
     _op("adaptive_avg_pool1d", lambda L, x: _F(L).adaptive_avg_pool1d(x, 3), (2, 3, 7)),
+    _op("prelu", lambda L, x, w: _F(L).prelu(x, w), (2, 3, 4), (3,)),
+    _op("prelu_one_weight", lambda L, x, w: _F(L).prelu(x, w), (4,), (1,)),
 ]
 
 OPS = ARITHMETIC + UNARY + REDUCTIONS + LINALG + COMPOSITES + NN

@@ -12,6 +12,7 @@ from .activation import (
     LogSigmoid,
     LogSoftmax,
     Mish,
+    PReLU,
     ReLU,
     ReLU6,
     Sigmoid,
@@ -60,4 +61,4 @@ __all__ = ["Module", "Linear", "Identity", "ReLU", "Tanh", "Sigmoid", "Softmax",
            "ModuleDict", "ParameterList", "ParameterDict", "LeakyReLU", "ELU", "SELU", "CELU",
            "GELU", "SiLU", "Softplus", "Hardtanh", "ReLU6", "LogSigmoid", "Softmin", "Mish",
            "Hardswish", "Hardsigmoid", "Threshold", "Softsign", "Tanhshrink", "ZeroPad2d",
-           "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "Dropout1d"]
+           "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "Dropout1d", "PReLU"]

@@ -10,12 +10,14 @@ tensor([0., 2.])
 
 from __future__ import annotations
 
+from ..._creation import empty
 from .. import functional as F
+from ..parameter import Parameter
 from .module import Module
 
 __all__ = ["ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "Softmin", "LeakyReLU", "ELU",
            "SELU", "CELU", "GELU", "SiLU", "Softplus", "Hardtanh", "ReLU6", "LogSigmoid", "Mish",
-           "Hardswish", "Hardsigmoid", "Threshold", "Softsign", "Tanhshrink"]
+           "Hardswish", "Hardsigmoid", "Threshold", "Softsign", "Tanhshrink", "PReLU"]
 
 
 class ReLU(Module):
@@ -255,3 +257,20 @@ class Tanhshrink(Module):
 
     def forward(self, input):
         return F.tanhshrink(input)
+
+
+class PReLU(Module):
+    """``x`` where positive, ``weight * x`` elsewhere: the slope is learned (one, or one per
+    channel), starting at ``init``."""
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device=None,
+                 dtype=None) -> None:
+        super().__init__()
+        self.num_parameters, self.init = num_parameters, init
+        self.weight = Parameter(empty(num_parameters, dtype=dtype).fill_(init))
+
+    def forward(self, input):
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"
