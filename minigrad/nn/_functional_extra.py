@@ -28,7 +28,8 @@ from ._batchnorm import batch_norm
 from ._loss_nodes import _UINT64, reduction_enum
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_loss",
-           "smooth_l1_loss", "l1_loss", "embedding", "layer_norm", "batch_norm", "one_hot"]
+           "smooth_l1_loss", "l1_loss", "embedding", "layer_norm", "batch_norm", "one_hot",
+           "normalize"]
 
 
 
@@ -311,3 +312,13 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
     node._s_result1 = SavedTensor(Tensor._wrap(mean))
     node._s_result2 = SavedTensor(Tensor._wrap(rstd))
     return record(node, out, input, weight, bias)
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
+              out=None) -> Tensor:
+    """Each slice along ``dim`` divided by its ``p``-norm (at least ``eps``): unit vectors.
+    Recorded as PyTorch's ops: norm, ``clamp_min``, ``expand_as``, division."""
+    if out is not None:
+        raise NotImplementedError("F.normalize(out=...) is not in minigrad")
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / denom

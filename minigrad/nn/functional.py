@@ -57,6 +57,7 @@ from ._functional_extra import (  # (they call _broadcast, defined below, lazily
     huber_loss,
     l1_loss,
     layer_norm,
+    normalize,
     one_hot,
     smooth_l1_loss,
 )
@@ -80,7 +81,7 @@ __all__ = ["relu", "tanh", "sigmoid", "softmax", "log_softmax", "dropout", "line
            "dropout2d", "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "celu", "gelu",
            "silu", "softplus", "hardtanh", "hardtanh_", "relu6", "logsigmoid", "softmin",
            "mish", "hardswish", "hardsigmoid", "threshold", "softsign", "tanhshrink",
-           "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "dropout1d", "prelu"]
+           "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "dropout1d", "prelu", "normalize"]
 
 
 # ---------------------------------------------------------------- activations

@@ -297,6 +297,8 @@ NN = [
     _op("avg_pool1d", lambda L, x: _F(L).avg_pool1d(x, 2), (3, 8)),
     _op("adaptive_avg_pool1d", lambda L, x: _F(L).adaptive_avg_pool1d(x, 3), (2, 3, 7)),
     _op("prelu", lambda L, x, w: _F(L).prelu(x, w), (2, 3, 4), (3,)),
+    _op("normalize", lambda L, x: _F(L).normalize(x), (2, 3)),
+    _op("normalize_p1_dim0", lambda L, x: _F(L).normalize(x, p=1, dim=0), (2, 3)),
     _op("prelu_one_weight", lambda L, x, w: _F(L).prelu(x, w), (4,), (1,)),
 ]
 
