@@ -86,6 +86,13 @@ LAYERS = {
         g="the three gradients' own gradient with respect to g",
         a="... with respect to a (the batch's mean and invstd depend on a too)",
         w="... with respect to w", save_mean="None", save_invstd="None"),
+    "NativeGroupNormBackward0": _r(
+        "z = xhat * w + b,  xhat = (a - mean) * rstd over each sample's group of channels",
+        {"a": "input", "w": "weight", "mean": "result1", "rstd": "result2", "groups": "group"},
+        words=True,
+        a="rstd * (gw - mean(gw) - xhat * mean(gw * xhat)) per group, gw = grad * w",
+        w="sum of grad * xhat over samples and positions",
+        b="sum of grad over samples and positions"),
     # ---- activations
     "LeakyReluBackward0": _r("z = where(a > 0, a, a * slope)",
                              {"a": "self", "slope": "negative_slope"},

@@ -61,6 +61,7 @@ from ._functional_extra import (  # (they call _broadcast, defined below, lazily
     one_hot,
     smooth_l1_loss,
 )
+from ._groupnorm import group_norm
 from ._loss_nodes import reduction_enum
 from ._padding import pad
 from ._pooling import (
@@ -81,7 +82,8 @@ __all__ = ["relu", "tanh", "sigmoid", "softmax", "log_softmax", "dropout", "line
            "dropout2d", "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "celu", "gelu",
            "silu", "softplus", "hardtanh", "hardtanh_", "relu6", "logsigmoid", "softmin",
            "mish", "hardswish", "hardsigmoid", "threshold", "softsign", "tanhshrink",
-           "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "dropout1d", "prelu", "normalize"]
+           "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "dropout1d", "prelu", "normalize",
+           "group_norm"]
 
 
 # ---------------------------------------------------------------- activations

@@ -232,6 +232,7 @@ def _layer_graphs(mg, a, b, c, s):
             F.adaptive_avg_pool2d(image, (1, 2)), F.pad(a, (1, 2)),
             F.batch_norm(c.reshape(2, 3, 1), None, None, a[0], s[1], training=True),
             F.threshold(c, 0.3, 20.0), F.prelu(c.reshape(2, 3, 1), s[0]),
+            F.group_norm(c.reshape(1, 6) * a.reshape(1, 6), 2, s.reshape(6), a.reshape(6)),
             F.prelu(c, s[1, :1])]
     return made
 

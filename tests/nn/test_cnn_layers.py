@@ -37,7 +37,9 @@ REPRS = [
     "lib.nn.MaxPool1d(3, 2, 1, return_indices=True)", "lib.nn.AvgPool1d(2)",
     "lib.nn.AvgPool1d(3, 2, 1, True, False)", "lib.nn.AdaptiveAvgPool1d(3)",
     "lib.nn.Dropout1d()", "lib.nn.Dropout1d(0.2, True)", "lib.nn.PReLU()",
-    "lib.nn.PReLU(3, 0.1)", "sorted(lib.nn.PReLU(3).state_dict())",
+    "lib.nn.PReLU(3, 0.1)", "sorted(lib.nn.PReLU(3).state_dict())", "lib.nn.GroupNorm(2, 4)",
+    "lib.nn.GroupNorm(2, 4, affine=False)", "sorted(lib.nn.GroupNorm(2, 4).state_dict())",
+    "lib.nn.GroupNorm(3, 4)", "lib.nn.GroupNorm(2, 4)(lib.ones(3, 5))",
 ]
 
 
@@ -239,7 +241,8 @@ def test_in_place_activations_match_torch(torch, call):
     "Hardswish()", "Hardsigmoid()", "Conv2d(2, 3, 3, padding=1)", "MaxPool2d(2)",
     "AvgPool2d(2)", "AdaptiveAvgPool2d(2)", "Dropout2d()", "Unflatten(1, (2, 4))",
     "Threshold(0.1, 20.0)", "Softsign()", "Tanhshrink()", "ZeroPad2d((1, 2, 0, 1))",
-    "MaxPool1d(2)", "AvgPool1d(3, 2, 1)", "AdaptiveAvgPool1d(1)"])
+    "MaxPool1d(2)", "AvgPool1d(3, 2, 1)", "AdaptiveAvgPool1d(1)", "GroupNorm(2, 2)",
+    "PReLU(2)"])
 def test_module_graph_and_saved_values_match_torch(torch, module):
     """The node a module records and its saved values' kinds (ints stay ints, as PyTorch
     keeps them), on a (2, 2, 4, 4) input."""

@@ -299,6 +299,8 @@ NN = [
     _op("prelu", lambda L, x, w: _F(L).prelu(x, w), (2, 3, 4), (3,)),
     _op("normalize", lambda L, x: _F(L).normalize(x), (2, 3)),
     _op("normalize_p1_dim0", lambda L, x: _F(L).normalize(x, p=1, dim=0), (2, 3)),
+    _op("group_norm", lambda L, x, w, b: _F(L).group_norm(x, 2, w, b), (3, 4, 5), (4,), (4,)),
+    _op("group_norm_no_affine", lambda L, x: _F(L).group_norm(x, 3), (2, 6, 2, 2)),
     _op("prelu_one_weight", lambda L, x, w: _F(L).prelu(x, w), (4,), (1,)),
 ]
 

@@ -25,7 +25,7 @@ from .activation import (
     Tanhshrink,
     Threshold,
 )
-from .batchnorm import BatchNorm1d, BatchNorm2d
+from .batchnorm import BatchNorm1d, BatchNorm2d, GroupNorm
 from .container import ModuleList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d
 from .dicts import ModuleDict, ParameterDict, ParameterList
@@ -61,4 +61,5 @@ __all__ = ["Module", "Linear", "Identity", "ReLU", "Tanh", "Sigmoid", "Softmax",
            "ModuleDict", "ParameterList", "ParameterDict", "LeakyReLU", "ELU", "SELU", "CELU",
            "GELU", "SiLU", "Softplus", "Hardtanh", "ReLU6", "LogSigmoid", "Softmin", "Mish",
            "Hardswish", "Hardsigmoid", "Threshold", "Softsign", "Tanhshrink", "ZeroPad2d",
-           "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "Dropout1d", "PReLU"]
+           "MaxPool1d", "AvgPool1d", "AdaptiveAvgPool1d", "Dropout1d", "PReLU",
+           "GroupNorm"]

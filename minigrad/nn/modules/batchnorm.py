@@ -1,4 +1,4 @@
-"""Batch normalisation layers: ``BatchNorm1d`` and ``BatchNorm2d``.
+"""Batch normalisation layers: ``BatchNorm1d`` and ``BatchNorm2d``; and ``GroupNorm``.
 
 >>> import minigrad as torch
 >>> torch.nn.BatchNorm2d(6)
@@ -12,7 +12,7 @@ from .. import functional as F
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["BatchNorm1d", "BatchNorm2d"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "GroupNorm"]
 
 
 class _BatchNorm(Module):
@@ -69,3 +69,30 @@ class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input) -> None:
         if input.dim() != 4:
             raise ValueError(f"expected 4D input (got {input.dim()}D input)")
+
+
+
+class GroupNorm(Module):
+    """Normalise each sample's ``num_groups`` groups of channels; scale and shift per channel."""
+
+    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5,
+                 affine: bool = True, device=None, dtype=None) -> None:
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups "
+                             f"({num_groups})")
+        self.num_groups, self.num_channels, self.eps, self.affine = (num_groups, num_channels,
+                                                                     eps, affine)
+        if affine:
+            self.weight = Parameter(ones(num_channels, dtype=dtype))
+            self.bias = Parameter(zeros(num_channels, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def forward(self, input):
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, "
+                f"affine={self.affine}, bias={self.affine}")
