@@ -3,7 +3,8 @@
 #   make test   run every test (unit, differential against PyTorch, notebooks, browser)
 # Each installs what it needs first: a virtual environment in .venv, the front-end bundle
 # (npm), and, where we are root (CI), Debian's chromium for the browser tests.
-# For a class (no clone, no Node.js): pip install 'minigrad-autograd[lab]' (docs/classroom/).
+# For a class (no clone, no Node.js): make wheelhouse student, then in build/student/
+#   pip install --no-index --find-links wheelhouse 'minigrad-autograd[lab]'   (or [course] on a hub)
 
 PYTHON ?= python3
 VENV   := .venv
@@ -75,9 +76,10 @@ browser-deps:
 	@missing=""; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"; \
+	fc-list :lang=zh 2>/dev/null | grep -q . || missing="$$missing fonts-noto-cjk"; \
 	if [ -z "$$missing" ]; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "installing Debian's$$missing for the browser and DOT tests"; \
+		echo "installing Debian's$$missing for the browser and DOT tests and the Chinese plots"; \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null) \
 		|| echo "note:$$missing could not be installed; the tests that need it will be skipped"; \
 	else echo "note:$$missing not found (apt-get install$$missing); the tests that need it will be skipped"; fi
@@ -95,7 +97,7 @@ lessons: install
 	$(BIN)/python notebooks/build.py $(L)
 
 STUDENT ?= build/student
-student: $(STAMP)
+student: $(STAMP)  # with wheelhouse/ inside if `make wheelhouse` ran first
 	$(BIN)/python notebooks/build.py --student $(STUDENT)
 
 lint: $(STAMP)

@@ -34,12 +34,14 @@ def table(cases, baseline=None, rev: str = "") -> str:
     """The results as Markdown; with ``baseline`` (times of minigrad at ``rev``, per case) two
     more columns: that time, and this checkout's time over it."""
     more = f" minigrad at {rev} | vs {rev} |" if baseline else ""
-    lines = ["| case | minigrad | PyTorch | NumPy floor | vs PyTorch | vs floor | target |" + more,
-             "|---|---|---|---|---|---|---|" + ("---|---|" if baseline else "")]
+    lines = ["| case | minigrad | lean tape | PyTorch | NumPy floor | vs tape | vs PyTorch | "
+             "vs floor | target |" + more,
+             "|---|---|---|---|---|---|---|---|---|" + ("---|---|" if baseline else "")]
     for i, c in enumerate(cases):
         rt, rf = c.ratios()
-        row = (f"| {c.name} | {_fmt(c.minigrad)} | {_fmt(c.torch)} | {_fmt(c.floor)} | "
-               f"{_ratio(rt)} | {_ratio(rf)} | {'; '.join(c.verdicts())} |")
+        row = (f"| {c.name} | {_fmt(c.minigrad)} | {_fmt(c.tape)} | {_fmt(c.torch)} | "
+               f"{_fmt(c.floor)} | {_ratio(c.tape_ratio())} | {_ratio(rt)} | {_ratio(rf)} | "
+               f"{'; '.join(c.verdicts())} |")
         if baseline:
             row += f" {_fmt(baseline[i])} | {_ratio(c.minigrad / baseline[i])} |"
         lines.append(row)

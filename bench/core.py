@@ -31,7 +31,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-LIBS = ("minigrad", "torch", "floor")
+LIBS = ("minigrad", "tape", "torch", "floor")
+_tape = None  # bench/tape.py, imported by the worker that times the tape
+ROUNDS = 3  # each library timed in turn, round after round (interleaved), medians over rounds
 
 
 def median_time(fn, *, number: int, repeat: int, setup=None) -> float:
@@ -80,6 +82,14 @@ def build_xyx(lib: str, n: int):
             return gx, gy
 
         return run, None
+    if lib == "tape":
+        tape, x, y = _tape.Tape(), _tape.Var(xa), _tape.Var(ya)
+
+        def run():
+            x.grad = y.grad = None
+            tape.backward(_tape.total(tape, _tape.add(tape, _tape.mul(tape, x, y), x)))
+
+        return run, None
     m = _lib(lib)
     x = m.tensor(xa, requires_grad=True)
     y = m.tensor(ya, requires_grad=True)
@@ -104,6 +114,8 @@ def build_mlp(lib: str):
                np.zeros(n_out, np.float32)]
     if lib == "floor":
         return _mlp_floor(xa, labels, weights, lr)
+    if lib == "tape":
+        return _mlp_tape(xa, labels, weights, lr)
     m = _lib(lib)
     model = m.nn.Sequential(m.nn.Linear(n_in, n_hidden), m.nn.ReLU(),
                             m.nn.Linear(n_hidden, n_out))
@@ -156,6 +168,28 @@ def _mlp_floor(xa, labels, weights, lr):
     return run, restore
 
 
+def _mlp_tape(xa, labels, weights, lr):
+    """The same step on the lean tape (bench/tape.py)."""
+    tape, x = _tape.Tape(), _tape.Var(xa)
+    params = [_tape.Var(w.copy()) for w in weights]
+
+    def restore():
+        for p, w in zip(params, weights):
+            p.value[...] = w
+
+    def run():
+        for p in params:
+            p.grad = None
+        w1, b1, w2, b2 = params
+        h = _tape.relu(tape, _tape.linear(tape, x, w1, b1))
+        loss = _tape.cross_entropy(tape, _tape.linear(tape, h, w2, b2), labels)
+        tape.backward(loss)
+        _tape.sgd_step(params, lr)
+        return loss.value
+
+    return run, restore
+
+
 # ---------------------------------------------------------------- (d): a long chain
 def build_chain(lib: str, n: int):
     if lib == "floor":
@@ -170,6 +204,16 @@ def build_chain(lib: str, n: int):
             return g
 
         return run, None
+    if lib == "tape":
+        def run():
+            tape = _tape.Tape()
+            x = _tape.Var(np.array([1.0], np.float32))
+            y = x
+            for _ in range(n):
+                y = _tape.mul_number(tape, y, 1.0000001)
+            tape.backward(_tape.total(tape, y))
+
+        return run, None
     m = _lib(lib)
 
     def run():
@@ -182,20 +226,24 @@ def build_chain(lib: str, n: int):
     return run, None
 
 
+# name: (builder, title, (calls per repeat, repeats), (target x PyTorch, x floor, x tape))
 CASES = {
-    "tiny": (lambda lib: build_xyx(lib, 5), "(x*y + x).sum() fwd+bwd, 5x5 float32",
-             (3000, 7), (0.5, None)),
-    "big": (lambda lib: build_xyx(lib, 1000), "(x*y + x).sum() fwd+bwd, 1000x1000 float32",
-            (50, 7), (None, 1.15)),
-    "mlp": (build_mlp, "MLP 64-128-10, batch 64, cross-entropy, SGD step", (500, 7),
-            (0.6, 1.3)),
-    "chain": (lambda lib: build_chain(lib, 100_000), "chain of 100,000 multiplies, fwd+bwd",
-              (1, 5), (0.5, None)),
+    "tiny": (lambda lib: build_xyx(lib, 5), "(a) (x*y + x).sum() fwd+bwd, 5x5 float32",
+             (3000, 7), (0.5, None, 3.5)),
+    "big": (lambda lib: build_xyx(lib, 1000), "(b) (x*y + x).sum() fwd+bwd, 1000x1000 float32",
+            (50, 7), (None, 1.15, None)),
+    "mlp": (build_mlp, "(c) MLP 64-128-10, batch 64, cross-entropy, SGD step", (500, 7),
+            (0.6, 1.3, 1.6)),
+    "chain": (lambda lib: build_chain(lib, 100_000), "(d) chain of 100,000 multiplies, fwd+bwd",
+              (1, 5), (0.5, None, 1.5)),
 }
 
 
 def measure(case: str, lib: str, number: int, repeat: int) -> float:
     """Time one case with one library in this process (seconds per call)."""
+    if lib == "tape":
+        global _tape
+        from bench import tape as _tape
     run, setup = CASES[case][0](lib)
     return median_time(run, number=number, repeat=repeat, setup=setup)
 
@@ -228,10 +276,15 @@ class Case:
     floor: float
     target_torch: float | None = None  # minigrad time <= this x PyTorch's
     target_floor: float | None = None  # minigrad time <= this x the NumPy floor
+    tape: float | None = None  # the lean tape's time (bench/tape.py)
+    target_tape: float | None = None  # minigrad time <= this x the tape's
 
     def ratios(self):
         rt = self.minigrad / self.torch if self.torch else None
         return rt, self.minigrad / self.floor
+
+    def tape_ratio(self):
+        return self.minigrad / self.tape if self.tape else None
 
     def verdicts(self) -> list[str]:
         rt, rf = self.ratios()
@@ -243,6 +296,9 @@ class Case:
         if self.target_floor is not None:
             out.append(f"{'met' if rf <= self.target_floor else 'MISSED'} "
                        f"(<= {self.target_floor}x floor)")
+        if self.target_tape is not None and self.tape:
+            out.append(f"{'met' if self.tape_ratio() <= self.target_tape else 'MISSED'} "
+                       f"(<= {self.target_tape}x tape)")
         return out
 
 
@@ -257,19 +313,25 @@ def baseline_source(rev: str, folder: str) -> str:
 
 def run_baseline(case: str, folder: str, quick: bool = False) -> float:
     """Case ``case`` timed with the minigrad extracted into ``folder``."""
-    _, _, (number, repeat), _ = CASES[case]
+    _, _, (number, repeat), _targets = CASES[case]
     if quick:
         number, repeat = max(1, number // 5), 3
     return measure_isolated(case, "minigrad", number, repeat, minigrad_from=folder)
 
 
 def run_case(case: str, quick: bool = False) -> Case:
-    _, title, (number, repeat), (target_torch, target_floor) = CASES[case]
+    """One case, the libraries interleaved: each round times each library once, in turn, so a
+    machine that gets busier or quieter during the run weighs on all of them alike."""
+    _, title, (number, repeat), (target_torch, target_floor, target_tape) = CASES[case]
     if quick:
         number, repeat = max(1, number // 5), 3
-    times = {lib: measure_isolated(case, lib, number, repeat) for lib in LIBS}
+    rounds = {lib: [] for lib in LIBS}
+    for _ in range(ROUNDS):
+        for lib in LIBS:
+            rounds[lib].append(measure_isolated(case, lib, number, max(1, repeat // 2)))
+    times = {lib: None if None in t else statistics.median(t) for lib, t in rounds.items()}
     return Case(title, times["minigrad"], times["torch"], times["floor"], target_torch,
-                target_floor)
+                target_floor, times["tape"], target_tape)
 
 
 def all_cases(quick: bool = False) -> list[Case]:
@@ -278,9 +340,10 @@ def all_cases(quick: bool = False) -> list[Case]:
 
 def mlp_case(number: int = 500, repeat: int = 7) -> Case:
     """Case (c) alone (handy while tuning the nn path)."""
-    _, title, _, (tt, tf) = CASES["mlp"]
+    _, title, _, (tt, tf, tp) = CASES["mlp"]
     times = {lib: measure_isolated("mlp", lib, number, repeat) for lib in LIBS}
-    return Case(title, times["minigrad"], times["torch"], times["floor"], tt, tf)
+    return Case(title, times["minigrad"], times["torch"], times["floor"], tt, tf, times["tape"],
+                tp)
 
 
 if __name__ == "__main__":  # the worker: python -m bench.core CASE LIB NUMBER REPEAT

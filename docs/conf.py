@@ -31,6 +31,7 @@ extensions = [
     "sphinx.ext.viewcode",
     "language_switch",  # docs/_ext/language_switch.py
     "optional_glob",  # docs/_ext/optional_glob.py: {glob-toctree}
+    "source_lines",  # docs/_ext/source_lines.py: links to lines of minigrad/*.py
     "zh_search",  # docs/_ext/zh_search.py: one search index for both languages
 ]
 

@@ -13,6 +13,8 @@ unchanged. Asking for CUDA raises what a CPU-only PyTorch build raises.
 
 from __future__ import annotations
 
+from ._torch_names import TorchNamed
+
 __all__ = ["device", "cpu", "check", "get_default_device", "set_default_device"]
 
 # The device types PyTorch's parser knows, in the order its message lists them.
@@ -21,7 +23,7 @@ _TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "h
 NO_CUDA = "Torch not compiled with CUDA enabled"
 
 
-class device:
+class device(metaclass=TorchNamed):
     """Where a tensor lives: ``device("cpu")``, ``device("cuda:0")``, ``device("cuda", 0)``.
 
     Any device PyTorch knows can be *named*; only the CPU can hold tensors here.

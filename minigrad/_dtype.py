@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._quiet import quiet, restore
+from ._torch_names import TorchNamed
 
 __all__ = ["dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32",
            "float64", "bfloat16", "complex64", "complex128", "uint16", "uint32", "uint64",
@@ -24,7 +25,7 @@ __all__ = ["dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16
 _py_bool = bool
 
 
-class dtype:
+class dtype(metaclass=TorchNamed):
     """A tensor element type: ``torch.float32`` and friends.
 
     ``np`` is the NumPy dtype that holds the values; ``_cpp`` and ``_c_type`` are the names

@@ -10,11 +10,12 @@ from __future__ import annotations
 import numpy as np
 
 from . import _dtype
+from ._torch_names import TorchNamed
 
 __all__ = ["finfo", "iinfo"]
 
 
-class finfo:
+class finfo(metaclass=TorchNamed):
     """The limits of a floating dtype (the default dtype when none is given)."""
 
     def __init__(self, type=None):  # noqa: A002 - PyTorch's name
@@ -34,7 +35,7 @@ class finfo:
                 f"tiny={self.tiny:g}, dtype={self.dtype})")
 
 
-class iinfo:
+class iinfo(metaclass=TorchNamed):
     """The limits of an integer dtype."""
 
     def __init__(self, type):  # noqa: A002 - PyTorch's name

@@ -35,6 +35,7 @@ import numpy as np
 
 from ._device import check as _check_device
 from ._device import cpu as _cpu
+from ._torch_names import TorchNamed
 
 __all__ = ["Generator", "default_generator"]
 
@@ -58,7 +59,8 @@ def _seed_value(seed) -> int:
     return seed % 2**64
 
 
-class Generator:
+class Generator(metaclass=TorchNamed):
+    _torch_module = "torch._C"
     """A random-number generator that draws PyTorch's CPU numbers for the same seed.
 
     >>> import minigrad as torch

@@ -17,6 +17,7 @@ import numpy as np
 from ._dtype import from_numpy_dtype
 from ._state import local as _mode
 from ._state import warn_once as _warn_once
+from ._torch_names import TorchNamed
 from ._types import Size, VersionCounter, check_assigned_grad, cpu, element_strides, unsupported
 from .utils.hooks import Hooks, RemovableHandle
 
@@ -38,7 +39,7 @@ SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar may l
                   "unexpected behavior.\nConsider using tensor.detach() first.")
 
 
-class Tensor:
+class Tensor(metaclass=TorchNamed):
     """A multi-dimensional array that can record the operations done on it.
 
     >>> import minigrad as torch

@@ -14,6 +14,7 @@ from __future__ import annotations
 from array import array
 
 from ._device import check, cpu, device
+from ._torch_names import TorchNamed
 
 __all__ = ["Size", "cpu", "VersionCounter", "check_device", "unsupported", "invalid_combination",
            "check_assigned_grad", "row_major_strides", "element_strides"]
@@ -37,7 +38,7 @@ def element_strides(a) -> tuple:
     return row_major_strides(a.shape)
 
 
-class Size(tuple):
+class Size(tuple, metaclass=TorchNamed):
     """A tensor's shape: a tuple that prints as ``torch.Size([2, 3])``."""
 
     __slots__ = ()

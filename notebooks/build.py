@@ -11,9 +11,25 @@ Each lesson has ONE source, ``_source/NN_slug.md``: plain text cut into blocks b
     <<< zh                      the same, in Chinese         } in each language's notebook
     <<< code [tag ...]          a code cell, identical in both languages (tags such as
                                 raises-exception go into the cell's metadata)
+    <<< strings zh              right after a code, exercise or solution block: what its
+                                Chinese copy prints differently (see below)
     <<< exercise L3.order       the stub a learner completes: ``answer = ...`` then
                                 ``check("L3.order", answer)``; stored output: "not answered yet"
     <<< solution L3.order       the solved cell; replaces the stub in the solutions notebooks
+
+A code cell is the same in both languages except for the strings it prints and its comments.
+A ``<<< strings zh`` block after it lists, in pairs separated by blank lines, a string literal
+or comment exactly as the code has it, then the line the Chinese notebook has instead:
+
+    <<< code
+    print("same steps as minigrad:", same)      # True
+    <<< strings zh
+    "same steps as minigrad:"
+    "与 minigrad 的步骤相同："
+
+The build replaces whole tokens only (a string literal stays a string literal, a comment a
+comment), and fails if a pair matches nothing; :func:`differs_only_in_strings` is the rule
+the code-identity test checks.
 
 From it come en/NN_slug.ipynb, zh/NN_slug.ipynb, en/solutions/NN_slug.ipynb and
 zh/solutions/NN_slug.ipynb, each executed in a fresh kernel whose working directory is the
@@ -25,9 +41,11 @@ yet", or if a solution is not judged right.
 from __future__ import annotations
 
 import argparse
+import io
 import re
 import shutil
 import sys
+import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,7 +58,10 @@ LANGS = ("en", "zh")
 sys.path.insert(0, str(REPO / "tests" / "lessons"))
 from notebook_tools import WIDGET_MIME, clean, execute, machine_paths  # noqa: E402, F401
 
-HEADER = re.compile(r"^<<< (en|zh|code|exercise|solution)\b(.*)$")
+HEADER = re.compile(r"^<<< (en|zh|code|exercise|solution|strings)\b(.*)$")
+CODE_KINDS = ("code", "exercise", "solution")
+TRANSLATABLE = (tokenize.STRING, tokenize.COMMENT)  # what may differ between the languages
+UP_LINK = re.compile(r"\]\((\.\./)")  # a Markdown link out of the lesson's folder
 KERNEL = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 SOLUTIONS_NOTE = {
     "en": "**Solutions.** This is the lesson with every exercise solved "
@@ -61,15 +82,78 @@ sys.path.insert(0, str(next(p for p in _here.parents if (p / "_course").is_dir()
 from _course import check, set_language  # noqa: E402
 
 set_language("{lang}")
+
+try:  # short tracebacks (the error's last line only), as %xmode Minimal, without its printout
+    from IPython import get_ipython
+
+    get_ipython().InteractiveTB.set_mode("Minimal")
+except (ImportError, AttributeError):  # plain Python: nothing to set
+    pass
 '''
 
 
 @dataclass
 class Block:
-    kind: str           # en, zh, code, exercise, solution
+    kind: str           # en, zh, code, exercise, solution (strings: folded into the block before)
     args: list[str]     # tags of a code block; the id of an exercise or solution
     text: str
     line: int
+    zh: list = None     # (literal, its Chinese replacement) pairs of a code block
+
+    def code(self, lang: str) -> str:
+        """The cell's source in ``lang``: the Chinese copy with its strings replaced."""
+        return replace_tokens(self.text, dict(self.zh or ())) if lang == "zh" else self.text
+
+
+def _tokens(code: str) -> list[tokenize.TokenInfo]:
+    return [tok for tok in tokenize.generate_tokens(io.StringIO(code).readline)
+            if tok.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.ENDMARKER)]
+
+
+def replace_tokens(code: str, table: dict[str, str]) -> str:
+    """``code`` with each string literal or comment found in ``table`` replaced, token by token."""
+    starts = [0]
+    for line in code.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    out, last = [], 0
+    for tok in _tokens(code):
+        if tok.type in TRANSLATABLE and tok.string in table:
+            begin = starts[tok.start[0] - 1] + tok.start[1]
+            out += [code[last:begin], table[tok.string]]
+            last = starts[tok.end[0] - 1] + tok.end[1]
+    return "".join(out) + code[last:]
+
+
+def differs_only_in_strings(a: str, b: str) -> bool:
+    """Whether two cells are the same code: equal but for string literals and comments."""
+    def shape(code):
+        try:
+            return [(tok.type, "" if tok.type in TRANSLATABLE else tok.string, tok.start[0])
+                    for tok in _tokens(code)]
+        except (tokenize.TokenError, SyntaxError, IndentationError):
+            return code  # not Python (a shell line, a magic): must be equal as text
+    return a == b or shape(a) == shape(b)
+
+
+def _strings_table(path: Path, block: Block, code: Block) -> list[tuple[str, str]]:
+    """The pairs of a ``<<< strings zh`` block, each checked against the code it follows."""
+    def fail(message):
+        raise SyntaxError(f"{path.name}:{block.line}: {message}")
+
+    if block.args != ["zh"]:
+        fail("'<<< strings' takes the language it translates to: '<<< strings zh'")
+    pairs = [chunk.splitlines() for chunk in re.split(r"\n\s*\n", block.text)]
+    if any(len(pair) != 2 for pair in pairs):
+        fail("a strings block holds pairs of lines (the literal or comment as the code has "
+             "it, then its Chinese), separated by blank lines")
+    found = {tok.string: tok.type for tok in _tokens(code.text) if tok.type in TRANSLATABLE}
+    for old, new in pairs:
+        if old not in found:
+            fail(f"{old} is not a string literal or comment of the code block above")
+        kind = [tok.type for tok in _tokens(new)] if new.strip() else []
+        if kind != [found[old]]:
+            fail(f"{new} must be one {tokenize.tok_name[found[old]].lower()}, as {old} is")
+    return [tuple(pair) for pair in pairs]
 
 
 def parse(path: Path) -> list[Block]:
@@ -86,8 +170,17 @@ def parse(path: Path) -> list[Block]:
             raise SyntaxError(f"{path.name}:{n}: text before the first '<<< ' block header")
     for block in blocks:
         block.text = block.text.strip("\n")
-    _validate(path, blocks)
-    return blocks
+    folded: list[Block] = []
+    for block in blocks:
+        if block.kind != "strings":
+            folded.append(block)
+        elif not folded or folded[-1].kind not in CODE_KINDS or folded[-1].zh:
+            raise SyntaxError(f"{path.name}:{block.line}: '<<< strings zh' must follow a code, "
+                              "exercise or solution block (one per block)")
+        else:
+            folded[-1].zh = _strings_table(path, block, folded[-1])
+    _validate(path, folded)
+    return folded
 
 
 def _validate(path: Path, blocks: list[Block]) -> None:
@@ -135,11 +228,14 @@ def notebook(blocks: list[Block], lang: str, *, solutions: bool, stem: str):
             if not titled and text.startswith("# "):  # the solutions' own title
                 head, _, rest = text.partition("\n")
                 text, titled = f"{head} · {SOLUTIONS_WORD[lang]}\n{rest}", True
+            if solutions:  # one folder deeper: a relative link climbs one more level
+                text = UP_LINK.sub(r"](../\1", text)
             cells.append(new_md(text))
         elif block.kind == "code":
-            cells.append(new_code(block.text, metadata={"tags": block.args} if block.args else {}))
+            cells.append(new_code(block.code(lang),
+                                  metadata={"tags": block.args} if block.args else {}))
         elif block.kind == ("solution" if solutions else "exercise"):
-            cells.append(new_code(block.text, metadata={
+            cells.append(new_code(block.code(lang), metadata={
                 "tags": [block.kind], "course": {block.kind: block.args[0]}}))
     for n, cell in enumerate(cells):
         cell.id = f"{stem[:2]}-{n:03d}{'-s' if solutions else ''}"
@@ -201,8 +297,19 @@ def build(source: Path, *, run: bool = True) -> None:
         print(f"{'built' if run else 'wrote (not executed)'} {path.relative_to(REPO)}")
 
 
+# Matplotlib reads a matplotlibrc in the working directory (the notebook's folder): a Chinese
+# lesson's plot titles and axes need a font with Chinese glyphs (the first one installed).
+CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "WenQuanYi Micro Hei",
+             "Microsoft YaHei", "PingFang SC", "Hiragino Sans GB", "SimHei", "DejaVu Sans")
+MATPLOTLIBRC = {"zh": "# written by notebooks/build.py: Chinese plot labels need Chinese glyphs\n"
+                      "font.family: sans-serif\nfont.sans-serif: " + ", ".join(CJK_FONTS) + "\n"}
+
+
 def write_course_py(folder: Path, lang: str) -> None:
+    """The folder's ``course.py`` (and, for Chinese, its ``matplotlibrc``)."""
     (folder / "course.py").write_text(COURSE_PY.replace("{lang}", lang), encoding="utf-8")
+    if lang in MATPLOTLIBRC:
+        (folder / "matplotlibrc").write_text(MATPLOTLIBRC[lang], encoding="utf-8")
 
 
 def title(blocks: list[Block], lang: str) -> str:
@@ -227,8 +334,10 @@ def index_notebook(links_to_solutions: bool = True):
     head = "| | 中文 | English |" + (" 参考答案 / solutions |" if links_to_solutions else "")
     rule = "|---|---|---|" + ("---|" if links_to_solutions else "")
     text = ("# minigrad：自动求导课程 · a course in automatic differentiation\n\n"
-            "每一课约 15 分钟，从上到下依次运行即可；练习会自动检查你的答案。\n"
-            "Each lesson takes about 15 minutes: run it top to bottom; the exercises check "
+            "每一课 15～45 分钟（开头写有实测用时），从上到下依次运行即可；"
+            "练习会自动检查你的答案。\n"
+            "Each lesson takes 15 to 40 minutes (its opening says how long, measured): run it "
+            "top to bottom; the exercises check "
             "your answers themselves.\n\n" + "\n".join([head, rule, *rows]))
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(text)])
     nb.cells[0].id = "index"
@@ -237,10 +346,11 @@ def index_notebook(links_to_solutions: bool = True):
 
 
 LANGUAGE_INDEX = {
-    "en": ("# minigrad: a course in automatic differentiation\n\nEach lesson takes about 15 "
-           "minutes: run it top to bottom; the exercises check your answers themselves.\n\n"),
-    "zh": ("# minigrad：自动求导课程\n\n每一课约 15 分钟，从上到下依次运行即可；练习会自动"
-           "检查你的答案。\n\n"),
+    "en": ("# minigrad: a course in automatic differentiation\n\nEach lesson takes 15 to 40 "
+           "minutes (its opening says how long, measured): run it top to bottom; the exercises "
+           "check your answers themselves.\n\n"),
+    "zh": ("# minigrad：自动求导课程\n\n每一课 15～45 分钟（开头写有实测用时），从上到下依次运行"
+           "即可；练习会自动检查你的答案。\n\n"),
 }
 SOLUTIONS_WORD = {"en": "solutions", "zh": "参考答案"}
 
@@ -289,7 +399,7 @@ def answer_keys(lang: str) -> str:
             start = prompt.rfind(PROMPT_START[lang])
             prompt = prompt[start:] if start >= 0 else ""
             parts.append(f"\n### `{block.args[0]}`\n\n{prompt}\n\n```python\n"
-                         f"{block.text}\n```\n")
+                         f"{block.code(lang)}\n```\n")
     return "".join(parts)
 
 
@@ -306,17 +416,37 @@ def write_index() -> None:
 
 STUDENT_README = """# minigrad：自动求导课程 · a course in automatic differentiation
 
-安装 / set up:  pip install 'minigrad-autograd[lab]'
-打开 / open:    jupyter lab index.ipynb   (中文: zh/index.ipynb, English: en/index.ipynb)
+## 安装 / set up
 
-每一课从上到下运行；每个练习单元格以 check(...) 结尾：把 ... 换成你的答案再运行。
+在这个文件夹里运行（wheelhouse/ 由老师用 `make wheelhouse` 准备，不需要联网）。
+Run in this folder (your teacher made wheelhouse/ with `make wheelhouse`; no internet needed):
+
+    pip install --no-index --find-links wheelhouse 'minigrad-autograd[lab]'
+
+已经有 Jupyter 的地方（JupyterHub、Colab、VS Code）只装课程需要的部分：
+Where Jupyter is already there (JupyterHub, Colab, VS Code), only what the lessons import:
+
+    pip install --no-index --find-links wheelhouse 'minigrad-autograd[course]'
+
+minigrad-autograd 还没有发布到 PyPI；PyPI 上名为 minigrad 的是另一个无关的项目。
+minigrad-autograd is not on PyPI yet; the project named minigrad on PyPI is unrelated.
+
+## 打开 / open
+
+    jupyter lab index.ipynb        (中文: zh/index.ipynb, English: en/index.ipynb)
+
+每一课从上到下运行；每个练习单元格以 check(...) 结尾：把 ... 换成你的答案再运行。答错时会给出
+提示，一次比一次具体。这份材料不含参考答案。
 Run each lesson top to bottom; each exercise cell ends with check(...): replace the ... with
-your answer and run it again.
+your answer and run it again. A wrong answer gets a hint, more specific each time. This copy
+has no solutions.
 """
 
 
 def student(dest: Path) -> None:
-    """The hand-out: lessons with the exercise cells' outputs cleared, no solutions."""
+    """The hand-out: lessons with the exercise cells' outputs cleared, no solutions (the
+    checker's ``_course/`` holds fingerprints of the answers, not the answers), and the
+    wheelhouse if one was built."""
     if dest.exists():
         shutil.rmtree(dest)
     shutil.copytree(HERE / "_course", dest / "_course",
@@ -334,6 +464,8 @@ def student(dest: Path) -> None:
         nbformat.write(language_index(lang, links_to_solutions=False), dest / lang / "index.ipynb")
     nbformat.write(index_notebook(links_to_solutions=False), dest / "index.ipynb")
     (dest / "README.md").write_text(STUDENT_README, encoding="utf-8")
+    if (REPO / "wheelhouse").is_dir():  # `make wheelhouse student`: the install line works
+        shutil.copytree(REPO / "wheelhouse", dest / "wheelhouse")
     print(f"wrote the student version to {dest}")
 
 

@@ -7,6 +7,9 @@ table, graph and saved-value comparisons) are in ``tests/ops/op_table.py``.
 
 from __future__ import annotations
 
+import html
+import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -343,3 +346,74 @@ def assert_same_program(torch, code: str):
     """``code`` gives the same visible result with minigrad as with PyTorch."""
     mine, theirs = run_program(mg, code), run_program(torch, code)
     assert mine == theirs, f"{code}\n minigrad: {mine}\n PyTorch:  {theirs}"
+
+
+# --- one language at a time: English words a Chinese learner should not see ---------------
+
+# Words a Chinese learner sees in English on purpose: code (node and variable names, Python
+# and PyTorch terms), and the text of a Python exception (that is Python's, not ours).
+CODE_WORDS = re.compile(
+    r"^(\w*Backward\w*|torch|autograd|AccumulateGrad|grad\w*|backward|forward|variable|None|"
+    r"NaN|inf|VJP|Function|next_functions|stepper|predict|ctx|loss|shape|norm|alpha|expand|"
+    r"sum|exp|sqrt|self|other|result|min|max|MulConstant\w*|TwoGrads\w*|fn|sign|abs|outer|"
+    r"True|False|_saved_\w+|"
+    r"GraphView|BackwardStepper|minigrad_widgets|retain_graph|check|refresh|draw|dot|"
+    r"Graphviz|graphviz|apt|get|install|brew|conda|Debian|Ubuntu|macOS|notebook|"
+    r"[a-z]\w*_\w+|[A-Z][a-z]+[A-Z]\w*)$")
+
+
+def english_words(text: str) -> set:
+    """The English words of ``text`` that are not code (placeholders ``{name}`` left out)."""
+    text = re.sub(r"\{\w+\}", "", text)
+    # code is allowed: dotted names and calls (flow.record(), optimizer.step())
+    text = re.sub(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?|[A-Za-z_]\w*\(\)", "", text)
+    return {w for w in re.findall(r"[A-Za-z_]{3,}", text) if not CODE_WORDS.match(w)}
+
+
+def english_ui_words() -> set:
+    """Every English word the widgets show a learner (from the English catalogue), lower case:
+    none of them should be left in what a Chinese learner sees."""
+    from minigrad_widgets.i18n import EN
+
+    return {w.lower() for text in EN.values() for w in english_words(text)}
+
+
+# --- what a widget shows: its text form, its drawing's words, its front end's strings -----
+
+DOT_TEXT = re.compile(r'\b(?:label|tooltip)=("(?:[^"\\]|\\.)*"|[^\s\]]+)')
+HIDDEN = {"kind", "variable_id", "tensor_id", "is_same", "verdict", "dot", "lang", "node_states",
+          "edge_states", "legend", "arrows"}  # ids, state names and style classes (a legend
+# row is [swatch classes, catalogue key]: its words are in ``strings``), not shown as text
+
+
+def dot_texts(dot: str) -> list[str]:
+    """The labels and tooltips of a DOT source: the words the drawing shows."""
+    return [m.group(1).strip('"').replace("\\n", "\n") for m in DOT_TEXT.finditer(dot)]
+
+
+def shown_strings(value, key=None) -> list[str]:
+    """The strings of a widget's state a learner reads (not ids, state names or DOT)."""
+    if key in HIDDEN:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in shown_strings(v, k)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in shown_strings(v)]
+    return []
+
+
+def html_texts(page: str) -> list[str]:
+    """What a page built from a widget's HTML shows: the text form, and every string of the
+    recorded states (the drawing's labels and tooltips, panel, buttons, counter, notes)."""
+    pre = re.search(r'<pre class="mg-static-text">(.*?)</pre>', page, re.S).group(1)
+    data = json.loads(re.search(r'class="mg-static-data">(.*?)</script>', page, re.S)
+                      .group(1).replace("<\\/", "</"))
+    states = [data["state"]] + [step.get("set", {}) for step in data["steps"]]
+    states += [{k: v.get("set") for k, v in step.get("patch", {}).items()}
+               for step in data["steps"]]
+    out = [html.unescape(pre)]
+    for state in states:
+        out += dot_texts(state.get("dot") or "") + shown_strings(state)
+    return out

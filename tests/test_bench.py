@@ -7,13 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import tape  # noqa: E402
 from bench.__main__ import table  # noqa: E402
-from bench.core import Case, baseline_source  # noqa: E402
+from bench.core import Case, baseline_source, build_mlp  # noqa: E402
 
 
 def test_the_table_gains_two_columns_against_a_baseline():
@@ -23,7 +25,7 @@ def test_the_table_gains_two_columns_against_a_baseline():
     assert "minigrad at abc123" not in plain
     header, rule, row = against.splitlines()
     assert header.endswith("| minigrad at abc123 | vs abc123 |")
-    assert rule.count("---") == 9
+    assert rule.count("---") == 11
     assert row.endswith("| 10.0 us | 2.00x |")  # this checkout took twice the baseline's time
     assert "0.50x" in row and "met (<= 0.5x torch)" in row
 
@@ -43,3 +45,35 @@ def test_a_baseline_is_the_package_as_committed(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          env=dict(os.environ, BENCH_MINIGRAD_FROM=str(tmp_path)), check=True)
     assert out.stdout.strip() == str(init)
+
+
+def test_a_row_says_how_far_minigrad_is_from_the_lean_tape():
+    row = table([Case("mlp", 3e-4, 2e-4, 1e-4, 0.6, 1.3, 1.5e-4, 1.6)]).splitlines()[2]
+    assert "| 300.0 us | 150.0 us |" in row and "| 2.00x | 1.50x |" in row
+    assert "MISSED (<= 1.6x tape)" in row
+
+
+def test_the_lean_tape_computes_minigrads_gradients():
+    import minigrad
+
+    rng = np.random.default_rng(1)
+    xa, ya = rng.random((3, 4)), rng.random((3, 4))
+    t, x, y = tape.Tape(), tape.Var(xa), tape.Var(ya)
+    t.backward(tape.total(t, tape.add(t, tape.mul(t, x, y), x)))
+    mx, my = minigrad.tensor(xa, requires_grad=True), minigrad.tensor(ya, requires_grad=True)
+    (mx * my + mx).sum().backward()
+    assert np.allclose(x.grad, mx.grad.numpy()) and np.allclose(y.grad, my.grad.numpy())
+    assert not t.records  # the tape is forgotten after backward
+
+
+def test_the_lean_tapes_training_steps_match_the_numpy_floors():
+    import bench.core as core
+
+    core._tape = tape
+    losses = {}
+    for lib in ("floor", "tape"):
+        run, restore = build_mlp(lib)
+        restore()
+        losses[lib] = [float(run()) for _ in range(4)]  # each step's loss, before its update
+    assert losses["floor"][0] > losses["floor"][3]  # it trains
+    assert np.allclose(losses["floor"], losses["tape"], rtol=1e-5)

@@ -22,7 +22,8 @@ from minigrad.autograd.derivatives import CUSTOM, evaluate_forward, rule_for
 from ._format import format_array, is_tensor, to_numpy
 from .explain import check_rule
 
-__all__ = ["keep_inputs", "check_record", "numerical_vjp", "STEP", "MAX_ELEMENTS"]
+__all__ = ["keep_inputs", "keep_graph_inputs", "check_record", "numerical_vjp", "STEP",
+           "MAX_ELEMENTS"]
 
 STEP = 1e-6  # the finite-difference step, in float64
 MAX_ELEMENTS = 2000  # inputs larger than this are not checked (two forwards per element)
@@ -150,3 +151,13 @@ def check_record(rec, mode, kept: dict) -> None:
         pairs = [(sent, rule) for _, rule, sent in check_rule(rec)]
         rec.check = _compare(pairs) if pairs else {"ok": None, "reason": "check.no_rule"}
         rec.check["how"] = "rule"
+
+
+def keep_graph_inputs(graph) -> dict:
+    """Custom Function node -> its forward's inputs, taken now (they may be gone later)."""
+    kept = {}
+    for gnode in graph.nodes:
+        inputs = keep_inputs(gnode.obj) if gnode.obj is not None else None
+        if inputs is not None:
+            kept[gnode.obj] = inputs
+    return kept

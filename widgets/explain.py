@@ -16,19 +16,28 @@ import numpy as np
 
 from minigrad.autograd.derivatives import CUSTOM, evaluate, rule_for, signed, sum_to
 
-from ._format import PANEL_LIMIT, format_array, is_tensor, to_numpy
+from ._format import PANEL_LIMIT, format_array, format_shape, is_tensor, to_numpy
+from .heat import heat_map, summary
 from .i18n import t
+from .operands import VARIADIC, argument_name, operand_names, rename
 
-__all__ = ["read_saved", "step_panel", "section", "rule_lines", "contribution_lines"]
+__all__ = ["read_saved", "step_panel", "section", "rule_lines", "contribution_lines", "line",
+           "pictures_of"]
 
 _NAME = re.compile(r"\b[A-Za-z_]\w*\b")
 CONTRIB_LIMIT = 12  # contributions listed one by one at a node; the rest are counted
+MATRIX_LIMIT = 6  # a matrix with more elements than this is drawn, and summarised in text
 
 
 def section(kind: str, heading: str, lines: list, **extra) -> dict:
     """One block of the panel: ``kind`` styles it (``rule``, ``contrib``, ``check``,
-    ``error``, ``predict``, ``flag``), ``heading`` and ``lines`` are shown."""
-    return {"kind": kind, "heading": heading, "lines": list(lines), **extra}
+    ``error``, ``predict``, ``flag``), ``heading`` and ``lines`` are shown; ``pictures``
+    are the heat maps of the large tensors of the lines (see :func:`line`)."""
+    out = {"kind": kind, "heading": heading, "lines": [str(x) for x in lines], **extra}
+    pictures = pictures_of(lines)
+    if pictures:
+        out["pictures"] = pictures
+    return out
 
 
 # ---------------------------------------------------------------- saved values
@@ -55,19 +64,47 @@ def read_saved(node) -> dict:
     return values
 
 
-# ---------------------------------------------------------------- the chain rule
+# ---------------------------------------------------------------- values and pictures
+class Line(str):
+    """A panel line carrying the arrays drawn as heat maps under it (see :func:`section`)."""
+
+    arrays: tuple = ()
+
+
+def line(text: str, *values) -> Line:
+    """``text`` as a panel line; each of ``values`` too large to read as numbers is drawn."""
+    out = Line(text)
+    out.arrays = tuple(v for v in values if isinstance(v, np.ndarray) and not _small(v))
+    return out
+
+
+def pictures_of(lines) -> list:
+    """The heat maps of ``lines``: ``{"line": index, ...heat_map}`` for each large array."""
+    out = []
+    for i, text in enumerate(lines):
+        for a in getattr(text, "arrays", ()):
+            heat = heat_map(a)
+            if heat is not None:
+                out.append({"line": i, **heat})
+    return out
+
+
 def _show(value) -> str:
     if value is None:
         return "None"
     if isinstance(value, np.ndarray):
-        return format_array(value)
+        return format_array(value) if _small(value) else summary(value)
     return str(value)
 
 
 def _small(value) -> bool:
-    return not isinstance(value, np.ndarray) or value.size <= PANEL_LIMIT
+    """Few enough elements to read: a vector up to PANEL_LIMIT, a matrix up to MATRIX_LIMIT."""
+    if not isinstance(value, np.ndarray):
+        return True
+    return value.size <= (PANEL_LIMIT if value.ndim < 2 else MATRIX_LIMIT)
 
 
+# ---------------------------------------------------------------- the chain rule
 def _filled(expr: str, values: dict) -> str | None:
     """``expr`` with each symbol replaced by its value, or None if one is large or missing."""
     names = [n for n in _NAME.findall(expr) if n in values]
@@ -82,8 +119,72 @@ def _input_symbols(rule, count: int) -> list:
     return [keys[i] if i < len(keys) else "*" for i in range(count)]
 
 
-def rule_lines(rec, describe, lang) -> list[str]:
-    """The node's rule, one line per input: ``grad_b = grad * a = [1.] * [2.] = [2.]``."""
+def _raw(rule, sym, values, g):
+    """What the rule computes for ``sym`` before any broadcast is undone, or None (also when
+    the gradient sent has the incoming gradient's shape: then nothing was summed down)."""
+    grad = values.get("grad")
+    if rule.words or grad is None or g is None or np.shape(grad) == g.shape:
+        return None
+    try:
+        return np.asarray(evaluate(rule, sym, **values))
+    except Exception:  # noqa: BLE001 - a symbol the node did not keep, a shape it cannot take
+        return None
+
+
+def _summed(raw, g) -> tuple | None:
+    """The dims a broadcast added, if ``g`` is ``raw`` summed back to ``g``'s shape."""
+    if raw is None or g is None or raw.shape == g.shape or raw.ndim < g.ndim:
+        return None
+    lead = raw.ndim - g.ndim
+    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(g.shape)
+                                      if s == 1 and raw.shape[lead + i] != 1)
+    try:
+        total = sum_to(raw, g.shape)
+    except ValueError:
+        return None
+    if total.shape != g.shape or not np.allclose(total, g, rtol=1e-4, atol=1e-6,
+                                                 equal_nan=True):
+        return None
+    return dims
+
+
+def _scales(rule, expr: str, values: dict) -> list:
+    """(symbol, value) of the scalars ``alpha``/``beta`` the rule multiplies by."""
+    used = set(_NAME.findall(expr))
+    return [(k, values[k]) for k in ("alpha", "beta") if k in used and k in values]
+
+
+def _input_lines(rule, sym, position, expr, names, values, g, target, lang) -> list:
+    """The lines of one input: the rule with its numbers, each implicit step, the target."""
+    shown = names.get(sym, sym) if sym != "*" else f"{VARIADIC}[{position}]"
+    head = f"grad_{shown} = {rename(expr, names)}"
+    filled = None if rule.words else _filled(expr, values)
+    if filled is not None and filled != expr and not _NAME.fullmatch(expr):
+        head += f" = {filled}"
+    raw = _raw(rule, sym, values, g)
+    dims = _summed(raw, g)
+    out = []
+    if filled is None:
+        out += [line("    " + t("rule.scale", lang, name=k, value=_show(v)))
+                for k, v in _scales(rule, expr, values)]
+    if dims is None:
+        out.insert(0, line(f"{head} = {_show(g)}", g))
+    else:
+        out.insert(0, line(f"{head} = {_show(raw)}", raw))
+        out.append(line("    " + t("rule.sum_to", lang, dims=", ".join(map(str, dims)),
+                                   name=shown, shape=format_shape(g.shape),
+                                   big=format_shape(raw.shape), value=_show(g)), g))
+    out.append(line(f"    → {target}"))
+    return out
+
+
+def rule_lines(rec, describe, lang, name_of=None) -> list[str]:
+    """The node's rule, one line per input, its operands named as the learner knows them:
+    ``grad_x = grad * y = 1. * -5. = -5.``, then ``→ x (AccumulateGrad)``.
+
+    ``name_of(node)`` is the learner's name for the tensor an autograd node stands for (a
+    leaf, or the result a ``grad_fn`` made), or None.
+    """
     node = rec.node
     rule = rule_for(node)
     if rule is None:
@@ -91,23 +192,28 @@ def rule_lines(rec, describe, lang) -> list[str]:
     if rule is CUSTOM:
         lines = [t("rule.custom", lang, name=node._forward_cls.__name__)]
         for i, ((child, _), g) in enumerate(zip(node.next_functions, rec.grads_out)):
-            lines.append(f"grad[{i}] → {_target(child, describe, lang)}: {_show(g)}")
+            lines.append(line(f"grad[{i}] → {_target(child, describe, lang)}: {_show(g)}", g))
         return lines
+    name_of = name_of or (lambda _node: None)
     grad = rec.grads_in[0] if len(rec.grads_in) == 1 else None
     values = dict(rec.saved, grad=grad) if grad is not None else dict(rec.saved)
-    lines = [rule.forward]
-    symbols = _input_symbols(rule, len(node.next_functions))
-    for sym, (child, _), g in zip(symbols, node.next_functions, rec.grads_out):
-        expr = rule.grads[sym]
-        head = f"grad_{sym} = {expr}" if sym != "*" else f"grad = {expr}"
-        filled = None if rule.words else _filled(expr, values)
-        if filled is not None and filled != expr and not _NAME.fullmatch(expr):
-            head += f" = {filled}"
-        lines.append(f"{head} = {_show(g)}")
-        lines.append(f"    → {_target(child, describe, lang)}")
-    if grad is not None and not _small(grad):
-        lines.append(t("rule.where", lang, values="; ".join(
-            f"{k}: {_show(v)}" for k, v in values.items() if isinstance(v, np.ndarray))))
+    children = [child for child, _ in node.next_functions]
+    names = operand_names(rule, [name_of(c) if c is not None else None for c in children],
+                          name_of(node))
+    lines = [rename(rule.forward, names)]
+    symbols = _input_symbols(rule, len(children))
+    for i, (sym, child, g) in enumerate(zip(symbols, children, rec.grads_out)):
+        if child is None:
+            shown = (names.get(sym, argument_name(rule, sym, i)) if sym != "*"
+                     else f"{VARIADIC}[{i}]")
+            lines.append(t("rule.not_needed", lang, name=shown))
+            continue
+        lines += _input_lines(rule, sym, i, rule.grads[sym], names, values, g,
+                              describe(child), lang)
+    for k, v in values.items():
+        if k != "grad" and isinstance(v, np.ndarray) and not _small(v):
+            lines.append(line(t("rule.where", lang, values=f"{names.get(k, k)} = {_show(v)}"),
+                              v))
     return lines
 
 
@@ -147,10 +253,11 @@ def contribution_lines(rec, describe, lang) -> list[str]:
                 break
             source = (t("contrib.start", lang) if sender is None
                       else t("contrib.from", lang, node=describe(sender), edge=edge))
-            lines.append(f"{prefix}{_show(g)}  ← {source}")
+            lines.append(line(f"{prefix}{_show(g)}  ← {source}", g))
         if len(entry) > 1:
             total = rec.grads_in[nr] if nr < len(rec.grads_in) else None
-            lines.append(f"{prefix}{t('contrib.sum', lang, n=len(entry))} {_show(total)}")
+            lines.append(line(f"{prefix}{t('contrib.sum', lang, n=len(entry))} {_show(total)}",
+                              total))
     return lines
 
 
@@ -167,16 +274,16 @@ def check_lines(check: dict, lang) -> list:
 # ---------------------------------------------------------------- the whole panel
 def grads_lines(rec, describe, lang) -> list[str]:
     lines = [t("panel.grads_in", lang)]
-    lines += [f"  [{i}] {_show(g)}" for i, g in enumerate(rec.grads_in)]
+    lines += [line(f"  [{i}] {_show(g)}", g) for i, g in enumerate(rec.grads_in)]
     lines.append(t("panel.grads_out", lang))
     for i, ((child, _), g) in enumerate(zip(rec.node.next_functions, rec.grads_out)):
-        lines.append(f"  [{i}] → {_target(child, describe, lang)}: {_show(g)}")
+        lines.append(line(f"  [{i}] → {_target(child, describe, lang)}: {_show(g)}", g))
     return lines
 
 
 def _rows(a):
     """A small 2-D array as rows of strings (the panel draws it as a table), else None."""
-    if a is None or a.ndim != 2 or a.size > PANEL_LIMIT:
+    if a is None or a.ndim != 2 or not _small(a):
         return None
     return [[format_array(np.asarray(v)) for v in row] for row in a]
 
@@ -197,22 +304,32 @@ def accumulate_block(rec, lang) -> tuple[list, dict]:
            "tables": [_rows(before), _rows(incoming), _rows(after)]}
     if acc["tables"][2] is None:
         acc["tables"] = None
-    lines = [t("acc.grad_in", lang, value=acc["incoming"]),
-             t("acc.before", lang, name=name, value=acc["grad_before"]),
-             t("acc.after", lang, name=name, value=acc["grad_after"]),
-             t("acc.rule", lang, name=name)]
+    lines = [line(t("acc.grad_in", lang, value=acc["incoming"]), incoming),
+             line(t("acc.before", lang, name=name, value=acc["grad_before"]), before),
+             line(t("acc.after", lang, name=name, value=acc["grad_after"]), after),
+             line(t("acc.rule", lang, name=name), None)]
     return lines, acc
 
 
-def step_panel(rec, index: int, total: int, describe, lang) -> dict:
-    """The panel of a step that ran (``rec``), as step ``index`` of ``total``."""
-    panel = {"title": t("panel.title", lang, index=index, total=total, name=rec.name)}
+def step_panel(rec, index: int, total: int, describe, lang, name_of=None,
+               label=None) -> dict:
+    """The panel of a step that ran (``rec``), as step ``index`` of ``total``; ``describe``
+    names a node (``MulBackward0 (y.grad_fn)``, ``x (AccumulateGrad)``), ``label`` gives
+    its type as drawn (``MulBackward0 #2``), ``name_of`` the learner's name of the tensor a
+    node stands for (see :func:`rule_lines`)."""
+    name = label(rec.node) if label is not None else rec.name
+    panel = {"title": t("panel.title", lang, index=index, total=total, name=name)}
     sections = []
     if rec.acc is not None:
-        panel["lines"], panel["accumulate"] = accumulate_block(rec, lang)
+        lines, panel["accumulate"] = accumulate_block(rec, lang)
     else:
-        panel["lines"] = grads_lines(rec, describe, lang)
-        sections.append(section("rule", t("panel.rule", lang), rule_lines(rec, describe, lang)))
+        lines = grads_lines(rec, describe, lang)
+        sections.append(section("rule", t("panel.rule", lang),
+                                rule_lines(rec, describe, lang, name_of)))
+    panel["lines"] = [str(x) for x in lines]
+    pictures = pictures_of(lines)
+    if pictures:
+        panel["pictures"] = pictures
     contribs = contribution_lines(rec, describe, lang)
     if contribs:
         sections.append(section("contrib", t("panel.contrib", lang), contribs))
@@ -222,4 +339,28 @@ def step_panel(rec, index: int, total: int, describe, lang) -> dict:
     if rec.nonfinite:
         sections.append(section("flag", t("panel.flag", lang), [t("flag.nonfinite", lang)]))
     panel["sections"] = sections
+    return share_pictures(panel)
+
+
+def share_pictures(panel: dict) -> dict:
+    """Each distinct heat map of a panel stored once, in ``panel["heat"]``, and drawn once:
+    under the first line that names it, in the order the panel shows (sections, then the
+    gradients in and out); the ``pictures`` of a block then name it: ``{"line": 2,
+    "heat": 0}``. A later line naming the same tensor keeps its summary only."""
+    heat, seen = [], set()
+    for holder in [*panel.get("sections", []), panel]:
+        refs = []
+        for pic in holder.pop("pictures", []):
+            pic = dict(pic)
+            line_nr = pic.pop("line")
+            key = (tuple(pic["shape"]), tuple(map(tuple, pic["values"])))
+            if key in seen:
+                continue
+            seen.add(key)
+            refs.append({"line": line_nr, "heat": len(heat)})
+            heat.append(pic)
+        if refs:
+            holder["pictures"] = refs
+    if heat:
+        panel["heat"] = heat
     return panel

@@ -26,12 +26,13 @@ import json
 import pathlib
 
 __all__ = ["page", "fragment", "carry_bundle", "recorded_steps", "record", "synced_state",
-           "BUNDLE_ID"]
+           "delta", "stylesheet", "BUNDLE_ID"]
 
 STATIC = pathlib.Path(__file__).parent / "static"
 BUNDLE_ID = "minigrad-widgets-bundle"
 MARK = "data-minigrad-static"  # every static view has it (tests/lessons/notebook_tools.py)
 RECORD_LIMIT = 2000  # steps recorded into a page at most
+ANSWER_LIMIT = 20_000  # quiz answers (steps x nodes) a page carries at most; beyond, no quiz
 _SKIP = {"_dom_classes", "layout", "tabbable", "tooltip", "playing"}
 
 # Mounts every static view of the page once the bundle is found (after the page is parsed,
@@ -72,7 +73,7 @@ def synced_state(widget) -> dict:
             if not name.startswith("_") and name not in _SKIP}
 
 
-def _delta(old: dict, new: dict) -> dict:
+def delta(old: dict, new: dict) -> dict:
     """What changed from ``old`` to ``new``: whole values, or for dicts the keys changed."""
     whole, patch = {}, {}
     for name, value in new.items():
@@ -121,24 +122,41 @@ def record(widget) -> tuple[dict, list, int]:
         return synced_state(widget), [], 0
     here = widget.step_index
     states = []
+    quiz = _quiz_fits(widget)
+    snap = (lambda: _with_answers(widget)) if quiz else (lambda: synced_state(widget))
     with widget.hold_sync():
         try:
             _move_to(widget, 0)
-            states.append(synced_state(widget))
+            states.append(snap())
             while widget.step_index < widget.total_steps:
                 before = widget.step_index
                 widget.step()
                 if widget.step_index == before:
                     break
-                states.append(synced_state(widget))
+                states.append(snap())
         except Exception:  # noqa: BLE001 - the record ends at a failing step
             pass
         finally:
             _move_to(widget, here)
     if not states:
         states.append(synced_state(widget))
-    deltas = [_delta(a, b) for a, b in zip(states, states[1:])]
+    deltas = [delta(a, b) for a, b in zip(states, states[1:])]
     return states[0], deltas, min(here, len(deltas))
+
+
+def _quiz_fits(widget) -> bool:
+    """Whether a page can carry the answers of ``widget``'s prediction quiz (else the page
+    shows a plain stepper: a quiz that cannot answer is not offered)."""
+    nodes = len(getattr(getattr(widget, "_view", None), "nodes", ()))
+    return (bool(getattr(widget, "predict_mode", False))
+            and callable(getattr(widget, "prediction_answers", None))
+            and nodes * max(1, widget.total_steps) <= ANSWER_LIMIT)
+
+
+def _with_answers(widget) -> dict:
+    state = synced_state(widget)
+    state["answers"] = widget.prediction_answers()
+    return state
 
 
 def _json_for_script(value) -> str:
@@ -151,9 +169,18 @@ def _bundle() -> str:
     return js.replace("</script", "<\\/script").replace("<!--", "<\\!--")
 
 
+def stylesheet() -> str:
+    """The widgets' CSS: ``static/widget.css``, the three views' ``static/views.css`` and the
+    colours of the one style table."""
+    from .style import css
+
+    files = [STATIC / "widget.css", STATIC / "views.css"]
+    return "\n".join(f.read_text(encoding="utf-8") for f in files if f.is_file()) + css()
+
+
 def carrier() -> str:
     """The one copy of the front end (and its CSS) a page needs."""
-    css = (STATIC / "widget.css").read_text(encoding="utf-8")
+    css = stylesheet()
     return (f'<script type="text/plain" id="{BUNDLE_ID}">{_bundle()}</script>'
             f'<style id="{BUNDLE_ID}-css">{css}</style>')
 

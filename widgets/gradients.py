@@ -22,11 +22,34 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._format import LABEL_LIMIT, format_array, to_numpy
+from ._format import LABEL_LIMIT, format_array, format_shape, to_numpy
 from .graph_model import Graph
+from .heat import heat_map
 from .i18n import t
 
 __all__ = ["GradientLabels"]
+
+
+def label_text(a) -> str:
+    """A gradient as an edge label: its values when few, else shape and norm, kept short
+    (``[49, 8] norm 0.14``) so that labels of neighbouring edges do not run into each other."""
+    if a is None or a.size <= LABEL_LIMIT:
+        return format_array(a, LABEL_LIMIT)
+    return f"{format_shape(a.shape)} norm {_norm(a):.2g}"
+
+
+def _norm(a) -> float:
+    return float(np.linalg.norm(np.asarray(a, dtype=np.float64).ravel()))
+
+
+def _picture(a) -> dict | None:
+    return heat_map(a) if a.size > LABEL_LIMIT else None
+
+
+def _size(a) -> float | None:
+    """The norm of ``a`` to 4 significant digits; None if it is not finite (JSON has no inf)."""
+    norm = _norm(a)
+    return float(f"{norm:.4g}") if np.isfinite(norm) else None
 
 
 class GradientLabels:
@@ -45,7 +68,7 @@ class GradientLabels:
         for nid, t_out, seed in zip(out_nodes, outputs, seeds):
             if nid in heads:
                 grad = to_numpy(seed) if seed is not None else np.ones(tuple(t_out.shape))
-                self.seed[heads[nid]] = format_array(grad, LABEL_LIMIT)
+                self.seed[heads[nid]] = label_text(grad)
         self._cache: dict[int, tuple] = {}
         self._last: tuple | None = None  # (view, steps, last record, labels, notes, edge ids)
 
@@ -55,11 +78,11 @@ class GradientLabels:
         hit = self._cache.get(key)
         if hit is None or hit[0] is not rec:
             fid = self.graph.node_of.get(rec.node)
-            labels = [(eid, format_array(g, LABEL_LIMIT))
+            labels = [(eid, label_text(g), _size(g), _picture(g))
                       for eid, g in zip(self.into.get(fid, ()), rec.grads_out) if g is not None]
             note = None
             if rec.acc is not None:  # (name, variable, tensor, grad before, grad after)
-                note = t("view.leaf_grad", self.lang, value=format_array(rec.acc[4]))
+                note = t("view.leaf_grad", self.lang, value=label_text(rec.acc[4]))
             hit = self._cache[key] = (rec, labels, note)
         return hit[1], hit[2]
 
@@ -70,18 +93,39 @@ class GradientLabels:
         if last is not None and last[0] is view and last[1] <= len(records) and \
                 (not last[1] or records[last[1] - 1] is last[2]):
             start, labels, notes, edges = last[1], dict(last[3]), dict(last[4]), last[5]
+            norms = last[7] if start == len(records) else dict(last[7])
+            pictures = last[6] if start == len(records) else dict(last[6])
         else:
             edges = {e.id for e in view.edges}
-            start, notes = 0, {}
+            start, notes, norms, pictures = 0, {}, {}, {}
             labels = {eid: text for eid, text in self.seed.items() if eid in edges}
         for rec in records[start:]:
             pairs, note = self._of(rec)
-            for eid, text in pairs:
+            for eid, text, norm, heat in pairs:
                 if eid in edges:
                     labels[eid] = text
+                    norms[eid] = norm
+                    if heat is not None:
+                        pictures[eid] = heat
+                    else:
+                        pictures.pop(eid, None)
             if note is not None:
                 vid = view.node_of.get(rec.node)
                 if vid is not None:
                     notes[vid] = note
-        self._last = (view, len(records), records[-1] if records else None, labels, notes, edges)
+        self._last = (view, len(records), records[-1] if records else None, labels, notes, edges,
+                      pictures, norms)
         return (labels if records else {}), notes
+
+    def pictures(self) -> dict:
+        """Edge id -> the heat map of the gradient it carried, for a gradient with more
+        elements than an edge label shows (see :func:`minigrad_widgets.heat.heat_map`)."""
+        return dict(self._last[6]) if self._last is not None else {}
+
+    def sizes(self) -> dict:
+        """Edge id -> the norm of the gradient it carried (4 significant digits; None for NaN or
+        inf, drawn as the largest), after the
+        records of the last :meth:`at`; the front end draws the edges as wide as their share of
+        the largest when ``scale_edges`` is on. (Norms, not shares: a step adds keys and
+        changes none, so a recorded page stores each once.)"""
+        return dict(self._last[7]) if self._last is not None else {}

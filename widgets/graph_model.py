@@ -40,9 +40,12 @@ from ._format import (
     short_repr,
     to_numpy,
 )
+from .i18n import get_language
+from .i18n import t as _t
 from .names import Names, resolve_names
 
-__all__ = ["GraphNode", "GraphEdge", "Graph", "build_graph", "node_lines", "outputs_of"]
+__all__ = ["GraphNode", "GraphEdge", "Graph", "build_graph", "node_lines", "outputs_of",
+           "sequence_nr", "tag_duplicates"]
 
 GRADIENT_EDGES = ("grad", "none", "output")  # edges along which a gradient flows
 
@@ -60,6 +63,12 @@ class GraphNode:
     extra: list = field(default_factory=list)  # saved non-tensor values, as text lines
     marked: bool = False  # the grad_fn of an output
     members: list = field(default_factory=list)  # the autograd nodes a ``chain`` stands for
+    tag: str = ""  # ``#2``: tells apart unnamed nodes of the same type (see tag_duplicates)
+
+    @property
+    def label(self) -> str:
+        """The node type as the learner reads it: ``MulBackward0 #2`` where needed."""
+        return f"{self.title} {self.tag}" if self.tag else self.title
 
 
 @dataclass(eq=False)
@@ -73,7 +82,8 @@ class GraphEdge:
 class Graph:
     """Nodes and edges in walk order, and which model id each autograd node got."""
 
-    def __init__(self, names: Names | None = None):
+    def __init__(self, names: Names | None = None, lang: str | None = None):
+        self.lang = lang or get_language()  # of the text the graph's nodes and notes show
         self.nodes: list[GraphNode] = []
         self.edges: list[GraphEdge] = []
         self.by_id: dict[str, GraphNode] = {}
@@ -126,15 +136,17 @@ def outputs_of(tensors) -> tuple:
     return out
 
 
-def build_graph(outputs, *, names=None, show_saved: bool = False) -> Graph:
+def build_graph(outputs, *, names=None, show_saved: bool = False,
+                lang: str | None = None) -> Graph:
     """Walk the autograd graph behind ``outputs`` (tensors) into a :class:`Graph`.
 
     ``names`` maps names to tensors (``{"x": x}``); ``None`` looks them up in the caller's
     namespace. With ``show_saved=True`` the tensors each node saved for backward are added
     (in orange, in a drawing), and its other saved values become lines of its label.
+    ``lang`` is the language of the words in labels and notes (default: the current one).
     """
     outputs = outputs_of(outputs)
-    g = Graph(resolve_names(names))
+    g = Graph(resolve_names(names), lang)
     queue: deque = deque()
     for t in outputs:
         out = g.add("output", tensor=t, name=g.names.name_of(t) or "")
@@ -156,11 +168,34 @@ def build_graph(outputs, *, names=None, show_saved: bool = False) -> Graph:
                 g.edge(g.add("none").id, fid, "none")
             else:
                 g.edge(g.visit(child, queue), fid, "grad")
+    tag_duplicates(g)
     g.full_size = len(g.nodes)
     kept = [n.tensor for n in g.nodes if n.tensor is not None]
     kept += [t for _, t in g.names.items() if t.grad_fn in made_by]
     g.names = g.names.keep_only(kept)  # hold no other tensors of the learner's
     return g
+
+
+def sequence_nr(fn) -> int:
+    """The creation number of an autograd node (a method in PyTorch, an int in minigrad)."""
+    nr = getattr(fn, "_sequence_nr", 0)
+    return int(nr() if callable(nr) else nr)
+
+
+def tag_duplicates(g: Graph) -> None:
+    """Give ``#k`` to each unnamed backward node whose type occurs more than once: ``k``
+    counts the nodes of that type in the order the forward pass created them (named ones
+    too), so ``MulBackward0 #1`` is the first multiplication written."""
+    by_title: dict[str, list] = {}
+    for node in g.nodes:
+        if node.kind == "backward":
+            by_title.setdefault(node.title, []).append(node)
+    for same in by_title.values():
+        if len(same) < 2:
+            continue
+        same.sort(key=lambda n: (sequence_nr(n.obj), int(n.id[1:])))
+        for k, node in enumerate(same, 1):
+            node.tag = "" if node.name else f"#{k}"
 
 
 def _named_results(names: Names, outputs) -> dict:
@@ -188,7 +223,7 @@ def _add_saved(g: Graph, fn, node: GraphNode) -> None:
     """One orange node per saved tensor (per attribute, like ``_saved_self``)."""
     for attr, value, error in _saved_values(fn):
         if error is not None:
-            node.extra.append(f"{attr}: freed")
+            node.extra.append(_t("graph.freed", g.lang, attr=attr))
         elif is_tensor(value):
             _saved_edge(g, attr, value, node.id)
         elif isinstance(value, (tuple, list)) and value and all(map(is_tensor, value)):
@@ -203,11 +238,12 @@ def _saved_edge(g: Graph, attr: str, value, fid: str) -> None:
     g.edge(saved.id, fid, "saved")
 
 
-def node_lines(node: GraphNode, limit: int = LABEL_LIMIT) -> list[str]:
-    """The text of one node, line by line (unescaped: the DOT writer escapes it)."""
+def node_lines(node: GraphNode, limit: int = LABEL_LIMIT, lang: str | None = None) -> list[str]:
+    """The text of one node, line by line (unescaped: the DOT writer escapes it), with its
+    words in ``lang``."""
     kind = node.kind
     if kind == "backward":
-        lines = [node.title]
+        lines = [node.label]
         if node.name:
             lines.append(f"({node.name}.grad_fn)")
         return lines + node.extra
@@ -218,9 +254,11 @@ def node_lines(node: GraphNode, limit: int = LABEL_LIMIT) -> list[str]:
     if kind == "more":
         return [node.title]
     if kind == "saved":
-        lines = [node.title] + ([f"is {node.name}"] if node.name else [])
+        lines = [node.title] + ([_t("graph.saved_is", lang, name=node.name)] if node.name else [])
+    elif kind == "leaf":
+        lines = [node.name or _t("text.leaf", lang)]
     else:
-        lines = [node.name or kind]
+        lines = [node.name or _t("graph.output", lang)]
     return lines + _tensor_lines(node.tensor, limit)
 
 

@@ -2,9 +2,12 @@
 
 The rule that decides is the engine's: a node is *ready* once every node that sends it a
 gradient has run; of the ready nodes, a leaf's ``AccumulateGrad`` goes first, then the node
-created last in the forward pass (PyTorch's ``sequence_nr``); between two ready leaves, the
-order in which the engine's priority queue (a binary heap) hands them out. :func:`judge` says
-which of these settles the learner's guess.
+created last in the forward pass (PyTorch's ``sequence_nr``). Two ready leaves are a tie:
+every ``AccumulateGrad`` has the same priority, and which one the engine's priority queue (a
+binary heap) hands out first is an accident of the heap, not a rule a learner can know. So
+any ready leaf is a right guess while leaves are ready; the stepper then runs the engine's
+steps up to and including that leaf (each one a ready leaf, all counted right), and says
+that it was a tie. :func:`judge` says which rule settles the learner's guess.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from typing import NamedTuple
 
 from ._format import is_leaf_node, is_tensor
 
-__all__ = ["Score", "senders_of", "judge", "resolve"]
+__all__ = ["Score", "senders_of", "judge", "resolve", "ready_leaves", "same_node"]
 
 
 class Score(NamedTuple):
@@ -38,7 +41,8 @@ def senders_of(order) -> dict:
 
 def resolve(view, graph, guess) -> list:
     """The autograd nodes a guess can mean: a node id (``"n3"``), a node name
-    (``"MulBackward0"``), a learner's name (``"x"``, ``"y"``), a tensor, or a node itself."""
+    (``"MulBackward0"``, or as drawn with its tag: ``"MulBackward0 #2"``), a learner's name
+    (``"x"``, ``"y"``), a tensor, or a node itself."""
     if is_tensor(guess):
         return [_node_of_tensor(graph, guess)]
     if not isinstance(guess, str):
@@ -50,6 +54,7 @@ def resolve(view, graph, guess) -> list:
     if tensor is not None:
         return [_node_of_tensor(graph, tensor)]
     found = [n.obj for n in graph.nodes if n.obj is not None and n.obj.name() == guess]
+    found = found or [n.obj for n in graph.nodes if n.tag and n.label == guess]  # "Mul… #2"
     if not found:
         raise ValueError(f"no node {guess!r} in this graph: give a node id such as 'n1', "
                          "a node name such as 'MulBackward0', or a tensor's name")
@@ -70,8 +75,10 @@ def judge(candidates, expected, done: set, planned: list, senders: dict) -> tupl
     """(right, message key, values) for a guess among ``candidates`` when ``expected`` runs
     next, ``done`` have run and ``planned`` is every node backward runs."""
     if expected in candidates or any(_same(c, expected) for c in candidates):
-        key = "predict.right_leaf" if is_leaf_node(expected) else "predict.right"
-        return True, key, {}
+        if not is_leaf_node(expected):
+            return True, "predict.right", {}
+        others = [n for n in ready_leaves(done, planned, senders) if not _same(n, expected)]
+        return True, ("predict.right_tie" if others else "predict.right_leaf"), {"nodes": others}
     guess = candidates[0]
     if guess in done:
         return False, "predict.already", {}
@@ -80,11 +87,25 @@ def judge(candidates, expected, done: set, planned: list, senders: dict) -> tupl
     waiting = [s for s in senders.get(guess, []) if s not in done and s in set(planned)]
     if waiting:
         return False, "predict.waiting", {"nodes": waiting}
-    if is_leaf_node(expected) and is_leaf_node(guess):
-        return False, "predict.leaf_tie", {}
+    if is_leaf_node(expected) and is_leaf_node(guess):  # a tie: the heap's order is no rule
+        return True, "predict.tie", {"nodes": [n for n in ready_leaves(done, planned, senders)
+                                               if not _same(n, guess)]}
     if is_leaf_node(expected):
         return False, "predict.leaf_first", {}
     return False, "predict.later_first", {}
+
+
+def ready_leaves(done: set, planned: list, senders: dict) -> list:
+    """The leaves (``AccumulateGrad``) whose gradients have all arrived and that have not run:
+    the engine may run any of them next."""
+    plan = set(planned)
+    return [n for n in planned if is_leaf_node(n) and n not in done
+            and not any(s not in done and s in plan for s in senders.get(n, []))]
+
+
+def same_node(a, b) -> bool:
+    """One autograd node (two look-ups of one leaf's ``AccumulateGrad`` count as one)."""
+    return a is b or _same(a, b)
 
 
 def _same(a, b) -> bool:

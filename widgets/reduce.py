@@ -59,7 +59,8 @@ def limit_graph(g: Graph, max_nodes: int | None = None, *, center=None,
     view = collapse_chains(g)
     if size(view) > limit:
         cid = view.node_of.get(center) if center is not None else None
-        view = truncate(view, limit) if cid is None else window(view, cid, limit, lang=lang)
+        view = truncate(view, limit) if cid is None else window(view, cid, limit,
+                                                               lang=lang or g.lang)
     return view
 
 
@@ -103,8 +104,9 @@ def collapse_chains(g: Graph) -> Graph:
         return g
     view = _subgraph(g, rep, {head.id: run for head, run in chains})
     summary = ", ".join(f"{head.title} ×{len(run)}" for head, run in chains[:3])
-    more = f" and {len(chains) - 3} more chains" if len(chains) > 3 else ""
-    view.note = f"large graph ({g.full_size} nodes): collapsed {summary}{more}"
+    if len(chains) > 3:
+        summary += t("graph.more_chains", g.lang, n=len(chains) - 3)
+    view.note = t("graph.collapsed", g.lang, total=g.full_size, summary=summary)
     return view
 
 
@@ -141,7 +143,7 @@ def _subgraph(g: Graph, rep: dict[str, str], runs: dict[str, list[str]]) -> Grap
 
 
 def _empty_like(g: Graph) -> Graph:
-    view = Graph(g.names)
+    view = Graph(g.names, g.lang)
     view.full_size = g.full_size
     view.note = g.note
     return view
@@ -169,14 +171,14 @@ def truncate(g: Graph, max_nodes: int) -> Graph:
         elif e.dst in view.by_id and e.dst not in cut:
             cut.append(e.dst)
     if cut:
-        more = GraphNode("more", "more", title=f"… {left_out} more nodes")
+        more = GraphNode("more", "more", title=t("view.more_nodes", g.lang, count=left_out))
         view.nodes.append(more)
         view.by_id[more.id] = more
         for k, dst in enumerate(cut):
             view.edges.append(type(g.edges[0])(f"more_e{k}", "more", dst, "more"))
     view.node_of = {fn: nid for fn, nid in g.node_of.items() if nid in view.by_id}
-    shown = f"graph truncated: showing the first {max_nodes} of {len(g.nodes)} nodes"
-    view.note = f"{g.note}; {shown}" if g.note else shown
+    shown = t("graph.truncated", g.lang, shown=max_nodes, total=len(g.nodes))
+    view.note = t("graph.notes", g.lang, first=g.note, second=shown) if g.note else shown
     return view
 
 
@@ -212,6 +214,7 @@ def window(g: Graph, center: str, max_nodes: int, *, lang: str | None = None) ->
     nodes well inside the window: once the current node leaves it, the stepper moves the
     window.
     """
+    lang = lang or g.lang
     order = [nid for nid in _distance_order(g, center) if g.by_id[nid].kind != "none"]
     kept = set(order[:max_nodes])
     view = _empty_like(g)
@@ -243,5 +246,5 @@ def window(g: Graph, center: str, max_nodes: int, *, lang: str | None = None) ->
             view.edges.append(GraphEdge(f"{side}_e{k}", src, dst, "more"))
     view.node_of = {fn: nid for fn, nid in g.node_of.items() if nid in view.by_id}
     shown = t("view.window", lang, total=g.full_size, shown=len(kept))
-    view.note = f"{g.note}; {shown}" if g.note else shown
+    view.note = t("graph.notes", lang, first=g.note, second=shown) if g.note else shown
     return view

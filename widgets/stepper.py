@@ -18,16 +18,16 @@ from __future__ import annotations
 import numpy as np
 
 from ._format import format_array, format_value, is_leaf_node, to_numpy
-from .check import check_record, keep_inputs
+from .check import check_record, keep_graph_inputs
 from .explain import read_saved, section, step_panel
 from .gradients import GradientLabels
 from .graph_model import build_graph, outputs_of
 from .i18n import t
 from .names import resolve_names
-from .predict import Score, judge, resolve, senders_of
+from .predict import Score, judge, resolve, same_node, senders_of
 from .reduce import limit_graph
 from .stepper_view import StepperView
-from .stepping import EngineSource, StepLog, Watch, record_torch
+from .stepping import EngineSource, StepLog, Watch, record_torch, watched_tensors
 
 __all__ = ["BackwardStepper"]
 
@@ -72,7 +72,9 @@ class BackwardStepper(StepperView):
     Options: ``predict=True`` hides the plan and asks which node runs next (click it, or
     ``predict(node)``; ``score`` counts); ``check=True`` compares each custom Function's
     backward with a numerical VJP of its forward (``check="all"``: every node with its rule);
-    ``lang="zh"`` speaks Chinese (default: ``minigrad_widgets.set_language``).
+    ``lang="zh"`` speaks Chinese (default: ``minigrad_widgets.set_language``);
+    ``arrows="backward"`` points the arrows the way gradients travel (the default,
+    ``"forward"``, is the convention of every drawing: see ``minigrad_widgets.dot.to_dot``).
 
     >>> import minigrad as torch
     >>> x = torch.tensor(2., requires_grad=True)
@@ -85,8 +87,6 @@ class BackwardStepper(StepperView):
     >>> stepper.back(); print(x.grad)
     None
     """
-
-    _backward_arrows = True  # gradient edges drawn the way the gradient travels
 
     def __init__(self, loss, gradient=None, retain_graph=None, create_graph: bool = False,
                  inputs=None, names=None, *, max_nodes: int | None = None,
@@ -106,14 +106,14 @@ class BackwardStepper(StepperView):
         outputs = outputs_of(loss)
         self._outputs = outputs
         self._seeds = (None,) * len(outputs) if gradient is None else outputs_of(gradient)
-        graph = build_graph(outputs, names=resolve_names(names))
+        graph = build_graph(outputs, names=resolve_names(names), lang=self.lang)
         self._graph = graph
         self._max_nodes, self._center = max_nodes, None
         self._show(limit_graph(graph, max_nodes, lang=self.lang))
         self._gradients = GradientLabels(graph, outputs, self._seeds, self.lang)
         inputs_t = outputs_of(inputs) if inputs is not None else ()
-        watch = Watch(self._watched(graph, inputs_t))
-        self._kept = self._keep_inputs(graph) if check else {}  # held for the checks only
+        watch = Watch(watched_tensors(graph, inputs_t))
+        self._kept = keep_graph_inputs(graph) if check else {}  # held for the checks only
         self._flags: list[int] = []  # indices of the records flagged on the graph
         if _freed(graph):
             self._unusable = "error.graph_used"
@@ -268,21 +268,39 @@ class BackwardStepper(StepperView):
             self._feedback = (pos, None, message)
             self._sync()
             return message
-        done = {rec.node for rec in self._log.records[:pos]}
-        right, key, values = judge(candidates, expected, done, self._planned, self._senders)
+        right, message, key = self._verdict(candidates, expected)
         if self._asked_at != pos:
             self._asked_at = pos
             self._score[1] += 1
             self._score[0] += right
-        guess = candidates[0]
-        words = {"guess": self._describe(guess), "expected": self._describe(expected),
-                 "nodes": ", ".join(self._describe(n) for n in values.get("nodes", ()))}
-        message = t(key, self._lang, **words)
-        if right:
+        if right and key == "predict.tie":
+            self._run_to(candidates[0])
+        elif right:
             self._forward()
         self._feedback = (self._log.position, right, message)
         self._sync()
         return message
+
+    def _verdict(self, candidates, expected) -> tuple[bool, str, str]:
+        """(right, what the panel says, its catalogue key) for a guess of ``candidates``."""
+        pos = self._log.position
+        done = {rec.node for rec in self._log.records[:pos]}
+        right, key, values = judge(candidates, expected, done, self._planned, self._senders)
+        words = {"guess": self._describe(candidates[0]), "expected": self._describe(expected),
+                 "nodes": ", ".join(self._describe(n) for n in values.get("nodes", ()))}
+        return right, t(key, self._lang, **words), key
+
+    def _run_to(self, leaf) -> None:
+        """After a right guess of a tied ready leaf: run the engine's steps until that leaf has
+        run. Each is a ready leaf too (an AccumulateGrad makes no node ready), so each counts
+        as predicted right."""
+        rec, left = self._forward(), len(self._planned)
+        while (rec is not None and not same_node(rec.node, leaf) and left > 0
+               and is_leaf_node(self._next_node())):
+            left -= 1
+            self._score[0] += 1
+            self._score[1] += 1
+            rec = self._forward()
 
     def _on_msg(self, _widget, content, _buffers) -> None:
         if self.frozen or not isinstance(content, dict):
@@ -320,7 +338,8 @@ class BackwardStepper(StepperView):
                            else "?"), f"{type(error).__name__}: {error}",
                          t("error.hint", lang)])]}
         elif pos:
-            panel = step_panel(self._log.records[pos - 1], pos, total, self._describe, lang)
+            panel = step_panel(self._log.records[pos - 1], pos, total, self._describe, lang,
+                               self._name_of, self._label)
         else:
             panel = self._start_panel(total)
         if self._feedback is not None and self._feedback[0] == pos:
@@ -353,28 +372,27 @@ class BackwardStepper(StepperView):
             return f"{name} ({node.name()})"
         if gnode is not None and gnode.name:
             return f"{node.name()} ({gnode.name}.grad_fn)"
-        return node.name()
+        return gnode.label if gnode is not None else node.name()
+
+    def _label(self, node) -> str:
+        """A node's type as drawn: ``MulBackward0 #2`` where two unnamed ones would look alike."""
+        nid = self._graph.node_of.get(node)
+        return self._graph.by_id[nid].label if nid is not None else node.name()
+
+    def _name_of(self, node) -> str | None:
+        """The learner's name of the tensor an autograd node stands for: a leaf's name, or
+        the name of the tensor a ``grad_fn`` made (an output's too), else None."""
+        nid = self._graph.node_of.get(node)
+        gnode = self._graph.by_id[nid] if nid is not None else None
+        if gnode is not None and gnode.name:
+            return gnode.name
+        for out in self._outputs:
+            if out.grad_fn is node:
+                return self._graph.names.name_of(out)
+        return None
 
     def _leaf_names(self, variable) -> tuple:
         name = self._graph.names.name_of(variable)
         if name is None:
             return t("text.unnamed_leaf", self._lang), None
         return name, self._graph.names.tensor_named(name)
-
-    # ------------------------------------------------------------ set-up helpers
-    @staticmethod
-    def _keep_inputs(graph) -> dict:
-        """Custom Function node -> its forward's inputs, taken now (they may be gone later)."""
-        kept = {}
-        for gnode in graph.nodes:
-            inputs = keep_inputs(gnode.obj) if gnode.obj is not None else None
-            if inputs is not None:
-                kept[gnode.obj] = inputs
-        return kept
-
-    def _watched(self, graph, inputs) -> list:
-        """Tensors whose ``.grad`` a step may change: leaves, outputs, named results, inputs."""
-        tensors = [n.tensor for n in graph.nodes if n.kind in ("leaf", "output")]
-        tensors += [t_ for _, t_ in graph.names.items() if t_.grad_fn is not None]
-        return tensors + list(inputs)
-

@@ -11,8 +11,10 @@ from __future__ import annotations
 import traitlets
 
 from . import export
+from .explain import section
 from .graph_model import GRADIENT_EDGES
 from .i18n import CATALOGUE, t
+from .predict import resolve
 from .reduce import limit_graph
 from .text import graph_tree, panel_text
 from .widget import WidgetBase
@@ -56,6 +58,8 @@ class StepperView(_Traits):
         with self.hold_sync():
             self.edge_labels, self.node_notes = self._gradients.at(self._log.records[:pos],
                                                                    self._view)
+            self.edge_sizes = self._gradients.sizes()
+            self.edge_pictures = self._gradients.pictures()
             self.labels = button_labels(self._lang)
             self.total_steps = total
             self.step_index = pos
@@ -137,6 +141,25 @@ class StepperView(_Traits):
                 states[node.id] = "done"
         return states
 
+    def prediction_answers(self) -> dict:
+        """What a click on each node would answer now, without answering: node id ->
+        ``{"right": bool, "section": panel section}``. A page with no kernel (``save_html``,
+        an exported lesson) carries these for every step, so its quiz works offline."""
+        expected = self._next_node()
+        if not hasattr(expected, "next_functions"):  # finished, failed, or the engine's call
+            return {}
+        heading = t("panel.predict", self._lang)
+        out = {}
+        for gnode in self._view.nodes:
+            if gnode.kind not in ("backward", "leaf", "chain"):
+                continue
+            candidates = resolve(self._view, self._graph, gnode.id)
+            if candidates:
+                right, message, _key = self._verdict(candidates, expected)
+                out[gnode.id] = {"right": right, "section": section(
+                    "predict", heading, [message], verdict="right" if right else "wrong")}
+        return out
+
     # ------------------------------------------------------------ text form
     def _step_lines(self) -> list[str]:
         pos, lang = self._log.position, self._lang
@@ -189,7 +212,8 @@ class StepperSnapshot(_Traits):
     def __init__(self, stepper: StepperView):
         names = ("dot", "node_states", "edge_states", "panel", "step_index", "total_steps",
                  "note", "labels", "counter", "predict_mode", "edge_labels", "node_notes",
-                 "show_edge_labels", "scale")
+                 "show_edge_labels", "scale", "edge_sizes", "scale_edges", "edge_pictures",
+                 "node_pictures", "arrows", "legend")
         super().__init__(kind="stepper", frozen=True, can_step=False, lang=stepper.lang,
                          **{n: _copy(getattr(stepper, n)) for n in names})
         self._text = repr(stepper)

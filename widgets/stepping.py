@@ -25,7 +25,8 @@ import numpy as np
 
 from ._format import is_leaf_node, to_numpy
 
-__all__ = ["Record", "Watch", "StepLog", "EngineSource", "ReplayStep", "record_torch"]
+__all__ = ["Record", "Watch", "StepLog", "EngineSource", "ReplayStep", "record_torch",
+           "watched_tensors"]
 
 
 # ---------------------------------------------------------------- watching .grad
@@ -299,3 +300,10 @@ def record_torch(backward, nodes, watch: Watch, leaf_names, read_saved, seeds) -
         for ch in reversed(rec.changes):
             watch.put(ch.tensor, ch.before)
     return records, failure
+
+
+def watched_tensors(graph, inputs) -> list:
+    """Tensors whose ``.grad`` a step may change: leaves, outputs, named results, inputs."""
+    tensors = [n.tensor for n in graph.nodes if n.kind in ("leaf", "output")]
+    tensors += [t_ for _, t_ in graph.names.items() if t_.grad_fn is not None]
+    return tensors + list(inputs)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from ._format import LABEL_LIMIT, format_array, format_shape, to_numpy
 from .graph_model import Graph, GraphNode
+from .i18n import t
 
 __all__ = ["node_summary", "graph_tree", "graph_text", "panel_text", "MAX_LINES"]
 
@@ -34,11 +35,11 @@ def _tensor_text(t) -> str:
     return text
 
 
-def node_summary(node: GraphNode) -> str:
-    """One line describing a model node, e.g. ``x (leaf) [2] = [1., 2.]``."""
+def node_summary(node: GraphNode, lang: str | None = None) -> str:
+    """One line describing a model node, e.g. ``x (leaf) [2] = [1., 2.]``, in ``lang``."""
     kind = node.kind
     if kind == "backward":
-        text = node.title + (f" ({node.name}.grad_fn)" if node.name else "")
+        text = node.label + (f" ({node.name}.grad_fn)" if node.name else "")
         return "; ".join([text] + node.extra)
     if kind == "chain":
         return f"{node.title} ×{len(node.members)}"
@@ -47,11 +48,11 @@ def node_summary(node: GraphNode) -> str:
     if kind == "more":
         return node.title
     if kind == "saved":
-        head = node.title + (f" is {node.name}" if node.name else "")
+        head = node.title + (" " + t("graph.saved_is", lang, name=node.name) if node.name else "")
     elif kind == "leaf":
-        head = f"{node.name or 'leaf'} (leaf)"
+        head = t("graph.leaf", lang, name=node.name) if node.name else t("text.leaf", lang)
     else:
-        head = node.name or "output"
+        head = node.name or t("graph.output", lang)
     return head + _tensor_text(node.tensor)
 
 
@@ -59,8 +60,10 @@ def graph_tree(g: Graph, max_lines: int = MAX_LINES) -> list[str]:
     """The graph as a tree from each output down its inputs, one line per node.
 
     A node met again is printed once more with ``(see above)`` and not expanded again, so
-    the tree has one line per edge at most. Iterative: no recursion limit.
+    the tree has one line per edge at most. Iterative: no recursion limit. The words are in
+    the graph's language (``g.lang``).
     """
+    lang = g.lang
     inputs: dict[str, list[str]] = {}
     for e in g.edges:
         inputs.setdefault(e.dst, []).append(e.src)
@@ -75,8 +78,8 @@ def graph_tree(g: Graph, max_lines: int = MAX_LINES) -> list[str]:
         again = nid in expanded and bool(inputs.get(nid))
         total += 1
         if len(lines) < max_lines:
-            lines.append(f"{lead}{branch}{node_summary(node)}  [{nid}]"
-                         + ("  (see above)" if again else ""))
+            lines.append(f"{lead}{branch}{node_summary(node, lang)}  [{nid}]"
+                         + ("  " + t("graph.see_above", lang) if again else ""))
         if again:
             continue
         expanded.add(nid)
@@ -86,18 +89,20 @@ def graph_tree(g: Graph, max_lines: int = MAX_LINES) -> list[str]:
             mark = "└── " if k == len(children) - 1 else "├── "
             stack.append((children[k], child_lead, mark, False))
     if total > len(lines):
-        lines.append(f"… {total - len(lines)} more lines")
+        lines.append(t("graph.more_lines", lang, n=total - len(lines)))
     return lines
 
 
-def graph_text(title: str, g: Graph) -> str:
-    """A heading, the note about a shortened graph (if any), and the tree."""
-    head = f"{title}: {g.full_size} nodes"
+def graph_text(title: str, g: Graph, lang: str | None = None) -> str:
+    """A heading, the note about a shortened graph (if any), and the tree, in ``lang``
+    (default: the graph's language)."""
+    lang = lang or g.lang
+    head = t("graph.heading", lang, title=title, count=g.full_size)
     if len(g.nodes) != g.full_size:
-        head += f" ({len(g.nodes)} shown)"
+        head += t("graph.shown", lang, shown=len(g.nodes))
     out = [head]
     if g.note:
-        out.append(f"note: {g.note}")
+        out.append(t("text.note", lang, note=g.note))
     return "\n".join(out + graph_tree(g))
 
 

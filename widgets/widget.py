@@ -13,9 +13,10 @@ import pathlib
 import anywidget
 import traitlets
 
-from . import export
-from .dot import to_dot
+from . import export, style
+from .dot import check_arrows, to_dot
 from .graph_model import Graph, build_graph, outputs_of
+from .heat import node_pictures
 from .i18n import LANGUAGES, front_end_strings, get_language
 from .names import resolve_names
 from .reduce import limit_graph
@@ -42,7 +43,7 @@ class WidgetBase(anywidget.AnyWidget):
     """The traits the front end reads; shared by both widgets (the contract with widget.js)."""
 
     _esm = _asset("widget.js", _MISSING_BUNDLE)
-    _css = _asset("widget.css", "")
+    _css = export.stylesheet()  # static/widget.css and the style table's colours
 
     dot = traitlets.Unicode("", help="DOT source of the drawing; node ids n0, n1, ..., "
                             "edge ids e0, e1, ...").tag(sync=True)
@@ -61,28 +62,44 @@ class WidgetBase(anywidget.AnyWidget):
                                  "the edge)").tag(sync=True)
     node_notes = traitlets.Dict(help="node id -> a line under the node, e.g. a leaf's .grad "
                                 "after its AccumulateGrad step").tag(sync=True)
+    edge_sizes = traitlets.Dict(help="edge id -> the norm of the gradient it carried (the "
+                                "front end widens each edge by its share of the largest)"
+                                ).tag(sync=True)
+    scale_edges = traitlets.Bool(False, help="draw each edge as wide as its edge_sizes says "
+                                 "(a toggle in the front end; set it here too)").tag(sync=True)
+    node_pictures = traitlets.Dict(help="node id -> heat map of its tensor, for a tensor with "
+                                   "more elements than a label shows (heat.py)").tag(sync=True)
+    edge_pictures = traitlets.Dict(help="edge id -> heat map of the gradient it carried, for "
+                                   "one with more elements than a label shows").tag(sync=True)
     show_edge_labels = traitlets.Bool(True, help="draw edge_labels on the graph (a toggle in "
                                       "the front end)").tag(sync=True)
     scale = traitlets.Float(1.0, help="zoom of the drawing; 1 is 12 pt labels").tag(sync=True)
     lang = traitlets.Unicode("en", help="language of every visible string: 'en' or "
                              "'zh'").tag(sync=True)
     strings = traitlets.Dict(help="the front end's visible strings, in `lang`").tag(sync=True)
+    arrows = traitlets.Unicode("forward", help="'forward': an arrow a -> b means a was an "
+                               "input of b (gradients travel against it); 'backward': arrows "
+                               "point the way gradients travel").tag(sync=True)
+    legend = traitlets.List(help="the legend's rows: [swatch classes, key in `strings`], "
+                            "from minigrad_widgets.style").tag(sync=True)
 
-    _backward_arrows = False  # the stepper draws gradient edges the way gradients travel
-
-    def __init__(self, *, lang: str | None = None, scale: float = 1.0, **kwargs):
+    def __init__(self, *, lang: str | None = None, scale: float = 1.0,
+                 arrows: str = "forward", **kwargs):
         lang = lang or get_language()
         if lang not in LANGUAGES:
             raise ValueError(f"lang must be one of {', '.join(LANGUAGES)}, got {lang!r}")
         if not scale > 0:
             raise ValueError(f"scale must be a positive number, got {scale!r}")
         super().__init__(lang=lang, scale=float(scale), strings=front_end_strings(lang),
-                         **kwargs)
+                         arrows=check_arrows(arrows), **kwargs)
 
     def _show(self, view: Graph) -> None:
         self._view = view
-        self.dot = to_dot(view, backward=self._backward_arrows).source
+        self.dot = to_dot(view, arrows=self.arrows).source
         self.note = view.note
+        self.node_pictures = node_pictures(view)
+        kinds = {node.kind for node in view.nodes}
+        self.legend = style.legend_rows(self.kind, self.arrows, kinds)
 
     # ------------------------------------------------------------ outside a kernel
     def to_html(self) -> str:
@@ -110,6 +127,10 @@ class GraphView(WidgetBase):
     light blue, the output in green, backward nodes in grey (``show_saved=True`` adds the
     tensors saved for backward, in orange). Names come from your variables, or from
     ``names={"x": x}``. Graphs over ``max_nodes`` nodes are shortened (see ``note``).
+
+    Arrows point the way the forward pass went (``a -> b``: ``a`` was an input of ``b``),
+    as in every drawing of the package; ``arrows="backward"`` points them the way gradients
+    travel (see ``docs/drawing.md``, and the legend under the drawing).
 
     The picture does not follow later changes by itself: call ``refresh()`` after more ops
     or after ``backward()`` freed the saved values (``follow=lambda: loss`` re-reads a
@@ -152,7 +173,8 @@ class GraphView(WidgetBase):
             return  # made from a graph model: nothing to walk again
         tensor = self._follow() if self._follow is not None else self._tensor
         outputs = outputs_of(tensor)
-        g = build_graph(outputs, names=resolve_names(self._names), show_saved=self._show_saved)
+        g = build_graph(outputs, names=resolve_names(self._names), show_saved=self._show_saved,
+                        lang=self.lang)
         self._show(limit_graph(g, self._max_nodes, lang=self.lang))
 
     def update(self, tensor) -> None:
@@ -161,5 +183,5 @@ class GraphView(WidgetBase):
         self.refresh()
 
     def __repr__(self) -> str:
-        return graph_text("GraphView", self._view)
+        return graph_text("GraphView", self._view, self.lang)
 

@@ -12,6 +12,7 @@ Notebooks directly in notebooks/ (the layout before the two language folders) co
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -29,13 +30,37 @@ def sources(repo: Path, language: str) -> dict[str, Path]:
 
 
 STATIC_VIEW = "data-minigrad-static"  # a widget's static text/html view (widgets/export.py)
+# A lesson links to a docs page as seen from notebooks/<lang>/ (../../docs/x.md, which works in
+# JupyterLab and on GitHub); its copy in docs/lessons/<lang>/ reaches the page as ../../x.md
+# (and a solutions notebook, one folder deeper, from ../../../ in both places).
+DOCS_LINK = re.compile(r"(\]\((?:\.\./)+)docs/")
+# A link to a source file, from notebooks/<lang>/ (../../minigrad/x.py): in the site, the
+# same climb reaches the site's root, where source_lines.py writes _code/minigrad/x.py.html.
+SOURCE_LINK = re.compile(
+    r"\[(?P<text>[^\]\n]+)\]\((?P<up>(?:\.\./)+)(?P<path>minigrad/[\w/]+\.py)"
+    r"(?P<lines>#L\d+(?:-L\d+)?)?\)")
+
+
+def _site_links(text: str) -> str:
+    from source_lines import FOLDER, inline
+
+    text = DOCS_LINK.sub(r"\1", text)
+    return SOURCE_LINK.sub(lambda m: f'<a class="reference external mg-source-link" href="'
+                                     f'{m["up"]}{FOLDER}/{m["path"]}.html{m["lines"] or ""}">'
+                                     f'{inline(m["text"])}</a>',
+                           text)
 
 
 def _clean(notebook: dict) -> dict:
     """Drops widget state (the site never shows live widgets: no kernel) and gives the first
     static view of the page the one copy of the front end the page's static views all use
-    (stored lessons hold none: tests/lessons/notebook_tools.py)."""
+    (stored lessons hold none: tests/lessons/notebook_tools.py); links to docs pages and
+    source files are made relative to the lesson's place in the site."""
     notebook.get("metadata", {}).pop("widgets", None)
+    for cell in notebook.get("cells", []):
+        if cell.get("cell_type") == "markdown":  # a link to a docs page, from notebooks/<lang>/
+            text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+            cell["source"] = _site_links(text)
     for cell in notebook.get("cells", []):
         for output in cell.get("outputs", []):
             html = output.get("data", {}).get("text/html")

@@ -105,7 +105,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
                     f"The differentiated Tensor at index {i} appears to not have been used in "
                     "the graph. Set allow_unused=True if this is the desired behavior.")
             if materialize_grads:
-                g = zeros_like(t)
+                g = zeros_like(t, requires_grad=bool(create_graph))  # (as PyTorch)
         elif not isinstance(g, Tensor):
             g = Tensor._wrap(g)
         result.append(g)

@@ -17,6 +17,7 @@ import numpy as np
 
 from .._state import anomaly as _anomaly
 from .._tensor import Tensor
+from .._torch_names import TorchNamed
 
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
            "is_anomaly_check_nan_enabled"]
@@ -32,7 +33,7 @@ def is_anomaly_check_nan_enabled() -> bool:
     return _anomaly.check_nan
 
 
-class set_detect_anomaly:
+class set_detect_anomaly(metaclass=TorchNamed):
     """Turn anomaly detection on or off; also a context manager that restores the previous
     setting. While it is on (and ``check_nan``), ``backward()`` raises at the first node whose
     backward returns NaN, naming that node."""
@@ -48,7 +49,7 @@ class set_detect_anomaly:
         _anomaly.enabled, _anomaly.check_nan = self.prev
 
 
-class detect_anomaly:
+class detect_anomaly(metaclass=TorchNamed):
     """Context manager (and decorator) turning anomaly detection on inside the block: a
     backward node that returns NaN raises ``RuntimeError: Function 'PowBackward0' returned nan
     values in its 0th output.`` (with ``check_nan=True``, the default).

@@ -13,7 +13,7 @@
 >>> a = torch.ones(2, requires_grad=True)
 >>> b = MulConstant.apply(a, 5)
 >>> b.grad_fn  # doctest: +ELLIPSIS
-<minigrad.autograd.function.MulConstantBackward object at 0x...>
+<torch.autograd.function.MulConstantBackward object at 0x...>
 >>> b.sum().backward(); a.grad
 tensor([5., 5.])
 """
@@ -27,6 +27,7 @@ import numpy as np
 
 from .._state import local as _mode
 from .._tensor import Tensor
+from .._torch_names import TorchNamed
 from .functional_utils import sum_to
 from .graph import Node, SavedTensor, record, should_record
 from .saved import FREED_MESSAGE
@@ -158,7 +159,7 @@ def _fit(name, index, g, meta):
     return sum_to(g if _mode.grad_enabled else g._data, shape, dtype)
 
 
-class FunctionMeta(type):
+class FunctionMeta(TorchNamed):
     """Gives each Function subclass its node class, named ``<ClassName>Backward``."""
 
     def __init__(cls, name, bases, attrs):

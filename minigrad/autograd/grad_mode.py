@@ -17,6 +17,7 @@ import functools
 import inspect
 
 from .._state import local as _mode
+from .._torch_names import TorchNamed
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode",
            "is_inference_mode_enabled"]
@@ -32,7 +33,7 @@ def is_inference_mode_enabled() -> bool:
     return _mode.inference_mode
 
 
-class _DecoratorContextManager:
+class _DecoratorContextManager(metaclass=TorchNamed):
     """Lets a context manager class also decorate a function or a generator function."""
 
     def __call__(self, func):

@@ -24,6 +24,7 @@ from .._quiet import quiet, restore
 from .._state import anomaly as _anomaly
 from .._state import local as _mode
 from .._tensor import Tensor
+from .._torch_names import torch_name
 from ..utils.hooks import Hooks as _Hooks
 from ..utils.hooks import RemovableHandle
 from .anomaly_mode import keep_forward_trace
@@ -38,7 +39,6 @@ _sequence = itertools.count()  # every new node takes the next number (the engin
 # ---------------------------------------------------------------- nodes
 class _NodeMeta(type):
     """Prints node classes as PyTorch does: ``<class 'MulBackward0'>``."""
-
     def __repr__(cls) -> str:
         return f"<class '{_qualified(cls)}'>"
 
@@ -47,7 +47,7 @@ class _NodeMeta(type):
 
 
 def _qualified(cls) -> str:
-    return f"{cls.__module__}.{cls.__qualname__}" if cls._custom else cls.__name__
+    return torch_name(cls) if cls._custom else cls.__name__
 
 
 class Node(metaclass=_NodeMeta):

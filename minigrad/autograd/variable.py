@@ -15,11 +15,12 @@ from __future__ import annotations
 import warnings
 
 from .._tensor import Tensor
+from .._torch_names import TorchNamed
 
 __all__ = ["Variable"]
 
 
-class _VariableMeta(type):
+class _VariableMeta(TorchNamed):
     def __instancecheck__(cls, other) -> bool:
         return isinstance(other, Tensor)
 

@@ -14,10 +14,12 @@ A scheduler sets each parameter group's ``'lr'`` from the epoch count ``last_epo
 
 from __future__ import annotations
 
+from .._torch_names import TorchNamed
+
 __all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "LambdaLR"]
 
 
-class LRScheduler:
+class LRScheduler(metaclass=TorchNamed):
     """Base class: subclasses give ``_lr_at(base_lr, epoch)``."""
 
     def __init__(self, optimizer, last_epoch: int = -1) -> None:

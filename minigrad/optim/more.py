@@ -45,6 +45,7 @@ def _step_tensor() -> Tensor:
 
 
 class RMSprop(Optimizer):
+    _torch_module = "torch.optim.rmsprop"  # (the file PyTorch defines it in)
     def __init__(self, params, lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8,
                  weight_decay: float = 0, momentum: float = 0, centered: bool = False,
                  capturable: bool = False, foreach=None, maximize: bool = False,
@@ -97,6 +98,7 @@ class RMSprop(Optimizer):
 
 
 class Adagrad(Optimizer):
+    _torch_module = "torch.optim.adagrad"  # (the file PyTorch defines it in)
     def __init__(self, params, lr: float = 1e-2, lr_decay: float = 0, weight_decay: float = 0,
                  initial_accumulator_value: float = 0, eps: float = 1e-10, foreach=None, *,
                  maximize: bool = False, differentiable: bool = False, fused=None) -> None:
@@ -134,6 +136,7 @@ class Adagrad(Optimizer):
 
 class AdamW(Adam):
     """Adam with decoupled weight decay (default ``weight_decay=0.01``)."""
+    _torch_module = "torch.optim.adamw"  # (the file PyTorch defines it in)
 
     def __init__(self, params, lr: float = 1e-3, betas=(0.9, 0.999), eps: float = 1e-8,
                  weight_decay: float = 1e-2, amsgrad: bool = False, *, maximize: bool = False,

@@ -27,6 +27,7 @@ import numpy as np
 from .._ops._core import broadcast_error
 from .._quiet import quiet, restore
 from .._tensor import Tensor
+from .._torch_names import TorchNamed
 from ..autograd.grad_mode import enable_grad
 
 __all__ = ["clear_grads", "Optimizer"]
@@ -79,7 +80,7 @@ def clear_grads(params, set_to_none: bool = True) -> None:
         g._vc[0] += 1
 
 
-class Optimizer:
+class Optimizer(metaclass=TorchNamed):
     """Base class: ``Optimizer(params, defaults)``; subclasses implement ``step()``.
 
     ``params`` is an iterable of tensors, or of dicts (parameter groups) with a ``'params'``

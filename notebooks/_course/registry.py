@@ -1,20 +1,26 @@
 """How a lesson defines its exercises: one module per lesson, ``_course/exercises/lNN.py``.
 
-    from _course.registry import Text, exercise
-    from _course.answers import close
+An exercise whose answer is a value names the kind of value and the fingerprint of the right
+one (:mod:`_course.answers`; ``Number.of("L1.step", 0.01, digits=3)`` makes the line)::
 
-    @exercise("L1.slope",
-              hint=Text(en="Divide the change in f by the step h.", zh="用 f 的变化量除以步长 h。"),
-              right=Text(en="6, as 2·x says at x = 3.", zh="6，正是 2·x 在 x = 3 处的值。"),
-              wrong=[9.0, lambda: 5.999])
-    def slope(answer):
-        return close(answer, 6.0, tol=1e-2)
+    exercise("L1.step", expect=Number("…", digits=3),
+             hints=[Text(en="a nudge", zh="…"), Text(en="a stronger hint", zh="…")],
+             wrong=[(1e-12, Text(en="why this typical answer is wrong", zh="…"))],
+             right=Text(en="said after a right answer", zh="…"))
 
-The judge gets the learner's answer and returns True (right), False (think again, with the
-exercise's ``hint``) or a :class:`Text` (think again, with that more specific hint). If it
-raises, the answer counts as wrong. ``right`` (optional) is said after a right answer.
-``wrong`` lists typical wrong answers (values, or functions that make them) for the tests,
-which check that each one is told to think again; the solution notebooks check the right one.
+An exercise judged by a property (a class that passes gradcheck, a finished quiz) decorates
+its judge instead; the judge returns True (right), False (think again, with the next hint)
+or a :class:`Text` (think again, with that message)::
+
+    @exercise("L7.square", hints=[...], wrong=[(make_wrong_class, Text(...))])
+    def square(answer): ...
+
+``hints`` go from a nudge to a stronger hint: each wrong answer without a message of its own
+gets the next one, and after the last, ``check(id, answer, show=True)`` shows the solution.
+``wrong`` pairs each typical wrong answer (a value, or a function that makes it) with what
+the learner is told; for a value the checker finds the message itself, a judge must return
+it. Tests check every pair, in both languages. No hint, message or module holds a right
+answer in readable form (a test builds the hand-out and searches it).
 Exercise ids are ``L<lesson>.<name>``; ``L<n>`` is looked up in module ``exercises/l<nn>.py``.
 """
 
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -44,28 +51,52 @@ class Text:
 @dataclass
 class Exercise:
     id: str
-    judge: Callable[[object], bool | Text]
-    hint: Text
+    hints: tuple[Text, ...]
+    wrong: list[tuple[object, Text]]
+    expect: object = None                   # an answers.Expected, or None with a judge
+    judge: Callable[[object], bool | Text] | None = None
     right: Text | None = None
-    wrong: list = field(default_factory=list)
+    module: str = ""                        # where it is defined: _course.exercises.lNN
+    misses: int = field(default=0, compare=False)  # wrong answers given a hint, this session
 
-    def wrong_answers(self) -> list:
-        """The typical wrong answers, made now (functions among them are called)."""
-        return [w() if callable(w) else w for w in self.wrong]
+    def wrong_answers(self) -> list[tuple[object, Text]]:
+        """The typical wrong answers, made now (functions among them are called), with
+        their messages."""
+        return [(w() if callable(w) else w, message) for w, message in self.wrong]
 
 
 EXERCISES: dict[str, Exercise] = {}
 
 
-def exercise(exercise_id: str, *, hint: Text, right: Text | None = None, wrong=()):
-    """Registers the decorated function as the judge of exercise ``exercise_id``."""
+def _checked(exercise_id, hints, wrong, right) -> tuple[tuple[Text, ...], list]:
     if not ID.match(exercise_id):
         raise ValueError(f"exercise ids look like 'L3.order', got {exercise_id!r}")
-    if not wrong:
-        raise ValueError(f"{exercise_id}: give at least one typical wrong answer (wrong=[...])")
+    hints = tuple(hints)
+    if len(hints) < 2 or not all(isinstance(h, Text) for h in hints):
+        raise ValueError(f"{exercise_id}: give at least two hints, a nudge then a stronger "
+                         "one: hints=[Text(en=..., zh=...), Text(en=..., zh=...)]")
+    wrong = list(wrong)
+    if not wrong or not all(isinstance(w, tuple) and len(w) == 2 and isinstance(w[1], Text)
+                            for w in wrong):
+        raise ValueError(f"{exercise_id}: give each typical wrong answer with what the learner "
+                         "is told: wrong=[(answer, Text(en=..., zh=...)), ...]")
+    if right is not None and not isinstance(right, Text):
+        raise TypeError(f"{exercise_id}: right must be a Text")
+    return hints, wrong
+
+
+def exercise(exercise_id: str, *, hints, wrong, right: Text | None = None, expect=None):
+    """Registers an exercise: at once if ``expect`` is given, else the decorated judge."""
+    hints, wrong = _checked(exercise_id, hints, wrong, right)
+    if expect is not None:
+        module = sys._getframe(1).f_globals.get("__name__", "")
+        EXERCISES[exercise_id] = Exercise(exercise_id, hints, wrong, expect=expect, right=right,
+                                          module=module)
+        return EXERCISES[exercise_id]
 
     def register(judge):
-        EXERCISES[exercise_id] = Exercise(exercise_id, judge, hint, right, list(wrong))
+        EXERCISES[exercise_id] = Exercise(exercise_id, hints, wrong, judge=judge, right=right,
+                                          module=judge.__module__)
         return judge
 
     return register

@@ -246,3 +246,16 @@ def test_sum_of_grads_from_many_paths_is_exact(torch):
         return x.grad.numpy() if L is mg else x.grad.detach().numpy()
 
     np.testing.assert_allclose(*both(torch, run), rtol=1e-12)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_materialized_zero_gradient_requires_grad_under_create_graph(torch, create_graph):
+    def run(lib):
+        x = lib.tensor([1., 2.], requires_grad=True)
+        y = lib.tensor([3.], requires_grad=True)
+        gx, gy = lib.autograd.grad((x * x).sum(), [x, y], create_graph=create_graph,
+                                   materialize_grads=True)
+        return repr(gx), repr(gy), gy.requires_grad, gy.is_leaf
+    import minigrad
+    assert run(minigrad) == run(torch)

@@ -52,8 +52,9 @@ RUN_ALL_JS = """async (path) => {
   return cells;
 }""".replace("WIDGET_MIME", repr(WIDGET_MIME))
 
+# a drawn graph, or GradientFlow's chart (it has no graph)
 DRAWN_JS = """() => window.jupyterapp.shell.currentWidget.node
-  .querySelectorAll(".mg-graph svg").length"""
+  .querySelectorAll(".mg-graph svg, .mg-kind-flow figure.mg-flow-chart:first-child svg").length"""
 
 CLOSE_JS = """async () => {
   const panel = window.jupyterapp.shell.currentWidget;

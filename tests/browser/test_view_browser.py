@@ -82,7 +82,7 @@ def test_gradients_appear_on_the_edges_after_a_step(clean):
     expect(labels).to_have_count(len(state["labels"]))
     drawn = labels.evaluate_all("els => els.map(e => [e.dataset.edge, e.textContent])")
     assert dict(drawn) == state["labels"] and len(drawn) >= 4
-    # arrows point the way the gradient travels: from the node that sent it
+    # the edges a gradient has travelled along are marked
     assert widget.locator(".mg-graph g.edge.mg-done").count() >= 1
     widget.get_by_label("Gradients on edges").uncheck()
     expect(labels).to_have_count(0)
@@ -115,7 +115,7 @@ def test_draw_shows_the_graph_without_the_dot_program(clean):
 def test_the_dark_theme_darkens_the_drawing(clean):
     page = clean.page
     widget = cell(clean, FORK).locator(".mg-kind-stepper")
-    leaf = widget.locator(".mg-graph g.node.mg-leaf path").first
+    leaf = widget.locator(".mg-graph g.node.mg-leaf :is(polygon, path)").first
     light = leaf.evaluate("p => getComputedStyle(p).fill")
     page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', "
                   "{theme: 'JupyterLab Dark'})")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+import posixpath
 import re
 import shutil
 
@@ -109,3 +110,33 @@ def test_a_page_without_a_twin_switches_to_the_other_home_page(site):
     assert 'class="nav-link mg-language-switch" href="zh/index.html"' in html
     html = (site.root / "benchmarks.html").read_text(encoding="utf-8")
     assert 'class="nav-link mg-language-switch" href="zh/benchmarks.html"' in html
+
+
+def _top_navigation(page: str) -> list[tuple[str, str]]:
+    """(href, title) of each link of a page's top navigation bar."""
+    nav = re.search(r'<ul class="bd-navbar-elements navbar-nav">(.*?)</ul>', page, re.S).group(1)
+    return [(href, html.unescape(title.strip())) for href, title in
+            re.findall(r'<a class="nav-link[^"]*" href="([^"]+)"[^>]*>\s*(.*?)\s*</a>', nav, re.S)]
+
+
+@pytest.mark.parametrize("name", ["zh/index", "zh/running", "zh/glossary",
+                                  "teachers/zh/index", "lessons/zh/03_backward_node_by_node"])
+def test_a_chinese_page_has_a_chinese_top_navigation_and_theme(site, name):
+    page = (site.root / f"{name}.html").read_text(encoding="utf-8")
+    links = _top_navigation(page)
+    assert len(links) >= 3
+    for href, title in links:
+        assert re.search("[\u4e00-\u9fff]", title) or title.startswith("API"), (href, title)
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(name), href))
+        assert language_switch.language_of(target.removesuffix(".html")) == "zh", href
+    chrome = re.sub(r'<article class="bd-article">.*?</article>', "", page, flags=re.S)
+    for english in ("Search the docs", "Color mode", "Section Navigation", "On this page"):
+        assert english not in chrome, english
+    assert 'class="nav-link mg-language-switch"' in page
+
+
+def test_an_english_page_keeps_its_english_navigation(site):
+    links = _top_navigation((site.root / "running.html").read_text(encoding="utf-8"))
+    assert ("lessons.html", "Lessons") in links
+    # the one Chinese word: the link to the Chinese home page (index.md's hidden toctree)
+    assert [t for _, t in links if re.search("[\u4e00-\u9fff]", t)] == ["中文"]

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT / "notebooks"))
 import build  # noqa: E402  (notebooks/build.py: the lesson source parser)
 
 SOURCES = sorted(p for p in (ROOT / "notebooks" / "_source").glob("0[6-9]_*.md"))
-SKIP = re.compile(r"BackwardStepper|GraphView|stepper|matplotlib")
+SKIP = re.compile(r"BackwardStepper|GraphView|BuildReplay|GradientFlow|MemoryView|stepper|matplotlib")
 # IPython magics, the widgets, and the course's check (a stand-in is given)
 DROP = re.compile(r"^(%.*|from minigrad_widgets import .*|from course import check)\n", re.M)
 # What PyTorch says that minigrad does not: a C++ source path in one warning.

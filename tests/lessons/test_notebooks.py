@@ -97,9 +97,6 @@ def _comparable(nb, *, from_torch: bool) -> list[list[str]]:
                 texts.append(f"{o.output_type}: {o.data.get('text/plain', '')}")
             last_stream = o.name if o.output_type == "stream" else None
         text = re.sub(r"0x[0-9a-fA-F]+", "0x…", "\n".join(texts))
-        # Python's default repr of an object names the module its class is defined in:
-        # <torch.autograd.function.XBackward object> is <minigrad.autograd.function...> here.
-        text = text.replace("<minigrad.", "<torch.")
         cells.append(text)
     return cells
 

@@ -302,9 +302,6 @@ def transcript(report: dict, block: str, engine: str) -> str:
     if result["error"]:
         text += f"!! raised {result['error']['type']}: {result['error']['message']}\n"
     text = re.sub(r"0x[0-9a-fA-F]+", "0x…", text)
-    # Python's default repr of an object names the module its class is defined in:
-    # <torch.autograd.function.XBackward object> is <minigrad.autograd.function...> here.
-    text = text.replace("<minigrad.", "<torch.")
     ids = {str(value): f"<id #{k}>" for k, value in enumerate(report["ids"])}
     text = re.sub(r"\d{5,}", lambda m: ids.get(m.group(), m.group()), text)
     return text

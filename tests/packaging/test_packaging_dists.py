@@ -30,7 +30,7 @@ def test_the_wheel_and_the_sdist_carry_the_same_built_bundle(built):
     assert {"widgets/js/package.json", "widgets/js/package-lock.json",
             "widgets/js/src/index.js", "hatch_build.py", "LICENSE"} <= set(members)
     assert not [m for m in members if "node_modules" in m]
-    assert "minigrad_widgets/static/widget.css" in names
+    assert {"minigrad_widgets/static/widget.css", "minigrad_widgets/static/views.css"} <= set(names)
     assert not [n for n in names if n.startswith(("widgets/", "minigrad_widgets/js/"))]
 
 

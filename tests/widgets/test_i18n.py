@@ -8,7 +8,7 @@ import string
 
 import minigrad_widgets
 import pytest
-from helpers import custom_functions
+from helpers import custom_functions, english_words
 from minigrad_widgets import BackwardStepper
 from minigrad_widgets.i18n import CATALOGUE, EN, ZH, get_language, set_language, t
 
@@ -53,19 +53,6 @@ def test_an_unknown_language_is_refused_with_the_choices():
         set_language("fr")
 
 
-# Words a Chinese learner sees in English on purpose: code (node and variable names, Python
-# and PyTorch terms), and the text of a Python exception (that is Python's, not ours).
-CODE_WORDS = re.compile(
-    r"^(\w*Backward\w*|torch|autograd|AccumulateGrad|grad\w*|backward|forward|variable|None|"
-    r"NaN|inf|VJP|Function|next_functions|stepper|predict|ctx|loss|shape|norm|alpha|expand|"
-    r"sum|exp|sqrt|MulConstant\w*|TwoGrads\w*|fn|sign|abs|outer)$")
-
-
-def _english_words(text: str) -> set:
-    text = re.sub(r"\{\w+\}", "", text)  # placeholders the front end fills in
-    return {w for w in re.findall(r"[A-Za-z_]{3,}", text) if not CODE_WORDS.match(w)}
-
-
 def _zh_outputs() -> list[str]:
     """Everything a Chinese learner reads in several situations: text forms, labels, counters."""
     out = []
@@ -107,7 +94,7 @@ def _zh_outputs() -> list[str]:
 def test_a_chinese_stepper_shows_no_untranslated_string():
     leftovers = set()
     for text in _zh_outputs():
-        leftovers |= _english_words(text)
+        leftovers |= english_words(text)
     assert leftovers == set()
 
 
@@ -115,7 +102,7 @@ def test_the_scan_above_would_catch_an_english_string(monkeypatch):
     monkeypatch.setitem(CATALOGUE["zh"], "panel.rule", "Chain rule")
     leftovers = set()
     for text in _zh_outputs():
-        leftovers |= _english_words(text)
+        leftovers |= english_words(text)
     assert {"Chain", "rule"} <= leftovers
 
 

@@ -172,3 +172,50 @@ def test_run_after_recording_stops_at_the_failing_backward_as_before():
     assert stepper.counter == "step 0 / 6"
     stepper.run()
     assert stepper.counter == "failed at step 4 of 6" and not stepper.can_step
+
+
+def _replay(data: dict) -> list[dict]:
+    states = [dict(data["state"])]
+    for delta in data["steps"]:
+        state = {**states[-1], **delta["set"]}
+        for name, patch in delta["patch"].items():
+            state[name] = {**{a: b for a, b in states[-1].get(name, {}).items()
+                              if a not in patch["del"]}, **patch["set"]}
+        states.append(state)
+    return states
+
+
+def test_a_quiz_page_carries_what_a_click_on_each_node_answers_at_every_step():
+    x = mg.tensor(2., requires_grad=True)
+    w = mg.tensor(-3., requires_grad=True)
+    loss = (w * x + 1.) * x
+    quiz = BackwardStepper(loss, names={"x": x, "w": w}, predict=True)
+    states = _replay(_data(export.page(quiz)))
+    assert len(states) == quiz.total_steps + 1 and quiz.step_index == 0
+    for k, state in enumerate(states[:-1]):
+        answers = state["answers"]
+        right = [nid for nid, a in answers.items() if a["right"]]
+        # the node that runs next, or any leaf ready with it (a heap tie is never graded)
+        planned = quiz._planned[k]
+        assert any(quiz._view.node_of.get(planned) == nid or
+                   quiz._view.by_id[nid].tensor is getattr(planned, "variable", None)
+                   for nid in right)
+        assert len(right) == 1 or all(quiz._view.by_id[nid].kind == "leaf" for nid in right)
+        # each recorded answer is what predict() says in the kernel
+        for nid, answer in answers.items():
+            copy = BackwardStepper((w * x + 1.) * x, names={"x": x, "w": w}, predict=True)
+            for _ in range(k):
+                copy.step()
+            assert answer["section"]["lines"] == [copy.predict(nid)], (k, nid)
+            assert answer["section"]["verdict"] == ("right" if answer["right"] else "wrong")
+        x.grad = w.grad = None
+    assert states[-1]["answers"] == {}
+
+
+def test_a_stepper_without_the_quiz_carries_no_answers_and_a_huge_quiz_none_either(monkeypatch):
+    x, stepper = _stepper()
+    assert "answers" not in _data(export.page(stepper))["state"]
+    xq = mg.tensor([1., 2.], requires_grad=True)
+    quiz = BackwardStepper((xq * 2).sum(), predict=True)
+    monkeypatch.setattr(export, "ANSWER_LIMIT", 1)
+    assert "answers" not in _data(export.page(quiz))["state"]  # the page then offers no quiz

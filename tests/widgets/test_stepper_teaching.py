@@ -29,7 +29,8 @@ MulConstant, MulConstantWrong, TwoGrads = (_FUNCTIONS[name] for name in
 def test_the_panel_shows_the_rule_with_the_steps_numbers():
     stepper = stepper_at_a_product("a", "b")
     rule = _section(stepper, "rule")["lines"]
-    assert rule == ["z = a * b", "grad_a = grad * b = [1., 1.] * [3., 4.] = [3., 4.]",
+    # the rule's own letters are the learner's names here, and mean the same tensors
+    assert rule == ["result = a * b", "grad_a = grad * b = [1., 1.] * [3., 4.] = [3., 4.]",
                     "    → a (torch::autograd::AccumulateGrad)",
                     "grad_b = grad * a = [1., 1.] * [1., 2.] = [1., 2.]",
                     "    → b (torch::autograd::AccumulateGrad)"]
@@ -41,9 +42,9 @@ def test_large_tensors_show_shape_and_norm_in_the_rule():
     stepper.step()
     stepper.step()
     lines = _section(stepper, "rule")["lines"]
-    assert lines[1] == "grad_a = grad * z = shape [10, 10], norm 27.18"
-    assert lines[-1].startswith("where z: shape [10, 10], norm 27.18; grad: shape [10, 10], "
-                                "norm 10")
+    assert lines[1] == ("grad_x = grad * result = shape [10, 10], norm 27.18, min 2.718, "
+                        "max 2.718")
+    assert lines[-1] == "where result = shape [10, 10], norm 27.18, min 2.718, max 2.718"
 
 
 def test_a_custom_function_shows_your_backward():
@@ -61,7 +62,7 @@ def test_a_fork_lists_each_contribution_and_their_sum():
     stepper = BackwardStepper(x * 2 + x * 2, names={"x": x})
     stepper.run()
     lines = _section(stepper, "contrib")["lines"]
-    assert lines == ["2.  ← from MulBackward0, edge 0", "2.  ← from MulBackward0, edge 0",
+    assert lines == ["2.  ← from MulBackward0 #2, edge 0", "2.  ← from MulBackward0 #1, edge 0",
                      "summed where the 2 paths meet (before this node runs) = 4."]
     assert stepper.panel["accumulate"]["equation"] == "x.grad: None + 4. = 4."
 
@@ -130,8 +131,8 @@ def test_pytorch_graphs_get_the_same_rules_and_contributions(torch):
     stepper = BackwardStepper((x * x).sum(), names={"x": x})
     stepper.step()
     stepper.step()
-    assert _section(stepper, "rule")["lines"][1].startswith(
-        "grad_a = grad * b = [1., 1.] * [1., 2.] = [1., 2.]")
+    assert _section(stepper, "rule")["lines"][1].startswith(  # x * x: both inputs are x
+        "grad_self = grad * other = [1., 1.] * [1., 2.] = [1., 2.]")
     stepper.step()
     assert _section(stepper, "contrib")["lines"] == [
         "[1., 2.]  ← from MulBackward0, edge 0", "[1., 2.]  ← from MulBackward0, edge 1",
@@ -290,10 +291,27 @@ def test_prediction_scores_the_first_guess_of_each_step_and_says_why():
     assert stepper.predict("y").startswith("Right: MulBackward0 (y.grad_fn)")
     assert stepper.score == (1, 2)
     assert stepper.predict("AddBackward0").startswith("Not AddBackward0: it has already run")
-    assert stepper.predict("w").startswith("Not w (torch::autograd::AccumulateGrad): it and "
-                                           "x (torch::autograd::AccumulateGrad) are both leaves")
-    assert stepper.predict("x").startswith("Right: x (torch::autograd::AccumulateGrad) runs")
     assert stepper.score == (1, 3) and str(stepper.score) == "1/3"
+    # x and w are both ready leaves: a tie. Guessing w is right; the engine's heap runs x
+    # first, so the stepper runs x, then w, and counts both steps right.
+    assert stepper.predict("w").startswith(
+        "Right: w (torch::autograd::AccumulateGrad) is ready. It and x "
+        "(torch::autograd::AccumulateGrad) are leaves whose gradients have all arrived: a tie")
+    assert stepper.step_index == stepper.total_steps == 5
+    assert stepper.score == (2, 4) and str(stepper.score) == "2/4"  # step 2 was not asked
+
+
+def test_the_leaf_the_engine_picks_from_a_tie_is_right_and_the_tie_is_named():
+    x, w, y, z = _predict_graph()
+    stepper = BackwardStepper(z, predict=True, names={"x": x, "w": w, "y": y})
+    for guess in ("AddBackward0", "MulBackward0", "y"):
+        stepper.predict(guess)
+    assert stepper.predict("x").startswith(
+        "Right: x (torch::autograd::AccumulateGrad) runs next. w "
+        "(torch::autograd::AccumulateGrad) was ready too: leaves whose gradients have all "
+        "arrived are a tie, so either order is right")
+    assert stepper.predict("w").startswith("Right: w (torch::autograd::AccumulateGrad) runs")
+    assert stepper.score == (5, 5)
 
 
 def test_prediction_by_clicking_a_node_in_the_browser():

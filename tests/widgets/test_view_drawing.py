@@ -27,12 +27,18 @@ def _fork():
     return x, w, y, (y * y + x).sum()
 
 
-def test_the_stepper_draws_gradient_edges_the_way_gradients_travel_and_graphview_does_not():
+def test_every_widget_draws_one_graph_with_the_same_dot_and_arrows():
     x, w, y, loss = _fork()
     stepper, view = BackwardStepper(loss), GraphView(loss)
-    step_edges, view_edges = _edge_attrs(stepper.dot), _edge_attrs(view.dot)
-    assert step_edges and all("dir=back" in a for a in step_edges.values())
-    assert not any("dir=back" in a for a in view_edges.values())
+    assert stepper.dot == view.dot == stepper.snapshot().dot
+    assert not any("dir=back" in a for a in _edge_attrs(view.dot).values())
+    flipped = BackwardStepper(loss, arrows="backward")
+    gradient_edges = [a for a in _edge_attrs(flipped.dot).values() if "mg-saved" not in a]
+    assert all("dir=back" in a or "dir=none" in a for a in gradient_edges)
+    assert flipped.dot.replace(" dir=back", "") == GraphView(loss, arrows="backward").dot.replace(
+        " dir=back", "") == view.dot.replace(" dir=back", "")
+    with pytest.raises(ValueError, match="arrows must be 'forward' or 'backward'"):
+        GraphView(loss, arrows="up")
 
 
 def test_each_edge_is_labelled_with_the_gradient_the_engine_sent_along_it():
@@ -69,8 +75,8 @@ def test_a_large_gradient_is_labelled_with_its_shape_and_norm():
     x = mg.ones(10, 10, requires_grad=True)
     stepper = BackwardStepper((x * 2.0).sum(), names={"x": x})
     stepper.run()
-    assert "shape [10, 10], norm 20" in stepper.edge_labels.values()
-    assert list(stepper.node_notes.values()) == [".grad = shape [10, 10], norm 20"]
+    assert "[10, 10] norm 20" in stepper.edge_labels.values()
+    assert list(stepper.node_notes.values()) == [".grad = [10, 10] norm 20"]
 
 
 def test_inputs_that_need_no_gradient_are_small_marks_that_do_not_count():

@@ -11,8 +11,9 @@ WIDGETS = pathlib.Path(__file__).parents[2] / "widgets"
 # Private names the widgets may read on other objects: what PyTorch's tensors and nodes
 # also have (`_saved_*`, `_version`, a custom Function's node's `_forward_cls`), the weak
 # references to a custom Function's inputs that minigrad's nodes keep for check=True
-# (`_forward_args`), and the standard library's frame access.
-ALLOWED_PRIVATE = {"_version", "_getframe", "_forward_cls", "_forward_args"}
+# (`_forward_args`), the standard library's frame access, and a node's creation number
+# (`_sequence_nr`: a method of PyTorch's nodes, a number on minigrad's; BuildReplay).
+ALLOWED_PRIVATE = {"_version", "_getframe", "_forward_cls", "_forward_args", "_sequence_nr"}
 
 
 def _private_reads(path: pathlib.Path) -> list[str]:

@@ -46,7 +46,7 @@ def test_graph_view_text_is_a_tree_with_names_shapes_and_values():
         "GraphView: 6 nodes",
         "output [] = 45.  [n0]",
         "└── SumBackward0  [n1]",
-        "    └── MulBackward0  [n2]",
+        "    └── MulBackward0 #2  [n2]",
         "        ├── MulBackward0 (y.grad_fn)  [n3]",
         "        │   ├── x (leaf) [2] = [1., 2.]  [n4]",
         "        │   └── None  [n5]",

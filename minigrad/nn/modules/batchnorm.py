@@ -75,6 +75,8 @@ class BatchNorm2d(_BatchNorm):
 class GroupNorm(Module):
     """Normalise each sample's ``num_groups`` groups of channels; scale and shift per channel."""
 
+    _torch_module = "torch.nn.modules.normalization"  # (the file PyTorch defines it in)
+
     def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5,
                  affine: bool = True, device=None, dtype=None) -> None:
         super().__init__()

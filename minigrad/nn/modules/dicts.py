@@ -30,6 +30,8 @@ def _items(entries):
 class ModuleDict(Module):
     """Modules by name, in insertion order (it has no ``forward``: index it)."""
 
+    _torch_module = "torch.nn.modules.container"  # (the file PyTorch defines it in)
+
     def __init__(self, modules=None) -> None:
         super().__init__()
         if modules is not None:
@@ -95,6 +97,8 @@ def _describe(p, legacy: bool) -> str:
 class ParameterList(Module):
     """Parameters in a list, registered as ``'0'``, ``'1'``, ... (tensors become Parameters)."""
 
+    _torch_module = "torch.nn.modules.container"  # (the file PyTorch defines it in)
+
     def __init__(self, values=None) -> None:
         super().__init__()
         self._size = 0
@@ -131,6 +135,8 @@ class ParameterList(Module):
 
 class ParameterDict(Module):
     """Parameters by name, in insertion order (tensors become Parameters)."""
+
+    _torch_module = "torch.nn.modules.container"  # (the file PyTorch defines it in)
 
     def __init__(self, parameters=None) -> None:
         super().__init__()

@@ -24,6 +24,7 @@ class Embedding(Module):
 
     Rows start standard normal; the ``padding_idx`` row starts at zero and gets no gradient.
     """
+    _torch_module = "torch.nn.modules.sparse"  # (the file PyTorch defines it in)
 
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx=None, max_norm=None,
                  norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False,
@@ -62,6 +63,7 @@ class Embedding(Module):
 
 class LayerNorm(Module):
     """Normalise over the last dimensions (``normalized_shape``), then scale and shift."""
+    _torch_module = "torch.nn.modules.normalization"  # (the file PyTorch defines it in)
 
     def __init__(self, normalized_shape, eps: float = 1e-5, elementwise_affine: bool = True,
                  bias: bool = True, device=None, dtype=None) -> None:
@@ -86,6 +88,7 @@ class LayerNorm(Module):
 
 class BCELoss(_WeightedLoss):
     """Binary cross-entropy of probabilities against targets in [0, 1]."""
+    _torch_module = "torch.nn.modules.loss"  # (the file PyTorch defines it in)
 
     def forward(self, input, target):
         return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
@@ -93,6 +96,7 @@ class BCELoss(_WeightedLoss):
 
 class BCEWithLogitsLoss(_Loss):
     """Binary cross-entropy of logits (a sigmoid inside, computed stably)."""
+    _torch_module = "torch.nn.modules.loss"  # (the file PyTorch defines it in)
 
     def __init__(self, weight=None, size_average=None, reduce=None, reduction: str = "mean",
                  pos_weight=None) -> None:
@@ -108,6 +112,7 @@ class BCEWithLogitsLoss(_Loss):
 
 class HuberLoss(_Loss):
     """Squared error below ``delta``, absolute error (times delta) beyond."""
+    _torch_module = "torch.nn.modules.loss"  # (the file PyTorch defines it in)
 
     def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
         super().__init__(reduction=reduction)
@@ -119,6 +124,7 @@ class HuberLoss(_Loss):
 
 class SmoothL1Loss(_Loss):
     """Squared error (divided by ``beta``) below ``beta``, absolute error beyond."""
+    _torch_module = "torch.nn.modules.loss"  # (the file PyTorch defines it in)
 
     def __init__(self, size_average=None, reduce=None, reduction: str = "mean",
                  beta: float = 1.0) -> None:
@@ -131,6 +137,7 @@ class SmoothL1Loss(_Loss):
 
 class L1Loss(_Loss):
     """Mean absolute error."""
+    _torch_module = "torch.nn.modules.loss"  # (the file PyTorch defines it in)
 
     def forward(self, input, target):
         return F.l1_loss(input, target, reduction=self.reduction)

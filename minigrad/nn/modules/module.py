@@ -30,6 +30,7 @@ from __future__ import annotations
 from ..._dtype import dtype as dtype_cls
 from ..._dtype import float32, float64
 from ..._tensor import Tensor
+from ..._torch_names import TorchNamed
 from ..._types import unsupported
 from ...optim.optimizer import clear_grads
 from ...utils.hooks import Hooks as _Hooks
@@ -64,7 +65,7 @@ def _check_name(kind: str, name) -> None:
         raise KeyError(f'{kind} name can\'t be empty string ""')
 
 
-class Module:
+class Module(metaclass=TorchNamed):
     """Base class for neural-network modules; subclasses set attributes and define ``forward``."""
 
     training: bool

@@ -12,6 +12,7 @@ import numpy as np
 from ..._creation import _gen, tensor
 from ..._sampling import random_default
 from ..._tensor import Tensor
+from ..._torch_names import TorchNamed
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
@@ -55,7 +56,7 @@ def _convert(sample):
     return sample
 
 
-class DataLoader:
+class DataLoader(metaclass=TorchNamed):
     """Iterate over ``dataset`` in batches of ``batch_size`` (shuffled each epoch if asked).
 
     ``generator`` makes the shuffling repeatable; ``drop_last`` drops a final short batch.

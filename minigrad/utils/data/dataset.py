@@ -6,12 +6,13 @@ import bisect
 import math
 
 from ..._random import randperm
+from ..._torch_names import TorchNamed
 
 __all__ = ["Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDataset",
            "random_split"]
 
 
-class Dataset:
+class Dataset(metaclass=TorchNamed):
     """A map-style dataset: subclasses define ``__getitem__`` (and usually ``__len__``)."""
 
     def __getitem__(self, index):

@@ -12,12 +12,13 @@ from ..._dtype import float64
 from ..._mt19937 import Generator, default_generator
 from ..._random import multinomial, randperm
 from ..._sampling import random_default
+from ..._torch_names import TorchNamed
 
 __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler",
            "WeightedRandomSampler", "BatchSampler"]
 
 
-class Sampler:
+class Sampler(metaclass=TorchNamed):
     """Iterates over dataset indices."""
 
     def __init__(self, data_source=None) -> None:

@@ -3,6 +3,8 @@
 // moves anything on screen.
 
 import { Graphviz } from "@hpcc-js/wasm-graphviz";
+import { drawEdgePictures, drawNodePictures } from "./pictures.js";
+import { labelSpot, nodeBox, overlaps, pathSampler, textWidth } from "./layout.js";
 
 // Above this many nodes we refuse to lay out: Graphviz runs on the page's only thread and a
 // huge graph would freeze the notebook. The Python side truncates long before this.
@@ -54,56 +56,37 @@ function svgText(className, x, y, text) {
   return node;
 }
 
-const ALONG = [0.5, 0.3, 0.7, 0.2, 0.8];
-const CHAR_WIDTH = 6.6; // px of an 11 px monospace character
-const overlaps = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
-
-/** Where an edge's label goes: near the middle of its path, beside the line, and not on a
- * label already placed (two edges between the same nodes, as in y * y). */
-function labelSpot(g, w, placed) {
-  const path = g.querySelector("path");
-  if (!path || typeof path.getTotalLength !== "function") return null;
-  const length = path.getTotalLength();
-  let best = null;
-  let fewest = Infinity;
-  for (const dy of [0, -14, 14, -28, 28]) {
-    for (const t of ALONG) {
-      const p = path.getPointAtLength(length * t);
-      for (const [x, anchor] of [[p.x + 5, "start"], [p.x - 5, "end"]]) {
-        // the box of the text and its halo
-        const box = { x: (anchor === "start" ? x : x - w) - 3, y: p.y + dy - 7, w: w + 6, h: 15 };
-        const spot = { x, y: p.y + dy + 4, anchor, box };
-        const hits = placed.filter((other) => overlaps(box, other)).length;
-        if (!hits) return spot;
-        if (hits < fewest) [best, fewest] = [spot, hits];
-      }
-    }
-  }
-  // crowded: slide to the right of whatever is in the way, a little away from the line
-  const p = path.getPointAtLength(length / 2);
-  const box = { x: p.x + 2, y: p.y - 7, w: w + 6, h: 15 };
-  for (let tries = 0; tries < 6 && box.x < p.x + 160; tries++) {
-    const hit = placed.filter((other) => overlaps(box, other));
-    if (!hit.length) return { x: box.x + 3, y: p.y + 4, anchor: "start", box };
-    box.x = Math.max(...hit.map((other) => other.x + other.w)) + 1;
-  }
-  return best;
-}
-
 /**
  * Creates the graph area. `update()` redraws after a change of `dot` (async: Graphviz);
  * `restyle()` applies `node_states`/`edge_states`, the gradients on the edges and the notes
  * under the nodes to the drawing already on screen, and scrolls the current node into view.
  * A node or edge in state s gets the class `mg-s` (any state Python names).
- * `onNodeClick(id)`, if given, is called with the DOT id of a node the learner clicks.
+ * `onNodeClick(id)`, if given, is called with the DOT id of a node the learner clicks (or
+ * picks with Enter or Space when nodes can be chosen: `choosable()`).
+ *
+ * Zoom: a new drawing opens fitted to the area (both dimensions, never above `scale`) and
+ * follows the area's size until the learner zooms; `fit()` fits again.
  */
-export function createGraph(model, { onNodeClick } = {}) {
+/** A string of the widget's catalogue (`strings`, in its language), values filled in. */
+function say(model, key, fallback, values = {}) {
+  const text = (model.get("strings") || {})[key] || fallback;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+export function createGraph(model, { onNodeClick, choosable = () => false } = {}) {
   const el = document.createElement("div");
   el.className = "mg-graph";
   if (onNodeClick) {
     el.addEventListener("click", (event) => {
       const node = event.target.closest && event.target.closest("g.node[id]");
       if (node && el.contains(node)) onNodeClick(node.id);
+    });
+    el.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      const node = event.target.closest && event.target.closest("g.node[id]");
+      if (!node || !el.contains(node)) return;
+      event.preventDefault();
+      onNodeClick(node.id);
     });
   }
   let index = new Map();
@@ -112,7 +95,9 @@ export function createGraph(model, { onNodeClick } = {}) {
   let generation = 0; // discards a layout that finished after a newer one started
   let zoom = Number(model.get("scale")) || 1;
   let natural = null; // [width, height] of the drawing in px at zoom 1
+  let fitting = true; // the zoom follows the area's size (until the learner zooms)
   const overlay = { labels: null };
+  const strings = () => model.get("strings") || {};
 
   function message(text, kind = "info") {
     const p = document.createElement("p");
@@ -127,10 +112,11 @@ export function createGraph(model, { onNodeClick } = {}) {
     if (!svg || !natural) return;
     svg.style.width = `${Math.round(natural[0] * zoom)}px`;
     svg.style.height = `${Math.round(natural[1] * zoom)}px`;
+    el.dataset.zoom = zoom.toFixed(3);
   }
 
   function setZoom(value, keepCenter = true) {
-    const next = Math.min(4, Math.max(0.1, value));
+    const next = Math.min(4, Math.max(0.05, value));
     const cx = el.scrollLeft + el.clientWidth / 2;
     const cy = el.scrollTop + el.clientHeight / 2;
     const ratio = next / zoom;
@@ -142,9 +128,31 @@ export function createGraph(model, { onNodeClick } = {}) {
     }
   }
 
-  function fit() {
-    if (natural && el.clientWidth) setZoom(Math.min(1, (el.clientWidth - 4) / natural[0]), false);
+  /** The room for the drawing: the area's width, and the height it may grow to (its
+   * max-height), less the padding kept for labels. Null while the area has no size. */
+  function room() {
+    if (!el.isConnected || !el.clientWidth) return null;
+    const css = getComputedStyle(el);
+    const px = (v) => parseFloat(v) || 0;
+    const width = el.clientWidth - px(css.paddingLeft) - px(css.paddingRight);
+    const limit = px(css.maxHeight) || window.innerHeight * 0.7;
+    const height = limit - px(css.paddingTop) - px(css.paddingBottom);
+    return width > 0 && height > 0 ? [width, height] : null;
   }
+
+  /** Fits the whole drawing in the area, both ways; never larger than `scale`. */
+  function fit() {
+    fitting = true;
+    const space = room();
+    if (!natural || !space) return;
+    const scale = Number(model.get("scale")) || 1;
+    setZoom(Math.min(scale, (space[0] - 2) / natural[0], (space[1] - 2) / natural[1]), false);
+    el.scrollLeft = el.scrollTop = 0;
+  }
+
+  const resize = typeof ResizeObserver === "function"
+    ? new ResizeObserver(() => { if (fitting) fit(); }) : null;
+  resize?.observe(el);
 
   function setState(g, state) {
     const old = g.dataset.mgState;
@@ -154,62 +162,110 @@ export function createGraph(model, { onNodeClick } = {}) {
     g.dataset.mgState = state || "";
   }
 
+  /** Accessible names: each node says what it is, what it shows and its state. */
+  function label(g, notes) {
+    const kind = [...g.classList].find((c) => KIND_KEYS[c]);
+    const text = [...g.querySelectorAll(":scope > text, a > text")].map((t) => t.textContent)
+      .concat(notes[g.id] ? [notes[g.id]] : []).join(" ");
+    const words = strings();
+    let name = (words["view.node_label"] || "{text}; {kind}")
+      .replace("{text}", text || kind || "").replace("{kind}", words[KIND_KEYS[kind]] || "");
+    const state = g.dataset.mgState;
+    if (state && words[`view.legend.${state}`]) {
+      name = (words["view.node_state"] || "{label}; {state}").replace("{label}", name)
+        .replace("{state}", words[`view.legend.${state}`]);
+    }
+    g.setAttribute("aria-label", name);
+    const active = choosable();
+    g.setAttribute("role", active ? "button" : "img");
+    if (active) g.setAttribute("tabindex", "0");
+    else g.removeAttribute("tabindex");
+  }
+
   function drawOverlay() {
     if (!svg) return;
     overlay.labels?.remove();
     const layer = document.createElementNS(SVG_NS, "g");
     layer.setAttribute("class", "mg-overlay");
-    svg.querySelector("g.graph")?.append(layer); // in the page, so text can be measured
+    layer.setAttribute("aria-hidden", "true");
+    svg.querySelector("g.graph")?.append(layer);
     const placed = [];
+    const boxes = new Map();
     for (const g of index.values()) {
       if (!g.classList.contains("node")) continue;
-      const box = g.getBBox();
-      placed.push({ x: box.x, y: box.y, w: box.width, h: box.height });
-    }
-    for (const [id, text] of Object.entries(model.get("node_notes") || {})) {
-      const g = index.get(id);
-      if (!g) continue;
-      // above the leaf (its gradients arrive from below), clear of the notes already placed
-      const box = g.getBBox();
-      const note = svgText("mg-node-note", box.x + box.width / 2, box.y - 5, text);
-      layer.append(note);
-      const w = note.getComputedTextLength?.() || text.length * CHAR_WIDTH;
-      const center = Math.max(box.x + box.width / 2, w / 2 + 2); // not off the left edge
-      note.setAttribute("x", center.toFixed(1));
-      const spot = { x: center - w / 2 - 3, y: box.y - 17, w: w + 6, h: 15 };
-      for (let tries = 0; tries < 4 && placed.some((other) => overlaps(spot, other)); tries++) {
-        spot.y -= 15;
+      const box = nodeBox(g);
+      if (box) {
+        boxes.set(g.id, box);
+        placed.push(box);
       }
-      note.setAttribute("y", (spot.y + 12).toFixed(1));
+    }
+    drawNodePictures(layer, index, model, placed);
+    const notes = model.get("node_notes") || {};
+    for (const [id, text] of Object.entries(notes)) {
+      const box = boxes.get(id);
+      if (!box) continue;
+      // just above the leaf (its gradients arrive from below): centred on it, else flush
+      // with its left or right side, else a line higher; clear of what is already placed
+      const w = textWidth(text);
+      const starts = [box.x + box.w / 2 - w / 2, box.x, box.x + box.w - w]
+        .map((x) => Math.max(x, 2)); // not off the left edge
+      let spot = null;
+      for (let dy = 0; dy <= 45 && !spot; dy += 15) {
+        for (const x of starts) {
+          const here = { x: x - 3, y: box.y - 17 - dy, w: w + 6, h: 15 };
+          if (!placed.some((other) => overlaps(here, other))) {
+            spot = here;
+            break;
+          }
+        }
+      }
+      spot ||= { x: starts[0] - 3, y: box.y - 17, w: w + 6, h: 15 };
+      const center = spot.x + 3 + w / 2;
+      const note = svgText("mg-node-note", center, spot.y + 12, text);
+      note.dataset.node = id;
+      layer.append(note);
       placed.push(spot);
     }
     const labels = model.get("show_edge_labels") ? model.get("edge_labels") || {} : {};
-    for (const [id, text] of Object.entries(labels)) {
-      const g = index.get(id);
-      if (!g) continue;
-      const label = svgText("mg-edge-label", 0, 0, text);
-      label.dataset.edge = id;
-      layer.append(label);
-      const width = label.getComputedTextLength?.() || text.length * CHAR_WIDTH;
-      const spot = labelSpot(g, width, placed);
-      if (!spot) {
-        label.remove();
-        continue;
+    const drawnLabels = new Map(); // edge id -> its <text>, for the pictures beside them
+    const paths = new Map(); // edge id -> a point sampler of its path
+    const lines = []; // small boxes along every edge: a label should not sit on a line
+    for (const [id, g] of index) {
+      if (!g.classList.contains("edge")) continue;
+      const at = pathSampler(g.querySelector("path")?.getAttribute("d"));
+      if (!at) continue;
+      paths.set(id, at);
+      if (!Object.keys(labels).length) continue;
+      for (let k = 1; k < 10; k++) {
+        const p = at(k / 10);
+        lines.push({ x: p.x - 2, y: p.y - 2, w: 4, h: 4, edge: id });
       }
-      placed.push(spot.box);
-      label.setAttribute("x", spot.x.toFixed(1));
-      label.setAttribute("y", spot.y.toFixed(1));
-      label.setAttribute("text-anchor", spot.anchor);
     }
+    for (const [id, text] of Object.entries(labels)) {
+      const at = paths.get(id);
+      if (!at) continue;
+      const others = placed.concat(lines.filter((box) => box.edge !== id));
+      const spot = labelSpot(at, textWidth(text), others);
+      if (!spot) continue;
+      placed.push(spot.box);
+      const label = svgText("mg-edge-label", spot.x, spot.y, text);
+      label.dataset.edge = id;
+      label.setAttribute("text-anchor", spot.anchor);
+      layer.append(label);
+      drawnLabels.set(id, label);
+    }
+    drawEdgePictures(layer, model, drawnLabels, placed);
     overlay.labels = layer;
+    for (const g of index.values()) if (g.classList.contains("node")) label(g, notes);
   }
 
   /** Scrolls the graph area (not the page) so that the current node is in view. */
   function reveal() {
     const current = svg?.querySelector("g.node.mg-current, g.node.mg-error");
-    if (!current) return;
+    if (!current || !el.isConnected) return;
     const box = current.getBoundingClientRect();
     const area = el.getBoundingClientRect();
+    if (!area.width) return;
     const margin = 40;
     if (box.left < area.left + margin || box.right > area.right - margin) {
       el.scrollLeft += box.left + box.width / 2 - (area.left + area.width / 2);
@@ -219,12 +275,40 @@ export function createGraph(model, { onNodeClick } = {}) {
     }
   }
 
+  /** With `scale_edges` on, each edge as wide as its gradient is large (`edge_sizes`: the
+   * norms; an edge gets its share of the largest): 1 px to 7 px; off, the widths of the edge
+   * states. A norm of null (NaN or inf) counts as the largest. */
+  function sizeEdges() {
+    const on = Boolean(model.get("scale_edges"));
+    const norms = model.get("edge_sizes") || {};
+    const finite = Object.values(norms).filter((n) => typeof n === "number" && Number.isFinite(n));
+    const top = Math.max(0, ...finite);
+    const sizes = {};
+    for (const [id, n] of Object.entries(norms)) {
+      sizes[id] = typeof n !== "number" || !Number.isFinite(n) ? 1 : top > 0 ? n / top : 0;
+    }
+    for (const [id, g] of index) {
+      if (!g.classList.contains("edge")) continue;
+      const path = g.querySelector("path");
+      if (!path) continue;
+      const size = sizes[id];
+      if (on && typeof size === "number") {
+        path.style.strokeWidth = `${(1 + 6 * Math.max(0, Math.min(1, size))).toFixed(2)}px`;
+        g.classList.add("mg-sized");
+      } else {
+        path.style.strokeWidth = "";
+        g.classList.remove("mg-sized");
+      }
+    }
+  }
+
   function restyle() {
     const nodes = model.get("node_states") || {};
     const edges = model.get("edge_states") || {};
     for (const [id, g] of index) {
       setState(g, (g.classList.contains("node") ? nodes : edges)[id]);
     }
+    sizeEdges();
     drawOverlay();
     reveal();
   }
@@ -234,12 +318,13 @@ export function createGraph(model, { onNodeClick } = {}) {
     if (dot === drawn) return;
     drawn = dot;
     const mine = ++generation;
-    if (!dot.trim()) return message("Nothing to draw yet.");
+    if (!dot.trim()) return message(say(model, "view.nothing", "Nothing to draw yet."));
     const count = countNodes(dot);
     if (count > MAX_NODES) {
-      return message(`This graph has ${count} nodes; drawing stops at ${MAX_NODES}.`, "warning");
+      return message(say(model, "view.too_large", "This graph has {count} nodes; drawing stops " +
+        "at {max}.", { count, max: MAX_NODES }), "warning");
     }
-    if (!index.size) message("Laying out the graph…");
+    if (!index.size) message(say(model, "view.laying_out", "Laying out the graph…"));
     const graphviz = await loadGraphviz();
     if (mine !== generation) return;
     let drawing;
@@ -247,28 +332,51 @@ export function createGraph(model, { onNodeClick } = {}) {
       drawing = parseSvg(graphviz.dot(dot));
     } catch (error) {
       console.error("[minigrad_widgets] could not lay out the graph:", error);
-      return message(`Could not lay out the graph: ${error.message || error}`, "error");
+      return message(say(model, "view.layout_failed", "Could not lay out the graph: {error}",
+        { error: error.message || error }), "error");
     }
     // Graphviz sizes the drawing in points; at zoom 1 a 12 pt label is 16 px.
     natural = [parseFloat(drawing.getAttribute("width")) * (4 / 3),
       parseFloat(drawing.getAttribute("height")) * (4 / 3)];
     drawing.removeAttribute("width");
     drawing.removeAttribute("height");
-    drawing.setAttribute("role", "img");
-    drawing.setAttribute("aria-label", `autograd graph with ${count} nodes`);
+    drawing.setAttribute("role", "group");
+    drawing.setAttribute("aria-label", say(model, "view.graph_label", "autograd graph, {count} nodes",
+      { count }));
+    for (const title of drawing.querySelectorAll("title")) title.remove(); // ids, not names
+    for (const g of drawing.querySelectorAll("g.edge")) g.setAttribute("aria-hidden", "true");
     el.replaceChildren(drawing);
     svg = drawing;
     overlay.labels = null;
+    if (fitting) {
+      zoom = Number(model.get("scale")) || 1;
+      fit();
+    }
     applyZoom();
     index = indexById(svg);
     restyle();
   }
 
-  const onScale = () => setZoom(Number(model.get("scale")) || 1);
-  const zoomBy = (factor) => setZoom(zoom * factor);
+  const onScale = () => {
+    fitting = false;
+    setZoom(Number(model.get("scale")) || 1);
+  };
+  const zoomBy = (factor) => {
+    fitting = false;
+    setZoom(zoom * factor);
+  };
   const pan = panning(el, (factor) => zoomBy(factor));
-  return { el, update, restyle, drawOverlay, fit, zoomBy, onScale, reset: onScale, cleanup: pan };
+  const cleanup = () => {
+    pan();
+    resize?.disconnect();
+  };
+  return { el, update, restyle, drawOverlay, sizeEdges, fit, zoomBy, onScale, reset: onScale,
+    cleanup };
 }
+
+// node class -> the legend's words for that kind
+const KIND_KEYS = Object.fromEntries(["output", "backward", "leaf", "saved", "none", "chain",
+  "more"].map((k) => [`mg-${k}`, `view.legend.${k}`]));
 
 /** Drag to pan; ctrl (or cmd) + wheel to zoom. Returns a cleanup function. */
 function panning(el, zoomBy) {

@@ -10,6 +10,7 @@
 // every step (see offline.js and minigrad_widgets/export.py).
 
 import { createControls, startPlayer } from "./controls.js";
+import { renderFlow } from "./flow.js";
 import { createGraph } from "./graph.js";
 import { createOfflineModel } from "./offline.js";
 import { createPanel } from "./panel.js";
@@ -20,13 +21,16 @@ function initialize({ model }) {
 }
 
 function render({ model, el }) {
+  if (model.get("kind") === "flow") return renderFlow(model, el); // GradientFlow: a chart
   const root = document.createElement("div");
+  const asking = () => Boolean(model.get("predict_mode")) && !model.get("frozen");
   const graph = createGraph(model, {
     onNodeClick: (id) => {
-      if (model.get("predict_mode") && !model.get("frozen")) model.send({ event: "node_click", node: id });
+      if (asking()) model.send({ event: "node_click", node: id });
     },
+    choosable: asking,
   });
-  const panel = createPanel();
+  const panel = createPanel(model);
   const controls = createControls(model);
   const viewbar = createViewBar(model, graph);
   const legend = createLegend(model);
@@ -47,9 +51,8 @@ function render({ model, el }) {
     root.className = `mg-widget mg-kind-${kind}` +
       (model.get("predict_mode") ? " mg-predict" : "") + (model.get("frozen") ? " mg-frozen" : "");
     root.lang = model.get("lang") === "zh" ? "zh-CN" : "en";
-    controls.el.hidden = kind !== "stepper";
-    const asking = Boolean(model.get("predict_mode")) && !model.get("frozen");
-    graph.el.title = asking ? (model.get("labels") || {}).node_tip || "" : "";
+    controls.el.hidden = kind !== "stepper" && kind !== "build"; // BuildReplay steps too
+    graph.el.title = asking() ? (model.get("labels") || {}).node_tip || "" : "";
     controls.update();
     viewbar.update();
     legend.update();
@@ -62,9 +65,11 @@ function render({ model, el }) {
   const listeners = {
     "change:dot": () => graph.update(),
     "change:node_states change:edge_states": () => graph.restyle(),
-    "change:edge_labels change:node_notes change:show_edge_labels": () => graph.drawOverlay(),
+    "change:edge_labels change:node_notes change:show_edge_labels change:node_pictures change:edge_pictures change:predict_mode change:frozen change:strings":
+      () => graph.drawOverlay(),
     "change:scale": () => graph.onScale(),
-    "change:panel change:note change:kind change:step_index change:total_steps change:playing change:speed change:labels change:counter change:can_step change:predict_mode change:frozen change:strings change:lang change:show_edge_labels":
+    "change:edge_sizes change:scale_edges": () => graph.sizeEdges(),
+    "change:panel change:note change:kind change:step_index change:total_steps change:playing change:speed change:labels change:counter change:can_step change:predict_mode change:frozen change:strings change:lang change:show_edge_labels change:scale_edges change:legend":
       updateFrame,
   };
   for (const [events, callback] of Object.entries(listeners)) model.on(events, callback);

@@ -19,8 +19,24 @@ export function statesOf(data) {
   return states;
 }
 
+// A quiz needs its answers in the page (Python records what a click on each node would
+// answer, at every step: export.py). A page without them shows a plain stepper.
+function withoutQuiz(state) {
+  const panel = state.panel || {};
+  const sections = (panel.sections || []).filter((sec) => sec.kind !== "predict");
+  return { ...state, predict_mode: false, panel: { ...panel, sections } };
+}
+
+function withFeedback(state, answer) {
+  const panel = state.panel || {};
+  const sections = (panel.sections || []).filter((sec) => sec.kind !== "predict");
+  return { ...state, panel: { ...panel, sections: sections.concat([answer.section]) } };
+}
+
 export function createOfflineModel(data) {
-  const states = statesOf(data);
+  let states = statesOf(data);
+  const quiz = states.some((s) => s.predict_mode && s.answers && !s.frozen);
+  if (states.some((s) => s.predict_mode) && !quiz) states = states.map(withoutQuiz);
   let position = Math.min(data.position || 0, states.length - 1);
   let state = { ...states[position], playing: false };
   const listeners = new Map(); // event name -> Set of callbacks
@@ -31,13 +47,23 @@ export function createOfflineModel(data) {
   function goTo(index) {
     position = Math.max(0, Math.min(states.length - 1, index));
     const local = { playing: state.playing, show_edge_labels: state.show_edge_labels,
+      scale_edges: state.scale_edges,
       speed: state.speed };
     const before = state;
     state = { ...states[position], ...local };
     if (position >= states.length - 1) state.playing = false;
     emit(Object.keys(state).filter((k) => state[k] !== before[k]));
   }
+  function answer(content) {
+    const found = quiz && state.predict_mode && (state.answers || {})[content.node];
+    if (!found) return;
+    if (found.right) goTo(position + 1);
+    const before = state;
+    state = withFeedback(state, found);
+    if (before.panel !== state.panel) emit(["panel"]);
+  }
   const actions = {
+    node_click: answer,
     step: () => goTo(position + 1),
     back: () => goTo(position - 1),
     reset: () => { state.playing = false; goTo(0); },
@@ -54,7 +80,7 @@ export function createOfflineModel(data) {
     send(content) {
       // asynchronous, like a message to a kernel and its answer
       const action = actions[content && content.event];
-      if (action) setTimeout(action, 0);
+      if (action) setTimeout(() => action(content), 0);
     },
     on(events, cb) {
       for (const name of events.split(/\s+/)) {

@@ -1,7 +1,9 @@
 // The panel beside the graph: what the current step did, as Python describes it in `panel`
 // (every word comes from Python, in the widget's language; nothing is computed here).
 //
-// panel = { title, sections: [{kind, heading, lines, ok?, verdict?}], accumulate?, lines }
+// panel = { title, sections: [{kind, heading, lines, ok?, verdict?, pictures?}], accumulate?,
+//           lines, pictures?, heat? }: `heat` holds each large tensor's heat map once, and
+//           `pictures` ({line, heat}) put them under the lines that mention them.
 // First, for an AccumulateGrad step, the update of the leaf's .grad (small matrices as
 // tables) and `variable is x ✓` (the two ids on hover); then the sections (the chain rule
 // with the step's numbers, the gradients that arrived and their sum, a numerical check, an
@@ -42,18 +44,100 @@ function accumulateBlock(acc) {
   return block;
 }
 
-function sectionBlock(sec) {
+// A tensor too large to read as numbers, as Python describes it (heat.py): cells already
+// coloured, the exact value of each as text. Hovering a cell writes "[i, j] = value" in the
+// readout under the grid; the <details> below opens a table of every value.
+function indexOf(shape, row, col) {
+  if (shape.length <= 1) return `[${col}]`;
+  const lead = [];
+  let r = row;
+  for (let d = shape.length - 2; d >= 0; d--) {
+    lead.unshift(r % shape[d]);
+    r = Math.floor(r / shape[d]);
+  }
+  return `[${lead.concat([col]).join(", ")}]`;
+}
+
+export function heatMap(heat, words = {}) {
+  const fig = element("span", "mg-heat");
+  fig.setAttribute("role", "group");
+  fig.setAttribute("aria-label", heat.summary || "");
+  const rows = heat.rows || 0;
+  const cols = heat.cols || 0;
+  const w = Math.max(4, Math.min(18, Math.floor(240 / Math.max(cols, 1))));
+  const h = Math.max(3, Math.min(18, Math.floor(200 / Math.max(rows, 1))));
+  const grid = element("span", "mg-heat-grid");
+  grid.style.gridTemplateColumns = `repeat(${cols}, ${w}px)`;
+  grid.style.gridAutoRows = `${h}px`;
+  const shape = heat.shape || [];
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const cell = element("span", "mg-heat-cell");
+      cell.style.background = heat.colors[r][c];
+      cell.dataset.index = indexOf(shape, r, c);
+      cell.dataset.value = heat.values[r][c];
+      cell.title = `${cell.dataset.index} = ${cell.dataset.value}`;
+      grid.append(cell);
+    }
+  }
+  const [lo, hi] = heat.scale || [0, 0];
+  const scale = element("span", "mg-heat-scale");
+  scale.append(element("span", "", String(Number(lo.toPrecision(3)))),
+    element("span", "mg-heat-bar"), element("span", "", String(Number(hi.toPrecision(3)))));
+  const hint = words["view.heat_hover"] || "Point at a cell to read its value";
+  const readout = element("span", "mg-heat-readout", hint);
+  readout.setAttribute("aria-live", "polite");
+  grid.addEventListener("mouseover", (event) => {
+    const cell = event.target.closest && event.target.closest(".mg-heat-cell");
+    if (cell) readout.textContent = `${cell.dataset.index} = ${cell.dataset.value}`;
+  });
+  grid.addEventListener("mouseleave", () => { readout.textContent = hint; });
+  const details = element("details", "mg-heat-table");
+  details.append(element("summary", "", words["view.heat_table"] || "Values"));
+  details.addEventListener("toggle", () => { // the table is made when first opened
+    if (!details.open || details.querySelector("table")) return;
+    const t = element("table", "mg-matrix");
+    for (let r = 0; r < rows; r++) {
+      const tr = element("tr");
+      tr.append(element("th", "", indexOf(shape, r, 0).replace(/0\]$/, ":]")));
+      for (const v of heat.values[r]) tr.append(element("td", "", v));
+      t.append(tr);
+    }
+    details.append(t);
+  }, { once: false });
+  fig.append(grid, scale, readout, details);
+  return fig;
+}
+
+/** Lines of text, each followed by the heat maps of its large tensors. */
+function linesWithPictures(className, lines, pictures, heat, words) {
+  const box = element("div", `${className} mg-lines-pictures`);
+  lines.forEach((text, i) => {
+    box.append(element("div", "mg-line", text));
+    for (const pic of pictures) {
+      if (pic.line === i && heat[pic.heat]) box.append(heatMap(heat[pic.heat], words));
+    }
+  });
+  return box;
+}
+
+function linesBlock(className, lines, pictures, heat, words) {
+  if (pictures && pictures.length) return linesWithPictures(className, lines, pictures, heat, words);
+  return element("pre", className, lines.join("\n"));
+}
+
+function sectionBlock(sec, heat, words) {
   const kind = String(sec.kind || "info").replace(/[^a-z]/g, "");
   const block = element("div", `mg-section mg-section-${kind}`);
   if (sec.ok === false || sec.verdict === "wrong") block.classList.add("mg-bad");
   if (sec.ok === true || sec.verdict === "right") block.classList.add("mg-good");
   if (sec.heading) block.append(element("h5", "mg-section-heading", sec.heading));
-  block.append(element("pre", "mg-section-lines", (sec.lines || []).join("\n")));
+  block.append(linesBlock("mg-section-lines", sec.lines || [], sec.pictures, heat, words));
   if (kind === "error" || kind === "flag") block.setAttribute("role", "alert");
   return block;
 }
 
-export function createPanel() {
+export function createPanel(model) {
   const el = element("section", "mg-panel");
   el.setAttribute("aria-live", "polite");
 
@@ -62,9 +146,11 @@ export function createPanel() {
     const parts = [];
     if (panel.title) parts.push(element("h4", "mg-panel-title", panel.title));
     if (panel.accumulate) parts.push(accumulateBlock(panel.accumulate));
-    for (const sec of panel.sections || []) parts.push(sectionBlock(sec));
+    const heat = panel.heat || [];
+    const words = (model && model.get("strings")) || {};
+    for (const sec of panel.sections || []) parts.push(sectionBlock(sec, heat, words));
     const lines = panel.lines || [];
-    if (lines.length) parts.push(element("pre", "mg-panel-lines", lines.join("\n")));
+    if (lines.length) parts.push(linesBlock("mg-panel-lines", lines, panel.pictures, heat, words));
     el.replaceChildren(...parts);
     el.setAttribute("aria-label", panel.title || "");
     el.hidden = parts.length === 0;

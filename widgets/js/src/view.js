@@ -23,7 +23,7 @@ export function createViewBar(model, graph) {
   const out = iconButton("−", "", () => graph.zoomBy(1 / 1.25));
   const actual = iconButton("1:1", "", () => graph.reset());
   const zin = iconButton("+", "", () => graph.zoomBy(1.25));
-  const fit = iconButton("↔", "", () => graph.fit());
+  const fit = iconButton("⤢", "", () => graph.fit());
   const toggle = document.createElement("label");
   toggle.className = "mg-edge-toggle";
   const box = document.createElement("input");
@@ -34,34 +34,40 @@ export function createViewBar(model, graph) {
   });
   const caption = document.createElement("span");
   toggle.append(box, caption);
-  el.append(out, actual, zin, fit, toggle);
+  const sizing = document.createElement("label"); // edge widths by gradient size
+  sizing.className = "mg-edge-toggle mg-size-toggle";
+  const sizeBox = document.createElement("input");
+  sizeBox.type = "checkbox";
+  sizeBox.addEventListener("change", () => {
+    model.set("scale_edges", sizeBox.checked);
+    model.save_changes();
+  });
+  const sizeCaption = document.createElement("span");
+  sizing.append(sizeBox, sizeCaption);
+  el.append(out, actual, zin, fit, toggle, sizing);
 
   function update() {
     const titles = [[out, "view.zoom_out", "Zoom out"], [actual, "view.zoom_reset", "Actual size"],
-      [zin, "view.zoom_in", "Zoom in"], [fit, "view.zoom_fit", "Fit the width"]];
+      [zin, "view.zoom_in", "Zoom in"], [fit, "view.zoom_fit", "Fit the drawing"]];
     for (const [b, key, fallback] of titles) {
       b.title = text(model, key, fallback);
-      b.setAttribute("aria-label", b.title);
+      // a name holds the words the button shows (1:1), symbols aside
+      b.setAttribute("aria-label", /\w/.test(b.textContent) ? `${b.textContent} ${b.title}` : b.title);
     }
     caption.textContent = text(model, "view.edge_labels", "Gradients on edges");
     box.checked = Boolean(model.get("show_edge_labels"));
-    toggle.hidden = model.get("kind") !== "stepper";
-    el.hidden = Boolean(model.get("frozen")); // a snapshot has no buttons (drag and ctrl+wheel still zoom)
+    // a snapshot keeps only the zoom: it looks at one step and changes nothing
+    toggle.hidden = model.get("kind") !== "stepper" || Boolean(model.get("frozen"));
+    sizeCaption.textContent = text(model, "view.edge_sizes", "Edge width = gradient size");
+    sizeBox.checked = Boolean(model.get("scale_edges"));
+    sizing.hidden = model.get("kind") !== "stepper" || Boolean(model.get("frozen"));
   }
   return { el, update };
 }
 
-const LEGEND = [
-  ["output", "view.legend.output"], ["backward", "view.legend.backward"],
-  ["leaf", "view.legend.leaf"], ["saved", "view.legend.saved"], ["none", "view.legend.none"],
-];
-const STEP_LEGEND = [
-  ["pending", "view.legend.pending"], ["current", "view.legend.current"],
-  ["done", "view.legend.done"], ["error", "view.legend.error"],
-  ["flagged", "view.legend.flagged"], ["gradient", "view.legend.gradient"],
-];
-
-/** The colour legend: what each fill and each state means. */
+/** The legend: what each shape, line and colour means. Its rows come from Python
+ * (`legend`: [swatch classes, key in `strings`], from minigrad_widgets.style), and each
+ * swatch is drawn by the same generated CSS as the nodes and edges it stands for. */
 export function createLegend(model) {
   const el = document.createElement("details");
   el.className = "mg-legend";
@@ -71,12 +77,17 @@ export function createLegend(model) {
 
   function update() {
     summary.textContent = text(model, "view.legend", "Legend");
-    const rows = LEGEND.concat(model.get("kind") === "stepper" ? STEP_LEGEND : []);
-    list.replaceChildren(...rows.map(([kind, key]) => {
+    const rows = model.get("legend") || [];
+    list.replaceChildren(...rows.map(([swatches, key]) => {
       const li = document.createElement("li");
       const swatch = document.createElement("span");
-      swatch.className = `mg-swatch mg-swatch-${kind}`;
-      li.append(swatch, text(model, key, kind));
+      const [first, ...rest] = String(swatches).split(/\s+/);
+      swatch.className = ["mg-swatch", `mg-swatch-${first}`, ...rest].join(" ");
+      swatch.dataset.swatch = first;
+      swatch.setAttribute("aria-hidden", "true");
+      const words = document.createElement("span");
+      words.textContent = text(model, key, key);
+      li.append(swatch, words);
       return li;
     }));
   }
