@@ -27,6 +27,8 @@ import numpy as np
 
 from .._quiet import quietly
 from ._rule import Rule, _r
+from .derivatives_layers import HELPERS as LAYER_HELPERS
+from .derivatives_layers import LAYERS
 from .derivatives_more import HELPERS, MORE
 from .derivatives_nn import HELPERS as NN_HELPERS
 from .derivatives_nn import NN
@@ -277,6 +279,7 @@ RULES: dict[str, Rule] = {
 }
 RULES.update(MORE)  # the rest of the table, by op family: derivatives_more.py
 RULES.update(NN)  # and derivatives_nn.py
+RULES.update(LAYERS)  # and derivatives_layers.py
 
 #: The rule shown for the node of a custom ``Function``: its own ``backward``.
 CUSTOM = _r("z = YourFunction.forward(ctx, ...)", words=True,
@@ -350,7 +353,7 @@ _FUNCTIONS = {
     "sum_to": sum_to, "inside": _inside, "norm_grad": _norm_grad, "below": _below,
     "above": _above, "mT": lambda m: np.swapaxes(m, -1, -2),
     "sum": lambda g, dim: np.sum(g, axis=dim, keepdims=True),
-    **HELPERS, **NN_HELPERS,
+    **HELPERS, **NN_HELPERS, **LAYER_HELPERS,
 }
 
 

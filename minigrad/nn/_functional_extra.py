@@ -1,5 +1,6 @@
 """More of ``nn.functional``: binary cross-entropy, Huber/smooth L1, embedding, layer and batch
-normalisation. Imported into ``nn.functional``; the loss nodes live in ``_more_losses``.
+normalisation (batch_norm: from ``_batchnorm``). Imported into ``nn.functional``; the loss
+nodes live in ``_more_losses``.
 
 >>> import minigrad as torch
 >>> import minigrad.nn.functional as F
@@ -23,10 +24,12 @@ from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
 from . import _more_losses as _more
+from ._batchnorm import batch_norm
 from ._loss_nodes import _UINT64, reduction_enum
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_loss",
-           "smooth_l1_loss", "l1_loss", "embedding", "layer_norm", "batch_norm", "one_hot"]
+           "smooth_l1_loss", "l1_loss", "embedding", "layer_norm", "batch_norm", "one_hot",
+           "normalize"]
 
 
 
@@ -311,30 +314,11 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
     return record(node, out, input, weight, bias)
 
 
-def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
-               training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
-    """Normalise each channel (dimension 1) by batch statistics while training (updating the
-    running averages), or by the running averages in eval mode. Built from minigrad's ops."""
-    dims = (0,) + tuple(range(2, input.dim()))
-    shape = (1, -1) + (1,) * (input.dim() - 2)
-    if training:
-        n = input.numel() // input.shape[1]
-        if n <= 1:
-            raise ValueError("Expected more than 1 value per channel when training, got input "
-                             f"size {input.shape}")
-        mean = input.mean(dims, keepdim=True)
-        centered = input - mean
-        var = (centered * centered).mean(dims, keepdim=True)
-        if running_mean is not None:
-            m, v = mean._data.reshape(-1), var._data.reshape(-1) * n / (n - 1)
-            running_mean._data[...] = (1 - momentum) * running_mean._data + momentum * m
-            running_var._data[...] = (1 - momentum) * running_var._data + momentum * v
-            running_mean._vc[0] += 1
-            running_var._vc[0] += 1
-    else:
-        centered = input - running_mean.reshape(shape)
-        var = running_var.reshape(shape)
-    out = centered / (var + eps).sqrt()
-    if weight is not None:
-        out = out * weight.reshape(shape)
-    return out + bias.reshape(shape) if bias is not None else out
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
+              out=None) -> Tensor:
+    """Each slice along ``dim`` divided by its ``p``-norm (at least ``eps``): unit vectors.
+    Recorded as PyTorch's ops: norm, ``clamp_min``, ``expand_as``, division."""
+    if out is not None:
+        raise NotImplementedError("F.normalize(out=...) is not in minigrad")
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / denom

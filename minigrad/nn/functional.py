@@ -22,7 +22,33 @@ from .._ops import arithmetic as _arith
 from .._ops._core import broadcast_error
 from .._ops.errors import cant_cast
 from .._tensor import Tensor
+from . import (
+    _activation_grads,  # noqa: F401  (the activations' second-order nodes)
+    _conv,
+)
 from . import _loss_nodes as _loss
+from ._activation_functions import (
+    celu,
+    elu,
+    elu_,
+    gelu,
+    hardsigmoid,
+    hardswish,
+    hardtanh,
+    hardtanh_,
+    leaky_relu,
+    leaky_relu_,
+    logsigmoid,
+    mish,
+    relu6,
+    selu,
+    silu,
+    softmin,
+    softplus,
+    softsign,
+    tanhshrink,
+    threshold,
+)
 from ._functional_extra import (  # (they call _broadcast, defined below, lazily)
     batch_norm,
     binary_cross_entropy,
@@ -31,15 +57,33 @@ from ._functional_extra import (  # (they call _broadcast, defined below, lazily
     huber_loss,
     l1_loss,
     layer_norm,
+    normalize,
     one_hot,
     smooth_l1_loss,
 )
+from ._groupnorm import group_norm
 from ._loss_nodes import reduction_enum
+from ._padding import pad
+from ._pooling import (
+    adaptive_avg_pool1d,
+    adaptive_avg_pool2d,
+    avg_pool1d,
+    avg_pool2d,
+    max_pool1d,
+)
+from ._pooling import max_pool2d as _max_pool2d
+from ._prelu import prelu
 
 __all__ = ["relu", "tanh", "sigmoid", "softmax", "log_softmax", "dropout", "linear",
            "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "huber_loss", "smooth_l1_loss", "l1_loss",
-           "embedding", "layer_norm", "batch_norm", "one_hot"]
+           "embedding", "layer_norm", "batch_norm", "one_hot", "conv1d", "conv2d", "conv3d",
+           "max_pool2d", "max_pool2d_with_indices", "avg_pool2d", "adaptive_avg_pool2d", "pad",
+           "dropout2d", "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "celu", "gelu",
+           "silu", "softplus", "hardtanh", "hardtanh_", "relu6", "logsigmoid", "softmin",
+           "mish", "hardswish", "hardsigmoid", "threshold", "softsign", "tanhshrink",
+           "max_pool1d", "avg_pool1d", "adaptive_avg_pool1d", "dropout1d", "prelu", "normalize",
+           "group_norm"]
 
 
 # ---------------------------------------------------------------- activations
@@ -299,3 +343,94 @@ def _cross_entropy_probs(logp, target, weight, code, class_dim):
         return total
     return _arith.div_by_number(total, logp._data.size // logp._data.shape[class_dim])
 
+
+
+# ---------------------------------------------------------------- convolution and pooling
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+           dilation=1, groups: int = 1) -> Tensor:
+    """Slide each filter of ``weight`` (out, in / groups, k) along (N, in, L) ``input``."""
+    return _conv.conv(1, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+           dilation=1, groups: int = 1) -> Tensor:
+    """Slide each filter of ``weight`` (out, in / groups, kh, kw) over (N, in, H, W)
+    ``input``; one ``ConvolutionBackward0`` node."""
+    return _conv.conv(2, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+           dilation=1, groups: int = 1) -> Tensor:
+    """The 3-D convolution: (N, in, D, H, W) input, (out, in / groups, kd, kh, kw) filters."""
+    return _conv.conv(3, input, weight, bias, stride, padding, dilation, groups)
+
+
+def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
+               ceil_mode: bool = False, return_indices: bool = False):
+    """The largest element of each window (with ``return_indices``: and where it was)."""
+    return _max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def max_pool2d_with_indices(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
+                            ceil_mode: bool = False, return_indices: bool = True):
+    return _max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,
+              inplace: bool = False) -> Tensor:
+    """Zero whole channels (each with probability ``p``) and scale the rest by 1 / (1 - p):
+    ``input * mask``, the mask of shape (N, C, 1, 1) drawn as PyTorch draws it."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    dims = input.dim()
+    if dims not in (3, 4):
+        warnings.warn(f"dropout2d: Received a {dims}-D input to dropout2d, which is deprecated "
+                      "and will result in an error in a future release. To retain the behavior "
+                      "and silence this warning, please use dropout instead. Note that dropout2d "
+                      "exists to provide channel-wise dropout on inputs with 2 spatial "
+                      "dimensions, a channel dimension, and an optional batch dimension (i.e. "
+                      "3D or 4D inputs).", UserWarning, stacklevel=2)
+    if dims == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that "
+                      "channel-wise 1D dropout behavior is desired - input is interpreted as "
+                      "shape (N, C, L), where C is the channel dim. This behavior will change in "
+                      "a future release to interpret the input as one without a batch "
+                      "dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout "
+                      "behavior, please switch to using dropout1d instead.", UserWarning,
+                      stacklevel=2)
+    return _feature_dropout(input, p, training, inplace)
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,
+              inplace: bool = False) -> Tensor:
+    """Zero whole channels of (N, C, L) or (C, L) input, each with probability ``p``."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D "
+                           "input. Note that dropout1d exists to provide channel-wise dropout on "
+                           "inputs with 1 spatial dimension, a channel dimension, and an optional "
+                           "batch dimension (i.e. 2D or 3D inputs).")
+    if input.dim() == 3:
+        return _feature_dropout(input, p, training, inplace)
+    batched = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    out = _feature_dropout(batched, p, training, inplace)
+    return out.squeeze_(0) if inplace else out.squeeze(0)
+
+
+def _feature_dropout(input: Tensor, p: float, training: bool, inplace: bool) -> Tensor:
+    """``input * mask``, the mask (N, C, 1, ...) drawn as PyTorch's feature dropout draws it."""
+    if not training or p == 0:
+        return input
+    d = input._data
+    if d.dtype.kind != "f":
+        raise cant_cast(float32, input.dtype)
+    shape = d.shape[:2] + (1,) * (d.ndim - 2)
+    if p == 1:
+        mask = np.zeros(shape, d.dtype)
+    else:
+        n = int(np.prod(shape))
+        keep = _sampling.bernoulli_scalar(default_generator, n, 1 - p).reshape(shape)
+        mask = keep.astype(d.dtype) / d.dtype.type(1 - p)
+    mask = Tensor._wrap(mask)
+    return input.mul_(mask) if inplace else input * mask

@@ -158,7 +158,19 @@ def _extra_graphs():
             grad_of(lambda z: F.nll_loss(z.reshape(1, 3), mg.tensor([1]))),
             grad_of(lambda z: (z.sort()[0] ** 2).sum()),
             grad_of(lambda z: (F.embedding(mg.tensor([0, 0]), z.reshape(3, 1)) ** 2).sum()),
-            grad_of(lambda z: F.nll_loss(z.reshape(1, 3, 1, 1), mg.tensor([[[2]]])))]
+            grad_of(lambda z: F.nll_loss(z.reshape(1, 3, 1, 1), mg.tensor([[[2]]]))),
+            grad_of(lambda z: (F.conv2d(z.reshape(1, 1, 1, 3), mg.ones(2, 1, 1, 2)) ** 2).sum()),
+            grad_of(lambda z: (F.max_pool2d(z.reshape(1, 1, 1, 3), (1, 2), 1) ** 2).sum()),
+            grad_of(lambda z: (F.avg_pool2d(z.reshape(1, 1, 1, 3), (1, 2), 1) ** 2).sum()),
+            grad_of(lambda z: (F.adaptive_avg_pool2d(z.reshape(1, 1, 1, 3), (1, 2)) ** 2)
+                    .sum())] + [
+            grad_of(lambda z, f=f: (f(z - 2) ** 2).sum()) for f in (
+                lambda t: F.leaky_relu(t, 0.2), lambda t: F.hardtanh(t, -0.5, 0.5), F.elu,
+                lambda t: F.celu(t, 2.0), F.gelu, F.softplus, F.logsigmoid, F.hardswish,
+                lambda t: F.leaky_relu(t * 1, 0.2, True), lambda t: F.threshold(t, 0.5, 2.0),
+                lambda t: F.batch_norm(t.reshape(3, 1) * t.reshape(1, 3), None, None,
+                                       training=True),
+                lambda t: F.prelu((t - 2).reshape(1, 3), t[:1] * 0.5))]
     c = a * 1
     c[0].mul_(2)
     d = a * 1
@@ -202,6 +214,26 @@ def _more_graphs(mg=mg):
              F.embedding(mg.tensor([1, 0, 1]), b, padding_idx=0),
              F.embedding(mg.tensor([[1, 0], [1, 1]]), b),
              F.layer_norm(c, (3,), a[0], s[1]), F.layer_norm(c * a, (2, 3))]
+    return made + _layer_graphs(mg, a, b, c, s)
+
+
+def _layer_graphs(mg, a, b, c, s):
+    """The activations and the layers of a first CNN (conv, pooling, padding, batch norm),
+    each node type once; in-place activations on a non-leaf copy."""
+    F = mg.nn.functional
+    image = a.reshape(1, 1, 2, 3)
+    made = [F.leaky_relu(c, 0.2), F.elu(c, 0.7), F.selu(c), F.celu(c, 1.5), F.gelu(c),
+            F.gelu(c, approximate="tanh"), F.silu(c), F.softplus(c, 2, 4),
+            F.hardtanh(c, -2.2, 2.2), F.logsigmoid(c), F.mish(c), F.hardswish(c),
+            F.hardsigmoid(c), F.leaky_relu(c * 1, 0.2, inplace=True),
+            F.elu(c * 1, inplace=True), F.celu(c * 1, 2.0, inplace=True),
+            F.conv2d(image, b.reshape(1, 1, 2, 3)[..., :2], s[0, :1], padding=(0, 1)),
+            F.max_pool2d(image, (1, 2), 1), F.avg_pool2d(image, (2, 2), 1),
+            F.adaptive_avg_pool2d(image, (1, 2)), F.pad(a, (1, 2)),
+            F.batch_norm(c.reshape(2, 3, 1), None, None, a[0], s[1], training=True),
+            F.threshold(c, 0.3, 20.0), F.prelu(c.reshape(2, 3, 1), s[0]),
+            F.group_norm(c.reshape(1, 6) * a.reshape(1, 6), 2, s.reshape(6), a.reshape(6)),
+            F.prelu(c, s[1, :1])]
     return made
 
 

@@ -17,13 +17,14 @@ DOC = ROOT / "docs" / "coverage.md"
 
 def _scanned() -> dict:
     """More names, read from the tutorial programs and the seeds."""
-    found = {"torch": set(), "F": set()}
+    found = {"torch": set(), "F": set(), "nn": set()}
     sources = list((Path(__file__).parent / "tutorials").glob("*.py"))
     sources += list((ROOT / "tests" / "lessons" / "seeds").glob("*.blocks"))
     for path in sources:
         text = path.read_text(encoding="utf-8")
         found["torch"] |= set(re.findall(r"\btorch\.([a-z_][A-Za-z0-9_]*)\b", text))
         found["F"] |= set(re.findall(r"\bF\.([a-z_][A-Za-z0-9_]*)\b", text))
+        found["nn"] |= set(re.findall(r"\bnn\.([A-Z][A-Za-z0-9_]*)\b", text))
     return found
 
 
@@ -34,6 +35,8 @@ def table(torch, mg) -> str:
         ("torch.Tensor", torch.Tensor, mg.Tensor, sorted(set(names.TENSOR))),
         ("torch.nn.functional", torch.nn.functional, mg.nn.functional,
          sorted(set(names.FUNCTIONAL) | scanned["F"])),
+        ("torch.nn", torch.nn, mg.nn, sorted(set(names.NN) | scanned["nn"])),
+        ("torch.nn.init", torch.nn.init, mg.nn.init, sorted(names.INIT)),
         ("torch.autograd", torch.autograd, mg.autograd, sorted(set(names.AUTOGRAD))),
         ("torch.autograd.graph", torch.autograd.graph, mg.autograd.graph, sorted(names.GRAPH)),
         ("torch.autograd.functional", torch.autograd.functional, mg.autograd.functional,
@@ -45,6 +48,11 @@ def table(torch, mg) -> str:
              "`tests/fidelity/tutorial_names.py` (PyTorch's beginner tutorials and autograd notes, "
              "d2l, micrograd, torchviz, the seed tutorials) and every `torch.X` / `F.X` in the tutorial programs the tests "
              "run.", ""]
+    missing = [f"- `{title}`: " + ", ".join(f"`{n}`" for n in group
+                                             if hasattr(theirs, n) and not hasattr(mine, n))
+               for title, theirs, mine, group in groups
+               if any(hasattr(theirs, n) and not hasattr(mine, n) for n in group)]
+    lines += ["## Still missing", "", *(missing or ["Nothing."]), ""]
     for title, theirs, mine, group in groups:
         group = [n for n in group if hasattr(theirs, n)]
         have = [n for n in group if hasattr(mine, n)]
@@ -65,7 +73,8 @@ def test_coverage_doc_is_up_to_date(torch):
 
 def test_every_listed_name_exists_in_pytorch(torch):
     groups = [(torch, names.TORCH), (torch.Tensor, names.TENSOR),
-              (torch.nn.functional, names.FUNCTIONAL), (torch.autograd, names.AUTOGRAD),
+              (torch.nn.functional, names.FUNCTIONAL), (torch.nn, names.NN),
+              (torch.nn.init, names.INIT), (torch.autograd, names.AUTOGRAD),
               (torch.autograd.graph, names.GRAPH),
               (torch.autograd.functional, names.AUTOGRAD_FUNCTIONAL)]
     missing = [n for module, group in groups for n in group if not hasattr(module, n)]

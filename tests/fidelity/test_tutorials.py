@@ -19,7 +19,7 @@ import pytest
 
 HERE = Path(__file__).parent
 TUTORIALS = sorted(p.stem for p in (HERE / "tutorials").glob("*.py"))
-TRAINING = {"pt_first_network", "d2l_linear_regression"}  # float32 losses: tolerance
+TRAINING = {"pt_first_network", "d2l_linear_regression", "lenet_cnn"}  # float32 losses: tolerance
 
 RUN = """
 import contextlib, io, json, os, sys, runpy

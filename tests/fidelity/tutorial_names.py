@@ -45,7 +45,30 @@ FUNCTIONAL = """
 relu tanh sigmoid softmax log_softmax dropout linear mse_loss nll_loss cross_entropy
 binary_cross_entropy binary_cross_entropy_with_logits l1_loss smooth_l1_loss huber_loss
 embedding layer_norm batch_norm one_hot leaky_relu gelu silu softplus elu conv2d max_pool2d
-avg_pool2d pad normalize cosine_similarity
+avg_pool2d pad normalize cosine_similarity conv1d adaptive_avg_pool2d dropout2d relu6 hardtanh
+logsigmoid softmin mish hardswish hardsigmoid selu celu conv_transpose2d max_pool1d avg_pool1d
+adaptive_max_pool2d interpolate unfold fold kl_div cross_entropy group_norm instance_norm
+dropout1d prelu glu logsigmoid softsign tanhshrink threshold
+""".split()
+
+# torch.nn: the layers, containers and losses of a first deep-learning course (PyTorch's
+# beginner tutorials and "What is torch.nn really?", d2l chapters 3-8 (CNNs, LeNet, AlexNet,
+# VGG, NiN, GoogLeNet, batch norm, ResNet) and the classic Chinese tutorial repositories)
+NN = """
+Module Parameter Linear Identity Sequential ModuleList ModuleDict ParameterList ParameterDict
+Flatten Unflatten ReLU LeakyReLU PReLU ELU SELU CELU GELU SiLU Mish Softplus Hardtanh ReLU6
+Sigmoid Tanh LogSigmoid Softmax Softmin LogSoftmax Hardswish Hardsigmoid Softsign Tanhshrink
+Threshold Dropout Dropout1d Dropout2d Conv1d Conv2d Conv3d ConvTranspose2d MaxPool1d MaxPool2d
+AvgPool1d AvgPool2d AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveMaxPool2d BatchNorm1d
+BatchNorm2d LayerNorm GroupNorm InstanceNorm2d LocalResponseNorm Embedding RNN LSTM GRU
+MSELoss L1Loss CrossEntropyLoss NLLLoss BCELoss BCEWithLogitsLoss HuberLoss SmoothL1Loss
+KLDivLoss Upsample ZeroPad2d init functional utils
+""".split()
+
+# torch.nn.init
+INIT = """
+uniform_ normal_ constant_ ones_ zeros_ eye_ dirac_ xavier_uniform_ xavier_normal_
+kaiming_uniform_ kaiming_normal_ trunc_normal_ orthogonal_ sparse_ calculate_gain
 """.split()
 
 AUTOGRAD = """

@@ -246,7 +246,65 @@ COMPOSITES = [
         (2, 3), (3,)),
 ]
 
-OPS = ARITHMETIC + UNARY + REDUCTIONS + LINALG + COMPOSITES
+def _F(L):
+    return L.nn.functional
+
+
+# the layers and activations of a first CNN (minigrad/nn/_conv.py, _pooling.py, _padding.py,
+# _batchnorm.py, _activations.py)
+NN = [
+    _op("conv2d", lambda L, x, w, b: _F(L).conv2d(x, w, b), (2, 3, 6, 6), (4, 3, 3, 3), (4,)),
+    _op("conv2d_stride_padding_dilation", lambda L, x, w, b: _F(L).conv2d(
+        x, w, b, stride=2, padding=(1, 2), dilation=(2, 1)), (2, 3, 7, 6), (4, 3, 3, 2), (4,)),
+    _op("conv2d_groups_no_bias", lambda L, x, w: _F(L).conv2d(x, w, groups=2, padding=1),
+        (1, 4, 5, 5), (6, 2, 3, 3)),
+    _op("conv2d_same", lambda L, x, w: _F(L).conv2d(x, w, padding="same"), (1, 2, 5, 5),
+        (3, 2, 3, 3)),
+    _op("conv2d_valid_unbatched", lambda L, x, w: _F(L).conv2d(x, w, padding="valid"),
+        (2, 5, 5), (3, 2, 2, 2)),
+    _op("conv1d", lambda L, x, w, b: _F(L).conv1d(x, w, b, stride=2, padding=1), (2, 3, 9),
+        (4, 3, 3), (4,)),
+    _op("max_pool2d", lambda L, x: _F(L).max_pool2d(x, 2), (2, 3, 6, 6)),
+    _op("max_pool2d_indices", lambda L, x: _F(L).max_pool2d(
+        x, 3, 2, padding=1, ceil_mode=True, return_indices=True), (2, 3, 7, 7)),
+    _op("max_pool2d_dilation", lambda L, x: _F(L).max_pool2d(x, (2, 3), (1, 2), dilation=2),
+        (1, 2, 7, 8)),
+    _op("avg_pool2d", lambda L, x: _F(L).avg_pool2d(x, 2), (2, 3, 6, 6)),
+    _op("avg_pool2d_padding_ceil", lambda L, x: _F(L).avg_pool2d(
+        x, 3, 2, 1, ceil_mode=True, count_include_pad=False), (2, 3, 8, 7)),
+    _op("adaptive_avg_pool2d", lambda L, x: _F(L).adaptive_avg_pool2d(x, (3, 2)), (2, 3, 7, 5)),
+    _op("pad", lambda L, x: _F(L).pad(x, (1, 2, 0, 1)), (2, 3, 4)),
+    _op("batch_norm_training", lambda L, x, w, b: _F(L).batch_norm(
+        x, None, None, w, b, training=True), (4, 3, 2, 2), (3,), (3,)),
+    _op("leaky_relu", lambda L, x: _F(L).leaky_relu(x, 0.2), (2, 3)),
+    _op("elu", lambda L, x: _F(L).elu(x, 0.7), (2, 3)),
+    _op("selu", lambda L, x: _F(L).selu(x), (2, 3)),
+    _op("celu", lambda L, x: _F(L).celu(x, 1.5), (2, 3)),
+    _op("gelu", lambda L, x: _F(L).gelu(x), (2, 3)),
+    _op("gelu_tanh", lambda L, x: _F(L).gelu(x, approximate="tanh"), (2, 3)),
+    _op("silu", lambda L, x: _F(L).silu(x), (2, 3)),
+    _op("softplus", lambda L, x: _F(L).softplus(x, 2, 3), (2, 3)),
+    _op("hardtanh", lambda L, x: _F(L).hardtanh(x, -0.5, 0.5), (2, 3), domain="clamp"),
+    _op("logsigmoid", lambda L, x: _F(L).logsigmoid(x), (2, 3)),
+    _op("mish", lambda L, x: _F(L).mish(x), (2, 3)),
+    _op("hardswish", lambda L, x: _F(L).hardswish(x * 2), (2, 3)),
+    _op("hardsigmoid", lambda L, x: _F(L).hardsigmoid(x * 2), (2, 3)),
+    _op("softmin", lambda L, x: _F(L).softmin(x, 1), (2, 3)),
+    _op("threshold", lambda L, x: _F(L).threshold(x, 0.5, 20.0), (2, 3), domain="clamp"),
+    _op("softsign", lambda L, x: _F(L).softsign(x), (2, 3)),
+    _op("tanhshrink", lambda L, x: _F(L).tanhshrink(x), (2, 3)),
+    _op("max_pool1d", lambda L, x: _F(L).max_pool1d(x, 3, 2, 1), (2, 3, 9)),
+    _op("avg_pool1d", lambda L, x: _F(L).avg_pool1d(x, 2), (3, 8)),
+    _op("adaptive_avg_pool1d", lambda L, x: _F(L).adaptive_avg_pool1d(x, 3), (2, 3, 7)),
+    _op("prelu", lambda L, x, w: _F(L).prelu(x, w), (2, 3, 4), (3,)),
+    _op("normalize", lambda L, x: _F(L).normalize(x), (2, 3)),
+    _op("normalize_p1_dim0", lambda L, x: _F(L).normalize(x, p=1, dim=0), (2, 3)),
+    _op("group_norm", lambda L, x, w, b: _F(L).group_norm(x, 2, w, b), (3, 4, 5), (4,), (4,)),
+    _op("group_norm_no_affine", lambda L, x: _F(L).group_norm(x, 3), (2, 6, 2, 2)),
+    _op("prelu_one_weight", lambda L, x, w: _F(L).prelu(x, w), (4,), (1,)),
+]
+
+OPS = ARITHMETIC + UNARY + REDUCTIONS + LINALG + COMPOSITES + NN
 BY_NAME = {case.name: case for case in OPS}
 assert len(BY_NAME) == len(OPS), "op names in the table must be unique"
 

@@ -25,7 +25,16 @@ import minigrad
 
 CASES = [c for c in OPS + TENSOR_OPS + MORE if c.differentiable]
 
-KNOWN: dict[str, str] = {}
+KNOWN: dict[str, str] = {
+    **{name: "PyTorch's formula for it is written with other ops than minigrad's slope "
+             "(a different MulBackward0 graph)" for name in ("silu", "mish")},
+    **{name: "the gradient is recorded as its formula's ops; PyTorch's formula is another "
+             "composite (ViewBackward0 <- AddBackward0 ...)" for name in (
+                 "group_norm", "group_norm_no_affine")},
+    **{name: "clamp_min's gradient, when recorded, multiplies by a mask (MulBackward0) where "
+             "PyTorch's uses where() (WhereBackward0)" for name in ("normalize",
+                                                                   "normalize_p1_dim0")},
+}
 
 
 def tree(fn, depth=0):

@@ -23,7 +23,8 @@ DIFFERENTIABLE = [c for c in ALL if c.differentiable]
 PIECEWISE = ("abs", "relu", "clamp", "clip", "max", "min", "amax", "amin", "maximum",
              "minimum", "sign", "norm", "where", "masked", "median", "sort", "topk", "cummax",
              "cummin", "hardtanh", "leaky_relu", "l1", "smooth_l1", "mse", "floor", "ceil",
-             "round", "trunc", "frac", "remainder", "fmod", "dropout")
+             "round", "trunc", "frac", "remainder", "fmod", "dropout",
+             "hardsigmoid")  # (its second derivative is not implemented, in PyTorch either)
 
 
 def smooth(case) -> bool:

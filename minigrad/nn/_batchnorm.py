@@ -1,0 +1,195 @@
+"""Batch normalisation (``F.batch_norm``, behind ``nn.BatchNorm1d``/``2d``): one node,
+``NativeBatchNormBackward0``, as in PyTorch.
+
+While training, each channel (dimension 1) is normalised by the mean and variance of the batch
+(over every dimension but 1), and the running averages move towards them; in eval mode by the
+running averages. Then scaled by ``weight`` and shifted by ``bias``, per channel.
+
+>>> import minigrad as torch
+>>> import minigrad.nn.functional as F
+>>> x = torch.tensor([[1., 2.], [3., 6.]], requires_grad=True)
+>>> y = F.batch_norm(x, None, None, training=True)
+>>> y.grad_fn.name(), y.grad_fn._saved_result1
+('NativeBatchNormBackward0', tensor([2., 4.]))
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._quiet import quiet, restore
+from .._tensor import Tensor
+from ..autograd.grad_mode import enable_grad, no_grad
+from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.saved import check_saved
+
+__all__ = ["batch_norm", "NativeBatchNormBackward0", "NativeBatchNormBackwardBackward0"]
+
+
+def _value(saved):
+    """A saved tensor as a Tensor (None stays None)."""
+    if saved is None:
+        return None
+    v = saved.get()
+    return v if isinstance(v, Tensor) else Tensor._wrap(v)
+
+
+class NativeBatchNormBackward0(Node):
+    """z = xhat * w + b,  xhat = (a - mean) * invstd per channel (training: the batch's mean
+    and invstd = 1 / sqrt(var + eps), saved as result1 and result2; eval: the running ones):
+    training: grad_a = invstd * (gw - mean(gw) - xhat * mean(gw * xhat)),  gw = grad * w;
+    eval: grad_a = grad * w * invstd;  grad_w = sum of grad * xhat;  grad_b = sum of grad
+    (means and sums over every dimension but the channels)."""
+
+    saved = ("eps", "input", "result1", "result2", "running_mean", "running_var", "training",
+             "weight")
+    saved_tensors_names = ("input", "result1", "result2", "running_mean", "running_var",
+                           "weight")
+
+    def backward(self, g):
+        check_saved(self)
+        x, w = _value(self._s_input), _value(self._s_weight)
+        need = [f is not None for f, _ in self.next_functions]
+        if isinstance(g, Tensor):  # create_graph: the gradients are an op of their own
+            return _recorded(self, g, x, w, need)
+        with no_grad():
+            grads = self.grads(Tensor._wrap(g), x, w, need, recompute=False)
+        return tuple(None if d is None else d._data for d in grads)
+
+    def grads(self, g: Tensor, x: Tensor, w, need, recompute: bool) -> tuple:
+        """(grad_input, grad_weight, grad_bias) as tensor ops on ``g``, ``x`` and ``w``; with
+        ``recompute`` the batch's mean and 1/std are computed again from ``x`` (so that they
+        are differentiated too), else the saved ones are used."""
+        dims = (0,) + tuple(range(2, x.dim()))
+        shape = (1, -1) + (1,) * (x.dim() - 2)
+        if not self._s_training:
+            mean = _value(self._s_running_mean).reshape(shape)
+            invstd = (_value(self._s_running_var).reshape(shape) + self._s_eps).rsqrt()
+        elif recompute:
+            mean = x.mean(dims, keepdim=True)
+            invstd = (((x - mean) * (x - mean)).mean(dims, keepdim=True) + self._s_eps).rsqrt()
+        else:
+            mean = _value(self._s_result1).reshape(shape)
+            invstd = _value(self._s_result2).reshape(shape)
+        xhat = (x - mean) * invstd
+        gw = g if w is None else g * w.reshape(shape)
+        if self._s_training:
+            n = x.numel() // x.shape[1]
+            dx = invstd * (gw - gw.sum(dims, keepdim=True) / n
+                           - xhat * (gw * xhat).sum(dims, keepdim=True) / n)
+        else:
+            dx = gw * invstd
+        return (dx if need[0] else None, (g * xhat).sum(dims) if need[1] else None,
+                g.sum(dims) if need[2] else None)
+
+
+class NativeBatchNormBackwardBackward0(Node):
+    """z = (grad_input, grad_weight, grad_bias) of batch norm, as an op of (grad_out, input,
+    weight):  each input gets the gradient of these three with respect to it, found by
+    minigrad's own autograd from the formulas of NativeBatchNormBackward0."""
+
+    saved = ("eps", "grad_out", "input", "running_mean", "running_var", "save_invstd",
+             "save_mean", "train", "weight")
+    saved_tensors_names = ("grad_out", "input", "running_mean", "running_var", "save_invstd",
+                           "save_mean", "weight")
+
+    def backward(self, grads):
+        from ..autograd import grad
+
+        first = self._first
+        gg = list(grads) + [None] * (3 - len(grads))
+        third = any(isinstance(t, Tensor) for t in gg)  # a third order: all recorded
+        g, x, w = (_value(s) for s in (self._s_grad_out, self._s_input, self._s_weight))
+        with enable_grad():
+            if not third:
+                g, x = (Tensor._wrap(t._data).requires_grad_() for t in (g, x))
+                w = None if w is None else Tensor._wrap(w._data).requires_grad_()
+            outs = first.grads(g, x, w, self._need, recompute=True)
+            pairs = [(o, t if isinstance(t, Tensor) else Tensor._wrap(t))
+                     for o, t in zip(outs, gg) if o is not None and t is not None]
+            wrt = [t for t in (g, x, w) if t is not None]
+            got = grad([o for o, _ in pairs], wrt, [t for _, t in pairs], allow_unused=True,
+                       create_graph=third) if pairs else [None] * len(wrt)
+        got = list(got) + ([None] if w is None else [])
+        out = [None if a is None and f is None else
+               (a if a is not None else Tensor._wrap(np.zeros(t._data.shape, t._data.dtype)))
+               for a, t, (f, _) in zip(got, (g, x, w if w is not None else g),
+                                       self.next_functions[:3])]
+        if not third:
+            out = [None if a is None else a._data for a in out]
+        return tuple(out) + (None, None)
+
+
+def _recorded(first: NativeBatchNormBackward0, g: Tensor, x: Tensor, w, need) -> tuple:
+    """The three gradients under create_graph: one NativeBatchNormBackwardBackward0 node of
+    three outputs, edges (grad_out, input, weight, save_mean, save_invstd), as PyTorch's."""
+    with no_grad():
+        arrays = first.grads(Tensor._wrap(g._data), x, w, need, recompute=False)
+    outs = tuple(None if a is None else Tensor._wrap(a._data) for a in arrays)
+    if should_record(g, x, w):
+        node = NativeBatchNormBackwardBackward0()
+        node._first, node._need = first, need
+        node._s_eps, node._s_train = first._s_eps, first._s_training
+        node._s_grad_out, node._s_input = SavedTensor(g), SavedTensor(x)
+        node._s_weight = None if w is None else SavedTensor(w)
+        for mine, theirs in (("running_mean", "running_mean"), ("running_var", "running_var"),
+                             ("save_mean", "result1"), ("save_invstd", "result2")):
+            kept = _value(getattr(first, "_s_" + theirs))  # (its own: freed on its own)
+            setattr(node, "_s_" + mine, None if kept is None else SavedTensor(kept))
+        record(node, outs, g, x, w, None, None)
+    return outs
+
+
+def _update(running: Tensor, stat: np.ndarray, momentum: float) -> None:
+    """``running = (1 - momentum) * running + momentum * stat``, in place (as in PyTorch, the
+    kernel's own write: no new version)."""
+    running._data[...] = (1 - momentum) * running._data + momentum * stat
+
+
+def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
+               training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalise each channel (dimension 1) by batch statistics while ``training`` (updating
+    the running averages, if given), or by the running averages; then ``* weight + bias``."""
+    x = input._data
+    dims = (0,) + tuple(range(2, x.ndim))
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    empty = np.zeros(0, x.dtype)
+    token = quiet()
+    try:
+        if training:
+            n = x.size // x.shape[1]
+            if n <= 1:
+                raise ValueError("Expected more than 1 value per channel when training, got "
+                                 f"input size {input.shape}")
+            mean = x.mean(dims)
+            centered = x - mean.reshape(shape)
+            var = (centered * centered).mean(dims)
+            invstd = (1 / np.sqrt(var + eps)).astype(x.dtype)
+            if running_mean is not None:
+                _update(running_mean, mean, momentum)
+            if running_var is not None:
+                _update(running_var, var * n / (n - 1), momentum)
+            save_mean, save_invstd = mean.astype(x.dtype), invstd
+        else:
+            centered = x - running_mean._data.reshape(shape)
+            invstd = (1 / np.sqrt(running_var._data + eps)).astype(x.dtype)
+            save_mean = save_invstd = empty
+        out = centered * invstd.reshape(shape)
+        if weight is not None:
+            out = out * weight._data.reshape(shape)
+        if bias is not None:
+            out = out + bias._data.reshape(shape)
+    finally:
+        restore(token)
+    result = Tensor._wrap(np.ascontiguousarray(out, x.dtype))
+    if not should_record(input, weight, bias):
+        return result
+    node = NativeBatchNormBackward0()
+    node._s_eps, node._s_training = eps, bool(training)
+    node._s_input = SavedTensor(input)
+    node._s_weight = None if weight is None else SavedTensor(weight)
+    node._s_running_mean = None if running_mean is None else SavedTensor(running_mean)
+    node._s_running_var = None if running_var is None else SavedTensor(running_var)
+    node._s_result1 = SavedTensor(Tensor._wrap(save_mean))
+    node._s_result2 = SavedTensor(Tensor._wrap(save_invstd))
+    return record(node, result, input, weight, bias)

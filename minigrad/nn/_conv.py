@@ -1,0 +1,346 @@
+"""Convolution (``F.conv1d``, ``F.conv2d``, ``F.conv3d``): one node, ``ConvolutionBackward0``.
+
+A convolution slides each filter of ``weight`` (out_channels, in_channels / groups, *kernel)
+over the zero-padded input (N, in_channels, *spatial) and takes a dot product at each place.
+Here the places are a strided view of the input (NumPy's ``sliding_window_view``, no copy) and
+the dot products one ``einsum``; the backward is two ``einsum``\\ s of the same view:
+
+- ``grad_weight``: the incoming gradient dotted with the windows it came from;
+- ``grad_input``: each window's share (``grad`` times the filters) added back where the window
+  was read ("col2im");
+- ``grad_bias``: the incoming gradient summed over the batch and the positions.
+
+>>> import minigrad as torch
+>>> import minigrad.nn.functional as F
+>>> x = torch.ones(1, 1, 3, 3, requires_grad=True)
+>>> y = F.conv2d(x, torch.ones(1, 1, 2, 2))
+>>> y, y.grad_fn._saved_stride
+(tensor([[[[4., 4.],
+          [4., 4.]]]], grad_fn=<ConvolutionBackward0>), (1, 1))
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from .._ops._core import value
+from .._quiet import quiet, restore
+from .._tensor import Tensor
+from ..autograd.graph import Node, SavedTensor, record, should_record
+
+__all__ = ["convolution", "ConvolutionBackward0", "ConvolutionBackwardBackward0"]
+
+
+# ---------------------------------------------------------------- the arithmetic, on arrays
+def _windows(xp: np.ndarray, kernel, stride, dilation) -> np.ndarray:
+    """Every window the filters see: shape (N, C, *out, *kernel), a view of ``xp``."""
+    d = len(kernel)
+    spatial = tuple(range(2, 2 + d))
+    extent = tuple(di * (k - 1) + 1 for k, di in zip(kernel, dilation))
+    win = np.lib.stride_tricks.sliding_window_view(xp, extent, axis=spatial)
+    picks = (slice(None),) * 2 + tuple(slice(None, None, s) for s in stride) + \
+        tuple(slice(None, None, di) for di in dilation)
+    return win[picks]
+
+
+def _letters(d: int):
+    """einsum letters for ``d`` output positions and ``d`` kernel positions."""
+    return "pqr"[:d], "uvw"[:d]
+
+
+def _grouped(a: np.ndarray, groups: int, axis: int) -> np.ndarray:
+    """``a`` with its ``axis`` split into (groups, size / groups)."""
+    shape = a.shape
+    return a.reshape(shape[:axis] + (groups, shape[axis] // groups) + shape[axis + 1:])
+
+
+def conv_forward(x, w, b, stride, padding, dilation, groups) -> np.ndarray:
+    """The convolution of arrays: ``x`` (N, C, *S) with ``w`` (O, C/groups, *K), plus ``b``."""
+    d = w.ndim - 2
+    xp = np.pad(x, ((0, 0), (0, 0)) + tuple((p, p) for p in padding))
+    win = _grouped(_windows(xp, w.shape[2:], stride, dilation), groups, 1)
+    pos, ker = _letters(d)
+    # win: n g c <pos> <ker>;  w: g o c <ker>  ->  n g o <pos>
+    out = np.einsum(f"ngc{pos}{ker},goc{ker}->ngo{pos}", win, _grouped(w, groups, 0),
+                    optimize=True)
+    out = out.reshape((x.shape[0], w.shape[0]) + out.shape[3:])
+    if b is not None:
+        out = out + b.reshape((-1,) + (1,) * d)
+    return np.ascontiguousarray(out, dtype=x.dtype)
+
+
+def conv_grad_weight(g, x, weight_shape, stride, padding, dilation, groups) -> np.ndarray:
+    """d(loss)/d(weight): the incoming gradient ``g`` dotted with the windows it came from."""
+    d = len(weight_shape) - 2
+    xp = np.pad(x, ((0, 0), (0, 0)) + tuple((p, p) for p in padding))
+    win = _grouped(_windows(xp, weight_shape[2:], stride, dilation), groups, 1)
+    pos, ker = _letters(d)
+    gw = np.einsum(f"ngo{pos},ngc{pos}{ker}->goc{ker}", _grouped(g, groups, 1), win,
+                   optimize=True)
+    return np.ascontiguousarray(gw.reshape(weight_shape), dtype=g.dtype)
+
+
+def conv_grad_input(g, w, input_shape, stride, padding, dilation, groups) -> np.ndarray:
+    """d(loss)/d(input): each window's share ``g * w`` added back where it was read."""
+    d = w.ndim - 2
+    pos, ker = _letters(d)
+    # n g o <pos>, g o c <ker> -> n g c <pos> <ker>: what each input element of each window gets
+    cols = np.einsum(f"ngo{pos},goc{ker}->ngc{pos}{ker}", _grouped(g, groups, 1),
+                     _grouped(w, groups, 0), optimize=True)
+    cols = cols.reshape((g.shape[0], input_shape[1]) + cols.shape[3:])
+    padded = tuple(s + 2 * p for s, p in zip(input_shape[2:], padding))
+    gxp = np.zeros(input_shape[:2] + padded, g.dtype)
+    out = g.shape[2:]
+    for k in itertools.product(*(range(n) for n in w.shape[2:])):
+        where = (slice(None),) * 2 + tuple(
+            slice(ki * di, ki * di + s * (o - 1) + 1, s)
+            for ki, di, s, o in zip(k, dilation, stride, out))
+        gxp[where] += cols[(Ellipsis,) + k]
+    inner = (slice(None),) * 2 + tuple(slice(p, p + s) for p, s in zip(padding, input_shape[2:]))
+    return np.ascontiguousarray(gxp[inner])
+
+
+def conv_grad_bias(g) -> np.ndarray:
+    """d(loss)/d(bias): the incoming gradient summed over the batch and every position."""
+    return g.sum((0,) + tuple(range(2, g.ndim)))
+
+
+# ---------------------------------------------------------------- the node
+class ConvolutionBackward0(Node):
+    """z = conv(input, weight) + bias:  grad_input = the windows' shares ``grad * weight``
+    added back where they were read;  grad_weight = grad dotted with the windows;
+    grad_bias = grad summed over the batch and positions."""
+
+    saved = ("bias_sym_sizes_opt", "dilation", "groups", "input", "output_padding", "padding",
+             "stride", "transposed", "weight")
+    saved_tensors_names = ("input", "weight")
+
+    def backward(self, g):
+        x, w = value(self._s_input), value(self._s_weight)
+        if isinstance(g, Tensor):  # create_graph: the gradient is an op of its own
+            return conv_backward_recorded(g, x, w, self)
+        return _grads(g, x._data if isinstance(x, Tensor) else x,
+                      w._data if isinstance(w, Tensor) else w, self)
+
+
+def _needed(node) -> list:
+    return [f is not None for f, _ in node.next_functions]
+
+
+def _grads(g, x, w, node) -> tuple:
+    """The three gradients of a convolution, as arrays (None where no one needs one)."""
+    need = _needed(node)
+    geo = (node._stride, node._pad, node._dilation, node._s_groups)
+    return (conv_grad_input(g, w, x.shape, *geo) if need[0] else None,
+            conv_grad_weight(g, x, w.shape, *geo) if need[1] else None,
+            conv_grad_bias(g) if len(need) > 2 and need[2] else None)
+
+
+class ConvolutionBackwardBackward0(Node):
+    """z = the gradients of a convolution as an op of (grad_output, input, weight): it is
+    linear in each, so each of its inputs gets a convolution-shaped gradient back:
+    grad_grad_output = conv(gg_input, weight) + conv(input, gg_weight) + gg_bias;
+    grad_input = conv_grad_input(grad_output, gg_weight);
+    grad_weight = conv_grad_weight(gg_input, grad_output)."""
+
+    saved = ("dilation", "grad_output", "groups", "input", "output_padding", "padding",
+             "stride", "transposed", "weight")
+    saved_tensors_names = ("grad_output", "input", "weight")
+
+    def backward(self, grads):
+        gg_i, gg_w, gg_b = (None if gg is None else (gg._data if isinstance(gg, Tensor) else gg)
+                            for gg in (list(grads) + [None] * 3)[:3])
+        g, x, w = (value(s) for s in (self._s_grad_output, self._s_input, self._s_weight))
+        g, x, w = (t._data if isinstance(t, Tensor) else t for t in (g, x, w))
+        geo = (self._stride, self._pad, self._dilation, self._s_groups)
+        need = _needed(self)
+        dg = None
+        if need[0]:
+            dg = np.zeros(g.shape, g.dtype)
+            if gg_i is not None:
+                dg = dg + conv_forward(gg_i, w, None, *geo)
+            if gg_w is not None:
+                dg = dg + conv_forward(x, gg_w, None, *geo)
+            if gg_b is not None:
+                dg = dg + gg_b.reshape((-1,) + (1,) * (g.ndim - 2))
+        dx = conv_grad_input(g, gg_w, x.shape, *geo) if need[1] and gg_w is not None else None
+        dw = conv_grad_weight(g, gg_i, w.shape, *geo) if need[2] and gg_i is not None else None
+        wrap = isinstance(grads[0] if grads else None, Tensor)
+        return tuple(Tensor._wrap(a) if wrap and a is not None else a for a in (dg, dx, dw))
+
+
+def conv_backward_recorded(g: Tensor, x, w, first: ConvolutionBackward0) -> tuple:
+    """The gradients of a convolution under ``create_graph=True``: one node of three outputs
+    (``ConvolutionBackwardBackward0``), as PyTorch records them."""
+    xd = x._data if isinstance(x, Tensor) else x
+    wd = w._data if isinstance(w, Tensor) else w
+    arrays = _grads(g._data, xd, wd, first)
+    outs = tuple(None if a is None else Tensor._wrap(a) for a in arrays)
+    xt = x if isinstance(x, Tensor) else Tensor._wrap(xd)
+    wt = w if isinstance(w, Tensor) else Tensor._wrap(wd)
+    if should_record(g, xt, wt):
+        node = ConvolutionBackwardBackward0()
+        for name in ("dilation", "groups", "output_padding", "padding", "stride", "transposed"):
+            setattr(node, "_s_" + name, getattr(first, "_s_" + name))
+        node._stride, node._pad, node._dilation = first._stride, first._pad, first._dilation
+        node._s_grad_output = SavedTensor(g)
+        node._s_input, node._s_weight = SavedTensor(xt), SavedTensor(wt)
+        record(node, outs, g, xt, wt)
+    return outs
+
+
+# ---------------------------------------------------------------- the op
+def convolution(input: Tensor, weight: Tensor, bias, stride: tuple, padding: tuple,
+                dilation: tuple, groups: int, saved_padding: tuple | None = None) -> Tensor:
+    """``input`` (N, C, *S) convolved with ``weight``; arguments already checked and made
+    tuples of one entry per spatial dimension. ``saved_padding``: what PyTorch shows as
+    ``_saved_padding`` where it differs (``padding='valid'`` saves ``(0,)``)."""
+    token = quiet()
+    try:
+        data = conv_forward(input._data, weight._data, None if bias is None else bias._data,
+                            stride, padding, dilation, groups)
+    finally:
+        restore(token)
+    out = Tensor._wrap(data)
+    if not should_record(input, weight, bias):
+        return out
+    node = ConvolutionBackward0()
+    d = len(stride)
+    node._stride, node._pad, node._dilation = stride, padding, dilation
+    node._s_stride, node._s_dilation, node._s_groups = stride, dilation, groups
+    node._s_padding = padding if saved_padding is None else saved_padding
+    node._s_transposed = False
+    node._s_output_padding = (0,) if saved_padding == (0,) else (0,) * d  # ('valid': PyTorch's)
+    node._s_bias_sym_sizes_opt = (0,) if bias is None else tuple(bias._data.shape)
+    node._s_input, node._s_weight = SavedTensor(input), SavedTensor(weight)
+    return record(node, out, input, weight, bias)
+
+
+# ---------------------------------------------------------------- F.conv1d / conv2d / conv3d
+def _expanded(name: str, v, d: int) -> tuple:
+    """``stride`` (etc.) as one int per spatial dimension, with PyTorch's error otherwise."""
+    v = tuple(v) if isinstance(v, (tuple, list)) else (v,)
+    if len(v) == 1:
+        v = v * d
+    if len(v) != d:
+        raise RuntimeError(f"expected {name} to be a single integer value or a list of {d} "
+                           f"values to match the convolution dimensions, but got "
+                           f"{name}={list(v)}")
+    return tuple(int(i) for i in v)
+
+
+def _per_dim(v, d: int):
+    return v if isinstance(v, (tuple, list)) else (v,) * d
+
+
+def _check_shapes(x, w, b, stride, padding, dilation, groups) -> None:
+    """PyTorch's ``check_shape_forward``, in its order."""
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(di <= 0 for di in dilation):
+        raise RuntimeError("non-positive dilation is not supported")
+    ws = list(w.shape)
+    if w.ndim != x.ndim:
+        raise RuntimeError(f"Expected {w.ndim}-dimensional input for {w.ndim}-dimensional "
+                           f"weight {ws}, but got {x.ndim}-dimensional input of size "
+                           f"{list(x.shape)} instead")
+    if ws[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at "
+                           f"dimension 0, but got weight of size {ws} instead")
+    if ws[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
+                           f"at dimension 0, but got weight of size [{ws}] instead")
+    if x.shape[1] != ws[1] * groups:
+        raise RuntimeError(f"Given groups={groups}, weight of size {ws}, expected input"
+                           f"{list(x.shape)} to have {ws[1] * groups} channels, but got "
+                           f"{x.shape[1]} channels instead")
+    if b is not None and (b.ndim != 1 or b.shape[0] != ws[0]):
+        raise RuntimeError(f"Given weight of size {ws}, expected bias to be 1-dimensional with "
+                           f"{ws[0]} elements, but got bias of size {list(b.shape)} instead")
+    padded = [s + 2 * p for s, p in zip(x.shape[2:], padding)]
+    kernel = [di * (k - 1) + 1 for k, di in zip(ws[2:], dilation)]
+    if any(p < k for p, k in zip(padded, kernel)):
+        raise RuntimeError("Calculated padded input size per channel: ("
+                           + " x ".join(map(str, padded)) + "). Kernel size: ("
+                           + " x ".join(map(str, kernel)) + "). Kernel size can't be greater "
+                           "than actual input size")
+    if x.dtype != w.dtype or (b is not None and b.dtype != x.dtype):
+        other = w if x.dtype != w.dtype else b
+        raise RuntimeError(f"Input type ({Tensor._wrap(x[:0]).type()}) and weight type "
+                           f"({Tensor._wrap(other[:0]).type()}) should be the same or input "
+                           "should be a MKLDNN tensor and weight is a dense tensor")
+
+
+def conv(d: int, input: Tensor, weight: Tensor, bias, stride, padding, dilation,
+         groups: int) -> Tensor:
+    """``F.conv{d}d``: checks, an unbatched input batched (``UnsqueezeBackward0``, then
+    ``SqueezeBackward1``), ``padding='same'``/``'valid'``, then :func:`convolution`."""
+    if not isinstance(input, Tensor) or not isinstance(weight, Tensor):
+        raise _invalid_arguments(d, input, weight)
+    if input.dim() not in (d + 1, d + 2):
+        raise RuntimeError(f"Expected {d + 1}D (unbatched) or {d + 2}D (batched) input to "
+                           f"conv{d}d, but got input of size: {list(input.shape)}")
+    unbatched = input.dim() == d + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+    k = max(weight.dim() - 2, 0)
+    saved_padding = None
+    if isinstance(padding, str):
+        if padding not in ("same", "valid"):
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+        input, padding, saved_padding = _string_padding(padding, input, weight, stride,
+                                                        dilation, k)
+    # (F.conv{d}d takes d numbers each, as PyTorch's parser does; the weight then says how
+    # many the convolution needs)
+    stride, padding, dilation = (_expanded(name, _per_dim(v, d), k) for name, v in (
+        ("stride", stride), ("padding", padding), ("dilation", dilation)))
+    x, w = input._data, weight._data
+    _check_shapes(x, w, None if bias is None else bias._data, stride, padding, dilation, groups)
+    out = convolution(input, weight, bias, stride, padding, dilation, groups, saved_padding)
+    return out.squeeze(0) if unbatched else out
+
+
+def _string_padding(padding: str, input: Tensor, weight: Tensor, stride, dilation, k: int):
+    """``'valid'``: no padding (PyTorch then saves ``(0,)``). ``'same'``: the output as large
+    as the input (stride 1 only); an odd total is padded one more at the end, by ``F.pad``
+    first (``ConstantPadNdBackward0``), as PyTorch does."""
+    if padding == "valid":
+        return input, 0, (0,)
+    if any(s != 1 for s in _expanded("stride", stride, k)):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    dilation = _expanded("dilation", dilation, k)
+    totals = [di * (n - 1) for di, n in zip(dilation, weight.shape[2:])]
+    left = tuple(t // 2 for t in totals)
+    if any(t % 2 for t in totals):
+        import warnings
+
+        from ._padding import pad
+
+        warnings.warn("Using padding='same' with even kernel lengths and odd dilation may "
+                      "require a zero-padded copy of the input be created (Triggered "
+                      "internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+                      "Convolution.cpp:1101.)", UserWarning, stacklevel=4)
+        extra = []
+        for t in reversed(totals):  # F.pad lists the last dimension first
+            extra += [0, t % 2]
+        input = pad(input, tuple(extra))
+    return input, left, None
+
+
+def _invalid_arguments(d: int, input, weight) -> TypeError:
+    """PyTorch's argument parser's error for an input or weight that is not a tensor."""
+    def name(v):
+        return "Tensor" if isinstance(v, Tensor) else type(v).__name__
+
+    sig = "(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, {}, " \
+          "tuple of ints dilation = 1, int groups = 1)"
+    forms = [sig.format("tuple of ints padding = 0"), sig.format('str padding = "valid"')]
+    return TypeError(f"conv{d}d() received an invalid combination of arguments - got "
+                     f"({name(input)}, {name(weight)}), but expected one of:\n"
+                     + "".join(f" * {form}\n" for form in forms))

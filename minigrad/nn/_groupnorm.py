@@ -1,0 +1,113 @@
+"""Group normalisation (``F.group_norm``, behind ``nn.GroupNorm``): one node,
+``NativeGroupNormBackward0``, as in PyTorch.
+
+The channels are split into ``num_groups`` groups; each sample's group (its channels and all
+their positions) is normalised by its own mean and variance, then each channel is scaled by
+``weight`` and shifted by ``bias``. Unlike batch norm it needs no batch and no running averages.
+
+>>> import minigrad as torch
+>>> import minigrad.nn.functional as F
+>>> x = torch.tensor([[1., 3., 2., 6.]], requires_grad=True)
+>>> F.group_norm(x, 2)
+tensor([[-1.0000,  1.0000, -1.0000,  1.0000]], grad_fn=<NativeGroupNormBackward0>)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._quiet import quiet, restore
+from .._tensor import Tensor
+from ..autograd.grad_mode import no_grad
+from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.saved import check_saved
+
+__all__ = ["group_norm", "NativeGroupNormBackward0"]
+
+
+def _value(saved):
+    if saved is None:
+        return None
+    v = saved.get()
+    return v if isinstance(v, Tensor) else Tensor._wrap(v)
+
+
+class NativeGroupNormBackward0(Node):
+    """z = xhat * w + b,  xhat = (a - mean) * rstd over each sample's group of channels
+    (mean and rstd = 1 / sqrt(var + eps) saved as result1 and result2):
+    grad_a = rstd * (gw - mean(gw) - xhat * mean(gw * xhat)) per group, gw = grad * w;
+    grad_w = sum of grad * xhat;  grad_b = sum of grad (over samples and positions)."""
+
+    saved = ("C", "HxW", "N", "eps", "group", "input", "result1", "result2", "weight")
+    saved_tensors_names = ("input", "result1", "result2", "weight")
+
+    def backward(self, g):
+        check_saved(self)
+        x, w = _value(self._s_input), _value(self._s_weight)
+        need = [f is not None for f, _ in self.next_functions]
+        if isinstance(g, Tensor):  # create_graph: recorded as the formula's ops
+            return self.grads(g, x, w, need, recompute=True)
+        with no_grad():
+            grads = self.grads(Tensor._wrap(g), x, w, need, recompute=False)
+        return tuple(None if d is None else d._data for d in grads)
+
+    def grads(self, g, x, w, need, recompute: bool) -> tuple:
+        n, groups = self._s_N, self._s_group
+        xg = x.reshape(n, groups, -1)
+        if recompute:  # the group's mean and 1/std as functions of x (differentiated too)
+            mean = xg.mean(-1, keepdim=True)
+            rstd = (((xg - mean) * (xg - mean)).mean(-1, keepdim=True) + self._s_eps).rsqrt()
+        else:
+            mean = _value(self._s_result1).reshape(n, groups, 1)
+            rstd = _value(self._s_result2).reshape(n, groups, 1)
+        xhat = (xg - mean) * rstd
+        shape = (1, -1) + (1,) * (x.dim() - 2)
+        gw = (g if w is None else g * w.reshape(shape)).reshape(n, groups, -1)
+        count = xg.shape[-1]
+        dx = rstd * (gw - gw.sum(-1, keepdim=True) / count
+                     - xhat * (gw * xhat).sum(-1, keepdim=True) / count)
+        dims = (0,) + tuple(range(2, x.dim()))
+        xhat = xhat.reshape(x.shape)
+        return (dx.reshape(x.shape) if need[0] else None,
+                (g * xhat).sum(dims) if need[1] else None, g.sum(dims) if need[2] else None)
+
+
+def group_norm(input: Tensor, num_groups: int, weight=None, bias=None,
+               eps: float = 1e-5) -> Tensor:
+    """Normalise each sample's groups of channels, then ``* weight + bias`` per channel."""
+    if input.dim() < 2 or input.shape[1] % num_groups:
+        raise RuntimeError("Expected number of channels in input to be divisible by "
+                           f"num_groups, but got input of shape {list(input.shape)} and "
+                           f"num_groups={num_groups}")
+    x = input._data
+    n, c = x.shape[:2]
+    hxw = int(np.prod(x.shape[2:])) if x.ndim > 2 else 1
+    token = quiet()
+    try:
+        xg = x.reshape(n, num_groups, -1)
+        mean = xg.mean(-1, keepdims=True)
+        var = ((xg - mean) ** 2).mean(-1, keepdims=True)
+        rstd = (1 / np.sqrt(var + eps)).astype(x.dtype)
+        out = ((xg - mean) * rstd).reshape(x.shape)
+        shape = (1, -1) + (1,) * (x.ndim - 2)
+        if weight is not None:
+            out = out * weight._data.reshape(shape)
+        if bias is not None:
+            out = out + bias._data.reshape(shape)
+    finally:
+        restore(token)
+    result = Tensor._wrap(np.ascontiguousarray(out, x.dtype))
+    if not should_record(input, weight, bias):
+        return result
+    node = NativeGroupNormBackward0()
+    node._s_C, node._s_HxW, node._s_N, node._s_eps = c, hxw, n, eps
+    node._s_group = num_groups
+    node._s_input = SavedTensor(input)
+    node._s_weight = None if weight is None else SavedTensor(weight)
+    record(node, result, input, weight, bias)
+    # the mean and 1/std are the node's outputs 1 and 2 in PyTorch: saved as such
+    for nr, stat in ((1, mean), (2, rstd)):
+        t = Tensor._wrap(stat.reshape(n, num_groups).astype(x.dtype))
+        t._output_nr = nr
+        setattr(node, f"_s_result{nr}", SavedTensor(t, node))
+    return result
