@@ -1,0 +1,138 @@
+"""A class on a real JupyterHub, installed the way docs/classroom/jupyterhub.md says.
+
+JupyterHub 6 (dummy authenticator, simple spawner, configurable-http-proxy) on 127.0.0.1,
+its user environment holding exactly the page's install line (with this checkout's wheel);
+the student version of the course published as docs/classroom/index.md says and served over
+git's smart HTTP; the page's nbgitpuller links. Three students log in through the login
+form and open their link; every lesson of both languages runs in each student's kernel (a
+kernel of the server the hub spawned for them, reached through its websocket, as JupyterLab
+reaches it); in chromium, one student's lesson 3 stepper draws and steps. Skips only where
+the hub cannot be installed (no npm, no package registry).
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import parse_qs, urlparse
+
+import hubenv
+import pytest
+from classhub import TARGET
+from conftest import STUDENTS, page_links
+
+pytestmark = [pytest.mark.hub, pytest.mark.slow]
+
+LESSONS = sorted(p.relative_to(hubenv.REPO / "notebooks").as_posix()
+                 for lang in ("en", "zh")
+                 for p in (hubenv.REPO / "notebooks" / lang).glob("[0-9][0-9]_*.ipynb"))
+WHERE = "import sys, minigrad, minigrad_widgets\nprint(sys.executable)\nprint(minigrad.__file__)"
+
+
+def test_the_hub_page_installs_the_course_extra_and_nbgitpuller_everywhere():
+    lines = hubenv.page_install_lines()
+    assert len(lines) == 4  # per language: the TLJH terminal line, the Dockerfile's RUN line
+    assert hubenv.page_requirements() == ["minigrad-autograd[course]", "nbgitpuller"]
+    assert sorted(page_links()) == ["en", "zh"]
+
+
+def test_three_students_log_in_and_the_link_pulls_the_course_into_each_home(hub, students):
+    for student in students:
+        assert student.page.status_code == 200
+        assert urlparse(student.page.url).path == f"/user/{student.name}/git-pull"
+        urlpath = parse_qs(urlparse(student.link).query)["urlpath"][0]
+        language = urlpath.split("/")[3]
+        assert language == ("zh" if student.name == "chen" else "en")
+        index = student.notebook(f"{TARGET}/{language}/index.ipynb")
+        assert index["cells"], f"{student.name}: the pulled index is empty"
+        listing = student.api("GET", f"/contents/{TARGET}/{language}").json()["content"]
+        lessons = sorted(f"{language}/{item['name']}" for item in listing
+                         if item["name"][:2].isdigit() and item["name"].endswith(".ipynb"))
+        assert lessons == [lesson for lesson in LESSONS if lesson.startswith(language)]
+        assert not [item for item in listing if item["name"] == "solutions"]
+    assert sorted(hub.server_pids()) == STUDENTS  # one server per student, all running
+
+
+def _run_course(student) -> tuple[dict, list[str]]:
+    """Runs every lesson in a fresh kernel of ``student``'s server; returns where the kernel's
+    minigrad came from and the problems found (cells that raised, or did not raise)."""
+    problems = []
+    kernel = student.kernel(f"{TARGET}/en/index.ipynb")
+    try:
+        where = kernel.execute(WHERE)
+    finally:
+        kernel.close()
+    for lesson in LESSONS:
+        for i, cell in enumerate(student.run_notebook(f"{TARGET}/{lesson}")):
+            expected = "raises-exception" in cell.tags
+            if bool(cell.errors) != expected:
+                problems.append(f"{student.name} {lesson} code cell {i}: "
+                                + ("; ".join(cell.errors) or "raised nothing, tagged "
+                                   "raises-exception"))
+    return where, problems
+
+
+def test_every_lesson_of_both_languages_runs_in_each_students_kernel(hub, students):
+    with ThreadPoolExecutor(len(students)) as pool:
+        results = list(pool.map(_run_course, students))
+    venv = str(hub.env.venv)
+    for student, (where, _) in zip(students, results):
+        assert not where.errors, where.errors
+        executable, package = where.text.split()
+        # the kernel is the hub environment's, and minigrad is the wheel installed there
+        assert executable.startswith(venv), (student.name, executable)
+        assert package.startswith(venv) and "site-packages" in package, (student.name, package)
+    problems = [p for _, found in results for p in found]
+    assert not problems, "\n".join(problems)
+
+
+STEPPER_JS = """async (path) => {
+  const app = window.jupyterapp;
+  const panel = await app.commands.execute("docmanager:open", {path, factory: "Notebook"});
+  await panel.context.ready;
+  await panel.sessionContext.ready;
+  await app.commands.execute("notebook:run-all-cells");
+  return panel.sessionContext.session.kernel.id;
+}"""
+
+
+@pytest.mark.browser
+def test_in_chromium_a_students_lesson_3_stepper_draws_and_steps(hub, students, browser):
+    from labserver import OfflinePage
+    from playwright.sync_api import expect
+
+    student = students[0]
+    offline = OfflinePage(browser)
+    page = offline.page
+    page.set_default_timeout(60_000)
+    try:
+        offline.context.add_cookies([{"name": c.name, "value": c.value, "url": hub.url}
+                                     for c in student.session.cookies])
+        # the link again, in the browser: nbgitpuller's own page pulls (nothing new) and
+        # opens the course index in JupyterLab
+        page.goto(student.link)
+        page.wait_for_url("**/lab/tree/**/index.ipynb*", timeout=120_000)
+        page.wait_for_function("window.jupyterapp?.started !== undefined", timeout=120_000)
+        page.evaluate("window.jupyterapp.started")
+        lesson = f"{TARGET}/en/03_backward_node_by_node.ipynb"
+        page.evaluate(STEPPER_JS, lesson)
+        steppers = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .mg-kind-stepper")
+        expect(steppers.first.locator(".mg-graph svg")).to_be_visible(timeout=120_000)
+        live = steppers.filter(has=page.get_by_role("button", name="Step", exact=True)).last
+        counter = live.locator(".mg-counter")
+        live.get_by_role("button", name="Reset", exact=True).click()
+        before = counter.inner_text()
+        live.get_by_role("button", name="Step", exact=True).click()
+        expect(counter).not_to_have_text(before)
+        expect(live.locator(".mg-graph svg")).to_be_visible()
+        page.screenshot(path=str(hubenv.REPO / "test-artifacts" / "hub-lesson3-stepper.png"))
+        problems = offline.take_errors()
+        assert not problems, "\n".join(problems)
+    finally:
+        offline.close()
+
+
+def test_stopping_the_hub_ends_every_process_it_started(hub, students):
+    running = hub.processes()
+    assert len(running) >= 1 + 1 + len(STUDENTS)  # the hub, the proxy, a server per student
+    killed = hub.stop()
+    assert not killed, f"still running after the hub stopped, killed: {killed}"
