@@ -25,6 +25,7 @@ pytestmark = [pytest.mark.hub, pytest.mark.slow]
 LESSONS = sorted(p.relative_to(hubenv.REPO / "notebooks").as_posix()
                  for lang in ("en", "zh")
                  for p in (hubenv.REPO / "notebooks" / lang).glob("[0-9][0-9]_*.ipynb"))
+SHOTS = hubenv.REPO / "test-artifacts" / "classroom"
 WHERE = "import sys, minigrad, minigrad_widgets\nprint(sys.executable)\nprint(minigrad.__file__)"
 
 
@@ -85,13 +86,16 @@ def test_every_lesson_of_both_languages_runs_in_each_students_kernel(hub, studen
     assert not problems, "\n".join(problems)
 
 
+# Opens a lesson once the index the link opened is restored, and runs all its cells.
 STEPPER_JS = """async (path) => {
   const app = window.jupyterapp;
+  await app.restored;
   const panel = await app.commands.execute("docmanager:open", {path, factory: "Notebook"});
   await panel.context.ready;
   await panel.sessionContext.ready;
+  app.shell.activateById(panel.id);
   await app.commands.execute("notebook:run-all-cells");
-  return panel.sessionContext.session.kernel.id;
+  return panel.id;
 }"""
 
 
@@ -111,22 +115,28 @@ def test_in_chromium_a_students_lesson_3_stepper_draws_and_steps(hub, students, 
         # opens the course index in JupyterLab
         page.goto(student.link)
         page.wait_for_url("**/lab/tree/**/index.ipynb*", timeout=120_000)
-        page.wait_for_function("window.jupyterapp?.started !== undefined", timeout=120_000)
-        page.evaluate("window.jupyterapp.started")
-        lesson = f"{TARGET}/en/03_backward_node_by_node.ipynb"
-        page.evaluate(STEPPER_JS, lesson)
-        steppers = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .mg-kind-stepper")
-        expect(steppers.first.locator(".mg-graph svg")).to_be_visible(timeout=120_000)
-        live = steppers.filter(has=page.get_by_role("button", name="Step", exact=True)).last
+        page.wait_for_function("window.jupyterapp?.shell?.currentWidget?.context",
+                               timeout=120_000)
+        panel = page.evaluate(STEPPER_JS, f"{TARGET}/en/03_backward_node_by_node.ipynb")
+        steppers = page.locator(f"[id='{panel}'] .mg-kind-stepper")
+        expect(steppers.first.locator(".mg-graph svg")).to_be_visible(timeout=90_000)
+        step = page.get_by_role("button", name="Step", exact=True, disabled=False)
+        live = steppers.filter(has=step).first  # a stepper that can still step
         counter = live.locator(".mg-counter")
-        live.get_by_role("button", name="Reset", exact=True).click()
         before = counter.inner_text()
         live.get_by_role("button", name="Step", exact=True).click()
         expect(counter).not_to_have_text(before)
+        assert before.startswith("step ") and counter.inner_text().startswith("step "), before
         expect(live.locator(".mg-graph svg")).to_be_visible()
-        page.screenshot(path=str(hubenv.REPO / "test-artifacts" / "hub-lesson3-stepper.png"))
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "hub-lesson3-stepper.png"))
         problems = offline.take_errors()
         assert not problems, "\n".join(problems)
+    except BaseException:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "hub-lesson3-failed.png"))
+        print("\n".join(offline.take_errors()))
+        raise
     finally:
         offline.close()
 
