@@ -24,6 +24,7 @@ import secrets
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -35,7 +36,7 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 import requests
 import websocket
-from hubenv import HubEnv, clean_env
+from hubenv import PAGES, REPO, HubEnv, clean_env
 
 PASSWORD = "classroom"  # the dummy authenticator's one password for every student
 TARGET = "minigrad-course"
@@ -133,6 +134,56 @@ def serve_git(bare_repository: Path) -> GitServer:
     thread.start()
     return GitServer(f"http://127.0.0.1:{server.server_port}/{bare_repository.name}",
                      server, thread)
+
+
+PUBLISH_PAGES = [REPO / "docs" / "classroom" / "index.md",
+                 REPO / "docs" / "zh" / "classroom" / "index.md"]
+
+
+def publish_commands() -> list[str]:
+    """The teacher's commands that publish the student branch (the pages' bash block, the
+    same in both languages but for its comment)."""
+    found = []
+    for page in PUBLISH_PAGES:
+        block = re.search(r"```bash\n(make student\n.*?)```", page.read_text(encoding="utf-8"),
+                          re.S)
+        assert block, f"{page.relative_to(REPO)} has no bash block starting `make student`"
+        found.append([line.split("#")[0].rstrip() for line in block.group(1).splitlines()
+                      if line.strip()])
+    assert found[0] == found[1], found
+    return found[0]
+
+
+def publish_course(folder: Path) -> Path:
+    """Runs the pages' publishing commands in ``folder``, pushing to a bare repository there
+    (instead of GitHub); returns that repository."""
+    bare = folder / "course.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    make, cd, commit, push = publish_commands()
+    assert make == "make student" and cd == "cd build/student", (make, cd)
+    student = folder / "build" / "student"
+    # `make student` is this command (Makefile), writing into the folder the page names
+    subprocess.run([sys.executable, str(REPO / "notebooks" / "build.py"), "--student",
+                    str(student)], check=True, capture_output=True)
+    env = {"GIT_AUTHOR_NAME": "Teacher", "GIT_AUTHOR_EMAIL": "teacher@example.org",
+           "GIT_COMMITTER_NAME": "Teacher", "GIT_COMMITTER_EMAIL": "teacher@example.org",
+           "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(folder)}
+    subprocess.run(["bash", "-c", commit], cwd=student, env=env, check=True)
+    assert "https://github.com/OWNER/REPO.git" in push, push
+    push = push.replace("https://github.com/OWNER/REPO.git", str(bare))
+    subprocess.run(["bash", "-c", push + " -q"], cwd=student, env=env, check=True)
+    return bare
+
+
+def page_links() -> dict[str, str]:
+    """The nbgitpuller link of each language's hub page (each opens its language's index)."""
+    found = {}
+    for page in PAGES:
+        links = re.findall(r"https://HUB/hub/user-redirect/git-pull\?\S+",
+                           page.read_text(encoding="utf-8"))
+        assert len(links) == 1, (page, links)
+        found["zh" if "/zh/" in page.as_posix() else "en"] = links[0]
+    return found
 
 
 # ---------------------------------------------------------------- the hub

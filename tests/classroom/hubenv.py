@@ -33,6 +33,7 @@ DIST_NAME = "minigrad-autograd"
 # What a hub has before the teacher installs anything (TLJH's user environment has these).
 HUB_PACKAGES = ["jupyterhub==6.1.1", "jupyterlab>=4.4,<5", "ipykernel>=6"]
 PROXY = "configurable-http-proxy@5.3.0"
+GRADER_PACKAGES = ["nbgrader==0.9.6", "ipykernel>=6"]
 WHEEL_INPUTS = ["pyproject.toml", "hatch_build.py", "README.md", "LICENSE", "minigrad", "widgets"]
 
 
@@ -101,9 +102,9 @@ def _wheel_files() -> list[Path]:
     return files
 
 
-def cache_key(requirements: list[str]) -> str:
+def cache_key(requirements: list[str], base: list[str] = HUB_PACKAGES) -> str:
     digest = hashlib.sha256()
-    digest.update(repr((requirements, HUB_PACKAGES, PROXY, sys.version)).encode())
+    digest.update(repr((requirements, base, PROXY, sys.version)).encode())
     for file in _wheel_files():
         digest.update(str(file.relative_to(REPO)).encode() + b"\0" + file.read_bytes())
     return digest.hexdigest()[:16]
@@ -163,12 +164,28 @@ def build(requirements: list[str] | None = None, *, log=print) -> HubEnv:
     proxy = CACHE / "proxy" / "node_modules" / ".bin" / "configurable-http-proxy"
     if not proxy.exists():
         _install_proxy(proxy.parents[2], log)
-    if not (root / "complete").exists():
-        for old in CACHE.glob("hub-*"):  # one environment at a time: they are ~400 MB each
-            shutil.rmtree(old, ignore_errors=True)
-        _install_venv(root, requirements, log)
+    _cached_venv(root, HUB_PACKAGES, requirements, log)
     wheel = next((root / "wheel").glob("*.whl"))
     return HubEnv(root, root / "venv", proxy, wheel, requirements)
+
+
+def build_grader(*, log=print) -> HubEnv:
+    """The cached environment of a teacher who grades: nbgrader (``GRADER_PACKAGES``) and the
+    package with the ``course`` extra, as on the hub."""
+    requirements = [f"{DIST_NAME}[course]"]
+    root = CACHE / f"grader-{cache_key(requirements, GRADER_PACKAGES)}"
+    _cached_venv(root, GRADER_PACKAGES, requirements, log)
+    wheel = next((root / "wheel").glob("*.whl"))
+    return HubEnv(root, root / "venv", root / "no-proxy", wheel, requirements)
+
+
+def _cached_venv(root: Path, base: list[str], requirements: list[str], log) -> None:
+    if (root / "complete").exists():
+        return
+    kind = root.name.split("-")[0]
+    for old in CACHE.glob(f"{kind}-*"):  # one environment of a kind: ~400 MB each
+        shutil.rmtree(old, ignore_errors=True)
+    _install_venv(root, base, requirements, log)
 
 
 def _install_proxy(folder: Path, log) -> None:
@@ -184,11 +201,11 @@ def _install_proxy(folder: Path, log) -> None:
         raise
 
 
-def _install_venv(root: Path, requirements: list[str], log) -> None:
+def _install_venv(root: Path, base: list[str], requirements: list[str], log) -> None:
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
     journal = root / "install.log"
-    log(f"classroom: building the hub's environment in {root} (log: {journal})")
+    log(f"classroom: building an environment in {root} (log: {journal})")
     _run([sys.executable, "-m", "build", "--wheel", "--outdir", root / "wheel", REPO], journal)
     wheel = next((root / "wheel").glob("*.whl"))
     # the page's line, with the package's name replaced by the wheel just built
@@ -197,7 +214,7 @@ def _install_venv(root: Path, requirements: list[str], log) -> None:
     _run([sys.executable, "-m", "venv", root / "venv"], journal)
     pip = [root / "venv" / "bin" / "python", "-m", "pip", "install", "-q", "--no-compile"]
     try:
-        _run(pip + HUB_PACKAGES, journal, env=clean_env())
+        _run(pip + base, journal, env=clean_env())
         _run(pip + args, journal, env=clean_env())
     except subprocess.CalledProcessError as error:
         if not _registry_reachable(_pip_index()):

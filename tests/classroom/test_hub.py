@@ -17,8 +17,8 @@ from urllib.parse import parse_qs, urlparse
 
 import hubenv
 import pytest
-from classhub import TARGET
-from conftest import STUDENTS, page_links
+from classhub import TARGET, page_links
+from conftest import STUDENTS
 
 pytestmark = [pytest.mark.hub, pytest.mark.slow]
 
