@@ -71,7 +71,7 @@ def answer_source(exercise: str, solution: str) -> str:
 
 
 def _meta(cell_id: str, **flags) -> dict:
-    return {"nbgrader": {"cell_id": cell_id, "schema_version": 3, "task": False,
+    return {"nbgrader": {"grade_id": cell_id, "schema_version": 3, "task": False,
                          "grade": False, "solution": False, "locked": False, **flags}}
 
 
@@ -85,9 +85,8 @@ def graded_notebook(lesson: Path, solutions: Path, lang: str):
     for cell in nb.cells:
         exercise = cell.metadata.get("course", {}).get("exercise")
         if exercise is None:
-            cell.outputs = [] if cell.cell_type == "code" else cell.get("outputs")
             if cell.cell_type == "code":
-                cell.execution_count = None
+                cell.outputs, cell.execution_count = [], None
             cells.append(cell)
             continue
         registry.lookup(exercise)  # fails here, not in class, if the lesson names no exercise
