@@ -32,6 +32,7 @@ extensions = [
     "language_switch",  # docs/_ext/language_switch.py
     "optional_glob",  # docs/_ext/optional_glob.py: {glob-toctree}
     "zh_search",  # docs/_ext/zh_search.py: one search index for both languages
+    "sphinx-mathjax-offline",  # MathJax from _static/mathjax, not from a CDN
 ]
 
 # _build: make docs writes the site to _build/html and myst-nb its notebook copies beside it

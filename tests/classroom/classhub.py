@@ -45,6 +45,7 @@ LAB_ARGS = ["--ServerApp.allow_root=True", "--LabApp.news_url=None",
             "jupyterlab.handlers.announcements.NeverCheckForUpdate",
             "--LabApp.extension_manager=readonly", "--LanguageServerManager.autodetect=False",
             "--LabApp.expose_app_in_browser=True"]
+LANGUAGE_SETTING = "@jupyterlab/translation-extension/plugin.jupyterlab-settings"
 # In every student's home before the first start: no news, every cell kept in the page.
 LAB_SETTINGS = {
     "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
@@ -344,11 +345,15 @@ def _wait_until_up(hub: Hub, timeout: float) -> None:
     raise TimeoutError(f"JupyterHub did not answer within {timeout:.0f} s:\n{hub.log_tail()}")
 
 
-def prepare_home(hub: Hub, name: str) -> Path:
-    """A student's home folder as the spawner will use it, with quiet JupyterLab settings."""
+def prepare_home(hub: Hub, name: str, *, locale: str | None = None) -> Path:
+    """A student's home folder as the spawner will use it, with quiet JupyterLab settings;
+    with ``locale``, JupyterLab's language as Settings > Language would store it."""
     home = hub.folder / "home" / name
     settings = home / ".jupyter" / "lab" / "user-settings"
-    for path, values in LAB_SETTINGS.items():
+    chosen = dict(LAB_SETTINGS)
+    if locale:
+        chosen[LANGUAGE_SETTING] = {"locale": locale}
+    for path, values in chosen.items():
         (settings / path).parent.mkdir(parents=True, exist_ok=True)
         (settings / path).write_text(json.dumps(values))
     return home

@@ -25,7 +25,8 @@ from classhub import (
 )
 
 TIMINGS: dict[str, float] = {}
-STUDENTS = ["alice", "bob", "chen"]  # alice and bob open the English link, chen the Chinese
+# alice and bob open the English link; chen the Chinese one, in a JupyterLab set to Chinese
+STUDENTS = ["alice", "bob", "chen"]
 
 
 @pytest.fixture(scope="session")
@@ -67,7 +68,7 @@ def students(hub, course_repository):
     links = page_links()
 
     def arrive(name: str) -> Student:
-        prepare_home(hub, name)
+        prepare_home(hub, name, locale="zh_CN" if name == "chen" else None)
         student = Student(hub, name)
         student.login()
         link = hub_link(links["zh" if name == "chen" else "en"], hub, course_repository.url)

@@ -88,6 +88,19 @@ def page_requirements() -> list[str]:
     return lines[0]
 
 
+def page_language_packs() -> list[str]:
+    """The JupyterLab language packs both hub pages install (``pip install jupyterlab-
+    language-pack-...`` in a code block), in the same words."""
+    found = []
+    for page in PAGES:
+        blocks = re.findall(r"^```\w*\n(.*?)^```", page.read_text(encoding="utf-8"),
+                            re.S | re.M)
+        found.append(re.findall(r"\bpip install (jupyterlab-language-pack-[\w-]+)$",
+                                "".join(blocks), re.M))
+    assert found[0] == found[1], found
+    return found[0]
+
+
 def _wheel_files() -> list[Path]:
     files = []
     for name in WHEEL_INPUTS:
@@ -159,12 +172,12 @@ def build(requirements: list[str] | None = None, *, log=print) -> HubEnv:
     requirements = requirements or page_requirements()
     if shutil.which("npm") is None:
         raise Unavailable("the hub test needs npm (Node.js) to install configurable-http-proxy")
-    key = cache_key(requirements)
+    key = cache_key(requirements, HUB_PACKAGES + page_language_packs())
     root = CACHE / f"hub-{key}"
     proxy = CACHE / "proxy" / "node_modules" / ".bin" / "configurable-http-proxy"
     if not proxy.exists():
         _install_proxy(proxy.parents[2], log)
-    _cached_venv(root, HUB_PACKAGES, requirements, log)
+    _cached_venv(root, HUB_PACKAGES + page_language_packs(), requirements, log)
     wheel = next((root / "wheel").glob("*.whl"))
     return HubEnv(root, root / "venv", proxy, wheel, requirements)
 

@@ -141,6 +141,51 @@ def test_in_chromium_a_students_lesson_3_stepper_draws_and_steps(hub, students, 
         offline.close()
 
 
+def test_the_language_pack_of_both_pages_is_installed_on_the_hub(hub):
+    assert hubenv.page_language_packs() == ["jupyterlab-language-pack-zh-cn"]
+    assert hub.env.has("jupyterlab_language_pack_zh_CN")
+
+
+@pytest.mark.browser
+def test_the_chinese_students_jupyterlab_speaks_chinese(hub, students, browser):
+    from labserver import OfflinePage
+    from playwright.sync_api import expect
+
+    student = students[2]
+    packs = student.session.get(f"{student.base}/lab/api/translations/", timeout=60).json()
+    assert "zh_CN" in packs["data"], packs
+    catalogue = student.session.get(f"{student.base}/lab/api/translations/zh_CN",
+                                    timeout=60).json()
+    assert catalogue["data"]["jupyterlab"][""]["language"] == "zh_CN"
+    offline = OfflinePage(browser)
+    page = offline.page
+    page.set_default_timeout(60_000)
+    try:
+        offline.context.add_cookies([{"name": c.name, "value": c.value, "url": hub.url}
+                                     for c in student.session.cookies])
+        page.goto(student.link)  # the Chinese page's link: the Chinese course index
+        page.wait_for_url("**/lab/tree/**/zh/index.ipynb*", timeout=120_000)
+        page.wait_for_function("window.jupyterapp?.shell?.currentWidget?.context",
+                               timeout=120_000)
+        page.evaluate("""async (path) => {
+          const app = window.jupyterapp;
+          await app.restored;
+          const panel = await app.commands.execute("docmanager:open", {path});
+          await panel.context.ready;
+          app.shell.activateById(panel.id);
+        }""", f"{TARGET}/zh/03_backward_node_by_node.ipynb")
+        menu = page.get_by_role("menubar")
+        for name in ("文件", "编辑", "运行", "内核"):  # File, Edit, Run, Kernel
+            expect(menu.get_by_role("menuitem", name=name, exact=True)).to_be_visible()
+        expect(menu.get_by_role("menuitem", name="File", exact=True)).to_have_count(0)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "hub-zh-lab.png"))
+        problems = offline.take_errors()
+        assert not problems, "\n".join(problems)
+    finally:
+        offline.close()
+
+
 def test_stopping_the_hub_ends_every_process_it_started(hub, students):
     running = hub.processes()
     assert len(running) >= 1 + 1 + len(STUDENTS)  # the hub, the proxy, a server per student
