@@ -13,7 +13,7 @@ and clicks Step. Measured:
 * first graph: from Run All to the first drawn stepper (an SVG) in the lesson;
 * step: from a click on Step to the stepper's counter moving (three clicks per student);
 * memory: resident memory (RSS) of each student's server and of its kernel, once every
-  lesson 3 has run; and the machine's used memory before and after.
+  lesson 3 has run, and of the hub and its proxy; the machine's load average then.
 
 The students' browsers share this machine's cores with the servers (in a class each student
 has their own computer), so the times are an upper bound for the server's share.
@@ -104,11 +104,6 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def _used_mb() -> float:
-    info = dict(line.split(":", 1) for line in Path("/proc/meminfo").read_text().splitlines())
-    return (int(info["MemTotal"].split()[0]) - int(info["MemAvailable"].split()[0])) / 1024
-
-
 def _start_student(hub, name: str, link: str) -> tuple[Student, float]:
     prepare_home(hub, name)
     student = Student(hub, name)
@@ -156,25 +151,30 @@ async def _browse(students, hub) -> list[tuple[float, list[float]]]:
 def measure(env, repository: str, n: int) -> dict:
     hub = start_hub(env)
     try:
-        idle = _used_mb()
         link = hub_link(page_links()["en"], hub, repository)
         with ThreadPoolExecutor(n) as pool:
             started = list(pool.map(lambda i: _start_student(hub, f"s{i:02d}", link), range(n)))
         students = [s for s, _ in started]
         browsed = asyncio.run(_browse(students, hub))
-        servers, kernels = [], []
+        servers, kernels, totals = [], [], []
         for pid in hub.server_pids().values():
             servers.append(_rss_mb(pid))
             kernels += [_rss_mb(k) for k in _children(pid)]
-        used = _used_mb()
+            totals.append(servers[-1] + sum(_rss_mb(k) for k in _children(pid)))
+        hub_rss = sum(_rss_mb(p) for p in hub.processes() - set(hub.server_pids().values())
+                      if p not in _all_children(hub.server_pids().values()))
     finally:
         hub.stop()
     steps = [ms for _, s in browsed for ms in s]
     return {
         "n": n, "start": [s for _, s in started], "first": [f for f, _ in browsed],
-        "steps": steps, "servers": servers, "kernels": kernels,
-        "per_student": (used - idle) / n, "used": used, "idle": idle,
+        "steps": steps, "servers": servers, "kernels": kernels, "totals": totals,
+        "hub": hub_rss, "load": os.getloadavg()[0],
     }
+
+
+def _all_children(pids) -> set[int]:
+    return {child for pid in pids for child in _children(pid)}
 
 
 def _machine() -> str:
@@ -192,15 +192,16 @@ def _med(values) -> str:
 
 def table(results: list[dict]) -> str:
     lines = ["| students | start (s): median / max | first graph (s): median / max | "
-             "step (ms): median / max | server RSS (MB) | kernel RSS (MB) | "
-             "memory used per student (MB) |",
-             "|---|---|---|---|---|---|---|"]
+             "step (ms): median / max | server + kernel RSS per student (MB): median / max | "
+             "of which kernel (MB) | hub + proxy (MB) | load (1 min) |",
+             "|---|---|---|---|---|---|---|---|"]
     for r in results:
         lines.append(
             f"| {r['n']} | {_med(r['start'])} / {max(r['start']):.1f} | "
             f"{statistics.median(r['first']) / 1000:.1f} / {max(r['first']) / 1000:.1f} | "
-            f"{_med(r['steps'])} / {max(r['steps']):.0f} | {_med(r['servers'])} | "
-            f"{_med(r['kernels'])} | {r['per_student']:.0f} |")
+            f"{_med(r['steps'])} / {max(r['steps']):.0f} | {_med(r['totals'])} / "
+            f"{max(r['totals']):.0f} | {_med(r['kernels'])} | {r['hub']:.0f} | "
+            f"{r['load']:.1f} |")
     return "\n".join(lines)
 
 
