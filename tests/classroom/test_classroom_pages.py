@@ -10,8 +10,8 @@ its own (a student's, the offline lab) gets ``lab``, which the packaging tests i
 from __future__ import annotations
 
 import re
-import tomllib
 
+import tomllib
 from hubenv import DIST_NAME, REPO
 
 PAGES = sorted((REPO / "docs" / "classroom").glob("*.md"))
