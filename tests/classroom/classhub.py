@@ -492,6 +492,12 @@ class Kernel:
 
     def __init__(self, student: Student, session_id: str, kernel_id: str):
         self.student, self.session_id, self.kernel_id = student, session_id, kernel_id
+        # as JupyterLab does: talk once the kernel has started (on a loaded machine a new
+        # kernel can take longer than the server waits for its first reply on a websocket)
+        deadline = time.monotonic() + 300
+        while student.api("GET", f"/kernels/{kernel_id}").json()["execution_state"] in (
+                "starting", "unknown") and time.monotonic() < deadline:
+            time.sleep(0.2)
         url = student.base.replace("http://", "ws://") + f"/api/kernels/{kernel_id}/channels"
         cookies = "; ".join(f"{c.name}={c.value}" for c in student.session.cookies)
         self.ws = websocket.create_connection(url, cookie=cookies, timeout=120)
