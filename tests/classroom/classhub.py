@@ -492,26 +492,47 @@ class Kernel:
 
     def __init__(self, student: Student, session_id: str, kernel_id: str):
         self.student, self.session_id, self.kernel_id = student, session_id, kernel_id
-        # as JupyterLab does: talk once the kernel has started (on a loaded machine a new
-        # kernel can take longer than the server waits for its first reply on a websocket)
-        deadline = time.monotonic() + 300
-        while student.api("GET", f"/kernels/{kernel_id}").json()["execution_state"] in (
-                "starting", "unknown") and time.monotonic() < deadline:
-            time.sleep(0.2)
-        url = student.base.replace("http://", "ws://") + f"/api/kernels/{kernel_id}/channels"
-        cookies = "; ".join(f"{c.name}={c.value}" for c in student.session.cookies)
-        self.ws = websocket.create_connection(url, cookie=cookies, timeout=120)
         self.client_session = uuid.uuid4().hex
+        self.ws = self._connect()
 
-    def execute(self, code: str, *, tags=(), timeout: float = 240) -> Cell:
+    def _request(self, msg_type: str, content: dict) -> str:
         msg_id = uuid.uuid4().hex
         self.ws.send(json.dumps({
             "header": {"msg_id": msg_id, "username": self.student.name,
-                       "session": self.client_session, "msg_type": "execute_request",
+                       "session": self.client_session, "msg_type": msg_type,
                        "version": "5.3"},
             "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
-            "content": {"code": code, "silent": False, "store_history": True,
-                        "user_expressions": {}, "allow_stdin": False, "stop_on_error": True}}))
+            "content": content}))
+        return msg_id
+
+    def _connect(self, attempts: int = 5):
+        """The kernel's websocket, once the kernel answered a kernel_info request on it. As
+        JupyterLab does, a connection the server closes (a kernel still starting on a loaded
+        machine) is opened again, a few times."""
+        url = self.student.base.replace("http://", "ws://") + \
+            f"/api/kernels/{self.kernel_id}/channels"
+        cookies = "; ".join(f"{c.name}={c.value}" for c in self.student.session.cookies)
+        for attempt in range(attempts):
+            self.ws = websocket.create_connection(url, cookie=cookies, timeout=120)
+            try:
+                msg_id = self._request("kernel_info_request", {})
+                while True:
+                    message = json.loads(self.ws.recv())
+                    if (message.get("parent_header", {}).get("msg_id") == msg_id
+                            and message["msg_type"] == "kernel_info_reply"):
+                        return self.ws
+            except (websocket.WebSocketConnectionClosedException,
+                    websocket.WebSocketTimeoutException):
+                self.ws.close()
+                if attempt == attempts - 1:
+                    raise
+                time.sleep(2)
+        raise AssertionError("unreachable")
+
+    def execute(self, code: str, *, tags=(), timeout: float = 240) -> Cell:
+        msg_id = self._request("execute_request", {
+            "code": code, "silent": False, "store_history": True, "user_expressions": {},
+            "allow_stdin": False, "stop_on_error": True})
         start, outputs, errors = time.monotonic(), [], []
         idle = replied = False
         while not (idle and replied):

@@ -6,8 +6,9 @@ the student version of the course published as docs/classroom/index.md says and 
 git's smart HTTP; the page's nbgitpuller links. Three students log in through the login
 form and open their link; every lesson of both languages runs in each student's kernel (a
 kernel of the server the hub spawned for them, reached through its websocket, as JupyterLab
-reaches it); in chromium, one student's lesson 3 stepper draws and steps. Skips only where
-the hub cannot be installed (no npm, no package registry).
+reaches it); in chromium, one student's lesson 3 stepper draws and steps, and the Chinese
+student's JupyterLab (the pages' language pack, chosen as Settings > Language would) shows
+Chinese menus. Skips only where the hub cannot be installed (no npm, no package registry).
 """
 
 from __future__ import annotations
