@@ -38,16 +38,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "classroom"), str(ROOT / "tests" / "browser")]
 
 import hubenv  # noqa: E402  (after the path set-up above)
-from classhub import (  # noqa: E402
-    TARGET,
-    Student,
-    hub_link,
-    page_links,
-    prepare_home,
-    publish_course,
-    serve_git,
-    start_hub,
-)
+from classhub import TARGET, Student, hub_link, prepare_home, start_hub  # noqa: E402
+from coursegit import page_links, publish_course, serve_git  # noqa: E402
 from labserver import CHROMIUM_FLAGS, chromium_path  # noqa: E402
 
 LESSON = f"{TARGET}/en/03_backward_node_by_node.ipynb"

@@ -14,15 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import hubenv
 import pytest
-from classhub import (
-    Student,
-    hub_link,
-    page_links,
-    prepare_home,
-    publish_course,
-    serve_git,
-    start_hub,
-)
+from classhub import Student, hub_link, prepare_home, start_hub
+from coursegit import page_links, publish_course, serve_git
 
 TIMINGS: dict[str, float] = {}
 # alice and bob open the English link; chen the Chinese one, in a JupyterLab set to Chinese

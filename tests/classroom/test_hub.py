@@ -18,8 +18,9 @@ from urllib.parse import parse_qs, urlparse
 
 import hubenv
 import pytest
-from classhub import TARGET, page_links
+from classhub import TARGET
 from conftest import STUDENTS
+from coursegit import page_links
 
 pytestmark = [pytest.mark.hub, pytest.mark.slow]
 
