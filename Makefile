@@ -14,13 +14,14 @@ JS     := widgets/js
 BUNDLE := widgets/static/widget.js
 PYTEST_ARGS ?=
 
-.PHONY: test lab lessons student install torch frontend browser-deps lint bench fuzz docs dist \
+.PHONY: test lab lessons student nbgrader install torch frontend browser-deps lint bench fuzz docs dist \
 	wheelhouse clean help
 
 help:
 	@echo "make lab    - open the course (notebooks/index.ipynb) in JupyterLab"
 	@echo "make lessons [L=03] - build the lessons from notebooks/_source/ and run them"
 	@echo "make student [STUDENT=build/student] - the hand-out version, without solutions"
+	@echo "make nbgrader [NBGRADER=build/nbgrader] - the exercises as nbgrader courses (en, zh)"
 	@echo "make test   - run every test"
 	@echo "make bench  - run the benchmarks (ratios against PyTorch and a NumPy floor)"
 	@echo "make fuzz   - the long differential fuzz run against PyTorch (FUZZ_PROGRAMS=2000)"
@@ -100,8 +101,13 @@ STUDENT ?= build/student
 student: $(STAMP)  # with wheelhouse/ inside if `make wheelhouse` ran first
 	$(BIN)/python notebooks/build.py --student $(STUDENT)
 
+# The exercises as graded assignments: one nbgrader course per language (docs/classroom/grading.md).
+NBGRADER ?= build/nbgrader
+nbgrader: $(STAMP)
+	$(BIN)/python notebooks/grading.py $(NBGRADER)
+
 lint: $(STAMP)
-	$(BIN)/ruff check minigrad widgets tests bench docs notebooks/build.py notebooks/_course
+	$(BIN)/ruff check minigrad widgets tests bench docs notebooks/build.py notebooks/grading.py notebooks/_course
 
 bench: install
 	$(BIN)/python -m bench

@@ -1,1 +1,2 @@
-"""Benchmarks: `python -m bench` (core) and `python bench/bench_widgets.py` (widgets)."""
+"""Benchmarks: `python -m bench` (core), `python bench/bench_widgets.py` (widgets) and
+`python bench/bench_hub.py` (students at once on a real JupyterHub; docs/classroom)."""

@@ -140,3 +140,34 @@ def test_an_english_page_keeps_its_english_navigation(site):
     assert ("lessons.html", "Lessons") in links
     # the one Chinese word: the link to the Chinese home page (index.md's hidden toctree)
     assert [t for _, t in links if re.search("[\u4e00-\u9fff]", t)] == ["中文"]
+
+
+MATHJAX_SCRIPT = re.compile(r"<script[^>]*\bsrc=\"([^\"]*mathjax[^\"]*)\"", re.I)
+
+
+def mathjax_sources(page_html: str) -> list[str]:
+    """The MathJax scripts a page loads.
+
+    >>> mathjax_sources('<script defer src="https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-mml-chtml.js"></script>')
+    ['https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-mml-chtml.js']
+    """
+    return MATHJAX_SCRIPT.findall(page_html)
+
+
+def test_maths_render_offline_with_the_mathjax_shipped_in_the_site(site):
+    assert (site.root / "_static" / "mathjax" / "tex-chtml.js").is_file()
+    remote = {}
+    for page in site.root.rglob("*.html"):
+        for src in mathjax_sources(page.read_text(encoding="utf-8")):
+            if "://" in src or src.startswith("//"):
+                remote[str(page.relative_to(site.root))] = src
+            else:
+                assert (page.parent / src).resolve().is_file(), (page, src)
+    assert remote == {}, f"pages that fetch MathJax from another host: {remote}"
+
+
+def test_the_mathjax_check_sees_a_cdn_script():
+    cdn = '<script defer="defer" src="https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-mml-chtml.js">'
+    assert mathjax_sources(cdn) == ["https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-mml-chtml.js"]
+    assert mathjax_sources('<script src="../_static/mathjax/tex-chtml.js">') == [
+        "../_static/mathjax/tex-chtml.js"]
