@@ -105,6 +105,10 @@ def lesson_requirements() -> set[str]:
     return needed
 
 
+# what a page may install beside the course, on a line of its own
+ADD_ONS = {"jupyterlab-language-pack-zh-cn"}
+
+
 def problem(line: str) -> str | None:
     """Why a ``pip install`` line does not install the course, or None if it does."""
     tokens = shlex.split(line.split(" #")[0].replace("\\", ""))
@@ -118,6 +122,8 @@ def problem(line: str) -> str | None:
             requirements.append(token)
     if not requirements:
         return None  # prose: "`pip install` then takes the wheel's path"
+    if all(_dist(r)[0] in ADD_ONS for r in requirements):
+        return None  # a step beside the course's install: JupyterLab in Chinese
     ours = []
     for requirement in requirements:
         name, extras = _dist(requirement)
