@@ -170,12 +170,15 @@ def _bundle() -> str:
 
 
 def stylesheet() -> str:
-    """The widgets' CSS: ``static/widget.css``, the three views' ``static/views.css`` and the
-    colours of the one style table."""
+    """The widgets' CSS: ``static/widget.css``, the colours of the one style table, and the
+    three views' states (``static/views.css``)."""
     from .style import css
 
-    files = [STATIC / "widget.css", STATIC / "views.css"]
-    return "\n".join(f.read_text(encoding="utf-8") for f in files if f.is_file()) + css()
+    def read(name):
+        path = STATIC / name
+        return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+    return "\n".join([read("widget.css"), css(), read("views.css")])  # the views' states last
 
 
 def carrier() -> str:
