@@ -61,6 +61,29 @@ from notebook_tools import WIDGET_MIME, clean, execute, machine_paths  # noqa: E
 HEADER = re.compile(r"^<<< (en|zh|code|exercise|solution|strings)\b(.*)$")
 CODE_KINDS = ("code", "exercise", "solution")
 TRANSLATABLE = (tokenize.STRING, tokenize.COMMENT)  # what may differ between the languages
+CJK = re.compile("[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+STRUCTURE = re.compile(r"^\s*(#|\||-|\*|>|\d+\.|```|<<<)")  # a line Markdown reads as a block
+HEADING_OR_ROW = re.compile(r"^\s*(#|\|)")  # a line that ends where it ends
+
+
+def join_chinese_lines(text: str) -> str:
+    r"""``text`` with a line break removed where it falls between two Chinese characters or
+    punctuation marks inside a paragraph (Markdown would show it as a space): not after a
+    heading or table row, not before a line that starts a list item, table row or heading.
+
+    >>> join_chinese_lines("按钮（重置、后退、\n播放）\n- 一项，\n续行\n## 标题\n正文")
+    '按钮（重置、后退、播放）\n- 一项，续行\n## 标题\n正文'
+    """
+    lines = text.split("\n")
+    out = [lines[0]]
+    for line in lines[1:]:
+        before = out[-1]
+        if (before and line and CJK.match(before[-1]) and CJK.match(line[0])
+                and not HEADING_OR_ROW.match(before) and not STRUCTURE.match(line)):
+            out[-1] = before + line
+        else:
+            out.append(line)
+    return "\n".join(out)
 UP_LINK = re.compile(r"\]\((\.\./)")  # a Markdown link out of the lesson's folder
 KERNEL = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 SOLUTIONS_NOTE = {
@@ -230,6 +253,8 @@ def notebook(blocks: list[Block], lang: str, *, solutions: bool, stem: str):
                 text, titled = f"{head} · {SOLUTIONS_WORD[lang]}\n{rest}", True
             if solutions:  # one folder deeper: a relative link climbs one more level
                 text = UP_LINK.sub(r"](../\1", text)
+            if lang == "zh":  # a line break inside Chinese would show as a space
+                text = join_chinese_lines(text)
             cells.append(new_md(text))
         elif block.kind == "code":
             cells.append(new_code(block.code(lang),
