@@ -25,3 +25,10 @@ def lab(chromium, bundle):
     server = start_lab()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def clean(notebook):
+    """The module's ``notebook``, checked after the test: no page errors, no network."""
+    yield notebook
+    notebook.assert_clean()

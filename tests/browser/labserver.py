@@ -27,6 +27,7 @@ __all__ = ["CHROMIUM_FLAGS", "Lab", "Notebook", "OfflinePage", "chromium_path",
 
 REPO = Path(__file__).resolve().parents[2]
 BUNDLE = REPO / "widgets" / "static" / "widget.js"
+NOTEBOOKS = REPO / "notebooks"
 ARTIFACTS = REPO / "test-artifacts" / "browser"
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -337,3 +338,49 @@ def open_notebook(lab: Lab, browser, name: str, cells: list[str], *, run_all: bo
                                "document.querySelectorAll(selector).length >= count",
                                arg=[wait_for, count], timeout=timeout_ms)
     return Notebook(offline)
+
+
+def open_course(lab: Lab, browser, folder: str = "", **size) -> OfflinePage:
+    """A page of JupyterLab (network off) whose root, or its ``folder``, holds a copy of the
+    course: the lessons of both languages and the checker, without the solutions."""
+    for name in ("en", "zh", "_course"):
+        shutil.copytree(NOTEBOOKS / name, lab.root / folder / name, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("__pycache__", "solutions"))
+    offline = OfflinePage(browser, **size)
+    page = offline.page
+    page.set_default_timeout(60_000)
+    page.goto(f"{lab.url}/lab?token={lab.token}&reset")
+    page.wait_for_function("window.jupyterapp?.shell?.currentWidget !== undefined "
+                           "&& window.jupyterapp.started", timeout=90_000)
+    page.evaluate("window.jupyterapp.restored")
+    return offline
+
+
+def offline_file_page(browser):
+    """A page of its own with the network off: only file:, data: and blob: URLs load.
+    Returns (context, page, console errors, blocked URLs)."""
+    context = browser.new_context(offline=True, viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    errors, blocked = [], []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+
+    def route(r):
+        if r.request.url.startswith(("file:", "data:", "blob:")):
+            r.continue_()
+        else:
+            blocked.append(r.request.url)
+            r.abort()
+
+    context.route("**/*", route)
+    return context, page, errors, blocked
+
+
+def cell(notebook: Notebook, index: int):
+    """The ``index``-th cell of an open notebook."""
+    return notebook.page.locator(".jp-Cell").nth(index)
+
+
+def click(widget, name: str) -> None:
+    """Click the button named exactly ``name`` in ``widget``."""
+    widget.get_by_role("button", name=name, exact=True).click()

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import nbformat
 import pytest
-from labserver import ARTIFACTS, REPO, OfflinePage
+from labserver import ARTIFACTS, REPO, open_course
 from minigrad_widgets import style
 from playwright.sync_api import expect
 from test_lessons_browser import CLOSE_JS, DRAWN_JS, RUN_ALL_JS
@@ -59,16 +58,7 @@ FOLDER = "drawing"  # the course's copy for this module, beside test_lessons_bro
 
 @pytest.fixture(scope="module")
 def course(lab, browser):
-    for name in ("en", "zh", "_course"):
-        shutil.copytree(NOTEBOOKS / name, lab.root / FOLDER / name, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns("__pycache__", "solutions"))
-    offline = OfflinePage(browser, width=1280, height=900)
-    page = offline.page
-    page.set_default_timeout(60_000)
-    page.goto(f"{lab.url}/lab?token={lab.token}&reset")
-    page.wait_for_function("window.jupyterapp?.shell?.currentWidget !== undefined "
-                           "&& window.jupyterapp.started", timeout=90_000)
-    page.evaluate("window.jupyterapp.restored")
+    offline = open_course(lab, browser, FOLDER, width=1280, height=900)
     yield lab, offline
     offline.close()
 

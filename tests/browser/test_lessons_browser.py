@@ -10,10 +10,8 @@ Each lesson's kernel is shut down before the next opens.
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
-from labserver import REPO, OfflinePage
+from labserver import REPO, open_course
 
 pytestmark = pytest.mark.browser
 
@@ -66,16 +64,7 @@ CLOSE_JS = """async () => {
 @pytest.fixture(scope="module")
 def course_page(lab, browser):
     """One page of a JupyterLab whose root holds a copy of the course."""
-    for name in ("en", "zh", "_course"):
-        shutil.copytree(NOTEBOOKS / name, lab.root / name,
-                        ignore=shutil.ignore_patterns("__pycache__", "solutions"))
-    offline = OfflinePage(browser)
-    page = offline.page
-    page.set_default_timeout(60_000)
-    page.goto(f"{lab.url}/lab?token={lab.token}&reset")
-    page.wait_for_function("window.jupyterapp?.shell?.currentWidget !== undefined "
-                           "&& window.jupyterapp.started", timeout=90_000)
-    page.evaluate("window.jupyterapp.restored")
+    offline = open_course(lab, browser)
     yield offline
     offline.close()
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from labserver import ARTIFACTS, REPO, open_notebook
+from labserver import ARTIFACTS, REPO, cell, click, offline_file_page, open_notebook
 from minigrad_widgets import BackwardStepper
 from playwright.sync_api import expect
 
@@ -48,18 +48,7 @@ def notebook(lab, browser):
     nb.close()
 
 
-@pytest.fixture
-def clean(notebook):
-    yield notebook
-    notebook.assert_clean()
 
-
-def cell(notebook, index: int):
-    return notebook.page.locator(".jp-Cell").nth(index)
-
-
-def click(widget, name: str) -> None:
-    widget.get_by_role("button", name=name, exact=True).click()
 
 
 # The current node's box lies inside the scrolled graph area (not just somewhere on the page).
@@ -140,25 +129,6 @@ def _brightness(css: str) -> float:
     return (r + g + b) / 3
 
 
-def _offline_page(browser):
-    """A page of its own with the network off: only file:, data: and blob: URLs load."""
-    context = browser.new_context(offline=True, viewport={"width": 1200, "height": 900})
-    page = context.new_page()
-    errors, blocked = [], []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-
-    def route(r):
-        if r.request.url.startswith(("file:", "data:", "blob:")):
-            r.continue_()
-        else:
-            blocked.append(r.request.url)
-            r.abort()
-
-    context.route("**/*", route)
-    return context, page, errors, blocked
-
-
 def test_a_saved_page_steps_from_disk_with_the_network_off(browser, bundle, tmp_path):
     x = mg.tensor([1., 2.], requires_grad=True)
     w = mg.tensor([3., -1.], requires_grad=True)
@@ -170,7 +140,7 @@ def test_a_saved_page_steps_from_disk_with_the_network_off(browser, bundle, tmp_
         panels.append(stepper.panel["title"])
     stepper.reset()
     path = stepper.save_html(tmp_path / "stepper.html")
-    context, page, errors, blocked = _offline_page(browser)
+    context, page, errors, blocked = offline_file_page(browser)
     try:
         page.goto(path.as_uri())
         widget = page.locator(".mg-kind-stepper")
@@ -220,7 +190,7 @@ def test_lesson_4_exported_by_nbconvert_holds_the_bundle_once_and_shows_every_gr
     print(f"\nstepping lesson exported: {len(body.encode()) / 1e6:.2f} MB, {widgets} widgets")
     assert widgets >= 4 and body.count('id="minigrad-widgets-bundle"') == 1
     assert len(body.encode()) < 1_500_000
-    context, page, errors, blocked = _offline_page(browser)
+    context, page, errors, blocked = offline_file_page(browser)
     try:
         page.goto(path.as_uri())
         expect(page.locator(".mg-graph svg")).to_have_count(widgets, timeout=30_000)

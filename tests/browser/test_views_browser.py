@@ -9,10 +9,9 @@ what is drawn. Screenshots: test-artifacts/browser/views-*.png.
 from __future__ import annotations
 
 import pytest
-from labserver import ARTIFACTS, open_notebook
+from labserver import ARTIFACTS, cell, click, offline_file_page, open_notebook
 from minigrad_widgets import BuildReplay
 from playwright.sync_api import expect
-from test_view_browser import _offline_page
 
 import minigrad as mg
 
@@ -70,18 +69,7 @@ def notebook(lab, browser):
     nb.close()
 
 
-@pytest.fixture
-def clean(notebook):
-    yield notebook
-    notebook.assert_clean()
 
-
-def cell(notebook, index: int):
-    return notebook.page.locator(".jp-Cell").nth(index)
-
-
-def click(widget, name: str) -> None:
-    widget.get_by_role("button", name=name, exact=True).click()
 
 
 def test_replay_grows_the_graph_one_node_per_step(clean):
@@ -174,7 +162,7 @@ def test_a_saved_replay_page_steps_from_disk_with_the_network_off(browser, bundl
     y = x * 3
     replay = BuildReplay((y * y).sum(), names={"x": x, "y": y}, lang="zh")
     path = replay.save_html(tmp_path / "replay.html")
-    context, page, errors, blocked = _offline_page(browser)
+    context, page, errors, blocked = offline_file_page(browser)
     try:
         page.goto(path.as_uri())
         widget = page.locator(".mg-kind-build")
@@ -203,7 +191,7 @@ def test_saved_flow_and_memory_pages_draw_with_no_kernel(browser, bundle, tmp_pa
     x = mg.tensor([1., 2., 3.], requires_grad=True)
     memory = MemoryView((x.exp() * x).sum(), names={"x": x})
     pages = [flow.save_html(tmp_path / "flow.html"), memory.save_html(tmp_path / "memory.html")]
-    context, page, errors, blocked = _offline_page(browser)
+    context, page, errors, blocked = offline_file_page(browser)
     try:
         page.goto(pages[0].as_uri())
         charts = page.locator(".mg-kind-flow figure.mg-flow-chart")

@@ -8,6 +8,7 @@
 // tables) and `variable is x ✓` (the two ids on hover); then the sections (the chain rule
 // with the step's numbers, the gradients that arrived and their sum, a numerical check, an
 // error, prediction feedback); then the raw gradients in and out.
+import { indexOf } from "./pictures.js";
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -47,16 +48,6 @@ function accumulateBlock(acc) {
 // A tensor too large to read as numbers, as Python describes it (heat.py): cells already
 // coloured, the exact value of each as text. Hovering a cell writes "[i, j] = value" in the
 // readout under the grid; the <details> below opens a table of every value.
-function indexOf(shape, row, col) {
-  if (shape.length <= 1) return `[${col}]`;
-  const lead = [];
-  let r = row;
-  for (let d = shape.length - 2; d >= 0; d--) {
-    lead.unshift(r % shape[d]);
-    r = Math.floor(r / shape[d]);
-  }
-  return `[${lead.concat([col]).join(", ")}]`;
-}
 
 export function heatMap(heat, words = {}) {
   const fig = element("span", "mg-heat");

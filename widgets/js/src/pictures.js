@@ -12,7 +12,8 @@ function svg(tag, attrs) {
   return node;
 }
 
-function indexOf(shape, row, col) {
+/** "[i, j]": the index of a heat map's cell (row ``row`` of the flattened leading dims). */
+export function indexOf(shape, row, col) {
   if (shape.length <= 1) return `[${col}]`;
   const lead = [];
   let r = row;
