@@ -44,64 +44,186 @@ def _erf(a: np.ndarray) -> np.ndarray:
     return np.vectorize(math.erf, otypes=[a.dtype])(a) if a.size else a.copy()
 
 
-class _Unary(Node):
-    """The gradient is ``self.formula(grad, x, result)``, PyTorch's formula for the op."""
+class _PiecewiseConstant(Node):
+    """z = f(self) for a piecewise-constant f (floor, ceil, ...): the gradient is zero."""
 
-    saved = ("self",)
-    saved_tensors_names = ("self",)
-    formula = None
-
-    def backward(self, g):
-        x = value(self._s_self) if "self" in self.saved else None
-        r = value(self._s_result) if "result" in self.saved else None
-        return (type(self).formula(g, x, r),)
+    def backward(self, grad):
+        return (F.zeros_like(grad),)
 
 
-def _zero(g, x, r):
-    return F.zeros_like(g)
+class FloorBackward0(_PiecewiseConstant):
+    """The node of ``floor``."""
 
 
-_C = 2 / _SQRT_PI
-# name: (numpy forward, node name, saved, formula(grad, x, result) as in PyTorch's
-# derivatives.yaml, integer inputs stay integer)
+class CeilBackward0(_PiecewiseConstant):
+    """The node of ``ceil``."""
+
+
+class TruncBackward0(_PiecewiseConstant):
+    """The node of ``trunc``."""
+
+
+class SignBackward0(_PiecewiseConstant):
+    """The node of ``sign``."""
+
+
+class SgnBackward0(_PiecewiseConstant):
+    """The node of ``sgn`` (PyTorch keeps self and the result, for complex numbers)."""
+
+    saved = saved_tensors_names = ("self", "result")
+
+
+class FracBackward0(Node):
+    """The node of ``frac`` (self minus its integer part): the gradient passes unchanged."""
+
+    def backward(self, grad):
+        return (grad,)
+
+
+class Log1PBackward0(Node):
+    """The node of ``log1p``: z = log(1 + self)."""
+
+    saved = saved_tensors_names = ("self",)
+
+    def backward(self, grad):
+        return (grad / add_number(value(self._s_self), 1),)
+
+
+class Expm1Backward0(Node):
+    """The node of ``expm1``: z = exp(self) - 1."""
+
+    saved = saved_tensors_names = ("result",)
+
+    def backward(self, grad):
+        return (grad * add_number(value(self._s_result), 1),)
+
+
+class Log2Backward0(Node):
+    """The node of ``log2``."""
+
+    saved = saved_tensors_names = ("self",)
+
+    def backward(self, grad):
+        return (grad / scale(value(self._s_self), math.log(2)),)
+
+
+class Log10Backward0(Node):
+    """The node of ``log10``."""
+
+    saved = saved_tensors_names = ("self",)
+
+    def backward(self, grad):
+        return (grad / scale(value(self._s_self), math.log(10)),)
+
+
+class TanBackward0(Node):
+    """The node of ``tan``."""
+
+    saved = saved_tensors_names = ("result",)
+
+    def backward(self, grad):
+        return (grad * add_number(value(self._s_result) ** 2, 1),)
+
+
+class AtanBackward0(Node):
+    """The node of ``atan``."""
+
+    saved = saved_tensors_names = ("self",)
+
+    def backward(self, grad):
+        a = value(self._s_self)
+        return (grad / add_number(a * a, 1),)
+
+
+class AsinBackward0(Node):
+    """The node of ``asin``."""
+
+    saved = saved_tensors_names = ("self",)
+
+    def backward(self, grad):
+        a = value(self._s_self)
+        return (grad * _rsqrt(add_number(-a * a, 1)),)
+
+
+class AcosBackward0(Node):
+    """The node of ``acos``."""
+
+    saved = saved_tensors_names = ("self",)
+
+    def backward(self, grad):
+        a = value(self._s_self)
+        return (grad * -_rsqrt(add_number(-a * a, 1)),)
+
+
+class SinhBackward0(Node):
+    """The node of ``sinh``."""
+
+    saved = saved_tensors_names = ("self",)
+
+    def backward(self, grad):
+        return (grad * call(value(self._s_self), "cosh"),)
+
+
+class CoshBackward0(Node):
+    """The node of ``cosh``."""
+
+    saved = saved_tensors_names = ("self",)
+
+    def backward(self, grad):
+        return (grad * call(value(self._s_self), "sinh"),)
+
+
+_C = 2 / _SQRT_PI  # d/da erf(a) = 2 / sqrt(pi) * exp(-a**2)
+
+
+class ErfBackward0(Node):
+    """The node of ``erf``."""
+
+    saved = saved_tensors_names = ("self",)
+
+    def backward(self, grad):
+        a = value(self._s_self)
+        return (scale(call(-(a ** 2), "exp"), _C) * grad,)
+
+
+class ErfcBackward0(Node):
+    """The node of ``erfc`` (1 - erf)."""
+
+    saved = saved_tensors_names = ("self",)
+
+    def backward(self, grad):
+        a = value(self._s_self)
+        return (scale(call(-(a ** 2), "exp"), -_C) * grad,)
+
+
+class RsqrtBackward0(Node):
+    """The node of ``rsqrt``: z = 1 / sqrt(self)."""
+
+    saved = saved_tensors_names = ("result",)
+
+    def backward(self, grad):
+        return (scale(grad, -0.5) * value(self._s_result) ** 3,)
+
+
+# name: (NumPy forward, node class, keeps an integer input's dtype)
 _TABLE = {
-    "floor": (np.floor, "FloorBackward0", (), _zero, True),
-    "ceil": (np.ceil, "CeilBackward0", (), _zero, True),
-    "trunc": (np.trunc, "TruncBackward0", (), _zero, True),
-    "sign": (sign_data, "SignBackward0", (), _zero, True),
-    "sgn": (sign_data, "SgnBackward0", ("self", "result"), _zero, True),
-    "log1p": (np.log1p, "Log1PBackward0", ("self",), lambda g, x, r: g / add_number(x, 1), False),
-    "expm1": (np.expm1, "Expm1Backward0", ("result",), lambda g, x, r: g * add_number(r, 1),
-              False),
-    "log2": (np.log2, "Log2Backward0", ("self",), lambda g, x, r: g / scale(x, math.log(2)),
-             False),
-    "log10": (np.log10, "Log10Backward0", ("self",),
-              lambda g, x, r: g / scale(x, math.log(10)), False),
-    "tan": (np.tan, "TanBackward0", ("result",), lambda g, x, r: g * add_number(r ** 2, 1),
-            False),
-    "atan": (np.arctan, "AtanBackward0", ("self",), lambda g, x, r: g / add_number(x * x, 1),
-             False),
-    "asin": (np.arcsin, "AsinBackward0", ("self",),
-             lambda g, x, r: g * _rsqrt(add_number(-x * x, 1)), False),
-    "acos": (np.arccos, "AcosBackward0", ("self",),
-             lambda g, x, r: g * -_rsqrt(add_number(-x * x, 1)), False),
-    "sinh": (np.sinh, "SinhBackward0", ("self",), lambda g, x, r: g * call(x, "cosh"), False),
-    "cosh": (np.cosh, "CoshBackward0", ("self",), lambda g, x, r: g * call(x, "sinh"), False),
-    "erf": (_erf, "ErfBackward0", ("self",),
-            lambda g, x, r: scale(call(-(x ** 2), "exp"), _C) * g, False),
-    "erfc": (lambda a: 1 - _erf(a), "ErfcBackward0", ("self",),
-             lambda g, x, r: scale(call(-(x ** 2), "exp"), -_C) * g, False),
-    "rsqrt": (lambda a: 1 / np.sqrt(a), "RsqrtBackward0", ("result",),
-              lambda g, x, r: scale(g, -0.5) * r ** 3, False),
-    "frac": (lambda a: a - np.trunc(a), "FracBackward0", (), lambda g, x, r: g, True),
+    "floor": (np.floor, FloorBackward0, True), "ceil": (np.ceil, CeilBackward0, True),
+    "trunc": (np.trunc, TruncBackward0, True), "sign": (sign_data, SignBackward0, True),
+    "sgn": (sign_data, SgnBackward0, True), "log1p": (np.log1p, Log1PBackward0, False),
+    "expm1": (np.expm1, Expm1Backward0, False), "log2": (np.log2, Log2Backward0, False),
+    "log10": (np.log10, Log10Backward0, False), "tan": (np.tan, TanBackward0, False),
+    "atan": (np.arctan, AtanBackward0, False), "asin": (np.arcsin, AsinBackward0, False),
+    "acos": (np.arccos, AcosBackward0, False), "sinh": (np.sinh, SinhBackward0, False),
+    "cosh": (np.cosh, CoshBackward0, False), "erf": (_erf, ErfBackward0, False),
+    "erfc": (lambda a: 1 - _erf(a), ErfcBackward0, False),
+    "rsqrt": (lambda a: 1 / np.sqrt(a), RsqrtBackward0, False),
+    "frac": (lambda a: a - np.trunc(a), FracBackward0, True),
 }
 
 
-def _make(name: str, forward, node_name: str, saved: tuple, formula, keep_int: bool):
-    node_cls = type(node_name, (_Unary,), {
-        "saved": saved, "saved_tensors_names": saved, "formula": staticmethod(formula),
-        "__doc__": f"z = {name}(self): the gradient's formula is in unary_more._TABLE.",
-        "__module__": __name__})
+def _make(name: str, forward, node_cls, keep_int: bool):
+    """The op ``name``: ``forward`` of the data, recorded with a ``node_cls`` node."""
+    saved = node_cls.saved
 
     def op(input):
         kind = input._data.dtype.kind if isinstance(input, Tensor) else "f"
@@ -129,34 +251,17 @@ def _make(name: str, forward, node_name: str, saved: tuple, formula, keep_int: b
         return out
 
     op.__name__ = name
-    op.__doc__ = f"``{name}`` elementwise (node ``{node_name}``)."
-    return method(name)(op), node_cls
+    op.__doc__ = f"``{name}`` elementwise (node ``{node_cls.__name__}``)."
+    return method(name)(op)
 
 
-floor, FloorBackward0 = _make("floor", *_TABLE["floor"])
-ceil, CeilBackward0 = _make("ceil", *_TABLE["ceil"])
-trunc, TruncBackward0 = _make("trunc", *_TABLE["trunc"])
-sign, SignBackward0 = _make("sign", *_TABLE["sign"])
-sgn, SgnBackward0 = _make("sgn", *_TABLE["sgn"])
-log1p, Log1PBackward0 = _make("log1p", *_TABLE["log1p"])
-expm1, Expm1Backward0 = _make("expm1", *_TABLE["expm1"])
-log2, Log2Backward0 = _make("log2", *_TABLE["log2"])
-log10, Log10Backward0 = _make("log10", *_TABLE["log10"])
-tan, TanBackward0 = _make("tan", *_TABLE["tan"])
-atan, AtanBackward0 = _make("atan", *_TABLE["atan"])
-asin, AsinBackward0 = _make("asin", *_TABLE["asin"])
-acos, AcosBackward0 = _make("acos", *_TABLE["acos"])
-sinh, SinhBackward0 = _make("sinh", *_TABLE["sinh"])
-cosh, CoshBackward0 = _make("cosh", *_TABLE["cosh"])
-erf, ErfBackward0 = _make("erf", *_TABLE["erf"])
-erfc, ErfcBackward0 = _make("erfc", *_TABLE["erfc"])
-rsqrt, RsqrtBackward0 = _make("rsqrt", *_TABLE["rsqrt"])
-frac, FracBackward0 = _make("frac", *_TABLE["frac"])
+floor, ceil, trunc, sign, sgn, log1p, expm1, log2, log10, tan, atan, asin, acos, sinh, cosh, \
+    erf, erfc, rsqrt, frac = (_make(name, *row) for name, row in _TABLE.items())
 
-fix = method("fix")(globals()["trunc"])
-arctan = method("arctan")(globals()["atan"])
-arcsin = method("arcsin")(globals()["asin"])
-arccos = method("arccos")(globals()["acos"])
+fix = method("fix")(trunc)
+arctan = method("arctan")(atan)
+arcsin = method("arcsin")(asin)
+arccos = method("arccos")(acos)
 negative = method("negative")(Tensor.neg)
 
 
