@@ -109,18 +109,7 @@ from ._ops.minmax import (
     minimum,
     return_types,  # noqa: A004
 )
-from ._ops.movement import (
-    clone,
-    flatten,
-    permute,
-    reshape,
-    squeeze,
-    swapaxes,
-    swapdims,
-    t,
-    transpose,
-    unsqueeze,
-)
+from ._ops.movement import clone, flatten, reshape, squeeze, unsqueeze
 from ._ops.power import pow, square  # noqa: A004
 from ._ops.reduce import mean, norm, prod, sum  # noqa: A004
 from ._ops.reduce_more import *  # noqa: F401,F403
@@ -128,6 +117,7 @@ from ._ops.reduce_nan import count_nonzero, nanmean, nansum
 from ._ops.shape_more import *  # noqa: F401,F403
 from ._ops.statistics import *  # noqa: F401,F403
 from ._ops.ternary import *  # noqa: F401,F403
+from ._ops.transpose import permute, swapaxes, swapdims, t, transpose
 from ._ops.unary import (
     abs,
     absolute,
@@ -148,7 +138,6 @@ from ._random import bernoulli, multinomial, normal, poisson, randperm
 from ._tensor import Tensor
 from ._tensor_str import set_printoptions
 from ._types import Size
-from .autograd import derivatives as _derivatives
 from .autograd.grad_mode import *  # noqa: F401,F403 - no_grad, enable_grad, ...
 from .autograd.grad_mode import __all__ as _grad_mode_all
 from .random import get_rng_state, set_rng_state
@@ -217,4 +206,3 @@ globals().update({k: v for k, v in _inplace_functions().items()
                  if k not in globals() or k == "relu_"})
 __all__ += [k for k in _inplace_functions() if k not in __all__]
 _check_functions(globals())  # PyTorch's TypeError for an operand that is no tensor or number
-_derivatives.document_nodes()  # every node class's docstring from its rule in derivatives.py

@@ -25,6 +25,7 @@ from . import (  # noqa: F401
     shape_more,
     statistics,
     ternary,
+    transpose,
     unary,
     unary_more,
 )

@@ -21,6 +21,7 @@ import numpy as np
 
 from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import call, scale, sign_data
@@ -54,27 +55,43 @@ class _PiecewiseConstant(Node):
 class FloorBackward0(_PiecewiseConstant):
     """The node of ``floor``."""
 
+    rule = _r("z = floor(a)", np={"a": "0 * grad"}, a="zeros_like(grad)")
+
 
 class CeilBackward0(_PiecewiseConstant):
     """The node of ``ceil``."""
+
+    rule = _r("z = ceil(a)", np={"a": "0 * grad"}, a="zeros_like(grad)")
 
 
 class TruncBackward0(_PiecewiseConstant):
     """The node of ``trunc``."""
 
+    rule = _r("z = trunc(a)", np={"a": "0 * grad"}, a="zeros_like(grad)")
+
 
 class SignBackward0(_PiecewiseConstant):
     """The node of ``sign``."""
+
+    rule = _r("z = sign(a)", np={"a": "0 * grad"}, a="zeros_like(grad)")
 
 
 class SgnBackward0(_PiecewiseConstant):
     """The node of ``sgn`` (PyTorch keeps self and the result, for complex numbers)."""
 
+    rule = _r("z = sgn(a)  (0 at 0 and at NaN)", np={"a": "0 * grad"}, a="zeros_like(grad)")
+
     saved = saved_tensors_names = ("self", "result")
+
+    def backward(self, grad):
+        value(self._s_self), value(self._s_result)  # (read, as PyTorch's formula does: a
+        return (F.zeros_like(grad),)  # saved tensor modified in place raises here)
 
 
 class FracBackward0(Node):
     """The node of ``frac`` (self minus its integer part): the gradient passes unchanged."""
+
+    rule = _r("z = a - trunc(a)", a="grad")
 
     def backward(self, grad):
         return (grad,)
@@ -82,6 +99,8 @@ class FracBackward0(Node):
 
 class Log1PBackward0(Node):
     """The node of ``log1p``: z = log(1 + self)."""
+
+    rule = _r("z = log1p(a) = log(1 + a)", {"a": "self"}, a="grad / (a + 1)")
 
     saved = saved_tensors_names = ("self",)
 
@@ -92,6 +111,8 @@ class Log1PBackward0(Node):
 class Expm1Backward0(Node):
     """The node of ``expm1``: z = exp(self) - 1."""
 
+    rule = _r("z = expm1(a) = exp(a) - 1", {"z": "result"}, a="grad * (z + 1)")
+
     saved = saved_tensors_names = ("result",)
 
     def backward(self, grad):
@@ -100,6 +121,8 @@ class Expm1Backward0(Node):
 
 class Log2Backward0(Node):
     """The node of ``log2``."""
+
+    rule = _r("z = log2(a)", {"a": "self"}, a="grad / (a * log(2))")
 
     saved = saved_tensors_names = ("self",)
 
@@ -110,6 +133,8 @@ class Log2Backward0(Node):
 class Log10Backward0(Node):
     """The node of ``log10``."""
 
+    rule = _r("z = log10(a)", {"a": "self"}, a="grad / (a * log(10))")
+
     saved = saved_tensors_names = ("self",)
 
     def backward(self, grad):
@@ -119,6 +144,8 @@ class Log10Backward0(Node):
 class TanBackward0(Node):
     """The node of ``tan``."""
 
+    rule = _r("z = tan(a)", {"z": "result"}, a="grad * (1 + z**2)")
+
     saved = saved_tensors_names = ("result",)
 
     def backward(self, grad):
@@ -127,6 +154,8 @@ class TanBackward0(Node):
 
 class AtanBackward0(Node):
     """The node of ``atan``."""
+
+    rule = _r("z = atan(a)", {"a": "self"}, a="grad / (1 + a**2)")
 
     saved = saved_tensors_names = ("self",)
 
@@ -138,6 +167,8 @@ class AtanBackward0(Node):
 class AsinBackward0(Node):
     """The node of ``asin``."""
 
+    rule = _r("z = asin(a)", {"a": "self"}, a="grad / sqrt(1 - a**2)")
+
     saved = saved_tensors_names = ("self",)
 
     def backward(self, grad):
@@ -147,6 +178,8 @@ class AsinBackward0(Node):
 
 class AcosBackward0(Node):
     """The node of ``acos``."""
+
+    rule = _r("z = acos(a)", {"a": "self"}, a="-grad / sqrt(1 - a**2)")
 
     saved = saved_tensors_names = ("self",)
 
@@ -158,6 +191,8 @@ class AcosBackward0(Node):
 class SinhBackward0(Node):
     """The node of ``sinh``."""
 
+    rule = _r("z = sinh(a)", {"a": "self"}, a="grad * cosh(a)")
+
     saved = saved_tensors_names = ("self",)
 
     def backward(self, grad):
@@ -166,6 +201,8 @@ class SinhBackward0(Node):
 
 class CoshBackward0(Node):
     """The node of ``cosh``."""
+
+    rule = _r("z = cosh(a)", {"a": "self"}, a="grad * sinh(a)")
 
     saved = saved_tensors_names = ("self",)
 
@@ -179,6 +216,8 @@ _C = 2 / _SQRT_PI  # d/da erf(a) = 2 / sqrt(pi) * exp(-a**2)
 class ErfBackward0(Node):
     """The node of ``erf``."""
 
+    rule = _r("z = erf(a)", {"a": "self"}, a="grad * 2 / sqrt(pi) * exp(-a**2)")
+
     saved = saved_tensors_names = ("self",)
 
     def backward(self, grad):
@@ -189,6 +228,8 @@ class ErfBackward0(Node):
 class ErfcBackward0(Node):
     """The node of ``erfc`` (1 - erf)."""
 
+    rule = _r("z = erfc(a) = 1 - erf(a)", {"a": "self"}, a="-grad * 2 / sqrt(pi) * exp(-a**2)")
+
     saved = saved_tensors_names = ("self",)
 
     def backward(self, grad):
@@ -198,6 +239,8 @@ class ErfcBackward0(Node):
 
 class RsqrtBackward0(Node):
     """The node of ``rsqrt``: z = 1 / sqrt(self)."""
+
+    rule = _r("z = rsqrt(a) = 1 / sqrt(a)", {"z": "result"}, a="-0.5 * grad * z**3")
 
     saved = saved_tensors_names = ("result",)
 
@@ -269,12 +312,17 @@ negative = method("negative")(Tensor.neg)
 class RoundBackward0(Node):
     """z = round(self):  dz/dself = 0 (piecewise constant)."""
 
+    rule = _r("z = round(a)", np={"a": "0 * grad"}, a="zeros_like(grad)")
+
     def backward(self, g):
         return (g * 0,)
 
 
 class RoundBackward1(RoundBackward0):
     """z = round(self, decimals):  dz/dself = 0."""
+
+    rule = _r("z = round(a, decimals)", {"decimals": "decimals"}, np={"a": "0 * grad"},
+              a="zeros_like(grad)")
 
     saved = ("decimals",)
 
@@ -316,6 +364,8 @@ isneginf = _test("isneginf", np.isneginf)
 
 class NanToNumBackward0(Node):
     """z = nan_to_num(self):  dz/dself = 1 where self is finite, else 0."""
+
+    rule = _r("z = nan_to_num(a, nan, posinf, neginf)", {"a": "self"}, a="grad * isfinite(a)")
 
     saved = ("self",)
     saved_tensors_names = ("self",)
