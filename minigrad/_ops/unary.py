@@ -200,7 +200,7 @@ class ClampBackward1(Node):
         inside = (x >= lo) if lo is not None else True
         if hi is not None:
             inside = inside & (x <= hi)
-        return (g * inside,)
+        return (where(inside, g, 0.0),)
 
 
 class ClampBackward0(Node):
@@ -226,10 +226,10 @@ class ClampBackward0(Node):
             inside = inside & (x <= hi)
         g_lo = g_hi = None
         if lo is not None and self.next_functions[1][0] is not None:
-            g_lo = g * ((x < lo) & (lo < hi) if hi is not None else x < lo)
+            g_lo = where((x < lo) & (lo < hi) if hi is not None else x < lo, g, 0.0)
         if hi is not None and self.next_functions[2][0] is not None:
-            g_hi = g * ((x > hi) | (lo > hi) if lo is not None else x > hi)
-        return g * inside, g_lo, g_hi
+            g_hi = where((x > hi) | (lo > hi) if lo is not None else x > hi, g, 0.0)
+        return where(inside, g, 0.0), g_lo, g_hi
 
 
 def _clamp_data(x, lo, hi, nd):
@@ -308,7 +308,7 @@ class ClampMinBackward0(Node):
     saved = ("min", "self")
 
     def backward(self, g):
-        return (g * (F.data(value(self._s_self)) >= self._s_min),)
+        return (where(F.data(value(self._s_self)) >= self._s_min, g, 0.0),)
 
 
 class ClampMinBackward1(Node):
@@ -333,7 +333,7 @@ class ClampMaxBackward0(Node):
     saved = ("max", "self")
 
     def backward(self, g):
-        return (g * (F.data(value(self._s_self)) <= self._s_max),)
+        return (where(F.data(value(self._s_self)) <= self._s_max, g, 0.0),)
 
 
 class ClampMaxBackward1(Node):
