@@ -7,6 +7,7 @@ from . import (  # noqa: F401
     compare,
     convert,
     division,
+    einsum,
     index_checks,
     index_put,
     indexing,
@@ -28,9 +29,16 @@ from . import (  # noqa: F401
     transpose,
     unary,
     unary_more,
+    unique,
 )
 
 # isort: split
 from .arguments import check_methods
 
+inplace.attach_variants()  # x.exp_() for each op declared @method(..., inplace=True)
 check_methods()  # last: PyTorch's checks for the binary ops attached above
+
+# The topic modules whose ``__all__`` lists exactly their ``torch.<name>`` functions: minigrad
+# exports every one (an op's entry in its module's ``__all__`` is all it takes to export it).
+FUNCTIONS = (activation, binary_more, compare, einsum, join, linalg, minmax, power, reduce,
+             reduce_more, reduce_nan, shape_more, statistics, ternary, unary, unary_more, unique)

@@ -44,7 +44,7 @@ class ReluBackward0(Node):
         return (threshold_backward(g, value(self._s_result), 0),)
 
 
-@method("relu")
+@method("relu", inplace=True)
 def relu(input) -> Tensor:
     """``max(input, 0)`` elementwise (keeps integer dtypes)."""
     d = input._data
@@ -74,7 +74,7 @@ class SigmoidBackward0(Node):
         return (sigmoid_backward(g, value(self._s_result)),)
 
 
-@method("sigmoid")
+@method("sigmoid", inplace=True)
 def sigmoid(input) -> Tensor:
     """The logistic function ``1 / (1 + exp(-input))``, elementwise."""
     return float_op(input, "sigmoid", _sigmoid, SigmoidBackward0, "result", quiet=False)
@@ -100,7 +100,7 @@ class TanhBackward0(Node):
         return (tanh_backward(g, value(self._s_result)),)
 
 
-@method("tanh")
+@method("tanh", inplace=True)
 def tanh(input) -> Tensor:
     """Hyperbolic tangent, elementwise."""
     return float_op(input, "tanh", np.tanh, TanhBackward0, "result", quiet=False)

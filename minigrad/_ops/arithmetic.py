@@ -153,7 +153,7 @@ def _plus_alpha(ufunc, a, b, alpha, dtype):
 _FLOAT = np.dtype(np.float32)
 
 
-@method("add", "__add__")
+@method("add", "__add__", inplace=True)
 def add(input=MISSING, other=MISSING, *, alpha=1, out=None, _form=("add", FUNCTION)) -> Tensor:
     """``input + alpha * other``, broadcasting."""
     return _add_or_sub(np.add, AddBackward0, input, other, alpha, out, _form)
@@ -288,7 +288,7 @@ class _HalfMulBackward0(MulBackward0):
 _HalfMulBackward0.__name__ = "MulBackward0"  # (PyTorch's class name)
 
 
-@method("mul", "__mul__", "multiply")
+@method("mul", "__mul__", "multiply", inplace=True)
 def mul(input=MISSING, other=MISSING, *, out=None, _form=("mul", FUNCTION)) -> Tensor:
     """``input * other``, elementwise, broadcasting."""
     if out is not None:
@@ -417,7 +417,7 @@ class NegBackward0(Node):
         return (-g,)
 
 
-@method("neg", "__neg__", "negative")
+@method("neg", "__neg__", "negative", inplace=True)
 def neg(input) -> Tensor:
     """``-input``."""
     if input._data.dtype.kind == "b":

@@ -176,9 +176,12 @@ def _bitwise(ufunc, kernel: str):
     return op
 
 
-bitwise_and = method("bitwise_and", "__and__")(_bitwise(np.bitwise_and, "bitwise_and"))
-bitwise_or = method("bitwise_or", "__or__")(_bitwise(np.bitwise_or, "bitwise_or"))
-bitwise_xor = method("bitwise_xor", "__xor__")(_bitwise(np.bitwise_xor, "bitwise_xor"))
+bitwise_and = method("bitwise_and", "__and__", inplace=True)(
+    _bitwise(np.bitwise_and, "bitwise_and"))
+bitwise_or = method("bitwise_or", "__or__", inplace=True)(
+    _bitwise(np.bitwise_or, "bitwise_or"))
+bitwise_xor = method("bitwise_xor", "__xor__", inplace=True)(
+    _bitwise(np.bitwise_xor, "bitwise_xor"))
 Tensor.__rand__ = lambda self, other: bitwise_and(other, self)
 Tensor.__ror__ = lambda self, other: bitwise_or(other, self)
 Tensor.__rxor__ = lambda self, other: bitwise_xor(other, self)

@@ -196,7 +196,7 @@ def _triangle(name, np_fn, node_cls):
 
     op.__name__ = name
     op.__doc__ = f"The {'lower' if name == 'tril' else 'upper'} triangle (others set to 0)."
-    return method(name)(op)
+    return method(name, inplace=True)(op)
 
 
 tril = _triangle("tril", np.tril, TrilBackward0)

@@ -82,7 +82,7 @@ class ExpBackward0(Node):
         return (g * value(self._s_result),)
 
 
-@method("exp")
+@method("exp", inplace=True)
 def exp(input) -> Tensor:
     """``e ** input``, elementwise."""
     return float_op(input, "exp", np.exp, ExpBackward0, "result")
@@ -99,7 +99,7 @@ class LogBackward0(Node):
         return (g / value(self._s_self),)
 
 
-@method("log")
+@method("log", inplace=True)
 def log(input) -> Tensor:
     """Natural logarithm (``-inf`` at 0, ``nan`` below), elementwise."""
     return float_op(input, "log", np.log, LogBackward0, "self")
@@ -116,7 +116,7 @@ class SqrtBackward0(Node):
         return (g / scale(value(self._s_result), 2),)
 
 
-@method("sqrt")
+@method("sqrt", inplace=True)
 def sqrt(input) -> Tensor:
     """Square root (``nan`` below 0), elementwise."""
     return float_op(input, "sqrt", np.sqrt, SqrtBackward0, "result")
@@ -134,7 +134,7 @@ class SinBackward0(Node):
         return (g * F.cos(value(self._s_self)),)
 
 
-@method("sin")
+@method("sin", inplace=True)
 def sin(input) -> Tensor:
     """Sine, elementwise (radians)."""
     return float_op(input, "sin", np.sin, SinBackward0, "self")
@@ -151,7 +151,7 @@ class CosBackward0(Node):
         return (g * -F.sin(value(self._s_self)),)
 
 
-@method("cos")
+@method("cos", inplace=True)
 def cos(input) -> Tensor:
     """Cosine, elementwise (radians)."""
     return float_op(input, "cos", np.cos, CosBackward0, "self")
@@ -169,7 +169,7 @@ class AbsBackward0(Node):
         return (g * sgn(value(self._s_self)),)
 
 
-@method("abs", "absolute", "__abs__")
+@method("abs", "absolute", "__abs__", inplace=True)
 def abs(input) -> Tensor:  # noqa: A001
     """Absolute value, elementwise (keeps integer dtypes)."""
     d = input._data

@@ -59,13 +59,9 @@ class _Activation(Node):
     def slope(x: Tensor, **params) -> Tensor:
         raise NotImplementedError
 
-    second = None  # the name of this gradient's node as an op (create_graph), as PyTorch's
-
-    @staticmethod
-    def recorded(g: Tensor, x: Tensor) -> Tensor:
-        """The gradient under ``create_graph=True`` where PyTorch records its formula's ops
-        instead of a ``...BackwardBackward0`` node (silu, mish): the same ops, in its order."""
-        raise NotImplementedError
+    # the name of this gradient's node as an op (create_graph), as PyTorch's; None: PyTorch
+    # records its formula's ops instead, made by the class's recorded(g, x) (silu, mish)
+    second = None
 
     def backward(self, g):
         x = value(getattr(self, "_s_" + self.keeps))
