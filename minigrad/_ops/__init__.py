@@ -24,6 +24,7 @@ from . import (  # noqa: F401
     reduce_nan,
     setitem,  # x[index] = value
     shape_more,
+    sign,
     statistics,
     ternary,
     transpose,
@@ -41,4 +42,5 @@ check_methods()  # last: PyTorch's checks for the binary ops attached above
 # The topic modules whose ``__all__`` lists exactly their ``torch.<name>`` functions: minigrad
 # exports every one (an op's entry in its module's ``__all__`` is all it takes to export it).
 FUNCTIONS = (activation, binary_more, compare, einsum, join, linalg, minmax, power, reduce,
-             reduce_more, reduce_nan, shape_more, statistics, ternary, unary, unary_more, unique)
+             reduce_more, reduce_nan, shape_more, sign, statistics, ternary, unary, unary_more,
+             unique)

@@ -175,6 +175,7 @@ UNARY = [
     _op("minimum", lambda L, x, y: x.minimum(y), (2, 3), (2, 3)),
     _op("max_of_two", lambda L, x, y: L.max(x, y), (2, 3), (2, 3)),
     _op("min_of_two", lambda L, x, y: x.min(y), (3,), (3,)),
+    _op("signbit", lambda L, x: L.signbit(x), (2, 3), differentiable=False),
 ]
 
 REDUCTIONS = [
