@@ -7,6 +7,8 @@ holds), every node's ``_saved_*`` attributes, and which outputs are views of whi
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from op_table import assert_close, run_both, sample
@@ -93,3 +95,25 @@ def test_gradcheck_and_gradgradcheck_pass(case):
     xs = [mg.tensor(a, requires_grad=True) for a in arrays]
     assert mg.autograd.gradcheck(case.minigrad, xs)
     assert mg.autograd.gradgradcheck(case.minigrad, xs)
+
+
+@pytest.mark.parametrize("expr", [
+    f"{x}.{attr}" for attr in ("mT", "mH", "H")
+    for x in ("lib.tensor(1.0, requires_grad=True)", "lib.ones(3)", "lib.ones(2, 3)",
+              "lib.ones(2, 3, 4)", "lib.arange(24.0).reshape(2, 3, 4).requires_grad_()")])
+def test_the_matrix_transposes_as_pytorch(torch, expr):
+    """Values, grad_fn, warnings and errors of .mT/.mH/.H (a real tensor's conjugate is itself)."""
+    def run(lib):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                y = eval(expr, {"lib": lib})  # noqa: S307
+            except RuntimeError as e:
+                return "RuntimeError", str(e)
+        node = y.grad_fn
+        return (repr(y), node and node.name(), node and [f and f.name() for f, _ in
+                                                       node.next_functions],
+                node and getattr(node, "_saved_dim0", None),
+                [str(w.message).split(" (Triggered internally")[0] for w in caught])
+
+    assert run(mg) == run(torch)
