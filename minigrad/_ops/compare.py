@@ -33,7 +33,8 @@ from .reduce import _dims
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "not_equal", "less", "less_equal", "greater",
            "greater_equal", "equal", "isclose", "allclose", "all", "any",
            "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and",
-           "bitwise_or", "bitwise_xor", "bitwise_not", "where", "nonzero", "masked_fill"]
+           "bitwise_or", "bitwise_xor", "bitwise_not", "where", "nonzero", "masked_fill",
+           "is_nonzero"]
 
 
 def _compare(ufunc, input, other):
@@ -155,6 +156,15 @@ def logical_xor(input, other):
 @method("logical_not")
 def logical_not(input):
     return Tensor._wrap(np.asarray(np.logical_not(input._data)))
+
+
+@method("is_nonzero")
+def is_nonzero(input) -> bool:
+    """Whether the one element of ``input`` is not zero (``bool(input)``)."""
+    if not isinstance(input, Tensor):
+        raise TypeError("is_nonzero(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    return bool(input)
 
 
 def _bitwise(ufunc, kernel: str):

@@ -117,3 +117,31 @@ def test_the_matrix_transposes_as_pytorch(torch, expr):
                 [str(w.message).split(" (Triggered internally")[0] for w in caught])
 
     assert run(mg) == run(torch)
+
+
+@pytest.mark.parametrize("expr", [
+    "lib.is_nonzero(lib.tensor([1.5]))", "lib.tensor(0.).is_nonzero()",
+    "lib.is_nonzero(lib.tensor([[0]]))", "lib.is_nonzero(lib.tensor([False]))",
+    "lib.is_nonzero(lib.tensor(float('nan')))", "lib.tensor(-0.0).is_nonzero()",
+    "lib.is_nonzero(lib.tensor([2.0], requires_grad=True))",
+    "lib.is_nonzero(lib.tensor([]))", "lib.is_nonzero(lib.tensor([1, 2]))", "lib.is_nonzero(1)",
+    "lib.ones(2).view()"])
+def test_is_nonzero_and_view_without_a_size_as_pytorch(torch, expr):
+    def run(lib):
+        try:
+            return repr(eval(expr, {"lib": lib}))  # noqa: S307
+        except (RuntimeError, TypeError) as e:
+            return type(e).__name__, str(e)  # (the whole message: view() lists its signatures)
+
+    assert run(mg) == run(torch)
+
+
+def test_data_ptr_is_where_the_first_element_is_as_pytorch(torch):
+    def offsets(lib):
+        x = lib.arange(12.0).reshape(3, 4)
+        p = x.data_ptr()
+        return [x[1].data_ptr() - p, x[:, 2].data_ptr() - p, x.t().data_ptr() - p,
+                x[1:, 1:].data_ptr() - p, x.view(12)[5:].data_ptr() - p,
+                x.clone().data_ptr() != p, lib.tensor([]).data_ptr(), type(p)]
+
+    assert offsets(mg) == offsets(torch)
