@@ -176,6 +176,10 @@ MOVEMENT = [
     _op("chunk", lambda L, x: x.chunk(2)[0], (3, 2)),
     _op("unbind", lambda L, x: x.unbind(1)[2], (2, 3)),
     _op("unbind_all", _unbind_all, (2, 3)),
+    _op("tensor_split_sections", lambda L, x: x.tensor_split(3, dim=1)[2], (2, 7)),
+    _op("tensor_split_indices", lambda L, x: L.tensor_split(x, [1, -1])[1], (5, 2)),
+    _op("tensor_split_all", lambda L, x: L.cat(x.tensor_split(L.tensor([1, 3]), 1)[::-1], 1),
+        (2, 4)),
     _op("narrow", lambda L, x: x.narrow(1, 1, 2), (2, 3)),
 ]
 

@@ -145,3 +145,23 @@ def test_data_ptr_is_where_the_first_element_is_as_pytorch(torch):
                 x.clone().data_ptr() != p, lib.tensor([]).data_ptr(), type(p)]
 
     assert offsets(mg) == offsets(torch)
+
+
+@pytest.mark.parametrize("expr", [
+    "[(t, t._base is x, t.grad_fn._saved_start, t.grad_fn._saved_end) for t in "
+    f"lib.tensor_split(x, {arg})]" for arg in (
+        "3", "[5, 2]", "[-2, 9]", "[]", "(1, 4), dim=0", "10", "lib.tensor(3)",
+        "lib.tensor([1, 5])", "sections=2", "indices=[2]",
+        "tensor_indices_or_sections=lib.tensor(2)")] + [
+    f"lib.tensor_split(x, {arg})" for arg in (
+        "0", "-1", "2, dim=3", "2.5", "lib.tensor([[1]])", "lib.tensor(1.5)", "")] + [
+    "lib.tensor_split(lib.tensor(1.), 2)", "x.reshape(1, 7).tensor_split(2, 1)"])
+def test_tensor_split_as_pytorch(torch, expr):
+    def run(lib):
+        x = lib.arange(7.0, requires_grad=True) * 1  # noqa: F841 - used by expr
+        try:
+            return repr(eval(expr.replace("(x, )", "(x)"), {"lib": lib, "x": x}))  # noqa: S307
+        except (RuntimeError, TypeError, IndexError) as e:
+            return type(e).__name__, str(e)
+
+    assert run(mg) == run(torch)
