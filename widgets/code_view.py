@@ -195,11 +195,14 @@ def _formula_block(rec, describe, lang) -> dict:
     order = list(entry.differentiable)
     lines = [{"n": None, "spans": [list(s) for s in highlight([f"name: {entry.name}"])[0]],
               "mark": "", "notes": []}]
+    if order == list(entry.lists):  # one list of tensors (cat, stack): an edge per tensor
+        edges = {order[0]: range(len(children))} if order else {}
+    else:
+        edges = {a: [i] for i, a in enumerate(order)} if len(order) == len(children) else {}
     for key, formula in entry.inputs:
         notes = []
         for arg in (n.strip() for n in key.split(",")):
-            i = order.index(arg) if arg in order else None
-            if i is not None and i < len(children) and len(order) == len(children):
+            for i in edges.get(arg, ()):
                 target = (describe(children[i]) if children[i] is not None
                           else t("panel.no_grad", lang))
                 value = rec.grads_out[i] if i < len(rec.grads_out) else None

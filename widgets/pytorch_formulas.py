@@ -40,13 +40,15 @@ class Formula:
     """One node's entry: the op's schema (``name``), and ``(inputs, formula)`` for each key
     that is a backward formula, in the file's order (``inputs`` may name several:
     ``"self, other"``); ``differentiable`` are the inputs with a formula, in the schema's
-    order: the order of the node's ``next_functions``."""
+    order: the order of the node's ``next_functions`` (a list, ``Tensor[] tensors``, has
+    one edge per tensor: those are in ``lists``)."""
 
     node: str
     name: str
     inputs: tuple
     differentiable: tuple
     line: int
+    lists: tuple = ()
 
 
 def yaml_path() -> pathlib.Path | None:
@@ -135,8 +137,9 @@ def _closed(parts) -> bool:
 
 
 # ---------------------------------------------------------------- torchgen's names
-def arguments(schema: str) -> list:
-    """The argument names of a schema: ``mul.Tensor(Tensor self, Tensor other)`` -> both."""
+def arguments(schema: str, types: bool = False) -> list:
+    """The argument names of a schema: ``mul.Tensor(Tensor self, Tensor other)`` -> both
+    (with ``types=True``: ``(type, name)`` pairs)."""
     inside = schema[schema.find("(") + 1:schema.rfind(")", 0, schema.find("->")
                                                        if "->" in schema else len(schema))]
     names, depth, part = [], 0, ""
@@ -148,7 +151,8 @@ def arguments(schema: str) -> list:
         if ch == "," and depth == 0:
             part = part.split("=")[0].strip()
             if part and part != "*":
-                names.append(part.split()[-1])
+                words = part.split()
+                names.append((" ".join(words[:-1]), words[-1]) if types else words[-1])
             part = ""
         else:
             part += ch
@@ -194,8 +198,10 @@ def node_names(entries) -> dict:
             prefix = _prefix(match.group(1)) + ("" if key == "Default" else key)
             node = f"{prefix}{counter.get(prefix, 0)}"
             counter[prefix] = counter.get(prefix, 0) + 1
+            lists = tuple(n for kind, n in arguments(schema, types=True)
+                          if n in with_grad and kind.endswith("[]"))
             out[node] = Formula(node, schema, tuple(formulas),
-                                tuple(a for a in args if a in with_grad), entry["line"])
+                                tuple(a for a in args if a in with_grad), entry["line"], lists)
     return out
 
 
@@ -211,4 +217,7 @@ def formula_for(node_name: str) -> Formula | None:
     path = yaml_path()
     if path is None:
         return None
-    return _table(str(path)).get(node_name)
+    table = _table(str(path))
+    if node_name.endswith("_copy") and node_name not in table:  # a view's copy variant
+        return table.get(node_name[:-len("_copy")])
+    return table.get(node_name)
