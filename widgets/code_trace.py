@@ -33,6 +33,7 @@ __all__ = ["backward_function", "StepTracer", "Trace", "Source", "source_of", "p
 _MISSING = object()
 _NAMES = frozenset({"backward", "accumulate"})  # what the engine calls to run a node
 ITEMS = 8  # elements of a tuple shown at most
+COPY_LIMIT = 4096  # arrays up to this many elements are copied when traced
 
 
 def backward_function(node):
@@ -221,12 +222,11 @@ def plain(value, node=None, depth: int = 0):
     """A value as the view shows it: NumPy for tensors and arrays, numbers and strings as
     they are, tuples element by element, a saved tensor as the node shows it, else
     :class:`Opaque`."""
-    if value is None or isinstance(value, (bool, int, float, complex, str, np.ndarray)):
+    if value is None or isinstance(value, (bool, int, float, complex, str)):
         return value
-    if isinstance(value, np.generic):
-        return np.asarray(value)
-    if is_tensor(value):
-        return to_numpy(value)
+    if isinstance(value, (np.ndarray, np.generic)) or is_tensor(value):
+        array = np.asarray(to_numpy(value))  # a copy if small: later steps may change it
+        return array.copy() if array.size <= COPY_LIMIT else array
     if isinstance(value, (tuple, list)) and depth == 0:
         return tuple(plain(v, node, 1) for v in value[:ITEMS])
     found = _saved(node, value)

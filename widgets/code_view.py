@@ -40,7 +40,7 @@ from .pytorch_formulas import formula_for, yaml_path
 __all__ = ["code_section", "show", "where"]
 
 NOTE_LIMIT = 8  # elements of an array shown as numbers in a note; a larger one as its shape
-_MARKS = {"grad": "▶", "ran": "•", "": " "}
+_MARKS = {"grad": "▶", "ran": "•", "head": " ", "": " "}
 
 
 def show(value) -> str:
@@ -194,7 +194,7 @@ def _formula_block(rec, describe, lang) -> dict:
     children = [child for child, _ in rec.node.next_functions]
     order = list(entry.differentiable)
     lines = [{"n": None, "spans": [list(s) for s in highlight([f"name: {entry.name}"])[0]],
-              "mark": "", "notes": []}]
+              "mark": "head", "notes": []}]
     if order == list(entry.lists):  # one list of tensors (cat, stack): an edge per tensor
         edges = {order[0]: range(len(children))} if order else {}
     else:
@@ -208,7 +208,7 @@ def _formula_block(rec, describe, lang) -> dict:
                 value = rec.grads_out[i] if i < len(rec.grads_out) else None
                 notes.append(t("code.grad", lang, index=i, target=target, value=show(value)))
         lines.append({"n": None, "spans": [list(s) for s in highlight([f"{key}: {formula}"])[0]],
-                      "mark": "grad" if notes else "", "notes": notes})
+                      "mark": "grad" if notes else "head", "notes": notes})
     grad = rec.grads_in[0] if len(rec.grads_in) == 1 else None
     if grad is not None:
         lines[0]["notes"].append(f"grad = {show(grad)}")

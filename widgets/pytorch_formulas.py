@@ -14,11 +14,17 @@ The file is read with the small parser below (the widgets do not depend on PyYAM
 knows the part of YAML the file uses: a list of mappings, ``key: value`` lines, values
 continued on more indented lines, double-quoted values, flow lists and ``#`` comments.
 
->>> entry = formula_for("MulBackward0")
->>> entry.name
-'mul.Tensor(Tensor self, Tensor other) -> Tensor'
+>>> text = '''
+... - name: mul.Tensor(Tensor self, Tensor other) -> Tensor
+...   self: mul_tensor_backward(grad, other, self.scalar_type())
+...   other: mul_tensor_backward(grad, self, other.scalar_type())
+...   result: other_t * self_p + self_t * other_p
+... '''
+>>> entry = node_names(parse_entries(text))["MulBackward0"]
 >>> entry.inputs[0]
 ('self', 'mul_tensor_backward(grad, other, self.scalar_type())')
+>>> entry.differentiable
+('self', 'other')
 """
 
 from __future__ import annotations

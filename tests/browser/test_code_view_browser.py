@@ -1,0 +1,140 @@
+"""The stepper's code view in a real JupyterLab: the Code toggle, the highlighted source of the
+backward a minigrad step ran with its values and the engine's lines, PyTorch's formula for a
+PyTorch graph, in English and Chinese, light and dark. The content is tested without a
+browser in tests/widgets/test_code_view.py; here what only a browser shows: the toggle talks
+to Python, the panel stays in its column, the colours can be read.
+
+Screenshots: test-artifacts/browser/code-view-minigrad.png, code-view-torch.png,
+code-view-zh.png (light theme) and code-view-minigrad-dark.png.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from labserver import click, notebook_fixtures
+from playwright.sync_api import expect
+
+from minigrad_widgets import style
+
+pytestmark = [pytest.mark.browser, pytest.mark.torch]
+
+CELLS = [
+    "import json\n\nimport torch as pt\n\nimport minigrad as torch\n"
+    "from minigrad_widgets import BackwardStepper",
+    "a = torch.tensor([2., 1.], requires_grad=True)\nb = torch.tensor([3.], requires_grad=True)\n"
+    "y = a * b\nloss = y.sum()\nmine = BackwardStepper(loss, retain_graph=True)\nmine",
+    "ta = pt.tensor([2., 1.], requires_grad=True)\ntb = pt.tensor([[3.], [4.]], "
+    "requires_grad=True)\nty = ta * tb\ntloss = ty.sum()\ntheirs = BackwardStepper(tloss)\ntheirs",
+    "zh = BackwardStepper(loss, lang='zh', retain_graph=True)\nzh",
+    'print(json.dumps({"mine": mine.code, "theirs": theirs.code, "zh": zh.code}))',
+]
+MINE, THEIRS, ZH, STATE = 1, 2, 3, 4
+
+notebook, page_stays_clean = notebook_fixtures("code_view.ipynb", CELLS, count=3)
+
+# The colour of each kind of token, of the notes, and the code's background, after the CSS.
+COLOURS_JS = """(box) => {
+  const lines = box.querySelector(".mg-code-lines");
+  const out = {background: getComputedStyle(lines).backgroundColor};
+  for (const sel of [".mg-tok-kw", ".mg-tok-fn", ".mg-tok-self", ".mg-code-note",
+                     ".mg-code-text", ".mg-code-n"]) {
+    const el = box.querySelector(sel);
+    if (el) out[sel] = getComputedStyle(el).color;
+  }
+  return out;
+}"""
+
+
+def widget(notebook, cell: int):
+    return notebook.page.locator(".jp-Notebook .jp-Cell").nth(cell).locator(".mg-kind-stepper")
+
+
+def _rgb(css: str) -> str:
+    r, g, b = (round(float(v)) for v in re.findall(r"[\d.]+", css)[:3])
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def _set_theme(page, dark: bool):
+    theme = "JupyterLab Dark" if dark else "JupyterLab Light"
+    page.evaluate(f"window.jupyterapp.commands.execute('apputils:change-theme', "
+                  f"{{theme: '{theme}'}})")
+    page.wait_for_function(f"document.body.dataset.jpThemeLight === '{str(not dark).lower()}'")
+    page.wait_for_timeout(300)
+
+
+def _assert_in_column(box):
+    """The panel keeps its width: only the code lines scroll sideways, inside it."""
+    panel = box.locator("xpath=ancestor::section[contains(@class, 'mg-panel')]")
+    width, scroll = panel.evaluate("(p) => [p.clientWidth, p.scrollWidth]")
+    assert width <= 380 and scroll <= width + 1, (width, scroll)
+
+
+def _assert_readable(box):
+    colours = box.evaluate(COLOURS_JS)
+    ground = _rgb(colours.pop("background"))
+    for sel, css in colours.items():
+        assert style.contrast(_rgb(css), ground) >= 4.5, (sel, css, ground)
+
+
+def test_the_code_toggle_shows_the_backward_mul_ran_with_its_values(notebook):
+    page = notebook.page
+    mine = widget(notebook, MINE)
+    for _ in range(2):  # SumBackward0, then MulBackward0
+        click(mine, "Step")
+    expect(mine.locator(".mg-section-code")).to_have_count(0)  # off by default
+    click(mine, "Code")
+    code = mine.locator(".mg-section-code")
+    expect(code).to_contain_text("MulBackward0.backward")
+    expect(code.locator(".mg-code-grad").first).to_contain_text("return")
+    expect(code).to_contain_text("gradient [0] → a (torch::autograd::AccumulateGrad): [3., 3.]")
+    expect(code).to_contain_text("_execute(node, g, task)")
+    expect(code).to_contain_text("in run()")
+    assert json.loads(notebook.run_cell(STATE))["mine"] is True  # the toggle reached Python
+    _assert_in_column(code)
+    _assert_readable(code)
+    mine.scroll_into_view_if_needed()
+    notebook.screenshot("code-view-minigrad.png", mine.locator(".mg-panel"))
+    click(mine, "Step")  # the view follows the steps: a's AccumulateGrad
+    expect(code).to_contain_text("AccumulateGrad.accumulate")
+    _set_theme(page, True)
+    try:
+        click(mine, "Back")
+        expect(code).to_contain_text("MulBackward0.backward")
+        _assert_readable(code)
+        notebook.screenshot("code-view-minigrad-dark.png", mine.locator(".mg-panel"))
+    finally:
+        _set_theme(page, False)
+    click(mine, "Code")
+    expect(mine.locator(".mg-section-code")).to_have_count(0)
+
+
+def test_a_pytorch_graph_shows_the_formula_from_derivatives_yaml(notebook):
+    theirs = widget(notebook, THEIRS)
+    for _ in range(2):
+        click(theirs, "Step")
+    click(theirs, "Code")
+    code = theirs.locator(".mg-section-code")
+    expect(code).to_contain_text("derivatives.yaml")
+    expect(code).to_contain_text("name: mul.Tensor(Tensor self, Tensor other) -> Tensor")
+    expect(code).to_contain_text("self: mul_tensor_backward(grad, other, self.scalar_type())")
+    expect(code.locator(".mg-code-grad")).to_have_count(2)
+    _assert_in_column(code)
+    theirs.scroll_into_view_if_needed()
+    notebook.screenshot("code-view-torch.png", theirs.locator(".mg-panel"))
+
+
+def test_the_chinese_stepper_shows_the_code_view_in_chinese(notebook):
+    zh = widget(notebook, ZH)
+    for _ in range(2):
+        click(zh, "单步")
+    click(zh, "代码")
+    code = zh.locator(".mg-section-code")
+    expect(code).to_contain_text("这一步运行的代码")
+    expect(code).to_contain_text("引擎循环此刻执行的行")
+    expect(code).to_contain_text("梯度 [0] → a")
+    _assert_in_column(code)
+    zh.scroll_into_view_if_needed()
+    notebook.screenshot("code-view-zh.png", zh.locator(".mg-panel"))
