@@ -45,8 +45,8 @@ EN: dict[str, str] = {
                         "its shape: {sent}",
     "code.returns": "returns the gradients {value}",
     "code.no_source": "Python keeps no source for {name} ({error}): code typed at a prompt or "
-                      "made with exec() has none. Define it in a file or a notebook cell to "
-                      "see it here.",
+                      "made with exec() has no source file. Define it in a file or a notebook "
+                      "cell to see it here.",
     "code.no_function": "{name} has no Python backward to show.",
     "code.not_traced": "The values and the lines that ran are not shown: another tool (a "
                        "debugger, or coverage) is tracing this Python, and the stepper does "
