@@ -15,9 +15,8 @@ import re
 
 import pytest
 from labserver import click, notebook_fixtures
-from playwright.sync_api import expect
-
 from minigrad_widgets import style
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.browser, pytest.mark.torch]
 
@@ -79,24 +78,33 @@ def _assert_readable(box):
         assert style.contrast(_rgb(css), ground) >= 4.5, (sel, css, ground)
 
 
+def _open_code(w, step="Step", code="Code"):
+    """Two steps (SumBackward0, then MulBackward0), then the Code toggle: the code section."""
+    for _ in range(2):
+        click(w, step)
+    click(w, code)
+    return w.locator(".mg-section-code")
+
+
+def _shoot(notebook, w, code, name: str):
+    _assert_in_column(code)
+    w.scroll_into_view_if_needed()
+    notebook.screenshot(name, w.locator(".mg-panel"))
+
+
 def test_the_code_toggle_shows_the_backward_mul_ran_with_its_values(notebook):
     page = notebook.page
     mine = widget(notebook, MINE)
-    for _ in range(2):  # SumBackward0, then MulBackward0
-        click(mine, "Step")
     expect(mine.locator(".mg-section-code")).to_have_count(0)  # off by default
-    click(mine, "Code")
-    code = mine.locator(".mg-section-code")
+    code = _open_code(mine)
     expect(code).to_contain_text("MulBackward0.backward")
     expect(code.locator(".mg-code-grad").first).to_contain_text("return")
     expect(code).to_contain_text("gradient [0] → a (torch::autograd::AccumulateGrad): [3., 3.]")
     expect(code).to_contain_text("_execute(node, g, task)")
     expect(code).to_contain_text("in run()")
     assert json.loads(notebook.run_cell(STATE))["mine"] is True  # the toggle reached Python
-    _assert_in_column(code)
     _assert_readable(code)
-    mine.scroll_into_view_if_needed()
-    notebook.screenshot("code-view-minigrad.png", mine.locator(".mg-panel"))
+    _shoot(notebook, mine, code, "code-view-minigrad.png")
     click(mine, "Step")  # the view follows the steps: a's AccumulateGrad
     expect(code).to_contain_text("AccumulateGrad.accumulate")
     _set_theme(page, True)
@@ -113,28 +121,18 @@ def test_the_code_toggle_shows_the_backward_mul_ran_with_its_values(notebook):
 
 def test_a_pytorch_graph_shows_the_formula_from_derivatives_yaml(notebook):
     theirs = widget(notebook, THEIRS)
-    for _ in range(2):
-        click(theirs, "Step")
-    click(theirs, "Code")
-    code = theirs.locator(".mg-section-code")
+    code = _open_code(theirs)
     expect(code).to_contain_text("derivatives.yaml")
     expect(code).to_contain_text("name: mul.Tensor(Tensor self, Tensor other) -> Tensor")
     expect(code).to_contain_text("self: mul_tensor_backward(grad, other, self.scalar_type())")
     expect(code.locator(".mg-code-grad")).to_have_count(2)
-    _assert_in_column(code)
-    theirs.scroll_into_view_if_needed()
-    notebook.screenshot("code-view-torch.png", theirs.locator(".mg-panel"))
+    _shoot(notebook, theirs, code, "code-view-torch.png")
 
 
 def test_the_chinese_stepper_shows_the_code_view_in_chinese(notebook):
     zh = widget(notebook, ZH)
-    for _ in range(2):
-        click(zh, "单步")
-    click(zh, "代码")
-    code = zh.locator(".mg-section-code")
+    code = _open_code(zh, "单步", "代码")
     expect(code).to_contain_text("这一步运行的代码")
     expect(code).to_contain_text("引擎循环此刻执行的行")
     expect(code).to_contain_text("梯度 [0] → a")
-    _assert_in_column(code)
-    zh.scroll_into_view_if_needed()
-    notebook.screenshot("code-view-zh.png", zh.locator(".mg-panel"))
+    _shoot(notebook, zh, code, "code-view-zh.png")

@@ -11,6 +11,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from helpers import custom_functions
 from minigrad_widgets import BackwardStepper
 from minigrad_widgets.code_trace import backward_function
 from minigrad_widgets.code_view import show
@@ -114,16 +115,7 @@ def test_an_accumulate_grad_step_shows_accumulate_and_the_branch_that_ran():
     assert any(".accumulate(" in _text(line) for line in code["blocks"][1]["lines"])
 
 
-class Square(mg.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return x * x
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        (x,) = ctx.saved_tensors
-        return 2 * x * grad_output
+Square = custom_functions(mg)["Square"]
 
 
 def test_a_custom_function_shows_its_own_backward_with_its_values():
