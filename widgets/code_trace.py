@@ -200,12 +200,23 @@ def _attributes(obj):
                 yield name, value
 
 
+_names_of_type: dict = {}
+
+
+def _saved_names(cls, node) -> list:
+    """The ``<name>`` of each ``_saved_<name>`` a node of this class shows (read once)."""
+    names = _names_of_type.get(cls)
+    if names is None:
+        names = _names_of_type[cls] = [n[7:] for n in dir(node) if n.startswith("_saved_")]
+    return names
+
+
 def _saved(node, obj):
     """What the node shows as ``_saved_<name>`` for the object it keeps in an attribute
     named ``..._<name>`` (a saved tensor as the engine holds it), else ``_MISSING``."""
     if node is None:
         return _MISSING
-    shown = [n[7:] for n in dir(node) if n.startswith("_saved_")]
+    shown = _saved_names(type(node), node)
     for attr, value in _attributes(node):
         if value is not obj:
             continue
@@ -260,6 +271,15 @@ class Trace:
     _prev: int | None = None
 
     def local(self, frame, event, arg):
+        try:
+            self._event(frame, event, arg)
+        except Exception:  # noqa: BLE001 - watching must never break the step it watches
+            self.ran.clear()
+            self.values.clear()
+            return None
+        return self.local
+
+    def _event(self, frame, event, arg) -> None:
         if event == "line":
             self._after(frame)
             self._prev = frame.f_lineno
@@ -268,7 +288,6 @@ class Trace:
             self._after(frame)
             self._prev = None
             self.returned = plain(arg, self.node)
-        return self.local
 
     def _after(self, frame) -> None:
         if self._prev is None:
@@ -324,6 +343,12 @@ class StepTracer:
             sys.settrace(None)
 
     def _call(self, frame, event, arg):
+        try:
+            return self._start(frame, event)
+        except Exception:  # noqa: BLE001 - watching must never break the step it watches
+            return None
+
+    def _start(self, frame, event):
         code = frame.f_code
         if event != "call" or code.co_name not in _NAMES or not code.co_argcount:
             return None

@@ -282,3 +282,22 @@ def test_a_torch_stepper_shows_pytorchs_formula_and_unknown_names_get_a_message(
     _step_to(stepper, "torch::autograd::CopySlices")
     assert _code(stepper)["blocks"][0]["message"] == t(
         "code.no_formula", "en", name="torch::autograd::CopySlices")
+
+
+def test_a_failure_while_watching_never_breaks_the_step(monkeypatch):
+    import minigrad_widgets.code_trace as code_trace
+
+    def boom(*args, **kwargs):
+        raise ValueError("a value the view cannot read")
+
+    monkeypatch.setattr(code_trace, "plain", boom)
+    a = mg.tensor([2., 1.], requires_grad=True)
+    b = mg.tensor([3.], requires_grad=True)
+    stepper = BackwardStepper((a * b).sum(), code=True)
+    stepper.run()
+    expected_a, expected_b = a.grad.clone(), b.grad.clone()
+    a.grad = b.grad = None
+    (a * b).sum().backward()
+    assert stepper.error is None and stepper.step_index == stepper.total_steps
+    assert a.grad.tolist() == expected_a.tolist() and b.grad.tolist() == expected_b.tolist()
+    assert _code(stepper) is not None  # the source is still shown
