@@ -14,9 +14,11 @@ import json
 import re
 
 import pytest
-from labserver import click, notebook_fixtures
-from minigrad_widgets import style
+from labserver import click, notebook_fixtures, offline_file_page
+from minigrad_widgets import BackwardStepper, style
 from playwright.sync_api import expect
+
+import minigrad as mg
 
 pytestmark = [pytest.mark.browser, pytest.mark.torch]
 
@@ -136,3 +138,31 @@ def test_the_chinese_stepper_shows_the_code_view_in_chinese(notebook):
     expect(code).to_contain_text("引擎循环此刻执行的行")
     expect(code).to_contain_text("梯度 [0] → a")
     _shoot(notebook, zh, code, "code-view-zh.png")
+
+
+def test_a_saved_page_shows_the_recorded_code_and_only_then_the_toggle(browser, bundle, tmp_path):
+    def saved(code: bool):
+        a = mg.tensor([2., 1.], requires_grad=True)
+        b = mg.tensor([3.], requires_grad=True)
+        return BackwardStepper((a * b).sum(), names={"a": a, "b": b}, code=code).save_html(
+            tmp_path / f"code-{code}.html")
+
+    context, page, errors, blocked = offline_file_page(browser)
+    try:
+        page.goto(saved(True).as_uri())
+        w = page.locator(".mg-kind-stepper")
+        for _ in range(2):
+            click(w, "Step")
+        code = w.locator(".mg-section-code")  # no kernel: the record carries every step's code
+        expect(code).to_contain_text("MulBackward0.backward")
+        click(w, "Code")
+        expect(w.locator(".mg-section-code")).to_have_count(0)
+        click(w, "Code")
+        expect(code).to_contain_text("MulBackward0.backward")
+        page.goto(saved(False).as_uri())
+        click(w, "Step")  # recorded without code: a toggle would have nothing to show
+        expect(w.locator(".mg-panel-title")).to_contain_text("Step 1/")
+        expect(w.get_by_role("button", name="Code", exact=True)).to_have_count(0)
+    finally:
+        context.close()
+    assert errors == [] and blocked == []
