@@ -42,7 +42,7 @@ def backward_function(node):
     None if there is none (a C++ node of PyTorch)."""
     cls = type(node)
     if is_leaf_node(node):
-        fn = getattr(cls, "accumulate", None)
+        fn = getattr(cls, "accumulate", None) or getattr(cls, "backward", None)
     else:
         forward_cls = getattr(node, "_forward_cls", None)
         fn = getattr(forward_cls if forward_cls is not None else cls, "backward", None)
