@@ -64,7 +64,7 @@ class Source:
     spans: tuple
     names: dict
     def_line: int
-    returns: tuple  # ((first, last), ((first, last) per element) or None)
+    returns: tuple  # ((first, last), ((first, last, name or None) per element) or None)
     assigned: dict  # name -> line numbers assigning it
     doc: tuple | None = None  # (first, last) line of the docstring
 
@@ -157,7 +157,9 @@ def _tree(text: str, start: int):
         if isinstance(node, ast.Return) and node.value is not None:
             elts = None
             if isinstance(node.value, ast.Tuple):
-                elts = tuple((e.lineno + at, e.end_lineno + at) for e in node.value.elts)
+                elts = tuple((e.lineno + at, e.end_lineno + at,
+                              e.id if isinstance(e, ast.Name) else None)
+                             for e in node.value.elts)
             returns.append(((node.lineno + at, node.end_lineno + at), elts))
         elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]

@@ -85,7 +85,8 @@ def _same(a, b) -> bool:
 # ---------------------------------------------------------------- which lines make which gradient
 def _gradient_lines(src, ran, count: int) -> dict:
     """Line -> gradient indices (``None``: all of them) for the ``return`` statements that
-    ran (all of them, without a trace): each element of a returned tuple is one gradient."""
+    ran (all of them, without a trace): each element of a returned tuple is one gradient;
+    a name returned marks the lines that assigned it too (without an index)."""
     out: dict = {}
     for (first, last), elts in src.returns:
         if ran and not any(n in ran for n in range(first, last + 1)):
@@ -95,10 +96,13 @@ def _gradient_lines(src, ran, count: int) -> dict:
                 out.setdefault(n, [])
             out.setdefault(last, []).append(None if count != 1 else 0)
             continue
-        for i, (a, b) in enumerate(elts):
+        for i, (a, b, name) in enumerate(elts):
             for n in range(a, b + 1):
                 out.setdefault(n, [])
             out.setdefault(b, []).append(i)
+            for n in src.assigned.get(name, ()):  # `return grad_x, grad_y`: where they were made
+                if not ran or n in ran:
+                    out.setdefault(n, [])
     return out
 
 

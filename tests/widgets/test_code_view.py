@@ -118,6 +118,34 @@ def test_an_accumulate_grad_step_shows_accumulate_and_the_branch_that_ran():
 Square = custom_functions(mg)["Square"]
 
 
+class TwoNamed(mg.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, y):
+        ctx.save_for_backward(x, y)
+        return x * y
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y = ctx.saved_tensors
+        grad_x = grad * y
+        grad_y = grad * x
+        return grad_x, grad_y
+
+
+def test_a_returned_name_marks_the_line_that_made_it():
+    x = mg.tensor([2.], requires_grad=True)
+    y = mg.tensor([5.], requires_grad=True)
+    stepper = BackwardStepper(TwoNamed.apply(x, y).sum(), names={"x": x, "y": y}, code=True)
+    _step_to(stepper, "TwoNamedBackward")
+    marks = {_text(line).strip(): (line["mark"], line["notes"])
+             for line in _code(stepper)["blocks"][0]["lines"]}
+    assert marks["grad_x = grad * y"] == ("grad", ["grad_x = [5.]"])
+    assert marks["grad_y = grad * x"] == ("grad", ["grad_y = [2.]"])
+    assert marks["x, y = ctx.saved_tensors"][0] == "ran"
+    mark, notes = marks["return grad_x, grad_y"]
+    assert mark == "grad" and any("x (torch::autograd::AccumulateGrad): [5.]" in n for n in notes)
+
+
 def test_a_custom_function_shows_its_own_backward_with_its_values():
     x = mg.tensor([3.], requires_grad=True)
     stepper = BackwardStepper(Square.apply(x).sum(), names={"x": x}, code=True)
