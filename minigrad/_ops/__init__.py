@@ -3,11 +3,12 @@
 from . import (  # noqa: F401
     activation,
     arithmetic,
-    binary_more,
+    binary_functions,
     compare,
     convert,
     division,
     einsum,
+    elementwise_math,
     index_checks,
     index_put,
     indexing,
@@ -19,17 +20,16 @@ from . import (  # noqa: F401
     minmax,
     movement,
     power,
+    rearrange,
     reduce,
-    reduce_more,
     reduce_nan,
+    scans_and_sorting,
     setitem,  # x[index] = value
-    shape_more,
     sign,
     statistics,
     ternary,
     transpose,
     unary,
-    unary_more,
     unique,
 )
 
@@ -41,6 +41,6 @@ check_methods()  # last: PyTorch's checks for the binary ops attached above
 
 # The topic modules whose ``__all__`` lists exactly their ``torch.<name>`` functions: minigrad
 # exports every one (an op's entry in its module's ``__all__`` is all it takes to export it).
-FUNCTIONS = (activation, binary_more, compare, einsum, join, linalg, minmax, power, reduce,
-             reduce_more, reduce_nan, shape_more, sign, statistics, ternary, unary, unary_more,
-             unique)
+FUNCTIONS = (activation, binary_functions, compare, einsum, elementwise_math, join, linalg, minmax,
+             power, rearrange, reduce, reduce_nan, scans_and_sorting, sign, statistics, ternary,
+             unary, unique)

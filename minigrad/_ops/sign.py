@@ -1,6 +1,6 @@
 """The sign of a number as an op: ``signbit`` (whether the sign bit is set, ``-0.0`` too) and
 ``copysign`` (the magnitude of one tensor with the sign of another). (``sign``/``sgn``, which
-map a number to -1, 0 or 1, are elementwise functions of ``unary_more``.)
+map a number to -1, 0 or 1, are in ``elementwise_math``.)
 
 >>> import minigrad as torch
 >>> torch.signbit(torch.tensor([-0.0, 0.0, -2.0]))
