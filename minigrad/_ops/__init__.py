@@ -20,6 +20,7 @@ from . import (  # noqa: F401
     minmax,
     movement,
     power,
+    products,
     rearrange,
     reduce,
     reduce_nan,
@@ -42,5 +43,5 @@ check_methods()  # last: PyTorch's checks for the binary ops attached above
 # The topic modules whose ``__all__`` lists exactly their ``torch.<name>`` functions: minigrad
 # exports every one (an op's entry in its module's ``__all__`` is all it takes to export it).
 FUNCTIONS = (activation, binary_functions, compare, einsum, elementwise_math, join, linalg, minmax,
-             power, rearrange, reduce, reduce_nan, scans_and_sorting, sign, statistics, ternary,
-             unary, unique)
+             power, products, rearrange, reduce, reduce_nan, scans_and_sorting, sign, statistics,
+             ternary, unary, unique)

@@ -1,20 +1,50 @@
-"""Products that contract or combine whole dimensions: ``outer`` (``ger``) and ``tensordot``.
+"""Products that contract or combine whole dimensions: ``outer`` (``ger``), ``tensordot`` and
+``inner``.
 
-Both are made of other recorded ops (reshape, permute, ``*``, ``mm``), so their graphs are
-PyTorch's: ``outer`` is a reshape and a ``MulBackward0``; ``tensordot`` ends in ``MmBackward0``.
+All are made of other recorded ops (reshape, permute, ``*``, ``mm``, ``dot``), so their graphs
+are PyTorch's: ``outer`` is a reshape and a ``MulBackward0``; ``tensordot`` and ``inner`` end in
+``MmBackward0`` (``DotBackward0`` when nothing is left but the contracted dimension).
+
+>>> import minigrad as torch
+>>> torch.inner(torch.tensor([1., 2.]), torch.tensor([[3., 4.], [5., 6.]]))
+tensor([11., 17.])
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .._tensor import Tensor
+from ._core import method
 
+__all__ = ["outer", "ger", "tensordot", "inner"]
+
+
+@method("outer", "ger")
 def outer(input, vec2):
     """``input[i] * vec2[j]``: recorded as PyTorch does (a reshape, then MulBackward0)."""
+    for name, t in (("self", input), ("vec2", vec2)):
+        if isinstance(t, Tensor) and t.dim() != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.dim()}-D")
     return input.reshape(-1, 1) * vec2
 
 
 ger = outer
+
+
+@method("inner")
+def inner(input, other):
+    """Sums of products over the last dimension of both (``tensordot`` of those dims); a 0-d
+    operand multiplies the other."""
+    if not isinstance(other, Tensor):
+        raise TypeError(f"inner(): argument 'other' (position 2) must be Tensor, not "
+                        f"{type(other).__name__}")
+    if not input.dim() or not other.dim():
+        return input * other
+    if input.shape[-1] != other.shape[-1]:
+        raise RuntimeError("inner() the last dimension must match on both input tensors but got "
+                           f"shapes {list(input.shape)} and {list(other.shape)}")
+    return tensordot(input, other, ([-1], [-1]))
 
 
 def tensordot(a, b, dims=2):
@@ -27,16 +57,20 @@ def tensordot(a, b, dims=2):
     else:
         da, db = [list(d) if isinstance(d, (list, tuple)) else [d] for d in dims]
     _tensordot_check(a, b, da, db)
+    given_a, given_b = da, db  # (permuted by as given: PyTorch keeps -1 as -1)
     da = [a._wrap_dim(d) for d in da]
     db = [b._wrap_dim(d) for d in db]
     fa = [d for d in range(a.dim()) if d not in da]
     fb = [d for d in range(b.dim()) if d not in db]
     k = int(np.prod([a.shape[d] for d in da]))
     sa, sb = tuple(a.shape[d] for d in fa), tuple(b.shape[d] for d in fb)
-    left = a.permute(*(fa + da)).reshape(int(np.prod(sa)), k)  # (sizes, not -1: k may be 0)
-    right = b.permute(*(db + fb)).reshape(k, int(np.prod(sb)))
-    shape = sa + sb
-    return left.mm(right).reshape(shape)
+    left, right = a.permute(*(fa + given_a)), b.permute(*(given_b + fb))
+    if int(np.prod(sa)) == int(np.prod(sb)) == 1:  # (nothing else left: a dot, as PyTorch)
+        left, right = (t if t.dim() == 1 else t.reshape(k) for t in (left, right))
+        return left.dot(right).reshape(sa + sb)
+    left = left.reshape(int(np.prod(sa)), k)  # (sizes, not -1: k may be 0)
+    right = right.reshape(k, int(np.prod(sb)))
+    return left.mm(right).reshape(sa + sb)
 
 
 def _tensordot_check(a, b, da, db) -> None:

@@ -239,7 +239,11 @@ LINALG = [
     _op("addmm_beta_alpha", lambda L, c, A, B: c.addmm(A, B, beta=0.5, alpha=2), (2, 4),
         (2, 3), (3, 4)),
     _op("addmm_transposed_weight", lambda L, c, x, W: L.addmm(c, x, W.t()), (4,), (2, 3),
-        (4, 3)),
+        (4, 3)),    _op("inner_1d", lambda L, a, b: L.inner(a, b), (3,), (3,)),
+    _op("inner_3d_2d", lambda L, A, B: A.inner(B), (2, 4, 3), (2, 3)),
+    _op("inner_0d", lambda L, a, B: L.inner(a, B), (), (2, 3)),
+    _op("tensordot_all_dims", lambda L, A, B: L.tensordot(A, B, 2), (2, 3), (2, 3)),
+    _op("outer_method", lambda L, a, b: a.outer(b), (3,), (2,)),
 ]
 
 COMPOSITES = [
