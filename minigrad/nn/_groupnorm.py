@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._ops.arithmetic import div_by_number, mul_by_number
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
-from .._ops.arithmetic import div_by_number, mul_by_number
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
