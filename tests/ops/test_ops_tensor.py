@@ -165,3 +165,23 @@ def test_tensor_split_as_pytorch(torch, expr):
             return type(e).__name__, str(e)
 
     assert run(mg) == run(torch)
+
+
+@pytest.mark.parametrize("expr", [
+    "x.index_fill(1, lib.tensor([3]), 1.)", "x.index_fill(1, lib.tensor([0.]), 1.)",
+    "x.index_fill(2, i, 1.)", "x.index_fill(1, lib.tensor([[0]]), 1.)",
+    "x.index_fill(1, i, lib.tensor([1., 2.]))", "x.index_fill(1, [0], 1.)",
+    "x.index_fill_(1, i, 1.)", "lib.ones(3, dtype=lib.int64).index_fill(0, lib.tensor([1]), 2.5)",
+    "lib.ones(3).index_fill(0, lib.tensor([-1, 1, 1]), 2.5)",
+    "lib.tensor(1.).index_fill(0, lib.tensor(0), 3.)",
+    "lib.ones(3).index_fill(0, lib.tensor([1], dtype=lib.int32), 2.5)",
+    "x.index_fill(1, i, lib.tensor(2, dtype=lib.int64))"])
+def test_index_fill_values_and_errors_as_pytorch(torch, expr):
+    def run(lib):
+        x = lib.arange(6.0).reshape(2, 3).requires_grad_()  # noqa: F841 - used by expr
+        try:
+            return repr(eval(expr, {"lib": lib, "x": x, "i": lib.tensor([0, 2])}))  # noqa: S307
+        except (RuntimeError, TypeError, IndexError) as e:
+            return type(e).__name__, str(e).split("\n")[0]
+
+    assert run(mg) == run(torch)
