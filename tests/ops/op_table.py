@@ -218,6 +218,9 @@ REDUCTIONS = [
     _op("norm_p1_dims", lambda L, x: x.norm(p=1, dim=(-1, 0)), (2, 3)),
     _op("norm_p3_keepdim", lambda L, x: x.norm(3, dim=0, keepdim=True), (2, 3)),
     _op("norm_inf", lambda L, x: x.norm(float("inf")), (2, 3)),
+    _op("dist", lambda L, x, y: L.dist(x, y), (2, 3), (3,)),
+    _op("dist_p1", lambda L, x, y: x.dist(y, 1), (2, 3), (2, 3)),
+    _op("dist_p3", lambda L, x, y: L.dist(x, y, p=3), (3,), (2, 3)),
 ]
 
 LINALG = [
