@@ -1,9 +1,10 @@
-"""Products that contract or combine whole dimensions: ``outer`` (``ger``), ``tensordot`` and
-``inner``.
+"""Products that contract or combine whole dimensions: ``outer`` (``ger``), ``tensordot``,
+``inner`` and ``baddbmm`` (a batch of matrix products added to a tensor).
 
 All are made of other recorded ops (reshape, permute, ``*``, ``mm``, ``dot``), so their graphs
 are PyTorch's: ``outer`` is a reshape and a ``MulBackward0``; ``tensordot`` and ``inner`` end in
 ``MmBackward0`` (``DotBackward0`` when nothing is left but the contracted dimension).
+``baddbmm`` is one node of its own, ``BaddbmmBackward0``.
 
 >>> import minigrad as torch
 >>> torch.inner(torch.tensor([1., 2.]), torch.tensor([[3., 4.], [5., 6.]]))
@@ -14,10 +15,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._quiet import quietly
 from .._tensor import Tensor
-from ._core import method
+from ..autograd._rule import _r
+from ..autograd.functional_utils import sum_to
+from ..autograd.grad_mode import no_grad
+from ..autograd.graph import Node, SavedTensor, record, should_record
+from . import _formula as F
+from ._backward import scale
+from ._core import method, value
 
-__all__ = ["outer", "ger", "tensordot", "inner"]
+__all__ = ["outer", "ger", "tensordot", "inner", "baddbmm"]
 
 
 @method("outer", "ger")
@@ -83,3 +91,74 @@ def _tensordot_check(a, b, da, db) -> None:
         if s != t and 1 not in (s, t):
             raise RuntimeError(f"contracted dimensions need to match, but first has size {s} in "
                                f"dim {i} and second has size {t} in dim {j}")
+
+
+# ---------------------------------------------------------------- baddbmm
+class BaddbmmBackward0(Node):
+    """z = beta * self + alpha * (batch1 @ batch2), batch by batch:  dz/dself = beta (summed
+    back to self's shape);  dz/dbatch1 = alpha * grad @ batch2^T;  dz/dbatch2 = alpha *
+    batch1^T @ grad (each a bmm)."""
+
+    rule = _r("z = beta * c + alpha * bmm(A, B)",
+              {"A": "batch1", "B": "batch2", "alpha": "alpha", "beta": "beta"}, c="beta * grad",
+              A="alpha * bmm(grad, B.mT)", B="alpha * bmm(A.mT, grad)")
+
+    saved = ("alpha", "batch1", "batch2", "beta")
+
+    def backward(self, g):
+        alpha, beta = self._s_alpha, self._s_beta
+        need = [f is not None for f, _ in self.next_functions]
+        d_self = d1 = d2 = None
+        if need[0]:
+            d_self = sum_to(g if beta == 1 else scale(g, beta), self._self_shape)
+        if need[1]:
+            d1 = F.bmm(g, F.mT(value(self._s_batch2)))
+            d1 = d1 if alpha == 1 else scale(d1, alpha)
+        if need[2]:
+            d2 = F.bmm(F.mT(value(self._s_batch1)), g)
+            d2 = d2 if alpha == 1 else scale(d2, alpha)
+        return d_self, d1, d2
+
+
+def _check_baddbmm(input, batch1, batch2) -> tuple:
+    """The output's shape, after PyTorch's checks in its order."""
+    for t in (batch1, batch2):
+        if t.dim() != 3:
+            t._wrap_dim(2)  # (PyTorch's IndexError for too few dims)
+            raise RuntimeError("batch1 must be a 3D tensor")
+    b, n, m = batch1.shape
+    if tuple(batch2.shape[:2]) != (b, m):
+        raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{b}, {m}] but got: [{batch2.shape[0]}, {batch2.shape[1]}].")
+    shape = (b, n, batch2.shape[2])
+    with no_grad():
+        input.expand(*shape)  # (PyTorch's error for an input that does not expand)
+    d, d1, d2 = (t._data.dtype for t in (input, batch1, batch2))
+    if d1 != d2:
+        raise RuntimeError(f"expected scalar type {batch1.dtype._legacy_name[:-6]} but found "
+                           f"{batch2.dtype._legacy_name[:-6]}")
+    if d != d1:
+        raise RuntimeError(f"Input dtypes must be the same, got: input {input.dtype._c_type}, "
+                           f"batch1: {batch1.dtype._c_type}, batch2: {batch2.dtype._c_type}")
+    return shape
+
+
+@method("baddbmm", inplace=True)
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    """``beta * input + alpha * (batch1 @ batch2)`` for a batch of matrices (``input`` is
+    broadcast; with ``beta=0`` it is not read, so NaN in it does not spread)."""
+    shape = _check_baddbmm(input, batch1, batch2)
+    prod = quietly(np.matmul, batch1._data, batch2._data)
+    out = prod if alpha == 1 else quietly(np.multiply, prod, alpha)
+    if beta != 0:
+        out = quietly(np.add, out, input._data if beta == 1 else input._data * beta)
+    result = Tensor._wrap(np.ascontiguousarray(np.broadcast_to(out, shape),
+                                               input._data.dtype))
+    if should_record(input, batch1, batch2):
+        node = BaddbmmBackward0()
+        node._s_alpha, node._s_beta, node._self_shape = alpha, beta, input._data.shape
+        # (each batch is kept for the other's gradient only, as PyTorch keeps them)
+        node._s_batch1 = SavedTensor(batch1) if batch2.requires_grad else None
+        node._s_batch2 = SavedTensor(batch2) if batch1.requires_grad else None
+        record(node, result, input, batch1, batch2)
+    return result

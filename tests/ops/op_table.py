@@ -247,6 +247,11 @@ LINALG = [
     _op("inner_0d", lambda L, a, B: L.inner(a, B), (), (2, 3)),
     _op("tensordot_all_dims", lambda L, A, B: L.tensordot(A, B, 2), (2, 3), (2, 3)),
     _op("outer_method", lambda L, a, b: a.outer(b), (3,), (2,)),
+    _op("baddbmm", lambda L, c, A, B: L.baddbmm(c, A, B), (4, 2, 3), (4, 2, 5), (4, 5, 3)),
+    _op("baddbmm_broadcast_beta_alpha", lambda L, c, A, B: c.baddbmm(A, B, beta=0.5, alpha=2),
+        (1, 3), (2, 2, 4), (2, 4, 3)),
+    _op("baddbmm_beta_0", lambda L, c, A, B: L.baddbmm(c, A, B, beta=0), (2, 3), (2, 2, 3),
+        (2, 3, 3)),
 ]
 
 COMPOSITES = [
