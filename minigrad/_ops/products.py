@@ -100,7 +100,8 @@ class BaddbmmBackward0(Node):
     batch1^T @ grad (each a bmm)."""
 
     rule = _r("z = beta * c + alpha * bmm(A, B)",
-              {"A": "batch1", "B": "batch2", "alpha": "alpha", "beta": "beta"}, c="beta * grad",
+              {"A": "batch1", "B": "batch2", "alpha": "alpha", "beta": "beta"},
+              np={"A": "alpha * grad @ mT(B)", "B": "alpha * mT(A) @ grad"}, c="beta * grad",
               A="alpha * bmm(grad, B.mT)", B="alpha * bmm(A.mT, grad)")
 
     saved = ("alpha", "batch1", "batch2", "beta")
