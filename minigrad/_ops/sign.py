@@ -5,16 +5,24 @@ map a number to -1, 0 or 1, are in ``elementwise_math``.)
 >>> import minigrad as torch
 >>> torch.signbit(torch.tensor([-0.0, 0.0, -2.0]))
 tensor([ True, False,  True])
+>>> torch.copysign(torch.tensor([1., -2.]), -0.0)
+tensor([-1., -2.])
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .._quiet import quietly
 from .._tensor import Tensor
-from ._core import method
+from .._types import invalid_combination
+from ..autograd._rule import _r
+from ..autograd.graph import Node, SavedTensor, record, should_record
+from . import _formula as F
+from ._backward import data, masked_zero
+from ._core import binary_operands, broadcast_error, method, value
 
-__all__ = ["signbit"]
+__all__ = ["signbit", "copysign"]
 
 
 @method("signbit")
@@ -25,3 +33,62 @@ def signbit(input) -> Tensor:
                         f"{type(input).__name__}")
     d = input._data
     return Tensor._wrap(np.zeros(d.shape, bool) if d.dtype.kind in "bu" else np.signbit(d))
+
+
+# ---------------------------------------------------------------- copysign
+class CopysignBackward0(Node):
+    """z = copysign(self, other):  dz/dself = z / self (0 where self is 0);  dz/dother = 0."""
+
+    rule = _r("z = copysign(a, b)  (|a| with the sign of b)", {"a": "self", "z": "result"},
+              np={"a": "where(a == 0, 0, grad * z / a)", "b": "0 * grad"},
+              a="grad * (z / a, 0 where a == 0)", b="zeros_like(b)")
+
+    saved = ("result", "self")
+
+    def backward(self, g):
+        zeros = None  # (other's gradient: zeros, a constant, as PyTorch's zeros_like(other))
+        if self.next_functions[1][0] is not None:
+            zeros = F.constant(np.zeros(self._other_shape, data(g).dtype), g)
+        return (None if self._s_self is None else self.self_grad(g)), zeros
+
+    def self_grad(self, g):
+        x, z = value(self._s_self), value(self._s_result)
+        return g * masked_zero(z / x, data(x) == 0)  # (PyTorch's masked_fill_ of the ratio)
+
+
+class CopysignBackward1(CopysignBackward0):
+    """z = copysign(self, number):  dz/dself = z / self (0 where self is 0)."""
+
+    rule = _r("z = copysign(a, c)  (c a number)", {"a": "self", "z": "result"},
+              np={"a": "where(a == 0, 0, grad * z / a)"}, a="grad * (z / a, 0 where a == 0)")
+
+    def backward(self, g):
+        return (self.self_grad(g),)
+
+
+@method("copysign", inplace=True)
+def copysign(input, other):
+    """The magnitude of ``input`` with the sign of ``other`` (its sign bit: -0.0 and -nan too)."""
+    xa, xb, dt = binary_operands(input, other, float_result=True) if isinstance(
+        input, Tensor) else (NotImplemented, None, None)
+    if xa is NotImplemented:
+        raise TypeError(str(invalid_combination("copysign", (input, other))) + _SIGNATURES)
+    try:
+        out = Tensor._wrap(np.asarray(quietly(np.copysign, xa, xb), dtype=dt))
+    except ValueError:
+        raise broadcast_error(input, other) from None
+    if should_record(input, other):
+        tensor = isinstance(other, Tensor)
+        node = CopysignBackward0() if tensor else CopysignBackward1()
+        node._s_self = SavedTensor(input) if input.requires_grad else None  # (as PyTorch)
+        if tensor:
+            node._other_shape = other._data.shape
+            record(node, out, input, other, broadcast=True)
+        else:
+            record(node, out, input)
+        node._s_result = SavedTensor(out, node)
+    return out
+
+
+_SIGNATURES = ("\n * (Tensor input, Tensor other, *, Tensor out = None)\n * (Tensor input, "
+               "Number other, *, Tensor out = None)\n")

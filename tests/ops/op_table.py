@@ -176,6 +176,8 @@ UNARY = [
     _op("max_of_two", lambda L, x, y: L.max(x, y), (2, 3), (2, 3)),
     _op("min_of_two", lambda L, x, y: x.min(y), (3,), (3,)),
     _op("signbit", lambda L, x: L.signbit(x), (2, 3), differentiable=False),
+    _op("copysign", lambda L, x, y: L.copysign(x, y), (2, 3), (3,)),
+    _op("copysign_number", lambda L, x: x.copysign(-0.0), (2, 3)),
 ]
 
 REDUCTIONS = [
