@@ -360,6 +360,23 @@ def test_module_list_registers_and_prints_like_torch(torch):
     assert raised(lambda: mm[7]) == raised(lambda: tm[7])
 
 
+def test_module_list_insert_pop_and_del_renumber_like_torch(torch):
+    def edit(lib):
+        nn = lib.nn
+        ml = nn.ModuleList([nn.Linear(2, 2), nn.ReLU(), nn.Tanh()])
+        ml.insert(1, nn.Sigmoid())
+        ml.insert(4, nn.Softmax(dim=1))
+        popped = ml.pop(0)
+        del ml[-1]
+        return ml, popped
+
+    (mm, mp), (tm, tp) = edit(mg), edit(torch)
+    assert repr(mm) == repr(tm) and repr(mp) == repr(tp)
+    assert list(mm._modules) == list(tm._modules)
+    assert raised(lambda: mm.insert(-1, mg.nn.ReLU())) == raised(
+        lambda: tm.insert(-1, torch.nn.ReLU()))
+
+
 def test_module_deepcopy_gives_independent_parameters():
     m = mg.nn.Linear(2, 2)
     c = copy.deepcopy(m)
