@@ -60,7 +60,8 @@ print(f"loss {loss.item():.6f}")
 # follow loss backwards through its grad_fn attribute
 print(loss.grad_fn)  # MSELoss
 print(loss.grad_fn.next_functions[0][0])  # Linear
-print(loss.grad_fn.next_functions[0][0].next_functions[0][0])  # ReLU
+print(loss.grad_fn.next_functions[0][0].next_functions[0][0])  # fc3.bias's AccumulateGrad
+print(loss.grad_fn.next_functions[0][0].next_functions[1][0])  # ReLU
 print([type(f).__name__ for f, _ in loss.grad_fn.next_functions[0][0].next_functions])
 
 net.zero_grad()
