@@ -39,6 +39,7 @@ TOLERANT = {
     "cn_optimizer_comparison": r"第|最终",
     "pt_save_load_state_dict": r"loss",
     "pt_what_is_nn": r"loss|epoch|\d|tensor\(",
+    "cn_tensor_autograd_basics": r"第|w =",
 }
 
 RUN = """
