@@ -40,6 +40,7 @@ TOLERANT = {
     "pt_save_load_state_dict": r"loss",
     "pt_what_is_nn": r"loss|epoch|\d|tensor\(",
     "cn_tensor_autograd_basics": r"第|w =",
+    "d2l_lenet_training": r"epoch|loss",
 }
 
 RUN = """
