@@ -71,9 +71,9 @@ optimizer = torch.optim.SGD(net2.parameters(), lr=0.02)
 loss_func = torch.nn.CrossEntropyLoss()
 
 for t in range(60):
-    out = net2(x)
+    optimizer.zero_grad()  # 这次先清空梯度，效果一样
+    out = net2(x)  # 输出的是还没有经过 softmax 的分数
     loss = loss_func(out, y)
-    optimizer.zero_grad()
     loss.backward()
     optimizer.step()
     if t % 15 == 0:

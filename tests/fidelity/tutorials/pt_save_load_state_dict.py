@@ -47,11 +47,14 @@ inputs = torch.randn(8, 3, 32, 32)
 targets = torch.randint(0, 10, (8,))
 criterion = nn.CrossEntropyLoss()
 for epoch in range(3):
+    running_loss = 0.0
     optimizer.zero_grad()
-    loss = criterion(model(inputs), targets)
+    outputs = model(inputs)
+    loss = criterion(outputs, targets)
     loss.backward()
     optimizer.step()
-    print(f"loss after epoch {epoch}: {loss.item():.5f}")
+    running_loss += loss.item()
+    print(f"loss after epoch {epoch}: {running_loss:.5f}")
 
 state = optimizer.state_dict()['state']
 print(len(state), sorted(state[0].keys()), state[0]['momentum_buffer'].shape)
