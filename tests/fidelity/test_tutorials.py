@@ -6,7 +6,7 @@ Object addresses are masked. Every line is compared exactly, except the lines na
 ``TOLERANT``: the losses, accuracies and perplexities of programs that train in float32. Those
 may differ from PyTorch's in the last digits, for reasons minigrad cannot copy: PyTorch's BLAS
 (matrix products) and its convolution kernels sum in a blocked, vectorised order of their own,
-and its vectorised ``exp``/``log`` (SLEEF) round differently from NumPy's in the last bit; a few
+and its vectorised ``exp``/``log`` routines round differently from NumPy's in the last bit; a few
 training steps carry such a difference into the printed digits. On those lines the text around
 the numbers must still be equal, and each number may differ by 1e-4 of its value or by one unit
 in its last printed digit (a rounding boundary), whichever is larger.
@@ -38,7 +38,7 @@ TOLERANT = {
     "d2l_rnn_scratch": r"困惑度|梯度范数",
     "cn_optimizer_comparison": r"第|最终",
     "pt_save_load_state_dict": r"loss",
-    "pt_what_is_nn": r"loss|epoch|\d|tensor\(",
+    "pt_what_is_nn": r"\d+ \d+\.\d+$|tensor\(\d+\.\d+(, grad_fn|\))",
     "cn_tensor_autograd_basics": r"第|w =",
     "d2l_lenet_training": r"epoch|loss",
 }
@@ -112,6 +112,9 @@ def test_tutorial_prints_what_pytorch_prints(torch, name, tmp_path):
     assert not mine["real_torch"], "real PyTorch was imported in the minigrad run"
     mask = re.compile(r"0x[0-9a-fA-F]+")
     a, b = mask.sub("0x…", mine["stdout"]), mask.sub("0x…", theirs["stdout"])
+    if name in TOLERANT:  # the pattern still names lines PyTorch prints (and not all of them)
+        hits = [bool(re.match(TOLERANT[name], line)) for line in b.splitlines()]
+        assert any(hits) and not all(hits), TOLERANT[name]
     if not same_text(a, b, TOLERANT.get(name)):
         assert a == b  # shows the difference
 

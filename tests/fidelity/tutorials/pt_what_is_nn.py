@@ -6,8 +6,8 @@
 # with a Lambda module and AdaptiveAvgPool2d. Seeded: minigrad draws PyTorch's numbers, weights
 # and shuffles. Float32 training (matrix products and convolutions sum in another order than
 # PyTorch's kernels; exp and log round differently in the last bit): the lines that report a
-# loss or an accuracy (starting "loss", "epoch", a digit, or "tensor(" in the first block) are
-# compared with a tolerance, the rest exactly.
+# loss or an accuracy (an epoch and its validation loss, or a loss or accuracy tensor first on
+# its line) are compared with a tolerance, the rest exactly.
 import math
 
 import numpy as np
