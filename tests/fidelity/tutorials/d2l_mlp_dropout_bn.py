@@ -3,7 +3,10 @@
 # nn.Dropout and nn.BatchNorm1d, training and evaluation mode, the running statistics, and a few
 # SGD steps on made-up data. Seeded: minigrad draws PyTorch's numbers, its dropout masks and its
 # starting weights. Float32 training (matrix-product order): the lines starting "epoch" and
-# the running mean line are compared with a tolerance, everything else exactly.
+# the running mean line are compared with a tolerance, everything else exactly. SGD, not Adam:
+# the gradient of a Linear bias just before BatchNorm is zero up to rounding (~1e-9), and Adam
+# divides it by its own size, so its sign -- the last bits -- decides a full step; the printed
+# running mean then differs in the second digit between any two summation orders.
 import torch
 from torch import nn
 
