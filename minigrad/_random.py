@@ -29,6 +29,7 @@ from ._dtype import int64
 from ._ops import _formula as F
 from ._ops.inplace import apply_inplace
 from ._tensor import Tensor
+from .autograd._rule import _r
 from .autograd.graph import Node, record, should_record
 
 __all__ = ["normal", "randperm", "bernoulli", "multinomial", "poisson"]
@@ -41,12 +42,17 @@ _zeros = F.zeros_like  # (zeros outside any graph, for an array or a tensor)
 class NormalBackward0(Node):
     """z = self.normal_():  z no longer depends on self; dz/dself = 0."""
 
+    rule = _r("a.normal_(mean, std)  (in place)", np={"a": "0 * grad"}, a="zeros_like(grad)")
+
     def backward(self, g):
         return (_zeros(g),)
 
 
 class NormalBackward1(Node):
     """z = normal(mean, float std):  dz/dmean = 0 (a sample is not reparameterised)."""
+
+    rule = _r("z = normal(mean, std)  (std a number)", np={"mean": "0 * grad"},
+              mean="zeros_like(grad)")
 
     def backward(self, g):
         return (_zeros(g),)
@@ -55,9 +61,15 @@ class NormalBackward1(Node):
 class NormalBackward2(NormalBackward1):
     """z = normal(float mean, std):  dz/dstd = 0."""
 
+    rule = _r("z = normal(mean, std)  (mean a number)", np={"std": "0 * grad"},
+              std="zeros_like(grad)")
+
 
 class NormalBackward3(Node):
     """z = normal(mean, std):  dz/dmean = dz/dstd = 0."""
+
+    rule = _r("z = normal(mean, std)", np={"mean": "0 * grad", "std": "0 * grad"},
+              mean="zeros_like(grad)", std="zeros_like(grad)")
 
     def backward(self, g):
         return _zeros(g), _zeros(g)
@@ -66,21 +78,31 @@ class NormalBackward3(Node):
 class PoissonBackward0(NormalBackward0):
     """z = poisson(rates):  dz/drates = 0."""
 
+    rule = _r("z = poisson(rates)", np={"rates": "0 * grad"}, rates="zeros_like(grad)")
+
 
 class UniformBackward0(NormalBackward0):
     """z = self.uniform_():  dz/dself = 0."""
+
+    rule = _r("a.uniform_(low, high)  (in place)", np={"a": "0 * grad"}, a="zeros_like(grad)")
 
 
 class BernoulliBackward0(NormalBackward0):
     """z = self.bernoulli_(p):  dz/dself = 0."""
 
+    rule = _r("a.bernoulli_(p)  (in place)", np={"a": "0 * grad"}, a="zeros_like(grad)")
+
 
 class RandomBackward0(NormalBackward0):
     """z = self.random_():  dz/dself = 0."""
 
+    rule = _r("a.random_(low, high)  (in place)", np={"a": "0 * grad"}, a="zeros_like(grad)")
+
 
 class ExponentialBackward0(NormalBackward0):
     """z = self.exponential_():  dz/dself = 0."""
+
+    rule = _r("a.exponential_(rate)  (in place)", np={"a": "0 * grad"}, a="zeros_like(grad)")
 
 
 # ---------------------------------------------------------------- normal

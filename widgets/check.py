@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from minigrad.autograd.derivatives import CUSTOM, evaluate_forward, rule_for
+from minigrad.autograd.derivatives import CUSTOM, rule_for
+from minigrad.autograd.evaluate import evaluate_forward
 
 from ._format import format_array, is_tensor, to_numpy
 from .explain import check_rule

@@ -14,7 +14,8 @@ import re
 
 import numpy as np
 
-from minigrad.autograd.derivatives import CUSTOM, evaluate, rule_for, signed, sum_to
+from minigrad.autograd.derivatives import CUSTOM, rule_for
+from minigrad.autograd.evaluate import evaluate, signed, sum_to
 
 from ._format import PANEL_LIMIT, format_array, format_shape, is_tensor, to_numpy
 from .heat import heat_map, summary

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import value
 from ._formula import data, masked_zero, zero_where  # (re-exported: one definition each)
@@ -155,6 +156,10 @@ class _BackwardOp(Node):
 class SigmoidBackwardBackward0(_BackwardOp):
     """z = sigmoid_backward(g, y) = g * (1 - y) * y."""
 
+    rule = _r("z = sigmoid_backward(g, y) = g * (1 - y) * y", {"g": "grad_output", "y": "output"},
+              np={"g": "grad * (1 - y) * y"}, g="sigmoid_backward(grad, y)",
+              y="grad * g * (-2 * y + 1)")
+
     def backward(self, grad):
         g, y = self._grad_and_output()
         return (sigmoid_backward(grad, y) if self.next_functions[0][0] else None,
@@ -164,6 +169,9 @@ class SigmoidBackwardBackward0(_BackwardOp):
 class TanhBackwardBackward0(_BackwardOp):
     """z = tanh_backward(g, y) = g * (1 - y**2)."""
 
+    rule = _r("z = tanh_backward(g, y) = g * (1 - y**2)", {"g": "grad_output", "y": "output"},
+              np={"g": "grad * (1 - y**2)"}, g="tanh_backward(grad, y)", y="grad * (-2 * y * g)")
+
     def backward(self, grad):
         g, y = self._grad_and_output()
         return (tanh_backward(grad, y) if self.next_functions[0][0] else None,
@@ -172,6 +180,11 @@ class TanhBackwardBackward0(_BackwardOp):
 
 class ThresholdBackwardBackward0(Node):
     """z = threshold_backward(g, x, t) = g where x > t, else 0 (also where x is NaN)."""
+
+    rule = _r("z = threshold_backward(g, a, t) = g where not a <= t",
+              {"a": "self", "t": "threshold"},
+              np={"g": "where(a <= t, 0, grad)", "a": "0 * grad"},
+              g="threshold_backward(grad, a, t)", a="zeros_like(grad)")
 
     saved = ("self", "threshold")
 
@@ -217,6 +230,11 @@ def tanh_backward(g, y):
 class SoftmaxBackwardDataBackward0(_BackwardOp):
     """z = softmax_backward_data(g, y, dim) = y * (g - sum(g * y, dim))."""
 
+    rule = _r("z = softmax_backward_data(g, y, dim) = y * (g - sum(g * y, dim))",
+              {"g": "grad_output", "y": "output", "dim": "dim"},
+              np={"g": "y * (grad - sum(grad * y, dim))"}, g="softmax_backward_data(grad, y, dim)",
+              y="g * grad - sum(y * g, dim) * grad - g * sum(grad * y, dim)")
+
     saved = ("dim", "grad_output", "output")
 
     def backward(self, grad):
@@ -228,6 +246,10 @@ class SoftmaxBackwardDataBackward0(_BackwardOp):
 
 class LogSoftmaxBackwardDataBackward0(_BackwardOp):
     """z = log_softmax_backward_data(g, y, dim) = g - exp(y) * sum(g, dim)."""
+
+    rule = _r("z = log_softmax_backward_data(g, y, dim) = g - exp(y) * sum(g, dim)",
+              {"g": "grad_output", "y": "output", "dim": "dim"},
+              g="grad - sum(grad * exp(y), dim)", y="-sum(g, dim) * exp(y) * grad")
 
     saved = ("dim", "grad_output", "output")
 

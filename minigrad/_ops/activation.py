@@ -15,6 +15,7 @@ import numpy as np
 
 from .._quiet import quiet, restore
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.graph import Node, should_record
 from ._backward import (
     log_softmax_backward_data,
@@ -33,6 +34,9 @@ __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax"]
 
 class ReluBackward0(Node):
     """z = max(self, 0):  dz/dself = 1 where z > 0, else 0."""
+
+    rule = _r("z = relu(a) = max(a, 0)", {"z": "result"}, np={"a": "where(z <= 0, 0, grad)"},
+              a="threshold_backward(grad, z, 0) = grad where not z <= 0, else 0")
 
     saved = ("result",)
 
@@ -61,6 +65,9 @@ def relu_(input):
 class SigmoidBackward0(Node):
     """z = 1 / (1 + exp(-self)):  dz/dself = z (1 - z)."""
 
+    rule = _r("z = sigmoid(a) = 1 / (1 + exp(-a))", {"z": "result"},
+              np={"a": "grad * (1 - z) * z"}, a="sigmoid_backward(grad, z) = grad * (1 - z) * z")
+
     saved = ("result",)
 
     def backward(self, g):
@@ -83,6 +90,9 @@ def _sigmoid(d):
 
 class TanhBackward0(Node):
     """z = tanh(self):  dz/dself = 1 - z**2."""
+
+    rule = _r("z = tanh(a)", {"z": "result"}, np={"a": "grad * (1 - z**2)"},
+              a="tanh_backward(grad, z) = grad * (1 - z**2)")
 
     saved = ("result",)
 
@@ -127,6 +137,10 @@ def _softmax_input(input, dim, dtype, name):
 class SoftmaxBackward0(Node):
     """z = softmax(self, dim):  dself = z * (g - sum(g * z, dim))."""
 
+    rule = _r("z = softmax(a, dim)", {"z": "result", "dim": "dim"},
+              np={"a": "z * (grad - sum(grad * z, dim))"},
+              a="softmax_backward_data(grad, z, dim) = z * (grad - sum(grad * z, dim))")
+
     saved = ("dim", "result")
 
     def backward(self, g):
@@ -169,6 +183,10 @@ def _softmax_like(input, dim, dtype, name, node_cls, shifted):
 
 class LogSoftmaxBackward0(Node):
     """z = log_softmax(self, dim):  dself = g - exp(z) * sum(g, dim)."""
+
+    rule = _r("z = log_softmax(a, dim)", {"z": "result", "dim": "dim"},
+              np={"a": "grad - exp(z) * sum(grad, dim)"},
+              a="log_softmax_backward_data(grad, z, dim) = grad - exp(z) * sum(grad, dim)")
 
     saved = ("dim", "result")
 

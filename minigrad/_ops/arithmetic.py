@@ -19,6 +19,7 @@ import numpy as np
 from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from .._types import unsupported
+from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import FREED
 from ._core import (
@@ -81,6 +82,8 @@ def factor(saved, g):
 class AddBackward0(Node):
     """z = self + alpha * other:  dz/dself = 1,  dz/dother = alpha."""
 
+    rule = _r("z = a + alpha * b", {"alpha": "alpha"}, a="grad", b="grad * alpha")
+
     saved = ("alpha",)
     _s_alpha = 1
 
@@ -91,6 +94,8 @@ class AddBackward0(Node):
 
 class SubBackward0(Node):
     """z = self - alpha * other:  dz/dself = 1,  dz/dother = -alpha."""
+
+    rule = _r("z = a - alpha * b", {"alpha": "alpha"}, a="grad", b="-grad * alpha")
 
     saved = ("alpha",)
     _s_alpha = 1
@@ -103,6 +108,8 @@ class SubBackward0(Node):
 class RsubBackward0(Node):
     """z = other - alpha * self (``torch.rsub(x, y)``):  dz/dself = -alpha,  dz/dother = 1."""
 
+    rule = _r("z = b - alpha * a", {"alpha": "alpha"}, a="-grad * alpha", b="grad")
+
     saved = ("alpha",)
     _s_alpha = 1
 
@@ -113,6 +120,8 @@ class RsubBackward0(Node):
 
 class RsubBackward1(Node):
     """z = other - alpha * self (``2 - x``):  dz/dself = -alpha."""
+
+    rule = _r("z = c - alpha * a  (c a number)", {"alpha": "alpha"}, a="-grad * alpha")
 
     saved = ("alpha",)
     _s_alpha = 1
@@ -238,6 +247,8 @@ class MulBackward0(Node):
     ``other`` does; what it did not keep shows as ``None``.
     """
 
+    rule = _r("z = a * b", {"a": "self", "b": "other"}, a="grad * b", b="grad * a")
+
     saved = saved_tensors_names = ("other", "self")
     _s_self = _s_other = None
 
@@ -274,7 +285,7 @@ class _HalfMulBackward0(MulBackward0):
                 None if s is None else g * factor(s, g))
 
 
-_HalfMulBackward0.__name__ = _HalfMulBackward0.__qualname__ = "MulBackward0"
+_HalfMulBackward0.__name__ = "MulBackward0"  # (PyTorch's class name)
 
 
 @method("mul", "__mul__", "multiply")
@@ -316,6 +327,8 @@ Tensor.__rmul__ = lambda self, other: mul(self, other, _form=("mul", OPERATOR)) 
 class MulBackward1(Node):
     """z = self * other (a Python number):  dz/dself = other."""
 
+    rule = _r("z = a * c  (c a number)", {"c": "other"}, a="grad * c")
+
     saved = ("other",)
 
     def backward(self, g):
@@ -324,6 +337,8 @@ class MulBackward1(Node):
 
 class DivBackward1(Node):
     """z = self / other (a Python number):  dz/dself = 1 / other."""
+
+    rule = _r("z = a / c  (c a number)", {"c": "other"}, a="grad / c")
 
     saved = ("other",)
 
@@ -334,12 +349,16 @@ class DivBackward1(Node):
 class AddBackward1(Node):
     """z = self + other (a Python number):  dz/dself = 1."""
 
+    rule = _r("z = a + c  (c a number)", a="grad")
+
     def backward(self, g):
         return (g,)
 
 
 class SubBackward1(AddBackward1):
     """z = self - other (a Python number):  dz/dself = 1."""
+
+    rule = _r("z = a - c  (c a number)", a="grad")
 
 
 _NUMBER_UFUNCS = {MulBackward1: np.multiply, DivBackward1: np.true_divide,
@@ -391,6 +410,8 @@ def sub_number(input, other):
 # ---------------------------------------------------------------- neg
 class NegBackward0(Node):
     """z = -self:  dz/dself = -1."""
+
+    rule = _r("z = -a", a="-grad")
 
     def backward(self, g):
         return (-g,)

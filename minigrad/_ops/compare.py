@@ -21,6 +21,7 @@ from .._dtype import cast, result_type
 from .._tensor import Tensor
 from .._tensor_data import fill_value
 from .._types import invalid_combination, unsupported
+from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import masked_sum, masked_zero
@@ -206,6 +207,9 @@ class WhereBackward0(Node):
     """z = where(condition, self, other):  the gradient goes to self where condition holds,
     to other elsewhere."""
 
+    rule = _r("z = where(c, a, b)", {"c": "condition"}, a="where(c, grad, 0)",
+              b="where(c, 0, grad)")
+
     saved = saved_tensors_names = ("condition",)
 
     def backward(self, g):
@@ -270,6 +274,8 @@ Tensor.where = _where_method
 class MaskedFillBackward0(Node):
     """z = self.masked_fill(mask, number):  dz/dself = 1 where mask is False, 0 where True."""
 
+    rule = _r("z = a.masked_fill(mask, number)", {"mask": "mask"}, a="where(mask, 0, grad)")
+
     saved = saved_tensors_names = ("mask",)
 
     def backward(self, g):
@@ -278,6 +284,10 @@ class MaskedFillBackward0(Node):
 
 class MaskedFillBackward1(MaskedFillBackward0):
     """z = self.masked_fill(mask, value tensor):  value gets the sum of the masked gradient."""
+
+    rule = _r("z = a.masked_fill(mask, v)", {"mask": "mask"},
+              np={"v": "total(where(mask, grad, 0))"}, a="where(mask, 0, grad)",
+              v="grad.masked_select(mask).sum()")
 
     def backward(self, g):  # value: PyTorch's masked_fill_backward, grad.masked_select(mask).sum()
         m = value(self._s_mask)

@@ -22,6 +22,7 @@ from .._device import device as _Device
 from .._dtype import dtype as _dtype_cls
 from .._tensor import Tensor
 from .._types import invalid_combination, unsupported
+from ..autograd._rule import _r
 from ..autograd.graph import Node, record, should_record
 from ._core import method
 
@@ -32,6 +33,8 @@ _ALL = _dtype.SUPPORTED
 
 class ToCopyBackward0(Node):
     """z = self.to(dtype):  dz/dself = 1 (the engine casts the gradient back to self's dtype)."""
+
+    rule = _r("z = a.to(dtype)", a="grad")
 
     def backward(self, g):
         return (g,)

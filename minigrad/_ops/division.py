@@ -14,6 +14,7 @@ import numpy as np
 from .._quiet import quietly
 from .._tensor import Tensor
 from .._types import unsupported
+from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
 from . import _formula as F
@@ -38,6 +39,8 @@ __all__ = ["div", "true_divide", "reciprocal", "DivBackward0", "DivBackward2",
 class DivBackward0(Node):
     """z = self / other:  dz/dself = 1 / other,  dz/dother = -(self / other) / other."""
 
+    rule = _r("z = a / b", {"a": "self", "b": "other"}, a="grad / b", b="-grad * ((a / b) / b)")
+
     saved = saved_tensors_names = ("other", "self")
     _s_self = _s_other = None
 
@@ -50,6 +53,8 @@ class DivBackward0(Node):
 
 class ReciprocalBackward0(Node):
     """z = 1 / self:  dz/dself = -z**2."""
+
+    rule = _r("z = 1 / a", {"z": "result"}, a="-grad * (z * z)")
 
     saved = ("result",)
 
@@ -136,6 +141,13 @@ def _record_div2(out, input, other, mode):
 class DivBackward2(DivBackward0):
     """z = div(self, other, rounding_mode): true division's gradients for rounding_mode=None;
     for 'floor' or 'trunc' piecewise constant, so both gradients are 0."""
+
+    rule = _r("z = a.div(b, rounding_mode)  (floor or trunc: piecewise constant)",
+              {"a": "self", "b": "other", "mode": "rounding_mode"},
+              np={"a": "0 * grad if mode else grad / b",
+                  "b": "0 * grad if mode else -grad * ((a / b) / b)"},
+              a="zeros_like(grad)  (mode None: grad / b)",
+              b="zeros_like(grad)  (mode None: -grad * ((a / b) / b))")
 
     saved = ("other", "rounding_mode", "self")
 

@@ -19,6 +19,7 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.graph import Node, record, should_record
 from ..autograd.saved import check_saved
 from . import _formula as F
@@ -59,6 +60,9 @@ class IndexPutBackward0(Node):
     dz/dself = 1 except where overwritten (unless accumulating),  dz/dvalues = grad[indices].
     """
 
+    rule = _r("z = a with v put at indices", words=True,
+              a="grad, with zeros at indices (unless accumulate)", v="grad[indices]")
+
     saved = ("accumulate", "indices")  # and _where: the indices as a NumPy index
     saved_lists = ("indices",)
 
@@ -75,6 +79,9 @@ class IndexPutBackward0(Node):
 
 class IndexPutImplBackward0(IndexPutBackward0):
     """The accumulating index_put made by IndexBackward0's backward (create_graph=True)."""
+
+    rule = _r("z = a with v added at indices", words=True,
+              a="grad, with zeros at indices (unless accumulate)", v="grad[indices]")
 
 
 @method("_index_put_impl")

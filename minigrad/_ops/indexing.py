@@ -24,6 +24,7 @@ import warnings
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.graph import Node, record, should_record
 from ..autograd.saved import check_saved
 from . import _formula as F
@@ -43,6 +44,8 @@ def _along(dim: int, index) -> tuple:
 class SelectBackwardBackward0(Node):
     """z = the gradient of a select, placed into zeros:  dz/dgrad picks it back out."""
 
+    rule = _r("z = grad_a of a select, put into zeros", words=True, a="grad.select(dim, index)")
+
     def backward(self, gg):
         return (gg[self._where],)
 
@@ -50,10 +53,16 @@ class SelectBackwardBackward0(Node):
 class SliceBackwardBackward0(SelectBackwardBackward0):
     """z = the gradient of a slice, placed into zeros:  dz/dgrad picks it back out."""
 
+    rule = _r("z = grad_a of a slice, put into zeros", words=True,
+              a="grad[start:end:step] along dim")
+
 
 # ---------------------------------------------------------------- select / slice / alias
 class SelectBackward0(Node):
     """z = self.select(dim, index):  the gradient fills that slice of zeros."""
+
+    rule = _r("z = a.select(dim, index)", words=True,
+              a="zeros like a, with grad put at index along dim")
 
     saved = ("dim", "index", "self_sym_sizes")
 
@@ -64,6 +73,9 @@ class SelectBackward0(Node):
 class SliceBackward0(Node):
     """z = self[start:end:step] along dim:  the gradient fills those entries of zeros."""
 
+    rule = _r("z = a[start:end:step] along dim", words=True,
+              a="zeros like a, with grad put in the slice")
+
     saved = ("dim", "end", "self_sym_sizes", "start", "step")
 
     def backward(self, g):
@@ -72,6 +84,8 @@ class SliceBackward0(Node):
 
 class AliasBackward0(Node):
     """z = self (a new view of the same data, from ``x[...]``):  dz/dself = 1."""
+
+    rule = _r("z = a  (a view of the same memory)", a="grad")
 
     def backward(self, g):
         return (g,)
@@ -300,6 +314,9 @@ class IndexBackward0(Node):
     An element taken twice (``x[[0, 0]]``) gets both gradients: ``np.add.at`` adds at repeated
     indices, where ``a[idx] += g`` would keep only one.
     """
+
+    rule = _r("z = a[indices]", words=True,
+              a="zeros like a, with grad added where a[indices] was taken")
 
     saved = ("indices", "self_sym_sizes")  # and _where: the indices as a NumPy index
     saved_lists = ("indices",)

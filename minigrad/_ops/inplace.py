@@ -32,6 +32,7 @@ from .._dtype import cast, result_type
 from .._state import local as _mode
 from .._tensor import Tensor
 from .._tensor_data import fill_value
+from ..autograd._rule import _r
 from ..autograd.functional_utils import sum_to
 from ..autograd.grad_mode import is_inference_mode_enabled, no_grad
 from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_record
@@ -54,6 +55,10 @@ class CopySlices(Node):
     Gradient for the base: the incoming gradient, where the view's elements are replaced by
     what ``fn``'s backward makes of them. ``fn``'s other inputs get the rest of its gradients.
     """
+
+    rule = _r("a[view] = f(a[view], ...)  (in place on a view)", words=True,
+              a="grad outside the view; inside it, what f's backward sends",
+              **{"*": "what f's backward sends to its other inputs"})
 
     _has_saved = True  # fn's saved values are released with it
 
@@ -293,7 +298,7 @@ for _name in ("add", "mul", "div", "neg", "pow",
               "exp", "log", "sqrt", "abs", "sigmoid", "tanh", "relu", "sin", "cos",
               "reciprocal", "square", "bitwise_and",
               "bitwise_or", "bitwise_xor",
-              # (issue 7's ops, defined in unary_more/binary_more/reduce_more/shape_more)
+              # (elementwise math, binary functions, scans and rearranging ops)
               "floor", "ceil", "round", "trunc", "sign", "frac", "log1p", "expm1", "log2",
               "log10", "tan", "atan", "asin", "acos", "sinh", "cosh", "erf", "rsqrt",
               "nan_to_num", "remainder", "fmod", "floor_divide", "atan2", "hypot", "xlogy",
@@ -327,6 +332,8 @@ for _dunder, _name in (("__iadd__", "add"), ("__imul__", "mul"),
 class ZeroBackward0(Node):
     """z = self.zero_():  z no longer depends on self; dz/dself = 0."""
 
+    rule = _r("a.zero_()", a="0")
+
     def backward(self, g):
         return (F.zeros_like(g),)
 
@@ -334,9 +341,13 @@ class ZeroBackward0(Node):
 class FillBackward2(ZeroBackward0):
     """z = self.fill_(number):  dz/dself = 0."""
 
+    rule = _r("a.fill_(number)", a="0")
+
 
 class FillBackward3(Node):
     """z = self.fill_(value tensor):  dz/dself = 0,  dz/dvalue = sum of the gradient."""
+
+    rule = _r("a.fill_(v)", np={"a": "0 * grad"}, a="0", v="total(grad)")
 
     def backward(self, g):
         return F.zeros_like(g), g.sum()

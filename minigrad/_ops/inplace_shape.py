@@ -16,17 +16,12 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ._core import method
 from .inplace_checks import bump_version, check_inplace
 from .linalg import SqueezeBackward4
-from .movement import (
-    SqueezeBackward0,
-    SqueezeBackward1,
-    SqueezeBackward2,
-    TBackward0,
-    TransposeBackward0,
-    UnsqueezeBackward0,
-)
+from .movement import SqueezeBackward0, SqueezeBackward1, SqueezeBackward2, UnsqueezeBackward0
+from .transpose import TBackward0, TransposeBackward0
 
 __all__ = ["t_", "transpose_", "unsqueeze_", "squeeze_", "fill_diagonal_"]
 
@@ -35,21 +30,35 @@ __all__ = ["t_", "transpose_", "unsqueeze_", "squeeze_", "fill_diagonal_"]
 class TBackward1(TBackward0):
     """z = self.t_() (in place):  the gradient, transposed back."""
 
+    rule = _r("a.t_()  (in place)", np={"a": "grad.T"}, a="grad.t()")
+
 
 class TransposeBackward1(TransposeBackward0):
     """z = self.transpose_(dim0, dim1) (in place):  swap the two dimensions back."""
+
+    rule = _r("a.transpose_(d0, d1)  (in place)", {"d0": "dim0", "d1": "dim1"},
+              np={"a": "swapaxes(grad, d0, d1)"}, a="grad.transpose(d0, d1)")
 
 
 class UnsqueezeBackward1(UnsqueezeBackward0):
     """z = self.unsqueeze_(dim) (in place):  remove the added dimension from the gradient."""
 
+    rule = _r("a.unsqueeze_(dim)  (in place)", {"dim": "dim"}, np={"a": "squeeze(grad, dim)"},
+              a="grad.squeeze(dim)")
+
 
 class SqueezeBackward3(SqueezeBackward0):
     """z = self.squeeze_() (in place):  the removed size-1 dimensions are put back."""
 
+    rule = _r("a.squeeze_()  (in place)", {"shape": "self_sym_sizes"},
+              np={"a": "reshape(grad, shape)"}, a="grad.reshape(shape)")
+
 
 class SqueezeBackward5(SqueezeBackward2):
     """z = self.squeeze_(dims) (in place):  reshape the gradient back."""
+
+    rule = _r("a.squeeze_(dims)  (in place)", {"shape": "self_sym_sizes"},
+              np={"a": "reshape(grad, shape)"}, a="grad.reshape(shape)")
 
 
 # the in-place op's node is the out-of-place op's, under PyTorch's in-place name

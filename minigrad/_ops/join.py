@@ -16,6 +16,7 @@ import numpy as np
 from .._dtype import result_type
 from .._tensor import Tensor
 from .._types import unsupported
+from ..autograd._rule import _r
 from ..autograd.graph import Node, record, should_record
 from . import _formula as F
 from ._core import method
@@ -35,6 +36,9 @@ def _along(dim: int, index) -> tuple:
 class CatBackward0(Node):
     """z = cat(tensors, dim):  each input gets its own slice of the gradient."""
 
+    rule = _r("z = cat([a0, a1, ...], dim)", words=True,
+              **{"*": "the slice of grad where that input sits"})
+
     saved = ("dim",)  # and _sizes: each input's length along dim (-1: a skipped empty input)
 
     def backward(self, g):
@@ -50,6 +54,9 @@ class CatBackward0(Node):
 
 class StackBackward0(Node):
     """z = stack(tensors, dim):  input i gets the gradient's i-th entry along ``dim``."""
+
+    rule = _r("z = stack([a0, a1, ...], dim)", words=True,
+              **{"*": "grad.select(dim, i) for input i"})
 
     saved = ("dim",)
 
@@ -150,6 +157,9 @@ def _joined(node, grads):
 class SplitBackward0(Node):
     """(z0, z1, ...) = self.split(split_size, dim):  concatenate the outputs' gradients."""
 
+    rule = _r("(z0, z1, ...) = a.split(size, dim)", words=True,
+              a="cat([grad_0, grad_1, ...], dim)  (zeros for a missing one)")
+
     saved = ("dim", "self_sym_sizes", "split_size")
 
     def backward(self, grads):
@@ -159,11 +169,17 @@ class SplitBackward0(Node):
 class SplitWithSizesBackward0(SplitBackward0):
     """(z0, z1, ...) = self.split([sizes], dim):  concatenate the outputs' gradients."""
 
+    rule = _r("(z0, z1, ...) = a.split(sizes, dim)", words=True,
+              a="cat([grad_0, grad_1, ...], dim)  (zeros for a missing one)")
+
     saved = ("dim", "self_sym_sizes", "split_sizes")
 
 
 class UnbindBackward0(Node):
     """(z0, z1, ...) = self.unbind(dim):  stack the outputs' gradients."""
+
+    rule = _r("(z0, z1, ...) = a.unbind(dim)", words=True,
+              a="stack([grad_0, grad_1, ...], dim)  (zeros for a missing one)")
 
     saved = ("dim",)  # and _shape: the input's shape
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import mm_mat1_backward, mm_mat2_backward, scale
@@ -70,6 +71,8 @@ def _save_operands(node, a, b, self_first: bool = False):
 class DotBackward0(_ProductBackward):
     """z = self . tensor:  dz/dself = tensor,  dz/dtensor = self."""
 
+    rule = _r("z = a · b", {"a": "self", "b": "tensor"}, a="grad * b", b="grad * a")
+
     saved = operands = ("self", "tensor")
     _s_self = _s_tensor = None
 
@@ -103,6 +106,8 @@ def dot(input, tensor):
 
 class MvBackward0(_ProductBackward):
     """z = self @ vec:  dz/dself = outer(grad, vec),  dz/dvec = self^T @ grad."""
+
+    rule = _r("z = A @ v", {"A": "self", "v": "vec"}, A="outer(grad, v)", v="A.T @ grad")
 
     saved = operands = ("self", "vec")
     _s_self = _s_vec = None
@@ -172,6 +177,8 @@ def _save_addmm(node, mat1, mat2):
 class MmBackward0(_ProductBackward):
     """z = self @ mat2:  dz/dself = grad @ mat2^T,  dz/dmat2 = self^T @ grad."""
 
+    rule = _r("z = A @ B", {"A": "self", "B": "mat2"}, A="grad @ B.T", B="A.T @ grad")
+
     saved = ("mat2", "mat2_sym_sizes", "mat2_sym_strides", "self", "self_sym_sizes",
              "self_sym_strides")
     _s_self = _s_mat2 = None
@@ -203,6 +210,9 @@ def mm(input, mat2) -> Tensor:
 
 class BmmBackward0(_ProductBackward):
     """z = self @ mat2 per batch:  dz/dself = grad @ mat2^T,  dz/dmat2 = self^T @ grad."""
+
+    rule = _r("z = A @ B  (per batch)", {"A": "self", "B": "mat2"},
+              np={"A": "grad @ mT(B)", "B": "mT(A) @ grad"}, A="grad @ B.mT", B="A.mT @ grad")
 
     saved = ("mat2", "self")
     _s_self = _s_mat2 = None
@@ -242,6 +252,10 @@ class AddmmBackward0(Node):
     dz/dself = beta (summed back to self's shape),  dz/dmat1 = (grad @ mat2^T) * alpha,
     dz/dmat2 = (mat1^T @ grad) * alpha.
     """
+
+    rule = _r("z = beta * c + alpha * (A @ B)",
+              {"A": "mat1", "B": "mat2", "alpha": "alpha", "beta": "beta"}, c="beta * grad",
+              A="alpha * grad @ B.T", B="alpha * A.T @ grad")
 
     saved = ("alpha", "beta", "mat1", "mat1_sym_sizes", "mat1_sym_strides", "mat2",
              "mat2_sym_sizes", "mat2_sym_strides")
@@ -322,6 +336,9 @@ def _unsafe_view(t, shape):
 
 class SqueezeBackward4(Node):
     """z = self.squeeze_(dim), in place:  grad gets the dim back."""
+
+    rule = _r("a.squeeze_(dim)  (in place)", {"shape": "self_sym_sizes"},
+              np={"a": "reshape(grad, shape)"}, a="grad.reshape(shape)")
 
     saved = ("dim", "self_sym_sizes")
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import method, value
 from ._formula import data
@@ -71,6 +72,8 @@ def _evenly(g, x, r):
 class MaxBackward1(Node):
     """z = self.max():  the gradient is shared evenly by the elements equal to z."""
 
+    rule = _r("z = a.max()", {"a": "self", "z": "result"}, a="grad * (a == z) / total(a == z)")
+
     saved = ("result", "self")
 
     def backward(self, g):
@@ -80,9 +83,14 @@ class MaxBackward1(Node):
 class MinBackward1(MaxBackward1):
     """z = self.min():  the gradient is shared evenly by the elements equal to z."""
 
+    rule = _r("z = a.min()", {"a": "self", "z": "result"}, a="grad * (a == z) / total(a == z)")
+
 
 class MaxBackward0(Node):
     """(z, i) = self.max(dim):  the gradient goes to the element at index i (one per slice)."""
+
+    rule = _r("(z, i) = a.max(dim)", words=True,
+              a="zeros like a, with grad put at index i along dim")
 
     saved = ("dim", "indices", "keepdim", "self_sym_sizes")
 
@@ -101,6 +109,9 @@ class MaxBackward0(Node):
 
 class MinBackward0(MaxBackward0):
     """(z, i) = self.min(dim):  the gradient goes to the element at index i (one per slice)."""
+
+    rule = _r("(z, i) = a.min(dim)", words=True,
+              a="zeros like a, with grad put at index i along dim")
 
 
 def _extreme(input, dim, keepdim, name, pick, full_node, dim_node, rtype):
@@ -163,6 +174,9 @@ def min(input, dim=None, keepdim: bool = False):  # noqa: A001
 class AmaxBackward0(Node):
     """z = self.amax(dim):  the gradient is shared evenly by the elements equal to z."""
 
+    rule = _r("z = a.amax(dim)", words=True,
+              a="grad shared evenly by the elements of a equal to z")
+
     saved = ("dim", "keepdim", "result", "self")
 
     def backward(self, g):
@@ -176,6 +190,9 @@ class AmaxBackward0(Node):
 
 class AminBackward0(AmaxBackward0):
     """z = self.amin(dim):  the gradient is shared evenly by the elements equal to z."""
+
+    rule = _r("z = a.amin(dim)", words=True,
+              a="grad shared evenly by the elements of a equal to z")
 
 
 def _aextreme(input, dim, keepdim, name, fn, node_cls):
@@ -242,6 +259,9 @@ def argmin(input, dim=None, keepdim: bool = False):
 class MaximumBackward0(Node):
     """z = maximum(self, other):  the larger one gets the gradient; a tie splits it in halves."""
 
+    rule = _r("z = maximum(a, b)", {"a": "self", "b": "other"},
+              a="grad * ((a > b) + (a == b) / 2)", b="grad * ((b > a) + (a == b) / 2)")
+
     saved = ("other", "self")
 
     def backward(self, g):
@@ -253,6 +273,9 @@ class MaximumBackward0(Node):
 
 class MinimumBackward0(Node):
     """z = minimum(self, other):  the smaller one gets the gradient; a tie splits it in halves."""
+
+    rule = _r("z = minimum(a, b)", {"a": "self", "b": "other"},
+              a="grad * ((a < b) + (a == b) / 2)", b="grad * ((b < a) + (a == b) / 2)")
 
     saved = ("other", "self")
 

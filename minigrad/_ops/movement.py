@@ -1,5 +1,5 @@
-"""Shape ops: reshape/view, flatten, transpose, permute, squeeze, unsqueeze, expand, clone
-(``movedim`` is in shape_more).
+"""Shape ops: reshape/view, flatten, squeeze, unsqueeze, expand, clone (``transpose`` and
+``permute`` are in transpose.py, ``movedim`` in rearrange).
 
 Most of them return a *view*: a tensor sharing memory (and the version counter) with its
 base, made from a NumPy view of the base's array. Writing into a view writes into the base.
@@ -17,22 +17,21 @@ tensor([[0., 0., 0.],
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
 from .._dtype import cpu_type_name
 from .._tensor import Tensor
 from .._types import invalid_combination, unsupported
+from ..autograd._rule import _r
 from ..autograd.functional_utils import sum_to
 from ..autograd.graph import Node, record, should_record
 from . import _formula as F
 from ._core import method
 from .views import overlapping, strided, view_of, views_of
 
-__all__ = ["reshape", "view", "flatten", "transpose", "permute", "t", "squeeze", "unsqueeze",
-           "expand", "expand_as", "clone", "contiguous", "swapaxes", "swapdims",
-           "view_of", "views_of", "u64", "strided", "overlapping"]
+__all__ = ["reshape", "view", "flatten", "squeeze", "unsqueeze", "expand", "expand_as", "clone",
+           "contiguous", "view_of", "views_of", "u64", "strided", "overlapping"]
 
 
 def u64(n: int) -> int:
@@ -84,6 +83,9 @@ def _infer_size(shape: tuple, numel: int) -> tuple:
 class ViewBackward0(Node):
     """z = self.view(shape):  the gradient is reshaped back to self's shape."""
 
+    rule = _r("z = a.view(new shape)", {"shape": "self_sym_sizes"},
+              np={"a": "reshape(grad, shape)"}, a="grad.reshape(shape)")
+
     saved = ("self_sym_sizes",)
 
     def backward(self, g):
@@ -93,13 +95,21 @@ class ViewBackward0(Node):
 class UnsafeViewBackward0(ViewBackward0):
     """z = reshape of a copy (``reshape`` when no view is possible):  reshape the gradient back."""
 
+    rule = _r("z = a.reshape(new shape)", {"shape": "self_sym_sizes"},
+              np={"a": "reshape(grad, shape)"}, a="grad.reshape(shape)")
+
 
 class ReshapeAliasBackward0(ViewBackward0):
     """z = self.reshape(shape) as a view of a non-contiguous self:  reshape the gradient back."""
 
+    rule = _r("z = a.reshape(new shape)", {"shape": "self_sym_sizes"},
+              np={"a": "reshape(grad, shape)"}, a="grad.reshape(shape)")
+
 
 class CloneBackward0(Node):
     """z = self.clone():  dz/dself = 1."""
+
+    rule = _r("z = a.clone()", a="grad")
 
     def backward(self, g):
         return (g,)
@@ -179,105 +189,12 @@ def flatten(input, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return reshape(input, shape[:s] + (-1,) + shape[e + 1:])
 
 
-# ---------------------------------------------------------------- transpose / permute / t
-class TransposeBackward0(Node):
-    """z = self.transpose(dim0, dim1):  swap the two dimensions of the gradient back."""
-
-    saved = ("dim0", "dim1")
-
-    def backward(self, g):
-        return (g if g.ndim == 0 else g.swapaxes(*self._dims),)
-
-
-class PermuteBackward0(Node):
-    """z = self.permute(dims):  apply the inverse permutation to the gradient."""
-
-    saved = ("dims",)
-
-    def backward(self, g):
-        inverse = tuple(np.argsort(self._order).tolist())
-        return (F.permute(g, inverse),)
-
-
-class TBackward0(Node):
-    """z = self.t():  the gradient, transposed back."""
-
-    def backward(self, g):
-        return (g.t() if isinstance(g, Tensor) else g.T,)  # (F.t written out: nn.Linear's path)
-
-
-@method("transpose", "swapaxes", "swapdims")
-def transpose(input, dim0: int, dim1: int) -> Tensor:
-    """A view with dimensions ``dim0`` and ``dim1`` swapped (also ``swapaxes``, ``swapdims``)."""
-    a, b = input._wrap_dim(dim0), input._wrap_dim(dim1)
-    out = input._data.swapaxes(a, b) if input._data.ndim else input._data.view()
-    node = None
-    if should_record(input):
-        node = TransposeBackward0()
-        node._s_dim0, node._s_dim1, node._dims = u64(dim0), u64(dim1), (a, b)
-    return view_of(input, out, node)
-
-
-@method("permute")
-def permute(input, *dims) -> Tensor:
-    """A view with the dimensions reordered: dimension ``i`` of the result is ``dims[i]``."""
-    dims = _size_args("permute", dims)
-    n = input._data.ndim
-    if len(dims) != n:
-        raise RuntimeError(
-            "permute(sparse_coo): number of dimensions in the tensor input does not match the "
-            "length of the desired ordering of dimensions i.e. input.dim() = "
-            f"{n} is not equal to len(dims) = {len(dims)}")
-    order = tuple(input._wrap_dim(d) for d in dims)
-    if len(set(order)) != n:
-        raise RuntimeError("permute(): duplicate dims are not allowed.")
-    node = None
-    if should_record(input):
-        node = PermuteBackward0()
-        node._s_dims, node._order = tuple(u64(d) for d in dims), order
-    return view_of(input, input._data.transpose(order), node)
-
-
-swapaxes = swapdims = transpose
-
-
-@method("t")
-def t(input) -> Tensor:
-    """Transpose of a matrix (a 0-d or 1-d tensor is returned as a view of itself)."""
-    n = input._data.ndim
-    if n > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {n}D")
-    return view_of(input, input._data.T, TBackward0() if should_record(input) else None)
-
-
-def _T(self):
-    n = self._data.ndim
-    if n == 0:
-        warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
-                      "these cases.", UserWarning, stacklevel=2)
-    elif n != 2:
-        warnings.warn(
-            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
-            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
-            "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
-            "reverse the dimensions of a tensor.", UserWarning, stacklevel=2)
-    return permute(self, tuple(range(n - 1, -1, -1)))
-
-
-def _mT(self):
-    if self._data.ndim < 2:
-        raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
-                           f"Got {self._data.ndim}-D tensor.")
-    return transpose(self, -2, -1)
-
-
-Tensor.T = property(_T, doc="All dimensions reversed (``permute``); for matrices, the transpose.")
-Tensor.mT = property(_mT, doc="The last two dimensions swapped.")
-
-
 # ---------------------------------------------------------------- squeeze / unsqueeze
 class SqueezeBackward0(Node):
     """z = self.squeeze():  the removed size-1 dimensions are put back into the gradient."""
+
+    rule = _r("z = a.squeeze()", {"shape": "self_sym_sizes"}, np={"a": "reshape(grad, shape)"},
+              a="grad.reshape(shape)")
 
     saved = ("self_sym_sizes",)
 
@@ -290,15 +207,24 @@ class SqueezeBackward0(Node):
 class SqueezeBackward1(SqueezeBackward0):
     """z = self.squeeze(dim):  reshape the gradient back."""
 
+    rule = _r("z = a.squeeze(dim)", {"shape": "self_sym_sizes"}, np={"a": "reshape(grad, shape)"},
+              a="grad.reshape(shape)")
+
     saved = ("dim", "self_sym_sizes")
 
 
 class SqueezeBackward2(SqueezeBackward1):
     """z = self.squeeze(dims):  reshape the gradient back."""
 
+    rule = _r("z = a.squeeze(dims)", {"shape": "self_sym_sizes"}, np={"a": "reshape(grad, shape)"},
+              a="grad.reshape(shape)")
+
 
 class UnsqueezeBackward0(Node):
     """z = self.unsqueeze(dim):  remove the added dimension from the gradient."""
+
+    rule = _r("z = a.unsqueeze(dim)", {"dim": "dim"}, np={"a": "squeeze(grad, dim)"},
+              a="grad.squeeze(dim)")
 
     saved = ("dim",)
 
@@ -347,6 +273,9 @@ def unsqueeze(input, dim: int) -> Tensor:
 # ---------------------------------------------------------------- expand
 class ExpandBackward0(Node):
     """z = self.expand(sizes):  sum the gradient over the expanded dimensions."""
+
+    rule = _r("z = a.expand(sizes)", {"shape": "self_sym_sizes"}, np={"a": "sum_to(grad, shape)"},
+              a="grad summed back to a's shape")
 
     saved = ("self_sym_sizes",)
 

@@ -16,6 +16,7 @@ import numpy as np
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from .._tensor_data import fill_value
+from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
 from . import _formula as F
@@ -47,6 +48,10 @@ def _power(x, p):
 class PowBackward0(Node):
     """z = self ** exponent (a number):  dz/dself = exponent * self ** (exponent - 1)."""
 
+    rule = _r("z = a ** p  (p a number)", {"a": "self", "p": "exponent"},
+              np={"a": "grad * p * a ** (p - 1)"},
+              a="grad * (p * a.pow(p - 1))  (zeros_like(a) where p == 0)")
+
     saved = ("exponent", "self")
 
     def backward(self, g):
@@ -63,6 +68,12 @@ class PowBackward1(Node):
     dz/dself = exponent * self ** (exponent - 1)  (0 where exponent == 0),
     dz/dexponent = z * log(self)  (0 where self == 0 and exponent >= 0).
     """
+
+    rule = _r("z = a ** b", {"a": "self", "b": "exponent", "z": "result"},
+              np={"a": "where(b == 0, 0, grad * b * a ** (b - 1))",
+                  "b": "grad * where((a == 0) & (b >= 0), 0, z * log(a))"},
+              a="where(b == 0, 0, grad * (b * a.pow(b - 1)))",
+              b="grad * where(a == 0 and b >= 0, 0, z * log(a))")
 
     saved = saved_tensors_names = ("exponent", "result", "self")
     _s_self = _s_exponent = None
@@ -87,6 +98,9 @@ class PowBackward1(Node):
 class PowBackward2(Node):
     """z = self ** exponent (self a number):  dz/dexponent = z * log(self)
     (0 where self == 0 and exponent >= 0)."""
+
+    rule = _r("z = c ** b  (c a number)", {"c": "self", "z": "result"},
+              np={"b": "grad * z * log(c)"}, b="grad * (z * log(c))  (0 where c == 0 and b >= 0)")
 
     saved = ("exponent", "result", "self")
 

@@ -18,6 +18,7 @@ from .. import _dtype
 from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from .._types import invalid_combination
+from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import masked_zero, sgn, unsqueeze_dims
@@ -92,6 +93,8 @@ def _record(out, node, input, dtype):
 class SumBackward0(Node):
     """z = self.sum():  every element gets the gradient of z."""
 
+    rule = _r("z = a.sum()", {"shape": "self_sym_sizes"}, a="expand(grad, shape)")
+
     saved = ("self_sym_sizes",)
 
     def backward(self, g):
@@ -100,6 +103,10 @@ class SumBackward0(Node):
 
 class SumBackward1(Node):
     """z = self.sum(dim, keepdim):  each element gets the gradient of the sum it fell in."""
+
+    rule = _r("z = a.sum(dim, keepdim)",
+              {"shape": "self_sym_sizes", "dim": "dim", "keepdim": "keepdim"},
+              a="expand(grad, shape, dim, keepdim)")
 
     saved = ("dim", "keepdim", "self_sym_sizes")
 
@@ -164,6 +171,9 @@ def sum(input, dim=_ALL, keepdim: bool = False, *, dtype=None) -> Tensor:  # noq
 class MeanBackward0(Node):
     """z = self.mean():  every element gets grad / numel."""
 
+    rule = _r("z = a.mean()", {"shape": "self_sym_sizes", "n": "self_sym_numel"},
+              a="expand(grad, shape) / n")
+
     saved = ("self_sym_numel", "self_sym_sizes")
 
     def backward(self, g):
@@ -174,6 +184,10 @@ class MeanBackward0(Node):
 
 class MeanBackward1(Node):
     """z = self.mean(dim, keepdim):  grad / (number of elements averaged)."""
+
+    rule = _r("z = a.mean(dim, keepdim)",
+              {"shape": "self_sym_sizes", "dim": "dim", "keepdim": "keepdim"},
+              a="expand(grad, shape, dim, keepdim) / count(shape, dim)")
 
     saved = ("dim", "keepdim", "self_sym_numel", "self_sym_sizes")
 
@@ -272,6 +286,8 @@ def _prod_grad(g, x, r, axis, keepdim):
 class ProdBackward0(Node):
     """z = self.prod():  dz/dself_i = product of all other elements."""
 
+    rule = _r("z = a.prod()", {"a": "self", "z": "result"}, a="grad * z / a")
+
     saved = ("result", "self")
 
     def backward(self, g):
@@ -280,6 +296,10 @@ class ProdBackward0(Node):
 
 class ProdBackward1(Node):
     """z = self.prod(dim, keepdim):  dz/dself_i = product of the others along dim."""
+
+    rule = _r("z = a.prod(dim, keepdim)",
+              {"a": "self", "z": "result", "dim": "dim", "keepdim": "keepdim"},
+              a="expand(grad * z, a.shape, dim, keepdim) / a")
 
     saved = ("dim", "keepdim", "result", "self")
 
@@ -334,6 +354,11 @@ class LinalgVectorNormBackward0(Node):
 
     The gradient is 0 where z is 0; for p = inf it is shared by the largest |self|.
     """
+
+    rule = _r("z = norm(a, p, dim)  (p = 2: the length)",
+              {"a": "self", "z": "result", "p": "ord", "dim": "dim", "keepdim": "keepdim"},
+              np={"a": "norm_grad(grad, a, z, p, dim, keepdim)"},
+              a="expand(grad * z ** (1 - p), a.shape, dim, keepdim) * sign(a) * abs(a) ** (p - 1)")
 
     saved = ("dim", "keepdim", "ord", "result", "self")
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._core import method, value
@@ -27,6 +28,9 @@ __all__ = ["nansum", "nanmean", "count_nonzero"]
 class NansumBackward0(Node):
     """z = self.nansum(dim, keepdim):  dself = g * (self is not NaN): each non-NaN element gets
     the gradient of its sum, a NaN element gets 0 times it."""
+
+    rule = _r("z = nansum(a, dim, keepdim)", {"a": "self", "dim": "dim", "keepdim": "keepdim"},
+              a="where(isnan(a), 0, expand(grad, a.shape, dim, keepdim))")
 
     saved = ("dim", "keepdim", "self")
 

@@ -20,6 +20,7 @@ import numpy as np
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from .._types import unsupported
+from ..autograd._rule import _r
 from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
@@ -96,6 +97,12 @@ def mean_backward(g, shape, dims, keepdim: bool):
 class VarBackward0(Node):
     """z = var(self, dim, correction):  dself = 2 / (n - correction) * g * (self - mean)."""
 
+    rule = _r("z = var(a, dim, correction)  (N: the number of elements reduced)",
+              {"a": "self", "dim": "dim", "keepdim": "keepdim", "correction": "correction"},
+              np={"a": "expand(grad, a.shape, dim, keepdim) * 2 * (a - mean(a, dim)) / "
+                       "(count(a.shape, dim) - one(correction))"},
+              a="expand(grad) * 2 * (a - mean(a, dim)) / (N - correction)")
+
     saved = ("correction", "dim", "keepdim", "self")
     saved_tensors_names = ("self",)
 
@@ -105,6 +112,16 @@ class VarBackward0(Node):
 
 class StdBackward0(VarBackward0):
     """z = std(self, dim, correction):  var's gradient of g / (2 z) (0 where z is 0)."""
+
+    rule = _r("z = std(a, dim, correction)  (N: the number of elements reduced)",
+              {"a": "self",
+               "dim": "dim",
+               "keepdim": "keepdim",
+               "correction": "correction",
+               "z": "result"},
+              np={"a": "expand(grad / z, a.shape, dim, keepdim) * (a - mean(a, dim)) / "
+                       "(count(a.shape, dim) - one(correction))"},
+              a="expand(grad / z) * (a - mean(a, dim)) / (N - correction)")
 
     saved = ("correction", "dim", "keepdim", "result", "self")
     saved_tensors_names = ("result", "self")
@@ -117,6 +134,9 @@ class StdBackward0(VarBackward0):
 class VarMeanBackward0(Node):
     """(v, m) = var_mean(self, dim, correction):  var's gradient plus mean's (the gradient of
     m spread back and divided by the count)."""
+
+    rule = _r("(z0, z1) = (var(a, dim, correction), mean(a, dim))", words=True,
+              a="expand(grad_0) * 2 * (a - z1) / (N - correction) + expand(grad_1) / N")
 
     saved = ("correction", "dim", "keepdim", "self")
     saved_tensors_names = ("self",)
@@ -136,6 +156,9 @@ class VarMeanBackward0(Node):
 
 class StdMeanBackward0(VarMeanBackward0):
     """(s, m) = std_mean(self, dim, correction):  std's gradient plus mean's."""
+
+    rule = _r("(z0, z1) = (std(a, dim, correction), mean(a, dim))", words=True,
+              a="expand(grad_0 / z0) * (a - z1) / (N - correction) + expand(grad_1) / N")
 
     saved = ("correction", "dim", "keepdim", "result0", "self")
     saved_tensors_names = ("result0", "self")
@@ -230,6 +253,11 @@ std_mean = _with_mean("std_mean", StdMeanBackward0, True)
 # ---------------------------------------------------------------- logsumexp
 class LogsumexpBackward0(Node):
     """z = log(sum(exp(self), dim)):  dself = g * exp(self - z)."""
+
+    rule = _r("z = logsumexp(a, dim) = log(sum(exp(a), dim))",
+              {"a": "self", "z": "result", "dim": "dim", "keepdim": "keepdim"},
+              np={"a": "expand(grad, a.shape, dim, keepdim) * exp(a - expand(z, a.shape, dim, "
+                       "keepdim))"}, a="expand(grad) * exp(a - expand(z))")
 
     saved = ("dim", "keepdim", "result", "self")
     saved_tensors_names = ("result", "self")

@@ -19,12 +19,13 @@ from .._dtype import result_type
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from .._tensor_data import fill_value
+from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import data, scale
 from ._core import dtype_of, method, value
 from .arithmetic import broadcast_error
-from .binary_more import _Binary
+from .binary_functions import _Binary
 from .errors import not_implemented
 from .rounding import addc, lerp_number, opmath_number
 
@@ -34,6 +35,9 @@ __all__ = ["lerp", "addcmul", "addcdiv"]
 class LerpBackward0(Node):
     """z = self + weight (end - self), weight a number:  dz/dself = 1 - weight;
     dz/dend = weight."""
+
+    rule = _r("z = a + w * (e - a)  (w a number)", {"w": "weight"}, a="grad * (1 - w)",
+              e="grad * w")
 
     saved = ("weight",)
 
@@ -45,6 +49,9 @@ class LerpBackward0(Node):
 class LerpBackward1(_Binary):
     """z = self + weight (end - self):  dz/dself = 1 - weight;  dz/dend = weight;
     dz/dweight = end - self."""
+
+    rule = _r("z = a + w * (e - a)", {"a": "self", "e": "end", "w": "weight"}, a="grad * (1 - w)",
+              e="grad * w", w="grad * (e - a)")
 
     saved = ("end", "self", "weight")
     saved_tensors_names = saved
@@ -105,6 +112,9 @@ def _lerp_check(input, end, weight) -> None:
 class AddcmulBackward0(Node):
     """z = self + value t1 t2:  dz/dself = 1;  dz/dt1 = value t2;  dz/dt2 = value t1."""
 
+    rule = _r("z = a + v * t1 * t2", {"t1": "tensor1", "t2": "tensor2", "v": "value"}, a="grad",
+              t1="grad * v * t2", t2="grad * v * t1")
+
     saved = ("tensor1", "tensor2", "value")
     saved_tensors_names = ("tensor1", "tensor2")
 
@@ -116,6 +126,9 @@ class AddcmulBackward0(Node):
 class AddcdivBackward0(AddcmulBackward0):
     """z = self + value t1 / t2:  dz/dself = 1;  dz/dt1 = value / t2;
     dz/dt2 = -value t1 / t2²."""
+
+    rule = _r("z = a + v * t1 / t2", {"t1": "tensor1", "t2": "tensor2", "v": "value"}, a="grad",
+              t1="grad * v / t2", t2="-grad * v * t1 / t2**2")
 
     def backward(self, g):
         a, b, v = value(self._s_tensor1), value(self._s_tensor2), self._s_value

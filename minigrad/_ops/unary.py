@@ -20,6 +20,7 @@ from .._dtype import _Defaults, cast, result_type
 from .._quiet import quietly
 from .._tensor import Tensor
 from .._tensor_data import fill_value
+from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import scale, sgn, where
@@ -73,6 +74,8 @@ def float_op(input, name: str, fn, node_cls, keep: str, quiet: bool = True) -> T
 class ExpBackward0(Node):
     """z = exp(self):  dz/dself = z."""
 
+    rule = _r("z = exp(a)", {"z": "result"}, a="grad * z")
+
     saved = ("result",)
 
     def backward(self, g):
@@ -88,6 +91,8 @@ def exp(input) -> Tensor:
 class LogBackward0(Node):
     """z = log(self):  dz/dself = 1 / self."""
 
+    rule = _r("z = log(a)", {"a": "self"}, a="grad / a")
+
     saved = ("self",)
 
     def backward(self, g):
@@ -102,6 +107,8 @@ def log(input) -> Tensor:
 
 class SqrtBackward0(Node):
     """z = sqrt(self):  dz/dself = 1 / (2 z)."""
+
+    rule = _r("z = sqrt(a)", {"z": "result"}, a="grad / (2 * z)")
 
     saved = ("result",)
 
@@ -119,6 +126,8 @@ def sqrt(input) -> Tensor:
 class SinBackward0(Node):
     """z = sin(self):  dz/dself = cos(self)."""
 
+    rule = _r("z = sin(a)", {"a": "self"}, a="grad * cos(a)")
+
     saved = ("self",)
 
     def backward(self, g):
@@ -133,6 +142,8 @@ def sin(input) -> Tensor:
 
 class CosBackward0(Node):
     """z = cos(self):  dz/dself = -sin(self)."""
+
+    rule = _r("z = cos(a)", {"a": "self"}, a="-grad * sin(a)")
 
     saved = ("self",)
 
@@ -149,6 +160,8 @@ def cos(input) -> Tensor:
 # ---------------------------------------------------------------- abs
 class AbsBackward0(Node):
     """z = |self|:  dz/dself = sgn(self) (0 at 0 and at NaN)."""
+
+    rule = _r("z = |a|", {"a": "self"}, np={"a": "grad * sgn(a)"}, a="grad * sgn(a)  (0 at NaN)")
 
     saved = ("self",)
 
@@ -176,6 +189,9 @@ absolute = abs
 class ClampBackward1(Node):
     """z = clamp(self, min, max) with numbers:  dz/dself = 1 where min <= self <= max, else 0."""
 
+    rule = _r("z = clamp(a, lo, hi)", {"a": "self", "lo": "min", "hi": "max"},
+              a="grad * inside(a, lo, hi)")
+
     saved = ("max", "min", "self")
     _s_min = _s_max = None
 
@@ -192,6 +208,11 @@ class ClampBackward0(Node):
 
     self where min <= self <= max; min where self < min < max; max where max(self, min) > max.
     """
+
+    rule = _r("z = clamp(a, lo, hi)", {"a": "self", "lo": "min", "hi": "max"},
+              np={"lo": "grad * below(a, lo, hi)", "hi": "grad * above(a, lo, hi)"},
+              a="grad * inside(a, lo, hi)", lo="grad * (a < lo, where lo < hi)",
+              hi="grad * (a > hi or lo > hi)")
 
     saved = ("max", "min", "self")
     _s_min = _s_max = None
@@ -282,6 +303,8 @@ def _clamp_tensors(input, lo, hi):
 class ClampMinBackward0(Node):
     """z = max(self, min) with a number min:  dz/dself = 1 where self >= min."""
 
+    rule = _r("z = max(a, lo)  (lo a number)", {"a": "self", "lo": "min"}, a="grad * (a >= lo)")
+
     saved = ("min", "self")
 
     def backward(self, g):
@@ -290,6 +313,9 @@ class ClampMinBackward0(Node):
 
 class ClampMinBackward1(Node):
     """z = max(self, min) with a tensor min:  self where self >= min, else min."""
+
+    rule = _r("z = max(a, lo)", {"a": "self", "lo": "min"}, a="grad * (a >= lo)",
+              lo="grad * (a < lo)")
 
     saved = ("min", "self")
 
@@ -302,6 +328,8 @@ class ClampMinBackward1(Node):
 class ClampMaxBackward0(Node):
     """z = min(self, max) with a number max:  dz/dself = 1 where self <= max."""
 
+    rule = _r("z = min(a, hi)  (hi a number)", {"a": "self", "hi": "max"}, a="grad * (a <= hi)")
+
     saved = ("max", "self")
 
     def backward(self, g):
@@ -310,6 +338,9 @@ class ClampMaxBackward0(Node):
 
 class ClampMaxBackward1(Node):
     """z = min(self, max) with a tensor max:  self where self <= max, else max."""
+
+    rule = _r("z = min(a, hi)", {"a": "self", "hi": "max"}, a="grad * (a <= hi)",
+              hi="grad * (a > hi)")
 
     saved = ("max", "self")
 

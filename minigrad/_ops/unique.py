@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.graph import Node, record, should_record
 
 __all__ = ["unique", "unique_consecutive"]
@@ -38,17 +39,26 @@ class _NoDerivative(Node):
 class Unique2Backward0(_NoDerivative):
     """z = unique(a): no derivative."""
 
+    rule = _r("z = unique(a)", words=True,
+              a="raises: the derivative for '_unique2' is not implemented.")
+
     op = "_unique2"
 
 
 class UniqueDimBackward0(_NoDerivative):
     """z = unique(a, dim=d): no derivative."""
 
+    rule = _r("z = unique(a, dim=d)", words=True,
+              a="raises: the derivative for 'unique_dim' is not implemented.")
+
     op = "unique_dim"
 
 
 class UniqueConsecutiveBackward0(_NoDerivative):
     """z = unique_consecutive(a): no derivative."""
+
+    rule = _r("z = unique_consecutive(a)", words=True,
+              a="raises: the derivative for 'unique_consecutive' is not implemented.")
 
     op = "unique_consecutive"
 

@@ -26,6 +26,7 @@ import numpy as np
 from .._state import local as _mode
 from .._tensor import Tensor
 from .._types import row_major_strides
+from ..autograd._rule import _r
 from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import Node, record, should_record
 from ..autograd.saved import _op_name
@@ -242,6 +243,9 @@ def put_flat(x, where: np.ndarray, values, accumulate: bool):
 class AsStridedBackward0(Node):
     """z = the view's elements read from its base's memory (after the base changed in place):
     each element's gradient is added back at the place it was read from."""
+
+    rule = _r("z = as_strided(a, size, stride, offset)", words=True,
+              a="grad added back to the memory each element was read from")
 
     saved = ("size", "storage_offset", "stride")
     _s_size = property(lambda self: self._placement.geometry()[0])

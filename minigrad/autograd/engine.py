@@ -35,7 +35,8 @@ from .._tensor import Tensor
 from . import hooks as _hooks
 from .anomaly_mode import check_nan, warn_failed_node
 from .functional_utils import sum_to
-from .graph import AccumulateGrad, GraphRoot, grad_accumulator
+from .graph import AccumulateGrad, grad_accumulator
+from .graph_root import GraphRoot
 from .ready_queue import heap_pop
 from .schedule import GraphTask, Plan
 from .step import Contribution, Step, frozen

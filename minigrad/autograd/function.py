@@ -28,6 +28,7 @@ import numpy as np
 from .._state import local as _mode
 from .._tensor import Tensor
 from .._torch_names import TorchNamed
+from ._rule import _r
 from .functional_utils import sum_to
 from .graph import Node, SavedTensor, record, should_record
 from .saved import FREED_MESSAGE
@@ -293,6 +294,9 @@ def _save(ctx, outs) -> tuple:
 class DelayedError(Node):
     """Stands behind gradients that must not be differentiated again; raises if reached."""
 
+    rule = _r("a gradient that cannot be differentiated again", words=True,
+              **{"*": "raises an error if reached"})
+
     def __init__(self, message: str):
         self.message = message
 
@@ -303,7 +307,7 @@ class DelayedError(Node):
         raise RuntimeError(self.message)
 
 
-DelayedError.__name__ = DelayedError.__qualname__ = "Error"
+DelayedError.__name__ = "Error"  # (PyTorch's class name; the source stays findable)
 
 
 def once_differentiable(fn):

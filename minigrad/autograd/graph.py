@@ -27,11 +27,12 @@ from .._tensor import Tensor
 from .._torch_names import torch_name
 from ..utils.hooks import Hooks as _Hooks
 from ..utils.hooks import RemovableHandle
+from ._rule import _r
 from .anomaly_mode import keep_forward_trace
 from .functional_utils import in_layout_of
 from .saved import FREED, SavedTensor
 
-__all__ = ["Node", "AccumulateGrad", "GraphRoot", "CopyBackwards", "SavedTensor", "RemovableHandle",
+__all__ = ["Node", "AccumulateGrad", "CopyBackwards", "SavedTensor", "RemovableHandle",
            "grad_accumulator", "should_record", "record"]
 
 _sequence = itertools.count()  # every new node takes the next number (the engine's priority)
@@ -240,6 +241,8 @@ class AccumulateGrad(Node):
     ``name()`` is PyTorch's C++ name, ``'torch::autograd::AccumulateGrad'``.
     """
 
+    rule = _r("x  (a leaf tensor)", words=True, x="x.grad + grad  (x.grad = grad the first time)")
+
     _sequence_nr = 2**64 - 1  # PyTorch's UINT64_MAX: a ready leaf is updated before anything else
 
     def __init__(self, variable):
@@ -287,6 +290,8 @@ class CopyBackwards(Node):
     Where self needs a gradient (``a.copy_(src)``), it gets zeros, as in PyTorch.
     """
 
+    rule = _r("a.copy_(b)", np={"a": "0 * grad"}, a="0", b="grad")
+
     def name(self) -> str:
         return "torch::autograd::CopyBackwards"
 
@@ -295,22 +300,6 @@ class CopyBackwards(Node):
             return None, g
         zeros = g * 0
         return (zeros.detach() if hasattr(zeros, "detach") else zeros), g
-
-
-class GraphRoot(Node):
-    """The start node when backward starts from several outputs (runs first, never a Step).
-
-    Its input is the tuple of the outputs' gradients, which it sends along ``roots``.
-    """
-
-    def __init__(self, roots):
-        record(self, (), *roots)
-
-    def name(self) -> str:
-        return "torch::autograd::GraphRoot"
-
-    def backward(self, grads):
-        return grads
 
 
 def _recorded_copy(g, like: np.ndarray):

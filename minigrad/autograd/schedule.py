@@ -22,7 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import hooks as _hooks
-from .graph import AccumulateGrad, GraphRoot
+from .graph import AccumulateGrad
+from .graph_root import GraphRoot
 from .ready_queue import heap_pop, heap_push
 
 __all__ = ["GraphTask", "Plan"]

@@ -18,8 +18,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._ops._core import value
-from .._ops.binary_more import NotImplementedBackward
+from .._ops.binary_functions import NotImplementedBackward
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._activations import CeluBackward0, _Activation
@@ -67,6 +68,9 @@ class LeakyReluBackwardBackward0(_SecondOrder):
     """z = leaky_relu_backward(grad, a, negative_slope):  grad_grad = gg * slope(a);
     grad_a = 0."""
 
+    rule = _r("z = leaky_relu_backward(g, a)  (= g * slope(a), the gradient of leaky_relu)",
+              words=True, g="grad * slope(a)", a="0  (the slope is flat)")
+
     saved = ("negative_slope", "self")
     saved_tensors_names = ("self",)
 
@@ -75,12 +79,18 @@ class HardtanhBackwardBackward0(_SecondOrder):
     """z = hardtanh_backward(grad, a, min_val, max_val):  grad_grad = gg * slope(a);
     grad_a = 0."""
 
+    rule = _r("z = hardtanh_backward(g, a)  (= g * slope(a), the gradient of hardtanh)",
+              words=True, g="grad * slope(a)", a="0  (the slope is flat)")
+
     saved = ("max_val", "min_val", "self")
     saved_tensors_names = ("self",)
 
 
 class ThresholdBackwardBackward0(_SecondOrder):
     """z = threshold_backward(grad, a, threshold):  grad_grad = gg * slope(a);  grad_a = 0."""
+
+    rule = _r("z = threshold_backward(g, a)  (= g * slope(a), the gradient of threshold)",
+              words=True, g="grad * slope(a)", a="0  (the slope is flat)")
 
     saved = ("self", "threshold")
     saved_tensors_names = ("self",)
@@ -90,6 +100,9 @@ class EluBackwardBackward0(_SecondOrder):
     """z = elu_backward(grad, ..., a or z):  grad_grad = gg * slope;  grad_a = gg * grad *
     slope'."""
 
+    rule = _r("z = elu_backward(g, a)  (= g * slope(a), the gradient of elu)", words=True,
+              g="grad * slope(a)", a="grad * g * slope'(a)")
+
     saved = ("alpha", "grad_output", "input_scale", "is_result", "scale", "self_or_result")
     saved_tensors_names = ("grad_output", "self_or_result")
     x_name, g_name = "self_or_result", "grad_output"
@@ -97,6 +110,9 @@ class EluBackwardBackward0(_SecondOrder):
 
 class GeluBackwardBackward0(_SecondOrder):
     """z = gelu_backward(grad, a):  grad_grad = gg * slope(a);  grad_a = gg * grad * slope'(a)."""
+
+    rule = _r("z = gelu_backward(g, a)  (= g * slope(a), the gradient of gelu)", words=True,
+              g="grad * slope(a)", a="grad * g * slope'(a)")
 
     saved = ("approximate", "grad_output", "self")
     saved_tensors_names = ("grad_output", "self")
@@ -107,6 +123,9 @@ class SoftplusBackwardBackward0(_SecondOrder):
     """z = softplus_backward(grad, a):  grad_grad = gg * slope(a);  grad_a = gg * grad *
     slope'(a)."""
 
+    rule = _r("z = softplus_backward(g, a)  (= g * slope(a), the gradient of softplus)",
+              words=True, g="grad * slope(a)", a="grad * g * slope'(a)")
+
     saved = ("beta", "grad_output", "self", "threshold")
     saved_tensors_names = ("grad_output", "self")
     g_name = "grad_output"
@@ -116,6 +135,9 @@ class LogSigmoidBackwardBackward0(_SecondOrder):
     """z = log_sigmoid_backward(grad, a, buffer):  grad_grad = gg * slope(a);
     grad_a = gg * grad * slope'(a)."""
 
+    rule = _r("z = log_sigmoid_backward(g, a)  (= g * slope(a), the gradient of log_sigmoid)",
+              words=True, g="grad * slope(a)", a="grad * g * slope'(a)")
+
     saved = ("buffer", "grad_output", "self")
     saved_tensors_names = ("buffer", "grad_output", "self")
     g_name = "grad_output"
@@ -124,6 +146,9 @@ class LogSigmoidBackwardBackward0(_SecondOrder):
 class HardswishBackwardBackward0(_SecondOrder):
     """z = hardswish_backward(grad, a):  grad_grad = gg * slope(a);  grad_a = gg * grad *
     slope'(a)."""
+
+    rule = _r("z = hardswish_backward(g, a)  (= g * slope(a), the gradient of hardswish)",
+              words=True, g="grad * slope(a)", a="grad * g * slope'(a)")
 
     saved = ("grad_output", "self")
     saved_tensors_names = ("grad_output", "self")

@@ -26,6 +26,7 @@ from .._ops._core import value
 from .._ops.errors import not_implemented
 from .._quiet import quiet, restore
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 
@@ -82,6 +83,9 @@ class LeakyReluBackward0(_Activation):
     """z = a where a > 0, else negative_slope * a:  grad_a = grad * (1 where a > 0, else
     negative_slope)."""
 
+    rule = _r("z = where(a > 0, a, a * slope)", {"a": "self", "slope": "negative_slope"},
+              a="grad * where(a > 0, 1, slope)")
+
     second = "LeakyReluBackwardBackward0"
 
     saved = ("negative_slope", "self")
@@ -99,6 +103,9 @@ class LeakyReluBackward0(_Activation):
 class LeakyReluBackward1(LeakyReluBackward0):
     """The in-place leaky_relu_: the same, read from the saved result z (same sign as a)."""
 
+    rule = _r("z = leaky_relu_(a, slope)  (in place: z, kept, is a's new value)",
+              {"z": "result", "slope": "negative_slope"}, a="grad * where(z > 0, 1, slope)")
+
     saved = ("negative_slope", "result")
     saved_tensors_names = ("result",)
     keeps = "result"
@@ -106,6 +113,9 @@ class LeakyReluBackward1(LeakyReluBackward0):
 
 class HardtanhBackward0(_Activation):
     """z = clamp(a, min_val, max_val):  grad_a = grad where min_val < a < max_val, else 0."""
+
+    rule = _r("z = clamp(a, lo, hi)", {"a": "self", "lo": "min_val", "hi": "max_val"},
+              a="grad * ((a > lo) & (a < hi))")
 
     second = "HardtanhBackwardBackward0"
 
@@ -127,6 +137,9 @@ _SIXTH = float(np.float32(1 / 6))
 class ThresholdBackward0(_Activation):
     """z = a where a > threshold, else value:  grad_a = grad where a > threshold, else 0."""
 
+    rule = _r("z = where(a > threshold, a, value)", {"a": "self", "threshold": "threshold"},
+              a="grad * (a > threshold)")
+
     second = "ThresholdBackwardBackward0"
 
     saved = ("self", "threshold")
@@ -145,6 +158,8 @@ class ThresholdBackward0(_Activation):
 class HardsigmoidBackward0(_Activation):
     """z = clamp(a / 6 + 1 / 2, 0, 1):  grad_a = grad / 6 where -3 < a < 3, else 0."""
 
+    rule = _r("z = clamp(a / 6 + 0.5, 0, 1)", {"a": "self"}, a="grad * ((a > -3) & (a < 3)) / 6")
+
     second = "NotImplemented"
 
     @staticmethod
@@ -159,6 +174,9 @@ class HardsigmoidBackward0(_Activation):
 class HardswishBackward0(_Activation):
     """z = a * clamp(a + 3, 0, 6) / 6:  grad_a = grad * (0 where a < -3, a / 3 + 1 / 2 where
     a <= 3, else 1)."""
+
+    rule = _r("z = a * clamp(a + 3, 0, 6) / 6", {"a": "self"},
+              a="grad * where(a < -3, 0, where(a <= 3, a / 3 + 0.5, 1))")
 
     second = "HardswishBackwardBackward0"
 
@@ -176,6 +194,10 @@ class HardswishBackward0(_Activation):
 class EluBackward0(_Activation):
     """z = scale * a where a > 0, else scale * alpha * (exp(a * input_scale) - 1):
     grad_a = grad * (scale where a > 0, else scale * alpha * input_scale * exp(a * input_scale))."""
+
+    rule = _r("z = where(a > 0, s * a, s * alpha * (exp(a * i) - 1))  (s: scale, i: input_scale)",
+              {"a": "self", "alpha": "alpha", "s": "scale", "i": "input_scale"},
+              a="grad * where(a > 0, s, s * alpha * i * exp(a * i))")
 
     second = "EluBackwardBackward0"
 
@@ -197,6 +219,10 @@ class EluBackward1(EluBackward0):
     """The in-place elu_: the slope from the saved result z: input_scale * (z + alpha * scale)
     where z <= 0."""
 
+    rule = _r("z = elu_(a, alpha, s, i)  (in place: z, kept, is a's new value)",
+              {"z": "result", "alpha": "alpha", "s": "scale", "i": "input_scale"},
+              a="grad * where(z > 0, s, i * (z + alpha * s))")
+
     saved = ("alpha", "input_scale", "result", "scale")
     saved_tensors_names = ("result",)
     keeps = "result"
@@ -209,6 +235,9 @@ class EluBackward1(EluBackward0):
 class CeluBackward0(_Activation):
     """z = a where a > 0, else alpha * (exp(a / alpha) - 1):  grad_a = grad * (1 where a > 0,
     else exp(a / alpha))."""
+
+    rule = _r("z = where(a > 0, a, alpha * (exp(a / alpha) - 1))", {"a": "self", "alpha": "alpha"},
+              a="grad * where(a > 0, 1, exp(a / alpha))")
 
     second = "EluBackwardBackward0"
 
@@ -227,6 +256,9 @@ class CeluBackward0(_Activation):
 class CeluBackward1(CeluBackward0):
     """The in-place celu_: the slope from the saved result z: z / alpha + 1 where z <= 0."""
 
+    rule = _r("z = celu_(a, alpha)  (in place: z, kept, is a's new value)",
+              {"z": "result", "alpha": "alpha"}, a="grad * where(z > 0, 1, z / alpha + 1)")
+
     saved = ("alpha", "result")
     saved_tensors_names = ("result",)
     keeps = "result"
@@ -239,6 +271,10 @@ class CeluBackward1(CeluBackward0):
 class SoftplusBackward0(_Activation):
     """z = log(1 + exp(beta * a)) / beta (a itself where beta * a > threshold):
     grad_a = grad * sigmoid(beta * a) (1 where beta * a > threshold)."""
+
+    rule = _r("z = where(a * beta > threshold, a, log(1 + exp(a * beta)) / beta)",
+              {"a": "self", "beta": "beta", "threshold": "threshold"},
+              a="grad * where(a * beta > threshold, 1, sigmoid(a * beta))")
 
     second = "SoftplusBackwardBackward0"
 
@@ -259,6 +295,8 @@ class SoftplusBackward0(_Activation):
 class LogSigmoidBackward0(_Activation):
     """z = log(sigmoid(a)) = -softplus(-a):  grad_a = grad * sigmoid(-a)."""
 
+    rule = _r("z = -log(1 + exp(-a))", {"a": "self"}, a="grad * sigmoid(-a)")
+
     second = "LogSigmoidBackwardBackward0"
 
     saved = ("buffer", "self")
@@ -277,6 +315,12 @@ class LogSigmoidBackward0(_Activation):
 class GeluBackward0(_Activation):
     """z = a * Phi(a) (Phi: the standard normal's CDF; approximate='tanh': with
     0.5 (1 + tanh(sqrt(2 / pi) (a + 0.044715 a^3)))):  grad_a = grad * (Phi(a) + a phi(a))."""
+
+    rule = _r("z = gelu(a, approximate)  (a * Phi(a), Phi: the standard normal CDF; "
+              "approximate='tanh': a * 0.5 * (1 + tanh(sqrt(2 / pi) * (a + 0.044715 * a**3))))",
+              {"a": "self", "approximate": "approximate"},
+              np={"a": "grad * gelu_slope(a, approximate)"},
+              a="grad * (Phi(a) + a * phi(a))  (phi: the normal density)")
 
     second = "GeluBackwardBackward0"
 
@@ -304,6 +348,9 @@ class GeluBackward0(_Activation):
 class SiluBackward0(_Activation):
     """z = a * sigmoid(a):  grad_a = grad * sigmoid(a) * (1 + a * (1 - sigmoid(a)))."""
 
+    rule = _r("z = a * sigmoid(a)", {"a": "self"},
+              a="grad * sigmoid(a) * (1 + a * (1 - sigmoid(a)))")
+
     @staticmethod
     def forward(x):
         return x * x.sigmoid()
@@ -317,6 +364,9 @@ class SiluBackward0(_Activation):
 class MishBackward0(_Activation):
     """z = a * tanh(softplus(a)):  grad_a = grad * (t + a * sigmoid(a) * (1 - t^2)),
     t = tanh(softplus(a))."""
+
+    rule = _r("z = a * tanh(softplus(a))", {"a": "self"},
+              a="grad * (tanh(softplus(a)) + a * sigmoid(a) * (1 - tanh(softplus(a)) ** 2))")
 
     @staticmethod
     def forward(x):

@@ -19,6 +19,7 @@ import numpy as np
 
 from .._quiet import quiet, restore
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
@@ -40,6 +41,19 @@ class NativeBatchNormBackward0(Node):
     training: grad_a = invstd * (gw - mean(gw) - xhat * mean(gw * xhat)),  gw = grad * w;
     eval: grad_a = grad * w * invstd;  grad_w = sum of grad * xhat;  grad_b = sum of grad
     (means and sums over every dimension but the channels)."""
+
+    rule = _r("z = xhat * w + b,  xhat = (a - mean) * invstd per channel  (training: the batch's "
+              "mean and invstd = 1 / sqrt(var + eps); eval: the running ones)",
+              {"a": "input",
+               "w": "weight",
+               "mean": "result1",
+               "invstd": "result2",
+               "eps": "eps",
+               "training": "training"}, words=True,
+              a="training: invstd * (gw - mean(gw) - xhat * mean(gw * xhat)), gw = grad * w; "
+                "eval: grad * w * invstd  (means over every dimension but the channels)",
+              w="sum of grad * xhat over every dimension but the channels",
+              b="sum of grad over every dimension but the channels")
 
     saved = ("eps", "input", "result1", "result2", "running_mean", "running_var", "training",
              "weight")
@@ -87,6 +101,12 @@ class NativeBatchNormBackwardBackward0(Node):
     """z = (grad_input, grad_weight, grad_bias) of batch norm, as an op of (grad_out, input,
     weight):  each input gets the gradient of these three with respect to it, found by
     minigrad's own autograd from the formulas of NativeBatchNormBackward0."""
+
+    rule = _r("z = (grad_a, grad_w, grad_b) of batch norm, computed from (g, a, w)  (its "
+              "gradient as an op)", {"g": "grad_out", "a": "input", "w": "weight"}, words=True,
+              g="the three gradients' own gradient with respect to g",
+              a="... with respect to a (the batch's mean and invstd depend on a too)",
+              w="... with respect to w", save_mean="None", save_invstd="None")
 
     saved = ("eps", "grad_out", "input", "running_mean", "running_var", "save_invstd",
              "save_mean", "train", "weight")

@@ -28,6 +28,7 @@ import numpy as np
 from .._ops._core import value
 from .._quiet import quiet, restore
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 
 __all__ = ["convolution", "ConvolutionBackward0", "ConvolutionBackwardBackward0"]
@@ -113,6 +114,19 @@ class ConvolutionBackward0(Node):
     added back where they were read;  grad_weight = grad dotted with the windows;
     grad_bias = grad summed over the batch and positions."""
 
+    rule = _r("z = conv(a, w) + b  (each filter of w slid over a, padded, with stride, dilation "
+              "and groups)",
+              {"a": "input",
+               "w": "weight",
+               "stride": "stride",
+               "padding": "padding",
+               "dilation": "dilation",
+               "groups": "groups"}, words=True,
+              a="each window's share grad * w, added back where the window was read (a "
+                "transposed convolution of grad with w)",
+              w="grad dotted with the windows of a it came from (a convolution of a with grad)",
+              b="grad summed over the batch and every position")
+
     saved = ("bias_sym_sizes_opt", "dilation", "groups", "input", "output_padding", "padding",
              "stride", "transposed", "weight")
     saved_tensors_names = ("input", "weight")
@@ -144,6 +158,12 @@ class ConvolutionBackwardBackward0(Node):
     grad_grad_output = conv(gg_input, weight) + conv(input, gg_weight) + gg_bias;
     grad_input = conv_grad_input(grad_output, gg_weight);
     grad_weight = conv_grad_weight(gg_input, grad_output)."""
+
+    rule = _r("z = (grad_a, grad_w, grad_b) of conv, computed from (g, a, w)  (the gradient of "
+              "conv's backward as an op; linear in g)",
+              {"g": "grad_output", "a": "input", "w": "weight"}, words=True,
+              g="conv(gg_a, w) + conv(a, gg_w) + gg_b", a="conv's grad_a of (g, gg_w)",
+              w="conv's grad_w of (gg_a, g)")
 
     saved = ("dilation", "grad_output", "groups", "input", "output_padding", "padding",
              "stride", "transposed", "weight")

@@ -18,6 +18,7 @@ import numpy as np
 
 from .._quiet import quiet, restore
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
@@ -37,6 +38,16 @@ class NativeGroupNormBackward0(Node):
     (mean and rstd = 1 / sqrt(var + eps) saved as result1 and result2):
     grad_a = rstd * (gw - mean(gw) - xhat * mean(gw * xhat)) per group, gw = grad * w;
     grad_w = sum of grad * xhat;  grad_b = sum of grad (over samples and positions)."""
+
+    rule = _r("z = xhat * w + b,  xhat = (a - mean) * rstd over each sample's group of channels",
+              {"a": "input",
+               "w": "weight",
+               "mean": "result1",
+               "rstd": "result2",
+               "groups": "group"}, words=True,
+              a="rstd * (gw - mean(gw) - xhat * mean(gw * xhat)) per group, gw = grad * w",
+              w="sum of grad * xhat over samples and positions",
+              b="sum of grad over samples and positions")
 
     saved = ("C", "HxW", "N", "eps", "group", "input", "result1", "result2", "weight")
     saved_tensors_names = ("input", "result1", "result2", "weight")

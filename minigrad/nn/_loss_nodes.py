@@ -15,6 +15,7 @@ from .._ops import _formula as F
 from .._ops._core import binary_operands, value
 from .._quiet import quiet, restore
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import FREED_MESSAGE, check_saved
 
@@ -54,6 +55,12 @@ def _reduce(per_element, reduction: int):
 class MseLossBackward0(Node):
     """loss = reduce((self - target)**2):  d/dself = 2 (self - target) / n (n = numel for 'mean',
     1 for 'sum'), times the incoming gradient;  d/dtarget = the negative of that."""
+
+    rule = _r("loss = mean((a - t)**2)  (or sum, with reduction='sum')",
+              {"a": "self", "t": "target", "reduction": "reduction"},
+              np={"a": "grad * 2 * (a - t) / (a.size if reduction == 1 else 1)",
+                  "t": "-grad * 2 * (a - t) / (a.size if reduction == 1 else 1)"},
+              a="grad * 2 * (a - t) / n", t="-grad * 2 * (a - t) / n")
 
     saved = ("reduction", "self", "target")
     saved_tensors_names = ("self", "target")
@@ -112,6 +119,10 @@ class NllLossBackward0(Node):
     """loss_i = -weight[t_i] * self[i, t_i]:  d/dself is zero except at each row's target class,
     where it is -weight[t_i] (divided by the total weight for 'mean'), times the gradient."""
 
+    rule = _r("loss = -mean_i(w[t_i] * a[i, t_i])", words=True,
+              a="zeros like a, with -grad * w[t_i] / total weight at [i, t_i]",
+              **{"*": "None (targets and weights get no gradient)"})
+
     saved = ("ignore_index", "reduction", "self", "target", "total_weight", "weight")
     saved_tensors_names = ("self", "target", "total_weight", "weight")
     _s_weight = None
@@ -157,6 +168,10 @@ class NllLossBackwardBackward0(Node):
     """z = nll_loss_backward(grad_output, self, ...), the gradient of nll_loss as an op:
     d/dgrad_output = nll_loss(grad, target, weight, reduction, ignore_index);  d/dself = 0."""
 
+    rule = _r("z = nll_loss_backward(g, a, t, w, reduction, ignore_index)  (the gradient of "
+              "nll_loss)", words=True, g="nll_loss(grad, t, w, reduction, ignore_index)",
+              a="zeros_like(grad)")
+
     saved = ("ignore_index", "reduction", "target", "weight")
 
     def backward(self, gg):
@@ -170,6 +185,10 @@ class NllLossBackwardBackward0(Node):
 
 class NllLoss2DBackwardBackward0(NllLossBackwardBackward0):
     """The same, for the gradient of NllLoss2DBackward0."""
+
+    rule = _r("z = nll_loss2d_backward(g, a, t, w, reduction, ignore_index)  (per position)",
+              words=True, g="nll_loss2d(grad, t, w, reduction, ignore_index)",
+              a="zeros_like(grad)")
 
 
 def nll_loss_backward(g, x, first: NllLossBackward0):
@@ -229,6 +248,10 @@ def _arange(n: int) -> np.ndarray:
 
 class NllLoss2DBackward0(NllLossBackward0):
     """The same, for (N, C, H, W) input with (N, H, W) targets: one sample per position."""
+
+    rule = _r("loss = -mean_ij(w[t_ij] * a[i, t_ij, j])", words=True,
+              a="zeros like a, with -grad * w[t] / total weight at each target",
+              **{"*": "None (targets and weights get no gradient)"})
 
 
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None, ignore_index: int,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.graph import Node, record, should_record
 
 __all__ = ["pad", "ConstantPadNdBackward0"]
@@ -32,6 +33,9 @@ def _padded(a: np.ndarray, pad: tuple, value) -> np.ndarray:
 
 class ConstantPadNdBackward0(Node):
     """z = pad(a, pad):  grad_a = grad with the padding cut off again (pad(grad, -pad))."""
+
+    rule = _r("z = pad(a, pad)  (zeros around a's last dimensions)", {"pad": "pad"}, words=True,
+              a="grad with the padding cut off again")
 
     saved = ("pad",)
 

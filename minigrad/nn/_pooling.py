@@ -22,6 +22,7 @@ import numpy as np
 from .._ops._core import value
 from .._quiet import quiet, restore
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._conv import _windows
 
@@ -94,6 +95,15 @@ class MaxPool2DWithIndicesBackward0(Node):
     """z = the largest element of each window (indices: where it is, row * width + column):
     grad_a = zeros with each window's grad added at its largest element (at indices)."""
 
+    rule = _r("z = the largest element of each window of a  (indices: where each was)",
+              {"a": "self",
+               "kernel_size": "kernel_size",
+               "stride": "stride",
+               "padding": "padding",
+               "indices": "result1",
+               "dilation": "dilation"}, words=True,
+              a="zeros like a, with each window's grad added at its largest element (at indices)")
+
     saved = ("ceil_mode", "dilation", "kernel_size", "padding", "self", "stride", "result1")
     saved_tensors_names = ("self", "result1")
 
@@ -137,6 +147,10 @@ def _scatter_back(g: np.ndarray, indices: np.ndarray, shape: tuple) -> np.ndarra
 class MaxPool2DWithIndicesBackwardBackward0(Node):
     """z = max_pool2d_backward(g, a, indices), the gradient of max pooling as an op:
     grad_g = gg read at the indices (max pooling by the same indices);  grad_a = zeros."""
+
+    rule = _r("z = max_pool2d_backward(g, a, indices)  (the gradient of max pooling as an op; "
+              "linear in g)", {"indices": "indices"}, words=True, g="grad read at the indices",
+              a="zeros_like(a)")
 
     saved = ("indices",)
     saved_tensors_names = ("indices",)
@@ -202,6 +216,15 @@ class AvgPool2DBackward0(Node):
     """z = the mean of each window (divided by the window's size, or ``divisor_override``):
     grad_a = each window's grad / its divisor, added to every element of the window."""
 
+    rule = _r("z = the mean of each window of a  (divided by the window's size, or "
+              "divisor_override)",
+              {"a": "self",
+               "kernel_size": "kernel_size",
+               "stride": "stride",
+               "padding": "padding",
+               "divisor_override": "divisor_override"}, words=True,
+              a="each window's grad / its divisor, added to every element of the window")
+
     saved = ("ceil_mode", "count_include_pad", "divisor_override", "kernel_size", "padding",
              "self", "stride")
     saved_tensors_names = ("self",)
@@ -226,6 +249,9 @@ class AvgPool2DBackward0(Node):
 class AvgPool2DBackwardBackward0(Node):
     """z = avg_pool2d_backward(g, a), the gradient of average pooling as an op:
     grad_g = avg_pool2d(gg) with the same arguments;  grad_a = zeros."""
+
+    rule = _r("z = avg_pool2d_backward(g, a)  (the gradient of average pooling as an op; linear "
+              "in g)", words=True, g="avg_pool2d(grad) with the same arguments", a="zeros_like(a)")
 
     saved = ("self",)
     saved_tensors_names = ("self",)
@@ -309,6 +335,9 @@ class AdaptiveAvgPool2DBackward0(Node):
     to ceil((i + 1) * H / out_h)):  grad_a = each region's grad / its size, added to each
     element of the region."""
 
+    rule = _r("z = the mean of each of out_h x out_w regions of a", {"a": "self"}, words=True,
+              a="each region's grad / its size, added to every element of the region")
+
     saved = ("self",)
     saved_tensors_names = ("self",)
 
@@ -326,6 +355,10 @@ class AdaptiveAvgPool2DBackward0(Node):
 class AdaptiveAvgPool2DBackwardBackward0(Node):
     """z = adaptive_avg_pool2d_backward(g, a), its gradient as an op:
     grad_g = adaptive_avg_pool2d(gg) to the same size;  grad_a = zeros."""
+
+    rule = _r("z = adaptive_avg_pool2d_backward(g, a)  (the gradient of adaptive pooling as an "
+              "op; linear in g)", words=True, g="adaptive_avg_pool2d(grad) to the same size",
+              a="zeros_like(a)")
 
     saved = ("self",)
     saved_tensors_names = ("self",)

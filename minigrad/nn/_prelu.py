@@ -14,6 +14,7 @@ import numpy as np
 
 from .._ops._core import value
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 
@@ -30,6 +31,9 @@ def _grads(g: Tensor, x: Tensor, w: Tensor) -> tuple:
 class PreluKernelBackward0(Node):
     """z = where(a > 0, a, w * a):  grad_a = grad * where(a > 0, 1, w);
     grad_w = grad * where(a > 0, 0, a), summed over the batch and positions."""
+
+    rule = _r("z = where(a > 0, a, w * a)", {"a": "self", "w": "weight"},
+              a="grad * where(a > 0, 1, w)", w="grad * where(a > 0, 0, a)")
 
     saved = ("self", "weight")
     saved_tensors_names = ("self", "weight")
@@ -50,6 +54,11 @@ def _tensor(v):
 class PreluKernelBackwardBackward0(Node):
     """z = (grad_a, grad_w) of prelu, as an op of (grad, a, w):  each gets the gradient of
     these two with respect to it (found by minigrad's own autograd from their formula)."""
+
+    rule = _r("z = (grad_a, grad_w) of prelu, computed from (g, a, w)  (its gradient as an op)",
+              {"g": "grad_output", "a": "self", "w": "weight"}, words=True,
+              g="grad_a's and grad_w's own gradient with respect to g", a="... with respect to a",
+              w="... with respect to w")
 
     saved = ("grad_output", "self", "weight")
     saved_tensors_names = ("grad_output", "self", "weight")

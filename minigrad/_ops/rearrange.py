@@ -1,4 +1,4 @@
-"""More movement ops: ``flip``, ``roll``, ``repeat``/``tile``, ``tril``/``triu``, ``diag``,
+"""Rearranging elements: ``flip``, ``roll``, ``repeat``/``tile``, ``tril``/``triu``, ``diag``,
 ``diagonal``, ``unflatten``, ``hstack``/``vstack``, ``masked_select``, ``outer``,
 ``tensordot`` (the in-place ``t_``, ``squeeze_``... are in ``inplace_shape``).
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
 from . import _formula as F
@@ -39,6 +40,9 @@ def _dims_arg(dims):
 # ---------------------------------------------------------------- flip and roll
 class FlipBackward0(Node):
     """z = flip(self, dims):  dself = flip(g, dims)."""
+
+    rule = _r("z = a.flip(dims)", {"dims": "dims"}, np={"a": "flip(grad, dims)"},
+              a="grad.flip(dims)")
 
     saved = ("dims",)
 
@@ -71,6 +75,9 @@ def flipud(input):
 class RollBackward0(Node):
     """z = roll(self, shifts, dims):  dself = roll(g, -shifts, dims)."""
 
+    rule = _r("z = a.roll(shifts, dims)", {"shifts": "shifts", "dims": "dims"},
+              np={"a": "roll(grad, -shifts, dims)"}, a="grad.roll(-shifts, dims)")
+
     saved = ("dims", "shifts")
 
     def backward(self, g):
@@ -102,6 +109,9 @@ def roll(input, shifts, dims=None):
 # ---------------------------------------------------------------- repeat and tile
 class RepeatBackward0(Node):
     """z = repeat(self, repeats):  dself = the sum of the gradient over all the copies."""
+
+    rule = _r("z = a.repeat(repeats)", {"repeats": "repeats"}, np={"a": "unrepeat(grad, repeats)"},
+              a="the sum of grad's copies (grad's blocks, repeats of them)")
 
     saved = ("repeats", "self_sym_sizes")
 
@@ -155,6 +165,8 @@ def tile(input, *dims):
 class TrilBackward0(Node):
     """z = tril(self, k):  dself = tril(g, k)."""
 
+    rule = _r("z = a.tril(k)", {"k": "diagonal"}, np={"a": "tril(grad, k)"}, a="grad.tril(k)")
+
     saved = ("diagonal",)
 
     def backward(self, g):
@@ -163,6 +175,8 @@ class TrilBackward0(Node):
 
 class TriuBackward0(TrilBackward0):
     """z = triu(self, k):  dself = triu(g, k)."""
+
+    rule = _r("z = a.triu(k)", {"k": "diagonal"}, np={"a": "triu(grad, k)"}, a="grad.triu(k)")
 
     def backward(self, g):
         return (F.like(F.as_tensor(g).triu(self._s_diagonal), g),)
@@ -192,6 +206,11 @@ triu = _triangle("triu", np.triu, TriuBackward0)
 class DiagonalBackward0(Node):
     """z = diagonal(self, offset, dim1, dim2):  dself = zeros with g on that diagonal."""
 
+    rule = _r("z = a.diagonal(offset, d1, d2)",
+              {"offset": "offset", "d1": "dim1", "d2": "dim2", "shape": "self_sym_sizes"},
+              np={"a": "undiagonal(grad, shape, offset, d1, d2)"},
+              a="zeros(shape), with grad on its diagonal (offset, d1, d2)")
+
     saved = ("dim1", "dim2", "offset", "self_sym_sizes")
 
     def backward(self, g):
@@ -207,6 +226,9 @@ class DiagonalBackward0(Node):
 
 class DiagonalBackwardBackward0(SelectBackwardBackward0):
     """z = the gradient of a diagonal, placed into zeros:  dz/dgrad picks the diagonal out."""
+
+    rule = _r("z = grad_a of a diagonal, put into zeros", words=True,
+              a="grad.diagonal(offset, d1, d2)")
 
 
 def _diagonal_view(a: np.ndarray, offset: int, d1: int, d2: int) -> np.ndarray:
@@ -239,6 +261,10 @@ def diagonal(input, offset: int = 0, dim1: int = 0, dim2: int = 1):
 class DiagEmbedBackward0(Node):
     """z = diag(v, k) (a matrix from a vector):  dv = the diagonal k of g."""
 
+    rule = _r("z = a.diag(offset)  (a vector: a matrix with a on a diagonal)",
+              {"offset": "offset", "d1": "dim1", "d2": "dim2"},
+              np={"a": "diagonal(grad, offset, d1, d2)"}, a="grad.diagonal(offset, d1, d2)")
+
     saved = ("dim1", "dim2", "offset")
 
     def backward(self, g):
@@ -268,6 +294,11 @@ def diag(input, diagonal: int = 0):
 
 
 class _DiagonalCopy(DiagonalBackward0):
+
+    rule = _r("z = a.diag(offset)  (a matrix: a copy of its diagonal)",
+              {"offset": "offset", "d1": "dim1", "d2": "dim2", "shape": "self_sym_sizes"},
+              np={"a": "undiagonal(grad, shape, offset, d1, d2)"},
+              a="zeros(shape), with grad on its diagonal (offset, d1, d2)")
     def name(self) -> str:
         return "DiagonalBackward0_copy"
 
@@ -329,6 +360,10 @@ def _non_empty(tensors, name: str) -> list:
 
 class MaskedSelectBackward0(Node):
     """z = self[mask]:  dself = zeros with g at the selected places."""
+
+    rule = _r("z = masked_select(a, mask) = a[mask]", {"mask": "mask", "a": "self"},
+              np={"a": "unmask(grad, mask, a)"},
+              a="zeros like a, with grad put where mask is True")
 
     saved = ("mask", "self")  # as PyTorch: the mask and the input
     saved_tensors_names = ("mask", "self")

@@ -1,4 +1,4 @@
-"""More reductions and scans: ``cumsum``, ``cumprod``, ``median``, ``sort``, ``argsort``,
+"""Scans and sorting: ``cumsum``, ``cumprod``, ``median``, ``sort``, ``argsort``,
 ``topk`` (``var``, ``std`` and ``logsumexp`` are in statistics.py, ``unique`` in unique.py).
 
 Formulas use Tensor operations where they must run under ``create_graph=True``; those that
@@ -18,6 +18,7 @@ import numpy as np
 from .._dtype import bool as _bool
 from .._quiet import quiet, restore
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
 from . import _formula as F
@@ -46,6 +47,10 @@ def _expand_back(g, dims, keepdim: bool, shape):
 # ---------------------------------------------------------------- scans
 class CumsumBackward0(Node):
     """z = cumsum(self, dim):  dself = the reversed cumulative sum of the gradient."""
+
+    rule = _r("z = cumsum(a, dim)", {"dim": "dim"},
+              np={"a": "flip(cumsum(flip(grad, dim), dim), dim)"},
+              a="grad.flip(dim).cumsum(dim).flip(dim)")
 
     saved = ("dim",)
 
@@ -82,6 +87,11 @@ def cumsum(input, dim: int, *, dtype=None):
 class CumprodBackward0(Node):
     """z = cumprod(self, dim):  dself_i = sum_{j >= i} g_j z_j / self_i (computed without the
     division where self has zeros)."""
+
+    rule = _r("z = cumprod(a, dim)", {"a": "self", "z": "result", "dim": "dim"},
+              np={"a": "cumprod_grad(grad, a, dim)"},
+              a="(z * grad).flip(dim).cumsum(dim).flip(dim) / a  (a without zeros; else the "
+                "product of the other factors)")
 
     saved = ("dim", "result", "self")
     saved_tensors_names = ("result", "self")
@@ -189,6 +199,9 @@ def _scatter_node(cls, input, positions: np.ndarray, share=None):
 class ScatterBackward0(Node):
     """z = zeros.scatter(dim, index, src):  dsrc = grad.gather(dim, index) (the zeros get none)."""
 
+    rule = _r("z = zeros.scatter(dim, index, src)  (sort/topk/median's gradient)", words=True,
+              zeros="none (no gradient)", src="grad.gather(dim, index)")
+
     saved = ("dim", "index")
 
     @property
@@ -232,12 +245,20 @@ def _pair(name: str, values, indices):
 class SortBackward0(_Scatter):
     """z = sort(self):  each sorted value's gradient goes back to where it came from."""
 
+    rule = _r("(z, i) = a.sort(dim)", {"i": "indices", "dim": "dim", "shape": "self_sym_sizes"},
+              np={"a": "put_along(grad, i, dim, shape)"},
+              a="zeros(shape), with grad put back at indices i along dim")
+
     saved = ("dim", "indices", "self_sym_sizes")  # as PyTorch (the backward uses _onehot)
     saved_tensors_names = ("indices",)
 
 
 class TopkBackward0(_Scatter):
     """z = topk(self, k):  each chosen value's gradient goes back to where it came from."""
+
+    rule = _r("(z, i) = a.topk(k, dim)", {"i": "indices", "dim": "dim", "shape": "self_sym_sizes"},
+              np={"a": "put_along(grad, i, dim, shape)"},
+              a="zeros(shape), with grad put back at indices i along dim")
 
     saved = ("dim", "indices", "self_sym_sizes")
     saved_tensors_names = ("indices",)
@@ -246,12 +267,19 @@ class TopkBackward0(_Scatter):
 class MedianBackward0(_Scatter):
     """z = median(self):  the gradient goes to the median element."""
 
+    rule = _r("z = a.median()", {"a": "self", "z": "result"}, a="grad * (a == z) / total(a == z)")
+
     saved = ("result", "self")
     saved_tensors_names = ("result", "self")
 
 
 class MedianBackward1(_Scatter):
     """z = median(self, dim):  the gradient goes to each row's median element."""
+
+    rule = _r("(z, i) = a.median(dim, keepdim)",
+              {"i": "indices", "dim": "dim", "shape": "self_sym_sizes", "keepdim": "keepdim"},
+              np={"a": "put_along(grad, i, dim, shape, keepdim)"},
+              a="zeros(shape), with grad put at indices i along dim")
 
     saved = ("dim", "indices", "keepdim", "self_sym_sizes")
     saved_tensors_names = ("indices",)

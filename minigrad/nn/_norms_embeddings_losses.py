@@ -1,6 +1,6 @@
-"""More of ``nn.functional``: binary cross-entropy, Huber/smooth L1, embedding, layer and batch
-normalisation (batch_norm: from ``_batchnorm``). Imported into ``nn.functional``; the loss
-nodes live in ``_more_losses``.
+"""Normalisation, embeddings and more losses of ``nn.functional``: binary cross-entropy,
+Huber/smooth L1, embedding, layer and batch normalisation (batch_norm: from ``_batchnorm``).
+Imported into ``nn.functional``; the loss nodes live in ``_bce_huber_losses``.
 
 >>> import minigrad as torch
 >>> import minigrad.nn.functional as F
@@ -20,10 +20,11 @@ from .._ops.errors import cant_cast, not_implemented
 from .._ops.movement import _infer_size
 from .._quiet import quiet, restore
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
-from . import _more_losses as _more
+from . import _bce_huber_losses as _more
 from ._batchnorm import batch_norm
 from ._loss_nodes import _UINT64, reduction_enum
 
@@ -109,6 +110,15 @@ class EmbeddingBackward0(Node):
     """z = weight[indices]:  d/dweight adds each row of the gradient into the row it was read
     from (rows at ``padding_idx`` get none)."""
 
+    rule = _r("z = w[indices]  (rows of the weight w)",
+              {"indices": "indices",
+               "rows": "weight_sym_argsize_0",
+               "pad": "padding_idx",
+               "by_freq": "scale_grad_by_freq"},
+              np={"w": "embedding_grad(grad, indices, rows, pad, by_freq)"},
+              w="zeros(rows, grad.shape[-1]), with each row of grad added into row indices[i] "
+                "(none into row pad; divided by how often indices[i] occurs, if by_freq)")
+
     saved = ("indices", "padding_idx", "scale_grad_by_freq", "sparse", "weight_sym_argsize_0")
     saved_tensors_names = ("indices",)
 
@@ -121,6 +131,9 @@ class EmbeddingBackward0(Node):
 class EmbeddingDenseBackwardBackward0(Node):
     """z = embedding_dense_backward(g, indices, ...):  d/dg = the rows of grad at the indices
     (0 at padding_idx; the frequency scaling was the first backward's)."""
+
+    rule = _r("z = embedding_dense_backward(g, indices, rows, pad, by_freq)  (the gradient of "
+              "embedding's weight)", words=True, g="grad[indices]  (0 where indices == pad)")
 
     saved = ("indices", "padding_idx")
     saved_tensors_names = ("indices",)
@@ -247,6 +260,21 @@ class NativeLayerNormBackward0(Node):
     """z = xhat * weight + bias, xhat = (x - mean) * rstd over the normalised (last) dims:
     dx = rstd (gw - mean(gw) - xhat mean(gw xhat)) with gw = g weight;
     dweight = the sum of g xhat over the other dims;  dbias = the sum of g."""
+
+    rule = _r("z = xhat * w + b,  xhat = (a - mean) * rstd  (mean and rstd = 1 / sqrt(var + eps) "
+              "over the normalised last dims)",
+              {"a": "input",
+               "w": "weight",
+               "b": "bias",
+               "mean": "result1",
+               "rstd": "result2",
+               "shape": "normalized_shape"},
+              np={"a": "ln_grad_input(grad, a, w, mean, rstd, shape)",
+                  "w": "ln_grad_weight(grad, a, mean, rstd, shape)",
+                  "b": "ln_grad_bias(grad, shape)"},
+              a="rstd * (gw - mean(gw) - xhat * mean(gw * xhat)),  gw = grad * w  (means over "
+                "the normalised dims)", w="sum of grad * xhat over the other dims",
+              b="sum of grad over the other dims")
 
     saved = ("bias", "input", "normalized_shape", "result1", "result2", "weight")
     saved_tensors_names = ("bias", "input", "result1", "result2", "weight")

@@ -1,5 +1,6 @@
-"""More elementwise functions of two tensors: ``//`` and ``%`` (floor_divide, remainder),
-``fmod``, ``atan2``, ``hypot``, ``xlogy``, ``fmax``/``fmin``. (Three operands: ``ternary.py``.)
+"""Elementwise functions of two tensors besides arithmetic: ``//`` and ``%`` (floor_divide,
+remainder), ``fmod``, ``atan2``, ``hypot``, ``xlogy``, ``fmax``/``fmin``. (Three operands:
+``ternary.py``.)
 
 Operands promote as in PyTorch (``binary_operands``); gradients are un-broadcast by the
 engine (``record(..., broadcast=True)``). Formulas use Tensor operations so they also run
@@ -16,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import call, data, masked_zero, scale
@@ -76,6 +78,10 @@ def _record2(node, out, a, b, *, save=True, own=False):  # own: each kept for it
 class NotImplementedBackward(Node):
     """PyTorch records floor_divide with a node whose backward raises (no derivative)."""
 
+    rule = _r("z = floor_divide(a, b) = floor(a / b)", words=True,
+              a="raises: derivative for aten::floor_divide is not implemented",
+              b="raises: derivative for aten::floor_divide is not implemented")
+
     def name(self) -> str:
         return "torch::autograd::NotImplemented"
 
@@ -85,7 +91,7 @@ class NotImplementedBackward(Node):
         raise RuntimeError(f"derivative for aten::{self._op} is not implemented")
 
 
-NotImplementedBackward.__name__ = NotImplementedBackward.__qualname__ = "NotImplemented"
+NotImplementedBackward.__name__ = "NotImplemented"  # (PyTorch's class name)
 
 
 @method("floor_divide", "__floordiv__")
@@ -116,12 +122,17 @@ Tensor.__rfloordiv__ = _rfloordiv
 class RemainderBackward0(Node):
     """z = self % number:  dz/dself = 1."""
 
+    rule = _r("z = a % c  (c a number)", a="grad")
+
     def backward(self, g):
         return (g,)
 
 
 class RemainderBackward1(_Binary):
     """z = self % other:  dz/dself = 1;  dz/dother = -floor(self / other)."""
+
+    rule = _r("z = a % b", {"a": "self", "b": "other"}, np={"b": "-grad * floor(a / b)"}, a="grad",
+              b="-grad * a.div(b, rounding_mode='floor')")
 
     def grads(self, g, x, y):
         return g, (-g * _div_mode(g, x, y, "floor") if y is not None else None)
@@ -130,9 +141,14 @@ class RemainderBackward1(_Binary):
 class FmodBackward0(RemainderBackward0):
     """z = fmod(self, number):  dz/dself = 1."""
 
+    rule = _r("z = fmod(a, c)  (c a number)", a="grad")
+
 
 class FmodBackward1(_Binary):
     """z = fmod(self, other):  dz/dself = 1;  dz/dother = -trunc(self / other)."""
+
+    rule = _r("z = fmod(a, b)", {"a": "self", "b": "other"}, np={"b": "-grad * trunc(a / b)"},
+              a="grad", b="-grad * a.div(b, rounding_mode='trunc')")
 
     def grads(self, g, x, y):
         return g, (-g * _div_mode(g, x, y, "trunc") if y is not None else None)
@@ -184,6 +200,11 @@ class Atan2Backward0(_Binary):
     """z = atan2(self, other):  dz/dself = other / (self² + other²);
     dz/dother = -self / (self² + other²)  (both 0 where self = other = 0)."""
 
+    rule = _r("z = atan2(a, b)  (r = 1 / (a**2 + b**2), 0 where that is inf)",
+              {"a": "self", "b": "other"},
+              np={"a": "grad * b / (a**2 + b**2)", "b": "-grad * a / (a**2 + b**2)"},
+              a="grad * b * r", b="grad * -a * r")
+
     def backward(self, g):
         y, x = value(self._s_other), value(self._s_self)  # (PyTorch's order of checks)
         neg_x = None
@@ -200,6 +221,9 @@ class Atan2Backward0(_Binary):
 class HypotBackward0(_Binary):
     """z = hypot(self, other):  dz/dself = self / z;  dz/dother = other / z."""
 
+    rule = _r("z = hypot(a, b) = sqrt(a**2 + b**2)", {"a": "self", "b": "other", "z": "result"},
+              a="grad * a / z", b="grad * b / z")
+
     saved = ("other", "result", "self")
     saved_tensors_names = saved
 
@@ -212,6 +236,10 @@ class XlogyBackward0(_Binary):
     """z = self * log(other):  dz/dself = log(other) (0 where self is 0);  dz/dother =
     self / other."""
 
+    rule = _r("z = xlogy(a, b) = a * log(b)  (0 where a is 0)", {"a": "self", "b": "other"},
+              np={"a": "where((a == 0) & (b <= 0), 0, grad * log(b))"},
+              a="xlogy(grad, b), 0 where a == 0 and b <= 0", b="grad * a / b")
+
     def grads(self, g, x, y):
         off = (data(x) == 0) & (data(y) <= 0)
         g_log = F.like(xlogy(F.as_tensor(g), y), g)
@@ -220,6 +248,9 @@ class XlogyBackward0(_Binary):
 
 class XlogyBackward1(_Binary):
     """z = c * log(other), c a number:  dz/dother = c / other."""
+
+    rule = _r("z = xlogy(c, b) = c * log(b)  (c a number)", {"c": "self", "b": "other"},
+              b="grad * c / b")
 
     saved_tensors_names = ("other",)
 
@@ -230,6 +261,10 @@ class XlogyBackward1(_Binary):
 class XlogyBackward2(_Binary):
     """z = self * log(c), c a number:  dz/dself = log(c) (0 where self is 0, if c <= 0)."""
 
+    rule = _r("z = xlogy(a, c) = a * log(c)  (c a number)", {"a": "self", "c": "other"},
+              np={"a": "where((a == 0) & (c <= 0), 0, grad * log(c))"},
+              a="xlogy(grad, c), 0 where a == 0 and c <= 0")
+
     saved_tensors_names = ("self",)
 
     def grads(self, g, x, c):
@@ -239,6 +274,9 @@ class XlogyBackward2(_Binary):
 
 class FmaxBackward0(_Binary):
     """z = fmax(self, other):  the gradient goes to the operand chosen (NaNs are skipped)."""
+
+    rule = _r("z = fmax(a, b)  (a NaN is passed over)", {"a": "self", "b": "other"},
+              a="grad * ((a >= b) | isnan(b))", b="grad * ~((a >= b) | isnan(b))")
 
     def grads(self, g, x, y):
         pick = self._pick(data(x), data(y))
@@ -251,6 +289,9 @@ class FmaxBackward0(_Binary):
 
 class FminBackward0(FmaxBackward0):
     """z = fmin(self, other):  the gradient goes to the operand chosen (NaNs are skipped)."""
+
+    rule = _r("z = fmin(a, b)  (a NaN is passed over)", {"a": "self", "b": "other"},
+              a="grad * ((a <= b) | isnan(b))", b="grad * ~((a <= b) | isnan(b))")
 
     @staticmethod
     def _pick(a, b):

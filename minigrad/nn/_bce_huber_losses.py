@@ -1,4 +1,4 @@
-"""More loss ops: binary cross-entropy (on probabilities and on logits), Huber and smooth L1.
+"""Loss ops: binary cross-entropy (on probabilities and on logits), Huber and smooth L1.
 
 Each is one node named as PyTorch names it. The backward formulas are written with Tensor
 operations, so they also build a graph under ``create_graph=True`` (second derivatives); on
@@ -15,6 +15,7 @@ from .._ops import _formula as F
 from .._ops._core import binary_operands, value
 from .._quiet import quiet, restore
 from .._tensor import Tensor
+from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_loss",
@@ -50,6 +51,14 @@ def _value(saved):
 class BinaryCrossEntropyBackward0(Node):
     """loss = -w (t log x + (1 - t) log(1 - x)):  d/dx = w (x - t) / max(x (1 - x), 1e-12);
     d/dt = w (log(1 - x) - log(x)) (logs clamped at -100, as PyTorch does)."""
+
+    rule = _r("loss = mean(-w * (t * log(a) + (1 - t) * log(1 - a)))  (n = a.numel() with "
+              "reduction='mean', else 1)",
+              {"a": "self", "t": "target", "reduction": "reduction", "w": "weight"},
+              np={"a": "grad * one(w) * (a - t) / maximum(a * (1 - a), 1e-12) / per(a, reduction)",
+                  "t": "grad * one(w) * (maximum(log(1 - a), -100) - maximum(log(a), -100)) / "
+                       "per(a, reduction)"}, a="grad * w * (a - t) / max(a * (1 - a), 1e-12) / n",
+              t="grad * w * (log(1 - a) - log(a)) / n  (logs at least -100)")
 
     saved = ("reduction", "self", "target", "weight")
     saved_tensors_names = ("self", "target", "weight")
@@ -90,6 +99,19 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight, reduction: int) 
 class BinaryCrossEntropyWithLogitsBackward0(Node):
     """loss = w ((1 - t) x + L softplus(-x)), L = 1 + (p - 1) t (p: pos_weight):
     d/dx = w (L sigmoid(x) - p t);  d/dt = w ((p - 1) softplus(-x) - x)."""
+
+    rule = _r("loss = mean(w * ((1 - t) * a + (1 + (p - 1) * t) * softplus(-a)))  (p: "
+              "pos_weight; n = a.numel() with reduction='mean', else 1)",
+              {"a": "self",
+               "t": "target",
+               "reduction": "reduction",
+               "w": "weight",
+               "p": "pos_weight"},
+              np={"a": "grad * one(w) * ((1 + (one(p) - 1) * t) * sigmoid(a) - one(p) * t) / "
+                       "per(a, reduction)",
+                  "t": "grad * one(w) * ((one(p) - 1) * softplus(-a) - a) / per(a, reduction)"},
+              a="grad * w * ((1 + (p - 1) * t) * sigmoid(a) - p * t) / n",
+              t="grad * w * ((p - 1) * softplus(-a) - a) / n")
 
     saved = ("pos_weight", "reduction", "self", "target", "weight")
     saved_tensors_names = ("pos_weight", "self", "target", "weight")
@@ -138,6 +160,14 @@ class HuberLossBackward0(Node):
     """loss = d**2 / 2 where |d| < delta, else delta (|d| - delta / 2), d = self - target:
     d/dself = clamp(d, -delta, delta);  d/dtarget = clamp(-d, -delta, delta)."""
 
+    rule = _r("loss = mean(d**2 / 2 where |d| < delta, else delta * (|d| - delta / 2)),  d = a - "
+              "t  (n = a.numel() with reduction='mean', else 1)",
+              {"a": "self", "t": "target", "reduction": "reduction", "delta": "delta"},
+              np={"a": "grad * clip(a - t, -delta, delta) / per(a, reduction)",
+                  "t": "-grad * clip(a - t, -delta, delta) / per(a, reduction)"},
+              a="grad * clamp(a - t, -delta, delta) / n",
+              t="-grad * clamp(a - t, -delta, delta) / n")
+
     saved = ("delta", "reduction", "self", "target")
     saved_tensors_names = ("self", "target")
 
@@ -166,6 +196,14 @@ class HuberLossBackward0(Node):
 class SmoothL1LossBackward0(HuberLossBackward0):
     """loss = d**2 / (2 beta) where |d| < beta, else |d| - beta / 2, d = self - target:
     d/dself = clamp(d / beta, -1, 1);  d/dtarget = the negative of that."""
+
+    rule = _r("loss = mean(d**2 / (2 * beta) where |d| < beta, else |d| - beta / 2),  d = a - t  "
+              "(n = a.numel() with reduction='mean', else 1)",
+              {"a": "self", "t": "target", "reduction": "reduction", "beta": "beta"},
+              np={"a": "grad * smooth_l1(a - t, beta) / per(a, reduction)",
+                  "t": "-grad * smooth_l1(a - t, beta) / per(a, reduction)"},
+              a="grad * clamp((a - t) / beta, -1, 1) / n",
+              t="-grad * clamp((a - t) / beta, -1, 1) / n")
 
     saved = ("beta", "reduction", "self", "target")
 
