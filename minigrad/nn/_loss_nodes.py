@@ -14,6 +14,7 @@ from .._dtype import from_numpy_dtype
 from .._ops import _formula as F
 from .._ops._core import binary_operands, value
 from .._quiet import quiet, restore
+from .._summation import reduce_sum
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import FREED_MESSAGE, check_saved
@@ -44,9 +45,12 @@ def _reduce(per_element, reduction: int):
     if reduction == 1:
         if per_element.size == 0:  # the mean of nothing: nan, without NumPy's warning
             return np.full((), np.nan, per_element.dtype)
+        if per_element.dtype.kind == "f" and per_element.itemsize > 2:  # PyTorch's order
+            return np.asarray(reduce_sum(per_element) / per_element.dtype.type(per_element.size))
         return np.asarray(per_element.mean())
     if reduction == 2:
-        return np.asarray(per_element.sum())
+        return np.asarray(reduce_sum(per_element) if per_element.dtype.kind == "f"
+                          and per_element.itemsize > 2 else per_element.sum())
     return per_element
 
 

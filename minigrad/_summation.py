@@ -268,9 +268,11 @@ def _column_cuts(dims, threads: int, itemsize: int):
     return [(b, e) for b, e in pieces if b < e]
 
 
-def reduce_sum(x: np.ndarray, axes=None, keepdims: bool = False) -> np.ndarray:
+def reduce_sum(x: np.ndarray, axes=None, keepdims=False) -> np.ndarray:
     """``np.add.reduce(x, axes)`` for float32/float64 ``x`` in PyTorch's order of additions."""
-    threads = get_num_threads()
+    threads, keepdims = get_num_threads(), bool(keepdims)
+    if type(axes) is int:
+        axes = (axes,)
     if axes is None and x.flags.c_contiguous and (x.size < GRAIN or threads == 1):
         flat = x.reshape(-1)  # the common case: one contiguous row
         if x.size >= _lanes(x):
