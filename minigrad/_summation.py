@@ -44,7 +44,7 @@ import os
 
 import numpy as np
 
-__all__ = ["LANES", "get_num_threads", "reduce_sum", "set_num_threads", "total"]
+__all__ = ["LANES", "get_num_threads", "nll_total", "reduce_sum", "set_num_threads"]
 
 LANES = 8  # floats in one AVX2 register (Vectorized<float>); 4 doubles
 GRAIN = 32768  # PyTorch's at::internal::GRAIN_SIZE: smaller reductions run on one thread
@@ -296,6 +296,35 @@ def reduce_sum(x: np.ndarray, axes=None, keepdims=False) -> np.ndarray:
     return np.asarray(_serial(x, dims, _column_cuts(dims, threads, x.itemsize))).reshape(kept)
 
 
-def total(x: np.ndarray) -> np.ndarray:
-    """The sum of all elements of ``x`` (float32/float64) in PyTorch's order."""
-    return reduce_sum(x)
+# ---------------------------------------------------------------- nll_loss's own sum
+_NLL_LEVELS = 8  # nll_loss (LossNLL.cpp) sums its samples with a cascade of its own
+
+
+def _nll_level(u: np.ndarray):
+    """One level of nll_loss's cascade: (what it passes up, what it keeps). A level passes its
+    first value up at once, then every 16 values as one sum (summed left to right)."""
+    rest = u[1:]
+    full = rest.shape[0] // 16 * 16
+    groups = _seq(rest[:full].reshape(-1, 16), 1) if full else rest[:0]
+    return np.concatenate([u[:1] + u.dtype.type(0), groups]), _seq(rest[full:])
+
+
+def nll_total(values: np.ndarray, kept=None) -> np.ndarray:
+    """The sum of nll_loss's per-sample ``values`` (one per row of a 1-D or 2-D input) in its
+    order: sample ``b`` is added to level 0, and where ``b`` is a multiple of 16, 256, 4096, ...
+    levels pass their sums one level up. An ignored sample (``kept`` False) passes nothing up.
+    """
+    if kept is not None and not kept.all():  # ignored samples: simulate it sample by sample
+        acc = [values.dtype.type(0)] * _NLL_LEVELS
+        for b in np.flatnonzero(kept).tolist():
+            acc[0] = acc[0] + values[b]
+            for j in range(_NLL_LEVELS - 1):
+                if b & (15 << (4 * j)):
+                    break
+                acc[j + 1], acc[j] = acc[j + 1] + acc[j], values.dtype.type(0)
+        return _seq(np.array(acc, values.dtype))
+    kept_levels, u = [], values
+    for _ in range(_NLL_LEVELS - 1):
+        u, left = _nll_level(u) if u.shape[0] else (u, np.zeros((), u.dtype))
+        kept_levels.append(left)
+    return _seq(np.array(kept_levels + [_seq(u)], values.dtype))
