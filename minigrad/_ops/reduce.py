@@ -191,8 +191,8 @@ def _mean_data(d, axes, keepdim, count):
     """The sum divided by ``count``; a mean of no elements is nan (without NumPy's warning)."""
     s = total(np.add.reduce, d, np.float32 if d.dtype == np.float16 else d.dtype, axis=axes,
               keepdims=keepdim)
-    if count == 0:
-        return np.full(np.shape(s), np.nan, d.dtype)
+    if count == 0:  # 0 / 0 on this CPU (x86 gives -nan, as PyTorch does)
+        return _dtype.cast(np.asarray(quietly(np.true_divide, s, s.dtype.type(0))), d.dtype)
     return _dtype.cast(np.asarray(np.true_divide(s, count, dtype=s.dtype)), d.dtype)
 
 
