@@ -56,6 +56,7 @@ __all__ = ["LANES", "get_num_threads", "nll_total", "reduce_sum", "set_num_threa
 LANES = 8  # floats in one AVX2 register (Vectorized<float>); 4 doubles
 GRAIN = 32768  # PyTorch's at::internal::GRAIN_SIZE: smaller reductions run on one thread
 _GROUP = 4  # rows summed side by side (ilp_factor / nrows in PyTorch)
+_ZERO = {"f": np.zeros(1, np.float32), "d": np.zeros(1, np.float64)}
 
 
 # ---------------------------------------------------------------- threads
@@ -151,6 +152,21 @@ def _inner(a: np.ndarray, lanes: int) -> np.ndarray:
     nv = a.shape[0] // lanes * lanes
     vectors = _row_sum(a[:nv].reshape((nv // lanes, lanes) + a.shape[1:]))
     return _seq(np.concatenate([a[nv:], vectors]))
+
+
+def _short(row: np.ndarray, lanes: int) -> np.ndarray:
+    """``_inner`` (or ``_row_sum``) of a 1-D row of fewer than ``4 * lanes`` numbers, quickly:
+    no block is full there, so each stage is a plain left-to-right sum."""
+    n = row.shape[0]
+    if n >= lanes:  # one to three vectors, lane by lane, then the leftovers and the lanes
+        nv = n // lanes * lanes  # (a -0 on the way changes nothing but the final sign)
+        vectors = row[:lanes] if nv == lanes else row[:lanes] + row[lanes:2 * lanes]
+        if nv > 2 * lanes:
+            vectors = vectors + row[2 * lanes:nv]
+        row = np.concatenate([row[nv:], vectors])
+    elif n >= _GROUP:  # four accumulators of one number each: first, leftovers, the other three
+        row = np.concatenate([row[:1], row[_GROUP:], row[1:_GROUP]])
+    return np.add.accumulate(row)[-1:] + _ZERO[row.dtype.char]  # (+0: PyTorch's -0 + 0)
 
 
 def _columns(a: np.ndarray, group: int) -> np.ndarray:
@@ -282,12 +298,10 @@ def reduce_sum(x: np.ndarray, axes=None, keepdims=False) -> np.ndarray:
     threads, keepdims = get_num_threads(), bool(keepdims)
     if type(axes) is int:
         axes = (axes,)
-    if axes is None and x.flags.c_contiguous and (x.size < GRAIN or threads == 1):
-        flat = x.reshape(-1)  # the common case: one contiguous row
-        if x.size >= _lanes(x):
-            return _inner(flat, _lanes(x)).reshape((1,) * x.ndim if keepdims else ())
-        if x.size:
-            return _row_sum(flat).reshape((1,) * x.ndim if keepdims else ())
+    if axes is None and x.flags.c_contiguous and (x.size < GRAIN or threads == 1) and x.size:
+        flat, lanes = x.reshape(-1), _lanes(x)  # the common case: one contiguous row
+        out = _short(flat, lanes) if x.size < 4 * lanes else _inner(flat, lanes)
+        return out.reshape((1,) * x.ndim if keepdims else ())
     axes = set(range(x.ndim)) if axes is None else {a % max(x.ndim, 1) for a in axes}
     if any(s < 0 for s in x.strides):  # (PyTorch never has negative strides)
         x = np.ascontiguousarray(x)
