@@ -347,7 +347,7 @@ def nll_total(values: np.ndarray, kept=None) -> np.ndarray:
                 acc[j + 1], acc[j] = acc[j + 1] + acc[j], values.dtype.type(0)
         return _seq(np.array(acc, values.dtype))
     kept_levels, u = [], values
-    for _ in range(_NLL_LEVELS - 1):
-        u, left = _nll_level(u) if u.shape[0] else (u, np.zeros((), u.dtype))
-        kept_levels.append(left)
+    while len(kept_levels) < _NLL_LEVELS - 1 and u.shape[0] > 1:
+        u, left = _nll_level(u)
+        kept_levels.append(left)  # (a level's first value goes straight up to the top)
     return _seq(np.array(kept_levels + [_seq(u)], values.dtype))
