@@ -27,6 +27,8 @@ order (its ``cascade_sum`` in ``aten/src/ATen/native/cpu/SumKernel.cpp``), with 
 in groups of 32 (or 4) columns with ``_cascade``, the remaining columns with ``_row_sum``.
 A second reduced dimension adds those results one by one.
 
+**Size**: tensors of more than ``EXACT_LIMIT`` elements are summed in NumPy's faster order.
+
 **Threads**: PyTorch splits a reduction of 32768+ elements between its threads. A sum down to
 one number is cut into one chunk per thread, each chunk summed as above, the chunk sums added;
 that changes the result, so minigrad cuts at the same places, for the number of threads
@@ -55,6 +57,10 @@ __all__ = ["LANES", "get_num_threads", "nll_total", "reduce_sum", "set_num_threa
 
 LANES = 8  # floats in one AVX2 register (Vectorized<float>); 4 doubles
 GRAIN = 32768  # PyTorch's at::internal::GRAIN_SIZE: smaller reductions run on one thread
+# Larger tensors are summed in NumPy's own order: adding in PyTorch's takes NumPy about three
+# times as long (a million floats: ~0.4 ms instead of ~0.13 ms), too slow for big training
+# steps. None: PyTorch's order at every size.
+EXACT_LIMIT = 1 << 17
 _GROUP = 4  # rows summed side by side (ilp_factor / nrows in PyTorch)
 _ZERO = {"f": np.zeros(1, np.float32), "d": np.zeros(1, np.float64)}
 
@@ -298,6 +304,8 @@ def reduce_sum(x: np.ndarray, axes=None, keepdims=False) -> np.ndarray:
     threads, keepdims = get_num_threads(), bool(keepdims)
     if type(axes) is int:
         axes = (axes,)
+    if EXACT_LIMIT is not None and x.size > EXACT_LIMIT:  # NumPy's order (see EXACT_LIMIT)
+        return np.add.reduce(x, axes if axes is None else tuple(axes), keepdims=keepdims)
     if axes is None and x.flags.c_contiguous and (x.size < GRAIN or threads == 1) and x.size:
         flat, lanes = x.reshape(-1), _lanes(x)  # the common case: one contiguous row
         out = _short(flat, lanes) if x.size < 4 * lanes else _inner(flat, lanes)
@@ -346,6 +354,12 @@ def nll_total(values: np.ndarray, kept=None) -> np.ndarray:
                     break
                 acc[j + 1], acc[j] = acc[j + 1] + acc[j], values.dtype.type(0)
         return _seq(np.array(acc, values.dtype))
+    n = values.shape[0]
+    if 0 < n <= 256:  # (quicker) sample 0 goes to the top; the 16s; what is left; then sample 0
+        k = (n - 1) // 16 * 16
+        sixteens = np.add.accumulate(values[1:1 + k].reshape(-1, 16), axis=1)[:, -1]
+        row = np.concatenate([values[1 + k:], np.add.accumulate(sixteens)[-1:], values[:1]])
+        return np.add.accumulate(row)[-1] + _ZERO[row.dtype.char][0]
     kept_levels, u = [], values
     while len(kept_levels) < _NLL_LEVELS - 1 and u.shape[0] > 1:
         u, left = _nll_level(u)
