@@ -27,6 +27,8 @@ order (its ``cascade_sum`` in ``aten/src/ATen/native/cpu/SumKernel.cpp``), with 
 in groups of 32 (or 4) columns with ``_cascade``, the remaining columns with ``_row_sum``.
 A second reduced dimension adds those results one by one.
 
+``nll_loss`` sums its samples with a cascade of its own (8 levels of 16): ``nll_total``.
+
 **Size**: tensors of more than ``EXACT_LIMIT`` elements are summed in NumPy's faster order.
 
 **Threads**: PyTorch splits a reduction of 32768+ elements between its threads. A sum down to
