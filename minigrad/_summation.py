@@ -34,8 +34,9 @@ A second reduced dimension adds those results one by one.
 **Threads**: PyTorch splits a reduction of 32768+ elements between its threads. A sum down to
 one number is cut into one chunk per thread, each chunk summed as above, the chunk sums added;
 that changes the result, so minigrad cuts at the same places, for the number of threads
-PyTorch would use (``get_num_threads()``: ``OMP_NUM_THREADS``, else the physical cores) or that
-``minigrad.set_num_threads`` sets. Other splits (by output element) change nothing here.
+PyTorch would use (``get_num_threads()``: ``MKL_NUM_THREADS`` or ``OMP_NUM_THREADS``, at
+most the physical cores) or that ``minigrad.set_num_threads`` sets. Other splits (by output
+element) change nothing here.
 
 A row of 17 float32 numbers, by hand:
 
@@ -68,11 +69,7 @@ _ZERO = {"f": np.zeros(1, np.float32), "d": np.zeros(1, np.float64)}
 
 
 # ---------------------------------------------------------------- threads
-def _default_threads() -> int:
-    """PyTorch's default intra-op thread count: OMP_NUM_THREADS, else the physical cores."""
-    env = os.environ.get("OMP_NUM_THREADS", "")
-    if env.isdigit() and int(env) > 0:
-        return int(env)
+def _physical_cores() -> int:
     try:
         with open("/proc/cpuinfo") as f:
             info = f.read()
@@ -84,6 +81,17 @@ def _default_threads() -> int:
     except OSError:
         pass
     return os.cpu_count() or 1
+
+
+def _default_threads() -> int:
+    """PyTorch's default intra-op thread count, as measured: MKL_NUM_THREADS, else
+    OMP_NUM_THREADS, else the physical cores; never more than the physical cores."""
+    cores = _physical_cores()
+    for name in ("MKL_NUM_THREADS", "OMP_NUM_THREADS"):
+        env = os.environ.get(name, "")
+        if env.isdigit() and int(env) > 0:
+            return min(int(env), cores)
+    return cores
 
 
 _threads = [None]
