@@ -158,3 +158,14 @@ def test_nll_loss_adds_its_samples_in_pytorchs_cascade(torch, batch):
                     bad.append((reduction, w is not None, (t < 0).any(), out))
     assert count == 8
     assert not bad, bad
+
+
+def test_above_the_size_limit_the_same_order_holds_when_lifted(torch, monkeypatch):
+    """Tensors of more than ``EXACT_LIMIT`` elements keep NumPy's faster order; lifted, the
+    order is PyTorch's there too (a million elements, cut between PyTorch's threads)."""
+    monkeypatch.setattr(_summation, "EXACT_LIMIT", None)
+    x = _numbers((1000, 1000), "float32", seed=11)
+    bad, count = _mismatches(torch, x, [(None, False, ""), (0, False, ""), (1, False, ""),
+                                        (0, False, ".t()"), (None, False, "[:, ::2]")])
+    assert count == 10
+    assert not bad, bad
