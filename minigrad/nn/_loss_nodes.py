@@ -42,15 +42,15 @@ _UINT64 = 2**64 - 1  # PyTorch shows a saved negative int as its uint64 bit patt
 
 
 def _reduce(per_element, reduction: int):
+    ordered = per_element.dtype.kind == "f" and per_element.itemsize > 2  # PyTorch's order
     if reduction == 1:
         if per_element.size == 0:  # the mean of nothing: nan, without NumPy's warning
             return np.full((), np.nan, per_element.dtype)
-        if per_element.dtype.kind == "f" and per_element.itemsize > 2:  # PyTorch's order
+        if ordered:  # (PyTorch's mean: the sum, divided)
             return np.asarray(reduce_sum(per_element) / per_element.dtype.type(per_element.size))
         return np.asarray(per_element.mean())
     if reduction == 2:
-        return np.asarray(reduce_sum(per_element) if per_element.dtype.kind == "f"
-                          and per_element.itemsize > 2 else per_element.sum())
+        return np.asarray(reduce_sum(per_element) if ordered else per_element.sum())
     return per_element
 
 
