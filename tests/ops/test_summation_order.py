@@ -169,3 +169,29 @@ def test_above_the_size_limit_the_same_order_holds_when_lifted(torch, monkeypatc
                                         (0, False, ".t()"), (None, False, "[:, ::2]")])
     assert count == 10
     assert not bad, bad
+
+
+def _fit_a_line(lib):
+    """A training loop whose gradients are summed where a broadcast spread ``w`` and ``b``."""
+    rng = np.random.default_rng(0)
+    x = lib.tensor(rng.standard_normal((200, 3)).astype(np.float32))
+    y = lib.tensor((rng.standard_normal((200, 1)) * 0.1).astype(np.float32)) + x[:, :1] * 2
+    w = lib.tensor(np.array([[0.1, -0.2, 0.3]], np.float32), requires_grad=True)
+    b = lib.tensor(np.array([0.5], np.float32), requires_grad=True)
+    losses = []
+    for _ in range(30):
+        loss = (((x * w).sum(1, keepdim=True) + b - y) ** 2).mean()
+        loss.backward()
+        with lib.no_grad():
+            w -= 0.05 * w.grad
+            b -= 0.05 * b.grad
+            w.grad.zero_()
+            b.grad.zero_()
+        losses.append(loss.item())
+    return losses, _bits(w.detach().numpy()), _bits(b.detach().numpy())
+
+
+def test_a_training_loop_with_broadcast_gradients_matches_bit_for_bit(torch):
+    """The engine sums a broadcast operand's gradient back in PyTorch's order too (one sum
+    over all the broadcast dims, as at::sum_to), so 30 steps print PyTorch's losses exactly."""
+    assert _fit_a_line(minigrad) == _fit_a_line(torch)
