@@ -135,6 +135,7 @@ from ._ops.unary import (
 from ._ops.unique import unique, unique_consecutive  # noqa: F401
 from ._ops.views import as_strided  # noqa: F401
 from ._random import bernoulli, multinomial, normal, poisson, randperm
+from ._summation import get_num_threads, set_num_threads  # noqa: F401
 from ._tensor import Tensor
 from ._tensor_str import set_printoptions
 from ._types import Size
