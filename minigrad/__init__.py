@@ -63,6 +63,7 @@ from ._ops.movement import clone, flatten, reshape, squeeze, unsqueeze
 from ._ops.transpose import permute, swapaxes, swapdims, t, transpose
 from ._ops.views import as_strided  # noqa: F401
 from ._random import bernoulli, multinomial, normal, poisson, randperm
+from ._summation import get_num_threads, set_num_threads  # noqa: F401
 from ._tensor import Tensor
 from ._tensor_str import set_printoptions
 from ._types import Size
