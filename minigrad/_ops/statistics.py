@@ -14,6 +14,7 @@ Each backward is PyTorch's formula (``var_backward``, ``std_backward``,
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 
 import numpy as np
 
@@ -29,7 +30,7 @@ from ._core import method, value
 from .arguments import var_signature_error
 from .errors import empty_reduction
 from .minmax import _return_type, return_types
-from .scans_and_sorting import _ordered, _pair, _scalar_order, _Scatter
+from .scans_and_sorting import MedianBackward1, _ordered, _pair, _scalar_order
 from .unary import floats
 
 __all__ = ["var", "std", "var_mean", "std_mean", "logsumexp", "mode"]
@@ -296,16 +297,11 @@ def logsumexp(input, dim, keepdim: bool = False):
 
 
 # ---------------------------------------------------------------- mode
-class ModeBackward0(_Scatter):
-    """(z, i) = mode(self, dim):  the gradient goes to each row's element at index i."""
+class ModeBackward0(MedianBackward1):
+    """(z, i) = mode(self, dim):  the gradient goes to each row's element at index i (as
+    median(dim)'s: the same rule, the same saved values)."""
 
-    rule = _r("(z, i) = a.mode(dim, keepdim)",
-              {"i": "indices", "dim": "dim", "shape": "self_sym_sizes", "keepdim": "keepdim"},
-              np={"a": "put_along(grad, i, dim, shape, keepdim)"},
-              a="zeros(shape), with grad put at indices i along dim")
-
-    saved = ("dim", "indices", "keepdim", "self_sym_sizes")
-    saved_tensors_names = ("indices",)
+    rule = replace(MedianBackward1.rule, forward="(z, i) = a.mode(dim, keepdim)")
 
 
 return_types.mode = _return_type("mode")

@@ -4,41 +4,14 @@ NaN with either sign bit, infinities, integers and bools, against PyTorch."""
 from __future__ import annotations
 
 import pytest
-from helpers import assert_same_outcome
+from helpers import assert_same_outcome, cases
 
 import minigrad as mg
 
-VALUES = "[-0.0, 0.0, -1.5, 2.0, float('nan'), -float('nan'), float('inf'), -float('inf')]"
 
-
-@pytest.mark.parametrize("expr", [
-    f"lib.signbit(lib.tensor({VALUES}))",
-    f"lib.tensor({VALUES}, dtype=lib.float16).signbit()",
-    "lib.signbit(lib.tensor([-1, 0, 2]))",
-    "lib.signbit(lib.tensor([True, False]))",
-    "lib.signbit(lib.tensor([1, 2], dtype=lib.uint8))",
-    "lib.signbit(lib.tensor(-2.0, requires_grad=True))",
-    "lib.signbit(3.0)",
-])
-def test_signbit_as_pytorch(torch, expr):
-    assert_same_outcome(torch, expr)
-
-
-@pytest.mark.parametrize("expr", [
-    f"lib.copysign(lib.tensor({VALUES}), -1.0)",
-    f"lib.copysign(lib.ones(8), lib.tensor({VALUES}))",
-    "lib.copysign(lib.tensor([1, 2]), lib.tensor([-1, 1]))", "lib.copysign(lib.tensor([1, 2]), -1)",
-    "lib.copysign(lib.tensor([True]), lib.tensor([False]))",
-    "lib.copysign(lib.tensor([1., 2.], dtype=lib.float16), -1.)",
-    "lib.copysign(lib.tensor([1., 2.]), lib.tensor([-1., 1.], dtype=lib.float64))",
-    "lib.copysign(lib.tensor([1, 2]), 2.5)", "lib.copysign(lib.tensor([1., 2.]), True)",
-    "lib.tensor([1., 2.]).copysign_(lib.tensor([-1, 1]))",
-    "lib.tensor([1, 2]).copysign_(lib.tensor([-1, 1]))",
-    "lib.tensor([1., 2.], requires_grad=True).copysign_(-1.)",
-    "lib.copysign(lib.ones(2), lib.ones(3))",
-])
-def test_copysign_as_pytorch(torch, expr):
-    """The sign bit of other decides (-0.0, -nan); integers and bools give floats; errors."""
+@pytest.mark.parametrize("expr", cases("sign_ops"))
+def test_sign_ops_as_pytorch(torch, expr):
+    """The sign bit decides (-0.0, -nan), integers and bools, in place, errors."""
     assert_same_outcome(torch, expr)
 
 
