@@ -25,7 +25,7 @@ NOT_NAMES = set(keyword.kwlist) | {
     "torch", "make", "lab", "test", "docs", "lint", "python", "pytest", "pip", "npm", "bench",
     "minigrad_widgets", "minigrad", "ReadyQueue", "compute_dependencies", "make_dot",
     "FloatTensor", "TorchIsMinigrad", "MulConstant", "MultiplyAdd",
-    "install", "dist", "wheelhouse", "student", "lessons", "fuzz",  # pip and make commands
+    "install", "dist", "wheelhouse", "student", "lessons", "fuzz", "generated",  # pip, make
     "NN", "J", "n3", "grad_a"}  # placeholders, symbols of a formula, a node id in a drawing
 
 
