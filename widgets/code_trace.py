@@ -162,6 +162,8 @@ def _tree(text: str, start: int):
                              for e in node.value.elts)
             returns.append(((node.lineno + at, node.end_lineno + at), elts))
         elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            if isinstance(node.value, ast.Constant) and node.value.value is None:
+                continue  # (`grad_a = grad_b = None`: a default, not where a gradient is made)
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
                 for name in ast.walk(target):

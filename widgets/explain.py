@@ -211,6 +211,8 @@ def rule_lines(rec, describe, lang, name_of=None) -> list[str]:
             continue
         lines += _input_lines(rule, sym, i, rule.grads[sym], names, values, g,
                               describe(child), lang)
+    if rule.note:  # what a function of the formula computes (maybe_multiply, sigmoid_backward)
+        lines.append(line(t("rule.where", lang, values=rename(rule.note, names))))
     for k, v in values.items():
         if k != "grad" and isinstance(v, np.ndarray) and not _small(v):
             lines.append(line(t("rule.where", lang, values=f"{names.get(k, k)} = {_show(v)}"),

@@ -69,7 +69,7 @@ def _base(rule) -> tuple:
     for sym, saved in rule.symbols.items():
         if sym not in names and len(sym) == 1 and sym != "z":
             names[sym] = saved
-    texts = [rule.forward, *rule.grads.values(), *rule.np.values()]
+    texts = [rule.forward, *rule.grads.values(), *rule.np.values(), rule.note]
     tokens = {m.group() for text in texts for m in _TOKEN.finditer(text)}
     for k in range(2):  # cat([a0, a1, ...]), (z0, z1, ...) = a.split(...): PyTorch's lists
         for sym, name in ((f"a{k}", f"{VARIADIC}[{k}]"), (f"z{k}", f"result[{k}]")):

@@ -25,6 +25,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd._rule import _r
+from ..autograd.formulas import formula_function
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import value
 from ._formula import data, masked_zero, zero_where  # (re-exported: one definition each)
@@ -103,6 +104,7 @@ def _column_major(sizes, strides) -> bool:
     return len(strides) == 2 and strides[0] == 1 and strides[1] == sizes[0]
 
 
+@formula_function
 def mm_mat1_backward(g, mat2, sizes, strides, alpha=1):
     """The gradient of ``mat1`` in ``alpha * mat1 @ mat2`` (``sizes``/``strides``: mat1's):
     ``grad @ mat2.t()``, or ``(mat2 @ grad.t()).t()`` for a column-major mat1; then times
@@ -114,6 +116,7 @@ def mm_mat1_backward(g, mat2, sizes, strides, alpha=1):
     return r if alpha == 1 else scale(r, alpha)
 
 
+@formula_function
 def mm_mat2_backward(g, mat1, sizes, strides, alpha=1):
     """The gradient of ``mat2`` in ``alpha * mat1 @ mat2`` (``sizes``/``strides``: mat2's):
     ``mat1.t() @ grad``, or ``(grad.t() @ mat1).t()`` for a column-major mat2."""
@@ -209,6 +212,7 @@ def _sum_keep(x, axis):
                                                                                 keepdims=True)
 
 
+@formula_function
 def sigmoid_backward(g, y):
     """The gradient of ``y = sigmoid(x)``: ``g * (1 - y) * y``."""
     if not (isinstance(g, Tensor) or isinstance(y, Tensor)):
@@ -217,6 +221,7 @@ def sigmoid_backward(g, y):
     return _record_pair(SigmoidBackwardBackward0(), Tensor._wrap(gd * ((1 - yd) * yd)), g, y)
 
 
+@formula_function
 def tanh_backward(g, y):
     """The gradient of ``y = tanh(x)``: ``g * (1 - y * y)``."""
     if not (isinstance(g, Tensor) or isinstance(y, Tensor)):
@@ -285,6 +290,7 @@ def log_softmax_backward_data(g, y, dim):
     return _record_pair(LogSoftmaxBackwardDataBackward0(), out, g, y, dim)
 
 
+@formula_function
 def threshold_backward(g, x, threshold):
     """``g`` where ``x > threshold``, else 0; NaN in ``x`` lets ``g`` through, as in PyTorch
     (relu's gradient at NaN is 1)."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._tensor import Tensor
+from ..autograd.formulas import formula_function
 from ..autograd.functional_utils import expand_to as _expand_array
 from ..autograd.graph import record as _record
 from ..autograd.graph import should_record as _should_record
@@ -47,7 +48,8 @@ def _unary(name: str):
     return fn
 
 
-exp, log, sqrt, sin, cos, abs = (_unary(n) for n in ("exp", "log", "sqrt", "sin", "cos", "abs"))
+exp, log, sqrt, sin, cos, abs = (formula_function(_unary(n))
+                                 for n in ("exp", "log", "sqrt", "sin", "cos", "abs"))
 
 
 def as_tensor(x):

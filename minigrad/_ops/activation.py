@@ -19,10 +19,7 @@ from ..autograd._rule import _r
 from ..autograd.graph import Node, should_record
 from ._backward import (
     log_softmax_backward_data,
-    sigmoid_backward,
     softmax_backward_data,
-    tanh_backward,
-    threshold_backward,
 )
 from ._core import method, value
 from .movement import u64
@@ -33,15 +30,12 @@ __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax"]
 
 
 class ReluBackward0(Node):
-    """z = max(self, 0):  dz/dself = 1 where z > 0, else 0."""
+    """The node of ``relu(self)``."""
 
-    rule = _r("z = relu(a) = max(a, 0)", {"z": "result"}, np={"a": "where(z <= 0, 0, grad)"},
-              a="threshold_backward(grad, z, 0) = grad where not z <= 0, else 0")
+    rule = _r("z = relu(a) = max(a, 0)", {"z": "result"}, a="threshold_backward(grad, z, 0)",
+              note="threshold_backward(grad, z, 0) = where(z <= 0, 0, grad)")
 
     saved = ("result",)
-
-    def backward(self, g):
-        return (threshold_backward(g, value(self._s_result), 0),)
 
 
 @method("relu", inplace=True)
@@ -63,15 +57,12 @@ def relu_(input):
 
 
 class SigmoidBackward0(Node):
-    """z = 1 / (1 + exp(-self)):  dz/dself = z (1 - z)."""
+    """The node of ``sigmoid(self)``."""
 
     rule = _r("z = sigmoid(a) = 1 / (1 + exp(-a))", {"z": "result"},
-              np={"a": "grad * (1 - z) * z"}, a="sigmoid_backward(grad, z) = grad * (1 - z) * z")
+              a="sigmoid_backward(grad, z)", note="sigmoid_backward(grad, z) = grad * (1 - z) * z")
 
     saved = ("result",)
-
-    def backward(self, g):
-        return (sigmoid_backward(g, value(self._s_result)),)
 
 
 @method("sigmoid", inplace=True)
@@ -89,15 +80,12 @@ def _sigmoid(d):
 
 
 class TanhBackward0(Node):
-    """z = tanh(self):  dz/dself = 1 - z**2."""
+    """The node of ``tanh(self)``."""
 
-    rule = _r("z = tanh(a)", {"z": "result"}, np={"a": "grad * (1 - z**2)"},
-              a="tanh_backward(grad, z) = grad * (1 - z**2)")
+    rule = _r("z = tanh(a)", {"z": "result"}, a="tanh_backward(grad, z)",
+              note="tanh_backward(grad, z) = grad * (1 - z**2)")
 
     saved = ("result",)
-
-    def backward(self, g):
-        return (tanh_backward(g, value(self._s_result)),)
 
 
 @method("tanh", inplace=True)

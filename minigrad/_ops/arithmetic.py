@@ -20,6 +20,7 @@ from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from .._types import unsupported
 from ..autograd._rule import _r
+from ..autograd.formulas import formula_function
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import FREED
 from ._core import (
@@ -80,55 +81,43 @@ def factor(saved, g):
 
 # ---------------------------------------------------------------- add / sub
 class AddBackward0(Node):
-    """z = self + alpha * other:  dz/dself = 1,  dz/dother = alpha."""
+    """The node of ``self + alpha * other`` (``x + y``: alpha is 1)."""
 
-    rule = _r("z = a + alpha * b", {"alpha": "alpha"}, a="grad", b="grad * alpha")
+    rule = _r("z = a + alpha * b", {"alpha": "alpha"}, numbers="alpha",
+              a="grad", b="grad * alpha")
 
     saved = ("alpha",)
     _s_alpha = 1
-
-    def backward(self, g):
-        a = self._s_alpha  # (PyTorch: maybe_multiply(grad, alpha), a mul by a Scalar)
-        return g, (g if a == 1 else mul_by_number(g, a))
 
 
 class SubBackward0(Node):
-    """z = self - alpha * other:  dz/dself = 1,  dz/dother = -alpha."""
+    """The node of ``self - alpha * other`` (``x - y``: alpha is 1)."""
 
-    rule = _r("z = a - alpha * b", {"alpha": "alpha"}, a="grad", b="-grad * alpha")
+    rule = _r("z = a - alpha * b", {"alpha": "alpha"}, numbers="alpha",
+              a="grad", b="-grad * alpha")
 
     saved = ("alpha",)
     _s_alpha = 1
-
-    def backward(self, g):
-        a = self._s_alpha
-        return g, (-g if a == 1 else mul_by_number(-g, a))
 
 
 class RsubBackward0(Node):
-    """z = other - alpha * self (``torch.rsub(x, y)``):  dz/dself = -alpha,  dz/dother = 1."""
+    """The node of ``torch.rsub(self, other)``: ``other - alpha * self``."""
 
-    rule = _r("z = b - alpha * a", {"alpha": "alpha"}, a="-grad * alpha", b="grad")
+    rule = _r("z = b - alpha * a", {"alpha": "alpha"}, numbers="alpha",
+              a="-grad * alpha", b="grad")
 
     saved = ("alpha",)
     _s_alpha = 1
-
-    def backward(self, g):
-        a = self._s_alpha  # (PyTorch: maybe_multiply(-grad, alpha), a mul by a Scalar)
-        return (-g if a == 1 else mul_by_number(-g, a)), g
 
 
 class RsubBackward1(Node):
-    """z = other - alpha * self (``2 - x``):  dz/dself = -alpha."""
+    """The node of a number minus a tensor (``2 - x``: ``other - alpha * self``)."""
 
-    rule = _r("z = c - alpha * a  (c a number)", {"alpha": "alpha"}, a="-grad * alpha")
+    rule = _r("z = c - alpha * a  (c a number)", {"alpha": "alpha"}, numbers="alpha",
+              a="-grad * alpha")
 
     saved = ("alpha",)
     _s_alpha = 1
-
-    def backward(self, g):
-        a = self._s_alpha
-        return ((-g if a == 1 else mul_by_number(-g, a)),)
 
 
 def _plus_alpha(ufunc, a, b, alpha, dtype):
@@ -241,7 +230,7 @@ Tensor.__rsub__ = lambda self, other: rsub(self, other)
 
 # ---------------------------------------------------------------- mul / div
 class MulBackward0(Node):
-    """z = self * other:  dz/dself = other,  dz/dother = self.
+    """The node of ``self * other``.
 
     Like PyTorch, it keeps ``other`` only if ``self`` needs a gradient, and ``self`` only if
     ``other`` does; what it did not keep shows as ``None``.
@@ -251,11 +240,6 @@ class MulBackward0(Node):
 
     saved = saved_tensors_names = ("other", "self")
     _s_self = _s_other = None
-
-    def backward(self, g):
-        s, o = self._s_self, self._s_other
-        return (None if o is None else g * factor(o, g),
-                None if s is None else g * factor(s, g))
 
     def release_variables(self) -> None:  # (Node's, unrolled: it runs after every x * y)
         self._released = True
@@ -325,38 +309,29 @@ Tensor.__rmul__ = lambda self, other: mul(self, other, _form=("mul", OPERATOR)) 
 # PyTorch's ``mul(Tensor, Scalar)`` and friends: what its backward formulas (and nn losses)
 # record for ``2 * t``, ``t / n``, ``t - 1`` (a Python ``x * 2`` is ``MulBackward0``).
 class MulBackward1(Node):
-    """z = self * other (a Python number):  dz/dself = other."""
+    """The node of a tensor times a number (PyTorch's C++ ``mul(Tensor, Scalar)``)."""
 
-    rule = _r("z = a * c  (c a number)", {"c": "other"}, a="grad * c")
+    rule = _r("z = a * c  (c a number)", {"c": "other"}, numbers="c", a="grad * c")
 
     saved = ("other",)
-
-    def backward(self, g):
-        return (_number_op(g, self._s_other, MulBackward1),)
 
 
 class DivBackward1(Node):
-    """z = self / other (a Python number):  dz/dself = 1 / other."""
+    """The node of a tensor divided by a number (``div(Tensor, Scalar)``)."""
 
-    rule = _r("z = a / c  (c a number)", {"c": "other"}, a="grad / c")
+    rule = _r("z = a / c  (c a number)", {"c": "other"}, numbers="c", a="grad / c")
 
     saved = ("other",)
 
-    def backward(self, g):
-        return (_number_op(g, self._s_other, DivBackward1),)
-
 
 class AddBackward1(Node):
-    """z = self + other (a Python number):  dz/dself = 1."""
+    """The node of a tensor plus a number (``add(Tensor, Scalar)``)."""
 
     rule = _r("z = a + c  (c a number)", a="grad")
 
-    def backward(self, g):
-        return (g,)
 
-
-class SubBackward1(AddBackward1):
-    """z = self - other (a Python number):  dz/dself = 1."""
+class SubBackward1(Node):
+    """The node of a tensor minus a number (``sub(Tensor, Scalar)``)."""
 
     rule = _r("z = a - c  (c a number)", a="grad")
 
@@ -399,6 +374,18 @@ def add_number(input, other):
     return _number_op(input, other, AddBackward1)
 
 
+def maybe_multiply(input, number):
+    """``input * number`` (``mul(Tensor, Scalar)``), or ``input`` itself when the number is 1:
+    PyTorch's ``maybe_multiply``, for the ``alpha`` of add and sub."""
+    return input if number == 1 else _number_op(input, number, MulBackward1)
+
+
+def rsub_number(input, other):
+    """``other - input`` for a number ``other`` (PyTorch's ``rsub(Tensor, Scalar)``:
+    ``RsubBackward1`` when recorded)."""
+    return rsub(input, other) if isinstance(input, Tensor) else other - input
+
+
 def sub_number(input, other):
     """``input - other`` as PyTorch's ``sub(Tensor, Scalar)`` (``SubBackward1``); a bool
     ``input`` (pow's exponent, in its backward) raises PyTorch's error."""
@@ -407,14 +394,17 @@ def sub_number(input, other):
     return _number_op(input, other, SubBackward1)
 
 
+for _fn, _name in ((mul_by_number, "mul_number"), (div_by_number, "div_number"),
+                   (add_number, "add_number"), (sub_number, "sub_number"),
+                   (rsub_number, "rsub_number"), (maybe_multiply, "maybe_multiply")):
+    formula_function(_fn, name=_name)  # (the functions numbers in a formula are written as)
+
+
 # ---------------------------------------------------------------- neg
 class NegBackward0(Node):
-    """z = -self:  dz/dself = -1."""
+    """The node of ``-self``."""
 
     rule = _r("z = -a", a="-grad")
-
-    def backward(self, g):
-        return (-g,)
 
 
 @method("neg", "__neg__", "negative", inplace=True)

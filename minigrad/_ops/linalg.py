@@ -22,7 +22,6 @@ from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
-from ._backward import mm_mat1_backward, mm_mat2_backward, scale
 from ._core import broadcast_error, method, value
 from .errors import no_dims
 from .linalg_checks import check_addmm, check_mm, no_bool, saved_inference, short
@@ -174,20 +173,23 @@ def _save_addmm(node, mat1, mat2):
         node._s_mat2 = SavedTensor(mat2)
 
 
-class MmBackward0(_ProductBackward):
-    """z = self @ mat2:  dz/dself = grad @ mat2^T,  dz/dmat2 = self^T @ grad."""
+_MM = "mm_mat1_backward(grad, B, ...) = grad @ B.T;  mm_mat2_backward(grad, A, ...) = A.T @ grad"
 
-    rule = _r("z = A @ B", {"A": "self", "B": "mat2"}, A="grad @ B.T", B="A.T @ grad")
+
+class MmBackward0(Node):
+    """The node of ``self @ mat2`` (two matrices)."""
+
+    rule = _r("z = A @ B", {"A": "self", "B": "mat2", "A_sizes": "self_sym_sizes",
+                            "A_strides": "self_sym_strides", "B_sizes": "mat2_sym_sizes",
+                            "B_strides": "mat2_sym_strides"},
+              numbers="A_sizes A_strides B_sizes B_strides",
+              A="mm_mat1_backward(grad, B, A_sizes, A_strides)",
+              B="mm_mat2_backward(grad, A, B_sizes, B_strides)", note=_MM)
 
     saved = ("mat2", "mat2_sym_sizes", "mat2_sym_strides", "self", "self_sym_sizes",
              "self_sym_strides")
+    operands = ("self", "mat2")
     _s_self = _s_mat2 = None
-
-    def grad_first(self, g, mat2):
-        return mm_mat1_backward(g, mat2, self._s_self_sym_sizes, self._s_self_sym_strides)
-
-    def grad_second(self, g, self_):
-        return mm_mat2_backward(g, self_, self._s_mat2_sym_sizes, self._s_mat2_sym_strides)
 
 
 @method("mm")
@@ -247,23 +249,21 @@ def bmm(input, mat2):
 
 
 class AddmmBackward0(Node):
-    """z = beta * self + alpha * (mat1 @ mat2):
-
-    dz/dself = beta (summed back to self's shape),  dz/dmat1 = (grad @ mat2^T) * alpha,
-    dz/dmat2 = (mat1^T @ grad) * alpha.
-    """
+    """The node of ``beta * self + alpha * (mat1 @ mat2)`` (``nn.Linear`` on a batch)."""
 
     rule = _r("z = beta * c + alpha * (A @ B)",
-              {"A": "mat1", "B": "mat2", "alpha": "alpha", "beta": "beta"}, c="beta * grad",
-              A="alpha * grad @ B.T", B="alpha * A.T @ grad")
+              {"A": "mat1", "B": "mat2", "alpha": "alpha", "beta": "beta",
+               "A_sizes": "mat1_sym_sizes", "A_strides": "mat1_sym_strides",
+               "B_sizes": "mat2_sym_sizes", "B_strides": "mat2_sym_strides"},
+              numbers="alpha beta A_sizes A_strides B_sizes B_strides", c="beta * grad",
+              A="mm_mat1_backward(grad, B, A_sizes, A_strides, alpha)",
+              B="mm_mat2_backward(grad, A, B_sizes, B_strides, alpha)", note=_MM)
 
     saved = ("alpha", "beta", "mat1", "mat1_sym_sizes", "mat1_sym_strides", "mat2",
              "mat2_sym_sizes", "mat2_sym_strides")
     _s_alpha = _s_beta = 1
     _s_mat1 = _s_mat2 = None
     _s_mat1_sym_strides = _s_mat2_sym_strides = ()  # (strides: only of an input needing grad)
-    _need_self = True  # whether self (the bias) wants a gradient
-    _sum_rows = False  # self was a row (m,) added to every row: its gradient is summed over them
 
     def release_variables(self) -> None:
         """Node's, looking only where a tensor can be (mat1, mat2): 2 look-ups instead of 8,
@@ -272,18 +272,6 @@ class AddmmBackward0(Node):
         for saved in (self._s_mat1, self._s_mat2):
             if type(saved) is SavedTensor:
                 saved.release()
-
-    def backward(self, g):
-        a, b, m1, m2 = self._s_alpha, self._s_beta, self._s_mat1, self._s_mat2
-        gb = None
-        if self._need_self:
-            gb = g if b == 1 else scale(g, b)
-            if self._sum_rows:  # (here rather than in the engine: the common nn.Linear case)
-                gb = F.sum_rows(gb)
-        return (gb, None if m2 is None else mm_mat1_backward(
-                    g, value(m2), self._s_mat1_sym_sizes, self._s_mat1_sym_strides, a),
-                None if m1 is None else mm_mat2_backward(
-                    g, value(m1), self._s_mat2_sym_sizes, self._s_mat2_sym_strides, a))
 
 
 @method("addmm")
@@ -311,15 +299,9 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
         if alpha != 1 or beta != 1:
             node._s_alpha, node._s_beta = alpha, beta
         _save_addmm(node, mat1, mat2)
-        if bias.shape != d.shape and input._requires_grad:
-            if bias.shape == d.shape[1:]:
-                node._sum_rows = True
-            else:  # a column or a single value: the engine sums it back
-                node._sum_to = [(bias.shape, bias.dtype), None, None]
+        if bias.shape != d.shape and input._requires_grad:  # (a row, a column, a number:
+            node._sum_to = [(bias.shape, bias.dtype), None, None]  # the engine sums it back)
         record(node, out, input, mat1, mat2)
-        if not input._requires_grad or (input._base is not None
-                                        and node.next_functions[0][0] is None):
-            node._need_self = False
     return out
 
 

@@ -19,6 +19,7 @@ from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from .._types import invalid_combination
 from ..autograd._rule import _r
+from ..autograd.formulas import formula_function
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import masked_zero, sgn, unsqueeze_dims
@@ -91,27 +92,50 @@ def _record(out, node, input, dtype):
 
 # ---------------------------------------------------------------- sum / mean
 class SumBackward0(Node):
-    """z = self.sum():  every element gets the gradient of z."""
+    """The node of ``self.sum()``."""
 
-    rule = _r("z = a.sum()", {"shape": "self_sym_sizes"}, a="expand(grad, shape)")
+    rule = _r("z = a.sum()", {"shape": "self_sym_sizes"}, numbers="shape",
+              a="expand(grad, shape)")
 
     saved = ("self_sym_sizes",)
 
-    def backward(self, g):
-        return (F.expand_to(g, self._s_self_sym_sizes),)
-
 
 class SumBackward1(Node):
-    """z = self.sum(dim, keepdim):  each element gets the gradient of the sum it fell in."""
+    """The node of ``self.sum(dim, keepdim)``."""
 
     rule = _r("z = a.sum(dim, keepdim)",
               {"shape": "self_sym_sizes", "dim": "dim", "keepdim": "keepdim"},
-              a="expand(grad, shape, dim, keepdim)")
+              numbers="shape dim keepdim", a="expand(grad, shape, dim, keepdim)")
 
     saved = ("dim", "keepdim", "self_sym_sizes")
 
-    def backward(self, g):
-        return (_expand_back(g, self._s_self_sym_sizes, self._axes, self._s_keepdim),)
+
+@formula_function
+def expand(grad, shape, dim=None, keepdim=False):
+    """``grad`` broadcast back to ``shape``, the input's shape of a sum over ``dim`` (all dims
+    if None): the summed dims are put back first, unless kept (PyTorch's ``sum_backward``)."""
+    if dim is not None and not keepdim and len(shape) != np.ndim(data(grad)):
+        axes = _reduced(dim, len(shape)) or tuple(range(len(shape)))
+        grad = unsqueeze_dims(grad, axes) if isinstance(grad, Tensor) else \
+            grad.reshape(_keep_shape(shape, axes))
+    return F.expand_to(grad, shape)
+
+
+@formula_function
+def count(shape, dim=None) -> int:
+    """How many elements of a tensor of ``shape`` each sum over ``dim`` adds."""
+    n = 1
+    for a in _reduced(dim, len(shape)) or range(len(shape)):
+        n *= shape[a]
+    return n
+
+
+def _reduced(dim, ndim):
+    """The axes a saved ``dim`` names (``_saved_dim`` shows -1 as 2**64 - 1); None for all."""
+    if dim is None or not ndim:
+        return None
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    return tuple((d - 2**64 if d >= 2**63 else d) % ndim for d in dims) or None
 
 
 def reduction_input(input, dtype, fn: str, dim=_ALL):
@@ -171,34 +195,23 @@ def sum(input, dim=_ALL, keepdim: bool = False, *, dtype=None) -> Tensor:  # noq
 
 
 class MeanBackward0(Node):
-    """z = self.mean():  every element gets grad / numel."""
+    """The node of ``self.mean()``."""
 
     rule = _r("z = a.mean()", {"shape": "self_sym_sizes", "n": "self_sym_numel"},
-              a="expand(grad, shape) / n")
+              numbers="shape n", a="expand(grad, shape) / n")
 
     saved = ("self_sym_numel", "self_sym_sizes")
 
-    def backward(self, g):
-        shape = self._s_self_sym_sizes
-        g = g / self._s_self_sym_numel
-        return (F.expand_to(g, shape),)
-
 
 class MeanBackward1(Node):
-    """z = self.mean(dim, keepdim):  grad / (number of elements averaged)."""
+    """The node of ``self.mean(dim, keepdim)``."""
 
     rule = _r("z = a.mean(dim, keepdim)",
               {"shape": "self_sym_sizes", "dim": "dim", "keepdim": "keepdim"},
+              numbers="shape dim keepdim",
               a="expand(grad, shape, dim, keepdim) / count(shape, dim)")
 
     saved = ("dim", "keepdim", "self_sym_numel", "self_sym_sizes")
-
-    def backward(self, g):
-        shape = self._s_self_sym_sizes
-        n = 1
-        for a in (range(len(shape)) if self._axes is None else self._axes):
-            n *= shape[a]
-        return (_expand_back(g / n, shape, self._axes, self._s_keepdim),)
 
 
 def _mean_data(d, axes, keepdim, count):

@@ -23,7 +23,7 @@ from .._tensor_data import fill_value
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
-from ._backward import scale, sgn, where
+from ._backward import sgn, where
 from ._core import broadcast_error, dtype_of, method, value
 from ._formula import data  # noqa: F401 - op files import it from here too
 from .errors import not_implemented
@@ -72,14 +72,11 @@ def float_op(input, name: str, fn, node_cls, keep: str, quiet: bool = True) -> T
 
 # ---------------------------------------------------------------- exp / log / sqrt
 class ExpBackward0(Node):
-    """z = exp(self):  dz/dself = z."""
+    """The node of ``exp(self)``."""
 
     rule = _r("z = exp(a)", {"z": "result"}, a="grad * z")
 
     saved = ("result",)
-
-    def backward(self, g):
-        return (g * value(self._s_result),)
 
 
 @method("exp", inplace=True)
@@ -89,14 +86,11 @@ def exp(input) -> Tensor:
 
 
 class LogBackward0(Node):
-    """z = log(self):  dz/dself = 1 / self."""
+    """The node of ``log(self)``."""
 
     rule = _r("z = log(a)", {"a": "self"}, a="grad / a")
 
     saved = ("self",)
-
-    def backward(self, g):
-        return (g / value(self._s_self),)
 
 
 @method("log", inplace=True)
@@ -106,14 +100,11 @@ def log(input) -> Tensor:
 
 
 class SqrtBackward0(Node):
-    """z = sqrt(self):  dz/dself = 1 / (2 z)."""
+    """The node of ``sqrt(self)``."""
 
     rule = _r("z = sqrt(a)", {"z": "result"}, a="grad / (2 * z)")
 
     saved = ("result",)
-
-    def backward(self, g):
-        return (g / scale(value(self._s_result), 2),)
 
 
 @method("sqrt", inplace=True)
@@ -124,14 +115,11 @@ def sqrt(input) -> Tensor:
 
 # ---------------------------------------------------------------- sin / cos
 class SinBackward0(Node):
-    """z = sin(self):  dz/dself = cos(self)."""
+    """The node of ``sin(self)``."""
 
     rule = _r("z = sin(a)", {"a": "self"}, a="grad * cos(a)")
 
     saved = ("self",)
-
-    def backward(self, g):
-        return (g * F.cos(value(self._s_self)),)
 
 
 @method("sin", inplace=True)
@@ -141,14 +129,11 @@ def sin(input) -> Tensor:
 
 
 class CosBackward0(Node):
-    """z = cos(self):  dz/dself = -sin(self)."""
+    """The node of ``cos(self)``."""
 
-    rule = _r("z = cos(a)", {"a": "self"}, a="-grad * sin(a)")
+    rule = _r("z = cos(a)", {"a": "self"}, a="grad * -sin(a)")
 
     saved = ("self",)
-
-    def backward(self, g):
-        return (g * -F.sin(value(self._s_self)),)
 
 
 @method("cos", inplace=True)

@@ -21,6 +21,8 @@ class Rule:
     symbols: dict = field(default_factory=dict)  # symbol -> saved name: node._saved_<name>
     words: bool = False  # the rules are words, not NumPy expressions
     np: dict = field(default_factory=dict)  # a NumPy spelling of a rule, where it differs
+    numbers: tuple = ()  # symbols that are no tensors (numbers, sizes, dims): read as they are
+    note: str = ""  # a short explanation the panel shows after the formula
 
     @property
     def variadic(self) -> bool:
@@ -32,5 +34,8 @@ class Rule:
                                  for k, v in self.grads.items()]
 
 
-def _r(forward: str, symbols=None, *, words=False, np=None, **grads) -> Rule:
-    return Rule(forward, grads, dict(symbols or {}), words, dict(np or {}))
+def _r(forward: str, symbols=None, *, words=False, np=None, numbers=(), note="",
+       **grads) -> Rule:
+    if isinstance(numbers, str):
+        numbers = tuple(numbers.split())
+    return Rule(forward, grads, dict(symbols or {}), words, dict(np or {}), tuple(numbers), note)

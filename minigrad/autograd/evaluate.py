@@ -19,6 +19,7 @@ import numpy as np
 
 from .._quiet import quietly
 from ._rule import Rule
+from .formulas import FUNCTIONS
 
 __all__ = ["evaluate", "evaluate_forward", "sum_to", "signed"]
 
@@ -264,7 +265,8 @@ def evaluate(rule: Rule, symbol: str, **values):
     if rule.words:
         return None
     expr = rule.np.get(symbol, rule.grads[symbol])
-    scope = dict(_FUNCTIONS)
+    scope = {k: v for k, v in FUNCTIONS.items() if k != "__builtins__"}  # (arrays work too)
+    scope.update(_FUNCTIONS)
     for k, v in values.items():
         v = signed(v)
         scope[k] = np.asarray(v) if isinstance(v, (list, tuple)) and k != "shape" else v

@@ -29,6 +29,7 @@ from ..utils.hooks import Hooks as _Hooks
 from ..utils.hooks import RemovableHandle
 from ._rule import _r
 from .anomaly_mode import keep_forward_trace
+from .formulas import write_backward
 from .functional_utils import in_layout_of
 from .saved import FREED, SavedTensor
 
@@ -89,6 +90,7 @@ class Node(metaclass=_NodeMeta):
             "_s_" + name for name in cls.saved
             if not isinstance(getattr(cls, "_s_" + name, None), property))
         cls._frees = tuple("_s_" + n for n in cls.saved_tensors_names + cls.saved_lists)
+        write_backward(cls)  # a rule made of formulas and no backward: written from the rule
 
     def name(self) -> str:
         """The node's PyTorch name, e.g. ``'MulBackward0'``."""

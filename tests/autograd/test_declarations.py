@@ -137,3 +137,85 @@ def test_a_custom_function_node_shows_its_own_backward():
 
     y = Double.apply(mg.ones(2, requires_grad=True))
     assert rule_for(y.grad_fn) is CUSTOM
+
+
+# ---------------------------------------------------------------- backwards written from rules
+def _formula_classes():
+    from minigrad.autograd.formulas import _formula_rule
+
+    return [c for c in node_classes() if _formula_rule(c) is not None]
+
+
+def test_every_backward_has_readable_source():
+    for cls in node_classes():
+        source = inspect.getsource(cls.backward)  # raises OSError where nothing can be shown
+        assert source.lstrip().startswith("def backward"), cls
+
+
+def test_a_generated_backward_shows_the_code_written_from_its_rule():
+    from minigrad.autograd.formulas import backward_source, generated
+
+    written = [c for c in _formula_classes() if generated(c)]
+    assert len(written) >= 20
+    for cls in written:
+        assert inspect.getsource(cls.backward) == backward_source(cls), cls
+        assert not cls.rule.np, cls  # the text shown is the text that runs: no second spelling
+
+
+def test_formula_rules_with_a_hand_written_backward_are_the_listed_ones():
+    """A class whose rule is a formula gets its backward from it, except the classes listed in
+    docs/reading-backward.md ("Backwards written by hand") with the reason."""
+    from minigrad.autograd.formulas import generated
+
+    listed = set(HAND_WRITTEN_SECTION.findall(_hand_written_section()))
+    by_hand = {class_name(c) for c in _formula_classes() if not generated(c)}
+    assert by_hand <= listed, sorted(by_hand - listed)
+
+
+def _hand_written_section() -> str:
+    page = (PACKAGE.parent / "docs" / "reading-backward.md").read_text(encoding="utf-8")
+    start = page.index("## Backwards written by hand")
+    end = page.find("\n## ", start + 1)
+    return page[start:end if end > 0 else None]
+
+
+HAND_WRITTEN_SECTION = __import__("re").compile(r"`((?:torch::autograd::)?\w+)`")
+
+
+def test_changing_a_rule_changes_the_backward_that_runs():
+    from minigrad.autograd._rule import _r
+    from minigrad.autograd.graph import Node
+
+    def node_of(rule):
+        cls = type(Node)("_CubeBackward0", (Node,),  # (private: node_classes() skips it)
+                         {"rule": rule, "saved": ("self",), "__module__": __name__})
+        node = cls()
+        node._s_self = 2.0
+        node._next_nodes = (None,)
+        return cls, node
+
+    first, n1 = node_of(_r("z = a**3", {"a": "self"}, a="grad * 3 * a**2"))
+    second, n2 = node_of(_r("z = a**3", {"a": "self"}, a="grad * a"))
+    assert n1.backward(np.array(1.))[0] == 12.0
+    assert n2.backward(np.array(1.))[0] == 2.0
+    assert "mul_number(grad, 3)" in inspect.getsource(first.backward)
+    assert "mul_number" not in inspect.getsource(second.backward)
+
+
+def test_numbers_in_a_formula_record_what_pytorchs_formula_records(torch):
+    """Second order: ``2 * z`` records MulBackward1 (mul(Tensor, Scalar)), ``grad / n``
+    DivBackward1, ``1 - z`` RsubBackward1, as PyTorch's C++ formulas do."""
+    def graph(L, f):
+        x = L.tensor([0.25, 0.5], requires_grad=True)
+        (g,) = L.autograd.grad(f(x).sum(), x, create_graph=True)
+        names, stack = [], [g.grad_fn]
+        while stack:
+            node = stack.pop()
+            if node is not None:
+                names.append(node.name())
+                stack.extend(n for n, _ in node.next_functions)
+        return names
+
+    for f in (lambda x: x.sqrt(), lambda x: x.mean() * x, lambda x: x * 2 - 1,
+              lambda x: 1 - x * x, lambda x: x.cos()):
+        assert graph(mg, f) == graph(torch, f)
