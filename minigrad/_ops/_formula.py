@@ -76,6 +76,7 @@ def sign(x):
     return np.sign(data(x))
 
 
+@formula_function
 def mT(x):
     """The last two dimensions swapped (``x.mT``)."""
     return x.transpose(-2, -1) if isinstance(x, Tensor) else x.swapaxes(-1, -2)
@@ -91,6 +92,7 @@ def permute(x, order):
     return x.permute(order) if isinstance(x, Tensor) else x.transpose(order)
 
 
+@formula_function
 def bmm(a, b):
     """Batched matrix product (``a.bmm(b)``)."""
     return a.bmm(b) if isinstance(a, Tensor) else np.matmul(a, b)
@@ -113,6 +115,7 @@ def sum_keepdim(x, axis):
     return np.add.reduce(x, axis, keepdims=True)
 
 
+@formula_function
 def zeros_like(g):
     """Zeros shaped like ``g`` that take no part in any graph."""
     return Tensor._wrap(np.zeros_like(g._data)) if isinstance(g, Tensor) else np.zeros_like(g)

@@ -18,12 +18,9 @@ import numpy as np
 from .._quiet import quietly
 from .._tensor import Tensor
 from ..autograd._rule import _r
-from ..autograd.functional_utils import sum_to
 from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from . import _formula as F
-from ._backward import scale
-from ._core import method, value
+from ._core import method
 
 __all__ = ["outer", "ger", "tensordot", "inner", "baddbmm"]
 
@@ -95,30 +92,15 @@ def _tensordot_check(a, b, da, db) -> None:
 
 # ---------------------------------------------------------------- baddbmm
 class BaddbmmBackward0(Node):
-    """z = beta * self + alpha * (batch1 @ batch2), batch by batch:  dz/dself = beta (summed
-    back to self's shape);  dz/dbatch1 = alpha * grad @ batch2^T;  dz/dbatch2 = alpha *
-    batch1^T @ grad (each a bmm)."""
+    """The node of ``beta * self + alpha * (batch1 @ batch2)``, batch by batch (``self``'s
+    gradient is summed back to its shape)."""
 
     rule = _r("z = beta * c + alpha * bmm(A, B)",
               {"A": "batch1", "B": "batch2", "alpha": "alpha", "beta": "beta"},
-              np={"A": "alpha * grad @ mT(B)", "B": "alpha * mT(A) @ grad"}, c="beta * grad",
-              A="alpha * bmm(grad, B.mT)", B="alpha * bmm(A.mT, grad)")
+              numbers="alpha beta",
+              c="grad * beta", A="bmm(grad, mT(B)) * alpha", B="bmm(mT(A), grad) * alpha")
 
     saved = ("alpha", "batch1", "batch2", "beta")
-
-    def backward(self, g):
-        alpha, beta = self._s_alpha, self._s_beta
-        need = [f is not None for f, _ in self.next_functions]
-        d_self = d1 = d2 = None
-        if need[0]:
-            d_self = sum_to(g if beta == 1 else scale(g, beta), self._self_shape)
-        if need[1]:
-            d1 = F.bmm(g, F.mT(value(self._s_batch2)))
-            d1 = d1 if alpha == 1 else scale(d1, alpha)
-        if need[2]:
-            d2 = F.bmm(F.mT(value(self._s_batch1)), g)
-            d2 = d2 if alpha == 1 else scale(d2, alpha)
-        return d_self, d1, d2
 
 
 def _check_baddbmm(input, batch1, batch2) -> tuple:
@@ -157,9 +139,9 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
                                                input._data.dtype))
     if should_record(input, batch1, batch2):
         node = BaddbmmBackward0()
-        node._s_alpha, node._s_beta, node._self_shape = alpha, beta, input._data.shape
+        node._s_alpha, node._s_beta = alpha, beta
         # (each batch is kept for the other's gradient only, as PyTorch keeps them)
         node._s_batch1 = SavedTensor(batch1) if batch2.requires_grad else None
         node._s_batch2 = SavedTensor(batch2) if batch1.requires_grad else None
-        record(node, result, input, batch1, batch2)
+        record(node, result, input, batch1, batch2, broadcast=True)  # (input: summed back)
     return result

@@ -17,10 +17,10 @@ from .._quiet import quietly
 from .._tensor import Tensor
 from .._types import invalid_combination
 from ..autograd._rule import _r
+from ..autograd.formulas import formula_function
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from . import _formula as F
 from ._backward import data, masked_zero
-from ._core import binary_operands, broadcast_error, method, value
+from ._core import binary_operands, broadcast_error, method
 
 __all__ = ["signbit", "copysign"]
 
@@ -36,34 +36,31 @@ def signbit(input) -> Tensor:
 
 
 # ---------------------------------------------------------------- copysign
-class CopysignBackward0(Node):
-    """z = copysign(self, other):  dz/dself = z / self (0 where self is 0);  dz/dother = 0."""
+@formula_function
+def copysign_tensor_self_backward(grad, self, result):
+    """PyTorch's ``copysign_tensor_self_backward``: ``grad * result / self``, 0 where ``self``
+    is 0 (its ``masked_fill_`` of the ratio)."""
+    return grad * masked_zero(result / self, data(self) == 0)
 
-    rule = _r("z = copysign(a, b)  (|a| with the sign of b)", {"a": "self", "z": "result"},
-              np={"a": "where(a == 0, 0, grad * z / a)", "b": "0 * grad"},
-              a="grad * (z / a, 0 where a == 0)", b="zeros_like(b)")
+
+class CopysignBackward0(Node):
+    """The node of ``copysign(self, other)``: ``|self|`` with the sign of ``other``."""
+
+    rule = _r("z = copysign(a, b)  (|a| with the sign of b)",
+              {"a": "self", "z": "result"},
+              note="b's gradient is zeros, summed back to b's shape (PyTorch: zeros_like(b))",
+              a="copysign_tensor_self_backward(grad, a, z)", b="zeros_like(grad)")
 
     saved = ("result", "self")
 
-    def backward(self, g):
-        zeros = None  # (other's gradient: zeros, a constant, as PyTorch's zeros_like(other))
-        if self.next_functions[1][0] is not None:
-            zeros = F.constant(np.zeros(self._other_shape, data(g).dtype), g)
-        return (None if self._s_self is None else self.self_grad(g)), zeros
 
-    def self_grad(self, g):
-        x, z = value(self._s_self), value(self._s_result)
-        return g * masked_zero(z / x, data(x) == 0)  # (PyTorch's masked_fill_ of the ratio)
-
-
-class CopysignBackward1(CopysignBackward0):
-    """z = copysign(self, number):  dz/dself = z / self (0 where self is 0)."""
+class CopysignBackward1(Node):
+    """The node of ``copysign(self, number)``."""
 
     rule = _r("z = copysign(a, c)  (c a number)", {"a": "self", "z": "result"},
-              np={"a": "where(a == 0, 0, grad * z / a)"}, a="grad * (z / a, 0 where a == 0)")
+              a="copysign_tensor_self_backward(grad, a, z)")
 
-    def backward(self, g):
-        return (self.self_grad(g),)
+    saved = ("result", "self")
 
 
 @method("copysign", inplace=True)
@@ -82,7 +79,6 @@ def copysign(input, other):
         node = CopysignBackward0() if tensor else CopysignBackward1()
         node._s_self = SavedTensor(input) if input.requires_grad else None  # (as PyTorch)
         if tensor:
-            node._other_shape = other._data.shape
             record(node, out, input, other, broadcast=True)
         else:
             record(node, out, input)
