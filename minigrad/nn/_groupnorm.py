@@ -21,6 +21,7 @@ from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
+from ._kernel_dtypes import refuse, refuse_mixed
 
 __all__ = ["group_norm", "NativeGroupNormBackward0"]
 
@@ -72,13 +73,34 @@ class NativeGroupNormBackward0(Node):
                 (g * xhat).sum(dims) if need[1] else None, g.sum(dims) if need[2] else None)
 
 
+def _check(input: Tensor, num_groups: int, weight, bias) -> None:
+    """PyTorch's checks of ``F.group_norm``, in its order."""
+    shape = list(input.shape)
+    if len(shape) < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{len(shape)}")
+    if shape[0] * shape[1] // num_groups * int(np.prod(shape[2:])) == 1:
+        raise ValueError("Expected more than 1 value per channel when training, got input "
+                         f"size {[shape[0] * shape[1] // num_groups, num_groups] + shape[2:]}")
+    if shape[1] % num_groups:
+        raise RuntimeError("Expected number of channels in input to be divisible by "
+                           f"num_groups, but got input of shape {shape} and "
+                           f"num_groups={num_groups}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.dim() != 1 or t.numel() != shape[1]):
+            # (PyTorch prints the weight's shape in the bias's message too; [0] if none)
+            shown = list(weight.shape) if weight is not None else [0]
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
+                               f"channels in input, but got {name} of shape {shown} "
+                               f"and input of shape {shape}")
+    refuse_mixed(input._data, weight, bias)
+    refuse("GroupNormKernelImpl", input._data)
+
+
 def group_norm(input: Tensor, num_groups: int, weight=None, bias=None,
                eps: float = 1e-5) -> Tensor:
     """Normalise each sample's groups of channels, then ``* weight + bias`` per channel."""
-    if input.dim() < 2 or input.shape[1] % num_groups:
-        raise RuntimeError("Expected number of channels in input to be divisible by "
-                           f"num_groups, but got input of shape {list(input.shape)} and "
-                           f"num_groups={num_groups}")
+    _check(input, num_groups, weight, bias)
     x = input._data
     n, c = x.shape[:2]
     hxw = int(np.prod(x.shape[2:])) if x.ndim > 2 else 1

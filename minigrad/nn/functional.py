@@ -64,14 +64,9 @@ from ._functional_extra import (  # (they call _broadcast, defined below, lazily
 from ._groupnorm import group_norm
 from ._loss_nodes import reduction_enum
 from ._padding import pad
-from ._pooling import (
-    adaptive_avg_pool1d,
-    adaptive_avg_pool2d,
-    avg_pool1d,
-    avg_pool2d,
-    max_pool1d,
-)
+from ._pooling import adaptive_avg_pool2d, avg_pool2d
 from ._pooling import max_pool2d as _max_pool2d
+from ._pooling1d import adaptive_avg_pool1d, avg_pool1d, max_pool1d
 from ._prelu import prelu
 
 __all__ = ["relu", "tanh", "sigmoid", "softmax", "log_softmax", "dropout", "linear",

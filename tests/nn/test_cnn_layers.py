@@ -134,6 +134,60 @@ def test_bad_arguments_raise_pytorchs_errors(torch, code):
     assert_same_outcome(torch, code)
 
 
+# Found by the fuzzer (tests/fuzz): the dtypes each layer's CPU kernel has no loop for (minigrad
+# computed an answer where PyTorch raises), the checks' order and messages of max_pool1d's own
+# kernel, of the normalisations' arguments, and empty inputs.
+KERNEL_DTYPES = [f"{call.format(x=f'lib.ones(2, 2, 4, 4, dtype=lib.{dt})')}" for dt in (
+    "bool", "uint8", "int8", "int16", "int32", "int64", "float64") for call in (
+    "F.max_pool2d({x}, 2)", "F.max_pool2d({x}, 2, return_indices=True)",
+    "F.max_pool1d({x}[0], 2)", "F.max_pool1d({x}[0], 2, return_indices=True)",
+    "F.avg_pool2d({x}, 2)", "F.avg_pool1d({x}[0], 2)", "F.adaptive_avg_pool2d({x}, 2)",
+    "F.adaptive_avg_pool1d({x}[0], 3)", "F.batch_norm({x}, None, None, training=True)",
+    "F.batch_norm({x}, lib.zeros(2), lib.ones(2))", "F.group_norm({x}, 2)",
+    "F.group_norm({x}, 1, lib.ones(2))", "lib.nn.BatchNorm2d(2)({x})",
+    "lib.nn.GroupNorm(1, 2)({x})")] + [
+    "F.max_pool1d(lib.ones(2, 0, 3), 1)", "F.max_pool1d(lib.ones(0, 2, 3), 1)",
+    "F.max_pool1d(lib.ones(3, 0), 1)", "F.max_pool1d(lib.ones(1, 2, 3, 4), 1)",
+    "F.max_pool1d(lib.ones(1, 2, 3, 4), 1, return_indices=True)",
+    "F.max_pool1d(lib.ones(2, 0, 3), 1, return_indices=True)",
+    "F.max_pool1d(lib.ones(1, 1, 3), 0)", "F.max_pool1d(lib.ones(1, 1, 3), 2, stride=0)",
+    "F.max_pool1d(lib.ones(1, 1, 3), 2, padding=-1)", "F.max_pool1d(lib.ones(1, 1, 3), 1, padding=1)",
+    "F.max_pool1d(lib.ones(1, 1, 3, requires_grad=True), 1, padding=1)",
+    "F.max_pool1d(lib.ones(1, 1, 3), 2, dilation=0)", "F.max_pool1d(lib.ones(1, 1, 1), 3)",
+    "F.max_pool1d(lib.ones(1, 1, 3, dtype=lib.int32), 5)",
+    "F.max_pool2d(lib.ones(1, 1, 0, 1), 1)", "F.avg_pool2d(lib.ones(1, 1, 0, 1, dtype=lib.bool), 1)",
+    "F.adaptive_avg_pool2d(lib.ones(1, 1, 0, 1), 2)", "F.adaptive_avg_pool2d(lib.ones(0, 1, 2, 1), 2)",
+    "F.adaptive_avg_pool2d(lib.ones(1, 1, 0, 1), 1)",
+    "F.batch_norm(lib.ones(2, 3, 2), lib.zeros(2), lib.ones(2), lib.ones(2), lib.ones(2))",
+    "F.batch_norm(lib.ones(2, 3, 2), lib.zeros(3), lib.ones(2), lib.ones(2), lib.ones(2))",
+    "F.batch_norm(lib.ones(2, 3, 2), lib.zeros(3), lib.ones(3), lib.ones(3), lib.ones(2))",
+    "F.batch_norm(lib.ones(2, 3, 2), None, None, lib.ones(2), training=True)",
+    "F.batch_norm(lib.ones(2, 3, 2, dtype=lib.int32), lib.zeros(3), lib.ones(3))",
+    "F.batch_norm(lib.ones(2, 3, 2, dtype=lib.float64), lib.zeros(3), lib.ones(3))",
+    "F.batch_norm(lib.ones(2, 3, 2), lib.zeros(3), lib.ones(3, dtype=lib.float64))",
+    "F.batch_norm(lib.ones(2, 3, 2), lib.zeros(3), lib.ones(3), lib.ones(3).double())",
+    "F.batch_norm(lib.ones(2, 3, 2), None, None, training=True, eps=0)",
+    "F.batch_norm(lib.ones(2, 3, 2), lib.zeros(3), lib.ones(3), eps=-1.0)",
+    "F.batch_norm(lib.ones(2), None, None, training=True)",
+    "F.batch_norm(lib.ones(1, 3, 1), None, None, training=True)",
+    "F.batch_norm(lib.ones(0, 3), None, None, training=True).shape",
+    "lib.nn.BatchNorm2d(1)(lib.ones(1, 1, 0, 1)).shape",
+    "F.group_norm(lib.ones(2, 2, 3, dtype=lib.float64), 1, lib.ones(2))",
+    "F.group_norm(lib.ones(2, 2, 3, dtype=lib.int32), 1, lib.ones(3))",
+    "F.group_norm(lib.ones(2, 2, 3), 1, lib.ones(2), lib.ones(3))",
+    "F.group_norm(lib.ones(2, 2, 3), 1, lib.ones(1, 2))", "F.group_norm(lib.ones(2), 1)",
+    "F.group_norm(lib.ones(1, 1, 1), 1)", "F.group_norm(lib.ones(1, 2, 1), 2)",
+    "F.group_norm(lib.ones(2, 3, 1, dtype=lib.int32), 2)",
+    "lib.nn.GroupNorm(1, 1, affine=False)(lib.ones(1, 1, 1))",
+    "lib.nn.GroupNorm(1, 1, eps=0.1).double()(lib.ones(2, 3, 1, dtype=lib.float64))",
+]
+
+
+@pytest.mark.parametrize("code", KERNEL_DTYPES)
+def test_layers_refuse_the_dtypes_and_arguments_pytorch_refuses(torch, code):
+    assert_same_outcome(torch, code)
+
+
 @pytest.mark.parametrize("code", [
     "F.conv2d(lib.ones(1, 2, 5, 5), lib.ones(3, 2, 4, 2), padding='same').shape",
     "F.max_pool2d(lib.arange(16.).reshape(1, 1, 4, 4), 2, return_indices=True)",
