@@ -39,6 +39,7 @@ from ..autograd.saved import FREED_MESSAGE
 from . import _formula as F
 from ._core import broadcast_error, dtype_of, method
 from .arithmetic import check_bool_sub
+from .copy_overlap import copied_in_order
 from .errors import cant_cast
 from .index_put import expanded_warning, put_in_place, values_must_be_a_tensor
 from .inplace_checks import bump_version, check_inplace, check_memory
@@ -374,8 +375,11 @@ def _copied(input, src):
             raise broadcast_error(input, src) from None
         if full != shape:
             raise _shape_error(shape, full)
-    # (cast: NaN and 300.0 into int8 as PyTorch casts them, without NumPy's warning)
-    data = np.array(cast(np.broadcast_to(src._data, shape), input._data.dtype))
+    if src._data.shape == shape and src._data.dtype == input._data.dtype \
+            and np.shares_memory(src._data, input._data):  # (not refused: PyTorch's order)
+        data = copied_in_order(input._data, src._data)
+    else:  # (cast: NaN and 300.0 into int8 as PyTorch casts them, without NumPy's warning)
+        data = np.array(cast(np.broadcast_to(src._data, shape), input._data.dtype))
     out = Tensor._wrap(data)
     if data.dtype.kind in "fc" and should_record(input, src):  # (an integer copy: no history)
         record(CopyBackwards(), out, input, src, broadcast=True)

@@ -278,6 +278,8 @@ def _ordered(input, dim, idx, node_cls, squeeze: bool = False, given=None):
 
 def _descending_key(x: np.ndarray) -> np.ndarray:
     """Sort keys for largest-first order, NaN first (PyTorch counts NaN as the largest)."""
+    if x.dtype.kind == "b":
+        return ~x  # (True first, ties in their order: PyTorch's stable order)
     if x.dtype.kind != "f":
         return -x.astype(np.int64) if x.dtype.kind == "u" else -x
     return np.where(np.isnan(x), -np.inf, -x)
@@ -298,10 +300,7 @@ def sort(input, dim: int = -1, descending: bool = False, stable: bool = False):
     if x.ndim == 0:
         return _pair("sort", *_scalar_order(input, SortBackward0, dim))
     d = input._wrap_dim(dim)
-    idx = np.argsort(_descending_key(x) if descending and x.dtype.kind != "b" else x, axis=d,
-                     kind="stable")
-    if descending and x.dtype.kind == "b":
-        idx = np.flip(np.argsort(x, axis=d, kind="stable"), axis=d)
+    idx = np.argsort(_descending_key(x) if descending else x, axis=d, kind="stable")
     return _pair("sort", *_ordered(input, d, idx, SortBackward0, given=dim))
 
 

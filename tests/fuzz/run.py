@@ -95,7 +95,7 @@ def by_aspect(classes: dict) -> str:
     ones (a different value, shape, requires_grad, dtype, ...; or no error where PyTorch
     raises one) apart from different errors and warnings."""
     counts = collections.Counter()
-    for (_, aspect, sig, entry), c in classes.items():
+    for (_, aspect, sig, entry) in classes:
         if entry == "after":
             continue
         if aspect == "exception" and sig.startswith("None/"):
