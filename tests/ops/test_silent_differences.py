@@ -1,6 +1,7 @@
 """Silent differences the fuzzer found (tests/fuzz: a value, shape or missing error where
 PyTorch gives another), each fixed and kept here against PyTorch: ``logsumexp`` over ``dim=[]``,
-integer powers with negative exponents, the order of ties in a descending bool sort, and
+integer powers with negative exponents, the order of ties in a descending bool sort, the
+dtype of ``addcmul``'s gradients with an integer factor, and
 ``copy_`` between views that share memory in a way PyTorch does not refuse (its copy loop
 reads what it has already written)."""
 
@@ -33,6 +34,15 @@ EXPRESSIONS = [
     ".sort(0, descending=True)",
     "lib.tensor([True, False, True, False]).argsort(descending=True)",
     "lib.tensor([False, True]).sort(descending=True, stable=True)",
+    # a bool or integer tensor2 of addcmul/addcdiv does not promote the gradients (float32)
+    "(lambda x: lib.autograd.grad(lib.addcmul(lib.zeros(2), x, lib.tensor([True, False]))"
+    ".double().sum(), x))(lib.ones(2, requires_grad=True))",
+    "(lambda x: lib.autograd.grad(lib.addcmul(x * 1, x, lib.tensor([3, 0]), value=2)"
+    ".double().sum(), x))(lib.ones(2, requires_grad=True))",
+    "(lambda x: lib.autograd.grad(lib.addcdiv(lib.zeros(2), x, lib.tensor([1, 2]))"
+    ".double().sum(), x))(lib.ones(2, requires_grad=True))",
+    "(lambda x: lib.autograd.grad(lib.addcmul(lib.zeros(2), x, lib.tensor([1, 2]))"
+    ".sum(), x, create_graph=True))(lib.ones(2, requires_grad=True))",
 ]
 
 
