@@ -127,6 +127,9 @@ class AddcdivBackward0(AddcmulBackward0):
 
     def backward(self, g):
         a, b, v = value(self._s_tensor1), value(self._s_tensor2), self._s_value
+        if self._next_nodes[1] is not None and data(b).dtype.kind in "biu":  # (value / t2)
+            raise RuntimeError("result type Float can't be cast to the desired output type "
+                               f"{dtype_of(data(b).dtype)._cpp}")
         vt = None if b is None else F.constant(  # (None: unkept; the value checked)
             fill_value(v, dtype_of(data(b).dtype), "addcdiv"), b)
         return g, None if b is None else _like(g, g * (vt / b)), \

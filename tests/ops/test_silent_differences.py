@@ -43,6 +43,11 @@ EXPRESSIONS = [
     ".double().sum(), x))(lib.ones(2, requires_grad=True))",
     "(lambda x: lib.autograd.grad(lib.addcmul(lib.zeros(2), x, lib.tensor([1, 2]))"
     ".sum(), x, create_graph=True))(lib.ones(2, requires_grad=True))",
+    # addcdiv's gradient for tensor1 divides in tensor2's dtype: PyTorch refuses an integer one
+    "(lambda x: lib.autograd.grad(lib.addcdiv(lib.zeros(2), x, lib.tensor([1, 2], "
+    "dtype=lib.int32)).sum(), x))(lib.ones(2, requires_grad=True))",
+    "(lambda y: lib.autograd.grad(lib.addcdiv(y, lib.tensor([1., 2.]), lib.tensor([True, "
+    "True])).sum(), y))(lib.ones(2, requires_grad=True))",
 ]
 
 
