@@ -65,7 +65,7 @@ def _running(np_scan, input, dim: int, dtype):
         data = scan(np_scan, src, d, out_dtype) if src.ndim else src.astype(out_dtype)
     finally:
         restore(token)
-    return d, Tensor._wrap(np.asarray(data))
+    return d, Tensor._wrap(np.asarray(data, order="C"))  # (contiguous, as PyTorch's)
 
 
 @method("cumsum")

@@ -1,7 +1,7 @@
 """Silent differences the fuzzer found (tests/fuzz: a value, shape or missing error where
 PyTorch gives another), each fixed and kept here against PyTorch: ``logsumexp`` over ``dim=[]``,
 integer powers with negative exponents, the order of ties in a descending bool sort, the
-dtype of ``addcmul``'s gradients with an integer factor, and
+dtype of ``addcmul``'s gradients with an integer factor, the layout of some results, and
 ``copy_`` between views that share memory in a way PyTorch does not refuse (its copy loop
 reads what it has already written)."""
 
@@ -50,8 +50,16 @@ EXPRESSIONS = [
     "True])).sum(), y))(lib.ones(2, requires_grad=True))",
 ]
 
+# results PyTorch lays out contiguously whatever the input's layout (a transposed input here)
+LAYOUTS = [f"(lambda r: (r.stride(), r.is_contiguous()))({call})" for call in (
+    "lib.arange(6.).reshape(2, 3).t().roll(1, 0)", "lib.arange(6).reshape(2, 3).t().roll(1, 1)",
+    "lib.arange(6.).reshape(2, 3).t().cumsum(0)", "lib.arange(6.).reshape(2, 3).t().cumprod(1)",
+    "lib.arange(6).reshape(2, 3).t().cumsum(0, dtype=lib.float64)",
+    "F.layer_norm(lib.arange(6.).reshape(2, 3).t(), (2,))",
+    "F.layer_norm(lib.arange(6.).reshape(2, 3).t().requires_grad_(), (2,), lib.ones(2))")]
 
-@pytest.mark.parametrize("code", EXPRESSIONS)
+
+@pytest.mark.parametrize("code", EXPRESSIONS + LAYOUTS)
 def test_found_by_the_fuzzer_and_now_as_in_pytorch(torch, code):
     assert_same_outcome(torch, code)
 
