@@ -29,6 +29,7 @@ from .._ops._core import value
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ._kernel_dtypes import refuse
 
 __all__ = ["convolution", "ConvolutionBackward0", "ConvolutionBackwardBackward0"]
 
@@ -270,11 +271,16 @@ def _check_shapes(x, w, b, stride, padding, dilation, groups) -> None:
                            + " x ".join(map(str, padded)) + "). Kernel size: ("
                            + " x ".join(map(str, kernel)) + "). Kernel size can't be greater "
                            "than actual input size")
+    if x.shape[0] and x.shape[1] and 0 in x.shape[2:]:  # (a 1-d input shown as PyTorch's 2-d)
+        shape = list(x.shape[:2]) + [1] * (4 - x.ndim) + list(x.shape[2:])
+        raise RuntimeError("Only zero batch or zero channel inputs are supported, but got "
+                           f"input shape: {shape}")
     if x.dtype != w.dtype or (b is not None and b.dtype != x.dtype):
         other = w if x.dtype != w.dtype else b
         raise RuntimeError(f"Input type ({Tensor._wrap(x[:0]).type()}) and weight type "
                            f"({Tensor._wrap(other[:0]).type()}) should be the same or input "
                            "should be a MKLDNN tensor and weight is a dense tensor")
+    refuse("slow_conv2d_cpu", x, "fiuc")
 
 
 def conv(d: int, input: Tensor, weight: Tensor, bias, stride, padding, dilation,

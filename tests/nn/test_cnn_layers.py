@@ -180,6 +180,13 @@ KERNEL_DTYPES = [f"{call.format(x=f'lib.ones(2, 2, 4, 4, dtype=lib.{dt})')}" for
     "F.group_norm(lib.ones(2, 3, 1, dtype=lib.int32), 2)",
     "lib.nn.GroupNorm(1, 1, affine=False)(lib.ones(1, 1, 1))",
     "lib.nn.GroupNorm(1, 1, eps=0.1).double()(lib.ones(2, 3, 1, dtype=lib.float64))",
+    "F.conv2d(lib.ones(1, 1, 0, 1), lib.ones(2, 1, 1, 1), padding=(1, 0))",
+    "F.conv2d(lib.ones(1, 1, 0, 1, dtype=lib.int32), lib.ones(2, 1, 1, 1), padding=1)",
+    "F.conv1d(lib.ones(1, 1, 0), lib.ones(2, 1, 1), padding=1)",
+    "F.conv2d(lib.ones(0, 1, 2, 1), lib.ones(2, 1, 1, 1), padding=1).shape",
+    "F.conv2d(lib.ones(1, 1, 1, 1, dtype=lib.bool), lib.ones(2, 1, 1, 1, dtype=lib.bool))",
+    "F.conv1d(lib.ones(1, 1, 2, dtype=lib.bool), lib.ones(2, 1, 1, dtype=lib.bool))",
+    "F.conv2d(lib.ones(1, 1, 2, 2, dtype=lib.uint8), lib.ones(2, 1, 1, 1, dtype=lib.uint8))",
 ]
 
 
