@@ -257,12 +257,16 @@ class MedianBackward1(_Scatter):
     saved_tensors_names = ("indices",)
 
 
-def _ordered(input, dim, idx, node_cls, squeeze: bool = False, given=None):
+def _ordered(input, dim, idx, node_cls, squeeze: bool = False, given=None,
+             layout: bool = False):
     """The values of ``input`` at ``idx`` along ``dim`` (and the indices), recorded so that each
     value's gradient goes back to its position; ``squeeze`` drops ``dim`` (size 1); ``given``:
-    the dim as the caller wrote it (PyTorch saves that one, a negative one unsigned)."""
+    the dim as the caller wrote it (PyTorch saves that one, a negative one unsigned);
+    ``layout``: laid out in memory as ``input`` is (sort's ``empty_like``)."""
     values = np.take_along_axis(input._data, idx, axis=dim)
     out_idx = idx.astype(np.int64)
+    if layout and not input._data.flags.c_contiguous:
+        values, out_idx = _laid_like(values, input._data), _laid_like(out_idx, input._data)
     if squeeze:
         values, out_idx = np.squeeze(values, axis=dim), np.squeeze(out_idx, axis=dim)
     vals, inds = Tensor._wrap(values), Tensor._wrap(out_idx)
@@ -274,6 +278,12 @@ def _ordered(input, dim, idx, node_cls, squeeze: bool = False, given=None):
                       keepdim=not squeeze)
         record(node, vals, input)
     return vals, inds
+
+
+def _laid_like(a: np.ndarray, like: np.ndarray) -> np.ndarray:
+    out = np.empty_like(like, dtype=a.dtype)  # (order "K": like's order of dimensions)
+    out[...] = a
+    return out
 
 
 def _descending_key(x: np.ndarray) -> np.ndarray:
@@ -301,7 +311,7 @@ def sort(input, dim: int = -1, descending: bool = False, stable: bool = False):
         return _pair("sort", *_scalar_order(input, SortBackward0, dim))
     d = input._wrap_dim(dim)
     idx = np.argsort(_descending_key(x) if descending else x, axis=d, kind="stable")
-    return _pair("sort", *_ordered(input, d, idx, SortBackward0, given=dim))
+    return _pair("sort", *_ordered(input, d, idx, SortBackward0, given=dim, layout=True))
 
 
 @method("argsort")

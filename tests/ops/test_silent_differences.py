@@ -56,7 +56,13 @@ LAYOUTS = [f"(lambda r: (r.stride(), r.is_contiguous()))({call})" for call in (
     "lib.arange(6.).reshape(2, 3).t().cumsum(0)", "lib.arange(6.).reshape(2, 3).t().cumprod(1)",
     "lib.arange(6).reshape(2, 3).t().cumsum(0, dtype=lib.float64)",
     "F.layer_norm(lib.arange(6.).reshape(2, 3).t(), (2,))",
-    "F.layer_norm(lib.arange(6.).reshape(2, 3).t().requires_grad_(), (2,), lib.ones(2))")]
+    "F.layer_norm(lib.arange(6.).reshape(2, 3).t().requires_grad_(), (2,), lib.ones(2))")] + [
+    # sort's results are laid out as its input is (argsort's too)
+    f"(lambda r: (r.values.stride(), r.indices.stride()))({call})" for call in (
+        "lib.arange(6.).reshape(2, 3).t().sort(0)", "lib.arange(6.).reshape(2, 3).t().sort(1)",
+        "lib.arange(12.).reshape(3, 4)[:, ::2].sort(0)",
+        "lib.arange(24.).reshape(2, 3, 4).permute(2, 0, 1).sort(1, descending=True)")] + [
+    "lib.arange(6.).reshape(2, 3).t().argsort(0).stride()"]
 
 
 @pytest.mark.parametrize("code", EXPRESSIONS + LAYOUTS)
