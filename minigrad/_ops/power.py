@@ -172,7 +172,7 @@ def _rpow(self, base):
         data = np.power(a, b) if nd.kind == "f" else _int_pow(a, b)
     finally:
         restore(token)
-    out = Tensor._wrap(data)
+    out = Tensor._wrap(np.asarray(data, order="C"))  # (contiguous: PyTorch's pow(Scalar, x))
     if should_record(self):
         node = PowBackward2()
         node._s_self, node._s_exponent = base, SavedTensor(self)

@@ -55,6 +55,7 @@ LAYOUTS = [f"(lambda r: (r.stride(), r.is_contiguous()))({call})" for call in (
     "lib.arange(6.).reshape(2, 3).t().roll(1, 0)", "lib.arange(6).reshape(2, 3).t().roll(1, 1)",
     "lib.arange(6.).reshape(2, 3).t().cumsum(0)", "lib.arange(6.).reshape(2, 3).t().cumprod(1)",
     "lib.arange(6).reshape(2, 3).t().cumsum(0, dtype=lib.float64)",
+    "lib.pow(2.0, lib.arange(6.).reshape(2, 3).t())", "-0.0 ** lib.arange(6.).reshape(2, 3).t()",
     "F.layer_norm(lib.arange(6.).reshape(2, 3).t(), (2,))",
     "F.layer_norm(lib.arange(6.).reshape(2, 3).t().requires_grad_(), (2,), lib.ones(2))")] + [
     # sort's results are laid out as its input is (argsort's too)
