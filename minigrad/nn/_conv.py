@@ -27,6 +27,7 @@ import numpy as np
 
 from .._ops._core import value
 from .._quiet import quiet, restore
+from .._state import warn_once
 from .._tensor import Tensor
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._kernel_dtypes import refuse
@@ -324,14 +325,12 @@ def _string_padding(padding: str, input: Tensor, weight: Tensor, stride, dilatio
     totals = [di * (n - 1) for di, n in zip(dilation, weight.shape[2:])]
     left = tuple(t // 2 for t in totals)
     if any(t % 2 for t in totals):
-        import warnings
-
         from ._padding import pad
 
-        warnings.warn("Using padding='same' with even kernel lengths and odd dilation may "
-                      "require a zero-padded copy of the input be created (Triggered "
-                      "internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
-                      "Convolution.cpp:1101.)", UserWarning, stacklevel=4)
+        warn_once("conv_same", "Using padding='same' with even kernel lengths and odd "  # (once
+                  "dilation may require a zero-padded copy of the input be created (Triggered "
+                  "internally at /__w/pytorch/pytorch/aten/src/ATen/native/"  # per process,
+                  "Convolution.cpp:1101.)", 3)  # as PyTorch's TORCH_WARN_ONCE)
         extra = []
         for t in reversed(totals):  # F.pad lists the last dimension first
             extra += [0, t % 2]

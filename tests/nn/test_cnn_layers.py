@@ -5,6 +5,9 @@ ops themselves are in the op table, tests/ops/op_table.py ``NN``)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from helpers import assert_same_outcome, snippet_outcome
@@ -385,3 +388,17 @@ def test_batch_norm_second_order_is_pytorchs_node_and_values(torch, how):
     assert outs[0][0] == outs[1][0]
     for m, t in zip(outs[0][1], outs[1][1]):
         np.testing.assert_allclose(m, t, rtol=1e-10, atol=1e-10)
+
+
+def test_the_padding_same_warning_comes_once_per_process_as_in_pytorch(torch):
+    """PyTorch's TORCH_WARN_ONCE: the second convolution that needs the padded copy is silent
+    (found by the fuzzer, which runs many programs in one process)."""
+    code = ("import warnings, {lib} as L\nwarnings.simplefilter('always')\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    for n in (5, 6):\n"
+            "        L.nn.functional.conv1d(L.ones(1, 1, n), L.ones(1, 1, 2), padding='same')\n"
+            "    L.nn.functional.conv2d(L.ones(1, 1, 4, 4), L.ones(1, 1, 2, 2), padding='same')\n"
+            "print([str(x.message)[:40] for x in w])")
+    runs = [subprocess.run([sys.executable, "-c", code.format(lib=lib)], capture_output=True,
+                           text=True, check=True).stdout for lib in ("minigrad", "torch")]
+    assert runs[0] == runs[1] and "padding='same'" in runs[0]

@@ -29,6 +29,15 @@ EXPRESSIONS = [
     "lib.tensor([3, 2, 5, 2]) ** lib.tensor([40, -1, 3, 63])",
     "lib.tensor([2, 3], dtype=lib.uint8) ** lib.tensor([-1, 2])",
     "lib.pow(lib.tensor([0, 2], dtype=lib.int8), lib.tensor([-1, 7], dtype=lib.int8))",
+    # an integer bound of clamp is taken in the tensor's dtype as PyTorch converts it (-2 is 254
+    # in uint8; -300 does not fit int8: its error)
+    "lib.tensor([0, 255], dtype=lib.uint8).clamp(-2, 0)",
+    "lib.tensor([0, 255], dtype=lib.uint8).clamp(-2)",
+    "lib.tensor([0, 255], dtype=lib.uint8).clamp(max=-2)",
+    "lib.tensor([0, 255], dtype=lib.uint8).clamp(0, 300)",
+    "lib.tensor([1, 2], dtype=lib.int8).clamp(-300, 200)",
+    "lib.tensor([1, 2], dtype=lib.int8).clamp(-3, 2)",
+    "lib.tensor([0, 255], dtype=lib.uint8).clamp_(-2, 0)",
     # a descending sort keeps ties in their order (bools too)
     "lib.tensor([[True, False, True], [True, True, False], [False, True, True]])"
     ".sort(0, descending=True)",
