@@ -107,8 +107,9 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None,
     token = quiet()
     try:
         xg = x.reshape(n, num_groups, -1)
-        mean = xg.mean(-1, keepdims=True)
-        var = ((xg - mean) ** 2).mean(-1, keepdims=True)
+        count = xg.shape[-1]  # (sums / count: an empty group gives NaN without a warning)
+        mean = xg.sum(-1, keepdims=True) / count
+        var = ((xg - mean) ** 2).sum(-1, keepdims=True) / count
         rstd = (1 / np.sqrt(var + eps)).astype(x.dtype)
         out = ((xg - mean) * rstd).reshape(x.shape)
         shape = (1, -1) + (1,) * (x.ndim - 2)

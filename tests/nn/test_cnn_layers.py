@@ -182,6 +182,7 @@ KERNEL_DTYPES = [f"{call.format(x=f'lib.ones(2, 2, 4, 4, dtype=lib.{dt})')}" for
     "F.group_norm(lib.ones(1, 1, 1), 1)", "F.group_norm(lib.ones(1, 2, 1), 2)",
     "F.group_norm(lib.ones(2, 3, 1, dtype=lib.int32), 2)",
     "lib.nn.GroupNorm(1, 1, affine=False)(lib.ones(1, 1, 1))",
+    "F.group_norm(lib.ones(2, 2, 0, requires_grad=True), 1)", "lib.nn.GroupNorm(1, 1)(lib.ones(1, 1, 0))",
     "lib.nn.GroupNorm(1, 1, eps=0.1).double()(lib.ones(2, 3, 1, dtype=lib.float64))",
     "F.conv2d(lib.ones(1, 1, 0, 1), lib.ones(2, 1, 1, 1), padding=(1, 0))",
     "F.conv2d(lib.ones(1, 1, 0, 1, dtype=lib.int32), lib.ones(2, 1, 1, 1), padding=1)",
