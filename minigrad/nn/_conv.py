@@ -25,6 +25,7 @@ import itertools
 
 import numpy as np
 
+from .._dtype import from_numpy_dtype
 from .._ops._core import value
 from .._quiet import quiet, restore
 from .._state import warn_once
@@ -276,12 +277,34 @@ def _check_shapes(x, w, b, stride, padding, dilation, groups) -> None:
         shape = list(x.shape[:2]) + [1] * (4 - x.ndim) + list(x.shape[2:])
         raise RuntimeError("Only zero batch or zero channel inputs are supported, but got "
                            f"input shape: {shape}")
-    if x.dtype != w.dtype or (b is not None and b.dtype != x.dtype):
-        other = w if x.dtype != w.dtype else b
-        raise RuntimeError(f"Input type ({Tensor._wrap(x[:0]).type()}) and weight type "
-                           f"({Tensor._wrap(other[:0]).type()}) should be the same or input "
-                           "should be a MKLDNN tensor and weight is a dense tensor")
-    refuse("slow_conv2d_cpu", x, "fiuc")
+
+
+def _check_dtypes(x, w, b, dilation, string_padding: bool) -> None:
+    """PyTorch's dtype checks, which differ for a floating input (its MKLDNN check) and an
+    integer or bool one (the slow kernels': the bias first unless the padding was a string,
+    then the kernel's dtypes, then the weight's)."""
+    if x.dtype.kind in "fc":
+        if x.dtype != w.dtype or (b is not None and b.dtype != x.dtype):
+            other = w if x.dtype != w.dtype else b
+            raise RuntimeError(f"Input type ({Tensor._wrap(x[:0]).type()}) and weight type "
+                               f"({Tensor._wrap(other[:0]).type()}) should be the same or "
+                               "input should be a MKLDNN tensor and weight is a dense tensor")
+        return
+    if b is not None and b.dtype != x.dtype and not string_padding:
+        raise RuntimeError(f"Input type ({_C_TYPES[x.dtype.name]}) and bias type "
+                           f"({_C_TYPES[b.dtype.name]}) should be the same")
+    if any(d > 1 for d in dilation):
+        refuse("slow_conv_dilated<>", x, "fc" if x.dtype != np.int64 else "fci")
+    else:
+        refuse("slow_conv2d_cpu", x, "fiuc")
+    if w.dtype != x.dtype:
+        raise RuntimeError(f"expected scalar type {from_numpy_dtype(x.dtype)._cpp} but found "
+                           f"{from_numpy_dtype(w.dtype)._cpp}")
+
+
+_C_TYPES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+            "uint8": "unsigned char", "bool": "bool", "float32": "float", "float64": "double",
+            "float16": "c10::Half"}
 
 
 def conv(d: int, input: Tensor, weight: Tensor, bias, stride, padding, dilation,
@@ -297,8 +320,8 @@ def conv(d: int, input: Tensor, weight: Tensor, bias, stride, padding, dilation,
     if unbatched:
         input = input.unsqueeze(0)
     k = max(weight.dim() - 2, 0)
-    saved_padding = None
-    if isinstance(padding, str):
+    saved_padding, string = None, isinstance(padding, str)
+    if string:
         if padding not in ("same", "valid"):
             raise RuntimeError(f"Invalid padding string: '{padding}'")
         input, padding, saved_padding = _string_padding(padding, input, weight, stride,
@@ -308,7 +331,9 @@ def conv(d: int, input: Tensor, weight: Tensor, bias, stride, padding, dilation,
     stride, padding, dilation = (_expanded(name, _per_dim(v, d), k) for name, v in (
         ("stride", stride), ("padding", padding), ("dilation", dilation)))
     x, w = input._data, weight._data
-    _check_shapes(x, w, None if bias is None else bias._data, stride, padding, dilation, groups)
+    b = None if bias is None else bias._data
+    _check_shapes(x, w, b, stride, padding, dilation, groups)
+    _check_dtypes(x, w, b, dilation, string)
     out = convolution(input, weight, bias, stride, padding, dilation, groups, saved_padding)
     return out.squeeze(0) if unbatched else out
 

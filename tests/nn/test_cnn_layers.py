@@ -191,7 +191,13 @@ KERNEL_DTYPES = [f"{call.format(x=f'lib.ones(2, 2, 4, 4, dtype=lib.{dt})')}" for
     "F.conv2d(lib.ones(1, 1, 1, 1, dtype=lib.bool), lib.ones(2, 1, 1, 1, dtype=lib.bool))",
     "F.conv1d(lib.ones(1, 1, 2, dtype=lib.bool), lib.ones(2, 1, 1, dtype=lib.bool))",
     "F.conv2d(lib.ones(1, 1, 2, 2, dtype=lib.uint8), lib.ones(2, 1, 1, 1, dtype=lib.uint8))",
-]
+] + [  # an integer or bool input meets the slow kernels' checks (bias, dilation, weight)
+    f"F.conv1d(lib.ones(1, 1, 5, dtype=lib.{dt}), lib.ones(1, 1, 2){bias}{kw})"
+    for dt in ("int64", "int32", "int16", "uint8", "bool") for bias in ("", ", lib.ones(1)")
+    for kw in ("", ", dilation=2", ", padding='valid'", ", padding=1", ", stride=2")
+] + ["F.conv2d(lib.ones(1, 1, 2, 5, dtype=lib.int32), lib.ones(1, 1, 1, 2), dilation=(1, 2))",
+     "F.conv2d(lib.ones(1, 1, 2, 5, dtype=lib.int64), lib.ones(1, 1, 1, 2, dtype=lib.int64), "
+     "lib.ones(1), stride=2)"]
 
 
 @pytest.mark.parametrize("code", KERNEL_DTYPES)
