@@ -290,9 +290,7 @@ def _check_dtypes(x, w, b, dilation, string_padding: bool) -> None:
                                f"({Tensor._wrap(other[:0]).type()}) should be the same or "
                                "input should be a MKLDNN tensor and weight is a dense tensor")
         return
-    if b is not None and b.dtype != x.dtype and not string_padding:
-        raise RuntimeError(f"Input type ({_C_TYPES[x.dtype.name]}) and bias type "
-                           f"({_C_TYPES[b.dtype.name]}) should be the same")
+    _check_bias_type(x, b, string_padding)
     if any(d > 1 for d in dilation):
         refuse("slow_conv_dilated<>", x, "fc" if x.dtype != np.int64 else "fci")
     else:
@@ -300,6 +298,12 @@ def _check_dtypes(x, w, b, dilation, string_padding: bool) -> None:
     if w.dtype != x.dtype:
         raise RuntimeError(f"expected scalar type {from_numpy_dtype(x.dtype)._cpp} but found "
                            f"{from_numpy_dtype(w.dtype)._cpp}")
+
+
+def _check_bias_type(x, b, string_padding: bool) -> None:
+    if b is not None and b.dtype != x.dtype and not string_padding:
+        raise RuntimeError(f"Input type ({_C_TYPES[x.dtype.name]}) and bias type "
+                           f"({_C_TYPES[b.dtype.name]}) should be the same")
 
 
 _C_TYPES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
@@ -332,6 +336,8 @@ def conv(d: int, input: Tensor, weight: Tensor, bias, stride, padding, dilation,
         ("stride", stride), ("padding", padding), ("dilation", dilation)))
     x, w = input._data, weight._data
     b = None if bias is None else bias._data
+    if x.dtype.kind not in "fc":  # (the slow kernels look at the bias's type first)
+        _check_bias_type(x, b, string)
     _check_shapes(x, w, b, stride, padding, dilation, groups)
     _check_dtypes(x, w, b, dilation, string)
     out = convolution(input, weight, bias, stride, padding, dilation, groups, saved_padding)

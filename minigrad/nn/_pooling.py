@@ -88,7 +88,7 @@ def _too_small(x, outs):
     if any(o < 1 for o in outs):
         c, h, w = x.shape[-3:]
         raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: "
-                           f"({c}x{max(outs[0], 0)}x{max(outs[1], 0)}). Output size is too "
+                           f"({c}x{outs[0]}x{outs[1]}). Output size is too "
                            "small")
 
 

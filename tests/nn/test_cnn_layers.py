@@ -197,7 +197,11 @@ KERNEL_DTYPES = [f"{call.format(x=f'lib.ones(2, 2, 4, 4, dtype=lib.{dt})')}" for
     for kw in ("", ", dilation=2", ", padding='valid'", ", padding=1", ", stride=2")
 ] + ["F.conv2d(lib.ones(1, 1, 2, 5, dtype=lib.int32), lib.ones(1, 1, 1, 2), dilation=(1, 2))",
      "F.conv2d(lib.ones(1, 1, 2, 5, dtype=lib.int64), lib.ones(1, 1, 1, 2, dtype=lib.int64), "
-     "lib.ones(1), stride=2)"]
+     "lib.ones(1), stride=2)",
+     "F.conv1d(lib.ones(2, 3, 1, dtype=lib.int32), lib.ones(6, 1, 1), lib.ones(6))",
+     "F.avg_pool2d(lib.ones(2, 1, 6), 3, padding=(0, 1), stride=1, ceil_mode=True)",
+     "lib.nn.MaxPool1d(3, stride=1, return_indices=True)(lib.ones(1, 1, 1))",
+     "F.max_pool2d(lib.ones(1, 1, 1, 3), 3, dilation=2, stride=1)"]
 
 
 @pytest.mark.parametrize("code", KERNEL_DTYPES)
