@@ -417,4 +417,7 @@ def copy_(self, src, non_blocking: bool = False):
         raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not "
                         f"{type(src).__name__}")
     # (into an integer or bool tensor nothing is recorded, so no view is refused: PyTorch)
-    return apply_inplace(self, _copied, src, differentiable=self._data.dtype.kind in "fc")
+    a, b = self._data, src._data  # the very same elements: PyTorch's kernel does nothing, so
+    same = a.dtype == b.dtype and a.shape == b.shape and a.strides == b.strides \
+        and a.ctypes.data == b.ctypes.data  # (expanded memory is not refused then)
+    return apply_inplace(self, _copied, src, differentiable=a.dtype.kind in "fc", fills=same)

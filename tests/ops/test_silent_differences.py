@@ -38,6 +38,12 @@ EXPRESSIONS = [
     "lib.tensor([1, 2], dtype=lib.int8).clamp(-300, 200)",
     "lib.tensor([1, 2], dtype=lib.int8).clamp(-3, 2)",
     "lib.tensor([0, 255], dtype=lib.uint8).clamp_(-2, 0)",
+    # linspace of bools: 0 or 1 steps need no kernel (PyTorch's refusal from 2 steps on)
+    "lib.linspace(0, 3, 0, dtype=lib.bool)", "lib.linspace(0, 3, 1, dtype=lib.bool)",
+    "lib.linspace(2, 3, 1, dtype=lib.bool)", "lib.linspace(0, 3, 2, dtype=lib.bool)",
+    # copy_ of the very same elements does nothing (expanded memory is not refused then)
+    "(lambda v: (v.t().copy_(v), v.copy_(v)))(lib.tensor([0]).expand(3))",
+    "lib.tensor([0]).expand(3).copy_(lib.tensor([1, 2, 3]))",
     # a descending sort keeps ties in their order (bools too)
     "lib.tensor([[True, False, True], [True, True, False], [False, True, True]])"
     ".sort(0, descending=True)",
