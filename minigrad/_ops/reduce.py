@@ -392,7 +392,11 @@ def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None):
     error = None if d.size else empty_norm(ord, dim, d.shape)  # (dims as given: PyTorch's)
     if error is not None:
         raise error
-    out = np.asarray(_norm_data(d, ord, axes, keepdim), dtype=d.dtype)
+    if ord != 0 and d.ndim and axes is not None and all(d.shape[a] == 1 for a in axes):
+        # one element per result: PyTorch's kernel gives its magnitude (any p but 0, NaN too)
+        out = np.abs(d) if keepdim else np.abs(np.squeeze(d, axis=tuple(axes)))
+    else:
+        out = np.asarray(_norm_data(d, ord, axes, keepdim), dtype=d.dtype)
     if should_record(input):
         node = LinalgVectorNormBackward0()
         node._s_dim, node._axes, node._s_keepdim, node._s_ord = shown, axes, keepdim, ord

@@ -12,6 +12,8 @@ from helpers import assert_same_outcome, snippet_outcome
 
 import minigrad as mg
 
+N, I = "float('nan')", "float('inf')"  # (NaN and infinity in the expressions)
+
 EXPRESSIONS = [
     # logsumexp(dim=[]): every dimension reduced with keepdim; an error without it
     "lib.arange(6.).reshape(2, 3).logsumexp([], keepdim=True)",
@@ -38,6 +40,13 @@ EXPRESSIONS = [
     "lib.tensor([1, 2], dtype=lib.int8).clamp(-300, 200)",
     "lib.tensor([1, 2], dtype=lib.int8).clamp(-3, 2)",
     "lib.tensor([0, 255], dtype=lib.uint8).clamp_(-2, 0)",
+    # a norm over dimensions of size 1: each result is its element's magnitude (any p but 0)
+    *[f"lib.tensor([[-{I}, 0., 2., {N}, -3., 1.]]).norm({p}, 0)" for p in (
+        N, "0", "1e30", f"-{I}", "2", "-1", "0.5", "3")],
+    f"lib.tensor([[[-{I}, 2.]], [[3., 0.]]]).norm(1e30, (1,), keepdim=True)",
+    f"lib.tensor([[[-{I}, 2.]]]).norm({N}, (0, 1))",
+    "(lambda x: lib.autograd.grad(x.norm(3, 0).sum(), x))(lib.tensor([[3., -2.]], "
+    "requires_grad=True))",
     # linspace of bools: 0 or 1 steps need no kernel (PyTorch's refusal from 2 steps on)
     "lib.linspace(0, 3, 0, dtype=lib.bool)", "lib.linspace(0, 3, 1, dtype=lib.bool)",
     "lib.linspace(2, 3, 1, dtype=lib.bool)", "lib.linspace(0, 3, 2, dtype=lib.bool)",
