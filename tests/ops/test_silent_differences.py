@@ -87,7 +87,13 @@ LAYOUTS = [f"(lambda r: (r.stride(), r.is_contiguous()))({call})" for call in (
         "lib.arange(6.).reshape(2, 3).t().sort(0)", "lib.arange(6.).reshape(2, 3).t().sort(1)",
         "lib.arange(12.).reshape(3, 4)[:, ::2].sort(0)",
         "lib.arange(24.).reshape(2, 3, 4).permute(2, 0, 1).sort(1, descending=True)")] + [
-    "lib.arange(6.).reshape(2, 3).t().argsort(0).stride()"]
+    "lib.arange(6.).reshape(2, 3).t().argsort(0).stride()"] + [
+    # advanced indexing of a contiguous tensor gives a contiguous result (its strides too)
+    f"(lambda x: {call}.stride())(lib.arange(24.).reshape(2, 3, 4))" for call in (
+        "x[None, ..., [-1, 0, -1]]", "x[:, [0, 1]]", "x[:, :, [0, 1]]", "x[..., [1, 0], :]",
+        "x[:, [0, 1], [1, 2]]", "x[:, x[0] > 3]", "x[:, [[0, 1], [1, 2]]]",
+        "x[:, lib.tensor([True, False, True])]", "x[None, [0, 1]]", "x[:, None, [0, 2]]",
+        "x[range(2)]", "x.transpose(0, 2)[[0, 1]]")]
 
 
 @pytest.mark.parametrize("code", EXPRESSIONS + LAYOUTS)
