@@ -23,6 +23,7 @@ from . import _formula as F
 from ._backward import masked_zero, sgn, unsqueeze_dims
 from ._core import method, value
 from ._formula import data
+from .arithmetic import div_by_number
 from .errors import empty_norm
 from .join import cat
 from .movement import u64
@@ -168,8 +169,7 @@ class MeanBackward0(Node):
 
     def backward(self, g):
         shape = self._s_self_sym_sizes
-        g = g / self._s_self_sym_numel
-        return (F.expand_to(g, shape),)
+        return (_divided(F.expand_to(g, shape), self._s_self_sym_numel),)
 
 
 class MeanBackward1(Node):
@@ -182,7 +182,13 @@ class MeanBackward1(Node):
         n = 1
         for a in (range(len(shape)) if self._axes is None else self._axes):
             n *= shape[a]
-        return (_expand_back(g / n, shape, self._axes, self._s_keepdim),)
+        return (_divided(_expand_back(g, shape, self._axes, self._s_keepdim), n),)
+
+
+def _divided(g, n: int):
+    """``g / n`` as PyTorch's mean_backward divides: after expanding (a new, contiguous
+    gradient), recorded as ``div(Tensor, Scalar)`` (``DivBackward1``) under create_graph."""
+    return div_by_number(g, n) if isinstance(g, Tensor) else g / n
 
 
 def _mean_data(d, axes, keepdim, count):

@@ -93,7 +93,14 @@ LAYOUTS = [f"(lambda r: (r.stride(), r.is_contiguous()))({call})" for call in (
         "x[None, ..., [-1, 0, -1]]", "x[:, [0, 1]]", "x[:, :, [0, 1]]", "x[..., [1, 0], :]",
         "x[:, [0, 1], [1, 2]]", "x[:, x[0] > 3]", "x[:, [[0, 1], [1, 2]]]",
         "x[:, lib.tensor([True, False, True])]", "x[None, [0, 1]]", "x[:, None, [0, 2]]",
-        "x[range(2)]", "x.transpose(0, 2)[[0, 1]]")]
+        "x[range(2)]", "x.transpose(0, 2)[[0, 1]]")] + [
+    # a mean's gradient is expanded, then divided: a new contiguous tensor (DivBackward1 under
+    # create_graph), whatever the input's layout
+    f"(lambda x: (lambda g: (g.stride(), g.grad_fn and g.grad_fn.name()))(lib.autograd.grad("
+    f"{loss}, x, create_graph=True)[0]))(lib.arange(6.).reshape(2, 3).t().requires_grad_())"
+    for loss in ("x.mean()", "x.mean(0).sum()", "(x * x).mean((0, 1), keepdim=True).sum()",
+                 "F.adaptive_avg_pool2d(x.reshape(1, 1, 3, 2), 1).sum()",
+                 "(x.sum() * x.mean(1)).sum()")]
 
 
 @pytest.mark.parametrize("code", EXPRESSIONS + LAYOUTS)
