@@ -176,18 +176,7 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     xp = _padded(x, padding, extra, fill)
     win = _windows(xp.reshape((-1, 1) + xp.shape[-2:]), kernel, stride, dilation)
     win = win[:, 0, :outs[0], :outs[1]].reshape(-1, outs[0], outs[1], kernel[0] * kernel[1])
-    token = quiet()
-    try:
-        # the first largest (NaN counts as largest, as in PyTorch)
-        nan = np.isnan(win) if x.dtype.kind == "f" else np.zeros(win.shape, bool)
-        pick = np.where(nan.any(-1), nan.argmax(-1), win.argmax(-1))
-    finally:
-        restore(token)
-    values = np.take_along_axis(win, pick[..., None], -1)[..., 0]
-    ki, kj = np.divmod(pick, kernel[1])
-    rows = np.arange(outs[0])[:, None] * stride[0] + ki * dilation[0] - padding[0]
-    cols = np.arange(outs[1])[None, :] * stride[1] + kj * dilation[1] - padding[1]
-    idx = (rows * x.shape[-1] + cols).astype(np.int64)
+    values, idx = _largest(win, x.shape[-2:], outs, kernel, stride, padding, dilation, fill)
     shape = x.shape[:-2] + outs
     out = Tensor._wrap(np.ascontiguousarray(values.reshape(shape)))
     indices = Tensor._wrap(np.ascontiguousarray(idx.reshape(shape)))
@@ -199,6 +188,38 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
         node._indices, node._in_shape = indices._data, x.shape
         record(node, out, input)
     return (out, indices) if return_indices else out
+
+
+def _largest(win, sizes, outs, kernel, stride, padding, dilation, fill):
+    """Each window's largest element and its flat index in the plane, as PyTorch's CPU kernel
+    finds them: it looks only at the window's positions inside the input (in order), keeps
+    the first largest, but the last NaN; a window with none inside gives ``fill`` and the index
+    of its first position moved inside by whole dilation steps."""
+    starts, inside = [], []
+    for n, o, k, st, p, d in zip(sizes, outs, kernel, stride, padding, dilation):
+        pos = np.arange(o)[:, None] * st - p + np.arange(k)[None, :] * d  # (o, k)
+        inside.append((pos >= 0) & (pos < n))
+        first = np.arange(o) * st - p
+        starts.append(np.where(first < 0, first + -(first // d) * d, first))
+    valid = (inside[0][:, None, :, None] & inside[1][None, :, None, :]).reshape(
+        outs + (kernel[0] * kernel[1],))
+    token = quiet()
+    try:
+        nan = (np.isnan(win) if win.dtype.kind == "f" else np.zeros(win.shape, bool)) & valid
+        top = np.where(valid, win, fill).max(-1, keepdims=True)
+        first_top = (valid & (win == top)).argmax(-1)
+        last_nan = win.shape[-1] - 1 - nan[..., ::-1].argmax(-1)
+    finally:
+        restore(token)
+    pick = np.where(nan.any(-1), last_nan, first_top)
+    values = np.where(valid.any(-1), np.take_along_axis(win, pick[..., None], -1)[..., 0], fill)
+    ki, kj = np.divmod(pick, kernel[1])
+    rows = np.arange(outs[0])[:, None] * stride[0] + ki * dilation[0] - padding[0]
+    cols = np.arange(outs[1])[None, :] * stride[1] + kj * dilation[1] - padding[1]
+    none = ~valid.any(-1)
+    rows = np.where(none, starts[0][:, None], rows)
+    cols = np.where(none, starts[1][None, :], cols)
+    return values, (rows * sizes[1] + cols).astype(np.int64)
 
 
 # ---------------------------------------------------------------- average pooling

@@ -201,7 +201,21 @@ KERNEL_DTYPES = [f"{call.format(x=f'lib.ones(2, 2, 4, 4, dtype=lib.{dt})')}" for
      "F.conv1d(lib.ones(2, 3, 1, dtype=lib.int32), lib.ones(6, 1, 1), lib.ones(6))",
      "F.avg_pool2d(lib.ones(2, 1, 6), 3, padding=(0, 1), stride=1, ceil_mode=True)",
      "lib.nn.MaxPool1d(3, stride=1, return_indices=True)(lib.ones(1, 1, 1))",
-     "F.max_pool2d(lib.ones(1, 1, 1, 3), 3, dilation=2, stride=1)"]
+     "F.max_pool2d(lib.ones(1, 1, 1, 3), 3, dilation=2, stride=1)"] + [
+    # which element max pooling picks (its index): PyTorch's kernel looks only inside the input,
+    # keeps the first largest but the last NaN; a window wholly in the padding keeps -inf and
+    # the index of its first position moved inside (found by the fuzzer)
+    "F.max_pool2d(lib.ones(2, 1, 6), 2, dilation=(2, 1), padding=1, stride=(2, 1), "
+    "return_indices=True)",
+    "F.max_pool2d(-lib.ones(1, 1, 3, 3) * float('inf'), 2, padding=1, return_indices=True)",
+    "F.max_pool1d(lib.tensor([[[float('nan')] * 4 + [1., 2., 3., 4., 5., 6., 7., 8.]]]), 3, "
+    "return_indices=True, stride=1, dilation=2)",
+    "F.max_pool1d(lib.tensor([[[float('nan'), 2., float('nan'), 4., 1., 2.]]]), 3, padding=1, "
+    "stride=1, return_indices=True)",
+    "F.max_pool1d(lib.tensor([[[-float('inf'), -float('inf'), 1.]]]), 2, padding=1, stride=1, "
+    "return_indices=True)",
+    "F.max_pool2d(lib.tensor([[[[1, 5, 5], [2, 5, 0], [7, 7, 1]]]]), 2, stride=1, padding=1, "
+    "return_indices=True)"]
 
 
 @pytest.mark.parametrize("code", KERNEL_DTYPES)
