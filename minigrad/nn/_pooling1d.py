@@ -43,6 +43,8 @@ def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
         _check_max_pool1d(input._data, k, s, p, d, ceil_mode)
     out = max_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d), ceil_mode, True)
     values, indices = out[0].squeeze(-2), out[1].squeeze(-2)
+    if not return_indices and values.grad_fn is None:  # (PyTorch's own kernel: a new tensor,
+        return Tensor._wrap(values._data.copy())  # not a view, where nothing is recorded)
     return (values, indices) if return_indices else values
 
 

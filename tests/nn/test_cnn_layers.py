@@ -215,7 +215,12 @@ KERNEL_DTYPES = [f"{call.format(x=f'lib.ones(2, 2, 4, 4, dtype=lib.{dt})')}" for
     "F.max_pool1d(lib.tensor([[[-float('inf'), -float('inf'), 1.]]]), 2, padding=1, stride=1, "
     "return_indices=True)",
     "F.max_pool2d(lib.tensor([[[[1, 5, 5], [2, 5, 0], [7, 7, 1]]]]), 2, stride=1, padding=1, "
-    "return_indices=True)"]
+    "return_indices=True)",
+    # max_pool1d with nothing recorded is PyTorch's own kernel: a new tensor, not a view
+    "(lambda y: (y._is_view(), y.is_contiguous()))(F.max_pool1d(lib.ones(2, 1, 6), 1))",
+    "(lambda y: (y._is_view(), y.grad_fn.name()))(F.max_pool1d(lib.ones(2, 1, 6, "
+    "requires_grad=True), 2))",
+    "F.max_pool1d(lib.ones(2, 1, 6), 2, return_indices=True)[0]._is_view()"]
 
 
 @pytest.mark.parametrize("code", KERNEL_DTYPES)
