@@ -274,7 +274,9 @@ def linspace(start, end, steps=_REQUIRED, *, dtype=None, device=None,
     given = (start, end) + (() if steps is _REQUIRED else (steps,))
     check_linspace(start, end, steps, given)
     d = _np(dtype, "linspace", *given)
-    if d.kind == "b":
+    if d.kind == "b":  # (0 or 1 steps: filled without the kernel, as in PyTorch)
+        if steps in (0, 1):
+            return _finish(np.full(steps, bool(start)), requires_grad, device)
         raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
     return _finish(linspace_values(start, end, steps, d), requires_grad, device)
 

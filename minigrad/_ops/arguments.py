@@ -241,7 +241,7 @@ def _bad_keepdim(name, style, dim, keep, given, kwargs, pos):
 
 
 def _keep_error(name, keep, kwargs, pos) -> TypeError:
-    where = "" if "keepdim" in kwargs else f" (position {pos + 1})"
+    where = "" if "keepdim" in kwargs or "keepdims" in kwargs else f" (position {pos + 1})"
     return TypeError(f"{name}(): argument 'keepdim'{where} must be bool, not "
                      f"{type(keep).__name__}")
 

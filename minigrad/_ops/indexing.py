@@ -329,13 +329,25 @@ class IndexBackward0(Node):
 
 def _index(input, indices):
     where = check_bounds(input._data.shape, numpy_index(input, indices))
-    out = Tensor._wrap(input._data[where])
+    data = input._data[where]
+    if input._data.flags.c_contiguous and not _row_major(data):
+        data = np.array(data, order="C")  # (PyTorch's gather of a contiguous tensor is too)
+    out = Tensor._wrap(data)
     if should_record(input):
         node = IndexBackward0()
         node._s_indices, node._s_self_sym_sizes = tuple(indices), input._data.shape
         node._where = where
         record(node, out, input)
     return out
+
+
+def _row_major(a: np.ndarray) -> bool:
+    """Whether ``a`` has the strides of a new C-ordered array (size-1 dimensions included)."""
+    step, want = a.itemsize, []
+    for n in reversed(a.shape):
+        want.append(step)
+        step *= n
+    return a.strides == tuple(reversed(want))
 
 
 def index(input, indices):

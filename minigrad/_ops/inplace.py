@@ -40,6 +40,7 @@ from ..autograd.saved import FREED_MESSAGE
 from . import _formula as F
 from ._core import INPLACE_VARIANTS, broadcast_error, dtype_of, method
 from .arithmetic import check_bool_sub
+from .copy_overlap import copied_in_order
 from .errors import cant_cast
 from .index_put import expanded_warning, put_in_place, values_must_be_a_tensor
 from .inplace_checks import bump_version, check_inplace, check_memory
@@ -382,8 +383,11 @@ def _copied(input, src):
             raise broadcast_error(input, src) from None
         if full != shape:
             raise _shape_error(shape, full)
-    # (cast: NaN and 300.0 into int8 as PyTorch casts them, without NumPy's warning)
-    data = np.array(cast(np.broadcast_to(src._data, shape), input._data.dtype))
+    if src._data.shape == shape and src._data.dtype == input._data.dtype \
+            and np.shares_memory(src._data, input._data):  # (not refused: PyTorch's order)
+        data = copied_in_order(input._data, src._data)
+    else:  # (cast: NaN and 300.0 into int8 as PyTorch casts them, without NumPy's warning)
+        data = np.array(cast(np.broadcast_to(src._data, shape), input._data.dtype))
     out = Tensor._wrap(data)
     if data.dtype.kind in "fc" and should_record(input, src):  # (an integer copy: no history)
         record(CopyBackwards(), out, input, src, broadcast=True)
@@ -421,4 +425,7 @@ def copy_(self, src, non_blocking: bool = False):
         raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not "
                         f"{type(src).__name__}")
     # (into an integer or bool tensor nothing is recorded, so no view is refused: PyTorch)
-    return apply_inplace(self, _copied, src, differentiable=self._data.dtype.kind in "fc")
+    a, b = self._data, src._data  # the very same elements: PyTorch's kernel does nothing, so
+    same = a.dtype == b.dtype and a.shape == b.shape and a.strides == b.strides \
+        and a.ctypes.data == b.ctypes.data  # (expanded memory is not refused then)
+    return apply_inplace(self, _copied, src, differentiable=a.dtype.kind in "fc", fills=same)

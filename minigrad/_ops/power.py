@@ -118,10 +118,13 @@ def _power_arrays(a, b):  # (quiet: elementwise switches NumPy's warnings off)
 
 
 def _int_pow(a, b):
-    """Integer power as PyTorch does it: negative exponents truncate toward zero. Callers run
-    it quietly (``0 ** -1`` is inf, then int64's minimum, without NumPy's warnings)."""
-    if np.any(np.asarray(b) < 0):
-        return np.trunc(np.power(np.asarray(a, np.float64), b)).astype(np.result_type(a, b))
+    """Integer power as PyTorch does it: a negative exponent gives 0, but 1 for a base of 1 and
+    +-1 for a base of -1 (0 ** -1 is 0 too). Callers run it quietly."""
+    a, b = np.asarray(a), np.asarray(b)
+    if np.any(b < 0):
+        pos = np.power(a, np.maximum(b, 0))
+        neg = np.where(a == 1, 1, np.where(a == -1, np.where(b % 2 == 0, 1, -1), 0))
+        return np.where(b < 0, neg, pos).astype(np.result_type(a, b))
     return np.power(a, b)
 
 
@@ -183,7 +186,7 @@ def _rpow(self, base):
         data = np.power(a, b) if nd.kind == "f" else _int_pow(a, b)
     finally:
         restore(token)
-    out = Tensor._wrap(data)
+    out = Tensor._wrap(np.asarray(data, order="C"))  # (contiguous: PyTorch's pow(Scalar, x))
     if should_record(self):
         node = PowBackward2()
         node._s_self, node._s_exponent = base, SavedTensor(self)

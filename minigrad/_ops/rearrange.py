@@ -89,7 +89,8 @@ def roll(input, shifts, dims=None):
     shifts_t = (shifts,) if isinstance(shifts, int) else tuple(shifts)
     dims_t = () if dims is None else ((dims,) if isinstance(dims, int) else tuple(dims))
     if dims_t and input._data.size and input._data.ndim:
-        data = np.roll(input._data, shifts_t, tuple(input._wrap_dim(d) for d in dims_t))
+        data = np.ascontiguousarray(  # (contiguous, as PyTorch's)
+            np.roll(input._data, shifts_t, tuple(input._wrap_dim(d) for d in dims_t)))
     elif not input._data.size or not input._data.ndim:  # (empty: PyTorch ignores the dims)
         if dims_t and not input._data.ndim:
             raise no_dims(dims_t[0])

@@ -1,4 +1,4 @@
-"""Reductions: sum, mean and prod (max, min and friends are in minmax.py).
+"""Reductions: sum, mean and norm (prod is in prod.py; max, min and friends in minmax.py).
 
 ``dim`` may be an int or a tuple, negative dims count from the end; ``keepdim=True`` keeps the
 reduced dims with size 1. A negative dim shows in ``_saved_dim`` the way PyTorch shows it, as an
@@ -26,11 +26,10 @@ from ._backward import masked_zero, sgn, unsqueeze_dims
 from ._core import method, value
 from ._formula import data
 from .errors import empty_norm
-from .join import cat
 from .movement import u64
 from .rounding import HALF
 
-__all__ = ["sum", "mean", "prod", "norm"]
+__all__ = ["sum", "mean", "norm"]
 
 _ALL = object()  # "no dim given" (``x.sum()``), unlike an explicit ``dim=None``
 
@@ -256,93 +255,6 @@ def mean(input, dim=_ALL, keepdim: bool = False, *, dtype=None) -> Tensor:
     return Tensor._wrap(out)
 
 
-# ---------------------------------------------------------------- prod
-def _prod_others(x, axis):
-    """For each element, the product of the *other* elements along ``axis`` (exact with 0s)."""
-    n = x.shape[axis]
-    ones = np.ones_like(np.take(x, [0], axis))
-    left = np.cumprod(np.concatenate([ones, np.take(x, range(n - 1), axis)], axis), axis)
-    rev = np.flip(x, axis)
-    right = np.cumprod(np.concatenate([ones, np.take(rev, range(n - 1), axis)], axis), axis)
-    return left * np.flip(right, axis)
-
-
-def _prod_safe_zeros(g, x, axis):
-    """``g`` times the product of the *other* elements along ``axis``, exact with zeros
-    (PyTorch's prod_safe_zeros_backward: the exclusive cumulative products from both ends)."""
-    if not isinstance(x, Tensor):
-        return g * _prod_others(x, axis)
-    n = x.shape[axis]
-    if n == 0:
-        return g.expand_as(x)
-    ones = Tensor._wrap(np.ones(_keep_shape(x.shape, (axis,)), x._data.dtype))
-    left = cat([ones, x.narrow(axis, 0, n - 1)], axis).cumprod(axis)
-    right = cat([ones, x.narrow(axis, 1, n - 1).flip(axis)], axis).cumprod(axis).flip(axis)
-    return g * (left * right)
-
-
-def _prod_grad(g, x, r, axis, keepdim):
-    """PyTorch's prod_backward: ``g * (result / self)``, or the exact product of the others
-    where ``self`` has zeros."""
-    xd = data(x)
-    if xd.ndim == 0:
-        return g
-    if axis is not None and not keepdim:
-        g, r = unsqueeze_dims(g, (axis,)), unsqueeze_dims(r, (axis,))
-    if not (xd == 0).any():
-        return g * (r / x)
-    if axis is not None:
-        return _prod_safe_zeros(g, x, axis)
-    flat = x.contiguous().view(-1) if isinstance(x, Tensor) else xd.reshape(-1)
-    out = _prod_safe_zeros(g, flat, 0)
-    return out.view_as(x) if isinstance(out, Tensor) else out.reshape(xd.shape)
-
-
-class ProdBackward0(Node):
-    """z = self.prod():  dz/dself_i = product of all other elements."""
-
-    rule = _r("z = a.prod()", {"a": "self", "z": "result"}, a="grad * z / a")
-
-    saved = ("result", "self")
-
-    def backward(self, g):
-        return (_prod_grad(g, value(self._s_self), value(self._s_result), None, True),)
-
-
-class ProdBackward1(Node):
-    """z = self.prod(dim, keepdim):  dz/dself_i = product of the others along dim."""
-
-    rule = _r("z = a.prod(dim, keepdim)",
-              {"a": "self", "z": "result", "dim": "dim", "keepdim": "keepdim"},
-              a="expand(grad * z, a.shape, dim, keepdim) / a")
-
-    saved = ("dim", "keepdim", "result", "self")
-
-    def backward(self, g):
-        return (_prod_grad(g, value(self._s_self), value(self._s_result), self._axis,
-                           self._s_keepdim),)
-
-
-@method("prod")
-def prod(input, dim=None, keepdim: bool = False, *, dtype=None):
-    """Product of all elements, or along one dimension ``dim``. Integers multiply as int64."""
-    d, nd = reduction_input(input, dtype, "prod", _ALL if dim is None else dim)
-    if dim is None:
-        out = total(np.prod, d, nd)
-        node = ProdBackward0() if should_record(input) else None
-    else:
-        axis = input._wrap_dim(dim)
-        out = total(np.prod, d, nd, axis=axis, keepdims=keepdim) if d.ndim else d.astype(nd)
-        node = ProdBackward1() if should_record(input) else None
-        if node is not None:
-            node._s_dim, node._axis, node._s_keepdim = u64(dim), axis, keepdim
-    t = _record(out, node, input, dtype)
-    if node is not None:
-        node._s_self = SavedTensor(input)
-        node._s_result = SavedTensor(t, node)
-    return t
-
-
 # ---------------------------------------------------------------- norm
 def _norm_data(d, p, axes, keepdim):  # 0 ** -1, inf - inf: as PyTorch, no NumPy warning
     if d.dtype is HALF:  # (PyTorch's float16 norm runs in float32: 300 ** 2 is no inf)
@@ -438,7 +350,11 @@ def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None):
     error = None if d.size else empty_norm(ord, dim, d.shape)  # (dims as given: PyTorch's)
     if error is not None:
         raise error
-    out = np.asarray(_norm_data(d, ord, axes, keepdim), dtype=d.dtype)
+    if ord != 0 and d.ndim and axes is not None and all(d.shape[a] == 1 for a in axes):
+        # one element per result: PyTorch's kernel gives its magnitude (any p but 0, NaN too)
+        out = np.abs(d) if keepdim else np.abs(np.squeeze(d, axis=tuple(axes)))
+    else:
+        out = np.asarray(_norm_data(d, ord, axes, keepdim), dtype=d.dtype)
     if should_record(input):
         node = LinalgVectorNormBackward0()
         node._s_dim, node._axes, node._s_keepdim, node._s_ord = shown, axes, keepdim, ord

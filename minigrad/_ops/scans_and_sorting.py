@@ -70,7 +70,7 @@ def _running(np_scan, input, dim: int, dtype):
         data = scan(np_scan, src, d, out_dtype) if src.ndim else src.astype(out_dtype)
     finally:
         restore(token)
-    return d, Tensor._wrap(np.asarray(data))
+    return d, Tensor._wrap(np.asarray(data, order="C"))  # (contiguous, as PyTorch's)
 
 
 @method("cumsum", inplace=True)
@@ -285,12 +285,16 @@ class MedianBackward1(_Scatter):
     saved_tensors_names = ("indices",)
 
 
-def _ordered(input, dim, idx, node_cls, squeeze: bool = False, given=None):
+def _ordered(input, dim, idx, node_cls, squeeze: bool = False, given=None,
+             layout: bool = False):
     """The values of ``input`` at ``idx`` along ``dim`` (and the indices), recorded so that each
     value's gradient goes back to its position; ``squeeze`` drops ``dim`` (size 1); ``given``:
-    the dim as the caller wrote it (PyTorch saves that one, a negative one unsigned)."""
+    the dim as the caller wrote it (PyTorch saves that one, a negative one unsigned);
+    ``layout``: laid out in memory as ``input`` is (sort's ``empty_like``)."""
     values = np.take_along_axis(input._data, idx, axis=dim)
     out_idx = idx.astype(np.int64)
+    if layout and not input._data.flags.c_contiguous:
+        values, out_idx = _laid_like(values, input._data), _laid_like(out_idx, input._data)
     if squeeze:
         values, out_idx = np.squeeze(values, axis=dim), np.squeeze(out_idx, axis=dim)
     vals, inds = Tensor._wrap(values), Tensor._wrap(out_idx)
@@ -304,8 +308,16 @@ def _ordered(input, dim, idx, node_cls, squeeze: bool = False, given=None):
     return vals, inds
 
 
+def _laid_like(a: np.ndarray, like: np.ndarray) -> np.ndarray:
+    out = np.empty_like(like, dtype=a.dtype)  # (order "K": like's order of dimensions)
+    out[...] = a
+    return out
+
+
 def _descending_key(x: np.ndarray) -> np.ndarray:
     """Sort keys for largest-first order, NaN first (PyTorch counts NaN as the largest)."""
+    if x.dtype.kind == "b":
+        return ~x  # (True first, ties in their order: PyTorch's stable order)
     if x.dtype.kind != "f":
         return -x.astype(np.int64) if x.dtype.kind == "u" else -x
     return np.where(np.isnan(x), -np.inf, -x)
@@ -326,11 +338,8 @@ def sort(input, dim: int = -1, descending: bool = False, stable: bool = False):
     if x.ndim == 0:
         return _pair("sort", *_scalar_order(input, SortBackward0, dim))
     d = input._wrap_dim(dim)
-    idx = np.argsort(_descending_key(x) if descending and x.dtype.kind != "b" else x, axis=d,
-                     kind="stable")
-    if descending and x.dtype.kind == "b":
-        idx = np.flip(np.argsort(x, axis=d, kind="stable"), axis=d)
-    return _pair("sort", *_ordered(input, d, idx, SortBackward0, given=dim))
+    idx = np.argsort(_descending_key(x) if descending else x, axis=d, kind="stable")
+    return _pair("sort", *_ordered(input, d, idx, SortBackward0, given=dim, layout=True))
 
 
 @method("argsort")

@@ -276,8 +276,13 @@ class LogsumexpBackward0(Node):
 @method("logsumexp")
 def logsumexp(input, dim, keepdim: bool = False):
     """``log(exp(input).sum(dim))``, computed without overflow."""
-    dims = _dims(input, dim)
+    dims = saved_dims = _dims(input, dim)
     x = floats(input, "logsumexp")
+    if not dims and x.ndim:  # dim=[]: PyTorch's max and sum reduce every dimension then,
+        dims = tuple(range(x.ndim))  # and without keepdim its in-place add_ refuses
+        if not keepdim and x.size:
+            raise RuntimeError("output with shape [] doesn't match the broadcast shape "
+                               f"{[1] * x.ndim}")
     token = quiet()  # (inf - inf, log 0: NaN and -inf as in PyTorch, no NumPy warning)
     try:
         m = np.max(x, axis=dims, keepdims=True) if x.size else np.zeros((1,) * x.ndim, x.dtype)
@@ -289,7 +294,7 @@ def logsumexp(input, dim, keepdim: bool = False):
     out = Tensor._wrap(data)
     if should_record(input):
         node = LogsumexpBackward0()
-        node._s_dim, node._s_keepdim = dims, keepdim
+        node._s_dim, node._s_keepdim = saved_dims, keepdim
         node._s_self = SavedTensor(input)
         record(node, out, input)
         node._s_result = SavedTensor(out, node)

@@ -120,7 +120,15 @@ class AddcmulBackward0(Node):
 
     def backward(self, g):
         a, b, v = value(self._s_tensor1), value(self._s_tensor2), self._s_value
-        return g, None if b is None else g * scale(b, v), None if a is None else g * scale(a, v)
+        return g, None if b is None else _like(g, g * scale(b, v)), \
+            None if a is None else _like(g, g * scale(a, v))
+
+
+def _like(g, grad):
+    """``grad`` in ``g``'s dtype: a bool or integer factor (saved ``tensor2``) does not promote
+    it, as in PyTorch (NumPy would make float32 times int64 a float64)."""
+    return grad.astype(g.dtype) if isinstance(grad, np.ndarray) and grad.dtype != g.dtype \
+        else grad
 
 
 class AddcdivBackward0(AddcmulBackward0):
@@ -132,10 +140,13 @@ class AddcdivBackward0(AddcmulBackward0):
 
     def backward(self, g):
         a, b, v = value(self._s_tensor1), value(self._s_tensor2), self._s_value
+        if self._next_nodes[1] is not None and data(b).dtype.kind in "biu":  # (value / t2)
+            raise RuntimeError("result type Float can't be cast to the desired output type "
+                               f"{dtype_of(data(b).dtype)._cpp}")
         vt = None if b is None else F.constant(  # (None: unkept; the value checked)
             fill_value(v, dtype_of(data(b).dtype), "addcdiv"), b)
-        return g, None if b is None else g * (vt / b), \
-            None if a is None else -g * (scale(a, v) / (b * b))
+        return g, None if b is None else _like(g, g * (vt / b)), \
+            None if a is None else _like(g, -g * (scale(a, v) / (b * b)))
 
 
 def _addc(name, fn, node_cls):

@@ -228,10 +228,13 @@ def _clamp_data(x, lo, hi, nd):
 
 def _bound(v, nd):
     """A bound as the kernel holds it: a tensor's array; a number in the float result's dtype
-    (float16 through float32), refused with PyTorch's error where that dtype cannot hold it."""
+    (float16 through float32), an integer in the integer result's dtype (-2 is 254 in uint8),
+    refused with PyTorch's error where that dtype cannot hold it."""
     if isinstance(v, Tensor):
         return v._data
-    return fill_value(v, dtype_of(nd), "clamp") if nd.kind == "f" and type(v) is not bool else v
+    if type(v) is bool or (nd.kind != "f" and not isinstance(v, int)):
+        return v
+    return fill_value(v, dtype_of(nd), "clamp")
 
 
 @method("clamp", "clip")

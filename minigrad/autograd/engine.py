@@ -142,6 +142,8 @@ def _execute(node, g, task: GraphTask):
     """
     if type(node) is AccumulateGrad:
         var = node.variable
+        if var._grad_fn is not None:  # (changed in place since: a history of its own)
+            raise RuntimeError("leaf variable has been moved into the graph interior")
         if node._hooked or var._hooks or var._post_acc_hooks or task.keep is not None:
             return _run_leaf(node, g, task)
         if g is not None:  # a plain leaf and no Step to show: the update alone (a call saved)

@@ -23,6 +23,7 @@ from ..autograd._rule import _r
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
+from ._kernel_dtypes import refuse, refuse_mixed
 
 __all__ = ["batch_norm", "NativeBatchNormBackward0", "NativeBatchNormBackwardBackward0"]
 
@@ -166,11 +167,49 @@ def _update(running: Tensor, stat: np.ndarray, momentum: float) -> None:
     running._data[...] = (1 - momentum) * running._data + momentum * stat
 
 
+def _check(input, training, eps) -> None:
+    """PyTorch's first checks of ``F.batch_norm``: the batch size while training, ``eps``."""
+    shape = input.shape
+    if training and int(np.prod((shape[0],) + tuple(shape[2:]))) == 1:
+        raise ValueError("Expected more than 1 value per channel when training, got input "
+                         f"size {shape}")
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+
+
+def _check_arguments(input, running_mean, running_var, weight, bias) -> None:
+    """The parameters' sizes, the input's dtype, the parameters' dtypes (not for an empty
+    input)."""
+    c = input.size(1)
+    for name, t in (("running_mean", running_mean), ("running_var", running_var),
+                    ("weight", weight), ("bias", bias)):
+        if t is not None and t.numel() != c:
+            raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
+    x = input._data
+    refuse("batch_norm", x)
+    if x.dtype == np.float64:
+        refuse_mixed(x, running_mean, running_var, weight, bias)
+    elif any(t is not None and t._data.dtype != x.dtype for t in (weight, bias)):
+        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+    else:
+        for t in (running_mean, running_var):
+            if t is not None and t._data.dtype != x.dtype:
+                raise RuntimeError(f"expected scalar type Float but found {t.dtype._cpp}")
+
+
 def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
                training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
     """Normalise each channel (dimension 1) by batch statistics while ``training`` (updating
     the running averages, if given), or by the running averages; then ``* weight + bias``."""
     x = input._data
+    _check(input, training, eps)
+    if x.size == 0:  # PyTorch's shortcut for an empty input (its nodes, no statistics)
+        out = input.clone()
+        out = out if weight is None else out * weight[0]
+        return out if bias is None else out + bias[0]
+    _check_arguments(input, running_mean, running_var, weight, bias)
     dims = (0,) + tuple(range(2, x.ndim))
     shape = (1, -1) + (1,) * (x.ndim - 2)
     empty = np.zeros(0, x.dtype)
@@ -178,9 +217,6 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
     try:
         if training:
             n = x.size // x.shape[1]
-            if n <= 1:
-                raise ValueError("Expected more than 1 value per channel when training, got "
-                                 f"input size {input.shape}")
             mean = x.mean(dims)
             centered = x - mean.reshape(shape)
             var = (centered * centered).mean(dims)

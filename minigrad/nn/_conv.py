@@ -25,11 +25,14 @@ import itertools
 
 import numpy as np
 
+from .._dtype import from_numpy_dtype
 from .._ops._core import value
 from .._quiet import quiet, restore
+from .._state import warn_once
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ._kernel_dtypes import refuse
 
 __all__ = ["convolution", "ConvolutionBackward0", "ConvolutionBackwardBackward0"]
 
@@ -290,11 +293,42 @@ def _check_shapes(x, w, b, stride, padding, dilation, groups) -> None:
                            + " x ".join(map(str, padded)) + "). Kernel size: ("
                            + " x ".join(map(str, kernel)) + "). Kernel size can't be greater "
                            "than actual input size")
-    if x.dtype != w.dtype or (b is not None and b.dtype != x.dtype):
-        other = w if x.dtype != w.dtype else b
-        raise RuntimeError(f"Input type ({Tensor._wrap(x[:0]).type()}) and weight type "
-                           f"({Tensor._wrap(other[:0]).type()}) should be the same or input "
-                           "should be a MKLDNN tensor and weight is a dense tensor")
+    if x.shape[0] and x.shape[1] and 0 in x.shape[2:]:  # (a 1-d input shown as PyTorch's 2-d)
+        shape = list(x.shape[:2]) + [1] * (4 - x.ndim) + list(x.shape[2:])
+        raise RuntimeError("Only zero batch or zero channel inputs are supported, but got "
+                           f"input shape: {shape}")
+
+
+def _check_dtypes(x, w, b, dilation, string_padding: bool) -> None:
+    """PyTorch's dtype checks, which differ for a floating input (its MKLDNN check) and an
+    integer or bool one (the slow kernels': the bias first unless the padding was a string,
+    then the kernel's dtypes, then the weight's)."""
+    if x.dtype.kind in "fc":
+        if x.dtype != w.dtype or (b is not None and b.dtype != x.dtype):
+            other = w if x.dtype != w.dtype else b
+            raise RuntimeError(f"Input type ({Tensor._wrap(x[:0]).type()}) and weight type "
+                               f"({Tensor._wrap(other[:0]).type()}) should be the same or "
+                               "input should be a MKLDNN tensor and weight is a dense tensor")
+        return
+    _check_bias_type(x, b, string_padding)
+    if any(d > 1 for d in dilation):
+        refuse("slow_conv_dilated<>", x, "fc" if x.dtype != np.int64 else "fci")
+    else:
+        refuse("slow_conv2d_cpu", x, "fiuc")
+    if w.dtype != x.dtype:
+        raise RuntimeError(f"expected scalar type {from_numpy_dtype(x.dtype)._cpp} but found "
+                           f"{from_numpy_dtype(w.dtype)._cpp}")
+
+
+def _check_bias_type(x, b, string_padding: bool) -> None:
+    if b is not None and b.dtype != x.dtype and not string_padding:
+        raise RuntimeError(f"Input type ({_C_TYPES[x.dtype.name]}) and bias type "
+                           f"({_C_TYPES[b.dtype.name]}) should be the same")
+
+
+_C_TYPES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+            "uint8": "unsigned char", "bool": "bool", "float32": "float", "float64": "double",
+            "float16": "c10::Half"}
 
 
 def conv(d: int, input: Tensor, weight: Tensor, bias, stride, padding, dilation,
@@ -310,8 +344,8 @@ def conv(d: int, input: Tensor, weight: Tensor, bias, stride, padding, dilation,
     if unbatched:
         input = input.unsqueeze(0)
     k = max(weight.dim() - 2, 0)
-    saved_padding = None
-    if isinstance(padding, str):
+    saved_padding, string = None, isinstance(padding, str)
+    if string:
         if padding not in ("same", "valid"):
             raise RuntimeError(f"Invalid padding string: '{padding}'")
         input, padding, saved_padding = _string_padding(padding, input, weight, stride,
@@ -321,7 +355,11 @@ def conv(d: int, input: Tensor, weight: Tensor, bias, stride, padding, dilation,
     stride, padding, dilation = (_expanded(name, _per_dim(v, d), k) for name, v in (
         ("stride", stride), ("padding", padding), ("dilation", dilation)))
     x, w = input._data, weight._data
-    _check_shapes(x, w, None if bias is None else bias._data, stride, padding, dilation, groups)
+    b = None if bias is None else bias._data
+    if x.dtype.kind not in "fc":  # (the slow kernels look at the bias's type first)
+        _check_bias_type(x, b, string)
+    _check_shapes(x, w, b, stride, padding, dilation, groups)
+    _check_dtypes(x, w, b, dilation, string)
     out = convolution(input, weight, bias, stride, padding, dilation, groups, saved_padding)
     return out.squeeze(0) if unbatched else out
 
@@ -338,14 +376,12 @@ def _string_padding(padding: str, input: Tensor, weight: Tensor, stride, dilatio
     totals = [di * (n - 1) for di, n in zip(dilation, weight.shape[2:])]
     left = tuple(t // 2 for t in totals)
     if any(t % 2 for t in totals):
-        import warnings
-
         from ._padding import pad
 
-        warnings.warn("Using padding='same' with even kernel lengths and odd dilation may "
-                      "require a zero-padded copy of the input be created (Triggered "
-                      "internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
-                      "Convolution.cpp:1101.)", UserWarning, stacklevel=4)
+        warn_once("conv_same", "Using padding='same' with even kernel lengths and odd "  # (once
+                  "dilation may require a zero-padded copy of the input be created (Triggered "
+                  "internally at /__w/pytorch/pytorch/aten/src/ATen/native/"  # per process,
+                  "Convolution.cpp:1101.)", 3)  # as PyTorch's TORCH_WARN_ONCE)
         extra = []
         for t in reversed(totals):  # F.pad lists the last dimension first
             extra += [0, t % 2]

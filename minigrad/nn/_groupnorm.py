@@ -23,6 +23,7 @@ from ..autograd._rule import _r
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
+from ._kernel_dtypes import refuse, refuse_mixed
 
 __all__ = ["group_norm", "NativeGroupNormBackward0"]
 
@@ -131,23 +132,43 @@ def _var_mean_grad(cube, dmean, drstd, xt, n, groups):
     size = xt.shape[2] * xt.shape[3]
     gx = mul_by_number(dvar, 2.0 / size) * (xt - xt.mean((2, 3), keepdim=True))
     return gx + div_by_number(dmean.view(n, groups, 1, 1).expand(xt.shape), size)
+def _check(input: Tensor, num_groups: int, weight, bias) -> None:
+    """PyTorch's checks of ``F.group_norm``, in its order."""
+    shape = list(input.shape)
+    if len(shape) < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{len(shape)}")
+    if shape[0] * shape[1] // num_groups * int(np.prod(shape[2:])) == 1:
+        raise ValueError("Expected more than 1 value per channel when training, got input "
+                         f"size {[shape[0] * shape[1] // num_groups, num_groups] + shape[2:]}")
+    if shape[1] % num_groups:
+        raise RuntimeError("Expected number of channels in input to be divisible by "
+                           f"num_groups, but got input of shape {shape} and "
+                           f"num_groups={num_groups}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.dim() != 1 or t.numel() != shape[1]):
+            # (PyTorch prints the weight's shape in the bias's message too; [0] if none)
+            shown = list(weight.shape) if weight is not None else [0]
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
+                               f"channels in input, but got {name} of shape {shown} "
+                               f"and input of shape {shape}")
+    refuse_mixed(input._data, weight, bias)
+    refuse("GroupNormKernelImpl", input._data)
 
 
 def group_norm(input: Tensor, num_groups: int, weight=None, bias=None,
                eps: float = 1e-5) -> Tensor:
     """Normalise each sample's groups of channels, then ``* weight + bias`` per channel."""
-    if input.dim() < 2 or input.shape[1] % num_groups:
-        raise RuntimeError("Expected number of channels in input to be divisible by "
-                           f"num_groups, but got input of shape {list(input.shape)} and "
-                           f"num_groups={num_groups}")
+    _check(input, num_groups, weight, bias)
     x = input._data
     n, c = x.shape[:2]
     hxw = int(np.prod(x.shape[2:])) if x.ndim > 2 else 1
     token = quiet()
     try:
         xg = x.reshape(n, num_groups, -1)
-        mean = xg.mean(-1, keepdims=True)
-        var = ((xg - mean) ** 2).mean(-1, keepdims=True)
+        count = xg.shape[-1]  # (sums / count: an empty group gives NaN without a warning)
+        mean = xg.sum(-1, keepdims=True) / count
+        var = ((xg - mean) ** 2).sum(-1, keepdims=True) / count
         rstd = (1 / np.sqrt(var + eps)).astype(x.dtype)
         out = ((xg - mean) * rstd).reshape(x.shape)
         shape = (1, -1) + (1,) * (x.ndim - 2)

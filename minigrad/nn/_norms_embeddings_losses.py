@@ -329,7 +329,7 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
         d = d if bias is None else d + bias._data
     finally:
         restore(token)
-    out = Tensor._wrap(d.astype(x.dtype, copy=False))
+    out = Tensor._wrap(np.ascontiguousarray(d, x.dtype))  # (contiguous, as PyTorch's)
     if not should_record(input, weight, bias):
         return out
     node = NativeLayerNormBackward0()

@@ -25,9 +25,9 @@ from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._conv import _windows
+from ._kernel_dtypes import refuse as _refuse
 
-__all__ = ["max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "max_pool1d", "avg_pool1d",
-           "adaptive_avg_pool1d", "MaxPool2DWithIndicesBackward0",
+__all__ = ["max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "MaxPool2DWithIndicesBackward0",
            "AvgPool2DBackward0", "AdaptiveAvgPool2DBackward0"]
 
 
@@ -78,15 +78,18 @@ def _checks(fn, x, kernel, stride, padding, dilation):
         if p > (d * (k - 1) + 1) // 2:
             raise RuntimeError("pad should be at most half of effective kernel size, but got "
                                f"pad={p}, kernel_size={k} and dilation={d}")
-    if x.ndim not in (3, 4) or 0 in x.shape[-3:]:
+    if x.ndim not in (3, 4):
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    if 0 in x.shape[-3:]:
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
+                           f"size for input, but got:{list(x.shape)}")
 
 
 def _too_small(x, outs):
     if any(o < 1 for o in outs):
         c, h, w = x.shape[-3:]
         raise RuntimeError(f"Given input size: ({c}x{h}x{w}). Calculated output size: "
-                           f"({c}x{max(outs[0], 0)}x{max(outs[1], 0)}). Output size is too "
+                           f"({c}x{outs[0]}x{outs[1]}). Output size is too "
                            "small")
 
 
@@ -182,22 +185,12 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     _checks("max_pool2d", x, kernel, stride, padding, dilation)
     outs, extra = _geometry(x, kernel, stride, padding, dilation, ceil_mode)
     _too_small(x, outs)
+    _refuse("max_pool2d", x, "fiu")
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     xp = _padded(x, padding, extra, fill)
     win = _windows(xp.reshape((-1, 1) + xp.shape[-2:]), kernel, stride, dilation)
     win = win[:, 0, :outs[0], :outs[1]].reshape(-1, outs[0], outs[1], kernel[0] * kernel[1])
-    token = quiet()
-    try:
-        # the first largest (NaN counts as largest, as in PyTorch)
-        nan = np.isnan(win) if x.dtype.kind == "f" else np.zeros(win.shape, bool)
-        pick = np.where(nan.any(-1), nan.argmax(-1), win.argmax(-1))
-    finally:
-        restore(token)
-    values = np.take_along_axis(win, pick[..., None], -1)[..., 0]
-    ki, kj = np.divmod(pick, kernel[1])
-    rows = np.arange(outs[0])[:, None] * stride[0] + ki * dilation[0] - padding[0]
-    cols = np.arange(outs[1])[None, :] * stride[1] + kj * dilation[1] - padding[1]
-    idx = (rows * x.shape[-1] + cols).astype(np.int64)
+    values, idx = _largest(win, x.shape[-2:], outs, kernel, stride, padding, dilation, fill)
     shape = x.shape[:-2] + outs
     out = Tensor._wrap(np.ascontiguousarray(values.reshape(shape)))
     indices = Tensor._wrap(np.ascontiguousarray(idx.reshape(shape)))
@@ -209,6 +202,38 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
         node._indices, node._in_shape = indices._data, x.shape
         record(node, out, input)
     return (out, indices) if return_indices else out
+
+
+def _largest(win, sizes, outs, kernel, stride, padding, dilation, fill):
+    """Each window's largest element and its flat index in the plane, as PyTorch's CPU kernel
+    finds them: it looks only at the window's positions inside the input (in order), keeps
+    the first largest, but the last NaN; a window with none inside gives ``fill`` and the index
+    of its first position moved inside by whole dilation steps."""
+    starts, inside = [], []
+    for n, o, k, st, p, d in zip(sizes, outs, kernel, stride, padding, dilation):
+        pos = np.arange(o)[:, None] * st - p + np.arange(k)[None, :] * d  # (o, k)
+        inside.append((pos >= 0) & (pos < n))
+        first = np.arange(o) * st - p
+        starts.append(np.where(first < 0, first + -(first // d) * d, first))
+    valid = (inside[0][:, None, :, None] & inside[1][None, :, None, :]).reshape(
+        outs + (kernel[0] * kernel[1],))
+    token = quiet()
+    try:
+        nan = (np.isnan(win) if win.dtype.kind == "f" else np.zeros(win.shape, bool)) & valid
+        top = np.where(valid, win, fill).max(-1, keepdims=True)
+        first_top = (valid & (win == top)).argmax(-1)
+        last_nan = win.shape[-1] - 1 - nan[..., ::-1].argmax(-1)
+    finally:
+        restore(token)
+    pick = np.where(nan.any(-1), last_nan, first_top)
+    values = np.where(valid.any(-1), np.take_along_axis(win, pick[..., None], -1)[..., 0], fill)
+    ki, kj = np.divmod(pick, kernel[1])
+    rows = np.arange(outs[0])[:, None] * stride[0] + ki * dilation[0] - padding[0]
+    cols = np.arange(outs[1])[None, :] * stride[1] + kj * dilation[1] - padding[1]
+    none = ~valid.any(-1)
+    rows = np.where(none, starts[0][:, None], rows)
+    cols = np.where(none, starts[1][None, :], cols)
+    return values, (rows * sizes[1] + cols).astype(np.int64)
 
 
 # ---------------------------------------------------------------- average pooling
@@ -288,6 +313,8 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
     _checks("avg_pool2d", x, kernel, stride, padding, (1, 1))
     outs, extra = _geometry(x, kernel, stride, padding, (1, 1), ceil_mode)
     _too_small(x, outs)
+    if x.dtype != np.int64:
+        _refuse("avg_pool2d", x)
     divisors = _divisors(x.shape[-2:], outs, kernel, stride, padding, count_include_pad,
                          divisor_override).astype(x.dtype)
     values = _avg_forward(x, kernel, stride, padding, divisors)
@@ -393,6 +420,12 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     size = tuple(x.shape[-2 + i] if s is None else int(s) for i, s in enumerate(size))
     if size == (1, 1):
         return input.mean((-1, -2), keepdim=True)
+    for d in range(1, x.ndim):
+        if x.shape[d] == 0:
+            raise RuntimeError("adaptive_avg_pool2d(): Expected input to have non-zero size for "
+                               f"non-batch dimensions, but input has sizes {list(x.shape)} "
+                               f"with dimension {d} being empty")
+    _refuse("adaptive_avg_pool2d", x)
     rows, cols = _regions(x.shape[-2], size[0]), _regions(x.shape[-1], size[1])
     out = Tensor._wrap(_adaptive_forward(x, rows, cols))
     if should_record(input):
@@ -401,43 +434,3 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
             rows, cols
         record(node, out, input)
     return out
-
-
-
-# ---------------------------------------------------------------- 1-D pooling
-def _one(v, name: str, fn: str) -> int:
-    v = tuple(v) if isinstance(v, (tuple, list)) else (v,)
-    if len(v) != 1:
-        raise RuntimeError(f"{fn}() argument '{name}' should contain one int (got {len(v)})")
-    return int(v[0])
-
-
-def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
-               ceil_mode: bool = False, return_indices: bool = False):
-    """Max pooling along the last dimension: the 2-D pool of ``input.unsqueeze(-2)`` with
-    1 x k windows, squeezed back (``SqueezeBackward1``), as PyTorch computes it."""
-    k = _one(kernel_size, "kernel_size", "max_pool1d")
-    s = k if stride is None or stride == () or stride == [] else _one(stride, "stride",
-                                                                     "max_pool1d")
-    out = max_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, _one(padding, "padding",
-                                                                    "max_pool1d")),
-                     (1, _one(dilation, "dilation", "max_pool1d")), ceil_mode, True)
-    values, indices = out[0].squeeze(-2), out[1].squeeze(-2)
-    return (values, indices) if return_indices else values
-
-
-def avg_pool1d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
-               count_include_pad: bool = True) -> Tensor:
-    """Average pooling along the last dimension (through the 2-D pool, as PyTorch)."""
-    k = _one(kernel_size, "kernel_size", "avg_pool1d")
-    s = k if stride is None or stride == () or stride == [] else _one(stride, "stride",
-                                                                     "avg_pool1d")
-    return avg_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, _one(padding, "padding",
-                                                                     "avg_pool1d")),
-                      ceil_mode, count_include_pad).squeeze(-2)
-
-
-def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
-    """The mean over ``output_size`` regions of the last dimension (through the 2-D pool)."""
-    n = _one(output_size, "output_size", "adaptive_avg_pool1d")
-    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, n)).squeeze(-2)

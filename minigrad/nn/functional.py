@@ -64,14 +64,9 @@ from ._norms_embeddings_losses import (  # (they call _broadcast, defined below,
     smooth_l1_loss,
 )
 from ._padding import pad
-from ._pooling import (
-    adaptive_avg_pool1d,
-    adaptive_avg_pool2d,
-    avg_pool1d,
-    avg_pool2d,
-    max_pool1d,
-)
+from ._pooling import adaptive_avg_pool2d, avg_pool2d
 from ._pooling import max_pool2d as _max_pool2d
+from ._pooling1d import adaptive_avg_pool1d, avg_pool1d, max_pool1d
 from ._prelu import prelu
 
 __all__ = ["relu", "tanh", "sigmoid", "softmax", "log_softmax", "dropout", "linear",
@@ -229,6 +224,12 @@ def _check_nll_args(input: Tensor, target: Tensor, weight: Tensor | None) -> Non
                          f"batch_size ({t.shape[0] if t.ndim else 0}).")
     if x.ndim <= 2 and t.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if x.ndim == 4 and t.ndim != 3:  # (4-D scores: PyTorch's nll_loss2d and its messages)
+        raise RuntimeError("only batches of spatial targets supported (3D tensors) but got "
+                           f"targets of dimension: {t.ndim}")
+    if x.ndim == 4 and t.shape[1:] != x.shape[2:]:
+        raise RuntimeError(f"size mismatch (got input: {list(x.shape)} , target: "
+                           f"{list(t.shape)}")
     if x.ndim > 2 and t.shape[1:] != x.shape[2:]:
         raise RuntimeError(f"Expected target size {[x.shape[0], *x.shape[2:]]}, got "
                            f"{list(t.shape)}")

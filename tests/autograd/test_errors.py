@@ -214,6 +214,24 @@ def deepcopy_of_non_leaf(L):
     copy.deepcopy(L.tensor([1., 2.], requires_grad=True) * 2)
 
 
+def leaf_moved_into_the_graph(L):
+    """A leaf a graph used, detached and then given a history in place (found by the fuzzer):
+    its AccumulateGrad refuses to run."""
+    a = L.tensor([1., 2.], requires_grad=True)
+    b = a * 2
+    a.detach_()
+    a.mul_(L.tensor(3., requires_grad=True))
+    b.sum().backward()
+
+
+def leaf_moved_into_the_graph_by_setitem(L):
+    a = L.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+    b = a - a
+    L.detach_(a)
+    a[1:] = L.tensor(2., requires_grad=True)
+    (b.sum() + a.sum()).backward()
+
+
 CASES = [backward_twice, saved_read_after_backward, non_scalar_implicit_grad,
          backward_on_constant, backward_on_integer, second_of_two_needs_no_grad,
          inplace_on_leaf, inplace_operator_on_leaf, inplace_on_view_of_leaf,
@@ -228,7 +246,8 @@ CASES = [backward_twice, saved_read_after_backward, non_scalar_implicit_grad,
          gradient_that_is_not_a_tensor, fewer_gradients_than_tensors,
          materialize_without_allow_unused, grad_assigned_wrong_type, grad_assigned_wrong_dtype,
          grad_assigned_int_to_double, grad_assigned_wrong_shape, grad_assigned_itself,
-         item_of_many, deepcopy_of_non_leaf]
+         item_of_many, deepcopy_of_non_leaf, leaf_moved_into_the_graph,
+         leaf_moved_into_the_graph_by_setitem]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda f: f.__name__)

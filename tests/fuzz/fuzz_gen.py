@@ -11,11 +11,15 @@ import random
 import re
 from dataclasses import dataclass, field
 
+import fuzz_cnn
+import fuzz_index
 import fuzz_table as T
 import numpy as np
 
 SHAPES = [(), (), (1,), (3,), (4,), (2, 3), (3, 1), (1, 3), (2, 2), (2, 3, 1), (1, 1), (0,),
           (2, 0)]
+# images for the first CNN's layers: (N, C, L) and (N, C, H, W)
+IMAGES = [(1, 2, 5), (2, 1, 6), (2, 2, 4, 4), (1, 3, 3, 3), (1, 2, 3, 4), (2, 4, 2, 3)]
 SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e30, 0.5, 1.0, -1.0]
 SCALARS = ["2", "0.5", "-1.5", "0", "-0.0", "True", "3", "-2", "1", "inf", "-inf", "nan",
            "1e30", "False"]
@@ -50,7 +54,7 @@ def leaf_data(rng: random.Random, n: int) -> tuple[list, list]:
     """``n`` NumPy arrays (the same for both libraries) and the statements making leaves."""
     data, stmts = [], []
     for i in range(n):
-        shape = rng.choice(SHAPES)
+        shape = rng.choice(SHAPES) if rng.random() > 0.2 else rng.choice(IMAGES)
         kind = rng.choices(["float32", "float64", "int64", "bool", "int32"], [7, 2, 2, 1, 1])[0]
         arr = np.random.default_rng(rng.randrange(2**31)).normal(size=shape) * 2
         flat = arr.reshape(-1)
@@ -92,9 +96,12 @@ def operation(template: str) -> str:
         return OPNAMES[m.group(1)]
     if re.match(r"\{\w+\}\[", template):
         return "getitem"
-    m = re.search(r"\{(?:inplace1|inplace2)\}", template)
+    m = re.search(r"\{(?:inplace1|inplace2|inplacefn)\}", template)
     if m:
         return m.group(0)
+    m = re.match(r"(isinstance|repr)\(", template)
+    if m:
+        return m.group(1)
     m = re.match(r"(?:list\()?lib\.(optim|nn|utils\.data|autograd\.functional)\.(\w+)", template)
     if m:
         return f"{m.group(1).split('.')[-1]}.{m.group(2)}"
@@ -114,28 +121,6 @@ def _shape_for(rng, n: int) -> str:
     opts = [f"({n},)", "(-1,)", f"(1, {n})", f"({n}, 1)", "(-1, 1)", f"1, {n}"]
     opts += [f"({d}, {n // d})" for d in (2, 3) if n and n % d == 0]
     return rng.choice(opts)
-
-
-def _index(rng, x: Var) -> str:
-    """An index for ``x``: ints, slices, None, Ellipsis, masks, index tensors."""
-    if not x.shape or rng.random() < 0.15:
-        return rng.choice(["...", "None", "()", "..., None"] + (["0"] if x.shape else []))
-    if rng.random() < 0.15:
-        return rng.choice([f"{x.name} > 0", f"lib.tensor([{x.shape[0] - 1}, 0])",
-                           f"lib.tensor([True] * {x.shape[0]})", "[0, -1]", "lib.tensor(0)"])
-    parts = []
-    for size in x.shape[:rng.randint(1, len(x.shape))]:
-        r = rng.random()
-        if r < 0.35 and size:
-            parts.append(str(rng.randrange(-size, size)))
-        elif r < 0.75:
-            a, b = rng.randrange(-1, size + 1), rng.randrange(0, size + 2)
-            parts.append(rng.choice([f"{a}:", f":{b}", f"{a}:{b}", "::2", ":"]))
-        else:
-            parts.append(rng.choice([":", "None", "...", "1:"]))
-    if parts.count("...") > 1:
-        parts = [p for p in parts if p != "..."]
-    return ", ".join(parts)
 
 
 def fill(rng: random.Random, template: str, vars_: list, k: int) -> Statement | None:
@@ -166,17 +151,36 @@ def fill(rng: random.Random, template: str, vars_: list, k: int) -> Statement | 
         "shape": _shape_for(rng, int(np.prod(x.shape, dtype=int))),
         "bshape": rng.choice(["(7,)", "(3, 5, 7)", "-2", "(2, -1, -1)"]),
         "perm": "(" + ", ".join(map(str, rng.sample(range(nd), nd))) + ("," if nd == 1 else "")
-        + ")", "idx": _index(rng, x),
+        + ")", "idx": fuzz_index.index(rng, x), "aidx": fuzz_index.index_tuple(rng, x),
         "val": rng.choice([scalars[1], scalars[1], f"{y.name}", "lib.tensor(2., requires_grad=True)"]),
         "inplace1": rng.choice(T.INPLACE_UNARY), "inplace2": rng.choice(T.INPLACE_BINARY),
+        "inplacefn": rng.choice(T.INPLACE_FUNCTIONS),
     }
     body = template.format(**vals)
     op = operation(template)
-    if op in ("{inplace1}", "{inplace2}"):
+    if op in ("{inplace1}", "{inplace2}", "{inplacefn}"):
         op = vals[op[1:-1]]
+    return statement(body, op, scalars)
+
+
+def statement(body: str, op: str, scalars: list = ()) -> Statement:
+    """A statement of ``body``: the variables it reads (the first is its target when it has no
+    assignment) and the scalars of ``scalars`` it passes."""
     names = list(dict.fromkeys(re.findall(r"\bv\d+\b", body)))
     used = [s for s in scalars if re.search(r"(?<![\w.])" + re.escape(s) + r"(?![\w.])", body)]
     return Statement(body, op, names, names[0] if names else None, used)
+
+
+def cnn(rng: random.Random, vars_: list) -> Statement | None:
+    """A convolution, pooling or normalisation call (``fuzz_cnn``), on an image variable
+    mostly."""
+    images = [v for v in vars_ if len(v.shape) in (3, 4)]
+    x = rng.choice(images) if images and rng.random() < 0.8 else _pick(rng, vars_)
+    if x is None:
+        return None
+    build = rng.choices(*zip(*fuzz_cnn.BUILDERS))[0]
+    body = build(rng, x)
+    return statement(body, re.search(r"(F\.\w+|nn\.\w+)", body).group(1))
 
 
 def next_statement(rng: random.Random, vars_: list, k: int, probes: float = 0.08) -> Statement:
@@ -194,8 +198,11 @@ def next_statement(rng: random.Random, vars_: list, k: int, probes: float = 0.08
             st = fill(rng, template, vars_, k)
         else:
             topic = rng.choices(list(T.TOPIC_WEIGHTS), list(T.TOPIC_WEIGHTS.values()))[0]
-            template = rng.choices(*zip(*T.TEMPLATES[topic]))[0]
-            st = fill(rng, template, vars_, k)
+            if topic == "cnn":
+                st = cnn(rng, vars_)
+            else:
+                template = rng.choices(*zip(*T.TEMPLATES[topic]))[0]
+                st = fill(rng, template, vars_, k)
             if st:
                 st.code, st.target = f"v{k} = {st.code}", f"v{k}"
         if st:

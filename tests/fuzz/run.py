@@ -67,6 +67,7 @@ def main() -> int:
                f"compared, {totals['differences']} differences in {len(classes)} classes "
                f"({sum(1 for k in classes if k[3] == 'NEW')} not in KNOWN), "
                f"{time.time() - t0:.0f} s")
+    summary += "\n" + by_aspect(classes)
     if args.unused or args.propose:
         used = {k[3] for k in classes}
         text = "\n".join([propose(classes)] * args.propose + [
@@ -83,6 +84,28 @@ def main() -> int:
         Path(args.report).parent.mkdir(parents=True, exist_ok=True)
         Path(args.report).write_text(f"# Fuzz run\n\n{summary}\n\n{text}\n")
     return 1 if any(k[3] == "NEW" for k in classes) else 0
+
+
+SILENT = ("value", "shape", "requires_grad", "dtype", "grad", "is_leaf", "grad_fn", "alias",
+          "contiguous", "kind", "type")
+
+
+def by_aspect(classes: dict) -> str:
+    """Classes (not counting those only after an earlier difference) by aspect: the silent
+    ones (a different value, shape, requires_grad, dtype, ...; or no error where PyTorch
+    raises one) apart from different errors and warnings."""
+    counts = collections.Counter()
+    for (_, aspect, sig, entry) in classes:
+        if entry == "after":
+            continue
+        if aspect == "exception" and sig.startswith("None/"):
+            aspect = "exception (minigrad raised none)"
+        counts[aspect] += 1
+    silent = sum(n for a, n in counts.items() if a in SILENT or a.startswith("exception ("))
+    return (f"classes by aspect: {silent} silent ("
+            + ", ".join(f"{a} {n}" for a, n in sorted(counts.items()) if a != "exception"
+                        and a != "warnings") + f"), {counts['exception']} different errors, "
+            f"{counts['warnings']} different warnings")
 
 
 def propose(classes: dict) -> str:

@@ -5,6 +5,9 @@ ops themselves are in the op table, tests/ops/op_table.py ``NN``)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from helpers import assert_same_outcome, snippet_outcome
@@ -131,6 +134,97 @@ ERRORS = [
 
 @pytest.mark.parametrize("code", ERRORS)
 def test_bad_arguments_raise_pytorchs_errors(torch, code):
+    assert_same_outcome(torch, code)
+
+
+# Found by the fuzzer (tests/fuzz): the dtypes each layer's CPU kernel has no loop for (minigrad
+# computed an answer where PyTorch raises), the checks' order and messages of max_pool1d's own
+# kernel, of the normalisations' arguments, and empty inputs.
+KERNEL_DTYPES = [f"{call.format(x=f'lib.ones(2, 2, 4, 4, dtype=lib.{dt})')}" for dt in (
+    "bool", "uint8", "int8", "int16", "int32", "int64", "float64") for call in (
+    "F.max_pool2d({x}, 2)", "F.max_pool2d({x}, 2, return_indices=True)",
+    "F.max_pool1d({x}[0], 2)", "F.max_pool1d({x}[0], 2, return_indices=True)",
+    "F.avg_pool2d({x}, 2)", "F.avg_pool1d({x}[0], 2)", "F.adaptive_avg_pool2d({x}, 2)",
+    "F.adaptive_avg_pool1d({x}[0], 3)", "F.batch_norm({x}, None, None, training=True)",
+    "F.batch_norm({x}, lib.zeros(2), lib.ones(2))", "F.group_norm({x}, 2)",
+    "F.group_norm({x}, 1, lib.ones(2))", "lib.nn.BatchNorm2d(2)({x})",
+    "lib.nn.GroupNorm(1, 2)({x})")] + [
+    "F.max_pool1d(lib.ones(2, 0, 3), 1)", "F.max_pool1d(lib.ones(0, 2, 3), 1)",
+    "F.max_pool1d(lib.ones(3, 0), 1)", "F.max_pool1d(lib.ones(1, 2, 3, 4), 1)",
+    "F.max_pool1d(lib.ones(1, 2, 3, 4), 1, return_indices=True)",
+    "F.max_pool1d(lib.ones(2, 0, 3), 1, return_indices=True)",
+    "F.max_pool1d(lib.ones(1, 1, 3), 0)", "F.max_pool1d(lib.ones(1, 1, 3), 2, stride=0)",
+    "F.max_pool1d(lib.ones(1, 1, 3), 2, padding=-1)", "F.max_pool1d(lib.ones(1, 1, 3), 1, padding=1)",
+    "F.max_pool1d(lib.ones(1, 1, 3, requires_grad=True), 1, padding=1)",
+    "F.max_pool1d(lib.ones(1, 1, 3), 2, dilation=0)", "F.max_pool1d(lib.ones(1, 1, 1), 3)",
+    "F.max_pool1d(lib.ones(1, 1, 3, dtype=lib.int32), 5)",
+    "F.max_pool2d(lib.ones(1, 1, 0, 1), 1)", "F.avg_pool2d(lib.ones(1, 1, 0, 1, dtype=lib.bool), 1)",
+    "F.adaptive_avg_pool2d(lib.ones(1, 1, 0, 1), 2)", "F.adaptive_avg_pool2d(lib.ones(0, 1, 2, 1), 2)",
+    "F.adaptive_avg_pool2d(lib.ones(1, 1, 0, 1), 1)",
+    "F.batch_norm(lib.ones(2, 3, 2), lib.zeros(2), lib.ones(2), lib.ones(2), lib.ones(2))",
+    "F.batch_norm(lib.ones(2, 3, 2), lib.zeros(3), lib.ones(2), lib.ones(2), lib.ones(2))",
+    "F.batch_norm(lib.ones(2, 3, 2), lib.zeros(3), lib.ones(3), lib.ones(3), lib.ones(2))",
+    "F.batch_norm(lib.ones(2, 3, 2), None, None, lib.ones(2), training=True)",
+    "F.batch_norm(lib.ones(2, 3, 2, dtype=lib.int32), lib.zeros(3), lib.ones(3))",
+    "F.batch_norm(lib.ones(2, 3, 2, dtype=lib.float64), lib.zeros(3), lib.ones(3))",
+    "F.batch_norm(lib.ones(2, 3, 2), lib.zeros(3), lib.ones(3, dtype=lib.float64))",
+    "F.batch_norm(lib.ones(2, 3, 2), lib.zeros(3), lib.ones(3), lib.ones(3).double())",
+    "F.batch_norm(lib.ones(2, 3, 2), None, None, training=True, eps=0)",
+    "F.batch_norm(lib.ones(2, 3, 2), lib.zeros(3), lib.ones(3), eps=-1.0)",
+    "F.batch_norm(lib.ones(2), None, None, training=True)",
+    "F.batch_norm(lib.ones(1, 3, 1), None, None, training=True)",
+    "F.batch_norm(lib.ones(0, 3), None, None, training=True).shape",
+    "lib.nn.BatchNorm2d(1)(lib.ones(1, 1, 0, 1)).shape",
+    "F.group_norm(lib.ones(2, 2, 3, dtype=lib.float64), 1, lib.ones(2))",
+    "F.group_norm(lib.ones(2, 2, 3, dtype=lib.int32), 1, lib.ones(3))",
+    "F.group_norm(lib.ones(2, 2, 3), 1, lib.ones(2), lib.ones(3))",
+    "F.group_norm(lib.ones(2, 2, 3), 1, lib.ones(1, 2))", "F.group_norm(lib.ones(2), 1)",
+    "F.group_norm(lib.ones(1, 1, 1), 1)", "F.group_norm(lib.ones(1, 2, 1), 2)",
+    "F.group_norm(lib.ones(2, 3, 1, dtype=lib.int32), 2)",
+    "lib.nn.GroupNorm(1, 1, affine=False)(lib.ones(1, 1, 1))",
+    "F.group_norm(lib.ones(2, 2, 0, requires_grad=True), 1)", "lib.nn.GroupNorm(1, 1)(lib.ones(1, 1, 0))",
+    "lib.nn.GroupNorm(1, 1, eps=0.1).double()(lib.ones(2, 3, 1, dtype=lib.float64))",
+    "F.conv2d(lib.ones(1, 1, 0, 1), lib.ones(2, 1, 1, 1), padding=(1, 0))",
+    "F.conv2d(lib.ones(1, 1, 0, 1, dtype=lib.int32), lib.ones(2, 1, 1, 1), padding=1)",
+    "F.conv1d(lib.ones(1, 1, 0), lib.ones(2, 1, 1), padding=1)",
+    "F.conv2d(lib.ones(0, 1, 2, 1), lib.ones(2, 1, 1, 1), padding=1).shape",
+    "F.conv2d(lib.ones(1, 1, 1, 1, dtype=lib.bool), lib.ones(2, 1, 1, 1, dtype=lib.bool))",
+    "F.conv1d(lib.ones(1, 1, 2, dtype=lib.bool), lib.ones(2, 1, 1, dtype=lib.bool))",
+    "F.conv2d(lib.ones(1, 1, 2, 2, dtype=lib.uint8), lib.ones(2, 1, 1, 1, dtype=lib.uint8))",
+] + [  # an integer or bool input meets the slow kernels' checks (bias, dilation, weight)
+    f"F.conv1d(lib.ones(1, 1, 5, dtype=lib.{dt}), lib.ones(1, 1, 2){bias}{kw})"
+    for dt in ("int64", "int32", "int16", "uint8", "bool") for bias in ("", ", lib.ones(1)")
+    for kw in ("", ", dilation=2", ", padding='valid'", ", padding=1", ", stride=2")
+] + ["F.conv2d(lib.ones(1, 1, 2, 5, dtype=lib.int32), lib.ones(1, 1, 1, 2), dilation=(1, 2))",
+     "F.conv2d(lib.ones(1, 1, 2, 5, dtype=lib.int64), lib.ones(1, 1, 1, 2, dtype=lib.int64), "
+     "lib.ones(1), stride=2)",
+     "F.conv1d(lib.ones(2, 3, 1, dtype=lib.int32), lib.ones(6, 1, 1), lib.ones(6))",
+     "F.avg_pool2d(lib.ones(2, 1, 6), 3, padding=(0, 1), stride=1, ceil_mode=True)",
+     "lib.nn.MaxPool1d(3, stride=1, return_indices=True)(lib.ones(1, 1, 1))",
+     "F.max_pool2d(lib.ones(1, 1, 1, 3), 3, dilation=2, stride=1)"] + [
+    # which element max pooling picks (its index): PyTorch's kernel looks only inside the input,
+    # keeps the first largest but the last NaN; a window wholly in the padding keeps -inf and
+    # the index of its first position moved inside (found by the fuzzer)
+    "F.max_pool2d(lib.ones(2, 1, 6), 2, dilation=(2, 1), padding=1, stride=(2, 1), "
+    "return_indices=True)",
+    "F.max_pool2d(-lib.ones(1, 1, 3, 3) * float('inf'), 2, padding=1, return_indices=True)",
+    "F.max_pool1d(lib.tensor([[[float('nan')] * 4 + [1., 2., 3., 4., 5., 6., 7., 8.]]]), 3, "
+    "return_indices=True, stride=1, dilation=2)",
+    "F.max_pool1d(lib.tensor([[[float('nan'), 2., float('nan'), 4., 1., 2.]]]), 3, padding=1, "
+    "stride=1, return_indices=True)",
+    "F.max_pool1d(lib.tensor([[[-float('inf'), -float('inf'), 1.]]]), 2, padding=1, stride=1, "
+    "return_indices=True)",
+    "F.max_pool2d(lib.tensor([[[[1, 5, 5], [2, 5, 0], [7, 7, 1]]]]), 2, stride=1, padding=1, "
+    "return_indices=True)",
+    # max_pool1d with nothing recorded is PyTorch's own kernel: a new tensor, not a view
+    "(lambda y: (y._is_view(), y.is_contiguous()))(F.max_pool1d(lib.ones(2, 1, 6), 1))",
+    "(lambda y: (y._is_view(), y.grad_fn.name()))(F.max_pool1d(lib.ones(2, 1, 6, "
+    "requires_grad=True), 2))",
+    "F.max_pool1d(lib.ones(2, 1, 6), 2, return_indices=True)[0]._is_view()"]
+
+
+@pytest.mark.parametrize("code", KERNEL_DTYPES)
+def test_layers_refuse_the_dtypes_and_arguments_pytorch_refuses(torch, code):
     assert_same_outcome(torch, code)
 
 
@@ -324,3 +418,17 @@ def test_batch_norm_second_order_is_pytorchs_node_and_values(torch, how):
     assert outs[0][0] == outs[1][0]
     for m, t in zip(outs[0][1], outs[1][1]):
         np.testing.assert_allclose(m, t, rtol=1e-10, atol=1e-10)
+
+
+def test_the_padding_same_warning_comes_once_per_process_as_in_pytorch(torch):
+    """PyTorch's TORCH_WARN_ONCE: the second convolution that needs the padded copy is silent
+    (found by the fuzzer, which runs many programs in one process)."""
+    code = ("import warnings, {lib} as L\nwarnings.simplefilter('always')\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    for n in (5, 6):\n"
+            "        L.nn.functional.conv1d(L.ones(1, 1, n), L.ones(1, 1, 2), padding='same')\n"
+            "    L.nn.functional.conv2d(L.ones(1, 1, 4, 4), L.ones(1, 1, 2, 2), padding='same')\n"
+            "print([str(x.message)[:40] for x in w])")
+    runs = [subprocess.run([sys.executable, "-c", code.format(lib=lib)], capture_output=True,
+                           text=True, check=True).stdout for lib in ("minigrad", "torch")]
+    assert runs[0] == runs[1] and "padding='same'" in runs[0]

@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 import pytest
-from helpers import both_raise, close, f32, find, ints, norm, pair, rng, tree
+from helpers import assert_same_outcome, both_raise, close, f32, find, ints, norm, pair, rng, tree
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -351,3 +351,18 @@ def test_label_smoothing_averages_over_an_int64_count_like_torch(torch):
         loss = lib.nn.functional.cross_entropy(x, lib.tensor([0, -100, 3]), label_smoothing=0.1)
         counts.append(repr(loss.grad_fn.next_functions[1][0].next_functions[0][0]._saved_other))
     assert counts[0] == counts[1] == "tensor(2)"
+
+
+@pytest.mark.parametrize("code", [
+    # 4-D scores go to PyTorch's nll_loss2d: its own checks and messages (found by the fuzzer)
+    "F.cross_entropy(lib.ones(1, 3, 3, 1), lib.zeros(1, 2, 5, dtype=lib.int64))",
+    "F.cross_entropy(lib.ones(2, 4, 2, 3), lib.zeros(2, 4, 2, dtype=lib.int64))",
+    "F.nll_loss(lib.ones(2, 3, 3, 4), lib.zeros(2, 3, dtype=lib.int64))",
+    "F.nll_loss(lib.ones(2, 3, 3, 4), lib.zeros(2, 3, 5, dtype=lib.int64))",
+    "F.nll_loss(lib.ones(2, 3, 3, 4), lib.zeros(2, 3, 4, 1, dtype=lib.int64))",
+    "F.nll_loss(lib.ones(2, 3, 4, 5, 6), lib.zeros(2, 1, 1, dtype=lib.int64))",
+    "F.nll_loss(lib.ones(1, 3, 3), lib.zeros(1, 3, 3, 3, dtype=lib.int64))",
+    "lib.nn.CrossEntropyLoss()(lib.ones(2, 4, 2, 3), lib.zeros(2, 2, 4, dtype=lib.int64))",
+])
+def test_four_d_scores_meet_pytorchs_nll_loss2d_checks(torch, code):
+    assert_same_outcome(torch, code)

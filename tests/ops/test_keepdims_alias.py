@@ -20,6 +20,9 @@ X = "lib.tensor([[1., 2., 3.], [4., 5., 7.]], requires_grad=True)"
     "{x}.std_mean(1, keepdims=True)", "lib.std_mean({x}, 1, keepdims=True)",
     "lib.var_mean({x}, 1, keepdims=True)", "{x}.cumsum(1, keepdims=True)",
     "({x}.exp() / {x}.exp().sum(1, keepdims=True)).sum()",
+    # a keepdims= that is not a bool: PyTorch's message names the keyword, no position
+    "lib.amin({x}, 0, keepdims=1.5)", "{x}.amax(0, keepdims=1e30)", "{x}.sum(0, keepdims=2.5)",
+    "lib.amin({x}, 0, 1.5)",
 ])
 def test_keepdims_is_taken_for_keepdim_as_in_pytorch(torch, call):
     assert_same_outcome(torch, call.replace("{x}", X))

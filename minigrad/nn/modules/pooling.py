@@ -9,7 +9,7 @@ torch.Size([2, 3, 1, 1])
 
 from __future__ import annotations
 
-from .. import _pooling
+from .. import _pooling, _pooling1d
 from .module import Module
 
 __all__ = ["MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "MaxPool1d", "AvgPool1d",
@@ -75,7 +75,7 @@ class MaxPool1d(MaxPool2d):
     """The largest element of each window along the last dimension."""
 
     def forward(self, input):
-        return _pooling.max_pool1d(input, self.kernel_size, self.stride, self.padding,
+        return _pooling1d.max_pool1d(input, self.kernel_size, self.stride, self.padding,
                                    self.dilation, self.ceil_mode, self.return_indices)
 
 
@@ -95,7 +95,7 @@ class AvgPool1d(Module):
         self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
 
     def forward(self, input):
-        return _pooling.avg_pool1d(input, self.kernel_size, self.stride, self.padding,
+        return _pooling1d.avg_pool1d(input, self.kernel_size, self.stride, self.padding,
                                    self.ceil_mode, self.count_include_pad)
 
     def extra_repr(self) -> str:
@@ -106,4 +106,4 @@ class AdaptiveAvgPool1d(AdaptiveAvgPool2d):
     """The mean over ``output_size`` regions of the last dimension."""
 
     def forward(self, input):
-        return _pooling.adaptive_avg_pool1d(input, self.output_size)
+        return _pooling1d.adaptive_avg_pool1d(input, self.output_size)

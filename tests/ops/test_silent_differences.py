@@ -1,0 +1,130 @@
+"""Silent differences the fuzzer found (tests/fuzz: a value, shape or missing error where
+PyTorch gives another), each fixed and kept here against PyTorch: ``logsumexp`` over ``dim=[]``,
+integer powers with negative exponents, the order of ties in a descending bool sort, the
+dtype of ``addcmul``'s gradients with an integer factor, the layout of some results, and
+``copy_`` between views that share memory in a way PyTorch does not refuse (its copy loop
+reads what it has already written)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import assert_same_outcome, snippet_outcome
+
+import minigrad as mg
+
+N, I = "float('nan')", "float('inf')"  # (NaN and infinity in the expressions)
+
+EXPRESSIONS = [
+    # logsumexp(dim=[]): every dimension reduced with keepdim; an error without it
+    "lib.arange(6.).reshape(2, 3).logsumexp([], keepdim=True)",
+    "lib.arange(6.).reshape(2, 3).logsumexp((), keepdim=False)",
+    "lib.logsumexp(lib.ones(3), [])", "lib.logsumexp(lib.ones(2, 0), [], keepdim=True)",
+    "lib.logsumexp(lib.ones(2, 0), [])", "lib.logsumexp(lib.tensor(2.), [], keepdim=True)",
+    "lib.arange(6.).reshape(2, 3).requires_grad_().logsumexp([], keepdim=True)"
+    ".grad_fn._saved_dim",
+    "(lambda x: lib.autograd.grad(x.logsumexp([], keepdim=True).sum(), x))"
+    "(lib.arange(6.).reshape(2, 3).requires_grad_())",
+    # an integer to a negative power: 0, but 1 for 1 and +-1 for -1 (0 ** -1 too)
+    "lib.tensor([3, 1, -1, 0, -1]) ** lib.tensor([-1, -2, -3, -1, -2])",
+    "lib.tensor([3, 2, -1, 0], dtype=lib.int32) ** lib.tensor([-1, -2, -3, -1], dtype=lib.int32)",
+    "lib.tensor([True, False]) ** lib.tensor([-1, -2])",
+    "lib.tensor([3, 2, 5, 2]) ** lib.tensor([40, -1, 3, 63])",
+    "lib.tensor([2, 3], dtype=lib.uint8) ** lib.tensor([-1, 2])",
+    "lib.pow(lib.tensor([0, 2], dtype=lib.int8), lib.tensor([-1, 7], dtype=lib.int8))",
+    # an integer bound of clamp is taken in the tensor's dtype as PyTorch converts it (-2 is 254
+    # in uint8; -300 does not fit int8: its error)
+    "lib.tensor([0, 255], dtype=lib.uint8).clamp(-2, 0)",
+    "lib.tensor([0, 255], dtype=lib.uint8).clamp(-2)",
+    "lib.tensor([0, 255], dtype=lib.uint8).clamp(max=-2)",
+    "lib.tensor([0, 255], dtype=lib.uint8).clamp(0, 300)",
+    "lib.tensor([1, 2], dtype=lib.int8).clamp(-300, 200)",
+    "lib.tensor([1, 2], dtype=lib.int8).clamp(-3, 2)",
+    "lib.tensor([0, 255], dtype=lib.uint8).clamp_(-2, 0)",
+    # a norm over dimensions of size 1: each result is its element's magnitude (any p but 0)
+    *[f"lib.tensor([[-{I}, 0., 2., {N}, -3., 1.]]).norm({p}, 0)" for p in (
+        N, "0", "1e30", f"-{I}", "2", "-1", "0.5", "3")],
+    f"lib.tensor([[[-{I}, 2.]], [[3., 0.]]]).norm(1e30, (1,), keepdim=True)",
+    f"lib.tensor([[[-{I}, 2.]]]).norm({N}, (0, 1))",
+    "(lambda x: lib.autograd.grad(x.norm(3, 0).sum(), x))(lib.tensor([[3., -2.]], "
+    "requires_grad=True))",
+    # linspace of bools: 0 or 1 steps need no kernel (PyTorch's refusal from 2 steps on)
+    "lib.linspace(0, 3, 0, dtype=lib.bool)", "lib.linspace(0, 3, 1, dtype=lib.bool)",
+    "lib.linspace(2, 3, 1, dtype=lib.bool)", "lib.linspace(0, 3, 2, dtype=lib.bool)",
+    # copy_ of the very same elements does nothing (expanded memory is not refused then)
+    "(lambda v: (v.t().copy_(v), v.copy_(v)))(lib.tensor([0]).expand(3))",
+    "lib.tensor([0]).expand(3).copy_(lib.tensor([1, 2, 3]))",
+    # a descending sort keeps ties in their order (bools too)
+    "lib.tensor([[True, False, True], [True, True, False], [False, True, True]])"
+    ".sort(0, descending=True)",
+    "lib.tensor([True, False, True, False]).argsort(descending=True)",
+    "lib.tensor([False, True]).sort(descending=True, stable=True)",
+    # a bool or integer tensor2 of addcmul/addcdiv does not promote the gradients (float32)
+    "(lambda x: lib.autograd.grad(lib.addcmul(lib.zeros(2), x, lib.tensor([True, False]))"
+    ".double().sum(), x))(lib.ones(2, requires_grad=True))",
+    "(lambda x: lib.autograd.grad(lib.addcmul(x * 1, x, lib.tensor([3, 0]), value=2)"
+    ".double().sum(), x))(lib.ones(2, requires_grad=True))",
+    "(lambda x: lib.autograd.grad(lib.addcdiv(lib.zeros(2), x, lib.tensor([1, 2]))"
+    ".double().sum(), x))(lib.ones(2, requires_grad=True))",
+    "(lambda x: lib.autograd.grad(lib.addcmul(lib.zeros(2), x, lib.tensor([1, 2]))"
+    ".sum(), x, create_graph=True))(lib.ones(2, requires_grad=True))",
+    # addcdiv's gradient for tensor1 divides in tensor2's dtype: PyTorch refuses an integer one
+    "(lambda x: lib.autograd.grad(lib.addcdiv(lib.zeros(2), x, lib.tensor([1, 2], "
+    "dtype=lib.int32)).sum(), x))(lib.ones(2, requires_grad=True))",
+    "(lambda y: lib.autograd.grad(lib.addcdiv(y, lib.tensor([1., 2.]), lib.tensor([True, "
+    "True])).sum(), y))(lib.ones(2, requires_grad=True))",
+]
+
+# results PyTorch lays out contiguously whatever the input's layout (a transposed input here)
+LAYOUTS = [f"(lambda r: (r.stride(), r.is_contiguous()))({call})" for call in (
+    "lib.arange(6.).reshape(2, 3).t().roll(1, 0)", "lib.arange(6).reshape(2, 3).t().roll(1, 1)",
+    "lib.arange(6.).reshape(2, 3).t().cumsum(0)", "lib.arange(6.).reshape(2, 3).t().cumprod(1)",
+    "lib.arange(6).reshape(2, 3).t().cumsum(0, dtype=lib.float64)",
+    "lib.pow(2.0, lib.arange(6.).reshape(2, 3).t())", "-0.0 ** lib.arange(6.).reshape(2, 3).t()",
+    "F.layer_norm(lib.arange(6.).reshape(2, 3).t(), (2,))",
+    "F.layer_norm(lib.arange(6.).reshape(2, 3).t().requires_grad_(), (2,), lib.ones(2))")] + [
+    # sort's results are laid out as its input is (argsort's too)
+    f"(lambda r: (r.values.stride(), r.indices.stride()))({call})" for call in (
+        "lib.arange(6.).reshape(2, 3).t().sort(0)", "lib.arange(6.).reshape(2, 3).t().sort(1)",
+        "lib.arange(12.).reshape(3, 4)[:, ::2].sort(0)",
+        "lib.arange(24.).reshape(2, 3, 4).permute(2, 0, 1).sort(1, descending=True)")] + [
+    "lib.arange(6.).reshape(2, 3).t().argsort(0).stride()"] + [
+    # advanced indexing of a contiguous tensor gives a contiguous result (its strides too)
+    f"(lambda x: {call}.stride())(lib.arange(24.).reshape(2, 3, 4))" for call in (
+        "x[None, ..., [-1, 0, -1]]", "x[:, [0, 1]]", "x[:, :, [0, 1]]", "x[..., [1, 0], :]",
+        "x[:, [0, 1], [1, 2]]", "x[:, x[0] > 3]", "x[:, [[0, 1], [1, 2]]]",
+        "x[:, lib.tensor([True, False, True])]", "x[None, [0, 1]]", "x[:, None, [0, 2]]",
+        "x[range(2)]", "x.transpose(0, 2)[[0, 1]]")] + [
+    # a mean's gradient is expanded, then divided: a new contiguous tensor (DivBackward1 under
+    # create_graph), whatever the input's layout
+    f"(lambda x: (lambda g: (g.stride(), g.grad_fn and g.grad_fn.name()))(lib.autograd.grad("
+    f"{loss}, x, create_graph=True)[0]))(lib.arange(6.).reshape(2, 3).t().requires_grad_())"
+    for loss in ("x.mean()", "x.mean(0).sum()", "(x * x).mean((0, 1), keepdim=True).sum()",
+                 "F.adaptive_avg_pool2d(x.reshape(1, 1, 3, 2), 1).sum()",
+                 "(x.sum() * x.mean(1)).sum()")]
+
+
+@pytest.mark.parametrize("code", EXPRESSIONS + LAYOUTS)
+def test_found_by_the_fuzzer_and_now_as_in_pytorch(torch, code):
+    assert_same_outcome(torch, code)
+
+
+# copy_ between overlapping views PyTorch lets through (not dense): its order of writes
+COPIES = [
+    "x = lib.tensor([[1, 2], [3, 4]], dtype=lib.int8).nonzero()\nx[1:].copy_(x[:-1])\nout = x",
+    "b = lib.arange(60).reshape(20, 3).t()\nb[1:].copy_(b[:-1])\nout = b",
+    "x = lib.arange(12.).reshape(3, 4)[:, :3]\nx.t().copy_(x)\nout = x",
+    "x = lib.tensor([[1, 2], [3, 4]]).t()\nx.copy_(x.t())\nout = x",
+] + [
+    f"b = lib.arange(400).to(lib.{dt}).reshape(10, 40)\nv = b[:, :38]\n{copy}\nout = b"
+    for dt in ("float32", "float64", "int64", "int32", "int16", "int8")
+    for copy in ("v[:, 1:].copy_(v[:, :-1])", "v[:, :-1].copy_(v[:, 1:])",
+                 "v[:, 2:].copy_(v[:, :-2])")
+] + [
+    "x = lib.arange(4.).requires_grad_()\ny = x * 1\nv = y.reshape(2, 2).t()\n"
+    "v[1:].copy_(v[:-1])\ny.sum().backward()\nout = (y, x.grad)",
+]
+
+
+@pytest.mark.parametrize("code", COPIES)
+def test_an_overlapping_copy_writes_in_pytorchs_order(torch, code):
+    assert snippet_outcome(mg, code) == snippet_outcome(torch, code)
