@@ -128,9 +128,9 @@ def fused_add_(a: np.ndarray, b: np.ndarray, alpha, scratch: np.ndarray | None =
     with NumPy's two roundings (PyTorch fuses it too: not followed yet, as in ``add``). The
     caller runs it quietly."""
     if a.dtype is _FLOAT and b.dtype is _FLOAT and scratch is not None and b.shape == a.shape:
-        np.multiply(b, np.float64(_alpha(alpha, _FLOAT)), out=scratch)  # exact in float64
-        np.add(scratch, a, out=scratch)  # the sum, rounded once below (a fused multiply-add)
-        np.copyto(a, scratch, casting="unsafe")
+        np.multiply(b, np.float64(_alpha(alpha, _FLOAT)), scratch)  # exact in float64
+        np.add(scratch, a, scratch)  # the sum, rounded once to float32 as it is stored:
+        a[...] = scratch  # a fused multiply-add (``out`` given by position: cheaper)
     elif a.dtype is _FLOAT or a.dtype is HALF:
         a[...] = fused_add(a, b, alpha, a.dtype)
     else:
