@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import tempfile
 
@@ -48,6 +49,18 @@ def table(cases, baseline=None, rev: str = "") -> str:
     return "\n".join(lines)
 
 
+def _cpu() -> str:
+    """The processor's name and core count, e.g. 'AMD EPYC (2 cores), x86_64'."""
+    name = platform.processor()
+    try:
+        with open("/proc/cpuinfo") as f:
+            name = next((line.split(":", 1)[1].strip() for line in f
+                         if line.startswith("model name")), name)
+    except OSError:
+        pass
+    return f"{name or 'unknown CPU'} ({os.cpu_count()} cores), {platform.machine()}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
@@ -55,9 +68,11 @@ def main() -> None:
     parser.add_argument("--baseline", metavar="REV",
                         help="also time minigrad as it was at this git revision (same run)")
     args = parser.parse_args()
-    header = (f"Python {platform.python_version()}, NumPy {np.__version__}, "
-              f"PyTorch {torch.__version__ if torch else 'not installed'}, "
-              f"{platform.machine()}; medians of repeats, measured in one run")
+    load = f"; load average {os.getloadavg()[0]:.2f} at the start" \
+        if hasattr(os, "getloadavg") else ""
+    header = (f"{_cpu()}, Python {platform.python_version()}, NumPy {np.__version__}, "
+              f"PyTorch {torch.__version__ if torch else 'not installed'}{load}; medians of "
+              "repeats, measured in one run")
     cases, baseline = all_cases(quick=args.quick), None
     if args.baseline:
         with tempfile.TemporaryDirectory() as folder:
@@ -66,6 +81,8 @@ def main() -> None:
     text = table(cases, baseline, args.baseline or "")
     print(header)
     print(text)
+    if load:
+        print(f"load average at the end: {os.getloadavg()[0]:.2f}")
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write(f"# Benchmarks\n\n{header}.\n\n{text}\n")

@@ -169,8 +169,8 @@ def _mlp_floor(xa, labels, weights, lr):
 
 
 def _mlp_tape(xa, labels, weights, lr):
-    """The same step on the lean tape (bench/tape.py)."""
-    tape, x = _tape.Tape(), _tape.Var(xa)
+    """The same step on the lean tape (bench/tape.py); the data ``xa`` is a constant."""
+    tape, x = _tape.Tape(), xa
     params = [_tape.Var(w.copy()) for w in weights]
 
     def restore():

@@ -74,8 +74,13 @@ def total(t: Tape, a: Var) -> Var:
     return t.op(a.value.sum(), (a,), lambda g: (np.broadcast_to(g.astype(dtype), shape),))
 
 
-def linear(t: Tape, x: Var, w: Var, b: Var) -> Var:
-    xv, wv = x.value, w.value
+def linear(t: Tape, x, w: Var, b: Var) -> Var:
+    """``x @ w.T + b``; ``x`` a plain array is a constant (the data): no gradient is made for
+    it, as minigrad and PyTorch make none for an input that does not require grad."""
+    wv = w.value
+    if type(x) is not Var:
+        return t.op(x @ wv.T + b.value, (w, b), lambda g: (g.T @ x, g.sum(0)))
+    xv = x.value
     return t.op(xv @ wv.T + b.value, (x, w, b),
                 lambda g: (g @ wv, g.T @ xv, g.sum(0)))
 

@@ -191,6 +191,8 @@ def _columns(a: np.ndarray, group: int) -> np.ndarray:
     cut = a.shape[-1] // group * group
     if cut == a.shape[-1]:
         return _cascade(a)
+    if cut == 0:  # (no full group: nothing for _cascade)
+        return _row_sum(a)
     return np.concatenate([_cascade(a[..., :cut]), _row_sum(a[..., cut:])], axis=-1)
 
 

@@ -25,8 +25,8 @@ import numpy as np
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 
-__all__ = ["HALF", "half_opmath", "opmath_array", "scan", "fused_add", "scalar_loop",
-           "opmath_number", "fma", "lerp_number", "addc"]
+__all__ = ["HALF", "half_opmath", "opmath_array", "scan", "fused_add", "fused_add_",
+           "scalar_loop", "opmath_number", "fma", "lerp_number", "addc"]
 
 HALF = np.dtype(np.float16)
 _FLOAT = np.dtype(np.float32)
@@ -104,12 +104,9 @@ def fused_add(a, b, alpha, dtype) -> np.ndarray:
     :func:`scalar_loop`), where float16 arithmetic rounds the product first. A number ``b`` is
     first rounded to ``dtype``. Computed quietly.
     """
-    limit, name = _LIMITS[dtype]
-    if type(alpha) in (int, float) and math.isfinite(alpha) and abs(alpha) > limit:
-        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
     token = quiet()
     try:
-        al, xa, xb = np.asarray(alpha, dtype), np.asarray(a, dtype), np.asarray(b, dtype)
+        al, xa, xb = _alpha(alpha, dtype), np.asarray(a, dtype), np.asarray(b, dtype)
         if dtype is _FLOAT:
             return (xa.astype(np.float64) + xb.astype(np.float64) * np.float64(al)).astype(
                 _FLOAT)
@@ -122,6 +119,30 @@ def fused_add(a, b, alpha, dtype) -> np.ndarray:
         return out
     finally:
         restore(token)
+
+
+def fused_add_(a: np.ndarray, b: np.ndarray, alpha, scratch: np.ndarray | None = None) -> None:
+    """``a += alpha * b`` in place, rounded as PyTorch's ``a.add_(b, alpha=alpha)`` (SGD's
+    update): float32 through ``scratch``, a float64 array of ``a``'s shape that the caller
+    keeps, so that a training step allocates nothing; float16 by :func:`fused_add`; float64
+    with NumPy's two roundings (PyTorch fuses it too: not followed yet, as in ``add``). The
+    caller runs it quietly."""
+    if a.dtype is _FLOAT and b.dtype is _FLOAT and scratch is not None and b.shape == a.shape:
+        np.multiply(b, np.float64(_alpha(alpha, _FLOAT)), scratch)  # exact in float64
+        np.add(scratch, a, scratch)  # the sum, rounded once to float32 as it is stored:
+        a[...] = scratch  # a fused multiply-add (``out`` given by position: cheaper)
+    elif a.dtype is _FLOAT or a.dtype is HALF:
+        a[...] = fused_add(a, b, alpha, a.dtype)
+    else:
+        a += b * alpha
+
+
+def _alpha(alpha, dtype) -> np.ndarray:
+    """``alpha`` as the kernel reads it, in ``dtype``; PyTorch's error if it does not fit."""
+    limit, name = _LIMITS[dtype]
+    if type(alpha) in (int, float) and math.isfinite(alpha) and abs(alpha) > limit:
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+    return np.asarray(alpha, dtype)
 
 
 def scalar_loop(shape, *operands):

@@ -106,7 +106,8 @@ def mark_multi(outs: tuple, name: str) -> None:
 def overlapping(d: np.ndarray) -> bool:
     """Whether several elements of ``d`` share one memory location (an expanded dimension;
     never for an empty tensor)."""
-    return d.size > 0 and any(s == 0 and n > 1 for n, s in zip(d.shape, d.strides))
+    return 0 in d.strides and d.size > 0 and any(
+        s == 0 and n > 1 for n, s in zip(d.shape, d.strides))  # (no 0 stride: the usual case)
 
 
 def _dense(d: np.ndarray) -> bool:

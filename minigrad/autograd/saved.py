@@ -18,6 +18,7 @@ one of the variables ... which is output 0 of Exp
 
 from __future__ import annotations
 
+import functools
 import re
 import weakref
 
@@ -192,11 +193,18 @@ def check_saved(node) -> None:
     """What PyTorch's formulas do first: unpack every saved tensor (in the node's order),
     raising if freed, detached in place or modified in place. For a formula that does not
     read them all (``pow(x, 0)``, ``div`` with a rounding mode, the indices of ``sort``)."""
-    for name in sorted(node._saved_attrs, key=lambda n: n.startswith("_s_result")):
-        saved = node.__dict__.get(name)  # (inputs by name, then outputs: PyTorch's order)
+    for name in _unpack_order(node._saved_attrs):
+        saved = node.__dict__.get(name)
         if type(saved) is SavedTensor and (saved.released or saved.vc[0] != saved.version
                                            or saved._detached()):
             saved._check()
+
+
+@functools.cache
+def _unpack_order(names: tuple) -> tuple:
+    """A node's saved attributes in PyTorch's unpacking order: inputs by name, then outputs
+    (made once per node class)."""
+    return tuple(sorted(names, key=lambda n: n.startswith("_s_result")))
 
 
 # What a node keeps in place of a number or array PyTorch would have kept as a tensor, once a

@@ -145,12 +145,13 @@ class NllLossBackward0(Node):
 
     def grad_data(self, g: np.ndarray) -> np.ndarray:
         """The gradient for ``self`` from the incoming gradient ``g`` (arrays)."""
-        w = self._w
-        if self._s_reduction == 1:
-            w = w / self._total
         # each target entry gets -w * g (its sample's g for reduction='none', in the order of
-        # the rows); elsewhere 0, even where g is inf or nan: one scatter
-        values = -w * (g if g.ndim == 0 else g.reshape(-1))
+        # the rows; 'mean': w * -(g / total weight), rounded in PyTorch's order); elsewhere 0,
+        # even where g is inf or nan: one scatter
+        if self._s_reduction == 1:
+            values = self._w * -(g / self._total)
+        else:
+            values = -self._w * (g if g.ndim == 0 else g.reshape(-1))
         if self._counted is not None:  # an ignored row gets 0, even from an inf or NaN g
             values = np.where(self._counted, values, self._dtype.type(0))
         return self._one_hot(values)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._ops.inplace_checks import check_memory
+from .._ops.rounding import HALF, fused_add, fused_add_
 from .._tensor import Tensor
 from .optimizer import Optimizer, check_grad_shape
 
@@ -52,6 +53,7 @@ class SGD(Optimizer):
         super().__init__(params, defaults)
 
     def _update_all(self) -> None:  # (one loop per group: the hyper-parameters read once)
+        scratch = self.__dict__.setdefault("_scratch", {})  # float64 buffers, one per shape
         for group in self.param_groups:
             lr, momentum, wd = group["lr"], group["momentum"], group["weight_decay"]
             maximize, dampening, nesterov = group["maximize"], group["dampening"], \
@@ -60,17 +62,23 @@ class SGD(Optimizer):
                 grad = p._grad
                 if grad is None:
                     continue
-                check_grad_shape(p, grad._data)
-                g = -grad._data if maximize else grad._data
-                if wd != 0:
-                    g = g + wd * p._data
+                d, g = p._data, grad._data
+                if g.shape != d.shape:
+                    check_grad_shape(p, g)
+                if maximize:
+                    g = -g
+                if wd != 0:  # PyTorch's grad.add(param, alpha=weight_decay)
+                    g = _plus(g, d, wd)
                 check_memory(p, ())  # (an expanded parameter: PyTorch's in-place refusal,
-                if momentum != 0:  # before it keeps a momentum buffer)
-                    g = self._momentum(p, g, momentum, dampening, nesterov)
-                p._data -= lr * g
+                buf = scratch.get(d.shape)  # before it keeps a momentum buffer)
+                if buf is None:
+                    buf = scratch[d.shape] = np.empty(d.shape, np.float64)
+                if momentum != 0:
+                    g = self._momentum(p, g, momentum, dampening, nesterov, buf)
+                fused_add_(d, g, -lr, buf)  # param.add_(grad, alpha=-lr), rounded as PyTorch
                 p._vc[0] += 1
 
-    def _momentum(self, p, g, momentum, dampening, nesterov):
+    def _momentum(self, p, g, momentum, dampening, nesterov, scratch):
         state = self.state[p]
         buf = state.get("momentum_buffer")
         if buf is None:
@@ -78,5 +86,15 @@ class SGD(Optimizer):
         else:
             b = buf._data
             b *= momentum
-            b += (1 - dampening) * g
-        return g + momentum * buf._data if nesterov else buf._data
+            fused_add_(b, g, 1 - dampening, scratch)
+        return _plus(g, buf._data, momentum) if nesterov else buf._data
+
+
+def _plus(a: np.ndarray, b: np.ndarray, alpha) -> np.ndarray:
+    """``a.add(b, alpha=alpha)`` on arrays, rounded as PyTorch's kernel (fused for float32)."""
+    if a.dtype is _FLOAT or a.dtype is HALF:
+        return fused_add(a, b, alpha, a.dtype)
+    return a + b * alpha
+
+
+_FLOAT = np.dtype(np.float32)

@@ -283,6 +283,20 @@ def test_cross_entropy_matches_torch_on_random_shapes(torch, n, c, seed, reducti
     assert close(x.grad, tx.grad)
 
 
+@pytest.mark.parametrize("n", [3, 5, 7, 64])
+def test_nll_loss_mean_gradient_has_torchs_bits_under_any_incoming_gradient(torch, n):
+    """PyTorch's kernel computes ``-(grad / total_weight)``: with a gradient other than 1
+    coming in (a scaled loss), ``-(1 / total) * grad`` differed in the last bit."""
+    scores, target = f32(n, 4, seed=n), rng(n).integers(0, 4, n)
+    for scale in (0.7, 0.3, 3.3, 1.1):
+        grads = []
+        for lib in (mg, torch):
+            x = lib.tensor(scores, requires_grad=True)
+            (lib.nn.functional.nll_loss(x, lib.tensor(target)) * scale).backward()
+            grads.append(x.grad.numpy())
+        np.testing.assert_array_equal(*grads)
+
+
 def test_changing_saved_inputs_in_place_before_backward_raises_like_torch(torch):
     def changed(lib, what):
         x = lib.zeros(2, 3, requires_grad=True)
