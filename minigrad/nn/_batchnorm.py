@@ -45,11 +45,7 @@ class NativeBatchNormBackward0(Node):
 
     rule = _r("z = xhat * w + b,  xhat = (a - mean) * invstd per channel  (training: the batch's "
               "mean and invstd = 1 / sqrt(var + eps); eval: the running ones)",
-              {"a": "input",
-               "w": "weight",
-               "mean": "result1",
-               "invstd": "result2",
-               "eps": "eps",
+              {"a": "input", "w": "weight", "mean": "result1", "invstd": "result2", "eps": "eps",
                "training": "training"}, words=True,
               a="training: invstd * (gw - mean(gw) - xhat * mean(gw * xhat)), gw = grad * w; "
                 "eval: grad * w * invstd  (means over every dimension but the channels)",
@@ -230,11 +226,7 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
             centered = x - running_mean._data.reshape(shape)
             invstd = (1 / np.sqrt(running_var._data + eps)).astype(x.dtype)
             save_mean = save_invstd = empty
-        out = centered * invstd.reshape(shape)
-        if weight is not None:
-            out = out * weight._data.reshape(shape)
-        if bias is not None:
-            out = out + bias._data.reshape(shape)
+        out = affine(centered * invstd.reshape(shape), weight, bias, shape)
     finally:
         restore(token)
     result = Tensor._wrap(np.ascontiguousarray(out, x.dtype))
@@ -249,3 +241,13 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
     node._s_result1 = SavedTensor(Tensor._wrap(save_mean))
     node._s_result2 = SavedTensor(Tensor._wrap(save_invstd))
     return record(node, result, input, weight, bias)
+
+
+def affine(out: np.ndarray, weight, bias, shape) -> np.ndarray:
+    """``out * weight + bias``, the per-channel weight and bias reshaped to ``shape`` (either
+    may be None): the last step of batch and group normalisation."""
+    if weight is not None:
+        out = out * weight._data.reshape(shape)
+    if bias is not None:
+        out = out + bias._data.reshape(shape)
+    return out

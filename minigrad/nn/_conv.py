@@ -119,12 +119,8 @@ class ConvolutionBackward0(Node):
 
     rule = _r("z = conv(a, w) + b  (each filter of w slid over a, padded, with stride, dilation "
               "and groups)",
-              {"a": "input",
-               "w": "weight",
-               "stride": "stride",
-               "padding": "padding",
-               "dilation": "dilation",
-               "groups": "groups"}, words=True,
+              {"a": "input", "w": "weight", "stride": "stride", "padding": "padding",
+               "dilation": "dilation", "groups": "groups"}, words=True,
               a="each window's share grad * w, added back where the window was read (a "
                 "transposed convolution of grad with w)",
               w="grad dotted with the windows of a it came from (a convolution of a with grad)",

@@ -23,6 +23,7 @@ from ..autograd._rule import _r
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
+from ._batchnorm import affine
 from ._kernel_dtypes import refuse, refuse_mixed
 
 __all__ = ["group_norm", "NativeGroupNormBackward0"]
@@ -170,12 +171,8 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None,
         mean = xg.sum(-1, keepdims=True) / count
         var = ((xg - mean) ** 2).sum(-1, keepdims=True) / count
         rstd = (1 / np.sqrt(var + eps)).astype(x.dtype)
-        out = ((xg - mean) * rstd).reshape(x.shape)
-        shape = (1, -1) + (1,) * (x.ndim - 2)
-        if weight is not None:
-            out = out * weight._data.reshape(shape)
-        if bias is not None:
-            out = out + bias._data.reshape(shape)
+        out = affine(((xg - mean) * rstd).reshape(x.shape), weight, bias,
+                     (1, -1) + (1,) * (x.ndim - 2))
     finally:
         restore(token)
     result = Tensor._wrap(np.ascontiguousarray(out, x.dtype))
