@@ -31,28 +31,27 @@ def _c(fill, stroke, text):
 
 # node kinds (what a node is): DOT shape, CSS line; a box with square corners is a tensor, a
 # rounded one an operation (a backward node)
+def _kind(shape: str, line: str, light: tuple, dark: tuple, **more) -> dict:
+    """A node kind: its DOT shape, CSS line, (fill, stroke, text) per theme; ``rounded``,
+    ``peripheries`` and ``width`` where they differ from a plain box."""
+    return {"shape": shape, "rounded": False, "line": line, "width": 1, "light": _c(*light),
+            "dark": _c(*dark), **more}
+
+
 KINDS: dict[str, dict] = {
-    "output": {"shape": "box", "rounded": False, "peripheries": 2, "line": "double",
-               "width": 1, "light": _c("#caff70", "#4f7a0e", "#1a1a1a"),
-               "dark": _c("#3d5c14", "#a9e34b", "#eeeeee")},
-    "backward": {"shape": "box", "rounded": True, "line": "solid", "width": 1,
-                 "light": _c("#e3e3e3", "#5c5c5c", "#1a1a1a"),
-                 "dark": _c("#3a3a3a", "#a0a0a0", "#eeeeee")},
-    "leaf": {"shape": "box", "rounded": False, "line": "solid", "width": 1,
-             "light": _c("#add8e6", "#2f6f8a", "#1a1a1a"),
-             "dark": _c("#1f4f66", "#74c0fc", "#eeeeee")},
-    "saved": {"shape": "note", "rounded": False, "line": "solid", "width": 1,
-              "light": _c("#ffb347", "#a65e00", "#1a1a1a"),
-              "dark": _c("#7a4a0a", "#ffa94d", "#eeeeee")},
-    "chain": {"shape": "box3d", "rounded": False, "line": "solid", "width": 1,
-              "light": _c("#e3e3e3", "#5c5c5c", "#1a1a1a"),
-              "dark": _c("#3a3a3a", "#a0a0a0", "#eeeeee")},
-    "more": {"shape": "box", "rounded": False, "line": "dashed", "width": 1,
-             "light": _c("#ffffff", "#868e96", "#595959"),
-             "dark": _c("#111111", "#868e96", "#b0b0b0")},
-    "none": {"shape": "point", "rounded": False, "line": "solid", "width": 1,
-             "light": _c("#868e96", "#868e96", None),
-             "dark": _c("#909090", "#909090", None)},
+    "output": _kind("box", "double", ("#caff70", "#4f7a0e", "#1a1a1a"),
+                    ("#3d5c14", "#a9e34b", "#eeeeee"), peripheries=2),
+    "backward": _kind("box", "solid", ("#e3e3e3", "#5c5c5c", "#1a1a1a"),
+                      ("#3a3a3a", "#a0a0a0", "#eeeeee"), rounded=True),
+    "leaf": _kind("box", "solid", ("#add8e6", "#2f6f8a", "#1a1a1a"),
+                  ("#1f4f66", "#74c0fc", "#eeeeee")),
+    "saved": _kind("note", "solid", ("#ffb347", "#a65e00", "#1a1a1a"),
+                   ("#7a4a0a", "#ffa94d", "#eeeeee")),
+    "chain": _kind("box3d", "solid", ("#e3e3e3", "#5c5c5c", "#1a1a1a"),
+                   ("#3a3a3a", "#a0a0a0", "#eeeeee")),
+    "more": _kind("box", "dashed", ("#ffffff", "#868e96", "#595959"),
+                  ("#111111", "#868e96", "#b0b0b0")),
+    "none": _kind("point", "solid", ("#868e96", "#868e96", None), ("#909090", "#909090", None)),
 }
 
 # states of a node while backward() is stepped (drawn over the kind's colours)
