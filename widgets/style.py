@@ -55,22 +55,22 @@ KINDS: dict[str, dict] = {
 }
 
 # states of a node while backward() is stepped (drawn over the kind's colours)
+def _state(line: str, width: float, bold: bool, light: tuple, dark: tuple) -> dict:
+    """A node state: its line, width and weight, and (fill, stroke, text) per theme."""
+    return {"line": line, "width": width, "bold": bold, "light": _c(*light), "dark": _c(*dark)}
+
+
 STATES: dict[str, dict] = {
-    "pending": {"line": "dashed", "width": 1, "bold": False,
-                "light": _c("#f8f9fa", "#868e96", "#495057"),
-                "dark": _c("#1e1e1e", "#777777", "#c8c8c8")},
-    "current": {"line": "solid", "width": 3, "bold": True,
-                "light": _c("#fff0e0", "#d9480f", "#1a1a1a"),
-                "dark": _c("#5c2b0a", "#ff922b", "#ffffff")},
-    "done": {"line": "solid", "width": 1.5, "bold": False,
-             "light": _c("#e6f6e9", "#2b8a3e", "#1a1a1a"),
-             "dark": _c("#143d20", "#69db7c", "#ffffff")},
-    "error": {"line": "dotted", "width": 3, "bold": True,
-              "light": _c("#ffe3e3", "#c92a2a", "#1a1a1a"),
-              "dark": _c("#5c1414", "#ff6b6b", "#ffffff")},
-    "flagged": {"line": "dashed", "width": 3, "bold": True,
-                "light": _c("#fff3bf", "#c25e00", "#1a1a1a"),
-                "dark": _c("#4d3800", "#ffc078", "#ffffff")},
+    "pending": _state("dashed", 1, False, ("#f8f9fa", "#868e96", "#495057"),
+                      ("#1e1e1e", "#777777", "#c8c8c8")),
+    "current": _state("solid", 3, True, ("#fff0e0", "#d9480f", "#1a1a1a"),
+                      ("#5c2b0a", "#ff922b", "#ffffff")),
+    "done": _state("solid", 1.5, False, ("#e6f6e9", "#2b8a3e", "#1a1a1a"),
+                   ("#143d20", "#69db7c", "#ffffff")),
+    "error": _state("dotted", 3, True, ("#ffe3e3", "#c92a2a", "#1a1a1a"),
+                    ("#5c1414", "#ff6b6b", "#ffffff")),
+    "flagged": _state("dashed", 3, True, ("#fff3bf", "#c25e00", "#1a1a1a"),
+                      ("#4d3800", "#ffc078", "#ffffff")),
 }
 
 # edges by kind, and the states of the edges a gradient travels along

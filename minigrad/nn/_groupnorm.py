@@ -23,17 +23,10 @@ from ..autograd._rule import _r
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
-from ._batchnorm import affine
+from ._batchnorm import _value, affine
 from ._kernel_dtypes import refuse, refuse_mixed
 
 __all__ = ["group_norm", "NativeGroupNormBackward0"]
-
-
-def _value(saved):
-    if saved is None:
-        return None
-    v = saved.get()
-    return v if isinstance(v, Tensor) else Tensor._wrap(v)
 
 
 class NativeGroupNormBackward0(Node):
