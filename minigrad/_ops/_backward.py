@@ -59,6 +59,7 @@ def call(x, name: str):
     return getattr(x, name)() if isinstance(x, Tensor) else getattr(np, name)(x)
 
 
+@formula_function
 def rsqrt(x):
     """``1 / sqrt(x)`` (on a tensor: ``x.rsqrt()``, an ``RsqrtBackward0``)."""
     return x.rsqrt() if isinstance(x, Tensor) else 1 / np.sqrt(x)
@@ -202,7 +203,7 @@ def _record_pair(node, out, g, y, dim=None):
     if should_record(g, y):
         node._s_grad_output, node._s_output = SavedTensor(g), SavedTensor(y)
         if dim is not None:
-            node._s_dim, node._axis = dim
+            node._s_dim, node._axis = dim, _axis(dim, np.ndim(data(y)))
         record(node, out, g, y, broadcast=True)
     return out
 
@@ -245,7 +246,7 @@ class SoftmaxBackwardDataBackward0(_BackwardOp):
     def backward(self, grad):
         g, y = self._grad_and_output()
         a = self._axis
-        return (softmax_backward_data(grad, y, (self._s_dim, a)),
+        return (softmax_backward_data(grad, y, self._s_dim),
                 g * grad - _sum_keep(y * g, a) * grad - g * _sum_keep(grad * y, a))
 
 
@@ -264,12 +265,17 @@ class LogSoftmaxBackwardDataBackward0(_BackwardOp):
         return grad - _sum_keep(grad * ey, a), -_sum_keep(g, a) * ey * grad
 
 
+def _axis(dim: int, ndim: int) -> int:
+    """The axis a saved ``dim`` names (``_saved_dim`` shows -1 as 2**64 - 1)."""
+    return (dim - 2**64 if dim >= 2**63 else dim) % max(ndim, 1)
+
+
+@formula_function
 def softmax_backward_data(g, y, dim):
-    """The gradient of ``y = softmax(x, dim)``: ``y * (g - sum(g * y, dim))``; ``dim`` is
-    (the dim as saved, the axis)."""
+    """The gradient of ``y = softmax(x, dim)``: ``y * (g - sum(g * y, dim))``."""
     if not (isinstance(g, Tensor) or isinstance(y, Tensor)):
-        return _softmax_grad(g, y, dim[1])
-    out = Tensor._wrap(_softmax_grad(data(g), data(y), dim[1]))
+        return _softmax_grad(g, y, _axis(dim, y.ndim))
+    out = Tensor._wrap(_softmax_grad(data(g), data(y), _axis(dim, np.ndim(data(y)))))
     return _record_pair(SoftmaxBackwardDataBackward0(), out, g, y, dim)
 
 
@@ -280,9 +286,10 @@ def _softmax_grad(g, y, a):
     return y * (g - np.add.reduce(g * y, a, keepdims=True))
 
 
+@formula_function
 def log_softmax_backward_data(g, y, dim):
     """The gradient of ``y = log_softmax(x, dim)``: ``g - exp(y) * sum(g, dim)``."""
-    a = dim[1]
+    a = _axis(dim, np.ndim(data(y)))
     if not (isinstance(g, Tensor) or isinstance(y, Tensor)):
         return g - np.exp(y) * np.add.reduce(g, a, keepdims=True)
     gd, yd = data(g), data(y)

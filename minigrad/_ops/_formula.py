@@ -48,8 +48,8 @@ def _unary(name: str):
     return fn
 
 
-exp, log, sqrt, sin, cos, abs = (formula_function(_unary(n))
-                                 for n in ("exp", "log", "sqrt", "sin", "cos", "abs"))
+exp, log, sqrt, sin, cos, abs, sinh, cosh = (formula_function(_unary(n)) for n in (
+    "exp", "log", "sqrt", "sin", "cos", "abs", "sinh", "cosh"))
 
 
 def as_tensor(x):
@@ -113,6 +113,7 @@ def sum_keepdim(x, axis):
     return np.add.reduce(x, axis, keepdims=True)
 
 
+@formula_function
 def zeros_like(g):
     """Zeros shaped like ``g`` that take no part in any graph."""
     return Tensor._wrap(np.zeros_like(g._data)) if isinstance(g, Tensor) else np.zeros_like(g)
