@@ -157,46 +157,32 @@ class _BackwardOp(Node):
         return value(self._s_grad_output), value(self._s_output)
 
 
-class SigmoidBackwardBackward0(_BackwardOp):
-    """z = sigmoid_backward(g, y) = g * (1 - y) * y."""
+class SigmoidBackwardBackward0(Node):
+    """The node of ``sigmoid_backward(grad_output, output)`` (sigmoid's gradient, recorded)."""
 
     rule = _r("z = sigmoid_backward(g, y) = g * (1 - y) * y", {"g": "grad_output", "y": "output"},
-              np={"g": "grad * (1 - y) * y"}, g="sigmoid_backward(grad, y)",
-              y="grad * g * (-2 * y + 1)")
+              g="sigmoid_backward(grad, y)", y="grad * g * (-2 * y + 1)")
 
-    def backward(self, grad):
-        g, y = self._grad_and_output()
-        return (sigmoid_backward(grad, y) if self.next_functions[0][0] else None,
-                grad * g * (scale(y, -2) + 1) if self.next_functions[1][0] else None)
+    saved = ("grad_output", "output")
 
 
-class TanhBackwardBackward0(_BackwardOp):
-    """z = tanh_backward(g, y) = g * (1 - y**2)."""
+class TanhBackwardBackward0(Node):
+    """The node of ``tanh_backward(grad_output, output)`` (tanh's gradient, recorded)."""
 
     rule = _r("z = tanh_backward(g, y) = g * (1 - y**2)", {"g": "grad_output", "y": "output"},
-              np={"g": "grad * (1 - y**2)"}, g="tanh_backward(grad, y)", y="grad * (-2 * y * g)")
+              g="tanh_backward(grad, y)", y="grad * (-2 * y * g)")
 
-    def backward(self, grad):
-        g, y = self._grad_and_output()
-        return (tanh_backward(grad, y) if self.next_functions[0][0] else None,
-                grad * (scale(y, -2) * g) if self.next_functions[1][0] else None)
+    saved = ("grad_output", "output")
 
 
 class ThresholdBackwardBackward0(Node):
-    """z = threshold_backward(g, x, t) = g where x > t, else 0 (also where x is NaN)."""
+    """The node of ``threshold_backward(grad_output, self, threshold)`` (relu's gradient)."""
 
-    rule = _r("z = threshold_backward(g, a, t) = g where not a <= t",
-              {"a": "self", "t": "threshold"},
-              np={"g": "where(a <= t, 0, grad)", "a": "0 * grad"},
-              g="threshold_backward(grad, a, t)", a="zeros_like(grad)")
+    rule = _r("z = threshold_backward(g, a, t)", {"a": "self", "t": "threshold"}, numbers="t",
+              g="threshold_backward(grad, a, t)", a="zeros_like(grad)",
+              note="threshold_backward(g, a, t) = where(a <= t, 0, g)")
 
     saved = ("self", "threshold")
-
-    def backward(self, grad):
-        x = value(self._s_self)
-        zero = grad * 0
-        return (threshold_backward(grad, x, self._s_threshold),
-                zero.detach() if isinstance(zero, Tensor) else zero)
 
 
 def _record_pair(node, out, g, y, dim=None):

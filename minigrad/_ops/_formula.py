@@ -81,6 +81,7 @@ def mT(x):
     return x.transpose(-2, -1) if isinstance(x, Tensor) else x.swapaxes(-1, -2)
 
 
+@formula_function
 def t(x):
     """The transpose of a matrix (``x.t()``; a vector as it is)."""
     return x.t() if isinstance(x, Tensor) else x.T
