@@ -134,6 +134,7 @@ def sign_data(d: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(s), s.dtype.type(0), s) if s.dtype.kind == "f" else s
 
 
+@formula_function
 def sgn(x):
     """``x.sgn()``: -1, 0 or 1 (0 at NaN)."""
     return x.sgn() if isinstance(x, Tensor) else sign_data(np.asarray(x))
