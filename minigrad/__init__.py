@@ -55,15 +55,15 @@ from ._info import finfo, iinfo
 from ._inplace_functions import functions as _inplace_functions
 from ._legacy_types import *  # noqa: F401,F403
 from ._legacy_types import __all__ as _legacy_types_all
-from ._ops import binary_more as _binary_more
-from ._ops import reduce_more as _reduce_more
-from ._ops import shape_more as _shape_more
+from ._ops import binary_functions as _binary_functions
+from ._ops import elementwise_math as _elementwise_math
+from ._ops import rearrange as _rearrange
+from ._ops import scans_and_sorting as _scans_and_sorting
 from ._ops import statistics as _statistics
-from ._ops import unary_more as _unary_more
 from ._ops.activation import log_softmax, relu, relu_, sigmoid, softmax, tanh
 from ._ops.arguments import check_functions as _check_functions
 from ._ops.arithmetic import add, mul, neg, rsub, sub
-from ._ops.binary_more import *  # noqa: F401,F403
+from ._ops.binary_functions import *  # noqa: F401,F403
 from ._ops.compare import (
     all,
     allclose,
@@ -95,6 +95,7 @@ from ._ops.compare import (
 )
 from ._ops.division import div, reciprocal, true_divide
 from ._ops.einsum import einsum  # noqa: F401
+from ._ops.elementwise_math import *  # noqa: F401,F403
 from ._ops.indexing import narrow, select
 from ._ops.join import cat, chunk, concat, concatenate, split, stack, unbind
 from ._ops.linalg import addmm, bmm, dot, matmul, mm, mv
@@ -111,10 +112,10 @@ from ._ops.minmax import (
 )
 from ._ops.movement import clone, flatten, reshape, squeeze, unsqueeze
 from ._ops.power import pow, square  # noqa: A004
+from ._ops.rearrange import *  # noqa: F401,F403
 from ._ops.reduce import mean, norm, prod, sum  # noqa: A004
-from ._ops.reduce_more import *  # noqa: F401,F403
 from ._ops.reduce_nan import count_nonzero, nanmean, nansum
-from ._ops.shape_more import *  # noqa: F401,F403
+from ._ops.scans_and_sorting import *  # noqa: F401,F403
 from ._ops.statistics import *  # noqa: F401,F403
 from ._ops.ternary import *  # noqa: F401,F403
 from ._ops.transpose import permute, swapaxes, swapdims, t, transpose
@@ -131,10 +132,10 @@ from ._ops.unary import (
     sin,
     sqrt,  # noqa: A004
 )
-from ._ops.unary_more import *  # noqa: F401,F403
 from ._ops.unique import unique, unique_consecutive  # noqa: F401
 from ._ops.views import as_strided  # noqa: F401
 from ._random import bernoulli, multinomial, normal, poisson, randperm
+from ._summation import get_num_threads, set_num_threads  # noqa: F401
 from ._tensor import Tensor
 from ._tensor_str import set_printoptions
 from ._types import Size
@@ -190,8 +191,8 @@ __all__ = list(_creation_all) + list(_grad_mode_all) + list(_legacy_types_all) +
     "utils", "save", "load", "subtract", "multiply", "divide", "detach",
     "nansum", "nanmean", "count_nonzero", "finfo", "iinfo",
 ]
-__all__ += (_unary_more.__all__ + _binary_more.__all__ + _reduce_more.__all__
-            + _shape_more.__all__ + _statistics.__all__
+__all__ += (_elementwise_math.__all__ + _binary_functions.__all__ + _scans_and_sorting.__all__
+            + _rearrange.__all__ + _statistics.__all__
             + ["einsum", "unique", "unique_consecutive"])
 subtract, multiply, divide = sub, mul, div
 

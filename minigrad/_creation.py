@@ -314,20 +314,23 @@ def _random_shape(fn: str, size: tuple, dtype, kernel: str, requires_grad) -> tu
 def rand(*sizes, size=None, generator=None, dtype=None, device=None,
          requires_grad: bool = False) -> Tensor:
     """Uniform random numbers in [0, 1)."""
-    check_device(device)
-    shape, d = _random_shape("rand", _sizes("rand", sizes, size), dtype, "check_uniform_bounds",
-                             requires_grad)
-    data = _sampling.uniform(_gen(generator), math.prod(shape), d).reshape(shape)
-    return _finish(data, requires_grad, device)
+    return _random("rand", "check_uniform_bounds", _sampling.uniform, sizes, size, generator,
+                   dtype, device, requires_grad)
 
 
 def randn(*sizes, size=None, generator=None, dtype=None, device=None,
           requires_grad: bool = False) -> Tensor:
     """Standard normal random numbers (d2l writes ``randn(size=(2, 3))``)."""
+    return _random("randn", "normal_kernel_cpu", _sampling.normal, sizes, size, generator,
+                   dtype, device, requires_grad)
+
+
+def _random(fn: str, kernel: str, sample, sizes, size, generator, dtype, device,
+            requires_grad: bool) -> Tensor:
+    """``sample(generator, n, dtype)`` numbers from PyTorch's CPU generator, in ``sizes``."""
     check_device(device)
-    shape, d = _random_shape("randn", _sizes("randn", sizes, size), dtype, "normal_kernel_cpu",
-                             requires_grad)
-    data = _sampling.normal(_gen(generator), math.prod(shape), d).reshape(shape)
+    shape, d = _random_shape(fn, _sizes(fn, sizes, size), dtype, kernel, requires_grad)
+    data = sample(_gen(generator), math.prod(shape), d).reshape(shape)
     return _finish(data, requires_grad, device)
 
 

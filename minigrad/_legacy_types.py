@@ -125,49 +125,21 @@ def _described(value) -> str:
     return type(value).__name__
 
 
-class FloatTensor(metaclass=tensortype):
-    dtype = _dtype.float32
+def _legacy(name: str, dtype):
+    """One typed tensor class, printed as PyTorch prints it: ``<class 'torch.FloatTensor'>``."""
+    return tensortype(name, (), {"dtype": dtype, "__module__": "torch", "__qualname__": name})
 
 
-class DoubleTensor(metaclass=tensortype):
-    dtype = _dtype.float64
-
-
-class HalfTensor(metaclass=tensortype):
-    dtype = _dtype.float16
-
-
-class BFloat16Tensor(metaclass=tensortype):
-    dtype = _dtype.bfloat16
-
-
-class ByteTensor(metaclass=tensortype):
-    dtype = _dtype.uint8
-
-
-class CharTensor(metaclass=tensortype):
-    dtype = _dtype.int8
-
-
-class ShortTensor(metaclass=tensortype):
-    dtype = _dtype.int16
-
-
-class IntTensor(metaclass=tensortype):
-    dtype = _dtype.int32
-
-
-class LongTensor(metaclass=tensortype):
-    dtype = _dtype.int64
-
-
-class BoolTensor(metaclass=tensortype):
-    dtype = _dtype.bool
-
-
-for _cls in (FloatTensor, DoubleTensor, HalfTensor, BFloat16Tensor, ByteTensor, CharTensor,
-             ShortTensor, IntTensor, LongTensor, BoolTensor):
-    _cls.__module__ = "torch"  # PyTorch prints <class 'torch.FloatTensor'>
+FloatTensor = _legacy("FloatTensor", _dtype.float32)
+DoubleTensor = _legacy("DoubleTensor", _dtype.float64)
+HalfTensor = _legacy("HalfTensor", _dtype.float16)
+BFloat16Tensor = _legacy("BFloat16Tensor", _dtype.bfloat16)
+ByteTensor = _legacy("ByteTensor", _dtype.uint8)
+CharTensor = _legacy("CharTensor", _dtype.int8)
+ShortTensor = _legacy("ShortTensor", _dtype.int16)
+IntTensor = _legacy("IntTensor", _dtype.int32)
+LongTensor = _legacy("LongTensor", _dtype.int64)
+BoolTensor = _legacy("BoolTensor", _dtype.bool)
 
 BY_DTYPE = {c.dtype: c for c in (FloatTensor, DoubleTensor, HalfTensor, BFloat16Tensor,
                                  ByteTensor, CharTensor, ShortTensor, IntTensor, LongTensor,

@@ -1,5 +1,6 @@
 """The code stays ruff-clean (the style rules live in pyproject.toml)."""
 
+import re
 import shutil
 import subprocess
 import sys
@@ -27,3 +28,13 @@ def test_no_file_of_the_core_is_longer_than_a_reader_can_take_in():
     long = {str(p.relative_to(ROOT)): n for p in sorted((ROOT / "minigrad").rglob("*.py"))
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > 450}
     assert not long, long
+
+
+def test_files_of_the_core_are_named_by_topic_not_by_size():
+    """Issue 19: a student looking for ``tanh``, ``sum``, ``matmul`` or ``cross_entropy`` finds
+    the file from its name; no file is named for being the overflow of another."""
+    by_size = [str(p.relative_to(ROOT)) for p in (ROOT / "minigrad").rglob("*.py")
+               if re.search(r"(^|_)(more|extra)(_|\.py$)", p.name)]
+    assert by_size == []
+    files = {p.name for p in (ROOT / "minigrad").rglob("*.py")}
+    assert {"activation.py", "reduce.py", "linalg.py", "functional.py"} <= files

@@ -11,6 +11,7 @@ from __future__ import annotations
 import traitlets
 
 from . import export
+from .code_view import code_section
 from .explain import section
 from .graph_model import GRADIENT_EDGES
 from .i18n import CATALOGUE, t
@@ -43,6 +44,10 @@ class _Traits(WidgetBase):
     predict_mode = traitlets.Bool(False, help="clicking a node predicts that it runs "
                                   "next").tag(sync=True)
     frozen = traitlets.Bool(False, help="a snapshot: no button does anything").tag(sync=True)
+    code = traitlets.Bool(False, help="the panel shows the code the step ran: the source of "
+                          "the node's backward with its values and the engine's line "
+                          "(minigrad), or PyTorch's formula (a toggle in the front end)"
+                          ).tag(sync=True)
 
 
 class StepperView(_Traits):
@@ -66,13 +71,29 @@ class StepperView(_Traits):
             self.node_states = states
             self.edge_states = {e.id: _EDGE_STATE[base.get(e.dst, "pending")]
                                 for e in self._view.edges if e.kind in GRADIENT_EDGES}
-            self.panel = self._panel(pos, total)
+            self.panel = self._with_code(self._panel(pos, total), pos, failed)
             self.can_step = not (failed or self._unusable or pos >= total)
             self.counter = self._counter(pos, total, failed)
             if self._unusable:
                 self.note = t(self._unusable, self._lang)
             if not self.can_step:
                 self.playing = False
+
+    @traitlets.observe("code")
+    def _code_toggled(self, _change) -> None:
+        if hasattr(self, "_log"):  # (not while the stepper is being made)
+            self._sync()
+
+    def _with_code(self, panel: dict, pos: int, failed: bool) -> dict:
+        """The panel with the code section after the chain rule, when ``code`` is on."""
+        if not self.code or not pos or failed or self._unusable:
+            return panel
+        rec = self._log.records[pos - 1]
+        minigrad = type(self._outputs[0]).__module__.partition(".")[0] == "minigrad"
+        sections = panel.setdefault("sections", [])
+        at = next((i + 1 for i, s in enumerate(sections) if s["kind"] == "rule"), 0)
+        sections.insert(at, code_section(rec, self._describe, self._lang, minigrad))
+        return panel
 
     def _follow(self, pos: int) -> None:
         """In a large graph, move the window drawn to the node being run when it nears the
@@ -213,7 +234,7 @@ class StepperSnapshot(_Traits):
         names = ("dot", "node_states", "edge_states", "panel", "step_index", "total_steps",
                  "note", "labels", "counter", "predict_mode", "edge_labels", "node_notes",
                  "show_edge_labels", "scale", "edge_sizes", "scale_edges", "edge_pictures",
-                 "node_pictures", "arrows", "legend")
+                 "node_pictures", "arrows", "legend", "code")
         super().__init__(kind="stepper", frozen=True, can_step=False, lang=stepper.lang,
                          **{n: _copy(getattr(stepper, n)) for n in names})
         self._text = repr(stepper)

@@ -24,6 +24,7 @@ from functools import cached_property
 import numpy as np
 
 from ._format import is_leaf_node, to_numpy
+from .code_trace import StepTracer
 
 __all__ = ["Record", "Watch", "StepLog", "EngineSource", "ReplayStep", "record_torch",
            "watched_tensors"]
@@ -116,6 +117,7 @@ class Record:
     step: object = None
     changes: list = field(default_factory=list)
     check: dict | None = None
+    trace: object = None  # what the node's Python backward did (code_trace.Trace), or None
 
     @property
     def name(self) -> str:
@@ -208,7 +210,8 @@ class EngineSource:
         self.leaf_names = leaf_names  # variable -> (name, the learner's tensor or None)
 
     def next_record(self) -> Record | None:
-        step = next(self.generator, None)
+        with StepTracer() as tracer:  # which lines of the backward ran, with which values
+            step = next(self.generator, None)
         if step is None:
             return None
         contribs = [[(c.node, c.edge, to_numpy(c.grad)) for c in entry]
@@ -219,7 +222,7 @@ class EngineSource:
             acc = (name, step.variable, tensor, to_numpy(step.grad_before),
                    to_numpy(step.grad_after))
         return Record(step.node, _arrays(step.grads_in), _arrays(step.grads_out), contribs,
-                      acc, step=step)
+                      acc, step=step, trace=tracer.traces.get(id(step.node)))
 
 
 @dataclass

@@ -35,6 +35,32 @@ EN: dict[str, str] = {
     "panel.error": "Error",
     "panel.predict": "Your prediction",
     "panel.no_grad": "None (needs no gradient)",
+    "panel.code": "Code this step ran",
+    "code.source": "{name}, {file} line {line}",
+    "code.yours": "your code",
+    "code.engine": "The engine's loop, now ({file})",
+    "code.in_function": "in {name}()",
+    "code.grad": "gradient [{index}] → {target}: {value}",
+    "code.grad_summed": "gradient [{index}] → {target}: {value}, summed by the engine to "
+                        "its shape: {sent}",
+    "code.returns": "returns the gradients {value}",
+    "code.no_source": "Python keeps no source for {name} ({error}): code typed at a prompt or "
+                      "made with exec() has no source file. Define it in a file or a notebook "
+                      "cell to see it here.",
+    "code.no_function": "{name} has no Python backward to show.",
+    "code.not_traced": "The values and the lines that ran are not shown: another tool (a "
+                       "debugger, or coverage) is tracing this Python, and the stepper does "
+                       "not take its place.",
+    "code.yaml": "PyTorch's formula: derivatives.yaml, line {line} (PyTorch generates the C++ "
+                 "node from it)",
+    "code.no_yaml": "PyTorch's formulas come with the torch wheel, in "
+                    "torchgen/packaged/autograd/derivatives.yaml, which is not installed here.",
+    "code.no_formula": "{name} has no entry in derivatives.yaml: PyTorch writes this node by "
+                       "hand in C++ (or it comes from a custom Function without Python "
+                       "source).",
+    "code.torch_accumulate": "AccumulateGrad is written by hand in C++ "
+                             "(torch/csrc/autograd/functions/accumulate_grad.h): it adds the "
+                             "gradient into the leaf's .grad, as the update above shows.",
     "panel.grads_in": "grads in (one per output of the forward op):",
     "panel.grads_out": "grads out (one per next_functions entry):",
     "rule.unknown": "{name}: no rule for this node in the table",
@@ -214,6 +240,8 @@ EN: dict[str, str] = {
     "view.edge_labels": "Gradients on edges",
     "view.edge_sizes": "Edge width = gradient size",
     "view.heat_table": "Values",
+    "view.code": "Code",
+    "view.code_tip": "Show the source of the backward this step ran, with its values",
     "view.heat_hover": "Point at a cell to read its value",
     "view.leaf_grad": ".grad = {value}",
     "view.more_nodes": "… {count} more nodes",

@@ -35,6 +35,29 @@ ZH: dict[str, str] = {
     "panel.error": "错误",
     "panel.predict": "你的预测",
     "panel.no_grad": "None（不需要梯度）",
+    "panel.code": "这一步运行的代码",
+    "code.source": "{name}，{file} 第 {line} 行",
+    "code.yours": "你的代码",
+    "code.engine": "引擎循环此刻执行的行（{file}）",
+    "code.in_function": "在 {name}() 中",
+    "code.grad": "梯度 [{index}] → {target}：{value}",
+    "code.grad_summed": "梯度 [{index}] → {target}：{value}，引擎再把它求和回原来的形状："
+                        "{sent}",
+    "code.returns": "返回梯度 {value}",
+    "code.no_source": "Python 没有保存 {name} 的源代码（{error}）：在交互提示符里输入的代码、"
+                      "用 exec() 生成的代码都没有源代码。把它定义在文件或 notebook 单元格里，"
+                      "这里就能显示。",
+    "code.no_function": "{name} 没有可以显示的 Python backward。",
+    "code.not_traced": "这里不显示各行的取值和运行过的行：另一个工具（调试器或 coverage）"
+                       "正在跟踪这段 Python，单步执行器不会顶替它。",
+    "code.yaml": "PyTorch 的公式：derivatives.yaml 第 {line} 行（PyTorch 由它生成 C++ 节点）",
+    "code.no_yaml": "PyTorch 的公式随 torch 的 wheel 一起发布，位于 "
+                    "torchgen/packaged/autograd/derivatives.yaml，这里没有安装。",
+    "code.no_formula": "{name} 在 derivatives.yaml 里没有条目：PyTorch 用 C++ 手写了这个节点"
+                       "（或者它来自一个没有 Python 源代码的自定义 Function）。",
+    "code.torch_accumulate": "AccumulateGrad 是用 C++ 手写的"
+                             "（torch/csrc/autograd/functions/accumulate_grad.h）：它把梯度加进"
+                             "叶子节点的 .grad，上面的更新显示的就是这一步。",
     "panel.grads_in": "流入的梯度（前向运算的每个输出一个）：",
     "panel.grads_out": "流出的梯度（next_functions 的每一项一个）：",
     "rule.unknown": "{name}：规则表里没有这个节点的规则",
@@ -205,6 +228,8 @@ ZH: dict[str, str] = {
     "view.edge_labels": "在边上显示梯度",
     "view.edge_sizes": "边的粗细表示梯度大小",
     "view.heat_table": "数值",
+    "view.code": "代码",
+    "view.code_tip": "显示这一步运行的 backward 源代码和其中的取值",
     "view.heat_hover": "把鼠标移到格子上可查看它的数值",
     "view.leaf_grad": "梯度 .grad = {value}",
     "view.more_nodes": "… 还有 {count} 个节点",

@@ -3,10 +3,11 @@
 from . import (  # noqa: F401
     activation,
     arithmetic,
-    binary_more,
+    binary_functions,
     compare,
     convert,
     division,
+    elementwise_math,
     index_checks,
     index_put,
     indexing,
@@ -18,16 +19,15 @@ from . import (  # noqa: F401
     minmax,
     movement,
     power,
+    rearrange,
     reduce,
-    reduce_more,
     reduce_nan,
+    scans_and_sorting,
     setitem,  # x[index] = value
-    shape_more,
     statistics,
     ternary,
     transpose,
     unary,
-    unary_more,
 )
 
 # isort: split

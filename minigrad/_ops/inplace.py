@@ -298,7 +298,7 @@ for _name in ("add", "mul", "div", "neg", "pow",
               "exp", "log", "sqrt", "abs", "sigmoid", "tanh", "relu", "sin", "cos",
               "reciprocal", "square", "bitwise_and",
               "bitwise_or", "bitwise_xor",
-              # (issue 7's ops, defined in unary_more/binary_more/reduce_more/shape_more)
+              # (elementwise math, binary functions, scans and rearranging ops)
               "floor", "ceil", "round", "trunc", "sign", "frac", "log1p", "expm1", "log2",
               "log10", "tan", "atan", "asin", "acos", "sinh", "cosh", "erf", "rsqrt",
               "nan_to_num", "remainder", "fmod", "floor_divide", "atan2", "hypot", "xlogy",

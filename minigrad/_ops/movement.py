@@ -1,5 +1,5 @@
 """Shape ops: reshape/view, flatten, squeeze, unsqueeze, expand, clone (``transpose`` and
-``permute`` are in transpose.py, ``movedim`` in shape_more).
+``permute`` are in transpose.py, ``movedim`` in rearrange).
 
 Most of them return a *view*: a tensor sharing memory (and the version counter) with its
 base, made from a NumPy view of the base's array. Writing into a view writes into the base.

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, _summation
 from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from .._types import invalid_combination
@@ -163,6 +163,8 @@ def total(reduce, d: np.ndarray, nd, **kwargs) -> np.ndarray:
     try:
         if nd.itemsize == 2 and nd.kind == "f":  # (float16: cheaper than nd == np.float16)
             return _dtype.cast(np.asarray(reduce(d, dtype=np.float32, **kwargs)), np.dtype(nd))
+        if reduce == np.add.reduce and d.dtype == nd and d.dtype.kind == "f":  # PyTorch's order
+            return np.asarray(_summation.reduce_sum(d, kwargs["axis"], kwargs.get("keepdims")))
         return np.asarray(reduce(d, dtype=nd, **kwargs))
     finally:
         restore(token)
@@ -214,10 +216,10 @@ class MeanBackward1(Node):
 
 def _mean_data(d, axes, keepdim, count):
     """The sum divided by ``count``; a mean of no elements is nan (without NumPy's warning)."""
-    s = total(np.sum, d, np.float32 if d.dtype == np.float16 else d.dtype, axis=axes,
+    s = total(np.add.reduce, d, np.float32 if d.dtype == np.float16 else d.dtype, axis=axes,
               keepdims=keepdim)
-    if count == 0:
-        return np.full(np.shape(s), np.nan, d.dtype)
+    if count == 0:  # 0 / 0 on this CPU (x86 gives -nan, as PyTorch does)
+        return _dtype.cast(np.asarray(quietly(np.true_divide, s, s.dtype.type(0))), d.dtype)
     return _dtype.cast(np.asarray(np.true_divide(s, count, dtype=s.dtype)), d.dtype)
 
 

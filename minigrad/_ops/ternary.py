@@ -25,7 +25,7 @@ from . import _formula as F
 from ._backward import data, scale
 from ._core import dtype_of, method, value
 from .arithmetic import broadcast_error
-from .binary_more import _Binary
+from .binary_functions import _Binary
 from .errors import not_implemented
 from .rounding import addc, lerp_number, opmath_number
 

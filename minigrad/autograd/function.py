@@ -226,16 +226,20 @@ class Function(FunctionCtx, metaclass=FunctionMeta):
 def _alias_returned_inputs(ctx, args, outs, recorded: bool) -> tuple:
     """An input returned unchanged (and not marked dirty) comes back as a new alias of it."""
     dirty = {id(t) for t in ctx.dirty_tensors}
+    non_diff = {id(t) for t in ctx.non_differentiable}
     inputs = {id(a) for a in args if isinstance(a, Tensor)}
-    fixed = []
+    fixed, aliases_marked = [], []
     for o in outs:
         if isinstance(o, Tensor) and id(o) in inputs and id(o) not in dirty:
             alias = Tensor._wrap(o._data)
             alias._vc = o._vc
             if recorded:  # a view of the input (unrecorded: a plain alias, as in PyTorch)
                 alias._base = o if o._base is None else o._base
+            if id(o) in non_diff:  # the mark follows the returned alias
+                aliases_marked.append(alias)
             o = alias
         fixed.append(o)
+    ctx.non_differentiable = (*ctx.non_differentiable, *aliases_marked)
     return tuple(fixed)
 
 

@@ -8,6 +8,7 @@ import sys
 import numpy as np
 
 from .._dtype import from_numpy_dtype
+from .._summation import reduce_sum
 
 __all__ = ["sum_to", "expand_to", "in_layout_of", "sole_view"]
 
@@ -39,6 +40,8 @@ def sum_to(g, shape: tuple, dtype=None):
                 g = g.sum(dim=dims, keepdim=True)
             if lead:
                 g = g.view(shape)
+        elif g.dtype.kind == "f" and g.dtype.itemsize > 2:  # one sum, in PyTorch's order
+            g = reduce_sum(g, tuple(range(lead)) + ones, keepdims=True)
         else:
             if ones:
                 g = g.sum(axis=ones, keepdims=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._ops._core import value
-from .._ops.binary_more import NotImplementedBackward
+from .._ops.binary_functions import NotImplementedBackward
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.grad_mode import enable_grad, no_grad

@@ -14,6 +14,7 @@ from .._dtype import from_numpy_dtype
 from .._ops import _formula as F
 from .._ops._core import binary_operands, value
 from .._quiet import quiet, restore
+from .._summation import nll_total, reduce_sum
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.formulas import formula_function
@@ -43,12 +44,15 @@ _UINT64 = 2**64 - 1  # PyTorch shows a saved negative int as its uint64 bit patt
 
 
 def _reduce(per_element, reduction: int):
+    ordered = per_element.dtype.kind == "f" and per_element.itemsize > 2  # PyTorch's order
     if reduction == 1:
         if per_element.size == 0:  # the mean of nothing: nan, without NumPy's warning
             return np.full((), np.nan, per_element.dtype)
+        if ordered:  # (PyTorch's mean: the sum, divided)
+            return np.asarray(reduce_sum(per_element) / per_element.dtype.type(per_element.size))
         return np.asarray(per_element.mean())
     if reduction == 2:
-        return np.asarray(per_element.sum())
+        return np.asarray(reduce_sum(per_element) if ordered else per_element.sum())
     return per_element
 
 
@@ -270,6 +274,8 @@ def _nll(input, target, weight, ignore_index, reduction, node_cls):
     x, t = _as_rows(input._data, target._data)
     n_classes, dtype = x.shape[1], x.dtype
     rows = _arange(t.size)
+    ordered = node_cls is NllLossBackward0 and dtype.itemsize > 2  # (1-D/2-D: its own order)
+    add = nll_total if ordered else (lambda v, _: np.add.reduce(v))
     token = quiet()  # -inf * a zero weight, 0 / 0: NaN as in PyTorch, no NumPy warning
     try:
         counted = None  # rows whose target is not ignore_index, if some are
@@ -285,11 +291,11 @@ def _nll(input, target, weight, ignore_index, reduction, node_cls):
             if (t == ignore_index).any():  # an ignored row is 0, even where x is inf or NaN
                 counted = t != ignore_index
                 losses = np.where(counted, losses, dtype.type(0))
-            total = np.asarray(np.add.reduce(w), dtype)
+            total = np.asarray(add(w, counted), dtype)
         if reduction == 1:  # (no sample counts: 0 / 0 is nan, as in PyTorch)
-            data = np.asarray(np.add.reduce(losses) / total)
+            data = np.asarray(add(losses, counted) / total)
         elif reduction == 2:
-            data = np.asarray(np.add.reduce(losses))
+            data = np.asarray(add(losses, counted))
         else:
             data = losses.reshape(target._data.shape)
             total = np.zeros((), dtype)

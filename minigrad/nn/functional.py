@@ -49,7 +49,9 @@ from ._activation_functions import (
     tanhshrink,
     threshold,
 )
-from ._functional_extra import (  # (they call _broadcast, defined below, lazily)
+from ._groupnorm import group_norm
+from ._loss_nodes import reduction_enum
+from ._norms_embeddings_losses import (  # (they call _broadcast, defined below, lazily)
     batch_norm,
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
@@ -61,8 +63,6 @@ from ._functional_extra import (  # (they call _broadcast, defined below, lazily
     one_hot,
     smooth_l1_loss,
 )
-from ._groupnorm import group_norm
-from ._loss_nodes import reduction_enum
 from ._padding import pad
 from ._pooling import (
     adaptive_avg_pool1d,

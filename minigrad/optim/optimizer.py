@@ -214,3 +214,14 @@ def _copied(value):
     if isinstance(value, Tensor):
         return Tensor._wrap(np.array(value._data, copy=True))
     return copy.deepcopy(value)
+
+
+def check_value(name: str, value: float) -> None:
+    """PyTorch's refusal of a negative hyperparameter (``Invalid learning rate: -1``)."""
+    if not 0.0 <= value:
+        raise ValueError(f"Invalid {name}: {value}")
+
+
+def step_tensor() -> Tensor:
+    """A parameter's step count as PyTorch keeps it in the state: a float32 0-d tensor."""
+    return Tensor._wrap(np.array(0.0, np.float32))

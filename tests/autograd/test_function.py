@@ -98,6 +98,26 @@ def test_set_materialize_grads_false_passes_none(L):
 
 
 @on_both
+def test_a_returned_input_marked_non_differentiable_gets_no_grad_fn(L):
+    class PassThrough(L.autograd.Function):  # PyTorch's BackwardHookFunction
+        @staticmethod
+        def forward(ctx, *args):
+            ctx.mark_non_differentiable(*[a for a in args if not a.requires_grad])
+            return args
+
+        @staticmethod
+        def backward(ctx, *grads):
+            return grads
+
+    x = L.tensor([1., 2.], requires_grad=True)
+    y, z = PassThrough.apply(x, L.ones(2))
+    info = (y.grad_fn.name(), y.requires_grad, z.grad_fn, z.requires_grad, z.is_leaf,
+            len(y.grad_fn.next_functions))
+    (y * z).sum().backward()
+    return info, x.grad.tolist()
+
+
+@on_both
 def test_forward_returning_its_input_gives_a_new_tensor(L):
     F = custom_functions(L)
     x = L.tensor([1., 2.], requires_grad=True)

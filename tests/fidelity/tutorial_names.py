@@ -36,7 +36,7 @@ gt lt ge le matmul mm dot masked_fill masked_fill_ index_select gather sort args
 floor ceil round clamp clip sign sin cos log1p exp_ new_zeros new_ones new_full new_tensor
 unique flip roll tril triu diagonal unflatten t_ unsqueeze_ addcmul_ lerp_ fill_diagonal_
 is_floating_point register_post_accumulate_grad_hook output_nr _version _base _is_view
-unique_consecutive retains_grad is_inference
+unique_consecutive retains_grad is_inference resize_ nelement
 __add__ __sub__ __mul__ __truediv__ __floordiv__ __mod__ __pow__ __matmul__ __neg__
 __getitem__ __setitem__ __len__ __iter__ __bool__ __float__ __int__ __index__ __repr__
 """.split()

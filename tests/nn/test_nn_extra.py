@@ -3,6 +3,8 @@ values, gradients, node names, printed forms, errors."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import op_table
 import pytest
@@ -203,5 +205,28 @@ def test_schedulers_set_the_learning_rates_torch_sets(torch, name, kw):
         return out, sorted(opt.param_groups[0])
 
     m, t = lrs(mg), lrs(torch)
-    assert m[1] == t[1]
-    np.testing.assert_allclose(np.array(m[0][1:]), np.array(t[0][1:]), rtol=1e-12)
+    assert m == t  # bit for bit: PyTorch multiplies the current lr by gamma at each decay
+
+
+@pytest.mark.parametrize("name,kw", [("StepLR", {"step_size": 2, "gamma": 0.3}),
+                                     ("MultiStepLR", {"milestones": [1, 3, 3], "gamma": 0.3}),
+                                     ("ExponentialLR", {"gamma": 0.3})])
+def test_schedulers_chain_from_the_current_lr_and_use_the_closed_form_for_an_epoch(torch, name,
+                                                                                    kw):
+    def lrs(lib):
+        opt = lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=0.1)
+        sched = getattr(lib.optim.lr_scheduler, name)(opt, **kw)
+        out = []
+        for i in range(5):
+            if i == 2:
+                opt.param_groups[0]["lr"] = 0.7  # a learner's own change is kept and decayed
+            opt.step()
+            sched.step()
+            out.append(opt.param_groups[0]["lr"])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # step(epoch) is deprecated in PyTorch
+            sched.step(4)
+        out.append(opt.param_groups[0]["lr"])
+        return out
+
+    assert lrs(mg) == lrs(torch)

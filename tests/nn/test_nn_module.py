@@ -9,7 +9,7 @@ from collections import OrderedDict
 
 import numpy as np
 import pytest
-from helpers import both_raise, norm, raised
+from helpers import both_raise, norm, on_both, raised
 
 import minigrad as mg
 
@@ -360,6 +360,23 @@ def test_module_list_registers_and_prints_like_torch(torch):
     assert raised(lambda: mm[7]) == raised(lambda: tm[7])
 
 
+def test_module_list_insert_pop_and_del_renumber_like_torch(torch):
+    def edit(lib):
+        nn = lib.nn
+        ml = nn.ModuleList([nn.Linear(2, 2), nn.ReLU(), nn.Tanh()])
+        ml.insert(1, nn.Sigmoid())
+        ml.insert(4, nn.Softmax(dim=1))
+        popped = ml.pop(0)
+        del ml[-1]
+        return ml, popped
+
+    (mm, mp), (tm, tp) = edit(mg), edit(torch)
+    assert repr(mm) == repr(tm) and repr(mp) == repr(tp)
+    assert list(mm._modules) == list(tm._modules)
+    assert raised(lambda: mm.insert(-1, mg.nn.ReLU())) == raised(
+        lambda: tm.insert(-1, torch.nn.ReLU()))
+
+
 def test_module_deepcopy_gives_independent_parameters():
     m = mg.nn.Linear(2, 2)
     c = copy.deepcopy(m)
@@ -376,3 +393,50 @@ def test_module_is_importable_the_torch_way():
         warnings.simplefilter("error")
         assert torch.nn.functional is F and torch.optim.SGD is torch.optim.sgd.SGD
         assert torch.nn.modules.linear.Linear is torch.nn.Linear
+
+
+@on_both
+def test_full_backward_hooks_see_and_replace_the_gradients_as_torchs_do(L):
+    nn = L.nn
+    L.manual_seed(0)
+    model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2))
+    calls = []
+
+    def values(grads):  # float32 matrix products: the last bits may differ
+        return [None if g is None else np.round(g.numpy(), 5).tolist() for g in grads]
+
+    def record(m, gin, gout):
+        calls.append(("hook", type(m).__name__, values(gin), values(gout)))
+
+    def double_output_grad(m, gout):
+        calls.append(("pre", type(m).__name__))
+        return (gout[0] * 2,)
+
+    model[2].register_full_backward_pre_hook(double_output_grad)
+    model[2].register_full_backward_hook(record)
+    model[1].register_full_backward_hook(lambda m, gin, gout: (gin[0] * 0.5,))
+    handle = model[0].register_full_backward_hook(record)
+    x = L.randn(2, 3, requires_grad=True)
+    out = model(x)
+    graph = (out.grad_fn.name(), [f.name() for f, _ in out.grad_fn.next_functions],
+             model[0](x).grad_fn.next_functions[0][0].name())
+    out.sum().backward()
+    handle.remove()
+    model(x).sum().backward()
+    return graph, calls, values([x.grad])
+
+
+def test_a_full_backward_hook_on_a_module_whose_inputs_need_no_grad_warns_as_torchs(torch):
+    def run(L):
+        layer = L.nn.Linear(2, 1)
+        seen = []
+        layer.register_full_backward_hook(lambda m, gin, gout: seen.append((gin, len(gout))))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            layer(L.ones(1, 2)).sum().backward()
+        bad = L.nn.Linear(2, 1)
+        bad.register_full_backward_hook(lambda m, gin, gout: (L.ones(1, 2),))
+        return seen, [str(w.message) for w in caught], raised(
+            lambda: bad(L.ones(1, 2)).sum().backward())
+
+    assert run(mg) == run(torch)

@@ -30,19 +30,20 @@ from .container import ModuleList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d
 from .dicts import ModuleDict, ParameterDict, ParameterList
 from .dropout import Dropout, Dropout1d, Dropout2d
-from .extra import (
-    BCELoss,
-    BCEWithLogitsLoss,
-    Embedding,
-    HuberLoss,
-    L1Loss,
-    LayerNorm,
-    SmoothL1Loss,
-)
 from .flatten import Flatten, Unflatten
 from .linear import Identity, Linear
-from .loss import CrossEntropyLoss, MSELoss, NLLLoss
+from .loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    HuberLoss,
+    L1Loss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
 from .module import Module
+from .normalization import LayerNorm
 from .padding import ZeroPad2d
 from .pooling import (
     AdaptiveAvgPool1d,
@@ -52,6 +53,7 @@ from .pooling import (
     MaxPool1d,
     MaxPool2d,
 )
+from .sparse import Embedding
 
 __all__ = ["Module", "Linear", "Identity", "ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax",
            "Sequential", "ModuleList", "Flatten", "Dropout", "MSELoss", "CrossEntropyLoss",

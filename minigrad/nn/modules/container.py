@@ -46,6 +46,14 @@ class _NumberedModules(Module):
         self.add_module(str(len(self)), module)
         return self
 
+    def __delitem__(self, idx) -> None:
+        keys = list(self._modules)
+        doomed = keys[idx] if isinstance(idx, slice) else [keys[_checked_index(idx, len(keys))]]
+        for key in doomed:
+            del self._modules[key]
+        # renumber, as PyTorch does
+        self.__dict__["_modules"] = {str(i): m for i, m in enumerate(self._modules.values())}
+
 
 class Sequential(_NumberedModules):
     """Modules called in order, each on the previous one's output.
@@ -76,14 +84,6 @@ class Sequential(_NumberedModules):
         key = list(self._modules)[_checked_index(idx, len(self._modules))]
         setattr(self, key, module)
 
-    def __delitem__(self, idx) -> None:
-        keys = list(self._modules)
-        doomed = keys[idx] if isinstance(idx, slice) else [keys[_checked_index(idx, len(keys))]]
-        for key in doomed:
-            del self._modules[key]
-        # renumber, as PyTorch does
-        self.__dict__["_modules"] = {str(i): m for i, m in enumerate(self._modules.values())}
-
 
 class ModuleList(_NumberedModules):
     """A list of modules whose parameters the parent module sees (it has no ``forward``)."""
@@ -105,6 +105,18 @@ class ModuleList(_NumberedModules):
         for module in modules:
             self.append(module)
         return self
+
+    def insert(self, index: int, module: Module) -> None:
+        """Put ``module`` before position ``index``; the later ones move up by one."""
+        for i in range(len(self._modules), index, -1):  # PyTorch's loop (and its KeyError)
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
+
+    def pop(self, key):
+        """Remove the module at ``key`` and return it."""
+        module = self[key]
+        del self[key]
+        return module
 
     def __repr__(self) -> str:
         # Runs of identical children print once: "(0-1): 2 x Linear(...)".

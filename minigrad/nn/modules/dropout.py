@@ -46,15 +46,8 @@ class Dropout2d(_DropoutNd):
         return F.dropout2d(input, self.p, self.training, self.inplace)
 
 
-class Dropout(Module):
+class Dropout(_DropoutNd):
     """In training mode, zero each element with probability ``p``; scale the rest by 1/(1-p)."""
-
-    def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
-        super().__init__()
-        if p < 0 or p > 1:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-        self.p = p
-        self.inplace = inplace
 
     def forward(self, input):
         return F.dropout(input, self.p, self.training, self.inplace)

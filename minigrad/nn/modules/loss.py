@@ -1,4 +1,5 @@
-"""Loss layers: ``MSELoss``, ``CrossEntropyLoss``, ``NLLLoss``.
+"""Loss layers: ``MSELoss``, ``CrossEntropyLoss``, ``NLLLoss``, ``BCELoss``,
+``BCEWithLogitsLoss``, ``HuberLoss``, ``SmoothL1Loss``, ``L1Loss``.
 
 >>> import minigrad as torch
 >>> loss_fn = torch.nn.CrossEntropyLoss()
@@ -12,7 +13,8 @@ from __future__ import annotations
 from .. import functional as F
 from .module import Module
 
-__all__ = ["MSELoss", "CrossEntropyLoss", "NLLLoss"]
+__all__ = ["MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "HuberLoss",
+           "SmoothL1Loss", "L1Loss"]
 
 
 class _Loss(Module):
@@ -70,3 +72,59 @@ class NLLLoss(_WeightedLoss):
         return F.nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index,
                           reduction=self.reduction)
 
+
+class BCELoss(_WeightedLoss):
+    """Binary cross-entropy of probabilities against targets in [0, 1]."""
+    _torch_module = "torch.nn.modules.loss"  # (the file PyTorch defines it in)
+
+    def forward(self, input, target):
+        return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class BCEWithLogitsLoss(_Loss):
+    """Binary cross-entropy of logits (a sigmoid inside, computed stably)."""
+    _torch_module = "torch.nn.modules.loss"  # (the file PyTorch defines it in)
+
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction: str = "mean",
+                 pos_weight=None) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+        self.register_buffer("pos_weight", pos_weight)
+
+    def forward(self, input, target):
+        return F.binary_cross_entropy_with_logits(input, target, self.weight,
+                                                  reduction=self.reduction,
+                                                  pos_weight=self.pos_weight)
+
+
+class HuberLoss(_Loss):
+    """Squared error below ``delta``, absolute error (times delta) beyond."""
+    _torch_module = "torch.nn.modules.loss"  # (the file PyTorch defines it in)
+
+    def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
+        super().__init__(reduction=reduction)
+        self.delta = delta
+
+    def forward(self, input, target):
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+
+
+class SmoothL1Loss(_Loss):
+    """Squared error (divided by ``beta``) below ``beta``, absolute error beyond."""
+    _torch_module = "torch.nn.modules.loss"  # (the file PyTorch defines it in)
+
+    def __init__(self, size_average=None, reduce=None, reduction: str = "mean",
+                 beta: float = 1.0) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.beta = beta
+
+    def forward(self, input, target):
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+
+
+class L1Loss(_Loss):
+    """Mean absolute error."""
+    _torch_module = "torch.nn.modules.loss"  # (the file PyTorch defines it in)
+
+    def forward(self, input, target):
+        return F.l1_loss(input, target, reduction=self.reduction)

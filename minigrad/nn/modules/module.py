@@ -35,7 +35,7 @@ from ..._types import unsupported
 from ...optim.optimizer import clear_grads
 from ...utils.hooks import Hooks as _Hooks
 from ..parameter import Parameter
-from . import _state_dict
+from . import _backward_hooks, _state_dict
 
 __all__ = ["Module"]
 
@@ -82,6 +82,8 @@ class Module(metaclass=TorchNamed):
         d["_modules"] = {}
         d["_forward_pre_hooks"] = _Hooks()
         d["_forward_hooks"] = _Hooks()
+        d["_backward_pre_hooks"] = _Hooks()
+        d["_backward_hooks"] = _Hooks()
 
     # ------------------------------------------------------------------ calling
     def forward(self, *args, **kwargs):
@@ -89,18 +91,24 @@ class Module(metaclass=TorchNamed):
             f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
-        if not (self._forward_pre_hooks or self._forward_hooks):
+        if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
+                or self._backward_pre_hooks):
             return self.forward(*args, **kwargs)
         for hook in list(self._forward_pre_hooks.values()):
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
+        bw_hook = None
+        if self._backward_hooks or self._backward_pre_hooks:
+            bw_hook = _backward_hooks.BackwardHook(self, list(self._backward_hooks.values()),
+                                                   list(self._backward_pre_hooks.values()))
+            args = bw_hook.setup_input_hook(args)
         out = self.forward(*args, **kwargs)
         for hook in list(self._forward_hooks.values()):
             result = hook(self, args, out)
             if result is not None:
                 out = result
-        return out
+        return out if bw_hook is None else bw_hook.setup_output_hook(out)
 
     def register_forward_pre_hook(self, hook):
         """Call ``hook(module, args)`` before ``forward``; it may return replacement args."""
@@ -109,6 +117,16 @@ class Module(metaclass=TorchNamed):
     def register_forward_hook(self, hook):
         """Call ``hook(module, args, output)`` after ``forward``; it may return a new output."""
         return self._forward_hooks.add(hook)
+
+    def register_full_backward_hook(self, hook):
+        """Call ``hook(module, grad_input, grad_output)`` when the gradients of the module's
+        inputs are known; it may return a new ``grad_input`` (see ``_backward_hooks``)."""
+        return self._backward_hooks.add(hook)
+
+    def register_full_backward_pre_hook(self, hook):
+        """Call ``hook(module, grad_output)`` before the module's backward; it may return a new
+        ``grad_output``."""
+        return self._backward_pre_hooks.add(hook)
 
     # ------------------------------------------------------------------ registration
     def register_parameter(self, name: str, param: Parameter | None) -> None:

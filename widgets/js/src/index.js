@@ -69,7 +69,7 @@ function render({ model, el }) {
       () => graph.drawOverlay(),
     "change:scale": () => graph.onScale(),
     "change:edge_sizes change:scale_edges": () => graph.sizeEdges(),
-    "change:panel change:note change:kind change:step_index change:total_steps change:playing change:speed change:labels change:counter change:can_step change:predict_mode change:frozen change:strings change:lang change:show_edge_labels change:scale_edges change:legend":
+    "change:panel change:note change:kind change:step_index change:total_steps change:playing change:speed change:labels change:counter change:can_step change:predict_mode change:frozen change:strings change:lang change:show_edge_labels change:scale_edges change:legend change:code":
       updateFrame,
   };
   for (const [events, callback] of Object.entries(listeners)) model.on(events, callback);

@@ -47,7 +47,7 @@ export function createOfflineModel(data) {
   function goTo(index) {
     position = Math.max(0, Math.min(states.length - 1, index));
     const local = { playing: state.playing, show_edge_labels: state.show_edge_labels,
-      scale_edges: state.scale_edges,
+      scale_edges: state.scale_edges, code: state.code,
       speed: state.speed };
     const before = state;
     state = { ...states[position], ...local };
@@ -91,6 +91,7 @@ export function createOfflineModel(data) {
     off(events, cb) {
       for (const name of (events || "").split(/\s+/)) listeners.get(name)?.delete(cb);
     },
+    offline: true, // no kernel: the Code toggle shows only recorded code
     get position() { return position; },
     get length() { return states.length; },
   };

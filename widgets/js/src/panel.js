@@ -117,8 +117,48 @@ function linesBlock(className, lines, pictures, heat, words) {
   return element("pre", className, lines.join("\n"));
 }
 
+// The code a step ran (code_view.py): blocks of source lines, each line its number, a mark
+// ("grad": its result is a gradient, "ran": it ran in this step), highlighted spans
+// ([kind, text], kinds from Python's tokenizer) and notes (the values after it ran).
+function codeLine(line) {
+  const row = element("div", `mg-code-line mg-code-${line.mark || "idle"}`);
+  row.append(element("span", "mg-code-n", line.n === null || line.n === undefined ? "" : String(line.n)));
+  const code = element("code", "mg-code-text");
+  for (const [kind, text] of line.spans || []) {
+    code.append(kind ? element("span", `mg-tok-${String(kind).replace(/[^a-z]/g, "")}`, text)
+      : document.createTextNode(text));
+  }
+  row.append(code);
+  for (const note of line.notes || []) row.append(element("div", "mg-code-note", note));
+  return row;
+}
+
+function codeBlocks(sec) {
+  const box = element("div", "mg-code");
+  for (const block of sec.blocks || []) {
+    const part = element("div", "mg-code-block" + (block.wrap ? " mg-code-wrap" : ""));
+    part.append(element("div", "mg-code-title", block.title || ""));
+    if ((block.lines || []).length) {
+      const lines = element("div", "mg-code-lines");
+      lines.setAttribute("role", "group");
+      lines.setAttribute("aria-label", block.title || "");
+      for (const line of block.lines) lines.append(codeLine(line));
+      part.append(lines);
+    }
+    if (block.message) part.append(element("p", "mg-code-message", block.message));
+    box.append(part);
+  }
+  return box;
+}
+
 function sectionBlock(sec, heat, words) {
   const kind = String(sec.kind || "info").replace(/[^a-z]/g, "");
+  if (kind === "code" && Array.isArray(sec.blocks)) {
+    const block = element("div", "mg-section mg-section-code");
+    if (sec.heading) block.append(element("h5", "mg-section-heading", sec.heading));
+    block.append(codeBlocks(sec));
+    return block;
+  }
   const block = element("div", `mg-section mg-section-${kind}`);
   if (sec.ok === false || sec.verdict === "wrong") block.classList.add("mg-bad");
   if (sec.ok === true || sec.verdict === "right") block.classList.add("mg-good");
@@ -128,18 +168,44 @@ function sectionBlock(sec, heat, words) {
   return block;
 }
 
+// The Code toggle: Python adds the code section while the `code` trait is on. A page with
+// no kernel can only show what was recorded, so there the toggle appears only if the
+// record holds code (and then just hides or shows it).
+function codeToggle(model) {
+  const toggle = element("button", "mg-button mg-code-toggle");
+  toggle.type = "button";
+  toggle.addEventListener("click", () => {
+    model.set("code", !model.get("code"));
+    model.save_changes();
+  });
+  return toggle;
+}
+
 export function createPanel(model) {
   const el = element("section", "mg-panel");
   el.setAttribute("aria-live", "polite");
+  const toggle = codeToggle(model);
 
   function update(panel) {
     panel = panel || {};
     const parts = [];
+    const words = (model && model.get("strings")) || {};
+    const sections = panel.sections || [];
+    const hasCode = sections.some((sec) => sec.kind === "code");
+    const open = Boolean(model && model.get("code"));
+    const stepper = model && model.get("kind") === "stepper";
+    if (stepper && (hasCode || (!model.offline && !model.get("frozen")))) {
+      toggle.textContent = words["view.code"] || "Code";
+      toggle.title = words["view.code_tip"] || "";
+      toggle.setAttribute("aria-pressed", String(open));
+      parts.push(toggle);
+    }
     if (panel.title) parts.push(element("h4", "mg-panel-title", panel.title));
     if (panel.accumulate) parts.push(accumulateBlock(panel.accumulate));
     const heat = panel.heat || [];
-    const words = (model && model.get("strings")) || {};
-    for (const sec of panel.sections || []) parts.push(sectionBlock(sec, heat, words));
+    for (const sec of sections) {
+      if (sec.kind !== "code" || open) parts.push(sectionBlock(sec, heat, words));
+    }
     const lines = panel.lines || [];
     if (lines.length) parts.push(linesBlock("mg-panel-lines", lines, panel.pictures, heat, words));
     el.replaceChildren(...parts);

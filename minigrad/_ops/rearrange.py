@@ -1,4 +1,4 @@
-"""More movement ops: ``flip``, ``roll``, ``repeat``/``tile``, ``tril``/``triu``, ``diag``,
+"""Rearranging elements: ``flip``, ``roll``, ``repeat``/``tile``, ``tril``/``triu``, ``diag``,
 ``diagonal``, ``unflatten``, ``hstack``/``vstack``, ``masked_select``, ``outer``,
 ``tensordot`` (the in-place ``t_``, ``squeeze_``... are in ``inplace_shape``).
 

@@ -1,4 +1,4 @@
-"""More reductions and scans: ``cumsum``, ``cumprod``, ``median``, ``sort``, ``argsort``,
+"""Scans and sorting: ``cumsum``, ``cumprod``, ``median``, ``sort``, ``argsort``,
 ``topk`` (``var``, ``std`` and ``logsumexp`` are in statistics.py, ``unique`` in unique.py).
 
 Formulas use Tensor operations where they must run under ``create_graph=True``; those that

@@ -1,6 +1,6 @@
-"""More of ``nn.functional``: binary cross-entropy, Huber/smooth L1, embedding, layer and batch
-normalisation (batch_norm: from ``_batchnorm``). Imported into ``nn.functional``; the loss
-nodes live in ``_more_losses``.
+"""Normalisation, embeddings and more losses of ``nn.functional``: binary cross-entropy,
+Huber/smooth L1, embedding, layer and batch normalisation (batch_norm: from ``_batchnorm``).
+Imported into ``nn.functional``; the loss nodes live in ``_bce_huber_losses``.
 
 >>> import minigrad as torch
 >>> import minigrad.nn.functional as F
@@ -24,7 +24,7 @@ from ..autograd._rule import _r
 from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
-from . import _more_losses as _more
+from . import _bce_huber_losses as _more
 from ._batchnorm import batch_norm
 from ._loss_nodes import _UINT64, reduction_enum
 

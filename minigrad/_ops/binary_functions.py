@@ -1,5 +1,6 @@
-"""More elementwise functions of two tensors: ``//`` and ``%`` (floor_divide, remainder),
-``fmod``, ``atan2``, ``hypot``, ``xlogy``, ``fmax``/``fmin``. (Three operands: ``ternary.py``.)
+"""Elementwise functions of two tensors besides arithmetic: ``//`` and ``%`` (floor_divide,
+remainder), ``fmod``, ``atan2``, ``hypot``, ``xlogy``, ``fmax``/``fmin``. (Three operands:
+``ternary.py``.)
 
 Operands promote as in PyTorch (``binary_operands``); gradients are un-broadcast by the
 engine (``record(..., broadcast=True)``). Formulas use Tensor operations so they also run

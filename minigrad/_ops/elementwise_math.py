@@ -1,5 +1,6 @@
-"""More elementwise functions of one tensor: rounding, logs and exponentials, trigonometric and
-hyperbolic functions, ``erf``, ``rsqrt``, and the NaN/inf tests.
+"""Elementwise math of one tensor besides unary.py's exp/log/sqrt/sin/cos: rounding, logs
+and exponentials, trigonometric and hyperbolic functions, ``erf``, ``rsqrt``, and the NaN/inf
+tests.
 
 Each op is one row of a table: its name, its NumPy forward, PyTorch's node name and the local
 derivative ``d result / d self`` written with Tensor operations (so it also runs under

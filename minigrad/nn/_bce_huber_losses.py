@@ -1,4 +1,4 @@
-"""More loss ops: binary cross-entropy (on probabilities and on logits), Huber and smooth L1.
+"""Loss ops: binary cross-entropy (on probabilities and on logits), Huber and smooth L1.
 
 Each is one node named as PyTorch names it. The backward formulas are written with Tensor
 operations, so they also build a graph under ``create_graph=True`` (second derivatives); on
