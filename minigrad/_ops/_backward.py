@@ -39,10 +39,8 @@ __all__ = ["scale", "mean_of", "where", "sgn", "sign_data", "sigmoid_backward", 
            "log_softmax_backward_data", "masked_sum", "mm_mat1_backward", "mm_mat2_backward"]
 
 
-def scale(x, c):
-    """``x * c`` for a Python number ``c`` (on a tensor: PyTorch's ``mul(Tensor, Scalar)``;
-    float16 as its kernel, in float32: :func:`~minigrad._ops.rounding.half_opmath`)."""
-    return mul_by_number(x, c) if isinstance(x, Tensor) or x.dtype is HALF else x * c
+scale = mul_by_number  # ``x * c`` for a number ``c``: PyTorch's ``mul(Tensor, Scalar)`` (the
+# formulas written from rules call it ``mul_number``; float16 in float32, as PyTorch's kernel)
 
 
 def where(cond, a, b):
