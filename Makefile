@@ -15,7 +15,7 @@ BUNDLE := widgets/static/widget.js
 PYTEST_ARGS ?=
 
 .PHONY: test lab lessons student nbgrader install torch frontend browser-deps lint bench fuzz docs dist \
-	wheelhouse clean help
+	wheelhouse generated clean help
 
 help:
 	@echo "make lab    - open the course (notebooks/index.ipynb) in JupyterLab"
@@ -26,6 +26,7 @@ help:
 	@echo "make bench  - run the benchmarks (ratios against PyTorch and a NumPy floor)"
 	@echo "make fuzz   - the long differential fuzz run against PyTorch (FUZZ_PROGRAMS=2000)"
 	@echo "make lint   - ruff"
+	@echo "make generated - rewrite the files made from the code: the type stub, docs/coverage.md"
 	@echo "make docs   - build the documentation site into docs/_build/html/ (warnings fail it)"
 	@echo "make dist   - build the sdist and the wheel (with the front end) into dist/"
 	@echo "make wheelhouse - every wheel a class needs, into wheelhouse/ (offline installs)"
@@ -105,6 +106,11 @@ student: $(STAMP)  # with wheelhouse/ inside if `make wheelhouse` ran first
 NBGRADER ?= build/nbgrader
 nbgrader: $(STAMP)
 	$(BIN)/python notebooks/grading.py $(NBGRADER)
+
+# After adding an op: the files generated from the declarations (tests fail while they are stale).
+generated: $(STAMP)
+	$(BIN)/python -m minigrad._stubgen
+	$(BIN)/python tests/fidelity/test_coverage.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check minigrad widgets tests bench docs notebooks/build.py notebooks/grading.py notebooks/_course

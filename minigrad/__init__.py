@@ -55,84 +55,12 @@ from ._info import finfo, iinfo
 from ._inplace_functions import functions as _inplace_functions
 from ._legacy_types import *  # noqa: F401,F403
 from ._legacy_types import __all__ as _legacy_types_all
-from ._ops import binary_functions as _binary_functions
-from ._ops import elementwise_math as _elementwise_math
-from ._ops import rearrange as _rearrange
-from ._ops import scans_and_sorting as _scans_and_sorting
-from ._ops import statistics as _statistics
-from ._ops.activation import log_softmax, relu, relu_, sigmoid, softmax, tanh
 from ._ops.arguments import check_functions as _check_functions
 from ._ops.arithmetic import add, mul, neg, rsub, sub
-from ._ops.binary_functions import *  # noqa: F401,F403
-from ._ops.compare import (
-    all,
-    allclose,
-    any,
-    bitwise_and,
-    bitwise_not,
-    bitwise_or,
-    bitwise_xor,
-    eq,
-    equal,
-    ge,
-    greater,
-    greater_equal,
-    gt,
-    isclose,
-    le,
-    less,
-    less_equal,
-    logical_and,
-    logical_not,
-    logical_or,
-    logical_xor,
-    lt,
-    masked_fill,
-    ne,
-    nonzero,
-    not_equal,
-    where,  # noqa: A004
-)
 from ._ops.division import div, reciprocal, true_divide
-from ._ops.einsum import einsum  # noqa: F401
-from ._ops.elementwise_math import *  # noqa: F401,F403
 from ._ops.indexing import narrow, select
-from ._ops.join import cat, chunk, concat, concatenate, split, stack, unbind
-from ._ops.linalg import addmm, bmm, dot, matmul, mm, mv
-from ._ops.minmax import (
-    amax,
-    amin,
-    argmax,
-    argmin,
-    max,
-    maximum,
-    min,
-    minimum,
-    return_types,  # noqa: A004
-)
 from ._ops.movement import clone, flatten, reshape, squeeze, unsqueeze
-from ._ops.power import pow, square  # noqa: A004
-from ._ops.rearrange import *  # noqa: F401,F403
-from ._ops.reduce import mean, norm, prod, sum  # noqa: A004
-from ._ops.reduce_nan import count_nonzero, nanmean, nansum
-from ._ops.scans_and_sorting import *  # noqa: F401,F403
-from ._ops.statistics import *  # noqa: F401,F403
-from ._ops.ternary import *  # noqa: F401,F403
 from ._ops.transpose import permute, swapaxes, swapdims, t, transpose
-from ._ops.unary import (
-    abs,
-    absolute,
-    clamp,
-    clamp_max,
-    clamp_min,
-    clip,
-    cos,
-    exp,
-    log,
-    sin,
-    sqrt,  # noqa: A004
-)
-from ._ops.unique import unique, unique_consecutive  # noqa: F401
 from ._ops.views import as_strided  # noqa: F401
 from ._random import bernoulli, multinomial, normal, poisson, randperm
 from ._summation import get_num_threads, set_num_threads  # noqa: F401
@@ -170,30 +98,19 @@ __all__ = list(_creation_all) + list(_grad_mode_all) + list(_legacy_types_all) +
     "Tensor", "Size", "dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16",
     "float32", "float64", "float", "double", "long", "int", "half", "short", "bfloat16",
     "complex64", "complex128", "cfloat", "cdouble", "uint16", "uint32", "uint64", "can_cast",
-    "add", "sub", "mul", "div", "neg", "true_divide", "reciprocal",
-    "rsub", "sum", "mean", "pow", "square", "exp", "log", "sqrt", "sin", "cos", "abs", "absolute",
-    "clamp", "clip", "clamp_min", "clamp_max", "relu", "relu_", "sigmoid", "tanh", "softmax",
-    "log_softmax", "prod", "norm", "max", "min", "amax", "amin", "argmax", "argmin", "maximum",
-    "minimum", "return_types", "dot", "mv", "mm", "bmm", "addmm", "matmul",
-    "autograd", "nn", "optim", "is_tensor",
-    "numel",
-    "get_default_dtype", "set_default_dtype", "promote_types", "result_type",
-    "set_printoptions",
-    "all", "any", "allclose", "isclose", "equal", "eq", "ne", "lt", "le", "gt", "ge", "greater",
-    "greater_equal", "less", "less_equal", "not_equal", "logical_and", "logical_or",
-    "logical_xor", "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not",
-    "where", "masked_fill", "narrow", "nonzero", "select", "cat", "concat", "concatenate",
-    "stack", "split", "chunk", "unbind", "clone", "flatten", "permute", "reshape",
-    "squeeze", "swapaxes", "swapdims", "t", "transpose", "unsqueeze",
-    "normal", "randperm", "bernoulli", "multinomial", "poisson", "random", "get_rng_state",
-    "set_rng_state",
+    "add", "sub", "mul", "div", "neg", "true_divide", "reciprocal", "rsub", "autograd", "nn",
+    "optim", "is_tensor", "numel", "get_default_dtype", "set_default_dtype", "promote_types",
+    "result_type", "set_printoptions", "narrow", "select", "clone", "flatten", "permute",
+    "reshape", "squeeze", "swapaxes", "swapdims", "t", "transpose", "unsqueeze", "normal",
+    "randperm", "bernoulli", "multinomial", "poisson", "random", "get_rng_state", "set_rng_state",
     "device", "get_default_device", "set_default_device", "cuda", "accelerator", "backends",
-    "utils", "save", "load", "subtract", "multiply", "divide", "detach",
-    "nansum", "nanmean", "count_nonzero", "finfo", "iinfo",
+    "utils", "save", "load", "subtract", "multiply", "divide", "detach", "finfo", "iinfo",
 ]
-__all__ += (_elementwise_math.__all__ + _binary_functions.__all__ + _scans_and_sorting.__all__
-            + _rearrange.__all__ + _statistics.__all__
-            + ["einsum", "unique", "unique_consecutive"])
+# every function of the op modules (exp, hypot, cumsum, ...): each module's __all__
+for _module in _ops.FUNCTIONS:
+    globals().update({_name: getattr(_module, _name) for _name in _module.__all__})
+    __all__ += _module.__all__
+del _module
 subtract, multiply, divide = sub, mul, div
 
 

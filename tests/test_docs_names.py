@@ -25,8 +25,9 @@ NOT_NAMES = set(keyword.kwlist) | {
     "torch", "make", "lab", "test", "docs", "lint", "python", "pytest", "pip", "npm", "bench",
     "minigrad_widgets", "minigrad", "ReadyQueue", "compute_dependencies", "make_dot",
     "FloatTensor", "TorchIsMinigrad", "MulConstant", "MultiplyAdd",
-    "install", "dist", "wheelhouse", "student", "lessons", "fuzz",  # pip and make commands
-    "NN", "J", "n3", "grad_a"}  # placeholders, symbols of a formula, a node id in a drawing
+    "install", "dist", "wheelhouse", "student", "lessons", "fuzz", "generated",  # pip, make
+    "NN", "J", "n3", "grad_a",  # placeholders, symbols of a formula, a node id in a drawing
+    "DiagonalBackward0_copy"}  # (a node name PyTorch gives: no Python name)
 
 
 def _defined_names() -> tuple[set, set]:

@@ -20,18 +20,24 @@ from .rounding import HALF
 
 __all__ = ["binary_operands", "broadcast_error", "value", "method", "wrap_scalar", "to_tensor",
            "dtype_of", "called_as", "FUNCTION", "METHOD", "OPERATOR", "MISSING",
-           "floor_div_floats", "quiet_array"]
+           "floor_div_floats", "quiet_array", "INPLACE_VARIANTS"]
 
 _SCALARS = (int, float, bool)
 _F32_MAX = 3.4028234663852886e38  # a larger Python float is inf in float32 (and float16)
 
 
-def method(*names):
-    """Attach the decorated function to ``Tensor`` under ``names`` (its own name by default)."""
+INPLACE_VARIANTS: list = []  # ops declared with inplace=True (inplace.py makes their x.op_())
+
+
+def method(*names, inplace: bool = False):
+    """Attach the decorated function to ``Tensor`` under ``names`` (its own name by default);
+    ``inplace=True``: also its in-place method ``x.<name>_()`` (made in ``inplace.py``)."""
 
     def deco(fn):
         for name in names or (fn.__name__,):
             setattr(Tensor, name, fn)
+        if inplace:
+            INPLACE_VARIANTS.append((names or (fn.__name__,))[0])
         return fn
 
     return deco

@@ -76,6 +76,7 @@ def sign(x):
     return np.sign(data(x))
 
 
+@formula_function
 def mT(x):
     """The last two dimensions swapped (``x.mT``)."""
     return x.transpose(-2, -1) if isinstance(x, Tensor) else x.swapaxes(-1, -2)
@@ -92,6 +93,7 @@ def permute(x, order):
     return x.permute(order) if isinstance(x, Tensor) else x.transpose(order)
 
 
+@formula_function
 def bmm(a, b):
     """Batched matrix product (``a.bmm(b)``)."""
     return a.bmm(b) if isinstance(a, Tensor) else np.matmul(a, b)

@@ -34,7 +34,7 @@ class ReluBackward0(Node):
     saved = ("result",)
 
 
-@method("relu")
+@method("relu", inplace=True)
 def relu(input) -> Tensor:
     """``max(input, 0)`` elementwise (keeps integer dtypes)."""
     d = input._data
@@ -61,7 +61,7 @@ class SigmoidBackward0(Node):
     saved = ("result",)
 
 
-@method("sigmoid")
+@method("sigmoid", inplace=True)
 def sigmoid(input) -> Tensor:
     """The logistic function ``1 / (1 + exp(-input))``, elementwise."""
     return float_op(input, "sigmoid", _sigmoid, SigmoidBackward0, "result", quiet=False)
@@ -84,7 +84,7 @@ class TanhBackward0(Node):
     saved = ("result",)
 
 
-@method("tanh")
+@method("tanh", inplace=True)
 def tanh(input) -> Tensor:
     """Hyperbolic tangent, elementwise."""
     return float_op(input, "tanh", np.tanh, TanhBackward0, "result", quiet=False)

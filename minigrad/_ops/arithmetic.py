@@ -65,7 +65,7 @@ class SubBackward0(Node):
     _s_alpha = 1
 
 
-@method("add", "__add__")
+@method("add", "__add__", inplace=True)
 def add(input=MISSING, other=MISSING, *, alpha=1, out=None, _form=("add", FUNCTION)) -> Tensor:
     """``input + alpha * other``, broadcasting."""
     return _add_or_sub(np.add, AddBackward0, input, other, alpha, out, _form)
@@ -112,7 +112,7 @@ class MulBackward0(Node):
                 self._s_self = FREED
 
 
-@method("mul", "__mul__", "multiply")
+@method("mul", "__mul__", "multiply", inplace=True)
 def mul(input=MISSING, other=MISSING, *, out=None, _form=("mul", FUNCTION)) -> Tensor:
     """``input * other``, elementwise, broadcasting."""
     if out is not None:
@@ -152,7 +152,7 @@ class NegBackward0(Node):
     rule = _r("z = -a", a="-grad")
 
 
-@method("neg", "__neg__", "negative")
+@method("neg", "__neg__", "negative", inplace=True)
 def neg(input) -> Tensor:
     """``-input``."""
     if input._data.dtype.kind == "b":

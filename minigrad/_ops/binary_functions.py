@@ -94,7 +94,7 @@ class NotImplementedBackward(Node):
 NotImplementedBackward.__name__ = "NotImplemented"  # (PyTorch's class name)
 
 
-@method("floor_divide", "__floordiv__")
+@method("floor_divide", "__floordiv__", inplace=True)
 def floor_divide(input, other):
     """``floor(input / other)`` elementwise (``//``); not differentiable."""
     xa, xb, dt = _operands("floor_divide", input, other)
@@ -179,9 +179,9 @@ def _remainder(a, b):
     return np.where((mod != 0) & ((np.asarray(b) < 0) != (mod < 0)), mod + b, mod)
 
 
-remainder = method("remainder", "__mod__")(
+remainder = method("remainder", "__mod__", inplace=True)(
     _rem("remainder", _remainder, RemainderBackward0, RemainderBackward1))
-fmod = method("fmod")(_rem("fmod", np.fmod, FmodBackward0, FmodBackward1))
+fmod = method("fmod", inplace=True)(_rem("fmod", np.fmod, FmodBackward0, FmodBackward1))
 def _rmod(self, other):
     """``number % t``: PyTorch has no derivative for a number divided (NotImplemented node)."""
     out = remainder(_scalar_tensor(other, self), self.detach())
@@ -298,7 +298,7 @@ class FminBackward0(FmaxBackward0):
         return (a <= b) | np.isnan(b)
 
 
-def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True):
+def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True, inplace=True):
     def op(input, other):
         given = (input, other)  # (a number operand: a node of its own, as in PyTorch)
         if not isinstance(other, Tensor):
@@ -326,7 +326,7 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True):
 
     op.__name__ = name
     op.__doc__ = f"``{name}(input, other)`` elementwise (node ``{node_cls.__name__}``)."
-    return method(name)(op)
+    return method(name, inplace=inplace)(op)
 
 
 def _record_with_number(node_classes, out, given, input, other):
@@ -344,8 +344,8 @@ def _record_with_number(node_classes, out, given, input, other):
 atan2 = _binary("atan2", np.arctan2, Atan2Backward0)
 arctan2 = method("arctan2")(atan2)
 hypot = _binary("hypot", np.hypot, HypotBackward0, ints=False)
-fmax = _binary("fmax", np.fmax, FmaxBackward0, float_only=False)
-fmin = _binary("fmin", np.fmin, FminBackward0, float_only=False)
+fmax = _binary("fmax", np.fmax, FmaxBackward0, float_only=False, inplace=False)
+fmin = _binary("fmin", np.fmin, FminBackward0, float_only=False, inplace=False)
 
 
 def _xlogy(a, b):

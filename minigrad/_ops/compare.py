@@ -33,7 +33,8 @@ from .reduce import _dims
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "not_equal", "less", "less_equal", "greater",
            "greater_equal", "equal", "isclose", "allclose", "all", "any",
            "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and",
-           "bitwise_or", "bitwise_xor", "bitwise_not", "where", "nonzero", "masked_fill"]
+           "bitwise_or", "bitwise_xor", "bitwise_not", "where", "nonzero", "masked_fill",
+           "is_nonzero"]
 
 
 def _compare(ufunc, input, other):
@@ -157,6 +158,15 @@ def logical_not(input):
     return Tensor._wrap(np.asarray(np.logical_not(input._data)))
 
 
+@method("is_nonzero")
+def is_nonzero(input) -> bool:
+    """Whether the one element of ``input`` is not zero (``bool(input)``)."""
+    if not isinstance(input, Tensor):
+        raise TypeError("is_nonzero(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    return bool(input)
+
+
 def _bitwise(ufunc, kernel: str):
     def op(input, other):
         a, b, dt = binary_operands(input, other)
@@ -176,9 +186,12 @@ def _bitwise(ufunc, kernel: str):
     return op
 
 
-bitwise_and = method("bitwise_and", "__and__")(_bitwise(np.bitwise_and, "bitwise_and"))
-bitwise_or = method("bitwise_or", "__or__")(_bitwise(np.bitwise_or, "bitwise_or"))
-bitwise_xor = method("bitwise_xor", "__xor__")(_bitwise(np.bitwise_xor, "bitwise_xor"))
+bitwise_and = method("bitwise_and", "__and__", inplace=True)(
+    _bitwise(np.bitwise_and, "bitwise_and"))
+bitwise_or = method("bitwise_or", "__or__", inplace=True)(
+    _bitwise(np.bitwise_or, "bitwise_or"))
+bitwise_xor = method("bitwise_xor", "__xor__", inplace=True)(
+    _bitwise(np.bitwise_xor, "bitwise_xor"))
 Tensor.__rand__ = lambda self, other: bitwise_and(other, self)
 Tensor.__ror__ = lambda self, other: bitwise_or(other, self)
 Tensor.__rxor__ = lambda self, other: bitwise_xor(other, self)

@@ -56,7 +56,7 @@ class ReciprocalBackward0(Node):
 _TRUE = object()  # no rounding_mode given: div.Tensor (DivBackward0); None given: DivBackward2
 
 
-@method("div", "__truediv__", "divide", "true_divide")
+@method("div", "__truediv__", "divide", "true_divide", inplace=True)
 def div(input=MISSING, other=MISSING, *, rounding_mode=_TRUE, out=None,
         _form=("div", FUNCTION)) -> Tensor:
     """``input / other`` (true division: integers give floats), broadcasting."""
@@ -160,7 +160,7 @@ def _rtruediv(self, other):
 Tensor.__rtruediv__ = _rtruediv
 
 
-@method("reciprocal")
+@method("reciprocal", inplace=True)
 def reciprocal(input) -> Tensor:
     """``1 / input``."""
     data = input._data

@@ -241,7 +241,7 @@ def _make(name: str, forward, node_cls, keep_int: bool):
 
     op.__name__ = name
     op.__doc__ = f"``{name}`` elementwise (node ``{node_cls.__name__}``)."
-    return method(name)(op)
+    return method(name, inplace=True)(op)
 
 
 floor, ceil, trunc, sign, sgn, log1p, expm1, log2, log10, tan, atan, asin, acos, sinh, cosh, \
@@ -269,7 +269,7 @@ class RoundBackward1(Node):
     saved = ("decimals",)
 
 
-@method("round")
+@method("round", inplace=True)
 def round(input, *, decimals: int | None = None):  # noqa: A001 - PyTorch's name
     """Round half to even (as PyTorch), to ``decimals`` places (integers only without them)."""
     kind = input._data.dtype.kind
@@ -319,7 +319,7 @@ def _finite(x):
     return np.isfinite(F.data(x))
 
 
-@method("nan_to_num")
+@method("nan_to_num", inplace=True)
 def nan_to_num(input, nan: float = 0.0, posinf=None, neginf=None):
     """NaN to ``nan``, +inf/-inf to ``posinf``/``neginf`` (the dtype's largest/smallest)."""
     d = input._data

@@ -38,7 +38,7 @@ from ..autograd.grad_mode import is_inference_mode_enabled, no_grad
 from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_record
 from ..autograd.saved import FREED_MESSAGE
 from . import _formula as F
-from ._core import broadcast_error, dtype_of, method
+from ._core import INPLACE_VARIANTS, broadcast_error, dtype_of, method
 from .arithmetic import check_bool_sub
 from .errors import cant_cast
 from .index_put import expanded_warning, put_in_place, values_must_be_a_tensor
@@ -46,7 +46,7 @@ from .inplace_checks import bump_version, check_inplace, check_memory
 from .movement import clone
 from .views import AsStridedBackward0, Placement, _sync_view, overlapping, put_flat
 
-__all__ = ["apply_inplace", "CopySlices", "AsStridedBackward0"]
+__all__ = ["apply_inplace", "attach_variants", "CopySlices", "AsStridedBackward0"]
 
 
 class CopySlices(Node):
@@ -294,17 +294,6 @@ def _sub_variant():
 
 _BOOL = np.dtype(bool)
 Tensor.sub_ = Tensor.__isub__ = _sub_variant()
-for _name in ("add", "mul", "div", "neg", "pow",
-              "exp", "log", "sqrt", "abs", "sigmoid", "tanh", "relu", "sin", "cos",
-              "reciprocal", "square", "bitwise_and",
-              "bitwise_or", "bitwise_xor",
-              # (elementwise math, binary functions, scans and rearranging ops)
-              "floor", "ceil", "round", "trunc", "sign", "frac", "log1p", "expm1", "log2",
-              "log10", "tan", "atan", "asin", "acos", "sinh", "cosh", "erf", "rsqrt",
-              "nan_to_num", "remainder", "fmod", "floor_divide", "atan2", "hypot", "xlogy",
-              "lerp", "addcmul", "addcdiv", "cumsum", "cumprod", "tril", "triu"):
-    if not hasattr(Tensor, _name + "_"):
-        setattr(Tensor, _name + "_", _variant(_name))
 
 
 def index_put_(self, indices, values, accumulate: bool = False):
@@ -316,9 +305,17 @@ def index_put_(self, indices, values, accumulate: bool = False):
 
 Tensor.index_put_ = index_put_
 Tensor.logical_not_ = _variant("logical_not", differentiable=False)  # (never recorded)
-Tensor.subtract_, Tensor.multiply_, Tensor.divide_ = Tensor.sub_, Tensor.mul_, Tensor.div_
-Tensor.true_divide_, Tensor.negative_ = Tensor.div_, Tensor.neg_
 Tensor.clip_ = Tensor.clamp_
+
+
+def attach_variants() -> None:
+    """``x.exp_()`` for every op declared ``@method(..., inplace=True)``: its out-of-place op
+    plus the recipe above (run once, after every op module attached itself)."""
+    for name in INPLACE_VARIANTS:
+        if not hasattr(Tensor, name + "_"):
+            setattr(Tensor, name + "_", _variant(name))
+    Tensor.subtract_, Tensor.multiply_, Tensor.divide_ = Tensor.sub_, Tensor.mul_, Tensor.div_
+    Tensor.true_divide_, Tensor.negative_ = Tensor.div_, Tensor.neg_
 
 # augmented assignment on a tensor is in place, as in PyTorch (`a += 1` keeps `a`'s identity)
 for _dunder, _name in (("__iadd__", "add"), ("__imul__", "mul"),

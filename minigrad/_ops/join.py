@@ -1,7 +1,8 @@
-"""Joining and splitting: cat, stack (new tensors) and split, chunk, unbind (views).
+"""Joining and splitting: cat, stack (new tensors) and split, chunk, unbind, tensor_split (views).
 
 ``split``, ``chunk`` and ``unbind`` return several views made by *one* node: the outputs are
 outputs 0, 1, 2, ... of it (``t.output_nr``), and its backward receives one gradient per output.
+``tensor_split`` returns slices, each with its own ``SliceBackward0``, as in PyTorch.
 
 >>> import minigrad as torch
 >>> a, b = torch.tensor([1., 2., 3.], requires_grad=True).split(2)
@@ -15,16 +16,17 @@ import numpy as np
 
 from .._dtype import result_type
 from .._tensor import Tensor
-from .._types import unsupported
+from .._types import invalid_combination, unsupported
 from ..autograd._rule import _r
 from ..autograd.graph import Node, record, should_record
 from . import _formula as F
 from ._core import method
 from .errors import needs_dims, no_dims
+from .indexing import _slice
 from .movement import u64, views_of
 from .views import mark_multi
 
-__all__ = ["cat", "concat", "concatenate", "stack", "split", "chunk", "unbind"]
+__all__ = ["cat", "concat", "concatenate", "stack", "split", "chunk", "unbind", "tensor_split"]
 
 
 def _along(dim: int, index) -> tuple:
@@ -257,6 +259,45 @@ def unbind(input, dim: int = 0):
 
 Tensor._cat, Tensor._stack = cat, stack  # (for the formulas: see _formula.cat)
 Tensor.split_with_sizes = lambda self, split_sizes, dim=0: split(self, list(split_sizes), dim)
+
+
+_TENSOR_SPLIT = ("\n * (Tensor input, tuple of ints indices, int dim = 0)\n * (Tensor input, "
+                 "Tensor tensor_indices_or_sections, int dim = 0)\n * (Tensor input, int "
+                 "sections, int dim = 0)\n")
+
+
+@method("tensor_split")
+def tensor_split(input, indices_or_sections=None, dim: int = 0, *, sections=None, indices=None,
+                 tensor_indices_or_sections=None):
+    """``input`` cut along ``dim`` into ``sections`` nearly equal slices (the first ones one
+    longer), or at the positions ``indices``; each a view with its own ``SliceBackward0``."""
+    how = next((a for a in (indices_or_sections, sections, indices, tensor_indices_or_sections)
+                if a is not None), None)
+    if isinstance(how, Tensor):
+        if how._data.ndim > 1:
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a zero-"
+                               "dimensional or one-dimensional tensor, but got a tensor with "
+                               f"{how._data.ndim} dims")
+        if how._data.dtype != np.int64:
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to have dtype "
+                               f"of long, but got {how.dtype._legacy_name[:-6]}")
+        how = how._data.tolist()
+    if not isinstance(how, (int, list, tuple)) or isinstance(how, bool):
+        given = (input,) + (() if how is None else (how,))
+        raise TypeError(f"{invalid_combination('tensor_split', given)}{_TENSOR_SPLIT}")
+    if not input._data.ndim:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
+                           "tensor with 0 dims")
+    d = input._wrap_dim(dim)
+    size = input._data.shape[d]
+    if isinstance(how, int):
+        if how <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {how}")
+        small, extra = divmod(size, how)
+        lengths = [small + (i < extra) for i in range(how)]
+        how = list(np.cumsum(lengths[:-1], dtype=int))
+    starts, ends = [0, *how], [*how, size]
+    return tuple(_slice(input, d, int(a), int(b), 1) for a, b in zip(starts, ends))
 
 
 def _iter(self):

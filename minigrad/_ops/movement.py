@@ -120,8 +120,9 @@ def _view_node(x: Tensor, cls=ViewBackward0):
 def view(input, *shape) -> Tensor:
     """The same data seen with another shape; raises if the strides do not allow it."""
     data = input._data
-    if not shape:
-        raise invalid_combination("view")
+    if not shape:  # (PyTorch lists its two signatures)
+        raise TypeError(f"{invalid_combination('view')}\n * (torch.dtype dtype)\n"
+                        " * (tuple of ints size)\n")
     shape = _infer_size(_size_args("view", shape), data.size)
     try:
         out = np.reshape(data, shape, copy=False)

@@ -125,7 +125,7 @@ def _int_pow(a, b):
     return np.power(a, b)
 
 
-@method("pow", "__pow__")
+@method("pow", "__pow__", inplace=True)
 def pow(input, exponent) -> Tensor:  # noqa: A001
     """``input ** exponent``: a tensor to a number, a tensor or number to a tensor's power."""
     if not isinstance(input, Tensor):
@@ -195,7 +195,7 @@ def _rpow(self, base):
 Tensor.__rpow__ = _rpow
 
 
-@method("square")
+@method("square", inplace=True)
 def square(input) -> Tensor:
     """``input ** 2``."""
     return _pow_scalar(input, 2)

@@ -1,20 +1,55 @@
-"""Products that contract or combine whole dimensions: ``outer`` (``ger``) and ``tensordot``.
+"""Products that contract or combine whole dimensions: ``outer`` (``ger``), ``tensordot``,
+``inner`` and ``baddbmm`` (a batch of matrix products added to a tensor).
 
-Both are made of other recorded ops (reshape, permute, ``*``, ``mm``), so their graphs are
-PyTorch's: ``outer`` is a reshape and a ``MulBackward0``; ``tensordot`` ends in ``MmBackward0``.
+All are made of other recorded ops (reshape, permute, ``*``, ``mm``, ``dot``), so their graphs
+are PyTorch's: ``outer`` is a reshape and a ``MulBackward0``; ``tensordot`` and ``inner`` end in
+``MmBackward0`` (``DotBackward0`` when nothing is left but the contracted dimension).
+``baddbmm`` is one node of its own, ``BaddbmmBackward0``.
+
+>>> import minigrad as torch
+>>> torch.inner(torch.tensor([1., 2.]), torch.tensor([[3., 4.], [5., 6.]]))
+tensor([11., 17.])
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .._quiet import quietly
+from .._tensor import Tensor
+from ..autograd._rule import _r
+from ..autograd.grad_mode import no_grad
+from ..autograd.graph import Node, SavedTensor, record, should_record
+from ._core import method
 
+__all__ = ["outer", "ger", "tensordot", "inner", "baddbmm"]
+
+
+@method("outer", "ger")
 def outer(input, vec2):
     """``input[i] * vec2[j]``: recorded as PyTorch does (a reshape, then MulBackward0)."""
+    for name, t in (("self", input), ("vec2", vec2)):
+        if isinstance(t, Tensor) and t.dim() != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.dim()}-D")
     return input.reshape(-1, 1) * vec2
 
 
 ger = outer
+
+
+@method("inner")
+def inner(input, other):
+    """Sums of products over the last dimension of both (``tensordot`` of those dims); a 0-d
+    operand multiplies the other."""
+    if not isinstance(other, Tensor):
+        raise TypeError(f"inner(): argument 'other' (position 2) must be Tensor, not "
+                        f"{type(other).__name__}")
+    if not input.dim() or not other.dim():
+        return input * other
+    if input.shape[-1] != other.shape[-1]:
+        raise RuntimeError("inner() the last dimension must match on both input tensors but got "
+                           f"shapes {list(input.shape)} and {list(other.shape)}")
+    return tensordot(input, other, ([-1], [-1]))
 
 
 def tensordot(a, b, dims=2):
@@ -27,16 +62,20 @@ def tensordot(a, b, dims=2):
     else:
         da, db = [list(d) if isinstance(d, (list, tuple)) else [d] for d in dims]
     _tensordot_check(a, b, da, db)
+    given_a, given_b = da, db  # (permuted by as given: PyTorch keeps -1 as -1)
     da = [a._wrap_dim(d) for d in da]
     db = [b._wrap_dim(d) for d in db]
     fa = [d for d in range(a.dim()) if d not in da]
     fb = [d for d in range(b.dim()) if d not in db]
     k = int(np.prod([a.shape[d] for d in da]))
     sa, sb = tuple(a.shape[d] for d in fa), tuple(b.shape[d] for d in fb)
-    left = a.permute(*(fa + da)).reshape(int(np.prod(sa)), k)  # (sizes, not -1: k may be 0)
-    right = b.permute(*(db + fb)).reshape(k, int(np.prod(sb)))
-    shape = sa + sb
-    return left.mm(right).reshape(shape)
+    left, right = a.permute(*(fa + given_a)), b.permute(*(given_b + fb))
+    if int(np.prod(sa)) == int(np.prod(sb)) == 1:  # (nothing else left: a dot, as PyTorch)
+        left, right = (t if t.dim() == 1 else t.reshape(k) for t in (left, right))
+        return left.dot(right).reshape(sa + sb)
+    left = left.reshape(int(np.prod(sa)), k)  # (sizes, not -1: k may be 0)
+    right = right.reshape(k, int(np.prod(sb)))
+    return left.mm(right).reshape(sa + sb)
 
 
 def _tensordot_check(a, b, da, db) -> None:
@@ -49,3 +88,60 @@ def _tensordot_check(a, b, da, db) -> None:
         if s != t and 1 not in (s, t):
             raise RuntimeError(f"contracted dimensions need to match, but first has size {s} in "
                                f"dim {i} and second has size {t} in dim {j}")
+
+
+# ---------------------------------------------------------------- baddbmm
+class BaddbmmBackward0(Node):
+    """The node of ``beta * self + alpha * (batch1 @ batch2)``, batch by batch (``self``'s
+    gradient is summed back to its shape)."""
+
+    rule = _r("z = beta * c + alpha * bmm(A, B)",
+              {"A": "batch1", "B": "batch2", "alpha": "alpha", "beta": "beta"},
+              numbers="alpha beta",
+              c="grad * beta", A="bmm(grad, mT(B)) * alpha", B="bmm(mT(A), grad) * alpha")
+
+    saved = ("alpha", "batch1", "batch2", "beta")
+
+
+def _check_baddbmm(input, batch1, batch2) -> tuple:
+    """The output's shape, after PyTorch's checks in its order."""
+    for t in (batch1, batch2):
+        if t.dim() != 3:
+            t._wrap_dim(2)  # (PyTorch's IndexError for too few dims)
+            raise RuntimeError("batch1 must be a 3D tensor")
+    b, n, m = batch1.shape
+    if tuple(batch2.shape[:2]) != (b, m):
+        raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{b}, {m}] but got: [{batch2.shape[0]}, {batch2.shape[1]}].")
+    shape = (b, n, batch2.shape[2])
+    with no_grad():
+        input.expand(*shape)  # (PyTorch's error for an input that does not expand)
+    d, d1, d2 = (t._data.dtype for t in (input, batch1, batch2))
+    if d1 != d2:
+        raise RuntimeError(f"expected scalar type {batch1.dtype._legacy_name[:-6]} but found "
+                           f"{batch2.dtype._legacy_name[:-6]}")
+    if d != d1:
+        raise RuntimeError(f"Input dtypes must be the same, got: input {input.dtype._c_type}, "
+                           f"batch1: {batch1.dtype._c_type}, batch2: {batch2.dtype._c_type}")
+    return shape
+
+
+@method("baddbmm", inplace=True)
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    """``beta * input + alpha * (batch1 @ batch2)`` for a batch of matrices (``input`` is
+    broadcast; with ``beta=0`` it is not read, so NaN in it does not spread)."""
+    shape = _check_baddbmm(input, batch1, batch2)
+    prod = quietly(np.matmul, batch1._data, batch2._data)
+    out = prod if alpha == 1 else quietly(np.multiply, prod, alpha)
+    if beta != 0:
+        out = quietly(np.add, out, input._data if beta == 1 else input._data * beta)
+    result = Tensor._wrap(np.ascontiguousarray(np.broadcast_to(out, shape),
+                                               input._data.dtype))
+    if should_record(input, batch1, batch2):
+        node = BaddbmmBackward0()
+        node._s_alpha, node._s_beta = alpha, beta
+        # (each batch is kept for the other's gradient only, as PyTorch keeps them)
+        node._s_batch1 = SavedTensor(batch1) if batch2.requires_grad else None
+        node._s_batch2 = SavedTensor(batch2) if batch1.requires_grad else None
+        record(node, result, input, batch1, batch2, broadcast=True)  # (input: summed back)
+    return result

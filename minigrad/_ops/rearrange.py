@@ -1,6 +1,6 @@
 """Rearranging elements: ``flip``, ``roll``, ``repeat``/``tile``, ``tril``/``triu``, ``diag``,
-``diagonal``, ``unflatten``, ``hstack``/``vstack``, ``masked_select``, ``outer``,
-``tensordot`` (the in-place ``t_``, ``squeeze_``... are in ``inplace_shape``).
+``diagonal``, ``unflatten``, ``hstack``/``vstack``, ``masked_select`` (the in-place ``t_``,
+``squeeze_``... are in ``inplace_shape``; ``outer`` and ``tensordot`` in ``products``).
 
 >>> import minigrad as torch
 >>> x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
@@ -24,11 +24,9 @@ from .errors import check_int, no_dims
 from .indexing import SelectBackwardBackward0
 from .join import cat
 from .movement import strided, view_of
-from .products import ger, outer, tensordot  # noqa: F401 - (torch.outer, ... are listed here)
 
 __all__ = ["flip", "fliplr", "flipud", "roll", "tile", "tril", "triu", "diag", "diagonal",
-           "unflatten", "hstack", "vstack", "masked_select", "outer", "ger", "tensordot",
-           "diag_embed", "movedim"]
+           "unflatten", "hstack", "vstack", "masked_select", "diag_embed", "movedim"]
 
 
 def _dims_arg(dims):
@@ -196,7 +194,7 @@ def _triangle(name, np_fn, node_cls):
 
     op.__name__ = name
     op.__doc__ = f"The {'lower' if name == 'tril' else 'upper'} triangle (others set to 0)."
-    return method(name)(op)
+    return method(name, inplace=True)(op)
 
 
 tril = _triangle("tril", np.tril, TrilBackward0)

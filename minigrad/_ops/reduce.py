@@ -377,27 +377,33 @@ class LinalgVectorNormBackward0(Node):
 
     saved = ("dim", "keepdim", "ord", "result", "self")
 
-    def backward(self, g):  # PyTorch's norm_backward, case by case (0/0 where z is 0: masked)
-        x, r, p = value(self._s_self), value(self._s_result), float(self._s_ord)
+    def backward(self, g):
+        x, r = value(self._s_self), value(self._s_result)
         if not self._s_keepdim and self._axes is not None:
             g, r = unsqueeze_dims(g, self._axes), unsqueeze_dims(r, self._axes)
-        rd = data(r)
-        if p == 0:
-            return (g * 0,)
-        if p == 1:
-            return (sgn(x) * g,)
-        if p == 2:
-            return (g * masked_zero(x / r, rd == 0),)
-        if np.isinf(p):  # the largest |self| (or NaN) share the gradient
-            ax = np.abs(data(x))
-            mask = (ax == rd) | np.isnan(ax)
-            axes = self._axes if self._axes is not None else tuple(range(ax.ndim))
-            return (sgn(x) * ((g / mask.sum(axes, keepdims=True).astype(ax.dtype)) * mask),)
-        if p < 1:
-            scaled = sgn(x) * masked_zero(F.abs(x) ** (p - 1), data(x) == 0)
-            return (scaled * g * r ** (1 - p),)
-        scaled = sgn(x) * F.abs(x) ** (p - 1) if p < 2 else x * F.abs(x) ** (p - 2)
-        return (scaled * masked_zero(g / r ** (p - 1), rd == 0),)
+        return (norm_backward(g, x, r, float(self._s_ord), self._axes),)
+
+
+def norm_backward(g, x, r, p: float, axes=None):
+    """PyTorch's norm_backward, case by case (0/0 where the norm ``r`` is 0: masked); ``g`` and
+    ``r`` have ``x``'s dims (``axes``: those reduced, None for all)."""
+    rd = data(r)
+    if p == 0:
+        return g * 0
+    if p == 1:
+        return sgn(x) * g
+    if p == 2:
+        return g * masked_zero(x / r, rd == 0)
+    if np.isinf(p):  # the largest |x| (or NaN) share the gradient
+        ax = np.abs(data(x))
+        mask = (ax == rd) | np.isnan(ax)
+        axes = axes if axes is not None else tuple(range(ax.ndim))
+        return sgn(x) * ((g / mask.sum(axes, keepdims=True).astype(ax.dtype)) * mask)
+    if p < 1:
+        scaled = sgn(x) * masked_zero(F.abs(x) ** (p - 1), data(x) == 0)
+        return scaled * g * r ** (1 - p)
+    scaled = sgn(x) * F.abs(x) ** (p - 1) if p < 2 else x * F.abs(x) ** (p - 2)
+    return scaled * masked_zero(g / r ** (p - 1), rd == 0)
 
 
 def _check_norm_dtype(input, dtype, matrix: bool) -> None:

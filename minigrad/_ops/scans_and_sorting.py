@@ -73,7 +73,7 @@ def _running(np_scan, input, dim: int, dtype):
     return d, Tensor._wrap(np.asarray(data))
 
 
-@method("cumsum")
+@method("cumsum", inplace=True)
 def cumsum(input, dim: int, *, dtype=None):
     """Running sums along ``dim``."""
     d, out = _running(np.cumsum, input, dim, dtype)
@@ -149,7 +149,7 @@ def _cumprod_grad_masked(x, g, z, d):
     return np.where(first, total, out).astype(g.dtype, copy=False)
 
 
-@method("cumprod")
+@method("cumprod", inplace=True)
 def cumprod(input, dim: int, *, dtype=None):
     """Running products along ``dim``."""
     d, out = _running(np.cumprod, input, dim, dtype)

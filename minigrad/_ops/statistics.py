@@ -1,5 +1,5 @@
 """Statistics of a tensor: ``var``, ``std`` (with Bessel's correction), ``var_mean``,
-``std_mean`` and ``logsumexp``.
+``std_mean``, ``logsumexp`` and ``mode`` (the most frequent value).
 
 Each backward is PyTorch's formula (``var_backward``, ``std_backward``,
 ``logsumexp_backward``), written once for arrays and tensors (``create_graph=True``).
@@ -14,6 +14,7 @@ Each backward is PyTorch's formula (``var_backward``, ``std_backward``,
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 
 import numpy as np
 
@@ -27,9 +28,12 @@ from . import _formula as F
 from ._backward import call, data, masked_zero, mean_keep, scale, unsqueeze_dims
 from ._core import method, value
 from .arguments import var_signature_error
+from .errors import empty_reduction
+from .minmax import _return_type, return_types
+from .scans_and_sorting import MedianBackward1, _ordered, _pair, _scalar_order
 from .unary import floats
 
-__all__ = ["var", "std", "var_mean", "std_mean", "logsumexp"]
+__all__ = ["var", "std", "var_mean", "std_mean", "logsumexp", "mode"]
 
 
 def _dims(input, dim) -> tuple:
@@ -290,3 +294,63 @@ def logsumexp(input, dim, keepdim: bool = False):
         record(node, out, input)
         node._s_result = SavedTensor(out, node)
     return out
+
+
+# ---------------------------------------------------------------- mode
+class ModeBackward0(MedianBackward1):
+    """(z, i) = mode(self, dim):  the gradient goes to each row's element at index i (as
+    median(dim)'s: the same rule, the same saved values)."""
+
+    rule = replace(MedianBackward1.rule, forward="(z, i) = a.mode(dim, keepdim)")
+
+
+return_types.mode = _return_type("mode")
+
+
+def _sorted_order(row: np.ndarray) -> list:
+    """The positions of ``row`` in the order PyTorch's ``std::sort`` leaves them: for a short
+    row an insertion sort by ``<`` (stable; a NaN stops the values behind it moving past).
+    (A row of more than 16 is sorted stably: where std::sort is not, the index of a tied mode
+    may be another position of the same value than PyTorch's.)"""
+    if len(row) > 16 and not np.isnan(row).any():
+        return list(np.argsort(row, kind="stable"))
+    order = list(range(len(row)))
+    for i in range(1, len(row)):
+        v, j = order[i], i
+        if row[v] < row[order[0]]:
+            order[1:i + 1], order[0] = order[0:i], v
+            continue
+        while row[v] < row[order[j - 1]]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = v
+    return order
+
+
+def _mode_position(row: np.ndarray) -> int:
+    """Where the mode of ``row`` is: the first longest run of equal sorted values (so the
+    smallest of equally frequent ones), at the run's last position, as PyTorch's CPU kernel."""
+    order, best, count, longest = _sorted_order(row), 0, 0, 0
+    for k, pos in enumerate(order):
+        count += 1
+        if k == len(order) - 1 or row[pos] != row[order[k + 1]]:
+            if count > longest:
+                best, longest = pos, count
+            count = 0
+    return best
+
+
+@method("mode")
+def mode(input, dim: int = -1, keepdim: bool = False):
+    """The most frequent value along ``dim`` and the index of its last occurrence."""
+    x = input._data
+    if not x.ndim:  # a 0-d input: itself, index 0
+        return _pair("mode", *_scalar_order(input, ModeBackward0, dim))
+    d = input._wrap_dim(dim)
+    if not x.shape[d]:
+        raise empty_reduction("mode", d)
+    rows = np.moveaxis(x, d, -1)
+    best = [_mode_position(row) for row in rows.reshape(-1, x.shape[d])]
+    idx = np.moveaxis(np.array(best, np.int64).reshape(rows.shape[:-1] + (1,)), -1, d)
+    return _pair("mode", *_ordered(input, d, idx, ModeBackward0, squeeze=not keepdim,
+                                   given=dim))

@@ -62,7 +62,7 @@ class LerpBackward1(_Binary):
         return g * (one - w), g * w, None if s is None else g * (e - s)
 
 
-@method("lerp")
+@method("lerp", inplace=True)
 def lerp(input, end, weight):
     """``input + weight * (end - input)``."""
     w = weight._data if isinstance(weight, Tensor) else weight
@@ -166,7 +166,7 @@ def _addc(name, fn, node_cls):
         return out
 
     op.__name__ = name
-    return method(name)(op)
+    return method(name, inplace=True)(op)
 
 
 def _addc_check(name, dt, tensor1, tensor2) -> None:

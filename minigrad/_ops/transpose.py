@@ -1,4 +1,4 @@
-"""Swapping dimensions: transpose, permute, t, and the ``.T`` and ``.mT`` properties.
+"""Swapping dimensions: transpose, permute, t, and the ``.T``, ``.mT``, ``.mH``, ``.H`` properties.
 
 Each returns a *view* (see :mod:`movement`): the same memory, read with the strides swapped.
 The backward swaps the gradient's dimensions back.
@@ -117,12 +117,29 @@ def _T(self):
     return permute(self, tuple(range(n - 1, -1, -1)))
 
 
-def _mT(self):
-    if self._data.ndim < 2:
-        raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
-                           f"Got {self._data.ndim}-D tensor.")
+def _matrices(self, name: str):
+    """``self`` with its last two dimensions swapped (``.mT``; ``.mH`` and ``.H`` are the same
+    for real tensors, which have no complex conjugate); a 0-d tensor is itself, with a warning."""
+    n = self._data.ndim
+    if n == 0:
+        then = "This function is the identity in these cases." if name == "mT" else \
+            "Consider using x.conj()."
+        warnings.warn(f"Tensor.{name} is deprecated on 0-D tensors. {then}", UserWarning,
+                      stacklevel=3)
+        return self
+    if name == "H" and n != 2:
+        batches = ". For batches of matrices, consider using tensor.mH" if n > 2 else "."
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {n}-D "
+                           f"tensor{batches}")
+    if n < 2:
+        raise RuntimeError(f"tensor.{name} is only supported on matrices or batches of "
+                           f"matrices. Got {n}-D tensor.")
     return transpose(self, -2, -1)
 
 
 Tensor.T = property(_T, doc="All dimensions reversed (``permute``); for matrices, the transpose.")
-Tensor.mT = property(_mT, doc="The last two dimensions swapped.")
+Tensor.mT = property(lambda self: _matrices(self, "mT"), doc="The last two dimensions swapped.")
+Tensor.mH = property(lambda self: _matrices(self, "mH"),
+                     doc="The conjugate transpose of (batches of) matrices: ``mT`` when real.")
+Tensor.H = property(lambda self: _matrices(self, "H"),
+                    doc="The conjugate transpose of a matrix: ``mT`` when real.")

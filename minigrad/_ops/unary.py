@@ -79,7 +79,7 @@ class ExpBackward0(Node):
     saved = ("result",)
 
 
-@method("exp")
+@method("exp", inplace=True)
 def exp(input) -> Tensor:
     """``e ** input``, elementwise."""
     return float_op(input, "exp", np.exp, ExpBackward0, "result")
@@ -93,7 +93,7 @@ class LogBackward0(Node):
     saved = ("self",)
 
 
-@method("log")
+@method("log", inplace=True)
 def log(input) -> Tensor:
     """Natural logarithm (``-inf`` at 0, ``nan`` below), elementwise."""
     return float_op(input, "log", np.log, LogBackward0, "self")
@@ -107,7 +107,7 @@ class SqrtBackward0(Node):
     saved = ("result",)
 
 
-@method("sqrt")
+@method("sqrt", inplace=True)
 def sqrt(input) -> Tensor:
     """Square root (``nan`` below 0), elementwise."""
     return float_op(input, "sqrt", np.sqrt, SqrtBackward0, "result")
@@ -122,7 +122,7 @@ class SinBackward0(Node):
     saved = ("self",)
 
 
-@method("sin")
+@method("sin", inplace=True)
 def sin(input) -> Tensor:
     """Sine, elementwise (radians)."""
     return float_op(input, "sin", np.sin, SinBackward0, "self")
@@ -136,7 +136,7 @@ class CosBackward0(Node):
     saved = ("self",)
 
 
-@method("cos")
+@method("cos", inplace=True)
 def cos(input) -> Tensor:
     """Cosine, elementwise (radians)."""
     return float_op(input, "cos", np.cos, CosBackward0, "self")
@@ -151,7 +151,7 @@ class AbsBackward0(Node):
     saved = ("self",)
 
 
-@method("abs", "absolute", "__abs__")
+@method("abs", "absolute", "__abs__", inplace=True)
 def abs(input) -> Tensor:  # noqa: A001
     """Absolute value, elementwise (keeps integer dtypes)."""
     d = input._data
@@ -182,7 +182,7 @@ class ClampBackward1(Node):
         inside = (x >= lo) if lo is not None else True
         if hi is not None:
             inside = inside & (x <= hi)
-        return (g * inside,)
+        return (where(inside, g, 0.0),)
 
 
 class ClampBackward0(Node):
@@ -208,10 +208,10 @@ class ClampBackward0(Node):
             inside = inside & (x <= hi)
         g_lo = g_hi = None
         if lo is not None and self.next_functions[1][0] is not None:
-            g_lo = g * ((x < lo) & (lo < hi) if hi is not None else x < lo)
+            g_lo = where((x < lo) & (lo < hi) if hi is not None else x < lo, g, 0.0)
         if hi is not None and self.next_functions[2][0] is not None:
-            g_hi = g * ((x > hi) | (lo > hi) if lo is not None else x > hi)
-        return g * inside, g_lo, g_hi
+            g_hi = where((x > hi) | (lo > hi) if lo is not None else x > hi, g, 0.0)
+        return where(inside, g, 0.0), g_lo, g_hi
 
 
 def _clamp_data(x, lo, hi, nd):
@@ -290,7 +290,7 @@ class ClampMinBackward0(Node):
     saved = ("min", "self")
 
     def backward(self, g):
-        return (g * (F.data(value(self._s_self)) >= self._s_min),)
+        return (where(F.data(value(self._s_self)) >= self._s_min, g, 0.0),)
 
 
 class ClampMinBackward1(Node):
@@ -315,7 +315,7 @@ class ClampMaxBackward0(Node):
     saved = ("max", "self")
 
     def backward(self, g):
-        return (g * (F.data(value(self._s_self)) <= self._s_max),)
+        return (where(F.data(value(self._s_self)) <= self._s_max, g, 0.0),)
 
 
 class ClampMaxBackward1(Node):

@@ -132,6 +132,13 @@ def shared_memory(a: np.ndarray, b: np.ndarray) -> str | None:
     return "partial" if a0 < b1 and b0 < a1 else None
 
 
+@method("data_ptr")
+def data_ptr(self) -> int:
+    """The address of the tensor's first element (a view's is inside its base's memory; an
+    empty tensor's is 0)."""
+    return self._data.ctypes.data if self._data.size else 0
+
+
 def strided(data: np.ndarray, shape: tuple, strides: tuple) -> np.ndarray:
     """A view of ``data``'s memory, starting at its first element, with these sizes and byte
     strides; writable where ``data`` is (unlike ``np.broadcast_to``), as PyTorch's views are:

@@ -229,12 +229,20 @@ def _gelu_slope(a, approximate):
 _LAYERS = {"tanh": np.tanh, "Phi": _phi_cdf, "gelu": _gelu, "gelu_slope": _gelu_slope}
 
 
+def _argsort_dims(dims) -> np.ndarray:
+    """The order that undoes a permutation ``dims`` as PyTorch saves it (a negative dim as an
+    unsigned 64-bit number: ``-1`` is 18446744073709551615)."""
+    n = len(dims)
+    signed = [int(d) - (1 << 64) if int(d) >= 1 << 63 else int(d) for d in dims]
+    return np.argsort([d % n for d in signed])
+
+
 _FUNCTIONS = {
     "exp": np.exp, "log": np.log, "sqrt": np.sqrt, "sin": np.sin, "cos": np.cos,
     "sign": np.sign, "abs": np.abs, "sgn": lambda a: np.nan_to_num(np.sign(a)),
     "where": np.where, "outer": np.outer, "reshape": np.reshape,
     "squeeze": np.squeeze, "swapaxes": np.swapaxes, "transpose": np.transpose,
-    "argsort": np.argsort, "total": np.sum, "expand": _expand, "count": _count,
+    "argsort": _argsort_dims, "total": np.sum, "expand": _expand, "count": _count,
     "sum_to": sum_to, "inside": _inside, "norm_grad": _norm_grad, "below": _below,
     "above": _above, "mT": lambda m: np.swapaxes(m, -1, -2),
     "sum": lambda g, dim: np.sum(g, axis=dim, keepdims=True),

@@ -23,6 +23,7 @@ import math
 import numpy as np
 
 from .._ops._core import value
+from .._ops.arithmetic import add_number, sub
 from .._ops.errors import not_implemented
 from .._quiet import quiet, restore
 from .._tensor import Tensor
@@ -58,14 +59,16 @@ class _Activation(Node):
     def slope(x: Tensor, **params) -> Tensor:
         raise NotImplementedError
 
-    second = None  # the name of this gradient's node as an op (create_graph), as PyTorch's
+    # the name of this gradient's node as an op (create_graph), as PyTorch's; None: PyTorch
+    # records its formula's ops instead, made by the class's recorded(g, x) (silu, mish)
+    second = None
 
     def backward(self, g):
         x = value(getattr(self, "_s_" + self.keeps))
         params = {p: getattr(self, "_s_" + p) for p in self.params}
         if isinstance(g, Tensor):  # create_graph: the gradient is an op of its own
             if self.second is None:  # (silu, mish: PyTorch records their formula's ops)
-                return (g * self.slope(x, **params),)
+                return (self.recorded(g, x),)
             from ._activation_grads import second_order
 
             return (second_order(self, g, x, params),)
@@ -360,6 +363,11 @@ class SiluBackward0(_Activation):
         s = x.sigmoid()
         return s * (1 + x * (1 - s))
 
+    @staticmethod
+    def recorded(g, x):  # (PyTorch's infinitely_differentiable_silu_backward)
+        s = x.sigmoid()
+        return g * s * add_number(x * sub(1.0, s), 1.0)
+
 
 class MishBackward0(_Activation):
     """z = a * tanh(softplus(a)):  grad_a = grad * (t + a * sigmoid(a) * (1 - t^2)),
@@ -376,6 +384,12 @@ class MishBackward0(_Activation):
     def slope(x):
         t = SoftplusBackward0.forward(x, 1, 20).tanh()
         return t + x * x.sigmoid() * (1 - t * t)
+
+    @staticmethod
+    def recorded(g, x):  # (PyTorch's infinitely_differentiable_mish_backward)
+        s = x.sigmoid()
+        t = x.exp().log1p().tanh()
+        return g * (t + x * s * sub(1.0, t * t))
 
 
 # ---------------------------------------------------------------- the op

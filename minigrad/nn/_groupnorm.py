@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._ops.arithmetic import div_by_number, mul_by_number
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
-from ..autograd.grad_mode import no_grad
+from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
 
@@ -52,25 +53,23 @@ class NativeGroupNormBackward0(Node):
     saved = ("C", "HxW", "N", "eps", "group", "input", "result1", "result2", "weight")
     saved_tensors_names = ("input", "result1", "result2", "weight")
 
-    def backward(self, g):
+    def backward(self, grads):
         check_saved(self)
+        g, g_mean, g_rstd = grads  # (the node's outputs: the result, its mean and 1/std)
         x, w = _value(self._s_input), _value(self._s_weight)
         need = [f is not None for f, _ in self.next_functions]
-        if isinstance(g, Tensor):  # create_graph: recorded as the formula's ops
-            return self.grads(g, x, w, need, recompute=True)
+        if isinstance(g, Tensor) or g_mean is not None or g_rstd is not None:
+            # create_graph, or gradients for mean and 1/std: PyTorch's formula, as ops
+            return _recorded(self, g, g_mean, g_rstd, x, w, need)
         with no_grad():
-            grads = self.grads(Tensor._wrap(g), x, w, need, recompute=False)
+            grads = self.grads(Tensor._wrap(g), x, w, need)
         return tuple(None if d is None else d._data for d in grads)
 
-    def grads(self, g, x, w, need, recompute: bool) -> tuple:
+    def grads(self, g, x, w, need) -> tuple:
         n, groups = self._s_N, self._s_group
         xg = x.reshape(n, groups, -1)
-        if recompute:  # the group's mean and 1/std as functions of x (differentiated too)
-            mean = xg.mean(-1, keepdim=True)
-            rstd = (((xg - mean) * (xg - mean)).mean(-1, keepdim=True) + self._s_eps).rsqrt()
-        else:
-            mean = _value(self._s_result1).reshape(n, groups, 1)
-            rstd = _value(self._s_result2).reshape(n, groups, 1)
+        mean = _value(self._s_result1).reshape(n, groups, 1)
+        rstd = _value(self._s_result2).reshape(n, groups, 1)
         xhat = (xg - mean) * rstd
         shape = (1, -1) + (1,) * (x.dim() - 2)
         gw = (g if w is None else g * w.reshape(shape)).reshape(n, groups, -1)
@@ -81,6 +80,57 @@ class NativeGroupNormBackward0(Node):
         xhat = xhat.reshape(x.shape)
         return (dx.reshape(x.shape) if need[0] else None,
                 (g * xhat).sum(dims) if need[1] else None, g.sum(dims) if need[2] else None)
+
+
+
+def _recorded(node, dy, dmean, drstd, x, w, need) -> tuple:
+    """PyTorch's ``infinitely_differentiable_native_group_norm_backward``, op for op (so that
+    under ``create_graph`` the same nodes are recorded); the mean and 1/std are the node's own
+    outputs 1 and 2, so a second backward reaches this node again through them."""
+    arrays = not isinstance(next(t for t in (dy, dmean, drstd) if t is not None), Tensor)
+    if arrays:  # (a gradient for mean or 1/std in a plain backward)
+        dy, dmean, drstd = (None if t is None else Tensor._wrap(t) for t in (dy, dmean, drstd))
+    n, c, hxw, groups = node._s_N, node._s_C, node._s_HxW, node._s_group
+    d = c // groups
+    s = 1.0 / (d * hxw)
+    with enable_grad() if not arrays else no_grad():
+        xt = x.reshape(n, groups, d, hxw)
+        mean = _value(node._s_result1).reshape(n, groups, 1, 1)
+        rstd = _value(node._s_result2).reshape(n, groups, 1, 1)
+        dx = dw = db_ = None
+        if dy is not None:
+            dyt = dy.reshape(n, groups, d, hxw)
+            ds = (dyt * xt).sum(3).unsqueeze_(-1)
+            db = dyt.sum(3).unsqueeze_(-1)
+        if need[0]:
+            wt = None if w is None else w.reshape(1, groups, d, 1)
+            cube = rstd * rstd * rstd
+            if dy is not None:
+                a = rstd if wt is None else rstd * wt
+                b = (ds if wt is None else ds * wt).sum(2).unsqueeze_(-2)
+                c_ = (db if wt is None else db * wt).sum(2).unsqueeze_(-2)
+                b = mul_by_number((c_ * mean - b) * cube, s)
+                c_ = -b * mean - mul_by_number(c_ * rstd, s)
+                dx = a * dyt + b * xt + c_
+                if dmean is not None and drstd is not None:
+                    dx += _var_mean_grad(cube, dmean, drstd, xt, n, groups)
+                dx = dx.reshape_as(x)
+            elif dmean is not None and drstd is not None:
+                dx = _var_mean_grad(cube, dmean, drstd, xt, n, groups).reshape_as(x)
+        if need[1] and dy is not None:
+            dw = ((ds - db * mean) * rstd).sum(0).reshape_as(w)
+        if need[2] and dy is not None:
+            db_ = db.sum(0).reshape_as(w)
+    grads = (dx, dw, db_)
+    return tuple(None if t is None else t._data for t in grads) if arrays else grads
+
+
+def _var_mean_grad(cube, dmean, drstd, xt, n, groups):
+    """PyTorch's ``var_mean_backward`` over each group (dims 2, 3), with dvar from d(1/std)."""
+    dvar = mul_by_number(cube, -0.5) * drstd.view(n, groups, 1, 1)
+    size = xt.shape[2] * xt.shape[3]
+    gx = mul_by_number(dvar, 2.0 / size) * (xt - xt.mean((2, 3), keepdim=True))
+    return gx + div_by_number(dmean.view(n, groups, 1, 1).expand(xt.shape), size)
 
 
 def group_norm(input: Tensor, num_groups: int, weight=None, bias=None,
@@ -115,10 +165,8 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None,
     node._s_group = num_groups
     node._s_input = SavedTensor(input)
     node._s_weight = None if weight is None else SavedTensor(weight)
-    record(node, result, input, weight, bias)
-    # the mean and 1/std are the node's outputs 1 and 2 in PyTorch: saved as such
-    for nr, stat in ((1, mean), (2, rstd)):
-        t = Tensor._wrap(stat.reshape(n, num_groups).astype(x.dtype))
-        t._output_nr = nr
-        setattr(node, f"_s_result{nr}", SavedTensor(t, node))
+    # the mean and 1/std are the node's outputs 1 and 2 in PyTorch: recorded and saved as such
+    stats = [Tensor._wrap(stat.reshape(n, num_groups).astype(x.dtype)) for stat in (mean, rstd)]
+    record(node, (result, *stats), input, weight, bias)
+    node._s_result1, node._s_result2 = (SavedTensor(t, node) for t in stats)
     return result

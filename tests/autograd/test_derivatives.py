@@ -120,6 +120,7 @@ def _extra_graphs():
     F = mg.nn.functional
     a, b = x(), mg.tensor(np.arange(1., 7.).reshape(2, 3) * 1.5, requires_grad=True)
     made = [a[...], (a * 1).fill_(2.), (a * 1).fill_(v()), a.masked_fill(a > 3, 0.),
+            a.index_fill(1, mg.tensor([0, 2]), 2.), a.index_fill(0, mg.tensor([1]), v()),
             a.masked_fill(a > 3, v()), F.mse_loss(a, b), F.mse_loss(a, b, reduction="sum"),
             a.permute(1, 0), a.t().reshape(3, 2), a.unsqueeze(0).squeeze(),
             a.unsqueeze(0).squeeze(0), a.unsqueeze(0).squeeze((0,)), a.to(mg.float32),

@@ -81,7 +81,8 @@ def test_coverage_doc_is_up_to_date(torch):
 
     expected = table(torch, minigrad)
     assert DOC.exists() and DOC.read_text(encoding="utf-8") == expected, (
-        "docs/coverage.md is out of date: run python tests/fidelity/test_coverage.py")
+        "docs/coverage.md is out of date: run `make generated` "
+        "(or python tests/fidelity/test_coverage.py)")
 
 
 def test_every_listed_name_exists_in_pytorch(torch):

@@ -175,6 +175,9 @@ UNARY = [
     _op("minimum", lambda L, x, y: x.minimum(y), (2, 3), (2, 3)),
     _op("max_of_two", lambda L, x, y: L.max(x, y), (2, 3), (2, 3)),
     _op("min_of_two", lambda L, x, y: x.min(y), (3,), (3,)),
+    _op("signbit", lambda L, x: L.signbit(x), (2, 3), differentiable=False),
+    _op("copysign", lambda L, x, y: L.copysign(x, y), (2, 3), (3,)),
+    _op("copysign_number", lambda L, x: x.copysign(-0.0), (2, 3)),
 ]
 
 REDUCTIONS = [
@@ -202,6 +205,10 @@ REDUCTIONS = [
     _op("amax", lambda L, x: x.amax(), (2, 3)),
     _op("amax_dim", lambda L, x: L.amax(x, -1), (2, 3)),
     _op("amin_dims_keepdim", lambda L, x: x.amin((0, 1), keepdim=True), (2, 3, 2)),
+    _op("mode", lambda L, x: x.mode(), (2, 3)),
+    _op("mode_ties_keepdim", lambda L, x: L.mode(L.cat([x, x[:, :2]], 1), 1, keepdim=True),
+        (3, 3)),
+    _op("mode_dim0", lambda L, x: L.mode(x, 0), (3, 2)),
     _op("argmax", lambda L, x: x.argmax(), (2, 3), differentiable=False),
     _op("argmin_dim", lambda L, x: L.argmin(x, 1, keepdim=True), (2, 3), differentiable=False),
     _op("softmax", lambda L, x: x.softmax(1), (2, 3)),
@@ -213,6 +220,9 @@ REDUCTIONS = [
     _op("norm_p1_dims", lambda L, x: x.norm(p=1, dim=(-1, 0)), (2, 3)),
     _op("norm_p3_keepdim", lambda L, x: x.norm(3, dim=0, keepdim=True), (2, 3)),
     _op("norm_inf", lambda L, x: x.norm(float("inf")), (2, 3)),
+    _op("dist", lambda L, x, y: L.dist(x, y), (2, 3), (3,)),
+    _op("dist_p1", lambda L, x, y: x.dist(y, 1), (2, 3), (2, 3)),
+    _op("dist_p3", lambda L, x, y: L.dist(x, y, p=3), (3,), (2, 3)),
 ]
 
 LINALG = [
@@ -234,7 +244,16 @@ LINALG = [
     _op("addmm_beta_alpha", lambda L, c, A, B: c.addmm(A, B, beta=0.5, alpha=2), (2, 4),
         (2, 3), (3, 4)),
     _op("addmm_transposed_weight", lambda L, c, x, W: L.addmm(c, x, W.t()), (4,), (2, 3),
-        (4, 3)),
+        (4, 3)),    _op("inner_1d", lambda L, a, b: L.inner(a, b), (3,), (3,)),
+    _op("inner_3d_2d", lambda L, A, B: A.inner(B), (2, 4, 3), (2, 3)),
+    _op("inner_0d", lambda L, a, B: L.inner(a, B), (), (2, 3)),
+    _op("tensordot_all_dims", lambda L, A, B: L.tensordot(A, B, 2), (2, 3), (2, 3)),
+    _op("outer_method", lambda L, a, b: a.outer(b), (3,), (2,)),
+    _op("baddbmm", lambda L, c, A, B: L.baddbmm(c, A, B), (4, 2, 3), (4, 2, 5), (4, 5, 3)),
+    _op("baddbmm_broadcast_beta_alpha", lambda L, c, A, B: c.baddbmm(A, B, beta=0.5, alpha=2),
+        (1, 3), (2, 2, 4), (2, 4, 3)),
+    _op("baddbmm_beta_0", lambda L, c, A, B: L.baddbmm(c, A, B, beta=0), (2, 3), (2, 2, 3),
+        (2, 3, 3)),
 ]
 
 COMPOSITES = [

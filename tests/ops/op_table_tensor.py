@@ -176,6 +176,10 @@ MOVEMENT = [
     _op("chunk", lambda L, x: x.chunk(2)[0], (3, 2)),
     _op("unbind", lambda L, x: x.unbind(1)[2], (2, 3)),
     _op("unbind_all", _unbind_all, (2, 3)),
+    _op("tensor_split_sections", lambda L, x: x.tensor_split(3, dim=1)[2], (2, 7)),
+    _op("tensor_split_indices", lambda L, x: L.tensor_split(x, [1, -1])[1], (5, 2)),
+    _op("tensor_split_all", lambda L, x: L.cat(x.tensor_split(L.tensor([1, 3]), 1)[::-1], 1),
+        (2, 4)),
     _op("narrow", lambda L, x: x.narrow(1, 1, 2), (2, 3)),
 ]
 
@@ -221,6 +225,10 @@ INDEXING = [
     _op("masked_fill_tensor_value", lambda L, x, v: L.masked_fill(x, _mask(L), v), (2, 3), ()),
     _op("index_put", lambda L, x, v: x.index_put((L.tensor([1, 0]),), v), (3, 2), (2,)),
     _op("index_put_accumulate", _index_put_accumulate, (3, 2), (2,)),
+    _op("index_fill", lambda L, x: x.index_fill(1, L.tensor([0, 2]), -1.0), (2, 3)),
+    _op("index_fill_negative_dim", lambda L, x: L.index_fill(x, -2, L.tensor(1), 2), (3, 2)),
+    _op("index_fill_tensor_value", lambda L, x, v: x.index_fill(0, L.tensor([2, 0, 2]), v),
+        (3, 2), ()),
 ]
 
 CONVERSION = [
@@ -250,6 +258,7 @@ INPLACE = [
     _op("clamp_", lambda L, x: (x * 1).clamp_(-0.5, 0.5), (2, 3), domain="clamp"),
     _op("exp_", lambda L, x: (x * 1).exp_(), (2, 3)),
     _op("masked_fill_", lambda L, x: (x * 1).masked_fill_(_mask(L), 0.0), (2, 3)),
+    _op("index_fill_", lambda L, x: (x * 1).index_fill_(0, L.tensor([1]), 2.0), (2, 3)),
     _op("index_put_", lambda L, x, v: (x * 1).index_put_((L.tensor([0, 0]),), v,
                                                          accumulate=True), (2, 3), (3,)),
     _op("iadd", _iadd, (2, 3), (3,)),

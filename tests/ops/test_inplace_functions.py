@@ -42,3 +42,12 @@ def test_in_place_function_matches_pytorch(torch, name):
                 eval(bad, {"lib": torch})  # noqa: S307
         else:
             assert_same_outcome(torch, bad)
+
+
+def test_the_list_of_in_place_functions_is_pytorchs_whole_list(torch):
+    """So that an op declared with ``inplace=True`` needs no edit there (CONTRIBUTING.md)."""
+    from minigrad._inplace_functions import _NAMES
+
+    theirs = {n for n in dir(torch) if n.endswith("_") and not n.startswith("_")
+              and callable(getattr(torch, n)) and hasattr(torch.Tensor, n)}
+    assert set(_NAMES) == theirs

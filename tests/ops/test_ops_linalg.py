@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import assert_same_outcome
 from hypothesis import given
 from hypothesis import strategies as st
 from op_table import assert_close, assert_same_error, assert_same_graph, assert_same_saved
@@ -150,3 +151,19 @@ def test_addmm_bias_gradient_is_summed_over_the_batch(torch):
         grads.append([bias.grad, m1.grad, m2.grad])
     for m, t in zip(*grads[::-1]):
         assert_close(m, t)
+
+
+@pytest.mark.parametrize("expr", [
+    "lib.inner(lib.ones(3), lib.ones(4))", "lib.inner(lib.ones(2, 3), lib.ones(2))",
+    "lib.inner(lib.ones(3), 2)", "lib.inner(lib.tensor([1, 2]), lib.tensor([1., 2.]))",
+    "lib.inner(lib.tensor([1, 2]), lib.tensor([3, 4]))", "lib.ones(2).inner(lib.tensor(3.))",
+    "lib.outer(lib.ones(2, 3), lib.ones(4))", "lib.ones(3).outer(lib.ones(2, 2))",
+    "lib.baddbmm(lib.ones(2, 3), lib.ones(4, 2, 3), lib.ones(4, 2, 3))",
+    "lib.baddbmm(lib.ones(2, 3), lib.ones(2, 3), lib.ones(3, 3))",
+    "lib.baddbmm(lib.ones(5), lib.ones(4, 2, 3), lib.ones(4, 3, 3))",
+    "lib.baddbmm(lib.ones(2, 3), lib.ones(4, 2, 3), lib.ones(4, 3, 3).double())",
+    "lib.baddbmm(lib.ones(2, 3), lib.ones(4, 2, 3).int(), lib.ones(4, 3, 3).int())",
+    "lib.baddbmm(lib.full((2, 3), float('nan')), lib.ones(4, 2, 3), lib.ones(4, 3, 3), beta=0)",
+    "lib.ones(4, 2, 3).baddbmm_(lib.ones(4, 2, 3), lib.ones(4, 3, 3), alpha=2)"])
+def test_inner_outer_and_baddbmm_values_and_errors_as_pytorch(torch, expr):
+    assert_same_outcome(torch, expr)

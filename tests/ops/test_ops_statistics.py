@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 import pytest
-from helpers import close, f32
+from helpers import assert_same_outcome, close, f32
 
 import minigrad as mg
 
@@ -81,3 +81,31 @@ def test_order_statistics_save_the_dim_as_given(torch, call):
         return eval(call, {"x": x, "s": s})[0].grad_fn._saved_dim  # noqa: S307 - our table
 
     assert saved(mg) == saved(torch)
+
+
+@pytest.mark.parametrize("expr", [
+    "lib.mode(lib.tensor([[1., 2., 2., 3., 3., 1.], [5., 4., 4., 5., 0., 7.]]))",
+    "lib.tensor([[1., 2., 2.], [3., 3., 1.]]).mode(0, keepdim=True)",
+    "lib.mode(lib.tensor([3, 1, 1, 3, 2]))", "lib.mode(lib.tensor([True, False, True]))",
+    "lib.mode(lib.tensor([float('nan'), float('nan'), 1.]))",
+    "lib.mode(lib.tensor([1., float('nan'), 1., float('nan'), 0.5]))",
+    "lib.mode(lib.tensor(2.5, requires_grad=True))",
+    "lib.mode(lib.tensor([2., 1., 2., 1.] * 4))",
+    "lib.mode(lib.tensor([]))", "lib.mode(lib.ones(2, 3), 3)", "lib.mode(lib.ones(2, 0), 0)",
+])
+def test_mode_as_pytorch(torch, expr):
+    """Ties (the smallest value, at its last position), NaN, integers, bools, 0-d, errors."""
+    assert_same_outcome(torch, expr)
+
+
+def test_mode_keeps_what_pytorch_keeps(torch):
+    def kept(lib):
+        x = lib.tensor([[1., 2., 2.], [3., 1., 1.]], requires_grad=True)
+        values = lib.mode(x, -1).values
+        node = values.grad_fn
+        kept = (node.name(), node._saved_dim, node._saved_keepdim, node._saved_indices.tolist(),
+                tuple(node._saved_self_sym_sizes))
+        values.backward(lib.tensor([10., 20.]))
+        return kept, x.grad.tolist()
+
+    assert kept(mg) == kept(torch)

@@ -7,6 +7,8 @@ holds), every node's ``_saved_*`` attributes, and which outputs are views of whi
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from op_table import assert_close, run_both, sample
@@ -93,3 +95,93 @@ def test_gradcheck_and_gradgradcheck_pass(case):
     xs = [mg.tensor(a, requires_grad=True) for a in arrays]
     assert mg.autograd.gradcheck(case.minigrad, xs)
     assert mg.autograd.gradgradcheck(case.minigrad, xs)
+
+
+@pytest.mark.parametrize("expr", [
+    f"{x}.{attr}" for attr in ("mT", "mH", "H")
+    for x in ("lib.tensor(1.0, requires_grad=True)", "lib.ones(3)", "lib.ones(2, 3)",
+              "lib.ones(2, 3, 4)", "lib.arange(24.0).reshape(2, 3, 4).requires_grad_()")])
+def test_the_matrix_transposes_as_pytorch(torch, expr):
+    """Values, grad_fn, warnings and errors of .mT/.mH/.H (a real tensor's conjugate is itself)."""
+    def run(lib):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                y = eval(expr, {"lib": lib})  # noqa: S307
+            except RuntimeError as e:
+                return "RuntimeError", str(e)
+        node = y.grad_fn
+        return (repr(y), node and node.name(), node and [f and f.name() for f, _ in
+                                                       node.next_functions],
+                node and getattr(node, "_saved_dim0", None),
+                [str(w.message).split(" (Triggered internally")[0] for w in caught])
+
+    assert run(mg) == run(torch)
+
+
+@pytest.mark.parametrize("expr", [
+    "lib.is_nonzero(lib.tensor([1.5]))", "lib.tensor(0.).is_nonzero()",
+    "lib.is_nonzero(lib.tensor([[0]]))", "lib.is_nonzero(lib.tensor([False]))",
+    "lib.is_nonzero(lib.tensor(float('nan')))", "lib.tensor(-0.0).is_nonzero()",
+    "lib.is_nonzero(lib.tensor([2.0], requires_grad=True))",
+    "lib.is_nonzero(lib.tensor([]))", "lib.is_nonzero(lib.tensor([1, 2]))", "lib.is_nonzero(1)",
+    "lib.ones(2).view()"])
+def test_is_nonzero_and_view_without_a_size_as_pytorch(torch, expr):
+    def run(lib):
+        try:
+            return repr(eval(expr, {"lib": lib}))  # noqa: S307
+        except (RuntimeError, TypeError) as e:
+            return type(e).__name__, str(e)  # (the whole message: view() lists its signatures)
+
+    assert run(mg) == run(torch)
+
+
+def test_data_ptr_is_where_the_first_element_is_as_pytorch(torch):
+    def offsets(lib):
+        x = lib.arange(12.0).reshape(3, 4)
+        p = x.data_ptr()
+        return [x[1].data_ptr() - p, x[:, 2].data_ptr() - p, x.t().data_ptr() - p,
+                x[1:, 1:].data_ptr() - p, x.view(12)[5:].data_ptr() - p,
+                x.clone().data_ptr() != p, lib.tensor([]).data_ptr(), type(p)]
+
+    assert offsets(mg) == offsets(torch)
+
+
+@pytest.mark.parametrize("expr", [
+    "[(t, t._base is x, t.grad_fn._saved_start, t.grad_fn._saved_end) for t in "
+    f"lib.tensor_split(x, {arg})]" for arg in (
+        "3", "[5, 2]", "[-2, 9]", "[]", "(1, 4), dim=0", "10", "lib.tensor(3)",
+        "lib.tensor([1, 5])", "sections=2", "indices=[2]",
+        "tensor_indices_or_sections=lib.tensor(2)")] + [
+    f"lib.tensor_split(x, {arg})" for arg in (
+        "0", "-1", "2, dim=3", "2.5", "lib.tensor([[1]])", "lib.tensor(1.5)", "")] + [
+    "lib.tensor_split(lib.tensor(1.), 2)", "x.reshape(1, 7).tensor_split(2, 1)"])
+def test_tensor_split_as_pytorch(torch, expr):
+    def run(lib):
+        x = lib.arange(7.0, requires_grad=True) * 1  # noqa: F841 - used by expr
+        try:
+            return repr(eval(expr.replace("(x, )", "(x)"), {"lib": lib, "x": x}))  # noqa: S307
+        except (RuntimeError, TypeError, IndexError) as e:
+            return type(e).__name__, str(e)
+
+    assert run(mg) == run(torch)
+
+
+@pytest.mark.parametrize("expr", [
+    "x.index_fill(1, lib.tensor([3]), 1.)", "x.index_fill(1, lib.tensor([0.]), 1.)",
+    "x.index_fill(2, i, 1.)", "x.index_fill(1, lib.tensor([[0]]), 1.)",
+    "x.index_fill(1, i, lib.tensor([1., 2.]))", "x.index_fill(1, [0], 1.)",
+    "x.index_fill_(1, i, 1.)", "lib.ones(3, dtype=lib.int64).index_fill(0, lib.tensor([1]), 2.5)",
+    "lib.ones(3).index_fill(0, lib.tensor([-1, 1, 1]), 2.5)",
+    "lib.tensor(1.).index_fill(0, lib.tensor(0), 3.)",
+    "lib.ones(3).index_fill(0, lib.tensor([1], dtype=lib.int32), 2.5)",
+    "x.index_fill(1, i, lib.tensor(2, dtype=lib.int64))"])
+def test_index_fill_values_and_errors_as_pytorch(torch, expr):
+    def run(lib):
+        x = lib.arange(6.0).reshape(2, 3).requires_grad_()  # noqa: F841 - used by expr
+        try:
+            return repr(eval(expr, {"lib": lib, "x": x, "i": lib.tensor([0, 2])}))  # noqa: S307
+        except (RuntimeError, TypeError, IndexError) as e:
+            return type(e).__name__, str(e).split("\n")[0]
+
+    assert run(mg) == run(torch)

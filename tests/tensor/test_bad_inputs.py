@@ -289,10 +289,6 @@ PROBES = (_creation() + _reductions() + _shapes_and_conversions() + _binary()
           + _zero_d_and_empty() + _dtype_kernels() + _rounded_division_and_products())
 
 OPEN = {
-    # not minigrad methods yet (another helper adds them)
-    "L.ones(2, 3).outer(None)": "Tensor.outer is missing",
-    "L.ones(2, 3).outer()": "Tensor.outer is missing",
-    "L.outer(L.ones(2, 3), L.ones(4))": "outer of a 2-d tensor: PyTorch's 1-D check",
     # movement.py (helper views): view's own argument parsing
     "L.ones(2, 3).view(2.0)": "view(2.0): PyTorch's invalid combination of arguments",
 }

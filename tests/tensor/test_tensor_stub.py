@@ -32,7 +32,8 @@ x.exp().relu().mean().backward()
 
 def test_the_tensor_stub_matches_the_registered_ops():
     assert _stubgen.STUB.read_text() == _stubgen.stub_text(), (
-        "minigrad/_tensor.pyi is out of date: run `python -m minigrad._stubgen`")
+        "minigrad/_tensor.pyi is out of date: run `make generated` "
+        "(or `python -m minigrad._stubgen`)")
 
 
 def _mypy(tmp_path, source: str) -> subprocess.CompletedProcess:

@@ -1,0 +1,47 @@
+"""dist (minigrad/_ops/distance.py) against PyTorch: every p PyTorch's norm_backward treats
+apart (0, 1, 2, inf, p < 1, 1 < p < 2, p > 2, negative), the saved values, the second-order
+graphs of both operands' gradients (``a - b`` recomputed, ``result`` read back), and errors."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import assert_same_outcome
+from test_ops_double_backward import tree
+
+import minigrad as mg
+
+
+@pytest.mark.parametrize("p", [2, 1, 3, float("inf"), 0.5, -1, 1.5])
+def test_dist_values_gradients_and_graphs_as_pytorch(torch, p):
+    def run(lib):
+        a = lib.tensor([[1., 2., 3.], [0., -1., 2.]], requires_grad=True)
+        b = lib.tensor([0.5, 2., -1.], requires_grad=True)
+        y = lib.dist(a, b, p)
+        node = y.grad_fn
+        gs = lib.autograd.grad(y, (a, b), create_graph=True)
+        return (repr(y), node.name(), node._saved_p, repr(node._saved_result),
+                [g.tolist() for g in gs], [tree(g.grad_fn) for g in gs])
+
+    assert run(mg) == run(torch)
+
+
+def test_dist_with_p_0_has_no_gradient_as_pytorch(torch):
+    def run(lib):
+        a = lib.tensor([1., 2.], requires_grad=True)
+        lib.dist(a, lib.zeros(2), 0).backward()
+        b = lib.tensor([1., 2.], requires_grad=True)
+        with pytest.raises(RuntimeError) as info:
+            lib.dist(a, b, 0).backward()
+        return a.grad, str(info.value)
+
+    assert run(mg) == run(torch)
+
+
+@pytest.mark.parametrize("expr", [
+    "lib.dist(lib.ones(2), lib.ones(3))", "lib.dist(lib.ones(2), 2.)",
+    "lib.dist(lib.tensor([1, 2]), lib.tensor([1, 2]))", "lib.ones(2).dist(lib.zeros(2), p='fro')",
+    "lib.dist(lib.ones(2), lib.zeros(2, dtype=lib.float64))",
+    "lib.dist(lib.ones(2, dtype=lib.float16), lib.zeros(2, dtype=lib.float16))",
+    "lib.dist(lib.ones(2), lib.zeros(2), lib.tensor(2.))"])
+def test_dist_dtypes_and_errors_as_pytorch(torch, expr):
+    assert_same_outcome(torch, expr)
