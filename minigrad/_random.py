@@ -26,7 +26,6 @@ import numpy as np
 from . import _cpu, _sampling
 from ._creation import _finish, _gen, _np, _size
 from ._dtype import int64
-from ._ops import _formula as F
 from ._ops.inplace import apply_inplace
 from ._tensor import Tensor
 from .autograd._rule import _r
@@ -36,73 +35,59 @@ __all__ = ["normal", "randperm", "bernoulli", "multinomial", "poisson"]
 
 
 # ---------------------------------------------------------------- nodes: samples have zero grads
-_zeros = F.zeros_like  # (zeros outside any graph, for an array or a tensor)
-
-
 class NormalBackward0(Node):
-    """z = self.normal_():  z no longer depends on self; dz/dself = 0."""
+    """The node of ``self.normal_()``: the result no longer depends on ``self``."""
 
-    rule = _r("a.normal_(mean, std)  (in place)", np={"a": "0 * grad"}, a="zeros_like(grad)")
-
-    def backward(self, g):
-        return (_zeros(g),)
+    rule = _r("a.normal_(mean, std)  (in place)", a="zeros_like(grad)")
 
 
 class NormalBackward1(Node):
-    """z = normal(mean, float std):  dz/dmean = 0 (a sample is not reparameterised)."""
+    """The node of ``normal(mean, std)`` with a number ``std`` (a sample is not
+    reparameterised: its gradient is zero)."""
 
-    rule = _r("z = normal(mean, std)  (std a number)", np={"mean": "0 * grad"},
-              mean="zeros_like(grad)")
-
-    def backward(self, g):
-        return (_zeros(g),)
+    rule = _r("z = normal(mean, std)  (std a number)", mean="zeros_like(grad)")
 
 
-class NormalBackward2(NormalBackward1):
-    """z = normal(float mean, std):  dz/dstd = 0."""
+class NormalBackward2(Node):
+    """The node of ``normal(mean, std)`` with a number ``mean``."""
 
-    rule = _r("z = normal(mean, std)  (mean a number)", np={"std": "0 * grad"},
-              std="zeros_like(grad)")
+    rule = _r("z = normal(mean, std)  (mean a number)", std="zeros_like(grad)")
 
 
 class NormalBackward3(Node):
-    """z = normal(mean, std):  dz/dmean = dz/dstd = 0."""
+    """The node of ``normal(mean, std)`` of two tensors."""
 
-    rule = _r("z = normal(mean, std)", np={"mean": "0 * grad", "std": "0 * grad"},
-              mean="zeros_like(grad)", std="zeros_like(grad)")
-
-    def backward(self, g):
-        return _zeros(g), _zeros(g)
+    rule = _r("z = normal(mean, std)", mean="zeros_like(grad)", std="zeros_like(grad)")
 
 
-class PoissonBackward0(NormalBackward0):
-    """z = poisson(rates):  dz/drates = 0."""
+class PoissonBackward0(Node):
+    """The node of ``poisson(rates)``."""
 
-    rule = _r("z = poisson(rates)", np={"rates": "0 * grad"}, rates="zeros_like(grad)")
-
-
-class UniformBackward0(NormalBackward0):
-    """z = self.uniform_():  dz/dself = 0."""
-
-    rule = _r("a.uniform_(low, high)  (in place)", np={"a": "0 * grad"}, a="zeros_like(grad)")
+    rule = _r("z = poisson(rates)", rates="zeros_like(grad)")
 
 
-class BernoulliBackward0(NormalBackward0):
-    """z = self.bernoulli_(p):  dz/dself = 0."""
+class UniformBackward0(Node):
+    """The node of ``self.uniform_()``."""
 
-    rule = _r("a.bernoulli_(p)  (in place)", np={"a": "0 * grad"}, a="zeros_like(grad)")
-
-
-class RandomBackward0(NormalBackward0):
-    """z = self.random_():  dz/dself = 0."""
-
-    rule = _r("a.random_(low, high)  (in place)", np={"a": "0 * grad"}, a="zeros_like(grad)")
+    rule = _r("a.uniform_(low, high)  (in place)", a="zeros_like(grad)")
 
 
-class ExponentialBackward0(NormalBackward0):
-    """z = self.exponential_():  dz/dself = 0."""
+class BernoulliBackward0(Node):
+    """The node of ``self.bernoulli_(p)``."""
 
-    rule = _r("a.exponential_(rate)  (in place)", np={"a": "0 * grad"}, a="zeros_like(grad)")
+    rule = _r("a.bernoulli_(p)  (in place)", a="zeros_like(grad)")
+
+
+class RandomBackward0(Node):
+    """The node of ``self.random_()``."""
+
+    rule = _r("a.random_(low, high)  (in place)", a="zeros_like(grad)")
+
+
+class ExponentialBackward0(Node):
+    """The node of ``self.exponential_()``."""
+
+    rule = _r("a.exponential_(rate)  (in place)", a="zeros_like(grad)")
 
 
 # ---------------------------------------------------------------- normal

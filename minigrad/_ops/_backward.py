@@ -39,10 +39,8 @@ __all__ = ["scale", "mean_of", "where", "sgn", "sign_data", "sigmoid_backward", 
            "log_softmax_backward_data", "masked_sum", "mm_mat1_backward", "mm_mat2_backward"]
 
 
-def scale(x, c):
-    """``x * c`` for a Python number ``c`` (on a tensor: PyTorch's ``mul(Tensor, Scalar)``;
-    float16 as its kernel, in float32: :func:`~minigrad._ops.rounding.half_opmath`)."""
-    return mul_by_number(x, c) if isinstance(x, Tensor) or x.dtype is HALF else x * c
+scale = mul_by_number  # ``x * c`` for a number ``c``: PyTorch's ``mul(Tensor, Scalar)`` (the
+# formulas written from rules call it ``mul_number``; float16 in float32, as PyTorch's kernel)
 
 
 def where(cond, a, b):
@@ -59,6 +57,7 @@ def call(x, name: str):
     return getattr(x, name)() if isinstance(x, Tensor) else getattr(np, name)(x)
 
 
+@formula_function
 def rsqrt(x):
     """``1 / sqrt(x)`` (on a tensor: ``x.rsqrt()``, an ``RsqrtBackward0``)."""
     return x.rsqrt() if isinstance(x, Tensor) else 1 / np.sqrt(x)
@@ -133,6 +132,7 @@ def sign_data(d: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(s), s.dtype.type(0), s) if s.dtype.kind == "f" else s
 
 
+@formula_function
 def sgn(x):
     """``x.sgn()``: -1, 0 or 1 (0 at NaN)."""
     return x.sgn() if isinstance(x, Tensor) else sign_data(np.asarray(x))
@@ -156,53 +156,39 @@ class _BackwardOp(Node):
         return value(self._s_grad_output), value(self._s_output)
 
 
-class SigmoidBackwardBackward0(_BackwardOp):
-    """z = sigmoid_backward(g, y) = g * (1 - y) * y."""
+class SigmoidBackwardBackward0(Node):
+    """The node of ``sigmoid_backward(grad_output, output)`` (sigmoid's gradient, recorded)."""
 
     rule = _r("z = sigmoid_backward(g, y) = g * (1 - y) * y", {"g": "grad_output", "y": "output"},
-              np={"g": "grad * (1 - y) * y"}, g="sigmoid_backward(grad, y)",
-              y="grad * g * (-2 * y + 1)")
+              g="sigmoid_backward(grad, y)", y="grad * g * (-2 * y + 1)")
 
-    def backward(self, grad):
-        g, y = self._grad_and_output()
-        return (sigmoid_backward(grad, y) if self.next_functions[0][0] else None,
-                grad * g * (scale(y, -2) + 1) if self.next_functions[1][0] else None)
+    saved = ("grad_output", "output")
 
 
-class TanhBackwardBackward0(_BackwardOp):
-    """z = tanh_backward(g, y) = g * (1 - y**2)."""
+class TanhBackwardBackward0(Node):
+    """The node of ``tanh_backward(grad_output, output)`` (tanh's gradient, recorded)."""
 
     rule = _r("z = tanh_backward(g, y) = g * (1 - y**2)", {"g": "grad_output", "y": "output"},
-              np={"g": "grad * (1 - y**2)"}, g="tanh_backward(grad, y)", y="grad * (-2 * y * g)")
+              g="tanh_backward(grad, y)", y="grad * (-2 * y * g)")
 
-    def backward(self, grad):
-        g, y = self._grad_and_output()
-        return (tanh_backward(grad, y) if self.next_functions[0][0] else None,
-                grad * (scale(y, -2) * g) if self.next_functions[1][0] else None)
+    saved = ("grad_output", "output")
 
 
 class ThresholdBackwardBackward0(Node):
-    """z = threshold_backward(g, x, t) = g where x > t, else 0 (also where x is NaN)."""
+    """The node of ``threshold_backward(grad_output, self, threshold)`` (relu's gradient)."""
 
-    rule = _r("z = threshold_backward(g, a, t) = g where not a <= t",
-              {"a": "self", "t": "threshold"},
-              np={"g": "where(a <= t, 0, grad)", "a": "0 * grad"},
-              g="threshold_backward(grad, a, t)", a="zeros_like(grad)")
+    rule = _r("z = threshold_backward(g, a, t)", {"a": "self", "t": "threshold"}, numbers="t",
+              g="threshold_backward(grad, a, t)", a="zeros_like(grad)",
+              note="threshold_backward(g, a, t) = where(a <= t, 0, g)")
 
     saved = ("self", "threshold")
-
-    def backward(self, grad):
-        x = value(self._s_self)
-        zero = grad * 0
-        return (threshold_backward(grad, x, self._s_threshold),
-                zero.detach() if isinstance(zero, Tensor) else zero)
 
 
 def _record_pair(node, out, g, y, dim=None):
     if should_record(g, y):
         node._s_grad_output, node._s_output = SavedTensor(g), SavedTensor(y)
         if dim is not None:
-            node._s_dim, node._axis = dim
+            node._s_dim, node._axis = dim, _axis(dim, np.ndim(data(y)))
         record(node, out, g, y, broadcast=True)
     return out
 
@@ -245,7 +231,7 @@ class SoftmaxBackwardDataBackward0(_BackwardOp):
     def backward(self, grad):
         g, y = self._grad_and_output()
         a = self._axis
-        return (softmax_backward_data(grad, y, (self._s_dim, a)),
+        return (softmax_backward_data(grad, y, self._s_dim),
                 g * grad - _sum_keep(y * g, a) * grad - g * _sum_keep(grad * y, a))
 
 
@@ -264,12 +250,17 @@ class LogSoftmaxBackwardDataBackward0(_BackwardOp):
         return grad - _sum_keep(grad * ey, a), -_sum_keep(g, a) * ey * grad
 
 
+def _axis(dim: int, ndim: int) -> int:
+    """The axis a saved ``dim`` names (``_saved_dim`` shows -1 as 2**64 - 1)."""
+    return (dim - 2**64 if dim >= 2**63 else dim) % max(ndim, 1)
+
+
+@formula_function
 def softmax_backward_data(g, y, dim):
-    """The gradient of ``y = softmax(x, dim)``: ``y * (g - sum(g * y, dim))``; ``dim`` is
-    (the dim as saved, the axis)."""
+    """The gradient of ``y = softmax(x, dim)``: ``y * (g - sum(g * y, dim))``."""
     if not (isinstance(g, Tensor) or isinstance(y, Tensor)):
-        return _softmax_grad(g, y, dim[1])
-    out = Tensor._wrap(_softmax_grad(data(g), data(y), dim[1]))
+        return _softmax_grad(g, y, _axis(dim, y.ndim))
+    out = Tensor._wrap(_softmax_grad(data(g), data(y), _axis(dim, np.ndim(data(y)))))
     return _record_pair(SoftmaxBackwardDataBackward0(), out, g, y, dim)
 
 
@@ -280,9 +271,10 @@ def _softmax_grad(g, y, a):
     return y * (g - np.add.reduce(g * y, a, keepdims=True))
 
 
+@formula_function
 def log_softmax_backward_data(g, y, dim):
     """The gradient of ``y = log_softmax(x, dim)``: ``g - exp(y) * sum(g, dim)``."""
-    a = dim[1]
+    a = _axis(dim, np.ndim(data(y)))
     if not (isinstance(g, Tensor) or isinstance(y, Tensor)):
         return g - np.exp(y) * np.add.reduce(g, a, keepdims=True)
     gd, yd = data(g), data(y)

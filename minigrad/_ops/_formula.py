@@ -48,8 +48,8 @@ def _unary(name: str):
     return fn
 
 
-exp, log, sqrt, sin, cos, abs = (formula_function(_unary(n))
-                                 for n in ("exp", "log", "sqrt", "sin", "cos", "abs"))
+exp, log, sqrt, sin, cos, abs, sinh, cosh = (formula_function(_unary(n)) for n in (
+    "exp", "log", "sqrt", "sin", "cos", "abs", "sinh", "cosh"))
 
 
 def as_tensor(x):
@@ -82,6 +82,7 @@ def mT(x):
     return x.transpose(-2, -1) if isinstance(x, Tensor) else x.swapaxes(-1, -2)
 
 
+@formula_function
 def t(x):
     """The transpose of a matrix (``x.t()``; a vector as it is)."""
     return x.t() if isinstance(x, Tensor) else x.T

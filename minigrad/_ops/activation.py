@@ -17,11 +17,7 @@ from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, should_record
-from ._backward import (
-    log_softmax_backward_data,
-    softmax_backward_data,
-)
-from ._core import method, value
+from ._core import method
 from .movement import u64
 from .rounding import HALF
 from .unary import float_op, record_result
@@ -123,16 +119,13 @@ def _softmax_input(input, dim, dtype, name):
 
 
 class SoftmaxBackward0(Node):
-    """z = softmax(self, dim):  dself = z * (g - sum(g * z, dim))."""
+    """The node of ``softmax(self, dim)``."""
 
-    rule = _r("z = softmax(a, dim)", {"z": "result", "dim": "dim"},
-              np={"a": "z * (grad - sum(grad * z, dim))"},
-              a="softmax_backward_data(grad, z, dim) = z * (grad - sum(grad * z, dim))")
+    rule = _r("z = softmax(a, dim)", {"z": "result", "dim": "dim"}, numbers="dim",
+              a="softmax_backward_data(grad, z, dim)",
+              note="softmax_backward_data(grad, z, dim) = z * (grad - sum(grad * z, dim))")
 
     saved = ("dim", "result")
-
-    def backward(self, g):
-        return (softmax_backward_data(g, value(self._s_result), (self._s_dim, self._axis)),)
 
 
 @method("softmax")
@@ -164,22 +157,19 @@ def _softmax_like(input, dim, dtype, name, node_cls, shifted):
     out = Tensor._wrap(out)
     if should_record(input):
         node = node_cls()
-        node._s_dim, node._axis = u64(dim), axis
+        node._s_dim = u64(dim)
         record_result(node, out, input)
     return out
 
 
 class LogSoftmaxBackward0(Node):
-    """z = log_softmax(self, dim):  dself = g - exp(z) * sum(g, dim)."""
+    """The node of ``log_softmax(self, dim)``."""
 
-    rule = _r("z = log_softmax(a, dim)", {"z": "result", "dim": "dim"},
-              np={"a": "grad - exp(z) * sum(grad, dim)"},
-              a="log_softmax_backward_data(grad, z, dim) = grad - exp(z) * sum(grad, dim)")
+    rule = _r("z = log_softmax(a, dim)", {"z": "result", "dim": "dim"}, numbers="dim",
+              a="log_softmax_backward_data(grad, z, dim)",
+              note="log_softmax_backward_data(grad, z, dim) = grad - exp(z) * sum(grad, dim)")
 
     saved = ("dim", "result")
-
-    def backward(self, g):
-        return (log_softmax_backward_data(g, value(self._s_result), (self._s_dim, self._axis)),)
 
 
 @method("log_softmax")

@@ -1,9 +1,11 @@
 """Arithmetic: add, sub, mul, div, neg, and the operators (``+``, ``2 * x``, ``x += y``).
 
-Each op is one class named as PyTorch names its node: the function below it computes the
-forward with NumPy, the class's ``backward`` is the chain rule for it. A Python number is a
-constant operand: ``x + 2`` has a ``(None, 0)`` edge for it, and ``2 / x`` is computed, as in
-PyTorch, as ``reciprocal(x) * 2``.
+Each op is one class named as PyTorch names its node, declaring the op's derivative as a rule
+(its ``backward`` is written from the rule: :mod:`minigrad.autograd.formulas`), and the
+function below it, which computes the forward with NumPy. A Python number is a constant
+operand: ``x + 2`` has a ``(None, 0)`` edge for it, and ``2 / x`` is computed, as in PyTorch, as
+``reciprocal(x) * 2``. PyTorch's edge cases (``alpha``, bool refusals, ``rsub``, float16) are
+at the end of the file.
 
 >>> import minigrad as torch
 >>> x = torch.tensor([1., 2.], requires_grad=True)
@@ -42,43 +44,6 @@ __all__ = ["add", "sub", "mul", "neg", "rsub", "broadcast_error", "factor", "mul
            "save_operand"]
 
 
-def save_operand(x):
-    """Save an operand: a tensor is checked for in-place changes; a Python number kept as is."""
-    return SavedTensor(x) if isinstance(x, Tensor) else x
-
-
-def elementwise(fn, input, other, *, float_result: bool = False, opmath: bool = False):
-    """``fn`` of the operands' arrays, promoted as PyTorch promotes them, as a new tensor;
-    PyTorch's error where the shapes do not broadcast; NotImplemented for an operand that is
-    neither a tensor nor a number (Python then tries the other operand's method). ``opmath``:
-    a float16 result with a number ``other`` is computed as PyTorch's kernel does
-    (:func:`~minigrad._ops.rounding.half_opmath`)."""
-    a, b, nd = binary_operands(input, other, float_result)
-    if a is NotImplemented:
-        return NotImplemented
-    token = quiet()  # 0 * inf, 1 / 0, overflow: NaN and inf as in PyTorch, no NumPy warning
-    try:
-        if nd is HALF and opmath:
-            return Tensor._wrap(half_opmath(fn, a, b, other))
-        return Tensor._wrap(fn(a, b))
-    except ValueError:
-        raise broadcast_error(input, other) from None
-    finally:
-        restore(token)
-
-
-def factor(saved, g):
-    """A saved operand as a factor of the gradient ``g``, in ``g``'s dtype.
-
-    NumPy would make ``float32 * int64`` arrays float64 (PyTorch keeps the gradient's dtype);
-    Python numbers and tensors (under create_graph) already combine as PyTorch does.
-    """
-    v = saved.get() if type(saved) is SavedTensor else saved
-    if type(v) is np.ndarray and v.dtype != g.dtype:
-        return v.astype(g.dtype)
-    return v
-
-
 # ---------------------------------------------------------------- add / sub
 class AddBackward0(Node):
     """The node of ``self + alpha * other`` (``x + y``: alpha is 1)."""
@@ -100,48 +65,6 @@ class SubBackward0(Node):
     _s_alpha = 1
 
 
-class RsubBackward0(Node):
-    """The node of ``torch.rsub(self, other)``: ``other - alpha * self``."""
-
-    rule = _r("z = b - alpha * a", {"alpha": "alpha"}, numbers="alpha",
-              a="-grad * alpha", b="grad")
-
-    saved = ("alpha",)
-    _s_alpha = 1
-
-
-class RsubBackward1(Node):
-    """The node of a number minus a tensor (``2 - x``: ``other - alpha * self``)."""
-
-    rule = _r("z = c - alpha * a  (c a number)", {"alpha": "alpha"}, numbers="alpha",
-              a="-grad * alpha")
-
-    saved = ("alpha",)
-    _s_alpha = 1
-
-
-def _plus_alpha(ufunc, a, b, alpha, dtype):
-    """``ufunc(a, alpha * b)`` for add and subtract, after PyTorch's checks of ``alpha`` (made
-    once the operands are found to broadcast): a float ``alpha`` on integers, a bool ``alpha``
-    on anything but a bool result; a bool result stays bool (``True + 2 * True`` is True).
-    float16 and float32 are fused, as PyTorch's kernel (:func:`~minigrad._ops.rounding.fused_add`).
-    Callers run it quietly."""
-    np.broadcast_shapes(np.shape(a), np.shape(b))  # (its ValueError: the caller's error)
-    if dtype.kind in "iub" and isinstance(alpha, float):
-        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
-                           "point number.")
-    if dtype.kind == "b":
-        return ufunc(a, np.logical_and(b, bool(alpha)))
-    if type(alpha) is bool:
-        raise RuntimeError("Boolean alpha only supported for Boolean results.")
-    if dtype is HALF or dtype is _FLOAT:
-        return fused_add(a, b, alpha if ufunc is np.add else -alpha, dtype)
-    return ufunc(a, b * alpha)
-
-
-_FLOAT = np.dtype(np.float32)
-
-
 @method("add", "__add__", inplace=True)
 def add(input=MISSING, other=MISSING, *, alpha=1, out=None, _form=("add", FUNCTION)) -> Tensor:
     """``input + alpha * other``, broadcasting."""
@@ -155,80 +78,13 @@ def __radd__(self, other):  # `2 + x` is `x.add(2)` in PyTorch: the tensor stays
 Tensor.__radd__ = __radd__
 
 
-_BOOL = np.dtype(bool)
-
-
-def _is_bool(x) -> bool:
-    return type(x) is bool or (isinstance(x, Tensor) and x._data.dtype == _BOOL)
-
-
-def check_bool_sub(a, b) -> None:
-    """Raise PyTorch's error for subtracting booleans (one operand is a bool)."""
-    if _is_bool(a) and _is_bool(b):
-        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
-                           "supported. Use the `^` or `logical_xor()` operator instead.")
-    raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
-                       "If you are trying to invert a mask, use the `~` or `logical_not()` "
-                       "operator instead.")
-
-
 @method("sub", "__sub__", "subtract")
 def sub(input=MISSING, other=MISSING, *, alpha=1, out=None, _form=("sub", FUNCTION)) -> Tensor:
     """``input - alpha * other``, broadcasting."""
     return _add_or_sub(np.subtract, SubBackward0, input, other, alpha, out, _form)
 
 
-def _add_or_sub(ufunc, node_cls, input, other, alpha, out, form):
-    """``ufunc(input, alpha * other)`` for add and sub, recorded with a ``node_cls`` node."""
-    if out is not None:
-        unsupported(ufunc.__name__[:3], out=out)
-    a, b, nd = binary_operands(input, other)
-    if a is NotImplemented:  # (an operand that is no tensor or number: the rare path)
-        return bad_operand(form, add if ufunc is np.add else sub, input, other,
-                           {} if alpha == 1 else {"alpha": alpha})
-    if ufunc is np.subtract and (_is_bool(input) or _is_bool(other)):
-        check_bool_sub(input, other)
-    token = quiet()  # inf - inf, overflow: NaN and inf as in PyTorch, no NumPy warning
-    try:
-        result = Tensor._wrap(ufunc(a, b) if alpha == 1 and alpha is not True
-                              else _plus_alpha(ufunc, a, b, alpha, nd))
-    except ValueError:
-        raise broadcast_error(input, other) from None
-    finally:
-        restore(token)
-    if should_record(input, other):
-        node = node_cls()
-        if alpha != 1:
-            node._s_alpha = alpha
-        record(node, result, input, other, broadcast=True)
-    return result
-
-
-def rsub(input, other, *, alpha=1):  # a function only: PyTorch's Tensor has no .rsub method
-    """``other - alpha * input`` (what ``2 - x`` computes)."""
-    a, b, nd = binary_operands(input, other)
-    if a is NotImplemented:
-        return NotImplemented
-    if _is_bool(input) or _is_bool(other):
-        check_bool_sub(other, input)
-    try:
-        out = Tensor._wrap(quiet_array(np.subtract, b, a, nd) if alpha == 1 and alpha is not True
-                           else quietly(_plus_alpha, np.subtract, b, a, alpha, nd))
-    except ValueError:
-        raise broadcast_error(other, input) from None
-    if should_record(input, other):
-        two = isinstance(other, Tensor)
-        node = RsubBackward0() if two else RsubBackward1()
-        if alpha != 1:
-            node._s_alpha = alpha
-        record(node, out, *((input, other) if two else (input,)), broadcast=True)
-    return out
-
-
-Tensor.__rsub__ = lambda self, other: rsub(self, other)
-
-
-# ---------------------------------------------------------------- mul / div
+# ---------------------------------------------------------------- mul
 class MulBackward0(Node):
     """The node of ``self * other``.
 
@@ -254,22 +110,6 @@ class MulBackward0(Node):
                 s.release()
             else:
                 self._s_self = FREED
-
-
-class _HalfMulBackward0(MulBackward0):
-    """``MulBackward0`` of a float16 product: the gradient times a number (or a 0-d tensor) is
-    computed as the forward is, in float32 (:func:`~minigrad._ops.rounding.half_opmath`).
-    PyTorch has one class; the second keeps the dtype test off every other product's path."""
-
-    def backward(self, g):
-        s, o = self._s_self, self._s_other
-        if o is None or isinstance(g, Tensor):  # (create_graph: Tensor mul does it)
-            return MulBackward0.backward(self, g)
-        return (half_opmath(np.multiply, g, factor(o, g), value(o)),
-                None if s is None else g * factor(s, g))
-
-
-_HalfMulBackward0.__name__ = "MulBackward0"  # (PyTorch's class name)
 
 
 @method("mul", "__mul__", "multiply", inplace=True)
@@ -303,6 +143,27 @@ def mul(input=MISSING, other=MISSING, *, out=None, _form=("mul", FUNCTION)) -> T
 
 
 Tensor.__rmul__ = lambda self, other: mul(self, other, _form=("mul", OPERATOR))  # `2 * x`
+
+
+# ---------------------------------------------------------------- neg
+class NegBackward0(Node):
+    """The node of ``-self``."""
+
+    rule = _r("z = -a", a="-grad")
+
+
+@method("neg", "__neg__", "negative", inplace=True)
+def neg(input) -> Tensor:
+    """``-input``."""
+    if input._data.dtype.kind == "b":
+        raise bool_negation()
+    out = Tensor._wrap(np.negative(input._data))
+    if should_record(input):
+        record(NegBackward0(), out, input)
+    return out
+
+
+Tensor.__pos__ = lambda self: self
 
 
 # ---------------------------------------------------------------- a tensor and a number
@@ -400,22 +261,167 @@ for _fn, _name in ((mul_by_number, "mul_number"), (div_by_number, "div_number"),
     formula_function(_fn, name=_name)  # (the functions numbers in a formula are written as)
 
 
-# ---------------------------------------------------------------- neg
-class NegBackward0(Node):
-    """The node of ``-self``."""
+# ---------------------------------------------------------------- PyTorch's edge cases
+# add and sub with an ``alpha``; what PyTorch refuses for bools; ``rsub``, what ``2 - x``
+# records; the operands as the forward takes and saves them.
+def _add_or_sub(ufunc, node_cls, input, other, alpha, out, form):
+    """``ufunc(input, alpha * other)`` for add and sub, recorded with a ``node_cls`` node."""
+    if out is not None:
+        unsupported(ufunc.__name__[:3], out=out)
+    a, b, nd = binary_operands(input, other)
+    if a is NotImplemented:  # (an operand that is no tensor or number: the rare path)
+        return bad_operand(form, add if ufunc is np.add else sub, input, other,
+                           {} if alpha == 1 else {"alpha": alpha})
+    if ufunc is np.subtract and (_is_bool(input) or _is_bool(other)):
+        check_bool_sub(input, other)
+    token = quiet()  # inf - inf, overflow: NaN and inf as in PyTorch, no NumPy warning
+    try:
+        result = Tensor._wrap(ufunc(a, b) if alpha == 1 and alpha is not True
+                              else _plus_alpha(ufunc, a, b, alpha, nd))
+    except ValueError:
+        raise broadcast_error(input, other) from None
+    finally:
+        restore(token)
+    if should_record(input, other):
+        node = node_cls()
+        if alpha != 1:
+            node._s_alpha = alpha
+        record(node, result, input, other, broadcast=True)
+    return result
 
-    rule = _r("z = -a", a="-grad")
+
+def _plus_alpha(ufunc, a, b, alpha, dtype):
+    """``ufunc(a, alpha * b)`` for add and subtract, after PyTorch's checks of ``alpha`` (made
+    once the operands are found to broadcast): a float ``alpha`` on integers, a bool ``alpha``
+    on anything but a bool result; a bool result stays bool (``True + 2 * True`` is True).
+    float16 and float32 are fused, as PyTorch's kernel (:func:`~minigrad._ops.rounding.fused_add`).
+    Callers run it quietly."""
+    np.broadcast_shapes(np.shape(a), np.shape(b))  # (its ValueError: the caller's error)
+    if dtype.kind in "iub" and isinstance(alpha, float):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
+                           "point number.")
+    if dtype.kind == "b":
+        return ufunc(a, np.logical_and(b, bool(alpha)))
+    if type(alpha) is bool:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if dtype is HALF or dtype is _FLOAT:
+        return fused_add(a, b, alpha if ufunc is np.add else -alpha, dtype)
+    return ufunc(a, b * alpha)
 
 
-@method("neg", "__neg__", "negative", inplace=True)
-def neg(input) -> Tensor:
-    """``-input``."""
-    if input._data.dtype.kind == "b":
-        raise bool_negation()
-    out = Tensor._wrap(np.negative(input._data))
-    if should_record(input):
-        record(NegBackward0(), out, input)
+_FLOAT = np.dtype(np.float32)
+
+
+_BOOL = np.dtype(bool)
+
+
+def _is_bool(x) -> bool:
+    return type(x) is bool or (isinstance(x, Tensor) and x._data.dtype == _BOOL)
+
+
+def check_bool_sub(a, b) -> None:
+    """Raise PyTorch's error for subtracting booleans (one operand is a bool)."""
+    if _is_bool(a) and _is_bool(b):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                       "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                       "operator instead.")
+
+
+class RsubBackward0(Node):
+    """The node of ``torch.rsub(self, other)``: ``other - alpha * self``."""
+
+    rule = _r("z = b - alpha * a", {"alpha": "alpha"}, numbers="alpha",
+              a="-grad * alpha", b="grad")
+
+    saved = ("alpha",)
+    _s_alpha = 1
+
+
+class RsubBackward1(Node):
+    """The node of a number minus a tensor (``2 - x``: ``other - alpha * self``)."""
+
+    rule = _r("z = c - alpha * a  (c a number)", {"alpha": "alpha"}, numbers="alpha",
+              a="-grad * alpha")
+
+    saved = ("alpha",)
+    _s_alpha = 1
+
+
+def rsub(input, other, *, alpha=1):  # a function only: PyTorch's Tensor has no .rsub method
+    """``other - alpha * input`` (what ``2 - x`` computes)."""
+    a, b, nd = binary_operands(input, other)
+    if a is NotImplemented:
+        return NotImplemented
+    if _is_bool(input) or _is_bool(other):
+        check_bool_sub(other, input)
+    try:
+        out = Tensor._wrap(quiet_array(np.subtract, b, a, nd) if alpha == 1 and alpha is not True
+                           else quietly(_plus_alpha, np.subtract, b, a, alpha, nd))
+    except ValueError:
+        raise broadcast_error(other, input) from None
+    if should_record(input, other):
+        two = isinstance(other, Tensor)
+        node = RsubBackward0() if two else RsubBackward1()
+        if alpha != 1:
+            node._s_alpha = alpha
+        record(node, out, *((input, other) if two else (input,)), broadcast=True)
     return out
 
 
-Tensor.__pos__ = lambda self: self
+Tensor.__rsub__ = lambda self, other: rsub(self, other)
+
+
+def save_operand(x):
+    """Save an operand: a tensor is checked for in-place changes; a Python number kept as is."""
+    return SavedTensor(x) if isinstance(x, Tensor) else x
+
+
+def elementwise(fn, input, other, *, float_result: bool = False, opmath: bool = False):
+    """``fn`` of the operands' arrays, promoted as PyTorch promotes them, as a new tensor;
+    PyTorch's error where the shapes do not broadcast; NotImplemented for an operand that is
+    neither a tensor nor a number (Python then tries the other operand's method). ``opmath``:
+    a float16 result with a number ``other`` is computed as PyTorch's kernel does
+    (:func:`~minigrad._ops.rounding.half_opmath`)."""
+    a, b, nd = binary_operands(input, other, float_result)
+    if a is NotImplemented:
+        return NotImplemented
+    token = quiet()  # 0 * inf, 1 / 0, overflow: NaN and inf as in PyTorch, no NumPy warning
+    try:
+        if nd is HALF and opmath:
+            return Tensor._wrap(half_opmath(fn, a, b, other))
+        return Tensor._wrap(fn(a, b))
+    except ValueError:
+        raise broadcast_error(input, other) from None
+    finally:
+        restore(token)
+
+
+def factor(saved, g):
+    """A saved operand as a factor of the gradient ``g``, in ``g``'s dtype.
+
+    NumPy would make ``float32 * int64`` arrays float64 (PyTorch keeps the gradient's dtype);
+    Python numbers and tensors (under create_graph) already combine as PyTorch does.
+    """
+    v = saved.get() if type(saved) is SavedTensor else saved
+    if type(v) is np.ndarray and v.dtype != g.dtype:
+        return v.astype(g.dtype)
+    return v
+
+
+# ---------------------------------------------------------------- float16
+class _HalfMulBackward0(MulBackward0):
+    """``MulBackward0`` of a float16 product: the gradient times a number (or a 0-d tensor) is
+    computed as the forward is, in float32 (:func:`~minigrad._ops.rounding.half_opmath`).
+    PyTorch has one class; the second keeps the dtype test off every other product's path."""
+
+    def backward(self, g):
+        s, o = self._s_self, self._s_other
+        if o is None or isinstance(g, Tensor):  # (create_graph: Tensor mul does it)
+            return MulBackward0.backward(self, g)
+        return (half_opmath(np.multiply, g, factor(o, g), value(o)),
+                None if s is None else g * factor(s, g))
+
+
+_HalfMulBackward0.__name__ = "MulBackward0"  # (PyTorch's class name)

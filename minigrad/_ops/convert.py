@@ -32,12 +32,9 @@ _ALL = _dtype.SUPPORTED
 
 
 class ToCopyBackward0(Node):
-    """z = self.to(dtype):  dz/dself = 1 (the engine casts the gradient back to self's dtype)."""
+    """The node of ``self.to(dtype)`` (the engine casts the gradient back to self's dtype)."""
 
     rule = _r("z = a.to(dtype)", a="grad")
-
-    def backward(self, g):
-        return (g,)
 
 
 def _to_copy(input, dt):

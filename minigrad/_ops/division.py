@@ -37,30 +37,20 @@ __all__ = ["div", "true_divide", "reciprocal", "DivBackward0", "DivBackward2",
 
 
 class DivBackward0(Node):
-    """z = self / other:  dz/dself = 1 / other,  dz/dother = -(self / other) / other."""
+    """The node of ``self / other``."""
 
     rule = _r("z = a / b", {"a": "self", "b": "other"}, a="grad / b", b="-grad * ((a / b) / b)")
 
     saved = saved_tensors_names = ("other", "self")
     _s_self = _s_other = None
 
-    def backward(self, g):
-        o = factor(self._s_other, g)
-        ga = half_opmath(np.true_divide, g, o, value(self._s_other)) if g.dtype is HALF else g / o
-        gb = None if self._s_self is None else -g * ((factor(self._s_self, g) / o) / o)
-        return ga, gb
-
 
 class ReciprocalBackward0(Node):
-    """z = 1 / self:  dz/dself = -z**2."""
+    """The node of ``1 / self`` (``reciprocal``)."""
 
     rule = _r("z = 1 / a", {"z": "result"}, a="-grad * (z * z)")
 
     saved = ("result",)
-
-    def backward(self, g):
-        r = value(self._s_result)
-        return (-g * (r * r),)  # (overflow: inf; formulas run quietly, see Node.__call__)
 
 
 _TRUE = object()  # no rounding_mode given: div.Tensor (DivBackward0); None given: DivBackward2
@@ -82,7 +72,7 @@ def div(input=MISSING, other=MISSING, *, rounding_mode=_TRUE, out=None,
     if rounding_mode is not _TRUE:
         return out
     if should_record(input, other):
-        node = DivBackward0()
+        node = DivBackward0() if out._data.dtype is not HALF else _HalfDivBackward0()
         node._s_other = save_operand(other)
         if isinstance(other, Tensor) and other._requires_grad:
             node._s_self = save_operand(input)
@@ -152,8 +142,9 @@ class DivBackward2(DivBackward0):
     saved = ("other", "rounding_mode", "self")
 
     def backward(self, g):
-        if self._s_rounding_mode is None:
-            return DivBackward0.backward(self, g)
+        if self._s_rounding_mode is None:  # (a float16 array: in float32, as the forward)
+            true = _HalfDivBackward0 if getattr(g, "dtype", None) is HALF else DivBackward0
+            return true.backward(self, g)
         check_saved(self)  # (PyTorch keeps self and other, used or not)
         zero = F.zeros(tuple(g.shape), g)  # PyTorch: zeros_like(grad), outside any graph
         return zero, zero
@@ -181,3 +172,21 @@ def reciprocal(input) -> Tensor:
         record(node, out, input)
         node._s_result = SavedTensor(out, node)
     return out
+
+
+# ---------------------------------------------------------------- float16
+class _HalfDivBackward0(DivBackward0):
+    """``DivBackward0`` of a float16 quotient: the gradient divided by a number (or a 0-d
+    tensor) is computed as the forward is, in float32 (:func:`~minigrad._ops.rounding.half_opmath`).
+    PyTorch has one class; the second keeps the dtype test off every other quotient's path."""
+
+    def backward(self, g):
+        if isinstance(g, Tensor):  # (create_graph: Tensor division does it)
+            return DivBackward0.backward(self, g)
+        o = factor(self._s_other, g)
+        ga = half_opmath(np.true_divide, g, o, value(self._s_other))
+        gb = None if self._s_self is None else -g * ((factor(self._s_self, g) / o) / o)
+        return ga, gb
+
+
+_HalfDivBackward0.__name__ = "DivBackward0"  # (PyTorch's class name)

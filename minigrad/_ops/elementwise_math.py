@@ -23,12 +23,11 @@ import numpy as np
 from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
+from ..autograd.formulas import formula_function
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
-from ._backward import call, scale, sign_data
-from ._backward import rsqrt as _rsqrt
+from ._backward import sign_data
 from ._core import method, value
-from .arithmetic import add_number
 from .errors import not_implemented
 from .rounding import HALF
 from .unary import floats
@@ -46,38 +45,32 @@ def _erf(a: np.ndarray) -> np.ndarray:
     return np.vectorize(math.erf, otypes=[a.dtype])(a) if a.size else a.copy()
 
 
-class _PiecewiseConstant(Node):
-    """z = f(self) for a piecewise-constant f (floor, ceil, ...): the gradient is zero."""
-
-    def backward(self, grad):
-        return (F.zeros_like(grad),)
-
-
-class FloorBackward0(_PiecewiseConstant):
+# ---------------------------------------------------------------- piecewise constant: no gradient
+class FloorBackward0(Node):
     """The node of ``floor``."""
 
-    rule = _r("z = floor(a)", np={"a": "0 * grad"}, a="zeros_like(grad)")
+    rule = _r("z = floor(a)", a="zeros_like(grad)")
 
 
-class CeilBackward0(_PiecewiseConstant):
+class CeilBackward0(Node):
     """The node of ``ceil``."""
 
-    rule = _r("z = ceil(a)", np={"a": "0 * grad"}, a="zeros_like(grad)")
+    rule = _r("z = ceil(a)", a="zeros_like(grad)")
 
 
-class TruncBackward0(_PiecewiseConstant):
+class TruncBackward0(Node):
     """The node of ``trunc``."""
 
-    rule = _r("z = trunc(a)", np={"a": "0 * grad"}, a="zeros_like(grad)")
+    rule = _r("z = trunc(a)", a="zeros_like(grad)")
 
 
-class SignBackward0(_PiecewiseConstant):
+class SignBackward0(Node):
     """The node of ``sign``."""
 
-    rule = _r("z = sign(a)", np={"a": "0 * grad"}, a="zeros_like(grad)")
+    rule = _r("z = sign(a)", a="zeros_like(grad)")
 
 
-class SgnBackward0(_PiecewiseConstant):
+class SgnBackward0(Node):
     """The node of ``sgn`` (PyTorch keeps self and the result, for complex numbers)."""
 
     rule = _r("z = sgn(a)  (0 at 0 and at NaN)", np={"a": "0 * grad"}, a="zeros_like(grad)")
@@ -94,19 +87,15 @@ class FracBackward0(Node):
 
     rule = _r("z = a - trunc(a)", a="grad")
 
-    def backward(self, grad):
-        return (grad,)
 
 
+# ---------------------------------------------------------------- logs, exponentials, trigonometry
 class Log1PBackward0(Node):
     """The node of ``log1p``: z = log(1 + self)."""
 
     rule = _r("z = log1p(a) = log(1 + a)", {"a": "self"}, a="grad / (a + 1)")
 
     saved = saved_tensors_names = ("self",)
-
-    def backward(self, grad):
-        return (grad / add_number(value(self._s_self), 1),)
 
 
 class Expm1Backward0(Node):
@@ -116,9 +105,6 @@ class Expm1Backward0(Node):
 
     saved = saved_tensors_names = ("result",)
 
-    def backward(self, grad):
-        return (grad * add_number(value(self._s_result), 1),)
-
 
 class Log2Backward0(Node):
     """The node of ``log2``."""
@@ -126,9 +112,6 @@ class Log2Backward0(Node):
     rule = _r("z = log2(a)", {"a": "self"}, a="grad / (a * log(2))")
 
     saved = saved_tensors_names = ("self",)
-
-    def backward(self, grad):
-        return (grad / scale(value(self._s_self), math.log(2)),)
 
 
 class Log10Backward0(Node):
@@ -138,9 +121,6 @@ class Log10Backward0(Node):
 
     saved = saved_tensors_names = ("self",)
 
-    def backward(self, grad):
-        return (grad / scale(value(self._s_self), math.log(10)),)
-
 
 class TanBackward0(Node):
     """The node of ``tan``."""
@@ -149,44 +129,29 @@ class TanBackward0(Node):
 
     saved = saved_tensors_names = ("result",)
 
-    def backward(self, grad):
-        return (grad * add_number(value(self._s_result) ** 2, 1),)
-
 
 class AtanBackward0(Node):
     """The node of ``atan``."""
 
-    rule = _r("z = atan(a)", {"a": "self"}, a="grad / (1 + a**2)")
+    rule = _r("z = atan(a)", {"a": "self"}, a="grad / (a * a + 1)")
 
     saved = saved_tensors_names = ("self",)
-
-    def backward(self, grad):
-        a = value(self._s_self)
-        return (grad / add_number(a * a, 1),)
 
 
 class AsinBackward0(Node):
     """The node of ``asin``."""
 
-    rule = _r("z = asin(a)", {"a": "self"}, a="grad / sqrt(1 - a**2)")
+    rule = _r("z = asin(a)", {"a": "self"}, a="grad * rsqrt(-a * a + 1)")
 
     saved = saved_tensors_names = ("self",)
-
-    def backward(self, grad):
-        a = value(self._s_self)
-        return (grad * _rsqrt(add_number(-a * a, 1)),)
 
 
 class AcosBackward0(Node):
     """The node of ``acos``."""
 
-    rule = _r("z = acos(a)", {"a": "self"}, a="-grad / sqrt(1 - a**2)")
+    rule = _r("z = acos(a)", {"a": "self"}, a="grad * -rsqrt(-a * a + 1)")
 
     saved = saved_tensors_names = ("self",)
-
-    def backward(self, grad):
-        a = value(self._s_self)
-        return (grad * -_rsqrt(add_number(-a * a, 1)),)
 
 
 class SinhBackward0(Node):
@@ -196,9 +161,6 @@ class SinhBackward0(Node):
 
     saved = saved_tensors_names = ("self",)
 
-    def backward(self, grad):
-        return (grad * call(value(self._s_self), "cosh"),)
-
 
 class CoshBackward0(Node):
     """The node of ``cosh``."""
@@ -207,35 +169,21 @@ class CoshBackward0(Node):
 
     saved = saved_tensors_names = ("self",)
 
-    def backward(self, grad):
-        return (grad * call(value(self._s_self), "sinh"),)
-
-
-_C = 2 / _SQRT_PI  # d/da erf(a) = 2 / sqrt(pi) * exp(-a**2)
-
 
 class ErfBackward0(Node):
     """The node of ``erf``."""
 
-    rule = _r("z = erf(a)", {"a": "self"}, a="grad * 2 / sqrt(pi) * exp(-a**2)")
+    rule = _r("z = erf(a)", {"a": "self"}, a="2 / sqrt(pi) * exp(-a**2) * grad")
 
     saved = saved_tensors_names = ("self",)
-
-    def backward(self, grad):
-        a = value(self._s_self)
-        return (scale(call(-(a ** 2), "exp"), _C) * grad,)
 
 
 class ErfcBackward0(Node):
     """The node of ``erfc`` (1 - erf)."""
 
-    rule = _r("z = erfc(a) = 1 - erf(a)", {"a": "self"}, a="-grad * 2 / sqrt(pi) * exp(-a**2)")
+    rule = _r("z = erfc(a) = 1 - erf(a)", {"a": "self"}, a="-2 / sqrt(pi) * exp(-a**2) * grad")
 
     saved = saved_tensors_names = ("self",)
-
-    def backward(self, grad):
-        a = value(self._s_self)
-        return (scale(call(-(a ** 2), "exp"), -_C) * grad,)
 
 
 class RsqrtBackward0(Node):
@@ -244,9 +192,6 @@ class RsqrtBackward0(Node):
     rule = _r("z = rsqrt(a) = 1 / sqrt(a)", {"z": "result"}, a="-0.5 * grad * z**3")
 
     saved = saved_tensors_names = ("result",)
-
-    def backward(self, grad):
-        return (scale(grad, -0.5) * value(self._s_result) ** 3,)
 
 
 # name: (NumPy forward, node class, keeps an integer input's dtype)
@@ -311,19 +256,15 @@ negative = method("negative")(Tensor.neg)
 
 # ---------------------------------------------------------------- round (with decimals)
 class RoundBackward0(Node):
-    """z = round(self):  dz/dself = 0 (piecewise constant)."""
+    """The node of ``round(self)``."""
 
-    rule = _r("z = round(a)", np={"a": "0 * grad"}, a="zeros_like(grad)")
-
-    def backward(self, g):
-        return (g * 0,)
+    rule = _r("z = round(a)", a="zeros_like(grad)")
 
 
-class RoundBackward1(RoundBackward0):
-    """z = round(self, decimals):  dz/dself = 0."""
+class RoundBackward1(Node):
+    """The node of ``round(self, decimals)``."""
 
-    rule = _r("z = round(a, decimals)", {"decimals": "decimals"}, np={"a": "0 * grad"},
-              a="zeros_like(grad)")
+    rule = _r("z = round(a, decimals)", {"decimals": "decimals"}, a="zeros_like(grad)")
 
     saved = ("decimals",)
 
@@ -364,15 +305,18 @@ isneginf = _test("isneginf", np.isneginf)
 
 
 class NanToNumBackward0(Node):
-    """z = nan_to_num(self):  dz/dself = 1 where self is finite, else 0."""
+    """The node of ``nan_to_num(self)``."""
 
     rule = _r("z = nan_to_num(a, nan, posinf, neginf)", {"a": "self"}, a="grad * isfinite(a)")
 
     saved = ("self",)
     saved_tensors_names = ("self",)
 
-    def backward(self, g):
-        return (g * np.isfinite(F.data(value(self._s_self))),)
+
+@formula_function(name="isfinite")
+def _finite(x):
+    """Where ``x`` is finite, as a constant mask (a formula multiplies by it)."""
+    return np.isfinite(F.data(x))
 
 
 @method("nan_to_num", inplace=True)

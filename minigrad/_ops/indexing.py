@@ -83,12 +83,9 @@ class SliceBackward0(Node):
 
 
 class AliasBackward0(Node):
-    """z = self (a new view of the same data, from ``x[...]``):  dz/dself = 1."""
+    """The node of a new view of the same data (``x[...]``)."""
 
     rule = _r("z = a  (a view of the same memory)", a="grad")
-
-    def backward(self, g):
-        return (g,)
 
 
 @method("select")

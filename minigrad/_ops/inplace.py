@@ -328,27 +328,21 @@ for _dunder, _name in (("__iadd__", "add"), ("__imul__", "mul"),
 
 
 class ZeroBackward0(Node):
-    """z = self.zero_():  z no longer depends on self; dz/dself = 0."""
+    """The node of ``self.zero_()``: the result no longer depends on ``self``."""
 
-    rule = _r("a.zero_()", a="0")
-
-    def backward(self, g):
-        return (F.zeros_like(g),)
+    rule = _r("a.zero_()", a="zeros_like(grad)")
 
 
-class FillBackward2(ZeroBackward0):
-    """z = self.fill_(number):  dz/dself = 0."""
+class FillBackward2(Node):
+    """The node of ``self.fill_(number)``."""
 
-    rule = _r("a.fill_(number)", a="0")
+    rule = _r("a.fill_(number)", a="zeros_like(grad)")
 
 
 class FillBackward3(Node):
-    """z = self.fill_(value tensor):  dz/dself = 0,  dz/dvalue = sum of the gradient."""
+    """The node of ``self.fill_(value)`` with a 0-d tensor ``value``."""
 
-    rule = _r("a.fill_(v)", np={"a": "0 * grad"}, a="0", v="total(grad)")
-
-    def backward(self, g):
-        return F.zeros_like(g), g.sum()
+    rule = _r("a.fill_(v)", a="zeros_like(grad)", v="grad.sum()")
 
 
 def _zeroed(input):

@@ -28,9 +28,9 @@ __all__ = ["t_", "transpose_", "unsqueeze_", "squeeze_", "fill_diagonal_"]
 
 # ---------------------------------------------------------------- in-place movement
 class TBackward1(TBackward0):
-    """z = self.t_() (in place):  the gradient, transposed back."""
+    """The node of ``self.t_()`` (in place)."""
 
-    rule = _r("a.t_()  (in place)", np={"a": "grad.T"}, a="grad.t()")
+    rule = _r("a.t_()  (in place)", a="t(grad)")
 
 
 class TransposeBackward1(TransposeBackward0):

@@ -24,6 +24,7 @@ from .._dtype import cpu_type_name
 from .._tensor import Tensor
 from .._types import invalid_combination, unsupported
 from ..autograd._rule import _r
+from ..autograd.formulas import formula_function
 from ..autograd.functional_utils import sum_to
 from ..autograd.graph import Node, record, should_record
 from . import _formula as F
@@ -81,38 +82,32 @@ def _infer_size(shape: tuple, numel: int) -> tuple:
 
 # ---------------------------------------------------------------- view / reshape / flatten
 class ViewBackward0(Node):
-    """z = self.view(shape):  the gradient is reshaped back to self's shape."""
+    """The node of ``self.view(shape)``."""
 
-    rule = _r("z = a.view(new shape)", {"shape": "self_sym_sizes"},
-              np={"a": "reshape(grad, shape)"}, a="grad.reshape(shape)")
+    rule = _r("z = a.view(new shape)", {"shape": "self_sym_sizes"}, numbers="shape",
+              a="grad.reshape(shape)")
 
     saved = ("self_sym_sizes",)
 
-    def backward(self, g):
-        return (g.reshape(self._s_self_sym_sizes),)
-
 
 class UnsafeViewBackward0(ViewBackward0):
-    """z = reshape of a copy (``reshape`` when no view is possible):  reshape the gradient back."""
+    """The node of ``reshape`` when no view is possible (a reshape of a copy)."""
 
-    rule = _r("z = a.reshape(new shape)", {"shape": "self_sym_sizes"},
-              np={"a": "reshape(grad, shape)"}, a="grad.reshape(shape)")
+    rule = _r("z = a.reshape(new shape)", {"shape": "self_sym_sizes"}, numbers="shape",
+              a="grad.reshape(shape)")
 
 
 class ReshapeAliasBackward0(ViewBackward0):
-    """z = self.reshape(shape) as a view of a non-contiguous self:  reshape the gradient back."""
+    """The node of ``self.reshape(shape)`` as a view of a non-contiguous ``self``."""
 
-    rule = _r("z = a.reshape(new shape)", {"shape": "self_sym_sizes"},
-              np={"a": "reshape(grad, shape)"}, a="grad.reshape(shape)")
+    rule = _r("z = a.reshape(new shape)", {"shape": "self_sym_sizes"}, numbers="shape",
+              a="grad.reshape(shape)")
 
 
 class CloneBackward0(Node):
-    """z = self.clone():  dz/dself = 1."""
+    """The node of ``self.clone()``."""
 
     rule = _r("z = a.clone()", a="grad")
-
-    def backward(self, g):
-        return (g,)
 
 
 def _view_node(x: Tensor, cls=ViewBackward0):
@@ -273,15 +268,15 @@ def unsqueeze(input, dim: int) -> Tensor:
 
 # ---------------------------------------------------------------- expand
 class ExpandBackward0(Node):
-    """z = self.expand(sizes):  sum the gradient over the expanded dimensions."""
+    """The node of ``self.expand(sizes)``."""
 
-    rule = _r("z = a.expand(sizes)", {"shape": "self_sym_sizes"}, np={"a": "sum_to(grad, shape)"},
-              a="grad summed back to a's shape")
+    rule = _r("z = a.expand(sizes)", {"shape": "self_sym_sizes"}, numbers="shape",
+              a="sum_to(grad, shape)")
 
     saved = ("self_sym_sizes",)
 
-    def backward(self, g):
-        return (sum_to(g, self._s_self_sym_sizes),)
+
+formula_function(sum_to)  # (the engine's un-broadcast: functional_utils.sum_to)
 
 
 def _expanded_shape(input, sizes) -> tuple:

@@ -54,12 +54,9 @@ class PermuteBackward0(Node):
 
 
 class TBackward0(Node):
-    """z = self.t():  the gradient, transposed back."""
+    """The node of ``self.t()``."""
 
-    rule = _r("z = a.t()", np={"a": "grad.T"}, a="grad.t()")
-
-    def backward(self, g):
-        return (g.t() if isinstance(g, Tensor) else g.T,)  # (F.t written out: nn.Linear's path)
+    rule = _r("z = a.t()", a="t(grad)")
 
 
 @method("transpose", "swapaxes", "swapdims")

@@ -23,7 +23,7 @@ from .._tensor_data import fill_value
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
-from ._backward import sgn, where
+from ._backward import where
 from ._core import broadcast_error, dtype_of, method, value
 from ._formula import data  # noqa: F401 - op files import it from here too
 from .errors import not_implemented
@@ -144,14 +144,11 @@ def cos(input) -> Tensor:
 
 # ---------------------------------------------------------------- abs
 class AbsBackward0(Node):
-    """z = |self|:  dz/dself = sgn(self) (0 at 0 and at NaN)."""
+    """The node of ``abs(self)``."""
 
-    rule = _r("z = |a|", {"a": "self"}, np={"a": "grad * sgn(a)"}, a="grad * sgn(a)  (0 at NaN)")
+    rule = _r("z = |a|", {"a": "self"}, a="grad * sgn(a)", note="sgn(a) = sign(a);  sgn(nan) = 0")
 
     saved = ("self",)
-
-    def backward(self, g):
-        return (g * sgn(value(self._s_self)),)
 
 
 @method("abs", "absolute", "__abs__", inplace=True)

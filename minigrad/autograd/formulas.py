@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import ast
 import linecache
+import math
 import sys
 
 import numpy as np
@@ -62,7 +63,7 @@ from .saved import SavedTensor
 __all__ = ["FUNCTIONS", "formula_function", "generated", "backward_source", "write_backward"]
 
 #: The functions a formula may call, by name: each takes NumPy arrays or Tensors.
-FUNCTIONS: dict = {}
+FUNCTIONS: dict = {"math": math}
 
 #: Formula functions that give a Python number (``count(shape, dim)``), not a tensor.
 NUMBER_FUNCTIONS = {"count"}
@@ -109,9 +110,22 @@ class _Numbers(ast.NodeTransformer):
             return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             return self._number(node.operand)
+        if isinstance(node, ast.BinOp):
+            return self._number(node.left) and self._number(node.right)
         if isinstance(node, ast.Call):
-            return isinstance(node.func, ast.Name) and node.func.id in NUMBER_FUNCTIONS
-        return isinstance(node, ast.Name) and node.id in self.numbers
+            return _is_math(node.func) or (isinstance(node.func, ast.Name)
+                                           and node.func.id in NUMBER_FUNCTIONS)
+        return _is_math(node) or isinstance(node, ast.Name) and node.id in self.numbers
+
+    def visit_Call(self, node):  # log(2), sqrt(pi): Python's math, a number
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id in _MATH and node.args and \
+                all(self._number(a) for a in node.args):
+            node.func = _math(node.func.id)
+        return node
+
+    def visit_Name(self, node):
+        return _math("pi") if node.id == "pi" and "pi" not in self.numbers else node
 
     def visit_BinOp(self, node):
         self.generic_visit(node)
@@ -128,6 +142,17 @@ class _Numbers(ast.NodeTransformer):
         if op is ast.Div:  # (PyTorch's C++ has no number / tensor: write reciprocal(z) * c)
             raise ValueError(f"a number divided by a tensor: {ast.unparse(node)}")
         return _call(_NUMBER_OPS[op], node.right, node.left)  # 2 * z is z * 2: mul(z, 2)
+
+
+_MATH = {"sqrt", "log", "exp"}  # functions of numbers a formula may use (as Python's math)
+
+
+def _math(name: str):
+    return ast.Attribute(ast.Name("math", ast.Load()), name, ast.Load())
+
+
+def _is_math(node) -> bool:
+    return isinstance(node, ast.Attribute) and getattr(node.value, "id", None) == "math"
 
 
 def _call(name: str, *args):
@@ -209,11 +234,12 @@ _ndarray = np.ndarray
 @formula_function
 def load(saved, grad):
     """What a formula uses of a saved value: a saved tensor's array (its Tensor under
-    ``create_graph=True``); a number, or nothing (``None``), as it is. A float array of another
-    float dtype than ``grad`` is taken in ``grad``'s (NumPy would make ``float32 * float64``
-    float64; PyTorch keeps the gradient's dtype)."""
+    ``create_graph=True``); a number, or nothing (``None``), as it is. A number array of another
+    dtype than ``grad`` is taken in ``grad``'s (NumPy would make ``float32 * float64`` or
+    ``float32 / int64`` float64; PyTorch keeps the gradient's dtype)."""
     v = saved.get() if type(saved) is SavedTensor else saved
-    if type(v) is _ndarray and type(grad) is _ndarray and v.dtype != grad.dtype and \
-            v.dtype.kind in "fiu":
-        return v.astype(grad.dtype)
+    if type(v) is _ndarray and v.dtype.kind in "fiu":
+        d = grad.dtype  # (a NumPy dtype for an array or a NumPy number; a Tensor's is not one)
+        if d is not v.dtype and isinstance(d, np.dtype) and d != v.dtype:
+            return v.astype(d)
     return v

@@ -17,6 +17,7 @@ from .._quiet import quiet, restore
 from .._summation import nll_total, reduce_sum
 from .._tensor import Tensor
 from ..autograd._rule import _r
+from ..autograd.formulas import formula_function
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import FREED_MESSAGE, check_saved
 
@@ -57,38 +58,34 @@ def _reduce(per_element, reduction: int):
 
 # ---------------------------------------------------------------- mean squared error
 class MseLossBackward0(Node):
-    """loss = reduce((self - target)**2):  d/dself = 2 (self - target) / n (n = numel for 'mean',
-    1 for 'sum'), times the incoming gradient;  d/dtarget = the negative of that."""
+    """The node of ``mse_loss(self, target, reduction)``."""
 
     rule = _r("loss = mean((a - t)**2)  (or sum, with reduction='sum')",
-              {"a": "self", "t": "target", "reduction": "reduction"},
-              np={"a": "grad * 2 * (a - t) / (a.size if reduction == 1 else 1)",
-                  "t": "-grad * 2 * (a - t) / (a.size if reduction == 1 else 1)"},
-              a="grad * 2 * (a - t) / n", t="-grad * 2 * (a - t) / n")
+              {"a": "self", "t": "target", "reduction": "reduction"}, numbers="reduction",
+              a="mse_loss_backward(grad, a, t, reduction)",
+              t="mse_loss_backward(grad, t, a, reduction)",
+              note="mse_loss_backward(grad, a, t, reduction) = 2 * (a - t) / a.numel() * grad")
 
     saved = ("reduction", "self", "target")
     saved_tensors_names = ("self", "target")
 
-    _dtype = None  # the dtype the forward computed in, when the two differ (int targets)
 
-    def backward(self, g):
-        x, t = value(self._s_self), value(self._s_target)
-        if self._dtype is not None:
-            x, t = _as(x, self._dtype), _as(t, self._dtype)
-        scale = 2.0 / (self._numel or 1) if self._s_reduction == 1 else 2.0  # (no elements:
-        # the gradient is empty, whatever the scale)
-        need_self = self.next_functions[0][0] is not None
-        need_target = self.next_functions[1][0] is not None
-        # (each as PyTorch's mse_loss_backward computes it: the target's is not -self's)
-        return ((x - t) * scale * g if need_self else None,
-                (t - x) * scale * g if need_target else None)
+@formula_function
+def mse_loss_backward(grad, x, t, reduction: int):
+    """PyTorch's ``mse_loss_backward``: ``2 * (x - t) / n * grad``, n the number of elements
+    for ``reduction='mean'`` (1 for 'sum' and 'none'). ``x`` and ``t`` are taken in ``grad``'s
+    dtype, the one the forward computed in (an integer target is a float there)."""
+    x, t = _as(x, grad), _as(t, grad)
+    n = (x.size if type(x) is np.ndarray else x.numel()) if reduction == 1 else 1
+    scale = 2.0 / (n or 1)  # (no elements: the gradient is empty, whatever the scale)
+    return (x - t) * scale * grad
 
 
-def _as(x, dtype):
-    """``x`` (an array or a tensor) in the NumPy ``dtype``."""
+def _as(x, like):
+    """``x`` (an array or a tensor) in ``like``'s dtype."""
     if isinstance(x, Tensor):
-        return x if x._data.dtype == dtype else x.to(from_numpy_dtype(dtype))
-    return x.astype(dtype, copy=False)
+        return x if x._data.dtype == like._data.dtype else x.to(like.dtype)
+    return x.astype(like.dtype, copy=False)
 
 
 def mse_loss(input: Tensor, target: Tensor, reduction: int) -> Tensor:
@@ -108,10 +105,8 @@ def mse_loss(input: Tensor, target: Tensor, reduction: int) -> Tensor:
         node._s_reduction = reduction
         node._s_self = SavedTensor(input)
         node._s_target = SavedTensor(target)
-        node._numel = diff.size
         record(node, out, input, target)
         if input._data.dtype != diff.dtype or target._data.dtype != diff.dtype:
-            node._dtype = diff.dtype
             # mixed dtypes: the engine casts each gradient back to its input's dtype
             node._sum_to = [(x._data.shape, x._data.dtype) if x._data.dtype != diff.dtype
                             else None for x in (input, target)]
