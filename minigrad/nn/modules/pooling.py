@@ -16,17 +16,22 @@ __all__ = ["MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "MaxPool1d", "AvgPool1
            "AdaptiveAvgPool1d"]
 
 
+def _window(module: Module, kernel_size, stride, padding) -> None:
+    """A pooling layer's window: its size, its stride (the size unless given) and padding."""
+    Module.__init__(module)
+    module.kernel_size = kernel_size
+    module.stride = stride if stride is not None else kernel_size
+    module.padding = padding
+
+
 class MaxPool2d(Module):
     """The largest element of each ``kernel_size`` window (stride: the kernel size unless
     given); ``return_indices=True`` also returns where each was."""
 
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1,
                  return_indices: bool = False, ceil_mode: bool = False) -> None:
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if stride is not None else kernel_size
-        self.padding, self.dilation = padding, dilation
-        self.return_indices, self.ceil_mode = return_indices, ceil_mode
+        _window(self, kernel_size, stride, padding)
+        self.dilation, self.return_indices, self.ceil_mode = dilation, return_indices, ceil_mode
 
     def forward(self, input):
         return _pooling.max_pool2d(input, self.kernel_size, self.stride, self.padding,
@@ -42,10 +47,8 @@ class AvgPool2d(Module):
 
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                  count_include_pad: bool = True, divisor_override=None) -> None:
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if stride is not None else kernel_size
-        self.padding, self.ceil_mode = padding, ceil_mode
+        _window(self, kernel_size, stride, padding)
+        self.ceil_mode = ceil_mode
         self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
 
     def forward(self, input):
@@ -88,10 +91,8 @@ class AvgPool1d(Module):
 
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                  count_include_pad: bool = True) -> None:
-        super().__init__()
-        self.kernel_size = _single(kernel_size)
-        self.stride = _single(stride if stride is not None else kernel_size)
-        self.padding = _single(padding)
+        _window(self, _single(kernel_size), _single(stride if stride is not None else kernel_size),
+                _single(padding))
         self.ceil_mode, self.count_include_pad = ceil_mode, count_include_pad
 
     def forward(self, input):

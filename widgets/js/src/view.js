@@ -16,6 +16,21 @@ function iconButton(label, title, onClick) {
   return b;
 }
 
+/** A labelled checkbox that sets the boolean trait `name`: [label, input, caption span]. */
+function checkbox(model, className, name) {
+  const label = document.createElement("label");
+  label.className = className;
+  const input = document.createElement("input");
+  input.type = "checkbox";
+  input.addEventListener("change", () => {
+    model.set(name, input.checked);
+    model.save_changes();
+  });
+  const caption = document.createElement("span");
+  label.append(input, caption);
+  return [label, input, caption];
+}
+
 /** Zoom out / actual size / zoom in / fit, and the edge-label toggle. */
 export function createViewBar(model, graph) {
   const el = document.createElement("div");
@@ -24,26 +39,10 @@ export function createViewBar(model, graph) {
   const actual = iconButton("1:1", "", () => graph.reset());
   const zin = iconButton("+", "", () => graph.zoomBy(1.25));
   const fit = iconButton("⤢", "", () => graph.fit());
-  const toggle = document.createElement("label");
-  toggle.className = "mg-edge-toggle";
-  const box = document.createElement("input");
-  box.type = "checkbox";
-  box.addEventListener("change", () => {
-    model.set("show_edge_labels", box.checked);
-    model.save_changes();
-  });
-  const caption = document.createElement("span");
-  toggle.append(box, caption);
-  const sizing = document.createElement("label"); // edge widths by gradient size
-  sizing.className = "mg-edge-toggle mg-size-toggle";
-  const sizeBox = document.createElement("input");
-  sizeBox.type = "checkbox";
-  sizeBox.addEventListener("change", () => {
-    model.set("scale_edges", sizeBox.checked);
-    model.save_changes();
-  });
-  const sizeCaption = document.createElement("span");
-  sizing.append(sizeBox, sizeCaption);
+  const [toggle, box, caption] = checkbox(model, "mg-edge-toggle", "show_edge_labels");
+  // edge widths by gradient size
+  const [sizing, sizeBox, sizeCaption] = checkbox(model, "mg-edge-toggle mg-size-toggle",
+    "scale_edges");
   el.append(out, actual, zin, fit, toggle, sizing);
 
   function update() {
