@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import linecache
 import os
+import re
 import sys
 
 import numpy as np
@@ -168,7 +169,9 @@ def source_block(fn, rec, trace, describe, lang) -> dict:
         notes += [_grad_note(k, rec, trace, describe, lang) for k in grads.get(n, ())]
         lines.append({"n": n, "spans": [list(s) for s in spans], "mark": mark,
                       "notes": notes})
-    file = where(src.file) or t("code.yours", lang)
+    written = re.match(r"<(\w+)\.rule in (.+), written as code", src.file or "")
+    file = (t("code.written", lang, name=written[1], file=written[2]) if written
+            else where(src.file) or t("code.yours", lang))
     return {"title": t("code.source", lang, name=name, file=file, line=src.def_line),
             "lines": lines}
 

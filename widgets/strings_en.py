@@ -37,6 +37,7 @@ EN: dict[str, str] = {
     "panel.no_grad": "None (needs no gradient)",
     "panel.code": "Code this step ran",
     "code.source": "{name}, {file} line {line}",
+    "code.written": "written from {name}'s rule in {file},",
     "code.yours": "your code",
     "code.engine": "The engine's loop, now ({file})",
     "code.in_function": "in {name}()",

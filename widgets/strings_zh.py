@@ -37,6 +37,7 @@ ZH: dict[str, str] = {
     "panel.no_grad": "None（不需要梯度）",
     "panel.code": "这一步运行的代码",
     "code.source": "{name}，{file} 第 {line} 行",
+    "code.written": "由 {file} 中 {name} 的 rule 生成的代码，",
     "code.yours": "你的代码",
     "code.engine": "引擎循环此刻执行的行（{file}）",
     "code.in_function": "在 {name}() 中",

@@ -100,7 +100,9 @@ def test_the_code_toggle_shows_the_backward_mul_ran_with_its_values(notebook):
     expect(mine.locator(".mg-section-code")).to_have_count(0)  # off by default
     code = _open_code(mine)
     expect(code).to_contain_text("MulBackward0.backward")
-    expect(code.locator(".mg-code-grad").first).to_contain_text("return")
+    # MulBackward0's backward is written from its rule: the formula lines, then the return
+    expect(code.locator(".mg-code-grad").first).to_contain_text("grad_a = grad * b")
+    expect(code.locator(".mg-code-grad").last).to_contain_text("return")
     expect(code).to_contain_text("gradient [0] → a (torch::autograd::AccumulateGrad): [3., 3.]")
     expect(code).to_contain_text("_execute(node, g, task)")
     expect(code).to_contain_text("in run()")
