@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import result_type
+from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
@@ -63,8 +64,12 @@ def dist(input, other, p=2):
     if nd.kind not in "fc":
         raise RuntimeError("norm(): input dtype should be either floating point or complex. "
                            f"Got {result_type(input, other)._legacy_name[:-6]} instead.")
-    diff = np.broadcast_to(input._data.astype(nd) - other._data.astype(nd), shape)
-    out = Tensor._wrap(np.asarray(_norm_data(diff, float(p), None, False), dtype=nd))
+    token = quiet()  # (inf - inf: NaN, as in PyTorch, without NumPy's warning)
+    try:
+        diff = np.broadcast_to(input._data.astype(nd) - other._data.astype(nd), shape)
+        out = Tensor._wrap(np.asarray(_norm_data(diff, float(p), None, False), dtype=nd))
+    finally:
+        restore(token)
     if should_record(input, other):
         node = DistBackward0()
         node._s_self, node._s_other, node._s_p = SavedTensor(input), SavedTensor(other), p

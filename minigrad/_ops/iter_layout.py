@@ -40,15 +40,33 @@ def _order(shape: tuple, operands: list) -> list:
     return perm
 
 
+def _row_major(a: np.ndarray) -> bool:
+    """C-contiguous, size-1 dimensions' strides included (which PyTorch's order looks at)."""
+    if not a.flags.c_contiguous:
+        return False
+    expected = a.itemsize
+    for n, stride in zip(a.shape[::-1], a.strides[::-1]):
+        if stride != expected:
+            return False
+        expected *= n
+    return True
+
+
 def in_iterator_layout(result: np.ndarray, *operands) -> np.ndarray:
     """``result`` (NumPy's) laid out as PyTorch lays out an elementwise op of ``operands``
-    (arrays or numbers, in the op's order): itself where all array operands are C-contiguous
-    or the order is C's, else a copy in PyTorch's order."""
-    arrays = [a for a in operands if isinstance(a, np.ndarray) and a.ndim]
+    (arrays or numbers, in the op's order): itself where all operands are row-major arrays
+    (or the order found is row-major), else a copy in PyTorch's order."""
     shape = result.shape
-    if len(shape) < 2 or all(a.flags.c_contiguous for a in arrays):
+    if len(shape) < 2 or result.size == 0:
         return result
-    strides = [np.broadcast_to(a, shape).strides for a in arrays]  # (0: broadcast)
+    arrays = [a for a in operands if isinstance(a, np.ndarray) and a.ndim]
+    if len(arrays) == len(operands) and all(a.shape == shape and a.flags.c_contiguous
+                                            for a in arrays):
+        return result  # (PyTorch's fast path: all contiguous, of one shape)
+    if all(a.flags.c_contiguous and (1 not in a.shape or _row_major(a)) for a in arrays):
+        return result  # (numbers or broadcasting among row-major arrays: the row-major order)
+    strides = [a.strides if a.shape == shape else  # (0 where broadcast; NumPy's broadcast
+               np.broadcast_to(a, shape).strides for a in arrays]  # zeroes size 1's too)
     perm = _order(shape, strides)
     if perm == list(range(len(shape)))[::-1]:
         return result

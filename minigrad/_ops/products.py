@@ -135,8 +135,8 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     out = prod if alpha == 1 else quietly(np.multiply, prod, alpha)
     if beta != 0:
         out = quietly(np.add, out, input._data if beta == 1 else input._data * beta)
-    result = Tensor._wrap(np.ascontiguousarray(np.broadcast_to(out, shape),
-                                               input._data.dtype))
+    result = Tensor._wrap(np.array(np.broadcast_to(out, shape), input._data.dtype))  # (a copy:
+    # a broadcast of one element is C-contiguous, but read-only, with strides of 0)
     if should_record(input, batch1, batch2):
         node = BaddbmmBackward0()
         node._s_alpha, node._s_beta = alpha, beta
