@@ -68,7 +68,7 @@ def _filled(x, axis: int, where: np.ndarray, number):
     return out
 
 
-def _checked_index(input, dim, index) -> tuple:
+def _checked_index(input, dim, index, clone: bool = False) -> tuple:
     """(the dim, the index positions, each wrapped) after PyTorch's checks, in its order."""
     if index._data.dtype != np.int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
@@ -78,39 +78,41 @@ def _checked_index(input, dim, index) -> tuple:
     size = input._data.shape[d] if input._data.ndim else 1
     where = index._data.reshape(-1)
     if size == 0 and where.size:
-        _check_storage(input, d, where.size)
+        _check_storage(input, d, where.size, clone)
     bad = where[(where < -size) | (where >= size)]
     if bad.size:
         raise IndexError(f"index {bad[0]} is out of bounds for dimension {d} with size {size}")
     return d, np.where(where < 0, where + size, where)
 
 
-def _check_storage(input, d: int, n: int) -> None:
+def _check_storage(input, d: int, n: int, clone: bool) -> None:
     """PyTorch views ``input`` with ``n`` elements along ``d`` (stride 0) before its bounds
-    check: where ``d`` is empty, that view may need more memory than the tensor's storage."""
+    check: where ``d`` is empty, that view may need more memory than the tensor's storage
+    (``clone``: the out-of-place op's clone of ``input``, a storage of its own, empty)."""
     sizes, strides = list(input._data.shape), list(input.stride())
     sizes[d], strides[d] = n, 0
     root, item = input._data, input._data.itemsize
     while isinstance(root.base, np.ndarray):
         root = root.base
-    offset = input.storage_offset()
+    offset, size = (0, 0) if clone else (input.storage_offset(), root.nbytes)
     need = 0 if 0 in sizes else item * (offset + 1 + sum((k - 1) * s for k, s in
                                                          zip(sizes, strides)))
-    if need > root.nbytes:
+    if need > size:
         raise RuntimeError(f"setStorage: sizes {sizes}, strides {strides}, storage offset "
                            f"{offset}, and itemsize {item} requiring a storage size of {need} "
-                           f"are out of bounds for storage of size {root.nbytes}")
+                           f"are out of bounds for storage of size {size}")
 
 
 @method("index_fill")
-def index_fill(input, dim: int, index, value):
-    """``input`` with ``value`` written at positions ``index`` along ``dim``."""
+def index_fill(input, dim: int, index, value, *, _clone: bool = True):
+    """``input`` with ``value`` written at positions ``index`` along ``dim`` (``_clone``:
+    False when ``index_fill_`` runs it)."""
     if not isinstance(index, Tensor) or not isinstance(value, (Tensor, int, float, bool)):
         raise TypeError(f"{invalid_combination('index_fill', (dim, index, value))}{_SIGNATURES}")
     if isinstance(value, Tensor) and value._data.ndim:
         raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value._data.ndim} dimension(s).")
-    d, where = _checked_index(input, dim, index)
+    d, where = _checked_index(input, dim, index, _clone)
     x = input._data
     number = value._data if isinstance(value, Tensor) else fill_value(value, input.dtype)
     data = np.array(x)
@@ -133,7 +135,7 @@ def index_fill_(self, dim: int, index, value):
     shared = overlapping(self._data)
     if shared and isinstance(index, Tensor) and index._data.dtype == np.int64:
         expanded_warning("index_fill_", "mask", "scalar", stacklevel=3)
-    apply_inplace(self, index_fill, dim, index, value, fills=shared)
+    apply_inplace(self, index_fill, dim, index, value, fills=shared, _clone=False)
     if shared:
         d, where = _checked_index(self, dim, index)
         self._data[(slice(None),) * d + (where,)] = value._data if isinstance(
