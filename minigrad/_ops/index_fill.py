@@ -55,7 +55,8 @@ class IndexFillBackward1(IndexFillBackward0):
 
     def backward(self, g):
         picked = (slice(None),) * self._axis + (np.unique(self._where),)
-        d_value = F.data(g)[picked].sum() if not isinstance(g, Tensor) else g[picked].sum()
+        flat = g.reshape(g.shape or (1,))  # (a 0-d tensor's one element is its position 0)
+        d_value = F.data(flat)[picked].sum() if not isinstance(g, Tensor) else flat[picked].sum()
         return _filled(g, self._axis, self._where, 0), d_value
 
 
@@ -64,7 +65,7 @@ def _filled(x, axis: int, where: np.ndarray, number):
     if isinstance(x, Tensor):
         return index_fill(x, axis, Tensor._wrap(where), number)
     out = np.array(x)
-    out[(slice(None),) * axis + (where,)] = number
+    out.reshape(out.shape or (1,))[(slice(None),) * axis + (where,)] = number
     return out
 
 

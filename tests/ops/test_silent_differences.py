@@ -88,6 +88,16 @@ EXPRESSIONS = [
     "lib.arange(3.).reshape(3, 1).expand(3, 3).triu_()",
     "lib.arange(3.).reshape(3, 1).expand(3, 3).tril_()",
     "lib.arange(2.).reshape(1, 1, 2).expand(3, 2, 2).tril_(-1)",
+    # the backward of index_fill on a 0-d tensor (its element is position 0), to the next
+    # node's own refusal (std's result changed in place)
+    "(lambda x: ((x * 3).index_fill_(0, lib.tensor([0]), 1.).backward(), x.grad))"
+    "(lib.tensor(2., requires_grad=True))",
+    "(lambda x, v: ((x * 1).index_fill(0, lib.tensor([0]), v).backward(), x.grad, v.grad))"
+    "(lib.tensor(2., requires_grad=True), lib.tensor(4., requires_grad=True))",
+    "(lambda x, v: lib.autograd.grad((x * 1).index_fill(0, lib.tensor(0), v), [x, v], "
+    "create_graph=True))(lib.tensor(2., requires_grad=True), lib.tensor(4., requires_grad=True))",
+    "(lambda x: x.std().index_fill_(0, lib.tensor([0]), 1).backward())"
+    "(lib.tensor([1., 2., 3.], requires_grad=True))",
 ]
 
 # results PyTorch lays out contiguously whatever the input's layout (a transposed input here)
