@@ -105,15 +105,19 @@ def _check_storage(input, d: int, n: int, clone: bool) -> None:
 
 
 @method("index_fill")
-def index_fill(input, dim: int, index, value, *, _clone: bool = True):
-    """``input`` with ``value`` written at positions ``index`` along ``dim`` (``_clone``:
-    False when ``index_fill_`` runs it)."""
+def index_fill(input, dim: int, index, value):
+    """``input`` with ``value`` written at positions ``index`` along ``dim``."""
+    return _index_fill(input, dim, index, value)
+
+
+def _index_fill(input, dim: int, index, value, clone: bool = True):
+    """``index_fill`` (``clone``: False when ``index_fill_`` runs it on the tensor itself)."""
     if not isinstance(index, Tensor) or not isinstance(value, (Tensor, int, float, bool)):
         raise TypeError(f"{invalid_combination('index_fill', (dim, index, value))}{_SIGNATURES}")
     if isinstance(value, Tensor) and value._data.ndim:
         raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got "
                            f"tensor with {value._data.ndim} dimension(s).")
-    d, where = _checked_index(input, dim, index, _clone)
+    d, where = _checked_index(input, dim, index, clone)
     x = input._data
     number = value._data if isinstance(value, Tensor) else fill_value(value, input.dtype)
     data = np.array(x)
@@ -136,7 +140,7 @@ def index_fill_(self, dim: int, index, value):
     shared = overlapping(self._data)
     if shared and isinstance(index, Tensor) and index._data.dtype == np.int64:
         expanded_warning("index_fill_", "mask", "scalar", stacklevel=3)
-    apply_inplace(self, index_fill, dim, index, value, fills=shared, _clone=False)
+    apply_inplace(self, _index_fill, dim, index, value, False, fills=shared)
     if shared:
         d, where = _checked_index(self, dim, index)
         self._data[(slice(None),) * d + (where,)] = value._data if isinstance(
