@@ -6,6 +6,19 @@ refuses one that cannot be summed to it ("Function SumBackward0 returned an inva
 index 0 - got [1, 3] but expected shape compatible with [1, 3, 1]"); one that can is summed.
 minigrad's nodes record no shapes, so the old shape is noted on the node only when ``.data``
 changes it, and the engine checks gradients only once that has happened in this process.
+
+>>> import minigrad as torch
+>>> a = torch.tensor([[1., 2., 3.]], requires_grad=True)
+>>> b = a * 2
+>>> b.data = torch.ones(2, 1, 3)  # (a shape b's node can be summed back to)
+>>> b.sum().backward()
+>>> a.grad
+tensor([[4., 4., 4.]])
+>>> c = a[..., None] * 2
+>>> c.data = torch.ones(1, 3)
+>>> c.sum().backward()  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+RuntimeError: Function SumBackward0 returned an invalid gradient at index 0 - got [1, 3] but ...
 """
 
 from __future__ import annotations
