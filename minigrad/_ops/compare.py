@@ -28,6 +28,7 @@ from ._backward import masked_sum, masked_zero
 from ._backward import where as _where
 from ._core import FUNCTION, MISSING, binary_operands, broadcast_error, dtype_of, method, value
 from .arguments import bad_operand
+from .iter_layout import in_iterator_layout
 from .reduce import _dims
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "not_equal", "less", "less_equal", "greater",
@@ -42,7 +43,7 @@ def _compare(ufunc, input, other):
     if a is NotImplemented:
         return NotImplemented
     try:
-        return Tensor._wrap(np.asarray(ufunc(a, b)))
+        return Tensor._wrap(in_iterator_layout(np.asarray(ufunc(a, b)), a, b))
     except ValueError:
         raise broadcast_error(input, other) from None
 

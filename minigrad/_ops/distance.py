@@ -13,10 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import result_type
+from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import broadcast_error, method, value
+from .arithmetic import check_bool_sub
 from .reduce import _norm_data, norm_backward
 
 __all__ = ["dist"]
@@ -52,6 +54,8 @@ def dist(input, other, p=2):
     if isinstance(p, str) or not isinstance(p, (int, float, Tensor)):
         raise TypeError(f"dist(): argument 'p' must be Number, not {type(p).__name__}")
     p = p.item() if isinstance(p, Tensor) else p  # (kept as given: PyTorch's saved p)
+    if input.dtype.np.kind == "b" or other.dtype.np.kind == "b":  # (before the shapes)
+        check_bool_sub(input, other)
     try:
         shape = np.broadcast_shapes(input._data.shape, other._data.shape)
     except ValueError:
@@ -60,8 +64,12 @@ def dist(input, other, p=2):
     if nd.kind not in "fc":
         raise RuntimeError("norm(): input dtype should be either floating point or complex. "
                            f"Got {result_type(input, other)._legacy_name[:-6]} instead.")
-    diff = np.broadcast_to(input._data.astype(nd) - other._data.astype(nd), shape)
-    out = Tensor._wrap(np.asarray(_norm_data(diff, float(p), None, False), dtype=nd))
+    token = quiet()  # (inf - inf: NaN, as in PyTorch, without NumPy's warning)
+    try:
+        diff = np.broadcast_to(input._data.astype(nd) - other._data.astype(nd), shape)
+        out = Tensor._wrap(np.asarray(_norm_data(diff, float(p), None, False), dtype=nd))
+    finally:
+        restore(token)
     if should_record(input, other):
         node = DistBackward0()
         node._s_self, node._s_other, node._s_p = SavedTensor(input), SavedTensor(other), p

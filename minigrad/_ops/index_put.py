@@ -29,7 +29,7 @@ from .indexing import _as_index
 from .inplace_checks import SHARED_WITH_INPUT, overlaps
 from .views import overlapping
 
-__all__ = ["index_put", "put_in_place", "values_must_be_a_tensor", "expanded_warning"]
+__all__ = ["index_put"]  # (torch.index_put; the in-place ops import the helpers by name)
 
 
 def expanded_warning(op: str, index: str, value: str, stacklevel: int = 8) -> None:
@@ -51,7 +51,7 @@ def values_must_be_a_tensor(values, fn: str, indices=(), arg: int = 0) -> None:
             raise TypeError(f"expected Tensor as element {k} in argument {arg}, but got "
                             f"{type(i).__name__}")
     if not isinstance(values, Tensor):
-        raise TypeError(f"{fn}(): argument 'values' (position 2) must be Tensor, not "
+        raise TypeError(f"{fn}(): argument 'values' (position {arg + 2}) must be Tensor, not "
                         f"{type(values).__name__}")
 
 
@@ -188,11 +188,20 @@ def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
     return out
 
 
-@method("index_put")
 def index_put(input, indices, values, accumulate: bool = False):
     """A copy of ``input`` with ``values`` written (or added) at the tensor ``indices``."""
-    values_must_be_a_tensor(values, "index_put", indices)
+    values_must_be_a_tensor(values, "index_put", indices, arg=1)
     return _index_put(input, indices, values, accumulate)
+
+
+@method("index_put")
+def _index_put_method(self, indices, values, accumulate: bool = False):
+    """``x.index_put(indices, values)`` (the arguments counted from ``indices``)."""
+    values_must_be_a_tensor(values, "index_put", indices)
+    return _index_put(self, indices, values, accumulate)
+
+
+_index_put_method.__name__ = _index_put_method.__qualname__ = "index_put"
 
 
 def put_in_place(self, indices, values, accumulate: bool = False):

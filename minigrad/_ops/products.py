@@ -104,25 +104,27 @@ class BaddbmmBackward0(Node):
 
 
 def _check_baddbmm(input, batch1, batch2) -> tuple:
-    """The output's shape, after PyTorch's checks in its order."""
-    for t in (batch1, batch2):
+    """The output's shape, after PyTorch's checks in its order: the sizes it reads first
+    (IndexError for too few dimensions), ``input`` expanded to them, the dtypes of ``input`` and
+    ``batch1``, the batches' dimensions and sizes, then ``batch2``'s dtype."""
+    shape = (batch1.size(0), batch1.size(1), batch2.size(2))
+    if tuple(input.shape) != shape:
+        with no_grad():
+            input.expand(*shape)  # (PyTorch's error for an input that does not expand)
+    d, d1, d2 = (t._data.dtype for t in (input, batch1, batch2))
+    if d != d1:
+        raise RuntimeError(f"Input dtypes must be the same, got: input {input.dtype._c_type}, "
+                           f"batch1: {batch1.dtype._c_type}, batch2: {batch2.dtype._c_type}")
+    for name, t in (("batch1", batch1), ("batch2", batch2)):
         if t.dim() != 3:
-            t._wrap_dim(2)  # (PyTorch's IndexError for too few dims)
-            raise RuntimeError("batch1 must be a 3D tensor")
+            raise RuntimeError(f"{name} must be a 3D tensor")
     b, n, m = batch1.shape
     if tuple(batch2.shape[:2]) != (b, m):
         raise RuntimeError("Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{b}, {m}] but got: [{batch2.shape[0]}, {batch2.shape[1]}].")
-    shape = (b, n, batch2.shape[2])
-    with no_grad():
-        input.expand(*shape)  # (PyTorch's error for an input that does not expand)
-    d, d1, d2 = (t._data.dtype for t in (input, batch1, batch2))
     if d1 != d2:
         raise RuntimeError(f"expected scalar type {batch1.dtype._legacy_name[:-6]} but found "
                            f"{batch2.dtype._legacy_name[:-6]}")
-    if d != d1:
-        raise RuntimeError(f"Input dtypes must be the same, got: input {input.dtype._c_type}, "
-                           f"batch1: {batch1.dtype._c_type}, batch2: {batch2.dtype._c_type}")
     return shape
 
 
@@ -135,8 +137,8 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     out = prod if alpha == 1 else quietly(np.multiply, prod, alpha)
     if beta != 0:
         out = quietly(np.add, out, input._data if beta == 1 else input._data * beta)
-    result = Tensor._wrap(np.ascontiguousarray(np.broadcast_to(out, shape),
-                                               input._data.dtype))
+    result = Tensor._wrap(np.array(np.broadcast_to(out, shape), input._data.dtype))  # (a copy:
+    # a broadcast of one element is C-contiguous, but read-only, with strides of 0)
     if should_record(input, batch1, batch2):
         node = BaddbmmBackward0()
         node._s_alpha, node._s_beta = alpha, beta

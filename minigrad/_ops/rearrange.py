@@ -22,8 +22,11 @@ from ._core import method
 from .arrange import movedim, unflatten  # noqa: F401 - (torch.movedim, ... are listed here)
 from .errors import check_int, no_dims
 from .indexing import SelectBackwardBackward0
+from .inplace import apply_inplace
+from .inplace_checks import check_inplace
 from .join import cat
 from .movement import strided, view_of
+from .views import overlapping
 
 __all__ = ["flip", "fliplr", "flipud", "roll", "tile", "tril", "triu", "diag", "diagonal",
            "unflatten", "hstack", "vstack", "masked_select", "diag_embed", "movedim"]
@@ -200,6 +203,28 @@ def _triangle(name, np_fn, node_cls):
 
 tril = _triangle("tril", np.tril, TrilBackward0)
 triu = _triangle("triu", np.triu, TriuBackward0)
+
+
+def _triangle_(name, np_fn):
+    """``x.tril_()``/``x.triu_()``: PyTorch checks the dimensions before anything but autograd's
+    refusals, and writes only the zeros: expanded memory is no error, and an element sharing
+    memory with one zeroed reads 0."""
+    def op_(self, diagonal: int = 0):
+        check_inplace(self)
+        check_int(name + "_", "diagonal", diagonal)
+        if self._data.ndim < 2:
+            raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+        shared = overlapping(self._data)
+        apply_inplace(self, getattr(Tensor, name), diagonal, fills=shared)
+        if shared:
+            self._data[..., ~np_fn(np.ones(self._data.shape[-2:], bool), diagonal)] = 0
+        return self
+
+    op_.__name__, op_.__doc__ = name + "_", f"In-place ``{name}``."
+    return op_
+
+
+Tensor.tril_, Tensor.triu_ = _triangle_("tril", np.tril), _triangle_("triu", np.triu)
 
 
 class DiagonalBackward0(Node):

@@ -21,6 +21,7 @@ from ..autograd.formulas import formula_function
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._backward import data, masked_zero
 from ._core import binary_operands, broadcast_error, method
+from .iter_layout import in_iterator_layout
 
 __all__ = ["signbit", "copysign"]
 
@@ -71,7 +72,8 @@ def copysign(input, other):
     if xa is NotImplemented:
         raise TypeError(str(invalid_combination("copysign", (input, other))) + _SIGNATURES)
     try:
-        out = Tensor._wrap(np.asarray(quietly(np.copysign, xa, xb), dtype=dt))
+        out = Tensor._wrap(in_iterator_layout(np.asarray(quietly(np.copysign, xa, xb), dtype=dt),
+                                              input._data, getattr(other, "_data", other)))
     except ValueError:
         raise broadcast_error(input, other) from None
     if should_record(input, other):

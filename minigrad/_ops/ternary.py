@@ -27,6 +27,8 @@ from ._core import dtype_of, method, value
 from .arithmetic import broadcast_error
 from .binary_functions import _Binary
 from .errors import not_implemented
+from .inplace import apply_inplace
+from .inplace_checks import check_inplace
 from .rounding import addc, lerp_number, opmath_number
 
 __all__ = ["lerp", "addcmul", "addcdiv"]
@@ -91,6 +93,18 @@ def lerp(input, end, weight):
     node = LerpBackward0()
     node._s_weight = weight
     return record(node, out, input, end, broadcast=True)
+
+
+def lerp_(self, end, weight):
+    """``lerp`` in place: its dtype check comes before the refusal of expanded memory."""
+    if isinstance(end, Tensor) and end.dtype is not self.dtype or isinstance(
+            weight, Tensor) and weight.ndim and weight.dtype is not self.dtype:
+        check_inplace(self, (end, weight))
+        _lerp_check(self, end, weight)
+    return apply_inplace(self, lerp, end, weight)
+
+
+Tensor.lerp_ = lerp_
 
 
 def _lerp_check(input, end, weight) -> None:

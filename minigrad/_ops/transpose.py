@@ -11,10 +11,9 @@ The backward swaps the gradient's dimensions back.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
+from .._state import warn_once
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, should_record
@@ -106,26 +105,26 @@ def t(input) -> Tensor:
 def _T(self):
     n = self._data.ndim
     if n == 0:
-        warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
-                      "these cases.", UserWarning, stacklevel=2)
+        warn_once("T0d", "Tensor.T is deprecated on 0-D tensors. This function is the identity "
+                  "in these cases.", 2)
     elif n != 2:
-        warnings.warn(
-            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+        warn_once(
+            "T", "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
             "deprecated and it will throw an error in a future release. Consider `x.mT` to "
             "transpose batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to "
-            "reverse the dimensions of a tensor.", UserWarning, stacklevel=2)
+            "reverse the dimensions of a tensor.", 2)
     return permute(self, tuple(range(n - 1, -1, -1)))
 
 
 def _matrices(self, name: str):
     """``self`` with its last two dimensions swapped (``.mT``; ``.mH`` and ``.H`` are the same
-    for real tensors, which have no complex conjugate); a 0-d tensor is itself, with a warning."""
+    for real tensors, which have no complex conjugate); a 0-d tensor is itself, with a warning
+    (once per process, as PyTorch's, like ``.T``'s)."""
     n = self._data.ndim
     if n == 0:
         then = "This function is the identity in these cases." if name == "mT" else \
             "Consider using x.conj()."
-        warnings.warn(f"Tensor.{name} is deprecated on 0-D tensors. {then}", UserWarning,
-                      stacklevel=3)
+        warn_once(name, f"Tensor.{name} is deprecated on 0-D tensors. {then}", 3)
         return self
     if name == "H" and n != 2:
         batches = ". For batches of matrices, consider using tensor.mH" if n > 2 else "."

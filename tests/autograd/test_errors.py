@@ -232,6 +232,23 @@ def leaf_moved_into_the_graph_by_setitem(L):
     (b.sum() + a.sum()).backward()
 
 
+def data_reshaped_under_a_history(L):
+    """A non-leaf given data of another shape (found by the fuzzer): the gradient for its node
+    no longer fits the shape the node expects (PyTorch's check of every gradient)."""
+    a = L.tensor([[1., 2., 3.]], requires_grad=True)
+    b = a[..., None] * 2
+    with L.no_grad():
+        b.data = L.ones(1, 3)
+    b.sum().backward()
+
+
+def data_reshaped_under_a_history_then_cast(L):
+    a = L.ones(1, 2, 5, requires_grad=True)
+    b = a * 1
+    b.data = L.ones(2)
+    b.double().sum().backward()
+
+
 CASES = [backward_twice, saved_read_after_backward, non_scalar_implicit_grad,
          backward_on_constant, backward_on_integer, second_of_two_needs_no_grad,
          inplace_on_leaf, inplace_operator_on_leaf, inplace_on_view_of_leaf,
@@ -247,7 +264,8 @@ CASES = [backward_twice, saved_read_after_backward, non_scalar_implicit_grad,
          materialize_without_allow_unused, grad_assigned_wrong_type, grad_assigned_wrong_dtype,
          grad_assigned_int_to_double, grad_assigned_wrong_shape, grad_assigned_itself,
          item_of_many, deepcopy_of_non_leaf, leaf_moved_into_the_graph,
-         leaf_moved_into_the_graph_by_setitem]
+         leaf_moved_into_the_graph_by_setitem, data_reshaped_under_a_history,
+         data_reshaped_under_a_history_then_cast]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda f: f.__name__)
@@ -298,3 +316,16 @@ def test_reading_grad_of_non_leaf_warns_at_the_learners_line():
     with pytest.warns(UserWarning, match="is not a leaf Tensor is being accessed") as caught:
         (x * 2).grad  # noqa: B018
     assert caught[0].filename == __file__
+
+
+def test_a_reshaped_gradient_that_fits_is_summed_as_in_pytorch(torch):
+    """Data reshaped to a shape the node's can broadcast to: the gradient is summed back."""
+    def run(L):
+        a = L.tensor([[1., 2., 3.]], requires_grad=True)
+        b = a * 2
+        with L.no_grad():
+            b.data = L.ones(2, 1, 3)
+        b.sum().backward()
+        return a.grad.tolist()
+
+    assert run(mg) == run(torch)

@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 import pytest
+from helpers import assert_same_outcome
 from op_table import assert_same_error
 
 import minigrad as mg
@@ -200,3 +201,70 @@ def test_mse_loss_of_nothing_backpropagates_as_torch(torch):
         out.append((a.grad.numpy(), b.grad.numpy()))
     for got, want in zip(*out):
         np.testing.assert_array_equal(got, want)
+
+
+# the fuzzer's findings (tests/fuzz): each op's checks in PyTorch's order
+ORDERED_CHECKS = [
+    # index_fill_: autograd's refusal first (of a leaf, or of a view of one), then the index
+    "lib.ones(2, 3, requires_grad=True).index_fill_(0, lib.tensor([0]), 1.)",
+    "lib.ones(2, 3, requires_grad=True).index_fill_(3, lib.tensor([0]), 1.)",
+    "lib.ones(2, 3, requires_grad=True).index_fill_(0, lib.tensor([0.]), 1.)",
+    "lib.ones(2, 3, requires_grad=True)[0].index_fill_(0, lib.tensor([0]), 1.)",
+    "lib.tensor(1., requires_grad=True).index_fill_(0, lib.tensor([0]), 1.)",
+    "lib.zeros(3, dtype=lib.int64).expand(2, 3).index_fill_(1, lib.tensor([0.]), 1.)",
+    # index_fill of an empty dimension: PyTorch's view of the storage fails before the bounds
+    *[f"lib.zeros{shape}.index_fill{u}({d}, lib.tensor([0]), 2)" for shape, d in (
+        ("(0,)", 0), ("(0, 3)", 0), ("(0, 3)", 1), ("(3, 0)", -1), ("(2, 0, 3)", 1),
+        ("(2, 0, 3)", 0), ("(2, 3)[:, :0]", 1), ("(0, 3).t()", 1)) for u in ("", "_")],
+    "lib.zeros(0, 3).index_fill_(0, lib.tensor([5]), 2)",
+    "lib.zeros(0, 3).index_fill(0, lib.tensor([], dtype=lib.int64), 2.)",
+    "lib.zeros(0, 3, requires_grad=True).index_fill(0, lib.tensor([0]), lib.tensor(2.))",
+    # baddbmm: the sizes it reads, input's expansion and dtype, then the batches
+    *[f"lib.baddbmm({a}, {b}, {c})" for a, b, c in (
+        ("lib.ones(())", "lib.ones(())", "lib.ones(())"), ("lib.ones(2)", "lib.ones(2)", "lib.ones(2)"),
+        ("lib.ones(2, 2, 2)", "lib.ones(2, 2, 2)", "lib.ones(())"),
+        ("lib.ones(2, 2, 2)", "lib.ones(2, 2, 2)", "lib.ones(2)"),
+        ("lib.ones(2, 2, 4, 4, dtype=lib.bool)", "lib.ones(2, 2, 4, 4, dtype=lib.bool)",
+         "lib.ones(2, 4, 4)"),
+        ("lib.ones(2, 2, 2, dtype=lib.bool)", "lib.ones(2, 2, 2)", "lib.ones(2, 2, 2)"),
+        ("lib.ones(2, 2, 2)", "lib.ones(2, 2, 2)", "lib.ones(2, 2, 2, dtype=lib.float64)"),
+        ("lib.ones(3)", "lib.ones(2, 2, 2)", "lib.ones(2, 3, 2)"),
+        ("lib.ones(2, 2, 2)", "lib.ones(2, 2, 2, 2)", "lib.ones(2, 2, 2)"),
+        ("lib.ones(2, 2, 2)", "lib.ones(2, 2, 2)", "lib.ones(2, 2, 2, 2)"),
+        ("lib.ones(2, 2, 2, dtype=lib.int64)", "lib.ones(2, 2, 2, dtype=lib.int64)",
+         "lib.ones(2, 2, 2)"))],
+    # tril_/triu_: the dimensions before expanded memory (which they allow)
+    "lib.tensor([1.]).expand(3).triu_()", "lib.ones(3).tril_()", "lib.ones(2, 2).triu_(1.5)",
+    "lib.ones(2, requires_grad=True).triu_()",
+    # lerp_: the dtypes before expanded memory
+    "lib.arange(3.).reshape(3, 1).expand(3, 3).lerp_(lib.ones(3, 3, dtype=lib.float64), 0.5)",
+    "lib.arange(3.).reshape(3, 1).expand(3, 3).lerp_(lib.ones(3, 3), 0.5)",
+    # torch.index_put, the function: its arguments counted from input
+    "lib.index_put(lib.ones(3), (lib.tensor([0]),), 1.0)",
+    "lib.index_put(lib.ones(3), lib.tensor([0]), lib.tensor(1.0))",
+    "lib.index_put(lib.ones(3), [lib.tensor([0])], lib.tensor(2.0), True)",
+    "lib.index_put(lib.ones(3), (1,), lib.tensor(1.0))",
+    "lib.index_put(lib.tensor(1.), (lib.tensor([0]),), lib.tensor(1.0))",
+    "lib.ones(3).index_put((lib.tensor([0]),), 1.0)",
+]
+
+
+@pytest.mark.parametrize("code", ORDERED_CHECKS)
+def test_checks_come_in_pytorchs_order(torch, code):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # (index_fill_ of expanded memory)
+        assert_same_outcome(torch, code)
+
+
+@pytest.mark.parametrize("attr", ["mH", "mT", "H", "T"])
+def test_the_0d_transpose_warning_comes_once_per_process(torch, attr):
+    """PyTorch warns once per process (TORCH_WARN_ONCE): at most the first use warns, in both
+    libraries alike (run on both, so that neither has warned where the other has not)."""
+    def run(lib):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            getattr(lib.tensor(1.), attr), getattr(lib.tensor(2), attr)
+        return [str(w.message).split(" (Triggered internally")[0] for w in caught]
+
+    mine, theirs = run(mg), run(torch)
+    assert mine == theirs and len(mine) <= 1

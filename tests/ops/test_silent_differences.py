@@ -72,6 +72,32 @@ EXPRESSIONS = [
     "dtype=lib.int32)).sum(), x))(lib.ones(2, requires_grad=True))",
     "(lambda y: lib.autograd.grad(lib.addcdiv(y, lib.tensor([1., 2.]), lib.tensor([True, "
     "True])).sum(), y))(lib.ones(2, requires_grad=True))",
+    # dist of a bool tensor: the subtraction's error, before the shapes are looked at
+    "lib.dist(lib.tensor([True, False]), lib.ones(2))", "lib.ones(2).dist(lib.tensor([True]))",
+    "lib.dist(lib.tensor([True]), lib.tensor([False]))",
+    "lib.dist(lib.ones(3, dtype=lib.bool), lib.ones(2))",
+    # flatten of a contiguous tensor is a view (its elements one item apart); a copy otherwise
+    "(lambda x: x.flatten()[1:].data_ptr() - x.data_ptr())(lib.arange(6.).reshape(2, 3))",
+    "(lambda x: x.flatten().data_ptr() == x.data_ptr())(lib.arange(6.).reshape(2, 3).t())",
+    # baddbmm of one element gives a tensor of its own that can be written in place
+    "lib.baddbmm(lib.zeros(1, 1, 1), lib.ones(1, 1, 2), lib.ones(1, 2, 1)).clamp_max_(0.5)",
+    "lib.baddbmm(lib.zeros(1), lib.ones(1, 1, 2), lib.ones(1, 2, 1)).ceil_().stride()",
+    # in-place writes PyTorch allows on expanded memory: only the positions written change
+    "lib.zeros(3).expand(2, 3).index_fill_(1, lib.tensor([0]), 1.)",
+    "lib.arange(3.).reshape(3, 1).expand(3, 3).index_fill_(0, lib.tensor([2]), 7.)",
+    "lib.arange(3.).reshape(3, 1).expand(3, 3).triu_()",
+    "lib.arange(3.).reshape(3, 1).expand(3, 3).tril_()",
+    "lib.arange(2.).reshape(1, 1, 2).expand(3, 2, 2).tril_(-1)",
+    # the backward of index_fill on a 0-d tensor (its element is position 0), to the next
+    # node's own refusal (std's result changed in place)
+    "(lambda x: ((x * 3).index_fill_(0, lib.tensor([0]), 1.).backward(), x.grad))"
+    "(lib.tensor(2., requires_grad=True))",
+    "(lambda x, v: ((x * 1).index_fill(0, lib.tensor([0]), v).backward(), x.grad, v.grad))"
+    "(lib.tensor(2., requires_grad=True), lib.tensor(4., requires_grad=True))",
+    "(lambda x, v: lib.autograd.grad((x * 1).index_fill(0, lib.tensor(0), v), [x, v], "
+    "create_graph=True))(lib.tensor(2., requires_grad=True), lib.tensor(4., requires_grad=True))",
+    "(lambda x: x.std().index_fill_(0, lib.tensor([0]), 1).backward())"
+    "(lib.tensor([1., 2., 3.], requires_grad=True))",
 ]
 
 # results PyTorch lays out contiguously whatever the input's layout (a transposed input here)
@@ -88,6 +114,14 @@ LAYOUTS = [f"(lambda r: (r.stride(), r.is_contiguous()))({call})" for call in (
         "lib.arange(12.).reshape(3, 4)[:, ::2].sort(0)",
         "lib.arange(24.).reshape(2, 3, 4).permute(2, 0, 1).sort(1, descending=True)")] + [
     "lib.arange(6.).reshape(2, 3).t().argsort(0).stride()"] + [
+    # elementwise results laid out as TensorIterator orders them: the first operand decides
+    f"(lambda x: ({call}).stride())(lib.arange(24.).reshape(2, 3, 4))" for call in (
+        "x.mT == lib.ones(2, 4, 3)", "lib.ones(2, 4, 3) == x.mT", "x.mT < 1", "x.mT != x.mT",
+        "x.permute(2, 0, 1) >= x[:, 0, 0]", "x.mT.eq(lib.ones(2, 4, 3, dtype=lib.bool))",
+        "lib.copysign(x.mT, -1.)", "x.mT.copysign(lib.ones(2, 4, 3))",
+        "lib.copysign(lib.tensor([[0, 3, -2]]).t(), float('nan'))",
+        "x[:, ::2] == 1", "x.expand(3, 2, 3, 4).transpose(0, 1) == 2")] + [
+    "(lambda v: v.t().copy_(v))(lib.copysign(lib.tensor([[0, 3, -2]]).t(), float('nan')))"] + [
     # advanced indexing of a contiguous tensor gives a contiguous result (its strides too)
     f"(lambda x: {call}.stride())(lib.arange(24.).reshape(2, 3, 4))" for call in (
         "x[None, ..., [-1, 0, -1]]", "x[:, [0, 1]]", "x[:, :, [0, 1]]", "x[..., [1, 0], :]",
