@@ -43,8 +43,10 @@ scale = mul_by_number  # ``x * c`` for a number ``c``: PyTorch's ``mul(Tensor, S
 # formulas written from rules call it ``mul_number``; float16 in float32, as PyTorch's kernel)
 
 
+@formula_function
 def where(cond, a, b):
     """``a`` where the constant mask ``cond`` holds, else ``b`` (numbers or either kind)."""
+    cond = data(cond)
     if isinstance(a, Tensor):
         return a.where(Tensor._wrap(np.asarray(cond)), b)  # (Tensor.where is compare.py's)
     if isinstance(b, Tensor):

@@ -22,11 +22,10 @@ from .._tensor import Tensor
 from .._tensor_data import fill_value
 from .._types import invalid_combination, unsupported
 from ..autograd._rule import _r
+from ..autograd.formulas import formula_function
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from . import _formula as F
 from ._backward import masked_sum, masked_zero
-from ._backward import where as _where
-from ._core import FUNCTION, MISSING, binary_operands, broadcast_error, dtype_of, method, value
+from ._core import FUNCTION, MISSING, binary_operands, broadcast_error, dtype_of, method
 from .arguments import bad_operand
 from .iter_layout import in_iterator_layout
 from .reduce import _dims
@@ -226,10 +225,6 @@ class WhereBackward0(Node):
 
     saved = saved_tensors_names = ("condition",)
 
-    def backward(self, g):
-        c = F.data(value(self._s_condition))
-        return _where(c, g, 0.0), _where(c, 0.0, g)
-
 
 @method("nonzero")
 def nonzero(input, *, as_tuple: bool = False):
@@ -285,27 +280,32 @@ def _where_method(self, condition=_NOT_GIVEN, other=_NOT_GIVEN):
 Tensor.where = _where_method
 
 
+@formula_function(name="masked_fill")
+def _masked_fill_formula(x, mask, number):
+    """``x.masked_fill(mask, number)`` in a formula (only ``0`` there: ``masked_zero``)."""
+    if number != 0:
+        raise ValueError("a formula's masked_fill fills with 0")
+    return masked_zero(x, mask)
+
+
+formula_function(masked_sum, name="masked_fill_backward")  # (grad.masked_select(mask).sum())
+
+
 class MaskedFillBackward0(Node):
     """z = self.masked_fill(mask, number):  dz/dself = 1 where mask is False, 0 where True."""
 
-    rule = _r("z = a.masked_fill(mask, number)", {"mask": "mask"}, a="where(mask, 0, grad)")
+    rule = _r("z = a.masked_fill(mask, number)", {"mask": "mask"},
+              a="masked_fill(grad, mask, 0)")
 
     saved = saved_tensors_names = ("mask",)
-
-    def backward(self, g):
-        return (masked_zero(g, value(self._s_mask)),)
 
 
 class MaskedFillBackward1(MaskedFillBackward0):
     """z = self.masked_fill(mask, value tensor):  value gets the sum of the masked gradient."""
 
-    rule = _r("z = a.masked_fill(mask, v)", {"mask": "mask"},
-              np={"v": "total(where(mask, grad, 0))"}, a="where(mask, 0, grad)",
-              v="grad.masked_select(mask).sum()")
-
-    def backward(self, g):  # value: PyTorch's masked_fill_backward, grad.masked_select(mask).sum()
-        m = value(self._s_mask)
-        return masked_zero(g, m), masked_sum(g, m)
+    rule = _r("z = a.masked_fill(mask, v)", {"mask": "mask"}, a="masked_fill(grad, mask, 0)",
+              v="masked_fill_backward(grad, mask)",
+              note="masked_fill_backward(grad, mask) = grad.masked_select(mask).sum()")
 
 
 @method("masked_fill")

@@ -20,9 +20,9 @@ import numpy as np
 from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
+from ..autograd.formulas import formula_function
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from . import _formula as F
-from ._core import broadcast_error, method, value
+from ._core import broadcast_error, method
 from .errors import no_dims
 from .linalg_checks import check_addmm, check_mm, no_bool, saved_inference, short
 from .movement import UnsafeViewBackward0
@@ -32,17 +32,16 @@ __all__ = ["dot", "mv", "mm", "bmm", "addmm", "matmul"]
 # ---------------------------------------------------------------- two-operand products
 class _ProductBackward(Node):
     """A product of two operands, named in ``operands``. Each one's gradient is made from the
-    other (``grad_first(g, second)``, ``grad_second(g, first)``), so an operand is saved only
-    when the other needs a gradient, as PyTorch saves."""
+    other, so an operand is saved only when the other needs a gradient, as PyTorch saves (the
+    backward, written from the rule, finds the one it needs)."""
 
     operands = ("self", "mat2")
 
-    def backward(self, g):
-        first, second = (getattr(self, f"_s_{name}") for name in self.operands)
-        if first is not None and second is not None and self.operands[0] < self.operands[1]:
-            value(first)  # (checked first: PyTorch unpacks in name order, self before vec)
-        return (None if second is None else self.grad_first(g, value(second)),
-                None if first is None else self.grad_second(g, value(first)))
+
+@formula_function
+def outer(g, v):
+    """``g.outer(v)`` (PyTorch's ``ger``): ``g.reshape(-1, 1) * v``, as PyTorch computes it."""
+    return g.reshape(-1, 1) * v
 
 
 @functools.cache
@@ -75,12 +74,6 @@ class DotBackward0(_ProductBackward):
     saved = operands = ("self", "tensor")
     _s_self = _s_tensor = None
 
-    def grad_first(self, g, tensor):
-        return g * tensor
-
-    def grad_second(self, g, self_):
-        return g * self_
-
 
 @method("dot")
 def dot(input, tensor):
@@ -106,16 +99,10 @@ def dot(input, tensor):
 class MvBackward0(_ProductBackward):
     """z = self @ vec:  dz/dself = outer(grad, vec),  dz/dvec = self^T @ grad."""
 
-    rule = _r("z = A @ v", {"A": "self", "v": "vec"}, A="outer(grad, v)", v="A.T @ grad")
+    rule = _r("z = A @ v", {"A": "self", "v": "vec"}, A="outer(grad, v)", v="t(A) @ grad")
 
     saved = operands = ("self", "vec")
     _s_self = _s_vec = None
-
-    def grad_first(self, g, vec):
-        return g.reshape(-1, 1) * vec
-
-    def grad_second(self, g, self_):
-        return F.t(self_) @ g
 
 
 @method("mv")
@@ -213,17 +200,11 @@ def mm(input, mat2) -> Tensor:
 class BmmBackward0(_ProductBackward):
     """z = self @ mat2 per batch:  dz/dself = grad @ mat2^T,  dz/dmat2 = self^T @ grad."""
 
-    rule = _r("z = A @ B  (per batch)", {"A": "self", "B": "mat2"},
-              np={"A": "grad @ mT(B)", "B": "mT(A) @ grad"}, A="grad @ B.mT", B="A.mT @ grad")
+    rule = _r("z = A @ B  (per batch)", {"A": "self", "B": "mat2"}, A="bmm(grad, mT(B))",
+              B="bmm(mT(A), grad)")
 
     saved = ("mat2", "self")
     _s_self = _s_mat2 = None
-
-    def grad_first(self, g, mat2):
-        return F.bmm(g, F.mT(mat2))
-
-    def grad_second(self, g, self_):
-        return F.bmm(F.mT(self_), g)
 
 
 @method("bmm")

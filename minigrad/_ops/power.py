@@ -17,6 +17,7 @@ from .._quiet import quiet, restore
 from .._tensor import Tensor
 from .._tensor_data import fill_value
 from ..autograd._rule import _r
+from ..autograd.formulas import formula_function
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
 from . import _formula as F
@@ -45,21 +46,48 @@ def _power(x, p):
     return x ** p
 
 
+@formula_function
+def pow_backward(grad, x, p):
+    """PyTorch's ``pow_backward`` (a number ``p``): ``grad * (p * x.pow(p - 1))``; where
+    ``p == 0``, ``zeros_like(x)``, outside any graph."""
+    if p == 0:
+        return F.zeros_like(grad)
+    return grad * scale(_power(x, p - 1), p)
+
+
+@formula_function
+def pow_backward_self(grad, x, exponent):
+    """PyTorch's ``pow_backward_self``: ``where(exponent == 0, 0, grad * (exponent *
+    x.pow(exponent - 1)))``."""
+    if data(exponent).dtype.kind == "b":  # (exponent - 1, in PyTorch: its error)
+        sub_number(exponent, 1)
+    x, p = factor(x, grad), factor(exponent, grad)
+    return where(data(p) == 0, 0.0, grad * (p * x ** sub_number(p, 1)))
+
+
+@formula_function
+def pow_backward_exponent(grad, x, exponent, result):
+    """PyTorch's ``pow_backward_exponent``: ``grad * where(x == 0 and exponent >= 0, 0,
+    result * log(x))``; for a number ``x`` other than 0, ``grad * (result * log(x))``."""
+    if not isinstance(x, (np.ndarray, Tensor)):  # (a number base: log(x) is a number)
+        log_base = float(np.log(np.float64(x)))
+        if x == 0:
+            return grad * where(data(exponent) >= 0, 0.0, scale(result, log_base))
+        return grad * scale(result, log_base)
+    x, p = factor(x, grad), factor(exponent, grad)
+    zero_base = (data(x) == 0) & (data(p) >= 0)
+    return grad * where(zero_base, 0.0, result * F.log(x))
+
+
 class PowBackward0(Node):
     """z = self ** exponent (a number):  dz/dself = exponent * self ** (exponent - 1)."""
 
-    rule = _r("z = a ** p  (p a number)", {"a": "self", "p": "exponent"},
-              np={"a": "grad * p * a ** (p - 1)"},
-              a="grad * (p * a.pow(p - 1))  (zeros_like(a) where p == 0)")
+    rule = _r("z = a ** p  (p a number)", {"a": "self", "p": "exponent"}, numbers="p",
+              a="pow_backward(grad, a, p)",
+              note="pow_backward(grad, a, p) = grad * (p * a.pow(p - 1)); zeros_like(a) "
+                   "where p == 0")
 
     saved = ("exponent", "self")
-
-    def backward(self, g):
-        p = self._s_exponent
-        if p == 0:  # PyTorch: zeros_like(self), outside any graph (self checked all the same)
-            check_saved(self)
-            return (F.zeros_like(g),)
-        return (g * scale(_power(value(self._s_self), p - 1), p),)
 
 
 class PowBackward1(Node):
@@ -70,28 +98,22 @@ class PowBackward1(Node):
     """
 
     rule = _r("z = a ** b", {"a": "self", "b": "exponent", "z": "result"},
-              np={"a": "where(b == 0, 0, grad * b * a ** (b - 1))",
-                  "b": "grad * where((a == 0) & (b >= 0), 0, z * log(a))"},
-              a="where(b == 0, 0, grad * (b * a.pow(b - 1)))",
-              b="grad * where(a == 0 and b >= 0, 0, z * log(a))")
+              a="pow_backward_self(grad, a, b)", b="pow_backward_exponent(grad, a, b, z)",
+              note="pow_backward_self = where(b == 0, 0, grad * (b * a.pow(b - 1))); "
+                   "pow_backward_exponent = grad * where(a == 0 and b >= 0, 0, z * log(a))")
 
     saved = saved_tensors_names = ("exponent", "result", "self")
     _s_self = _s_exponent = None
 
-    def backward(self, g):
+    def backward(self, g):  # (by hand: PyTorch checks self before result, see the docs list)
         check_saved(self)  # (the result is kept, and checked, even if only self needs it)
         x = factor(self._s_self, g)
         exponent = value(self._s_exponent)  # (unpacked once: saved-tensor hooks see it once)
-        p = factor(exponent, g)
-        xd, pd = data(x), data(p)
         ga = gb = None
         if self.next_functions[0][0] is not None:
-            if data(exponent).dtype.kind == "b":  # (exponent - 1, in PyTorch: its error)
-                sub_number(exponent, 1)
-            ga = where(pd == 0, 0.0, g * (p * x ** sub_number(p, 1)))
+            ga = pow_backward_self(g, x, exponent)
         if self.next_functions[1][0] is not None:
-            zero_base = (xd == 0) & (pd >= 0)
-            gb = g * where(zero_base, 0.0, value(self._s_result) * F.log(x))
+            gb = pow_backward_exponent(g, x, exponent, value(self._s_result))
         return ga, gb
 
 
@@ -99,18 +121,11 @@ class PowBackward2(Node):
     """z = self ** exponent (self a number):  dz/dexponent = z * log(self)
     (0 where self == 0 and exponent >= 0)."""
 
-    rule = _r("z = c ** b  (c a number)", {"c": "self", "z": "result"},
-              np={"b": "grad * z * log(c)"}, b="grad * (z * log(c))  (0 where c == 0 and b >= 0)")
+    rule = _r("z = c ** b  (c a number)", {"c": "self", "b": "exponent", "z": "result"},
+              numbers="c", b="pow_backward_exponent(grad, c, b, z)",
+              note="pow_backward_exponent = grad * (z * log(c)); 0 where c == 0 and b >= 0")
 
     saved = ("exponent", "result", "self")
-
-    def backward(self, g):
-        check_saved(self)  # (the exponent, read only where the base is 0)
-        base, r = self._s_self, value(self._s_result)
-        log_base = float(np.log(np.float64(base)))
-        if base == 0:
-            return (g * where(data(value(self._s_exponent)) >= 0, 0.0, scale(r, log_base)),)
-        return (g * scale(r, log_base),)
 
 
 def _power_arrays(a, b):  # (quiet: elementwise switches NumPy's warnings off)

@@ -15,9 +15,10 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd._rule import _r
+from ..autograd.formulas import formula_function
 from ..autograd.graph import Node, SavedTensor, should_record
-from ._backward import unsqueeze_dims
-from ._core import method, value
+from ._backward import _axis, unsqueeze_dims
+from ._core import method
 from ._formula import data
 from .join import cat
 from .movement import u64
@@ -67,15 +68,21 @@ def _prod_grad(g, x, r, axis, keepdim):
     return out.view_as(x) if isinstance(out, Tensor) else out.reshape(xd.shape)
 
 
+@formula_function
+def prod_backward(g, x, r, dim=None, keepdim=True):
+    """PyTorch's ``prod_backward``: ``grad * result / self``, made safe where ``self`` has
+    zeros (``dim`` as ``_saved_dim`` shows it; None: the product of all)."""
+    axis = None if dim is None else _axis(int(dim), np.ndim(data(x)))
+    return _prod_grad(g, x, r, axis, keepdim)
+
+
 class ProdBackward0(Node):
     """z = self.prod():  dz/dself_i = product of all other elements."""
 
-    rule = _r("z = a.prod()", {"a": "self", "z": "result"}, a="grad * z / a")
+    rule = _r("z = a.prod()", {"a": "self", "z": "result"}, a="prod_backward(grad, a, z)",
+              note="prod_backward(grad, a, z) = grad * z / a (made safe where a has zeros)")
 
     saved = ("result", "self")
-
-    def backward(self, g):
-        return (_prod_grad(g, value(self._s_self), value(self._s_result), None, True),)
 
 
 class ProdBackward1(Node):
@@ -83,13 +90,11 @@ class ProdBackward1(Node):
 
     rule = _r("z = a.prod(dim, keepdim)",
               {"a": "self", "z": "result", "dim": "dim", "keepdim": "keepdim"},
-              a="expand(grad * z, a.shape, dim, keepdim) / a")
+              numbers="dim keepdim", a="prod_backward(grad, a, z, dim, keepdim)",
+              note="prod_backward = expand(grad * z, a.shape, dim, keepdim) / a (made safe "
+                   "where a has zeros)")
 
     saved = ("dim", "keepdim", "result", "self")
-
-    def backward(self, g):
-        return (_prod_grad(g, value(self._s_self), value(self._s_result), self._axis,
-                           self._s_keepdim),)
 
 
 @method("prod")
@@ -104,7 +109,7 @@ def prod(input, dim=None, keepdim: bool = False, *, dtype=None):
         out = total(np.prod, d, nd, axis=axis, keepdims=keepdim) if d.ndim else d.astype(nd)
         node = ProdBackward1() if should_record(input) else None
         if node is not None:
-            node._s_dim, node._axis, node._s_keepdim = u64(dim), axis, keepdim
+            node._s_dim, node._s_keepdim = u64(dim), keepdim
     t = _record(out, node, input, dtype)
     if node is not None:
         node._s_self = SavedTensor(input)

@@ -22,8 +22,8 @@ from ..autograd._rule import _r
 from ..autograd.formulas import formula_function
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
-from ._backward import masked_zero, sgn, unsqueeze_dims
-from ._core import method, value
+from ._backward import _axis, masked_zero, sgn, unsqueeze_dims
+from ._core import method
 from ._formula import data
 from .errors import empty_norm
 from .movement import u64
@@ -284,16 +284,23 @@ class LinalgVectorNormBackward0(Node):
 
     rule = _r("z = norm(a, p, dim)  (p = 2: the length)",
               {"a": "self", "z": "result", "p": "ord", "dim": "dim", "keepdim": "keepdim"},
-              np={"a": "norm_grad(grad, a, z, p, dim, keepdim)"},
-              a="expand(grad * z ** (1 - p), a.shape, dim, keepdim) * sign(a) * abs(a) ** (p - 1)")
+              numbers="p dim keepdim", a="linalg_vector_norm_backward(grad, a, p, z, dim, keepdim)",
+              note="= expand(grad * z ** (1 - p), a.shape, dim, keepdim) * sign(a) * "
+                   "abs(a) ** (p - 1), case by case for p = 0, 1, 2, inf and where z is 0")
 
     saved = ("dim", "keepdim", "ord", "result", "self")
 
-    def backward(self, g):
-        x, r = value(self._s_self), value(self._s_result)
-        if not self._s_keepdim and self._axes is not None:
-            g, r = unsqueeze_dims(g, self._axes), unsqueeze_dims(r, self._axes)
-        return (norm_backward(g, x, r, float(self._s_ord), self._axes),)
+
+@formula_function
+def linalg_vector_norm_backward(g, x, p, r, dim, keepdim):
+    """PyTorch's ``linalg_vector_norm_backward``: ``dim`` as ``_saved_dim`` shows it (None:
+    all dims), ``g`` and ``r`` given back the reduced dims unless ``keepdim``."""
+    ndim = np.ndim(data(x))
+    axes = tuple(_axis(int(d), ndim) for d in dim) if dim is not None and len(dim) and ndim \
+        else None
+    if not keepdim and axes is not None:
+        g, r = unsqueeze_dims(g, axes), unsqueeze_dims(r, axes)
+    return norm_backward(g, x, r, float(p), axes)
 
 
 def norm_backward(g, x, r, p: float, axes=None):
@@ -357,7 +364,7 @@ def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None):
         out = np.asarray(_norm_data(d, ord, axes, keepdim), dtype=d.dtype)
     if should_record(input):
         node = LinalgVectorNormBackward0()
-        node._s_dim, node._axes, node._s_keepdim, node._s_ord = shown, axes, keepdim, ord
+        node._s_dim, node._s_keepdim, node._s_ord = shown, keepdim, ord
         node._s_self = SavedTensor(input)
         t = _record(out, node, input, dtype)
         node._s_result = SavedTensor(t, node)

@@ -22,6 +22,7 @@ from .._quiet import quiet, restore
 from .._tensor import Tensor
 from .._types import unsupported
 from ..autograd._rule import _r
+from ..autograd.formulas import formula_function
 from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
@@ -69,9 +70,11 @@ def _arguments(input, dim, unbiased, correction):
     return dims, (None if dim is None else dims), (1.0 if shown is None else float(shown)), shown
 
 
-def var_backward(g, x, dims, correction: float, keepdim: bool):
+@formula_function
+def var_backward(g, x, dims, correction, keepdim: bool):
     """PyTorch's ``var_backward``: ``2 / (n - correction) * g * (x - x.mean(dims))``;
-    ``dims`` None: over all elements."""
+    ``dims`` None: over all elements; ``correction`` None: 1."""
+    correction = 1.0 if correction is None else float(correction)
     xd = data(x)
     if dims is None or xd.ndim == 0:
         dof, dims = xd.size - correction, None
@@ -103,15 +106,12 @@ class VarBackward0(Node):
 
     rule = _r("z = var(a, dim, correction)  (N: the number of elements reduced)",
               {"a": "self", "dim": "dim", "keepdim": "keepdim", "correction": "correction"},
-              np={"a": "expand(grad, a.shape, dim, keepdim) * 2 * (a - mean(a, dim)) / "
-                       "(count(a.shape, dim) - one(correction))"},
-              a="expand(grad) * 2 * (a - mean(a, dim)) / (N - correction)")
+              numbers="dim keepdim correction",
+              a="var_backward(grad, a, dim, correction, keepdim)",
+              note="var_backward = expand(grad) * 2 * (a - mean(a, dim)) / (N - correction)")
 
     saved = ("correction", "dim", "keepdim", "self")
     saved_tensors_names = ("self",)
-
-    def backward(self, g):
-        return (var_backward(g, value(self._s_self), self._s_dim, self._c, self._s_keepdim),)
 
 
 class StdBackward0(VarBackward0):

@@ -38,14 +38,10 @@ class LerpBackward0(Node):
     """z = self + weight (end - self), weight a number:  dz/dself = 1 - weight;
     dz/dend = weight."""
 
-    rule = _r("z = a + w * (e - a)  (w a number)", {"w": "weight"}, a="grad * (1 - w)",
-              e="grad * w")
+    rule = _r("z = a + w * (e - a)  (w a number)", {"w": "weight"}, numbers="w",
+              a="grad * (1 - w)", e="grad * w")
 
     saved = ("weight",)
-
-    def backward(self, g):
-        w = self._s_weight
-        return scale(g, 1 - w), scale(g, w)
 
 
 class LerpBackward1(_Binary):

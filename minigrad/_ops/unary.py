@@ -21,10 +21,11 @@ from .._quiet import quietly
 from .._tensor import Tensor
 from .._tensor_data import fill_value
 from ..autograd._rule import _r
+from ..autograd.formulas import formula_function
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import where
-from ._core import broadcast_error, dtype_of, method, value
+from ._core import broadcast_error, dtype_of, method
 from ._formula import data  # noqa: F401 - op files import it from here too
 from .errors import not_implemented
 from .rounding import HALF
@@ -168,21 +169,39 @@ absolute = abs
 
 
 # ---------------------------------------------------------------- clamp
+@formula_function
+def clamp_backward(grad, x, lo, hi):
+    """PyTorch's ``clamp_backward`` (number bounds, either may be None): ``grad`` where
+    ``lo <= x <= hi``, else 0."""
+    x = F.data(x)
+    inside = (x >= lo) if lo is not None else True
+    if hi is not None:
+        inside = inside & (x <= hi)
+    return where(inside, grad, 0.0)
+
+
+@formula_function
+def clamp_backward_min_max(grad, x, lo, hi, wrt: str):
+    """PyTorch's ``clamp_backward_min_max`` (tensor bounds, either may be None), the gradient
+    of ``wrt`` (``"self"``, ``"min"`` or ``"max"``): to whichever value ``clamp`` took."""
+    x, lo, hi = F.data(x), F.data(lo), F.data(hi)
+    if wrt == "self":
+        inside = True if lo is None else x >= lo
+        return where(inside & (x <= hi) if hi is not None else inside, grad, 0.0)
+    if wrt == "min":
+        return where((x < lo) & (lo < hi) if hi is not None else x < lo, grad, 0.0)
+    return where((x > hi) | (lo > hi) if lo is not None else x > hi, grad, 0.0)
+
+
 class ClampBackward1(Node):
     """z = clamp(self, min, max) with numbers:  dz/dself = 1 where min <= self <= max, else 0."""
 
-    rule = _r("z = clamp(a, lo, hi)", {"a": "self", "lo": "min", "hi": "max"},
-              a="grad * inside(a, lo, hi)")
+    rule = _r("z = clamp(a, lo, hi)", {"a": "self", "lo": "min", "hi": "max"}, numbers="lo hi",
+              a="clamp_backward(grad, a, lo, hi)",
+              note="clamp_backward(grad, a, lo, hi) = where(lo <= a <= hi, grad, 0)")
 
     saved = ("max", "min", "self")
     _s_min = _s_max = None
-
-    def backward(self, g):
-        x, lo, hi = F.data(value(self._s_self)), self._s_min, self._s_max
-        inside = (x >= lo) if lo is not None else True
-        if hi is not None:
-            inside = inside & (x <= hi)
-        return (where(inside, g, 0.0),)
 
 
 class ClampBackward0(Node):
@@ -192,26 +211,14 @@ class ClampBackward0(Node):
     """
 
     rule = _r("z = clamp(a, lo, hi)", {"a": "self", "lo": "min", "hi": "max"},
-              np={"lo": "grad * below(a, lo, hi)", "hi": "grad * above(a, lo, hi)"},
-              a="grad * inside(a, lo, hi)", lo="grad * (a < lo, where lo < hi)",
-              hi="grad * (a > hi or lo > hi)")
+              a='clamp_backward_min_max(grad, a, lo, hi, "self")',
+              lo='clamp_backward_min_max(grad, a, lo, hi, "min")',
+              hi='clamp_backward_min_max(grad, a, lo, hi, "max")',
+              note="clamp_backward_min_max: self where lo <= a <= hi; min where a < lo < hi; "
+                   "max where a > hi or lo > hi")
 
     saved = ("max", "min", "self")
     _s_min = _s_max = None
-
-    def backward(self, g):
-        hi = None if self._s_max is None else F.data(value(self._s_max))  # (PyTorch's order)
-        lo = None if self._s_min is None else F.data(value(self._s_min))
-        x = F.data(value(self._s_self))
-        inside = True if lo is None else x >= lo
-        if hi is not None:
-            inside = inside & (x <= hi)
-        g_lo = g_hi = None
-        if lo is not None and self.next_functions[1][0] is not None:
-            g_lo = where((x < lo) & (lo < hi) if hi is not None else x < lo, g, 0.0)
-        if hi is not None and self.next_functions[2][0] is not None:
-            g_hi = where((x > hi) | (lo > hi) if lo is not None else x > hi, g, 0.0)
-        return where(inside, g, 0.0), g_lo, g_hi
 
 
 def _clamp_data(x, lo, hi, nd):
@@ -288,51 +295,37 @@ def _clamp_tensors(input, lo, hi):
 class ClampMinBackward0(Node):
     """z = max(self, min) with a number min:  dz/dself = 1 where self >= min."""
 
-    rule = _r("z = max(a, lo)  (lo a number)", {"a": "self", "lo": "min"}, a="grad * (a >= lo)")
+    rule = _r("z = max(a, lo)  (lo a number)", {"a": "self", "lo": "min"}, numbers="lo",
+              a="where(a >= lo, grad, 0)")
 
     saved = ("min", "self")
-
-    def backward(self, g):
-        return (where(F.data(value(self._s_self)) >= self._s_min, g, 0.0),)
 
 
 class ClampMinBackward1(Node):
     """z = max(self, min) with a tensor min:  self where self >= min, else min."""
 
-    rule = _r("z = max(a, lo)", {"a": "self", "lo": "min"}, a="grad * (a >= lo)",
-              lo="grad * (a < lo)")
+    rule = _r("z = max(a, lo)", {"a": "self", "lo": "min"}, a="where(a >= lo, grad, 0)",
+              lo="where(a < lo, grad, 0)")
 
     saved = ("min", "self")
-
-    def backward(self, g):
-        x, lo = F.data(value(self._s_self)), F.data(value(self._s_min))
-        return (where(x >= lo, g, 0.0),
-                where(x < lo, g, 0.0) if self.next_functions[1][0] is not None else None)
 
 
 class ClampMaxBackward0(Node):
     """z = min(self, max) with a number max:  dz/dself = 1 where self <= max."""
 
-    rule = _r("z = min(a, hi)  (hi a number)", {"a": "self", "hi": "max"}, a="grad * (a <= hi)")
+    rule = _r("z = min(a, hi)  (hi a number)", {"a": "self", "hi": "max"}, numbers="hi",
+              a="where(a <= hi, grad, 0)")
 
     saved = ("max", "self")
-
-    def backward(self, g):
-        return (where(F.data(value(self._s_self)) <= self._s_max, g, 0.0),)
 
 
 class ClampMaxBackward1(Node):
     """z = min(self, max) with a tensor max:  self where self <= max, else max."""
 
-    rule = _r("z = min(a, hi)", {"a": "self", "hi": "max"}, a="grad * (a <= hi)",
-              hi="grad * (a > hi)")
+    rule = _r("z = min(a, hi)", {"a": "self", "hi": "max"}, a="where(a <= hi, grad, 0)",
+              hi="where(a > hi, grad, 0)")
 
     saved = ("max", "self")
-
-    def backward(self, g):
-        x, hi = F.data(value(self._s_self)), F.data(value(self._s_max))
-        return (where(x <= hi, g, 0.0),
-                where(x > hi, g, 0.0) if self.next_functions[1][0] is not None else None)
 
 
 def _clamp_one(input, bound, is_min):

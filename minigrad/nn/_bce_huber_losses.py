@@ -16,6 +16,7 @@ from .._ops._core import binary_operands, value
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
+from ..autograd.formulas import formula_function
 from ..autograd.graph import Node, SavedTensor, record, should_record
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_loss",
@@ -55,25 +56,32 @@ class BinaryCrossEntropyBackward0(Node):
     rule = _r("loss = mean(-w * (t * log(a) + (1 - t) * log(1 - a)))  (n = a.numel() with "
               "reduction='mean', else 1)",
               {"a": "self", "t": "target", "reduction": "reduction", "w": "weight"},
-              np={"a": "grad * one(w) * (a - t) / maximum(a * (1 - a), 1e-12) / per(a, reduction)",
-                  "t": "grad * one(w) * (maximum(log(1 - a), -100) - maximum(log(a), -100)) / "
-                       "per(a, reduction)"}, a="grad * w * (a - t) / max(a * (1 - a), 1e-12) / n",
-              t="grad * w * (log(1 - a) - log(a)) / n  (logs at least -100)")
+              numbers="reduction", a="binary_cross_entropy_backward(grad, a, t, w, reduction)",
+              t="binary_cross_entropy_target_backward(grad, a, t, w, reduction)",
+              note="binary_cross_entropy_backward = grad * w * (a - t) / max(a * (1 - a), 1e-12)"
+                   " / n; binary_cross_entropy_target_backward = grad * w * (log(1 - a) - "
+                   "log(a)) / n (logs at least -100)")
 
     saved = ("reduction", "self", "target", "weight")
     saved_tensors_names = ("self", "target", "weight")
 
-    def backward(self, g):
-        x, t, w = _value(self._s_self), _value(self._s_target), _value(self._s_weight)
-        g0, g = g, _scale(g, self._s_reduction, x.numel())
-        dx = g * (x - t) / (x * (1 - x)).clamp_min(1e-12)
-        dt = None
-        if self.next_functions[1][0] is not None:
-            dt = g * ((1 - x).log().clamp_min(-100) - x.log().clamp_min(-100))
-        if w is not None:
-            dx = dx * w
-            dt = None if dt is None else dt * w
-        return F.like(dx, g0), (None if dt is None else F.like(dt, g0))
+
+@formula_function
+def binary_cross_entropy_backward(grad, x, t, w, reduction):
+    """PyTorch's ``binary_cross_entropy_backward`` (``w`` None: no weight)."""
+    x, t = F.as_tensor(x), F.as_tensor(t)
+    g = _scale(grad, reduction, x.numel())
+    dx = g * (x - t) / (x * (1 - x)).clamp_min(1e-12)
+    return F.like(dx if w is None else dx * F.as_tensor(w), grad)
+
+
+@formula_function
+def binary_cross_entropy_target_backward(grad, x, t, w, reduction):
+    """PyTorch's ``binary_cross_entropy_target_backward`` (``w`` None: no weight)."""
+    x = F.as_tensor(x)
+    g = _scale(grad, reduction, x.numel())
+    dt = g * ((1 - x).log().clamp_min(-100) - x.log().clamp_min(-100))
+    return F.like(dt if w is None else dt * F.as_tensor(w), grad)
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight, reduction: int) -> Tensor:
@@ -107,31 +115,40 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
                "reduction": "reduction",
                "w": "weight",
                "p": "pos_weight"},
-              np={"a": "grad * one(w) * ((1 + (one(p) - 1) * t) * sigmoid(a) - one(p) * t) / "
-                       "per(a, reduction)",
-                  "t": "grad * one(w) * ((one(p) - 1) * softplus(-a) - a) / per(a, reduction)"},
-              a="grad * w * ((1 + (p - 1) * t) * sigmoid(a) - p * t) / n",
-              t="grad * w * ((p - 1) * softplus(-a) - a) / n")
+              numbers="reduction",
+              a="binary_cross_entropy_with_logits_backward(grad, a, t, w, p, reduction)",
+              t="binary_cross_entropy_with_logits_target_backward(grad, a, t, w, p, reduction)",
+              note="= grad * w * ((1 + (p - 1) * t) * sigmoid(a) - p * t) / n and grad * w * "
+                   "((p - 1) * softplus(-a) - a) / n (w, p: 1 when not given)")
 
     saved = ("pos_weight", "reduction", "self", "target", "weight")
     saved_tensors_names = ("pos_weight", "self", "target", "weight")
 
-    def backward(self, g):
-        x, t, w = _value(self._s_self), _value(self._s_target), _value(self._s_weight)
-        p = _value(self._s_pos_weight)
-        g0, g = g, _scale(g, self._s_reduction, x.numel())
-        if p is None:
-            dx = g * (x.sigmoid() - t)
-        else:
-            dx = g * ((1 + (p - 1) * t) * x.sigmoid() - p * t)
-        dt = None
-        if self.next_functions[1][0] is not None:
-            softplus = (-x).clamp_min(0) + ((-x.abs()).exp() + 1).log()
-            dt = g * (-x if p is None else (p - 1) * softplus - x)
-        if w is not None:
-            dx = dx * w
-            dt = None if dt is None else dt * w
-        return F.like(dx, g0), (None if dt is None else F.like(dt, g0))
+
+@formula_function
+def binary_cross_entropy_with_logits_backward(grad, x, t, w, p, reduction):
+    """PyTorch's ``binary_cross_entropy_with_logits_backward`` (``w``, ``p`` None: not given)."""
+    x, t = F.as_tensor(x), F.as_tensor(t)
+    g = _scale(grad, reduction, x.numel())
+    if p is None:
+        dx = g * (x.sigmoid() - t)
+    else:
+        p = F.as_tensor(p)
+        dx = g * ((1 + (p - 1) * t) * x.sigmoid() - p * t)
+    return F.like(dx if w is None else dx * F.as_tensor(w), grad)
+
+
+@formula_function
+def binary_cross_entropy_with_logits_target_backward(grad, x, t, w, p, reduction):
+    """PyTorch's ``binary_cross_entropy_with_logits_target_backward``."""
+    x = F.as_tensor(x)
+    g = _scale(grad, reduction, x.numel())
+    if p is None:
+        dt = g * -x
+    else:
+        softplus = (-x).clamp_min(0) + ((-x.abs()).exp() + 1).log()
+        dt = g * ((F.as_tensor(p) - 1) * softplus - x)
+    return F.like(dt if w is None else dt * F.as_tensor(w), grad)
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight, reduction: int,

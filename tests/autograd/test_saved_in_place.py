@@ -92,6 +92,12 @@ MESSAGE = {
     # inputs in name order, then outputs: pow's self is named before its result
     "pow_self_before_result": "e = torch.tensor(2); y = x ** e\nwith torch.no_grad(): x.mul_(1)\n"
                               "y.mul_(2)\nr = torch.autograd.grad(y.sum(), x)",
+    # (its pos_weight, by name, before self: as the backward written from its rule reads them)
+    "bce_logits_pos_weight_before_self":
+        "y = x * 1; p = torch.tensor([2.]); w = torch.ones(1) * 1\n"
+        "loss = torch.nn.functional.binary_cross_entropy_with_logits(y, x.detach(), weight=w, "
+        "pos_weight=p)\nwith torch.no_grad(): y.mul_(1); p.mul_(1)\n"
+        "r = torch.autograd.grad(loss, x)",
     "double_tensor_type": "y = x.double() * 1; z = y.cos(); y.add_(1)\nz.sum().backward()",
 }
 
