@@ -121,6 +121,10 @@ def _seq(a: np.ndarray, axis: int = 0) -> np.ndarray:
     n = a.shape[axis]
     if n == 0:
         return np.zeros(a.shape[:axis] + a.shape[axis + 1:], a.dtype)
+    if a.strides[-1] == a.itemsize < a.strides[axis] and a.shape[-1] > 1:
+        # rows of a contiguous last axis: NumPy's reduce adds them one after the other, lane
+        # by lane (it sums pairwise only when the summed axis is the one it walks innermost)
+        return np.add.reduce(a, axis) + a.dtype.type(0)
     if n > 64 or a.size <= 4096:  # one call; its copy of ``a`` costs little here
         return np.add.accumulate(a, axis=axis).take(-1, axis) + a.dtype.type(0)
     at = (slice(None),) * axis  # a few whole-lane additions, no full-size copy
@@ -144,6 +148,14 @@ def _cascade(a: np.ndarray) -> np.ndarray:
     n = a.shape[0]
     if n < 16:  # shorter than one block: just the block
         return _seq(a)
+    if n < 256 and a.strides[-1] == a.itemsize and a.shape[-1] > 1 and a.ndim > 1:
+        # (quicker, rows of a contiguous last axis) level 0, then level 1 holds everything
+        full = n - n % 16  # (no +0 on the way: only the sign of a zero could change)
+        blocks = np.add.reduce(a[:full].reshape((full // 16, 16) + a.shape[1:]), 1)
+        left1 = blocks[0] if full == 16 else np.add.reduce(blocks, 0)
+        if full < n:
+            left1 = np.add.reduce(a[full:], 0) + left1
+        return left1 + a.dtype.type(0)
     step = 1 << max(4, (n - 1).bit_length() // 4)
     blocks, tail = _groups(a, step)  # level 0: each block from 0
     level1, left1 = _groups(blocks, step)  # level 1 takes ``step`` block sums at a time
@@ -311,6 +323,27 @@ def _column_cuts(dims, threads: int, itemsize: int):
     return [(b, e) for b, e in pieces if b < e]
 
 
+_LEADING = [tuple(range(k)) for k in range(33)]
+
+
+def _outer(x: np.ndarray, k: int, keepdims: bool) -> np.ndarray:
+    """A sum over the ``k`` leading dims of a contiguous ``x`` (a bias's gradient, ``(64, 128)``
+    to ``(128,)``): PyTorch's layout is then always rows of ``m`` columns summed column by
+    column, so ``_columns`` runs at once, without ``_layout``."""
+    shape = x.shape
+    n = 1
+    for s in shape[:k]:
+        n *= s
+    m = x.size // n
+    kept = (1,) * k + shape[k:] if keepdims else shape[k:]
+    if n == 1:  # only dims of size 1 summed: each element is 0 + itself
+        return (x + x.dtype.type(0)).reshape(kept)
+    if m == 1:  # every kept dim of size 1: one contiguous row
+        return reduce_sum(x.reshape(-1)).reshape(kept)
+    lanes = _lanes(x)
+    return _columns(x.reshape(n, m), _GROUP * lanes if m >= lanes else _GROUP).reshape(kept)
+
+
 def reduce_sum(x: np.ndarray, axes=None, keepdims=False) -> np.ndarray:
     """``np.add.reduce(x, axes)`` for float32/float64 ``x`` in PyTorch's order of additions."""
     threads, keepdims = get_num_threads(), bool(keepdims)
@@ -318,6 +351,9 @@ def reduce_sum(x: np.ndarray, axes=None, keepdims=False) -> np.ndarray:
         axes = (axes,)
     if EXACT_LIMIT is not None and x.size > EXACT_LIMIT:  # NumPy's order (see EXACT_LIMIT)
         return np.add.reduce(x, axes if axes is None else tuple(axes), keepdims=keepdims)
+    if type(axes) is tuple and x.flags.c_contiguous and 0 < len(axes) < x.ndim and \
+            axes == _LEADING[len(axes)] and x.size < GRAIN and x.size:
+        return _outer(x, len(axes), keepdims)
     if axes is None and x.flags.c_contiguous and (x.size < GRAIN or threads == 1) and x.size:
         flat, lanes = x.reshape(-1), _lanes(x)  # the common case: one contiguous row
         out = _short(flat, lanes) if x.size < 4 * lanes else _inner(flat, lanes)
