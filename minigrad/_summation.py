@@ -185,16 +185,16 @@ def _inner(a: np.ndarray, lanes: int) -> np.ndarray:
 def _short(row: np.ndarray, lanes: int) -> np.ndarray:
     """``_inner`` (or ``_row_sum``) of a 1-D row of fewer than ``4 * lanes`` numbers, quickly:
     no block is full there, so each stage is a plain left-to-right sum."""
-    n = row.shape[0]
+    n, zero = row.shape[0], _ZERO[row.dtype.char]  # (from +0: PyTorch's -0 + 0 is +0)
     if n >= lanes:  # one to three vectors, lane by lane, then the leftovers and the lanes
-        nv = n // lanes * lanes  # (a -0 on the way changes nothing but the final sign)
-        vectors = row[:lanes] if nv == lanes else row[:lanes] + row[lanes:2 * lanes]
-        if nv > 2 * lanes:
-            vectors = vectors + row[2 * lanes:nv]
-        row = np.concatenate([row[nv:], vectors])
+        nv = n - n % lanes  # (a -0 on the way changes nothing but the final sign)
+        vectors = np.add.reduce(row[:nv].reshape(-1, lanes), 0)  # (row after row, see _seq)
+        row = np.concatenate((zero, row[nv:], vectors))
     elif n >= _GROUP:  # four accumulators of one number each: first, leftovers, the other three
-        row = np.concatenate([row[:1], row[_GROUP:], row[1:_GROUP]])
-    return np.add.accumulate(row)[-1:] + _ZERO[row.dtype.char]  # (+0: PyTorch's -0 + 0)
+        row = np.concatenate((zero, row[:1], row[_GROUP:], row[1:_GROUP]))
+    else:
+        row = np.concatenate((zero, row))
+    return np.add.accumulate(row)[-1:]
 
 
 def _columns(a: np.ndarray, group: int) -> np.ndarray:
@@ -346,6 +346,9 @@ def _outer(x: np.ndarray, k: int, keepdims: bool) -> np.ndarray:
 
 def reduce_sum(x: np.ndarray, axes=None, keepdims=False) -> np.ndarray:
     """``np.add.reduce(x, axes)`` for float32/float64 ``x`` in PyTorch's order of additions."""
+    if axes is None and x.size < 16 << (x.itemsize == 4) and x.flags.c_contiguous and x.size:
+        out = _short(x.reshape(-1), _lanes(x))  # (quicker: a row shorter than four vectors)
+        return out.reshape((1,) * x.ndim if keepdims else ())
     threads, keepdims = get_num_threads(), bool(keepdims)
     if type(axes) is int:
         axes = (axes,)
