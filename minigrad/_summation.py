@@ -172,7 +172,7 @@ def _row_sum(a: np.ndarray) -> np.ndarray:
     if n4 == 0:
         return _seq(a)
     four = _cascade(a[:n4].reshape((n4 // _GROUP, _GROUP) + a.shape[1:]))
-    return _seq(np.concatenate([four[:1], a[n4:], four[1:]]))
+    return _seq(np.concatenate([four[:1], a[n4:], four[1:]]) if n4 < a.shape[0] else four)
 
 
 def _inner(a: np.ndarray, lanes: int) -> np.ndarray:
@@ -323,7 +323,7 @@ def _column_cuts(dims, threads: int, itemsize: int):
     return [(b, e) for b, e in pieces if b < e]
 
 
-_LEADING = [tuple(range(k)) for k in range(33)]
+_LEADING = [tuple(range(k)) for k in range(65)]  # (NumPy has at most 64 dims)
 
 
 def _outer(x: np.ndarray, k: int, keepdims: bool) -> np.ndarray:
