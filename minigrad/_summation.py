@@ -347,9 +347,9 @@ def _outer(x: np.ndarray, k: int, keepdims: bool) -> np.ndarray:
 def reduce_sum(x: np.ndarray, axes=None, keepdims=False) -> np.ndarray:
     """``np.add.reduce(x, axes)`` for float32/float64 ``x`` in PyTorch's order of additions."""
     if axes is None and x.size < 16 << (x.itemsize == 4) and x.flags.c_contiguous and x.size:
-        out = _short(x.reshape(-1), _lanes(x))  # (quicker: a row shorter than four vectors)
+        out = _short(x.reshape(-1), LANES * 4 // x.itemsize)  # (quicker: under 4 vectors)
         return out.reshape((1,) * x.ndim if keepdims else ())
-    threads, keepdims = get_num_threads(), bool(keepdims)
+    keepdims = bool(keepdims)
     if type(axes) is int:
         axes = (axes,)
     if EXACT_LIMIT is not None and x.size > EXACT_LIMIT:  # NumPy's order (see EXACT_LIMIT)
@@ -357,6 +357,7 @@ def reduce_sum(x: np.ndarray, axes=None, keepdims=False) -> np.ndarray:
     if type(axes) is tuple and x.flags.c_contiguous and 0 < len(axes) < x.ndim and \
             axes == _LEADING[len(axes)] and x.size < GRAIN and x.size:
         return _outer(x, len(axes), keepdims)
+    threads = get_num_threads()
     if axes is None and x.flags.c_contiguous and (x.size < GRAIN or threads == 1) and x.size:
         flat, lanes = x.reshape(-1), _lanes(x)  # the common case: one contiguous row
         out = _short(flat, lanes) if x.size < 4 * lanes else _inner(flat, lanes)
