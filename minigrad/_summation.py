@@ -146,7 +146,7 @@ def _groups(a: np.ndarray, size: int):
 def _cascade(a: np.ndarray) -> np.ndarray:
     """PyTorch's multi-level sum (``multi_row_sum``): blocks of ``step``, then four levels."""
     n = a.shape[0]
-    if n < 16:  # shorter than one block: just the block
+    if n <= 16:  # one block at most: just the block
         return _seq(a)
     if n < 256 and a.strides[-1] == a.itemsize and a.shape[-1] > 1 and a.ndim > 1:
         # (quicker, rows of a contiguous last axis) level 0, then level 1 holds everything
