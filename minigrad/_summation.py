@@ -8,7 +8,9 @@ order (its ``cascade_sum`` in ``aten/src/ATen/native/cpu/SumKernel.cpp``), with 
 
 **The building blocks** (``n`` numbers in a row; each may stand for a whole vector of lanes):
 
-- ``_seq``: one accumulator, starting at 0, adds the row left to right.
+- ``_seq``: one accumulator, starting at 0, adds the row left to right. (NumPy's own
+  ``np.add.reduce`` does that when each "number" is a contiguous row of lanes: it then adds
+  the rows one after another, lane by lane; along a single row it would add pairwise.)
 - ``_cascade``: the row is cut into blocks of ``step = 2**p`` numbers (``p`` grows slowly with
   ``n``, at least 4). Each block is summed with ``_seq``; the block sums are summed ``step`` at
   a time into a second level, those into a third and a fourth: only numbers of a similar size
@@ -25,7 +27,9 @@ order (its ``cascade_sum`` in ``aten/src/ATen/native/cpu/SumKernel.cpp``), with 
 (smallest stride first), dimensions that follow each other in memory are merged. The innermost
 (reduced) dimension is then summed by ``_inner`` if it is contiguous, else column by column:
 in groups of 32 (or 4) columns with ``_cascade``, the remaining columns with ``_row_sum``.
-A second reduced dimension adds those results one by one.
+A second reduced dimension adds those results one by one. A sum over the leading dims of a
+contiguous tensor (a bias's gradient over the batch) always comes out as rows of columns, so
+it skips the layout (``_outer``); the common small cases run as a few whole-array NumPy calls.
 
 ``nll_loss`` sums its samples with a cascade of its own (8 levels of 16): ``nll_total``.
 
