@@ -8,7 +8,9 @@ order (its ``cascade_sum`` in ``aten/src/ATen/native/cpu/SumKernel.cpp``), with 
 
 **The building blocks** (``n`` numbers in a row; each may stand for a whole vector of lanes):
 
-- ``_seq``: one accumulator, starting at 0, adds the row left to right.
+- ``_seq``: one accumulator, starting at 0, adds the row left to right. (NumPy's own
+  ``np.add.reduce`` does that when each "number" is a contiguous row of lanes: it then adds
+  the rows one after another, lane by lane; along a single row it would add pairwise.)
 - ``_cascade``: the row is cut into blocks of ``step = 2**p`` numbers (``p`` grows slowly with
   ``n``, at least 4). Each block is summed with ``_seq``; the block sums are summed ``step`` at
   a time into a second level, those into a third and a fourth: only numbers of a similar size
@@ -25,7 +27,9 @@ order (its ``cascade_sum`` in ``aten/src/ATen/native/cpu/SumKernel.cpp``), with 
 (smallest stride first), dimensions that follow each other in memory are merged. The innermost
 (reduced) dimension is then summed by ``_inner`` if it is contiguous, else column by column:
 in groups of 32 (or 4) columns with ``_cascade``, the remaining columns with ``_row_sum``.
-A second reduced dimension adds those results one by one.
+A second reduced dimension adds those results one by one. A sum over the leading dims of a
+contiguous tensor (a bias's gradient over the batch) always comes out as rows of columns, so
+it skips the layout (``_outer``); the common small cases run as a few whole-array NumPy calls.
 
 ``nll_loss`` sums its samples with a cascade of its own (8 levels of 16): ``nll_total``.
 
@@ -121,6 +125,10 @@ def _seq(a: np.ndarray, axis: int = 0) -> np.ndarray:
     n = a.shape[axis]
     if n == 0:
         return np.zeros(a.shape[:axis] + a.shape[axis + 1:], a.dtype)
+    if a.strides[-1] == a.itemsize < a.strides[axis] and a.shape[-1] > 1:
+        # rows of a contiguous last axis: NumPy's reduce adds them one after the other, lane
+        # by lane (it sums pairwise only when the summed axis is the one it walks innermost)
+        return np.add.reduce(a, axis) + a.dtype.type(0)
     if n > 64 or a.size <= 4096:  # one call; its copy of ``a`` costs little here
         return np.add.accumulate(a, axis=axis).take(-1, axis) + a.dtype.type(0)
     at = (slice(None),) * axis  # a few whole-lane additions, no full-size copy
@@ -142,8 +150,16 @@ def _groups(a: np.ndarray, size: int):
 def _cascade(a: np.ndarray) -> np.ndarray:
     """PyTorch's multi-level sum (``multi_row_sum``): blocks of ``step``, then four levels."""
     n = a.shape[0]
-    if n < 16:  # shorter than one block: just the block
+    if n <= 16:  # one block at most: just the block
         return _seq(a)
+    if n < 256 and a.strides[-1] == a.itemsize and a.shape[-1] > 1 and a.ndim > 1:
+        # (quicker, rows of a contiguous last axis) level 0, then level 1 holds everything
+        full = n - n % 16  # (no +0 on the way: only the sign of a zero could change)
+        blocks = np.add.reduce(a[:full].reshape((full // 16, 16) + a.shape[1:]), 1)
+        left1 = blocks[0] if full == 16 else np.add.reduce(blocks, 0)
+        if full < n:
+            left1 = np.add.reduce(a[full:], 0) + left1
+        return left1 + a.dtype.type(0)
     step = 1 << max(4, (n - 1).bit_length() // 4)
     blocks, tail = _groups(a, step)  # level 0: each block from 0
     level1, left1 = _groups(blocks, step)  # level 1 takes ``step`` block sums at a time
@@ -160,7 +176,7 @@ def _row_sum(a: np.ndarray) -> np.ndarray:
     if n4 == 0:
         return _seq(a)
     four = _cascade(a[:n4].reshape((n4 // _GROUP, _GROUP) + a.shape[1:]))
-    return _seq(np.concatenate([four[:1], a[n4:], four[1:]]))
+    return _seq(np.concatenate([four[:1], a[n4:], four[1:]]) if n4 < a.shape[0] else four)
 
 
 def _inner(a: np.ndarray, lanes: int) -> np.ndarray:
@@ -173,16 +189,16 @@ def _inner(a: np.ndarray, lanes: int) -> np.ndarray:
 def _short(row: np.ndarray, lanes: int) -> np.ndarray:
     """``_inner`` (or ``_row_sum``) of a 1-D row of fewer than ``4 * lanes`` numbers, quickly:
     no block is full there, so each stage is a plain left-to-right sum."""
-    n = row.shape[0]
+    n, zero = row.shape[0], _ZERO[row.dtype.char]  # (from +0: PyTorch's -0 + 0 is +0)
     if n >= lanes:  # one to three vectors, lane by lane, then the leftovers and the lanes
-        nv = n // lanes * lanes  # (a -0 on the way changes nothing but the final sign)
-        vectors = row[:lanes] if nv == lanes else row[:lanes] + row[lanes:2 * lanes]
-        if nv > 2 * lanes:
-            vectors = vectors + row[2 * lanes:nv]
-        row = np.concatenate([row[nv:], vectors])
+        nv = n - n % lanes  # (a -0 on the way changes nothing but the final sign)
+        vectors = np.add.reduce(row[:nv].reshape(-1, lanes), 0)  # (row after row, see _seq)
+        row = np.concatenate((zero, row[nv:], vectors))
     elif n >= _GROUP:  # four accumulators of one number each: first, leftovers, the other three
-        row = np.concatenate([row[:1], row[_GROUP:], row[1:_GROUP]])
-    return np.add.accumulate(row)[-1:] + _ZERO[row.dtype.char]  # (+0: PyTorch's -0 + 0)
+        row = np.concatenate((zero, row[:1], row[_GROUP:], row[1:_GROUP]))
+    else:
+        row = np.concatenate((zero, row))
+    return np.add.accumulate(row)[-1:]
 
 
 def _columns(a: np.ndarray, group: int) -> np.ndarray:
@@ -311,13 +327,41 @@ def _column_cuts(dims, threads: int, itemsize: int):
     return [(b, e) for b, e in pieces if b < e]
 
 
+_LEADING = [tuple(range(k)) for k in range(65)]  # (NumPy has at most 64 dims)
+
+
+def _outer(x: np.ndarray, k: int, keepdims: bool) -> np.ndarray:
+    """A sum over the ``k`` leading dims of a contiguous ``x`` (a bias's gradient, ``(64, 128)``
+    to ``(128,)``): PyTorch's layout is then always rows of ``m`` columns summed column by
+    column, so ``_columns`` runs at once, without ``_layout``."""
+    shape = x.shape
+    n = 1
+    for s in shape[:k]:
+        n *= s
+    m = x.size // n
+    kept = (1,) * k + shape[k:] if keepdims else shape[k:]
+    if n == 1:  # only dims of size 1 summed: each element is 0 + itself
+        return (x + x.dtype.type(0)).reshape(kept)
+    if m == 1:  # every kept dim of size 1: one contiguous row
+        return reduce_sum(x.reshape(-1)).reshape(kept)
+    lanes = _lanes(x)
+    return _columns(x.reshape(n, m), _GROUP * lanes if m >= lanes else _GROUP).reshape(kept)
+
+
 def reduce_sum(x: np.ndarray, axes=None, keepdims=False) -> np.ndarray:
     """``np.add.reduce(x, axes)`` for float32/float64 ``x`` in PyTorch's order of additions."""
-    threads, keepdims = get_num_threads(), bool(keepdims)
+    if axes is None and x.size < 16 << (x.itemsize == 4) and x.flags.c_contiguous and x.size:
+        out = _short(x.reshape(-1), LANES * 4 // x.itemsize)  # (quicker: under 4 vectors)
+        return out.reshape((1,) * x.ndim if keepdims else ())
+    keepdims = bool(keepdims)
     if type(axes) is int:
         axes = (axes,)
     if EXACT_LIMIT is not None and x.size > EXACT_LIMIT:  # NumPy's order (see EXACT_LIMIT)
         return np.add.reduce(x, axes if axes is None else tuple(axes), keepdims=keepdims)
+    if type(axes) is tuple and x.flags.c_contiguous and 0 < len(axes) < x.ndim and \
+            axes == _LEADING[len(axes)] and x.size < GRAIN and x.size:
+        return _outer(x, len(axes), keepdims)
+    threads = get_num_threads()
     if axes is None and x.flags.c_contiguous and (x.size < GRAIN or threads == 1) and x.size:
         flat, lanes = x.reshape(-1), _lanes(x)  # the common case: one contiguous row
         out = _short(flat, lanes) if x.size < 4 * lanes else _inner(flat, lanes)

@@ -128,13 +128,21 @@ def fused_add_(a: np.ndarray, b: np.ndarray, alpha, scratch: np.ndarray | None =
     with NumPy's two roundings (PyTorch fuses it too: not followed yet, as in ``add``). The
     caller runs it quietly."""
     if a.dtype is _FLOAT and b.dtype is _FLOAT and scratch is not None and b.shape == a.shape:
-        np.multiply(b, np.float64(_alpha(alpha, _FLOAT)), scratch)  # exact in float64
+        al = _ALPHA32.get(alpha) if type(alpha) is float and alpha else None
+        if al is None:  # (SGD asks for the same -lr at every step: read once, then kept)
+            al = np.float64(_alpha(alpha, _FLOAT))
+            if type(alpha) is float and alpha and len(_ALPHA32) < 64:
+                _ALPHA32[alpha] = al
+        np.multiply(b, al, scratch)  # exact in float64
         np.add(scratch, a, scratch)  # the sum, rounded once to float32 as it is stored:
         a[...] = scratch  # a fused multiply-add (``out`` given by position: cheaper)
     elif a.dtype is _FLOAT or a.dtype is HALF:
         a[...] = fused_add(a, b, alpha, a.dtype)
     else:
         a += b * alpha
+
+
+_ALPHA32: dict = {}  # a float alpha (not 0: -0.0 == 0.0) -> its float32 value, as a float64
 
 
 def _alpha(alpha, dtype) -> np.ndarray:

@@ -31,6 +31,9 @@ def sum_to(g, shape: tuple, dtype=None):
     tensor = not isinstance(g, (np.ndarray, np.generic))
     if gshape != shape:
         lead = len(gshape) - len(shape)
+        if not tensor and gshape[lead:] == shape and g.dtype.kind == "f" and \
+                g.dtype.itemsize > 2:  # (quicker: only leading dims added, as a bias's)
+            return _cast(reduce_sum(g, tuple(range(lead))), dtype, False)
         ones = tuple(i + lead for i, s in enumerate(shape) if s == 1 and gshape[i + lead] != 1)
         if tensor:  # as PyTorch's at::sum_to, so a second-order graph has its nodes
             if not shape:

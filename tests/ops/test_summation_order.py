@@ -195,3 +195,26 @@ def test_a_training_loop_with_broadcast_gradients_matches_bit_for_bit(torch):
     """The engine sums a broadcast operand's gradient back in PyTorch's order too (one sum
     over all the broadcast dims, as at::sum_to), so 30 steps print PyTorch's losses exactly."""
     assert _fit_a_line(minigrad) == _fit_a_line(torch)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_bias_gradients_summed_over_the_batch_are_pytorchs_bit_for_bit(torch, dtype):
+    """``x + b`` with ``b`` of the last dims' shape: the engine sums the gradient over the
+    leading dims (nn.Linear's bias), a path of its own in _summation; rows and columns at the
+    edges of its blocks (4 accumulators, 16-row blocks, 8 lanes, 32-column groups)."""
+    bad, count = [], 0
+    for lead in [(1,), (3,), (15,), (16,), (17,), (64,), (100,), (255,), (256,), (1000,),
+                 (4, 17), (2, 1, 33)]:
+        for m in [1, 3, 4, 8, 10, 31, 32, 33, 128]:
+            x = _numbers(lead + (m,), dtype, seed=m + sum(lead))
+            w = _numbers(lead + (m,), dtype, seed=m + 1)
+            grads = []
+            for lib in (minigrad, torch):
+                b = lib.zeros(m, dtype=getattr(lib, dtype), requires_grad=True)
+                ((lib.tensor(x) + b) * lib.tensor(w)).sum().backward()
+                grads.append(b.grad.numpy())
+            count += 1
+            if _bits(grads[0]) != _bits(grads[1]):
+                bad.append((lead, m, grads[0][:3], grads[1][:3]))
+    assert count == 12 * 9
+    assert not bad, bad
