@@ -226,10 +226,9 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
             centered = x - running_mean._data.reshape(shape)
             invstd = (1 / np.sqrt(running_var._data + eps)).astype(x.dtype)
             save_mean = save_invstd = empty
-        out = affine(centered * invstd.reshape(shape), weight, bias, shape)
+        result = affine(centered * invstd.reshape(shape), weight, bias, shape, x.dtype)
     finally:
         restore(token)
-    result = Tensor._wrap(np.ascontiguousarray(out, x.dtype))
     if not should_record(input, weight, bias):
         return result
     node = NativeBatchNormBackward0()
@@ -243,11 +242,12 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
     return record(node, result, input, weight, bias)
 
 
-def affine(out: np.ndarray, weight, bias, shape) -> np.ndarray:
+def affine(out: np.ndarray, weight, bias, shape, dtype) -> Tensor:
     """``out * weight + bias``, the per-channel weight and bias reshaped to ``shape`` (either
-    may be None): the last step of batch and group normalisation."""
+    may be None), as a contiguous tensor of ``dtype``: the last step of batch and group
+    normalisation."""
     if weight is not None:
         out = out * weight._data.reshape(shape)
     if bias is not None:
         out = out + bias._data.reshape(shape)
-    return out
+    return Tensor._wrap(np.ascontiguousarray(out, dtype))

@@ -164,11 +164,10 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None,
         mean = xg.sum(-1, keepdims=True) / count
         var = ((xg - mean) ** 2).sum(-1, keepdims=True) / count
         rstd = (1 / np.sqrt(var + eps)).astype(x.dtype)
-        out = affine(((xg - mean) * rstd).reshape(x.shape), weight, bias,
-                     (1, -1) + (1,) * (x.ndim - 2))
+        result = affine(((xg - mean) * rstd).reshape(x.shape), weight, bias,
+                        (1, -1) + (1,) * (x.ndim - 2), x.dtype)
     finally:
         restore(token)
-    result = Tensor._wrap(np.ascontiguousarray(out, x.dtype))
     if not should_record(input, weight, bias):
         return result
     node = NativeGroupNormBackward0()

@@ -20,6 +20,11 @@ __all__ = ["ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "Softmin", "Leaky
            "Hardswish", "Hardsigmoid", "Threshold", "Softsign", "Tanhshrink", "PReLU"]
 
 
+def _with_inplace(text: str, inplace: bool) -> str:
+    """A layer's ``extra_repr`` with ``, inplace=True`` when it is (PyTorch prints it then)."""
+    return text + (", inplace=True" if inplace else "")
+
+
 class ReLU(Module):
     """``max(x, 0)`` elementwise."""
 
@@ -102,8 +107,7 @@ class LeakyReLU(Module):
         return F.leaky_relu(input, self.negative_slope, self.inplace)
 
     def extra_repr(self) -> str:
-        return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace
-                                                          else "")
+        return _with_inplace(f"negative_slope={self.negative_slope}", self.inplace)
 
 
 class ELU(Module):
@@ -117,7 +121,7 @@ class ELU(Module):
         return F.elu(input, self.alpha, self.inplace)
 
     def extra_repr(self) -> str:
-        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+        return _with_inplace(f"alpha={self.alpha}", self.inplace)
 
 
 class CELU(ELU):
@@ -189,8 +193,7 @@ class Hardtanh(Module):
         return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
 
     def extra_repr(self) -> str:
-        return f"min_val={self.min_val}, max_val={self.max_val}" + (
-            ", inplace=True" if self.inplace else "")
+        return _with_inplace(f"min_val={self.min_val}, max_val={self.max_val}", self.inplace)
 
 
 class ReLU6(Hardtanh):
@@ -241,8 +244,7 @@ class Threshold(Module):
         return F.threshold(input, self.threshold, self.value, self.inplace)
 
     def extra_repr(self) -> str:
-        return f"threshold={self.threshold}, value={self.value}" + (
-            ", inplace=True" if self.inplace else "")
+        return _with_inplace(f"threshold={self.threshold}, value={self.value}", self.inplace)
 
 
 class Softsign(Module):

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import math
 
-from ..._creation import empty
 from .. import _conv, init
-from ..parameter import Parameter
+from .linear import weight_and_bias
 from .module import Module
 
 __all__ = ["Conv1d", "Conv2d", "Conv3d"]
@@ -59,13 +58,8 @@ class _ConvNd(Module):
         self.dilation, self.groups = _ntuple(dilation, d), groups
         self.transposed, self.output_padding = False, (0,) * d
         self.padding_mode = padding_mode
-        self.weight = Parameter(empty((out_channels, in_channels // groups) + self.kernel_size,
-                                      dtype=dtype))
-        if bias:
-            self.bias = Parameter(empty(out_channels, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        weight_and_bias(self, (out_channels, in_channels // groups) + self.kernel_size,
+                        out_channels if bias else None, dtype)
 
     def reset_parameters(self) -> None:
         """PyTorch's starting values: ``kaiming_uniform_(a=sqrt(5))`` for the weight, then the

@@ -27,7 +27,29 @@ def _items(entries):
     return entries.items() if hasattr(entries, "items") else entries
 
 
-class ModuleDict(Module):
+class _ByName:
+    """The mapping methods ModuleDict and ParameterDict share, over ``_names()`` (a dict whose
+    keys are the names, in insertion order)."""
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __iter__(self):
+        return iter(self._names())
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._names()
+
+    def keys(self):
+        return self._names().keys()
+
+    def pop(self, key: str):
+        value = self[key]
+        del self[key]
+        return value
+
+
+class ModuleDict(_ByName, Module):
     """Modules by name, in insertion order (it has no ``forward``: index it)."""
 
     _torch_module = "torch.nn.modules.container"  # (the file PyTorch defines it in)
@@ -46,25 +68,11 @@ class ModuleDict(Module):
     def __delitem__(self, key: str) -> None:
         del self._modules[key]
 
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules)
-
-    def __contains__(self, key: str) -> bool:
-        return key in self._modules
+    def _names(self) -> dict:
+        return self._modules
 
     def clear(self) -> None:
         self._modules.clear()
-
-    def pop(self, key: str) -> Module:
-        module = self[key]
-        del self[key]
-        return module
-
-    def keys(self):
-        return self._modules.keys()
 
     def items(self):
         return self._modules.items()
@@ -133,7 +141,7 @@ class ParameterList(Module):
         return "\n".join(f"  ({i}): {_describe(p, False)}" for i, p in enumerate(self))
 
 
-class ParameterDict(Module):
+class ParameterDict(_ByName, Module):
     """Parameters by name, in insertion order (tensors become Parameters)."""
 
     _torch_module = "torch.nn.modules.container"  # (the file PyTorch defines it in)
@@ -155,28 +163,14 @@ class ParameterDict(Module):
         del self._keys[key]
         delattr(self, key)
 
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    def __iter__(self):
-        return iter(self._keys)
-
-    def __contains__(self, key: str) -> bool:
-        return key in self._keys
-
-    def keys(self):
-        return self._keys.keys()
+    def _names(self) -> dict:
+        return self._keys
 
     def items(self):
         return ((k, self[k]) for k in self._keys)
 
     def values(self):
         return (self[k] for k in self._keys)
-
-    def pop(self, key: str):
-        value = self[key]
-        del self[key]
-        return value
 
     def get(self, key: str, default=None):
         return self[key] if key in self else default

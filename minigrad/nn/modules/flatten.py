@@ -16,8 +16,7 @@ __all__ = ["Flatten", "Unflatten"]
 class Flatten(Module):
     def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
         super().__init__()
-        self.start_dim = start_dim
-        self.end_dim = end_dim
+        self.start_dim, self.end_dim = start_dim, end_dim
 
     def forward(self, input):
         return input.flatten(self.start_dim, self.end_dim)

@@ -35,12 +35,8 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(empty((out_features, in_features), dtype=dtype))
-        if bias:
-            self.bias = Parameter(empty(out_features, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        weight_and_bias(self, (out_features, in_features), out_features if bias else None,
+                        dtype)
 
     def reset_parameters(self) -> None:
         """Draw fresh starting values (PyTorch's scheme, minigrad's random numbers)."""
@@ -67,3 +63,14 @@ class Identity(Module):
 
     def forward(self, input):
         return input
+
+
+def weight_and_bias(module, shape: tuple, bias_size, dtype) -> None:
+    """A layer's ``weight`` of ``shape`` and its ``bias`` of ``bias_size`` (None: no bias,
+    registered as None as PyTorch does), then its starting values (``reset_parameters``)."""
+    module.weight = Parameter(empty(shape, dtype=dtype))
+    if bias_size is not None:
+        module.bias = Parameter(empty(bias_size, dtype=dtype))
+    else:
+        module.register_parameter("bias", None)
+    module.reset_parameters()
