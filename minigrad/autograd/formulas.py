@@ -178,9 +178,11 @@ def backward_source(cls) -> str:
     inputs = list(rule.grads)
     lines = ["def backward(self, grad):"]
     used = _names(rule.grads.values())
-    # (in the order of the saved names, as PyTorch's generated code unpacks them: it decides
-    # which of two changed tensors an error names)
-    for sym, saved in sorted(rule.symbols.items(), key=lambda item: item[1]):
+    # (in the order PyTorch's generated code unpacks them: the saved inputs by name, then the
+    # outputs (``result``); it decides which of two changed tensors an error names, and the
+    # order saved-tensor hooks see)
+    for sym, saved in sorted(rule.symbols.items(),
+                             key=lambda item: (item[1].startswith("result"), item[1])):
         if sym in used:
             read = f"self._s_{saved}"
             lines.append(f"    {sym} = {read if sym in rule.numbers else f'load({read}, grad)'}")
