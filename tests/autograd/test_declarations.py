@@ -13,6 +13,7 @@ import textwrap
 from pathlib import Path
 
 import numpy as np
+from helpers import custom_functions
 from op_table import OPS, first_output, sample  # tests/ops, on the path by tests/conftest.py
 
 import minigrad as mg
@@ -126,16 +127,8 @@ def test_a_pytorch_node_gets_the_rule_of_minigrads_class_of_that_name():
 
 
 def test_a_custom_function_node_shows_its_own_backward():
-    class Double(mg.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 2
-
-        @staticmethod
-        def backward(ctx, g):
-            return g * 2
-
-    y = Double.apply(mg.ones(2, requires_grad=True))
+    square = custom_functions(mg)["Square"]  # (tests/helpers.py: written once for the tests)
+    y = square.apply(mg.ones(2, requires_grad=True))
     assert rule_for(y.grad_fn) is CUSTOM
 
 
