@@ -94,12 +94,21 @@ def numel(input) -> int:
     return input.numel()
 
 
+def is_floating_point(input) -> bool:
+    """Whether ``input``'s dtype is a floating-point one (``input.is_floating_point()``)."""
+    if not isinstance(input, Tensor):
+        raise TypeError("is_floating_point(): argument 'input' (position 1) must be Tensor, "
+                        f"not {type(input).__name__}")
+    return input.is_floating_point()
+
+
 __all__ = list(_creation_all) + list(_grad_mode_all) + list(_legacy_types_all) + [
     "Tensor", "Size", "dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16",
     "float32", "float64", "float", "double", "long", "int", "half", "short", "bfloat16",
     "complex64", "complex128", "cfloat", "cdouble", "uint16", "uint32", "uint64", "can_cast",
     "add", "sub", "mul", "div", "neg", "true_divide", "reciprocal", "rsub", "autograd", "nn",
-    "optim", "is_tensor", "numel", "get_default_dtype", "set_default_dtype", "promote_types",
+    "optim", "is_tensor", "numel", "is_floating_point", "get_default_dtype", "set_default_dtype",
+    "promote_types",
     "result_type", "set_printoptions", "narrow", "select", "clone", "flatten", "permute",
     "reshape", "squeeze", "swapaxes", "swapdims", "t", "transpose", "unsqueeze", "normal",
     "randperm", "bernoulli", "multinomial", "poisson", "random", "get_rng_state", "set_rng_state",

@@ -10,6 +10,7 @@ from . import (  # noqa: F401
     division,
     einsum,
     elementwise_math,
+    gather_scatter,
     index_checks,
     index_fill,
     index_put,
@@ -46,5 +47,6 @@ check_methods()  # last: PyTorch's checks for the binary ops attached above
 # The topic modules whose ``__all__`` lists exactly their ``torch.<name>`` functions: minigrad
 # exports every one (an op's entry in its module's ``__all__`` is all it takes to export it).
 FUNCTIONS = (activation, binary_functions, compare, distance, einsum, elementwise_math,
-             index_fill, index_put, join, linalg, minmax, power, prod, products, rearrange, reduce,
-             reduce_nan, scans_and_sorting, sign, statistics, ternary, unary, unique)
+             gather_scatter, index_fill, index_put, join, linalg, minmax, power, prod, products,
+             rearrange, reduce, reduce_nan, scans_and_sorting, sign, statistics, ternary, unary,
+             unique)

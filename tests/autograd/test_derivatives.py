@@ -197,6 +197,11 @@ def _more_graphs(mg=mg):
              F.embedding(mg.tensor([1, 0, 1]), b, padding_idx=0),
              F.embedding(mg.tensor([[1, 0], [1, 1]]), b),
              F.layer_norm(c, (3,), a[0], s[1]), F.layer_norm(c * a, (2, 3))]
+    made += [a.gather(1, mg.tensor([[2, 0], [1, 1]])), a.index_select(1, mg.tensor([2, 0, 2])),
+             a.scatter(1, mg.tensor([[2], [0]]), 0.5), a.scatter(1, mg.tensor([[2, 0], [1, 2]]),
+                                                                  b[:, :2]),
+             a.scatter_add(0, mg.tensor([[1, 1, 0]]), b[:1]),
+             a.index_add(1, mg.tensor([2, 2]), b[:, :2], alpha=2)]
     return made + _layer_graphs(mg, a, b, c, s)
 
 

@@ -231,6 +231,46 @@ INDEXING = [
         (3, 2), ()),
 ]
 
+ROWS_INDEX = [[0, 1], [2, 0], [1, 1]]  # a (3, 2) index along dim 1 of a (3, 4) tensor
+ROWS_WRITTEN = [[0, 3], [2, 0], [1, 2]]  # the same, each position once (scatter's src)
+
+
+def _rows(L, rows=ROWS_INDEX):
+    return L.tensor(rows)
+
+
+GATHER_SCATTER = [
+    _op("gather", lambda L, x: x.gather(1, _rows(L)), (3, 4)),
+    _op("gather_function_negative_dim", lambda L, x: L.gather(x, -2, L.tensor([[0, 2, 2, 1]])),
+        (3, 4)),
+    _op("gather_0d", lambda L, x: L.gather(x, 0, L.tensor([0, 0])), ()),
+    _op("gather_int32_index", lambda L, x: x.gather(0, _rows(L).int()), (3, 2)),
+    _op("gather_dqn", lambda L, q: q.gather(1, L.tensor([1, 0, 1]).unsqueeze(1)), (3, 2)),
+    _op("index_select", lambda L, x: x.index_select(1, L.tensor([2, 0, 2])), (3, 4)),
+    _op("index_select_function_negative_dim",
+        lambda L, x: L.index_select(x, -2, L.tensor([1], dtype=L.int32)), (3, 4)),
+    _op("index_select_0d_index", lambda L, x: x.index_select(0, L.tensor(1)), (3, 2)),
+    _op("scatter_value", lambda L, x: x.scatter(1, _rows(L), 0.5), (3, 4)),
+    _op("scatter_src", lambda L, x, s: L.scatter(x, 1, _rows(L, ROWS_WRITTEN), s), (3, 4),
+        (3, 2)),
+    _op("scatter_src_larger",
+        lambda L, x: x.scatter(0, L.tensor([[2, 0]]), L.arange(6.0).reshape(2, 3).to(x.dtype)),
+        (3, 2)),
+    _op("scatter_add", lambda L, x, s: x.scatter_add(1, _rows(L), s), (3, 4), (3, 2)),
+    _op("scatter_add_function", lambda L, x, s: L.scatter_add(x, 0, L.tensor([[2, 2, 0]]), s),
+        (3, 3), (1, 3)),
+    _op("index_add", lambda L, x, s: x.index_add(1, L.tensor([0, 2, 0]), s, alpha=2), (3, 4),
+        (3, 3)),
+    _op("index_add_function", lambda L, x, s: L.index_add(x, 0, L.tensor([1]), s), (3, 2),
+        (1, 2)),
+    _op("scatter_", lambda L, x, s: (x * 1).scatter_(1, _rows(L, ROWS_WRITTEN), s), (3, 4),
+        (3, 2)),
+    _op("scatter_value_", lambda L, x: (x * 1).scatter_(0, L.tensor([[1, 0]]), -1.0), (2, 2)),
+    _op("scatter_add_", lambda L, x, s: (x * 1).scatter_add_(1, _rows(L), s), (3, 4), (3, 2)),
+    _op("index_add_", lambda L, x, s: (x * 1).index_add_(0, L.tensor([2, 2]), s), (3, 2),
+        (2, 2)),
+]
+
 CONVERSION = [
     _op("double", lambda L, x: x.double(), (2, 3)),
     _op("to_dtype", lambda L, x: x.to(L.float64), (2, 3)),
@@ -296,7 +336,7 @@ COMPARISON = [
     ]
 ]
 
-TENSOR_OPS = MOVEMENT + INDEXING + CONVERSION + INPLACE + COMPARISON
+TENSOR_OPS = MOVEMENT + INDEXING + GATHER_SCATTER + CONVERSION + INPLACE + COMPARISON
 BY_NAME = {case.name: case for case in TENSOR_OPS}
 assert len(BY_NAME) == len(TENSOR_OPS), "op names in the table must be unique"
 
