@@ -17,7 +17,7 @@ from ._dtype import _Defaults, float32, from_numpy_dtype, int64
 from ._dtype import check as _check_dtype
 from ._dtype import dtype as _dtype_cls
 from ._mt19937 import Generator, default_generator
-from ._range_values import arange_values, integer_arange_length, linspace_values
+from ._range_values import arange_values, integer_arange_length, linspace_values, logspace_values
 from ._sizes import allocate, arange_length, check_eye, check_linspace
 from ._sizes import size_of as _size
 from ._tensor import Tensor
@@ -29,9 +29,9 @@ from ._types import Size, check_device, invalid_combination, unsupported
 _REQUIRED = object()  # an argument PyTorch requires (its "missing ... arguments" message)
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "ones_like", "zeros_like",
-           "full", "full_like", "empty", "empty_like", "arange", "linspace", "eye", "rand",
-           "randn", "randint", "rand_like", "randn_like", "manual_seed", "seed", "initial_seed",
-           "Generator", "default_generator"]
+           "full", "full_like", "empty", "empty_like", "arange", "linspace", "logspace", "eye",
+           "rand", "randn", "randint", "rand_like", "randn_like", "manual_seed", "seed",
+           "initial_seed", "Generator", "default_generator"]
 
 
 def manual_seed(seed) -> Generator:
@@ -279,6 +279,19 @@ def linspace(start, end, steps=_REQUIRED, *, dtype=None, device=None,
             return _finish(np.full(steps, bool(start)), requires_grad, device)
         raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
     return _finish(linspace_values(start, end, steps, d), requires_grad, device)
+
+
+def logspace(start, end, steps=_REQUIRED, base: float = 10.0, *, dtype=None, device=None,
+             requires_grad: bool = False) -> Tensor:
+    """``steps`` values from ``base ** start`` to ``base ** end``, evenly spaced in the exponent
+    (computed as PyTorch computes them: ``minigrad/_range_values.py``)."""
+    check_device(device)
+    given = (start, end) + (() if steps is _REQUIRED else (steps,))
+    check_linspace(start, end, steps, given, "logspace")
+    d = _np(dtype, "logspace", *given)
+    if d.kind == "b":
+        raise NotImplementedError("\"logspace_cpu\" not implemented for 'Bool'")
+    return _finish(logspace_values(start, end, steps, base, d), requires_grad, device)
 
 
 def eye(n: int | None = None, m: int | None = _REQUIRED, *, dtype=None, device=None,

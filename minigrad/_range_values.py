@@ -17,6 +17,12 @@ has ten values.
 ``end - step * (steps - 1 - i)``, computed in the dtype itself (in float64 for integers, with
 ``start`` and ``end`` truncated first).
 
+``logspace`` is ``base ** e`` for those exponents, but computed another way: its step is
+``(end - start)`` in the dtype, divided in float64; each exponent is ``start + step * i`` (or
+``end - step * (steps - 1 - i)``) in float64, without fusing (its file is built for any x86-64
+CPU); the power is C's ``pow`` in float64, then converted to the dtype (an integer dtype
+truncates, and a value out of its range becomes its smallest, as x86's conversion gives).
+
 >>> import minigrad as torch
 >>> torch.arange(-8.0, 8.0, 0.1)[80].item()
 4.440892098500626e-16
@@ -31,7 +37,7 @@ import numpy as np
 from ._cpu import FUSED
 from ._tensor_data import _C_NAMES
 
-__all__ = ["arange_values", "integer_arange_length", "linspace_values"]
+__all__ = ["arange_values", "integer_arange_length", "linspace_values", "logspace_values"]
 
 _SPLIT = 134217729.0  # 2**27 + 1: Dekker's split of a float64 into two halves
 
@@ -100,14 +106,21 @@ def integer_arange_length(start, end, step) -> int:
 
 def _converted(value, target: np.dtype):
     """``value`` as PyTorch's ``Scalar.to<T>()`` converts it: an error where it overflows
-    (an unsigned type takes ``-max..max``, wrapping negatives around), integers truncated."""
-    value = float(value)
+    (an unsigned type takes a negative Python int from ``-max``, wrapped around, but no
+    negative float; NaN and inf fit no integer type), integers truncated."""
     if target.kind in "iu":
         info = np.iinfo(target)
-        low = -info.max if target.kind == "u" else info.min
-        if math.isfinite(value) and (value > info.max or value < low):
+        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+            value = int(value)
+            low = -info.max if target.kind == "u" else info.min
+        else:
+            value, low = float(value), info.min
+            if math.isnan(value):
+                raise _overflow(target)
+        if value > info.max or value < low:
             raise _overflow(target)
         return np.array(int(value)).astype(target)[()]
+    value = float(value)
     if math.isfinite(value) and abs(value) > float(np.finfo(target).max):
         raise _overflow(target)
     return target.type(value)
@@ -144,3 +157,37 @@ def linspace_values(start, end, steps: int, target: np.dtype) -> np.ndarray:
     step = acc(acc(hi - lo) / acc(steps - 1))
     return np.where(first, fma(step, idx.astype(acc), lo),
                     fma(-step, (steps - 1 - idx).astype(acc), hi)).astype(target)
+
+
+def _c_pow(base: float, e: float) -> float:
+    """C's ``pow`` (Python's ``math.pow`` raises where C gives inf or NaN)."""
+    try:
+        return math.pow(base, e)
+    except OverflowError:
+        return -math.inf if base < 0 and e % 2 == 1 else math.inf
+    except ValueError:
+        # (a negative base to a fraction: x86's default NaN, its sign bit set; 0 ** -e: inf)
+        return -math.nan if base < 0 else math.inf
+
+
+def logspace_values(start, end, steps: int, base, target: np.dtype) -> np.ndarray:
+    """``steps`` values of ``logspace(start, end, steps, base)`` in the NumPy dtype ``target``."""
+    if steps <= 1:  # (filled with pow(base, start) in float64, converted as fill_ converts)
+        return np.full(steps, _converted(_c_pow(float(base), float(start)), target)
+                       if steps else 0, target)
+    lo, hi = _converted(start, target), _converted(end, target)
+    diff = float(int(hi) - int(lo)) if target.kind in "iub" else float(hi - lo)  # in the dtype
+    step = diff / (steps - 1)
+    idx = np.arange(steps)
+    exponents = np.where(idx < steps // 2, float(lo) + step * idx.astype(np.float64),
+                         float(hi) - step * (steps - 1 - idx).astype(np.float64))
+    with np.errstate(over="ignore", invalid="ignore"):
+        # (C's pow, one value at a time: NumPy's vectorised power may differ in the last bit)
+        values = np.array([_c_pow(float(base), e) for e in exponents.tolist()], np.float64)
+        if target.kind not in "iub":
+            return values.astype(target)
+        wide = np.int64 if target.itemsize == 8 else np.int32  # x86's truncating conversion
+        info = np.iinfo(wide)
+        fits = (values >= info.min) & (values < -float(info.min))
+        ints = np.where(fits, np.trunc(np.where(fits, values, 0)), info.min).astype(wide)
+    return ints.astype(target)

@@ -117,8 +117,8 @@ def arange_length(start, end, step, given: tuple) -> int:
     return n
 
 
-def check_linspace(start, end, steps, given: tuple) -> None:
+def check_linspace(start, end, steps, given: tuple, fn: str = "linspace") -> None:
     if not (_number(start) and _number(end) and _is_int(steps)):
-        raise invalid_combination("linspace", given)
+        raise invalid_combination(fn, given)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")

@@ -49,6 +49,7 @@ def _creation() -> list:
         "L.randint(0, 2.5, (2,))", "L.randint(0, 5, (-1,))", "L.randint(0, 5, (2**62,))",
         "L.linspace(0, 1)", "L.linspace(0, 1, -1)", "L.linspace(0, 1, 2.5)",
         "L.linspace('a', 1, 2)", "L.linspace(0, 1, None)", "L.linspace(0, 1, 3, dtype=L.bool)",
+        "L.logspace(0, 1)", "L.logspace(0, 1, 2.5)", "L.logspace('a', 1, 2)",
         "L.zeros_like(5)", "L.ones_like([1, 2])", "L.full_like(L.ones(2), 'a')",
         "L.zeros_like(L.ones(2), dtype='x')",
         "L.tensor()", "L.tensor([[1, 2], [3]])", "L.tensor([1, 'a'])", "L.tensor(['a'])",

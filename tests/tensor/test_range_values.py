@@ -1,5 +1,5 @@
-"""arange and linspace give PyTorch's values bit for bit (its CPU kernels' order of rounding:
-minigrad/_range_values.py), over seeded random ranges in every dtype, and the tutorial case
+"""arange, linspace and logspace give PyTorch's values bit for bit (its CPU kernels' order of
+rounding: minigrad/_range_values.py), over seeded random ranges in every dtype, and the tutorial case
 that made a learner's ReLU gradient differ: torch.arange(-8.0, 8.0, 0.1)."""
 
 import numpy as np
@@ -66,7 +66,30 @@ def test_linspace_gives_pytorchs_values_bit_for_bit(torch, dtype):
         _same(torch, lambda lib, a=(start, end, steps): lib.linspace(*a, dtype=getattr(lib, dtype)))
 
 
+def _logspaces(seed, count):
+    rng = np.random.default_rng(seed)
+    bases = [10.0, 2, 2.5, 0.5, 1.7, -2.0, 0.0, 10.5, np.e]
+    return [(*(round(float(x), int(rng.integers(0, 4))) for x in rng.uniform(-12, 12, 2)),
+             int(rng.integers(0, 60)), bases[i % len(bases)]) for i in range(count)]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_logspace_gives_pytorchs_values_bit_for_bit(torch, dtype):
+    """(Integer dtypes too: their overflow becomes the dtype's smallest value, or for an
+    unsigned start below 0 PyTorch's error; a negative base to a fraction, x86's NaN.)"""
+    for start, end, steps, base in [(0, 2, 5, 10.0), (-10, 10, 7, 10.0), (0.1, 2.3, 7, 10.0),
+                                    (0, 10, 10, 10.5), (-3.3, 3.7, 101, 10.0)] + \
+            _logspaces(2, 80):
+        _same(torch, lambda lib, a=(start, end, steps), b=base: lib.logspace(
+            *a, base=b, dtype=getattr(lib, dtype)))
+
+
 @pytest.mark.parametrize("code", [
+    "lib.logspace(0, 2, 5)", "lib.logspace(0, 1, -1)",
+    "lib.logspace(0, 3, 4, dtype=lib.bool)", "lib.logspace(25, 2.5, 1, dtype=lib.int32)",
+    "lib.logspace(0, 10, 3, requires_grad=True)",
+    "lib.logspace(-1.5, 2, 3, dtype=lib.uint8)", "lib.logspace(-1, 2, 3, dtype=lib.uint8)",
+    "lib.linspace(-1.5, 2, 3, dtype=lib.uint8)", "lib.linspace(float('nan'), 2, 3, dtype=lib.int32)",
     "lib.arange(-8.0, 8.0, 0.1)", "lib.arange(-8.0, 8.0, 0.1)[80].item()",
     "lib.arange(0, 10, 1.5, dtype=lib.int64)", "lib.arange(0, 5, 0.5, dtype=lib.int64)",
     "lib.arange(0, 5, 0.5, dtype=lib.int32)", "lib.linspace(0, 1, 5, dtype=lib.uint8)",
