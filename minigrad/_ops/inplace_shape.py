@@ -1,4 +1,4 @@
-"""In-place shape ops (``t_``, ``transpose_``, ``unsqueeze_``, ``squeeze_``) and
+"""In-place shape ops (``t_``, ``transpose_``, ``unsqueeze_``, ``squeeze_``, ``resize_``) and
 ``fill_diagonal_``, with PyTorch's refusals and node names.
 
 An in-place shape op gives the tensor the shape of its out-of-place view and, when recorded,
@@ -13,17 +13,22 @@ identity, its version goes up.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from .._sizes import size_of
 from .._tensor import Tensor
+from .._types import row_major_strides, unsupported
 from ..autograd._rule import _r
 from ._core import method
 from .inplace_checks import bump_version, check_inplace
 from .linalg import SqueezeBackward4
 from .movement import SqueezeBackward0, SqueezeBackward1, SqueezeBackward2, UnsqueezeBackward0
 from .transpose import TBackward0, TransposeBackward0
+from .views import _storage, as_strided
 
-__all__ = ["t_", "transpose_", "unsqueeze_", "squeeze_", "fill_diagonal_"]
+__all__ = ["t_", "transpose_", "unsqueeze_", "squeeze_", "resize_", "fill_diagonal_"]
 
 
 # ---------------------------------------------------------------- in-place movement
@@ -110,6 +115,46 @@ def _reshape_inplace(self, new):
         if self._base is not None:
             self._view_vc = self._vc[0]  # (up to date: the node is the view's own history)
     return self
+
+
+@method("resize_")
+def resize_(self, *sizes, size=None, memory_format=None):
+    """Give the tensor the shape ``sizes``, row-major, over the same memory (its *storage*):
+    its values are the storage's from the tensor's first element on, whatever its strides
+    were. Refused for a tensor that requires grad, as in PyTorch.
+
+    Where the storage is too small, PyTorch grows it with memory it leaves uninitialised
+    (whatever was there); minigrad fills the new elements with zeros, and the tensor gets
+    memory of its own (a view no longer shares the new memory with its base, as in PyTorch
+    it would).
+    """
+    shape = _resize_shape(sizes if size is None else (size,))
+    if memory_format is not None and getattr(memory_format, "_name", "") != "contiguous_format":
+        unsupported("resize_", memory_format=memory_format)
+    if self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    if shape == self._data.shape:
+        return self  # (as in PyTorch: strides and version as they were)
+    data, offset, n = self._data, self.storage_offset(), math.prod(shape)
+    stored = _storage(data).nbytes // data.itemsize
+    if offset + n <= stored:
+        new = as_strided(self, shape, row_major_strides(shape), offset)._data
+    else:
+        grown = np.zeros(offset + n, data.dtype)
+        grown[:stored] = as_strided(self, (stored,), (1,), 0)._data
+        new = grown[offset:].reshape(shape)
+    self._data = new
+    bump_version(self)
+    return self
+
+
+def _resize_shape(sizes) -> tuple:
+    if not sizes:
+        raise TypeError('resize_() missing 1 required positional arguments: "size"')
+    try:
+        return size_of(sizes, "resize_")
+    except RuntimeError:  # (a negative size: PyTorch's count of elements refuses it)
+        raise RuntimeError("numel: integer multiplication overflow") from None
 
 
 @method("fill_diagonal_")
