@@ -55,6 +55,7 @@ from ._info import finfo, iinfo
 from ._inplace_functions import functions as _inplace_functions
 from ._legacy_types import *  # noqa: F401,F403
 from ._legacy_types import __all__ as _legacy_types_all
+from ._ops import out as _out
 from ._ops.arguments import check_functions as _check_functions
 from ._ops.arithmetic import add, mul, neg, rsub, sub
 from ._ops.division import div, reciprocal, true_divide
@@ -133,3 +134,4 @@ globals().update({k: v for k, v in _inplace_functions().items()
                  if k not in globals() or k == "relu_"})
 __all__ += [k for k in _inplace_functions() if k not in __all__]
 _check_functions(globals())  # PyTorch's TypeError for an operand that is no tensor or number
+_out.attach(globals())  # out= for the functions PyTorch gives it (torch.add(x, y, out=r))

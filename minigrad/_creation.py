@@ -153,14 +153,20 @@ def _sizes(name: str, sizes: tuple, size) -> tuple:
 def ones(*sizes, size=None, dtype=None, device=None, requires_grad: bool = False,
          out=None) -> Tensor:
     """A tensor of ones of the given size (``ones(2, 3)``, ``ones((2, 3))``, ``ones(size=...)``)."""
-    unsupported("ones", out=out)
+    if out is not None:
+        from ._ops.out import write_out
+        return write_out(ones, out, *sizes, size=size, dtype=dtype, device=device,
+                         requires_grad=requires_grad)
     return _filled(np.ones, "ones", _sizes("ones", sizes, size), dtype, requires_grad, device)
 
 
 def zeros(*sizes, size=None, dtype=None, device=None, requires_grad: bool = False,
           out=None) -> Tensor:
     """A tensor of zeros of the given size."""
-    unsupported("zeros", out=out)
+    if out is not None:
+        from ._ops.out import write_out
+        return write_out(zeros, out, *sizes, size=size, dtype=dtype, device=device,
+                         requires_grad=requires_grad)
     return _filled(np.zeros, "zeros", _sizes("zeros", sizes, size), dtype, requires_grad, device)
 
 

@@ -4,9 +4,9 @@ and argument checks.
 >>> import minigrad as torch
 >>> torch.zeros(2, 3).shape
 torch.Size([2, 3])
->>> torch.zeros(2, out=torch.zeros(2))
+>>> torch.tensor([1.], pin_memory=True)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
-NotImplementedError: zeros(): minigrad does not support out=; use the returned tensor instead
+NotImplementedError: tensor(): minigrad does not support pin_memory=; minigrad tensors live in ...
 """
 
 from __future__ import annotations

@@ -20,7 +20,6 @@ import numpy as np
 
 from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
-from .._types import unsupported
 from ..autograd._rule import _r
 from ..autograd.formulas import formula_function
 from ..autograd.graph import Node, SavedTensor, record, should_record
@@ -68,6 +67,9 @@ class SubBackward0(Node):
 @method("add", "__add__", inplace=True)
 def add(input=MISSING, other=MISSING, *, alpha=1, out=None, _form=("add", FUNCTION)) -> Tensor:
     """``input + alpha * other``, broadcasting."""
+    if out is not None:
+        from .out import write_out
+        return write_out(add, out, input, other, alpha=alpha, _form=_form)
     return _add_or_sub(np.add, AddBackward0, input, other, alpha, out, _form)
 
 
@@ -81,6 +83,9 @@ Tensor.__radd__ = __radd__
 @method("sub", "__sub__", "subtract")
 def sub(input=MISSING, other=MISSING, *, alpha=1, out=None, _form=("sub", FUNCTION)) -> Tensor:
     """``input - alpha * other``, broadcasting."""
+    if out is not None:
+        from .out import write_out
+        return write_out(sub, out, input, other, alpha=alpha, _form=_form)
     return _add_or_sub(np.subtract, SubBackward0, input, other, alpha, out, _form)
 
 
@@ -116,7 +121,8 @@ class MulBackward0(Node):
 def mul(input=MISSING, other=MISSING, *, out=None, _form=("mul", FUNCTION)) -> Tensor:
     """``input * other``, elementwise, broadcasting."""
     if out is not None:
-        unsupported("mul", out=out)
+        from .out import write_out
+        return write_out(mul, out, input, other, _form=_form)
     if type(other) is float and type(input) is Tensor and input._data.dtype.char in "fd" and \
             -3.4e38 <= other <= 3.4e38:  # (a larger number is inf in float32: see _core)
         # the commonest case, `x * 0.5`, without the general checks (it cannot fail; float16
@@ -266,8 +272,6 @@ for _fn, _name in ((mul_by_number, "mul_number"), (div_by_number, "div_number"),
 # records; the operands as the forward takes and saves them.
 def _add_or_sub(ufunc, node_cls, input, other, alpha, out, form):
     """``ufunc(input, alpha * other)`` for add and sub, recorded with a ``node_cls`` node."""
-    if out is not None:
-        unsupported(ufunc.__name__[:3], out=out)
     a, b, nd = binary_operands(input, other)
     if a is NotImplemented:  # (an operand that is no tensor or number: the rare path)
         return bad_operand(form, add if ufunc is np.add else sub, input, other,

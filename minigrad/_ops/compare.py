@@ -20,7 +20,7 @@ import numpy as np
 from .._dtype import cast, result_type
 from .._tensor import Tensor
 from .._tensor_data import fill_value
-from .._types import invalid_combination, unsupported
+from .._types import invalid_combination
 from ..autograd._rule import _r
 from ..autograd.formulas import formula_function
 from ..autograd.graph import Node, SavedTensor, record, should_record
@@ -49,7 +49,9 @@ def _compare(ufunc, input, other):
 
 def _comparison(name: str, ufunc, dunder: str):
     def op(input=MISSING, other=MISSING, *, out=None, _form=(name, FUNCTION)):
-        unsupported(name, out=out)
+        if out is not None:
+            from .out import write_out
+            return write_out(op, out, input, other, _form=_form)
         result = _compare(ufunc, input, other)
         if result is NotImplemented:  # (an operand that is no tensor or number: the rare path)
             return bad_operand(_form, op, input, other)
@@ -118,14 +120,18 @@ def _reduce_bool(np_fn, input, dim, keepdim):
 @method("all")
 def all(input, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001
     """Whether all elements (or all along ``dim``) are non-zero."""
-    unsupported("all", out=out)
+    if out is not None:
+        from .out import write_out
+        return write_out(all, out, input, dim, keepdim)
     return _reduce_bool(np.all, input, dim, keepdim)
 
 
 @method("any")
 def any(input, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001
     """Whether any element (or any along ``dim``) is non-zero."""
-    unsupported("any", out=out)
+    if out is not None:
+        from .out import write_out
+        return write_out(any, out, input, dim, keepdim)
     return _reduce_bool(np.any, input, dim, keepdim)
 
 
@@ -244,7 +250,9 @@ def where(condition, input=_NOT_GIVEN, other=_NOT_GIVEN, *, out=None):
 
     With only ``condition``: ``condition.nonzero(as_tuple=True)``.
     """
-    unsupported("where", out=out)
+    if out is not None:
+        from .out import write_out
+        return write_out(where, out, condition, input, other)
     if input is _NOT_GIVEN and other is _NOT_GIVEN and isinstance(condition, Tensor):
         return nonzero(condition, as_tuple=True)
     given = [a for a in (condition, input, other) if a is not _NOT_GIVEN]

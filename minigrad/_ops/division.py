@@ -13,7 +13,6 @@ import numpy as np
 
 from .._quiet import quietly
 from .._tensor import Tensor
-from .._types import unsupported
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
@@ -61,7 +60,8 @@ def div(input=MISSING, other=MISSING, *, rounding_mode=_TRUE, out=None,
         _form=("div", FUNCTION)) -> Tensor:
     """``input / other`` (true division: integers give floats), broadcasting."""
     if out is not None:
-        unsupported("div", out=out)
+        from .out import write_out
+        return write_out(div, out, input, other, rounding_mode=rounding_mode, _form=_form)
     if rounding_mode is not _TRUE:  # (PyTorch's div.Tensor_mode, even for rounding_mode=None)
         out = _div_rounding(input, other, rounding_mode)
     else:

@@ -28,7 +28,8 @@ from .movement import SqueezeBackward0, SqueezeBackward1, SqueezeBackward2, Unsq
 from .transpose import TBackward0, TransposeBackward0
 from .views import _storage, as_strided
 
-__all__ = ["t_", "transpose_", "unsqueeze_", "squeeze_", "resize_", "fill_diagonal_"]
+__all__ = ["t_", "transpose_", "unsqueeze_", "squeeze_", "resize_", "resized_data",
+           "fill_diagonal_"]
 
 
 # ---------------------------------------------------------------- in-place movement
@@ -135,17 +136,21 @@ def resize_(self, *sizes, size=None, memory_format=None):
         raise RuntimeError("cannot resize variables that require grad")
     if shape == self._data.shape:
         return self  # (as in PyTorch: strides and version as they were)
+    self._data = resized_data(self, shape)
+    bump_version(self)
+    return self
+
+
+def resized_data(self, shape: tuple) -> np.ndarray:
+    """``self``'s memory (its storage) from its first element on, as a row-major array of
+    ``shape``: grown where it is too small (the new elements zeros, in memory of its own)."""
     data, offset, n = self._data, self.storage_offset(), math.prod(shape)
     stored = _storage(data).nbytes // data.itemsize
     if offset + n <= stored:
-        new = as_strided(self, shape, row_major_strides(shape), offset)._data
-    else:
-        grown = np.zeros(offset + n, data.dtype)
-        grown[:stored] = as_strided(self, (stored,), (1,), 0)._data
-        new = grown[offset:].reshape(shape)
-    self._data = new
-    bump_version(self)
-    return self
+        return as_strided(self, shape, row_major_strides(shape), offset)._data
+    grown = np.zeros(offset + n, data.dtype)
+    grown[:stored] = as_strided(self, (stored,), (1,), 0)._data
+    return grown[offset:].reshape(shape)
 
 
 def _resize_shape(sizes) -> tuple:

@@ -16,7 +16,7 @@ import numpy as np
 
 from .._dtype import result_type
 from .._tensor import Tensor
-from .._types import invalid_combination, unsupported
+from .._types import invalid_combination
 from ..autograd._rule import _r
 from ..autograd.graph import Node, record, should_record
 from . import _formula as F
@@ -88,7 +88,9 @@ def _row_major(join, datas, axis: int, dtype) -> np.ndarray:
 
 def cat(tensors, dim: int = 0, *, out=None):
     """Join tensors along an existing dimension ``dim`` (1-d empty tensors are skipped)."""
-    unsupported("cat", out=out)
+    if out is not None:
+        from .out import write_out
+        return write_out(cat, out, tensors, dim)
     _check_list(tensors, "cat")
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
@@ -123,7 +125,9 @@ concat = concatenate = cat
 
 def stack(tensors, dim: int = 0, *, out=None):
     """Join equally shaped tensors along a new dimension ``dim``."""
-    unsupported("stack", out=out)
+    if out is not None:
+        from .out import write_out
+        return write_out(stack, out, tensors, dim)
     _check_list(tensors, "stack")
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")

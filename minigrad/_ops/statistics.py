@@ -20,7 +20,6 @@ import numpy as np
 
 from .._quiet import quiet, restore
 from .._tensor import Tensor
-from .._types import unsupported
 from ..autograd._rule import _r
 from ..autograd.formulas import formula_function
 from ..autograd.grad_mode import no_grad
@@ -202,7 +201,9 @@ def _save_arguments(node, input, dim, c, shown, keepdim):
 def _var_like(name, node_cls, take_sqrt):
     def op(input, dim=_NOT_GIVEN, unbiased=_NOT_GIVEN, keepdim: bool = False, *,
            correction=_NOT_GIVEN, out=None):
-        unsupported(name, out=out)  # (the arguments were checked: arguments._dims)
+        if out is not None:
+            from .out import write_out
+            return write_out(op, out, input, dim, unbiased, keepdim, correction=correction)
         dims, dim, c, shown = _arguments(input, dim, unbiased, correction)
         out = Tensor._wrap(_statistic(name, input, dims, c, keepdim, take_sqrt))
         if should_record(input):

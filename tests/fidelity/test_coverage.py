@@ -31,9 +31,6 @@ def _scanned() -> dict:
 # What the tutorial programs met that is not a missing name; each program says where it
 # leaves such a line out, or rounds it, and why.
 OTHER_GAPS = [
-    "- `out=` (`torch.add(x, y, out=result)` in the classic Chinese tutorials): minigrad raises "
-    "`NotImplementedError`; `tests/fidelity/tutorials/cn_tensor_autograd_basics.py` leaves it "
-    "out, and `resize_` too",
     "- float32 `exp`, `log`, `tanh`, `sigmoid`, `sin`, `sqrt` in PyTorch's last bit (its "
     "vectorised library routines; the README's *Where minigrad differs*): a softmax row's sum "
     "is `0.99999994` in PyTorch and prints `1.0000`, exactly `1` in minigrad and prints `1.`; "

@@ -1,7 +1,7 @@
 # The first chapter of the classic Chinese book-and-notebook tutorials (the style of
 # 《深度学习框架PyTorch：入门与实践》's "Tensor 与 Autograd", re-typed in my own words, not copied):
-# `import torch as t`, t.Tensor(rows, cols) and t.Tensor(list), size(), in-place add_, NumPy
-# sharing memory both ways, view/unsqueeze/squeeze, a mask, Variable with .data and
+# `import torch as t`, t.Tensor(rows, cols) and t.Tensor(list), size(), add(out=), in-place add_,
+# NumPy sharing memory both ways, view/unsqueeze/squeeze, resize_, a mask, Variable with .data and
 # .grad.data.zero_(), the derivative of x^2 * e^x checked against the hand formula, and a linear
 # regression trained with .data updates. Seeded: minigrad draws PyTorch's numbers. The float32
 # training lines ("第", "w =") are compared with a tolerance, the rest exactly.
@@ -22,9 +22,9 @@ print('元素个数：', x.numel(), x.nelement())
 x = t.rand(5, 3)
 y = t.rand(5, 3)
 print(t.equal(x + y, t.add(x, y)))
-# The book's third form, t.add(x, y, out=result), is left out: minigrad has no out= (it raises
-# NotImplementedError; listed in docs/coverage.md).
-result = t.add(x, y)
+result = t.Tensor(5, 3)  # 预先分配空间
+t.add(x, y, out=result)  # 结果写入 result
+print(result)
 print('不改变 y：', t.equal(y.add(x), x + y))
 y.add_(x)  # 函数名以 _ 结尾的会修改自身
 print('改变了 y：', t.equal(y, result))
@@ -48,8 +48,10 @@ c = b.view(1, 1, 1, 2, 3)
 print(c.squeeze(0).shape, c.squeeze().shape)
 a[1] = 100  # a 与 b 共享内存，修改 a 也会改 b
 print(b)
-# The book's b.resize_(1, 3) / b.resize_(3, 3) (a new size on the same storage) is left out:
-# minigrad has no resize_ (listed in docs/coverage.md).
+b.resize_(1, 3)  # 改变形状，仍在同一块内存上
+print(b)
+b.resize_(3, 3)  # 旧的数据依旧保存着，多出的元素是新分配的空间（未初始化，所以只看前两行）
+print(b[:2])
 a = t.randn(3, 4)
 print(a[0], a[:, 0], a[0][2], a[0, -1])
 print(a > 1)
