@@ -275,7 +275,7 @@ def _nll(input, target, weight, ignore_index, reduction, node_cls):
     x, t = _as_rows(input._data, target._data)
     n_classes, dtype = x.shape[1], x.dtype
     rows = _arange(t.size)
-    ordered = node_cls is NllLossBackward0 and dtype.itemsize > 2  # (1-D/2-D: its own order)
+    ordered = dtype.itemsize > 2  # (PyTorch's cascade of sums, 1-D to 4-D alike: nll_total)
     add = nll_total if ordered else (lambda v, _: np.add.reduce(v))
     token = quiet()  # -inf * a zero weight, 0 / 0: NaN as in PyTorch, no NumPy warning
     try:

@@ -160,6 +160,31 @@ def test_nll_loss_adds_its_samples_in_pytorchs_cascade(torch, batch):
     assert not bad, bad
 
 
+@pytest.mark.parametrize("shape", [(3, 6, 30, 38), (7, 4, 248), (1, 9, 5, 16, 3), (2, 4, 23, 9),
+                                   (16, 5, 70, 60)])
+def test_nll_loss_over_images_adds_in_the_same_cascade(torch, shape):
+    """NllLoss2d (3-D to 5-D input) sums its loss and total weight in the cascade of 1-D/2-D
+    input, over (sample, position); the total weight's bits too, and the gradient."""
+    rng = np.random.default_rng(len(shape) * 100 + shape[-1])
+    x = rng.standard_normal(shape).astype(np.float32)
+    target = rng.integers(0, shape[1], (shape[0],) + shape[2:])
+    weight = rng.uniform(0.01, 3, shape[1]).astype(np.float32)
+    bad = []
+    for ignore_index in (-100, 1):
+        for reduction in ("mean", "sum"):
+            got = []
+            for lib in (minigrad, torch):
+                xs = lib.tensor(x, requires_grad=True)
+                loss = lib.nn.functional.nll_loss(xs, lib.tensor(target), lib.tensor(weight),
+                                                  ignore_index=ignore_index, reduction=reduction)
+                total = _bits(loss.grad_fn._saved_total_weight.numpy())
+                loss.backward()
+                got.append((_bits(loss.detach().numpy()), total, _bits(xs.grad.numpy())))
+            if got[0] != got[1]:
+                bad.append((ignore_index, reduction))
+    assert not bad, bad
+
+
 def test_above_the_size_limit_the_same_order_holds_when_lifted(torch, monkeypatch):
     """Tensors of more than ``EXACT_LIMIT`` elements keep NumPy's faster order; lifted, the
     order is PyTorch's there too (a million elements, cut between PyTorch's threads)."""
