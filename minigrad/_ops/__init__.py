@@ -14,6 +14,7 @@ from . import (  # noqa: F401
     index_checks,
     index_fill,
     index_put,
+    index_slices,
     indexing,
     inplace,  # in-place forms (x.exp_()) of the ops, looked up when called
     inplace_checks,
@@ -47,6 +48,6 @@ check_methods()  # last: PyTorch's checks for the binary ops attached above
 # The topic modules whose ``__all__`` lists exactly their ``torch.<name>`` functions: minigrad
 # exports every one (an op's entry in its module's ``__all__`` is all it takes to export it).
 FUNCTIONS = (activation, binary_functions, compare, distance, einsum, elementwise_math,
-             gather_scatter, index_fill, index_put, join, linalg, minmax, power, prod, products,
-             rearrange, reduce, reduce_nan, scans_and_sorting, sign, statistics, ternary, unary,
-             unique)
+             gather_scatter, index_fill, index_put, index_slices, join, linalg, minmax, power,
+             prod, products, rearrange, reduce, reduce_nan, scans_and_sorting, sign, statistics,
+             ternary, unary, unique)

@@ -1,6 +1,6 @@
-"""Reading and writing at positions given by an index tensor, along one dimension: gather and
-index_select read, scatter, scatter_add and index_add write (into a copy; their ``x.name_()``
-write into ``x``).
+"""Reading and writing elements at positions given by an index tensor, along one dimension:
+gather reads, scatter and scatter_add write (into a copy; their ``x.name_()`` write into ``x``).
+Whole slices (index_select, index_add) are in ``index_slices.py``.
 
 ``x.gather(1, index)`` reads ``x[i][index[i][j]]`` into position ``[i][j]``; ``scatter`` is its
 opposite, writing into position ``[i][index[i][j]]``. Each one's gradient is the other's
@@ -31,7 +31,7 @@ from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import method
 from .movement import u64
 
-__all__ = ["gather", "index_select", "scatter", "scatter_add", "index_add"]
+__all__ = ["gather", "scatter", "scatter_add"]
 
 _INDEX_DTYPES = ("int32", "int64")
 
@@ -46,18 +46,6 @@ class GatherBackward0(Node):
 
     saved = ("dim", "index", "self", "sparse_grad")
     _s_sparse_grad = False
-
-
-class IndexSelectBackward0(Node):
-    """z = self.index_select(dim, index):  the gradient is added into zeros at those slices."""
-
-    rule = _r("z = a.index_select(dim, index)",
-              {"dim": "dim", "index": "index", "sizes": "self_sym_sizes"},
-              numbers="dim index sizes",
-              a="index_select_backward(grad, sizes, dim, index)",
-              note="zeros like a, with grad added at index along dim (index_add)")
-
-    saved = ("dim", "index", "self_sym_sizes")
 
 
 class ScatterBackward0(Node):
@@ -87,18 +75,6 @@ class ScatterAddBackward0(Node):
               numbers="dim index", a="grad", s="gather(grad, dim, index)")
 
     saved = ("dim", "index")
-
-
-class IndexAddBackward0(Node):
-    """z = self.index_add(dim, index, source, alpha=alpha):  self's gradient passes; source
-    gets alpha times the gradient of the slices it was added to."""
-
-    rule = _r("z = a.index_add(dim, index, s, alpha=alpha)",
-              {"dim": "dim", "index": "index", "s": "source", "alpha": "alpha",
-               "source_dim": "source_dim"}, numbers="dim index alpha source_dim",
-              a="grad", s="index_add_source_backward(grad, dim, index, s, source_dim) * alpha")
-
-    saved = ("alpha", "dim", "index", "source", "source_dim")
 
 
 # A src larger than index: PyTorch's formula gives src a gradient of index's shape, which its
@@ -159,32 +135,6 @@ def gather_backward(g, self, dim: int, index):
         return scatter_add(zeros, _axis(dim, g), _as_tensor(index), g)
     return _written(np.zeros(np.shape(self), g.dtype), _axis(dim, g), _array(index), g,
                     add=True)
-
-
-@formula_function
-def index_select_backward(g, sizes, dim: int, index):
-    """PyTorch's ``index_select_backward``: ``g`` added into zeros of ``sizes`` at the slices
-    ``index`` (``zeros(sizes).index_add_(dim, index, grad)``)."""
-    if isinstance(g, Tensor):
-        zeros = Tensor._wrap(np.zeros(tuple(sizes), g._data.dtype))
-        return index_add(zeros, _axis(dim, g), _as_tensor(index), g)
-    out = np.zeros(tuple(sizes), g.dtype)
-    flat = out.reshape(out.shape or (1,))
-    np.add.at(flat, _along(_axis(dim, g), _array(index).reshape(-1)),
-              g.reshape(flat.shape[:0] + (g.shape or (1,))))
-    return out
-
-
-@formula_function
-def index_add_source_backward(g, dim: int, index, source, source_dim: int):
-    """The gradient of index_add's source: ``grad.index_select(dim, index)``, expanded as
-    ``source`` (a 0-d source: the one slice, as it is)."""
-    axis = _axis(dim, g)
-    if isinstance(g, Tensor):
-        picked = index_select(g, axis, _as_tensor(index).reshape(-1))
-        return picked.expand_as(source) if source_dim > 0 else picked.reshape(())
-    picked = np.take(g.reshape(g.shape or (1,)), _array(index).reshape(-1), axis)
-    return np.broadcast_to(picked, np.shape(source)) if source_dim > 0 else picked.reshape(())
 
 
 def _as_tensor(index) -> Tensor:
@@ -293,39 +243,9 @@ def _node(cls, index, src):
     return node
 
 
-def _index_add_checked(input, axis: int, index, source) -> np.ndarray:
-    """index_add's positions, after PyTorch's checks in its order."""
-    i, x, src = index._data, input._data, source._data
-    if i.ndim > 1:
-        raise IndexError("index_add_(): Index is supposed to be a vector, but got dim: "
-                         f"{i.ndim} with type: {index.dtype._cpp} and size: {list(i.shape)}")
-    if i.dtype.name not in _INDEX_DTYPES:
-        raise RuntimeError("index_add_(): Expected dtype int32/int64 for index but got: "
-                           f"{index.dtype._cpp}")
-    if src.dtype != x.dtype:
-        raise RuntimeError(f"index_add_(): self ({input.dtype._cpp}) and source "
-                           f"({source.dtype._cpp}) must have the same scalar type")
-    if src.ndim and axis >= src.ndim:
-        raise RuntimeError(f"index_add_(): Indexing dim {axis} is out of bounds of the source "
-                           f"tensor with dim {src.ndim}")
-    n = src.shape[axis] if src.ndim else 1
-    if i.size != n:
-        raise RuntimeError(f"index_add_(): Number of indices ({i.size}) should be equal to "
-                           f"source.size(dim): ({n}), for dim: {axis}")
-    if src.ndim != x.ndim or any(a != b for d, (a, b) in enumerate(zip(x.shape, src.shape))
-                                 if d != axis):
-        raise RuntimeError("source tensor shape must match self tensor shape, excluding the "
-                           f"specified dimension. Got self.shape = {list(x.shape)} "
-                           f"source.shape = {list(src.shape)}")
-    where = i.reshape(-1)
-    _in_bounds(where, x.shape[axis] if x.ndim else 1, axis)
-    return where
-
-
-
 # ---------------------------------------------------------------- the ops
 @method("gather")
-def gather(input, dim: int, index, *, sparse_grad: bool = False, out=None):
+def gather(input, dim: int, index, *, sparse_grad: bool = False):
     """The elements of ``input`` at ``index`` along ``dim``: ``out[i][j] = input[i][index[i][j]]``
     for ``dim=1``. The result has ``index``'s shape."""
     unsupported("gather", sparse_grad=sparse_grad)
@@ -343,39 +263,8 @@ def _gather_op(input, dim, index):
     return result
 
 
-@method("index_select")
-def index_select(input, dim: int, index, *, out=None):
-    """The slices of ``input`` at positions ``index`` (a vector) along ``dim``, in that order."""
-    index = _index_of("index_select", index)
-    axis = input._wrap_dim(dim)
-    if index._data.ndim > 1:
-        raise IndexError("index_select(): Index is supposed to be a vector")
-    if index._data.dtype.name not in _INDEX_DTYPES:
-        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
-    where = index._data.reshape(-1)
-    x = input._data
-    if x.ndim == 0:
-        if where.size != 1:
-            raise RuntimeError("index_select(): Index to scalar can have only 1 value, got "
-                               f"{where.size} value(s)")
-        x = x.reshape(1)
-    size = x.shape[axis]
-    bad = where[(where < 0) | (where >= size)]
-    if bad.size:
-        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad[0]} "
-                           f"axis_dim={size}")
-    picked = np.take(x, where, axis)
-    result = Tensor._wrap(picked.reshape(()) if input._data.ndim == 0 else picked)
-    if should_record(input):
-        node = IndexSelectBackward0()
-        node._s_dim, node._s_index = u64(dim), SavedTensor(index)
-        node._s_self_sym_sizes = input._data.shape
-        record(node, result, input)
-    return result
-
-
 @method("scatter", inplace=True)
-def scatter(input, dim: int, index, src=None, *, value=None, reduce=None, out=None):
+def scatter(input, dim: int, index, src=None, *, value=None, reduce=None):
     """A copy of ``input`` with ``src`` (a tensor, or a number: ``value``) written at ``index``
     along ``dim``: ``out[i][index[i][j]] = src[i][j]`` for ``dim=1``. A position written twice
     keeps the last value written, as PyTorch's CPU kernel does."""
@@ -399,7 +288,7 @@ def _scatter_op(input, dim, index, src):
 
 
 @method("scatter_add", inplace=True)
-def scatter_add(input, dim: int, index, src, *, out=None):
+def scatter_add(input, dim: int, index, src):
     """A copy of ``input`` with ``src`` added at ``index`` along ``dim``: ``out[i][index[i][j]]
     += src[i][j]`` for ``dim=1``, each in turn (a position met twice gets both)."""
     _index_of("scatter_add", index)
@@ -412,29 +301,4 @@ def scatter_add(input, dim: int, index, src, *, out=None):
         node = _node(ScatterAddBackward0, index, src)
         node._s_dim, node._s_index = u64(dim), SavedTensor(index)
         record(node, result, input, src)
-    return result
-
-
-@method("index_add", inplace=True)
-def index_add(input, dim: int, index, source, *, alpha=1, out=None):
-    """A copy of ``input`` with ``alpha * source`` added to the slices at ``index`` (a vector)
-    along ``dim``, each in turn (a slice met twice gets both)."""
-    index = _index_of("index_add", index)
-    if not isinstance(source, Tensor):
-        raise TypeError("index_add(): argument 'source' (position 3) must be Tensor, not "
-                        f"{type(source).__name__}")
-    axis = input._wrap_dim(dim)
-    where = _index_add_checked(input, axis, index, source)
-    x = input._data
-    added = source._data if alpha == 1 else source._data * alpha
-    result = np.array(x)
-    flat = result.reshape(x.shape or (1,))
-    np.add.at(flat, _along(axis, where), added.reshape(
-        flat.shape[:axis] + (where.size,) + flat.shape[axis + 1:]).astype(x.dtype, copy=False))
-    result = Tensor._wrap(result)
-    if should_record(input, source):
-        node = IndexAddBackward0()
-        node._s_dim, node._s_index, node._s_alpha = u64(dim), SavedTensor(index), alpha
-        node._s_source, node._s_source_dim = SavedTensor(source), source._data.ndim
-        record(node, result, input, source)
     return result

@@ -9,7 +9,8 @@ same object). PyTorch's rules, by kind of function (``KINDS``):
   takes an int result); ``out`` of another shape is resized, with a warning if it had
   elements;
 - ``sum``, ``prod``, ``mean``, ``cumsum``, ``cumprod``: computed in ``out``'s dtype;
-- ``matmul``, ``mm``, ``bmm``: ``out`` must have the result's dtype;
+- ``matmul``, ``mm``, ``bmm``, ``gather``, ``scatter``...: ``out`` must have the result's
+  dtype;
 - the factories (``zeros``, ``arange``, ``linspace``...): made in ``out``'s dtype, resized
   without a warning.
 
@@ -55,7 +56,8 @@ KINDS = {name: CAST for name in (
     "logical_and", "logical_or", "logical_xor", "logical_not", "where", "amax", "amin",
     "logsumexp", "std", "var", "all", "any")}
 KINDS.update({name: IN_DTYPE for name in ("sum", "prod", "mean", "cumsum", "cumprod")})
-KINDS.update({name: SAME_DTYPE for name in ("matmul", "mm", "bmm")})
+KINDS.update({name: SAME_DTYPE for name in (
+    "matmul", "mm", "bmm", "gather", "index_select", "scatter", "scatter_add", "index_add")})
 KINDS.update({name: JOIN for name in ("cat", "concat", "concatenate", "stack")})
 KINDS.update({name: FACTORY for name in (
     "zeros", "ones", "full", "empty", "arange", "linspace", "logspace", "eye", "rand", "randn")})
@@ -96,7 +98,7 @@ def write_out(fn, out, *args, **kwargs):
         result = fn(*args, **kwargs)
         if name == "stack":  # (stack resizes out before cat's check of its dtype)
             _write(out, result, warn=True, values=False)
-        _check_dtype(kind, result.dtype, out.dtype)
+        _check_dtype(name, kind, result.dtype, out.dtype)
     return _write(out, result, warn=True)
 
 
@@ -108,8 +110,10 @@ def _cast_error(have, want) -> str:
     return f"result type {have._cpp} can't be cast to the desired output type {want._cpp}"
 
 
-def _check_dtype(kind: str, have, want) -> None:
+def _check_dtype(name: str, kind: str, have, want) -> None:
     if kind == SAME_DTYPE and have is not want:
+        if name == "index_select":
+            raise RuntimeError("index_select(): self and result must have the same scalar type")
         raise RuntimeError(f"Expected out tensor to have dtype {have._c_type}, but got "
                            f"{want._c_type} instead")
     if kind == JOIN and not can_cast(have, want):
