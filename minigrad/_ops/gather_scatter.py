@@ -174,7 +174,7 @@ def _gathered(x: np.ndarray, axis: int, index: np.ndarray) -> np.ndarray:
 def _written(x: np.ndarray, axis: int, index: np.ndarray, src, add: bool = False):
     """A copy of ``x`` with ``src`` (a number, or an array at least as large as ``index``)
     written (``add``: added) at ``index`` along ``axis``."""
-    out = np.array(x)
+    out = np.array(x, order="C")  # (a new row-major tensor, as PyTorch's)
     flat = out.reshape(out.shape or (1,))
     index = index.reshape(index.shape or (1,))
     where = _coordinates(index, axis)

@@ -124,10 +124,14 @@ def index_select(input, dim: int, index):
                                f"{where.size} value(s)")
         x = x.reshape(1)
     size = x.shape[axis]
+    if x.ndim > 1 and where.size and not size:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
     bad = where[(where < 0) | (where >= size)]
-    if bad.size:
-        raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad[0]} "
-                           f"axis_dim={size}")
+    if bad.size:  # (PyTorch's kernel for dim 1 says it otherwise)
+        if axis == 1:
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad[0]} "
+                               f"axis_dim={size}")
+        raise IndexError("index out of range in self")
     picked = np.take(x, where, axis)
     result = Tensor._wrap(picked.reshape(()) if input._data.ndim == 0 else picked)
     if should_record(input):
@@ -150,7 +154,7 @@ def index_add(input, dim: int, index, source, *, alpha=1):
     where = _index_add_checked(input, axis, index, source)
     x = input._data
     added = source._data if alpha == 1 else source._data * alpha
-    result = np.array(x)
+    result = np.array(x, order="C")  # (a new row-major tensor, as PyTorch's)
     flat = result.reshape(x.shape or (1,))
     np.add.at(flat, _along(axis, where), added.reshape(
         flat.shape[:axis] + (where.size,) + flat.shape[axis + 1:]).astype(x.dtype, copy=False))
