@@ -56,8 +56,20 @@ KINDS = {name: CAST for name in (
     "logical_and", "logical_or", "logical_xor", "logical_not", "where", "amax", "amin",
     "logsumexp", "std", "var", "all", "any")}
 KINDS.update({name: IN_DTYPE for name in ("sum", "prod", "mean", "cumsum", "cumprod")})
+# ops whose out must have the result's dtype, and PyTorch's message (default: matmul's)
+_SAME = {"index_select": "index_select(): self and result must have the same scalar type",
+         "amax": "Expected the dtype for input and out to match, but got {have} for input's "
+                 "dtype and {want} for out's dtype.",
+         "all": "all only supports bool tensor for result, got: {want}",
+         "any": "any only supports bool tensor for result, got: {want}",
+         "where": "Expected out type to be {have} but got {want}"}
+_SAME["amin"] = _SAME["amax"]
+_SAME.update({name: "Found dtype {want} but expected {have}" for name in (
+    "abs", "ceil", "floor", "frac", "lerp", "neg", "negative", "round", "sign", "trunc", "clamp",
+    "clip")})
 KINDS.update({name: SAME_DTYPE for name in (
-    "matmul", "mm", "bmm", "gather", "index_select", "scatter", "scatter_add", "index_add")})
+    "matmul", "mm", "bmm", "gather", "index_select", "scatter", "scatter_add", "index_add",
+    *_SAME)})
 KINDS.update({name: JOIN for name in ("cat", "concat", "concatenate", "stack")})
 KINDS.update({name: FACTORY for name in (
     "zeros", "ones", "full", "empty", "arange", "linspace", "logspace", "eye", "rand", "randn")})
@@ -112,8 +124,8 @@ def _cast_error(have, want) -> str:
 
 def _check_dtype(name: str, kind: str, have, want) -> None:
     if kind == SAME_DTYPE and have is not want:
-        if name == "index_select":
-            raise RuntimeError("index_select(): self and result must have the same scalar type")
+        if name in _SAME:
+            raise RuntimeError(_SAME[name].format(have=have._cpp, want=want._cpp))
         raise RuntimeError(f"Expected out tensor to have dtype {have._c_type}, but got "
                            f"{want._c_type} instead")
     if kind == JOIN and not can_cast(have, want):
@@ -129,7 +141,14 @@ def _factory(fn, out, args, kwargs):
         raise RuntimeError(f"dtype {dtype._cpp} does not match dtype of out parameter "
                            f"({out.dtype._cpp})")
     requires_grad = kwargs.pop("requires_grad", False)
-    _write(out, fn(*args, **kwargs, dtype=out.dtype), warn=False)
+    result = fn(*args, **kwargs, dtype=out.dtype)
+    n, have = result._data.size, out._data.size
+    if fn.__name__ == "arange" and have and have != n:
+        warnings.warn(f"The number of elements in the out tensor of shape {list(out.shape)} is "
+                      f"{have} which does not match the computed number of elements {n}. Note "
+                      "that this may occur as a result of rounding error. The out tensor will be "
+                      f"resized to a tensor of shape ({n},).", UserWarning, stacklevel=4)
+    _write(out, result, warn=False)
     if requires_grad:
         out.requires_grad_()
     return out
