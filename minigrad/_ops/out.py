@@ -37,6 +37,7 @@ import warnings
 from .._dtype import can_cast
 from .._tensor import Tensor
 from .._types import invalid_combination
+from ..autograd.engine import _user_stacklevel
 from ..autograd.grad_mode import is_grad_enabled
 from ._core import METHOD
 from .inplace_checks import bump_version, check_memory
@@ -147,7 +148,8 @@ def _factory(fn, out, args, kwargs):
         warnings.warn(f"The number of elements in the out tensor of shape {list(out.shape)} is "
                       f"{have} which does not match the computed number of elements {n}. Note "
                       "that this may occur as a result of rounding error. The out tensor will be "
-                      f"resized to a tensor of shape ({n},).", UserWarning, stacklevel=4)
+                      f"resized to a tensor of shape ({n},).", UserWarning,
+                      stacklevel=_user_stacklevel())
     _write(out, result, warn=False)
     if requires_grad:
         out.requires_grad_()
@@ -160,7 +162,7 @@ def _write(out, result, warn: bool, values: bool = True):
     if out._data.shape != shape:
         if warn and out._data.size:
             warnings.warn(_RESIZED.format(list(out.shape), list(shape)), UserWarning,
-                          stacklevel=4)
+                          stacklevel=_user_stacklevel())
         out._data = resized_data(out, shape)
     if not values:
         return out
