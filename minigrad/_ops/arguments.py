@@ -315,6 +315,10 @@ def _dims(fn, name: str, method: bool):
         if not kwargs and len(args) == 1 and method:  # x.sum(): nothing to check
             return fn(*args)
         rest, given = args[1:], kwargs
+        if method and "out" in kwargs:  # (only the torch function takes out=)
+            if name in ("std", "var", "all", "any", "count_nonzero", "squeeze"):
+                raise invalid_combination(name, rest, kwargs)
+            raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
         if "axis" in kwargs and not rest and param not in kwargs and name != "flip":
             kwargs = dict(kwargs)  # NumPy's name: PyTorch takes x.sum(axis=1) as dim=1
             kwargs[param] = kwargs.pop("axis")

@@ -279,9 +279,10 @@ def where(condition, input=_NOT_GIVEN, other=_NOT_GIVEN, *, out=None):
     return out
 
 
-def _where_method(self, condition=_NOT_GIVEN, other=_NOT_GIVEN):
-    if condition is _NOT_GIVEN or other is _NOT_GIVEN:
-        raise invalid_combination("where", [a for a in (condition, other) if a is not _NOT_GIVEN])
+def _where_method(self, condition=_NOT_GIVEN, other=_NOT_GIVEN, **kwargs):
+    if condition is _NOT_GIVEN or other is _NOT_GIVEN or kwargs:  # (out=: the torch function's)
+        raise invalid_combination("where", [a for a in (condition, other) if a is not _NOT_GIVEN],
+                                  kwargs)
     return where(condition, self, other)
 
 

@@ -88,8 +88,11 @@ def write_out(fn, out, *args, **kwargs):
     torch function, called again without ``out``."""
     form = kwargs.get("_form")
     name = form[0] if form is not None else fn.__name__
-    if form is not None and form[1] == METHOD:
-        raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+    if form is not None and form[1] == METHOD:  # (a method: the overloaded ones list theirs)
+        if name in ("add", "sub", "mul", "div") or name.endswith("_"):
+            raise TypeError(f"{name}() got an unexpected keyword argument 'out'")
+        kwargs.pop("_form")
+        raise invalid_combination(name, args[1:], {**kwargs, "out": out})
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
     kind = KINDS.get(name, CAST)
