@@ -279,10 +279,10 @@ def where(condition, input=_NOT_GIVEN, other=_NOT_GIVEN, *, out=None):
     return out
 
 
-def _where_method(self, condition=_NOT_GIVEN, other=_NOT_GIVEN, **kwargs):
-    if condition is _NOT_GIVEN or other is _NOT_GIVEN or kwargs:  # (out=: the torch function's)
+def _where_method(self, condition=_NOT_GIVEN, other=_NOT_GIVEN, *, out=None):
+    if condition is _NOT_GIVEN or other is _NOT_GIVEN or out is not None:  # (out=: torch.where's)
         raise invalid_combination("where", [a for a in (condition, other) if a is not _NOT_GIVEN],
-                                  kwargs)
+                                  {} if out is None else {"out": out})
     return where(condition, self, other)
 
 
