@@ -22,13 +22,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._state import warn_once
 from .._tensor import Tensor
 from .._tensor_data import fill_value
 from .._types import invalid_combination, unsupported
 from ..autograd._rule import _r
+from ..autograd.engine import _user_stacklevel
 from ..autograd.formulas import formula_function
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import method
+from .binary_functions import NotImplementedBackward
 from .movement import u64
 
 __all__ = ["gather", "scatter", "scatter_add"]
@@ -75,6 +78,21 @@ class ScatterAddBackward0(Node):
               numbers="dim index", a="grad", s="gather(grad, dim, index)")
 
     saved = ("dim", "index")
+
+
+class ScatterReduceNotImplemented(NotImplementedBackward):
+    """PyTorch records scatter with ``reduce=`` with a node whose backward raises."""
+
+    rule = _r("z = a.scatter(dim, index, s, reduce=...)", words=True,
+              **{"*": "raises: derivative for aten::scatter is not implemented"})
+    _op = "scatter"
+
+
+ScatterReduceNotImplemented.__name__ = "NotImplemented"  # (PyTorch's class name)
+_REDUCE = {"add": np.add, "multiply": np.multiply}
+_REDUCE_DEPRECATED = ("The reduce argument of torch.scatter with Tensor src is deprecated and "
+                      "will be removed in a future PyTorch release. Use torch.scatter_reduce "
+                      "instead for more reduction options.")
 
 
 # A src larger than index: PyTorch's formula gives src a gradient of index's shape, which its
@@ -134,7 +152,7 @@ def gather_backward(g, self, dim: int, index):
         zeros = Tensor._wrap(np.zeros(np.shape(self), g._data.dtype))
         return scatter_add(zeros, _axis(dim, g), _as_tensor(index), g)
     return _written(np.zeros(np.shape(self), g.dtype), _axis(dim, g), _array(index), g,
-                    add=True)
+                    combine=np.add)
 
 
 def _as_tensor(index) -> Tensor:
@@ -171,19 +189,20 @@ def _gathered(x: np.ndarray, axis: int, index: np.ndarray) -> np.ndarray:
     return flat[_coordinates(index.reshape(index.shape or (1,)), axis)].reshape(index.shape)
 
 
-def _written(x: np.ndarray, axis: int, index: np.ndarray, src, add: bool = False):
+def _written(x: np.ndarray, axis: int, index: np.ndarray, src, combine=None):
     """A copy of ``x`` with ``src`` (a number, or an array at least as large as ``index``)
-    written (``add``: added) at ``index`` along ``axis``."""
+    written at ``index`` along ``axis`` (``combine``: ``np.add`` or ``np.multiply`` with what
+    is there, each element in turn)."""
     out = np.array(x, order="C")  # (a new row-major tensor, as PyTorch's)
     flat = out.reshape(out.shape or (1,))
     index = index.reshape(index.shape or (1,))
     where = _coordinates(index, axis)
     if np.ndim(src):  # (a number is written everywhere)
         src = src.reshape(src.shape or (1,))[tuple(slice(0, n) for n in index.shape)]
-    if add:
-        np.add.at(flat, where, src)
-    else:
+    if combine is None:
         flat[where] = src
+    else:
+        combine.at(flat, where, src)
     return out
 
 
@@ -195,7 +214,7 @@ def _index_of(fn: str, index, position: int = 2):
     return index
 
 
-def _checked(fn: str, input, dim, index, src=None) -> int:
+def _checked(fn: str, input, dim, index, src=None, reduce=None) -> int:
     """The axis, after PyTorch's checks of gather's and scatter's index (and src)."""
     axis = input._wrap_dim(dim)
     if index._data.dtype.name not in _INDEX_DTYPES:
@@ -223,6 +242,8 @@ def _checked(fn: str, input, dim, index, src=None) -> int:
             shown = f" and to be no larger size than src {srcs}" if srcs else ""
             raise RuntimeError(f"Expected index {given} to be no larger than self {sizes} apart "
                                f"from dimension {axis}{shown}")
+    if reduce is not None and reduce not in _REDUCE:
+        raise RuntimeError("reduce argument must be either add or multiply.")
     _in_bounds(index._data, sizes[axis], axis)
     return axis
 
@@ -267,20 +288,28 @@ def _gather_op(input, dim, index):
 def scatter(input, dim: int, index, src=None, *, value=None, reduce=None):
     """A copy of ``input`` with ``src`` (a tensor, or a number: ``value``) written at ``index``
     along ``dim``: ``out[i][index[i][j]] = src[i][j]`` for ``dim=1``. A position written twice
-    keeps the last value written, as PyTorch's CPU kernel does."""
+    keeps the last value written, as PyTorch's CPU kernel does (``reduce='add'`` or
+    ``'multiply'``: each combined with what is there; not differentiable)."""
     src = value if src is None else src
-    unsupported("scatter", reduce=reduce)
     if not isinstance(index, Tensor) or not isinstance(src, (Tensor, int, float, bool)):
         raise TypeError(f"{invalid_combination('scatter', (dim, index, src))}")
-    return _scatter_op(input, dim, index, src)
+    return _scatter_op(input, dim, index, src, reduce)
 
 
-def _scatter_op(input, dim, index, src):
+def _scatter_op(input, dim, index, src, reduce=None):
+    """``scatter``; ``reduce`` ('add' or 'multiply'): combined with what is there, recorded
+    with a node that has no derivative, as in PyTorch."""
     tensor_src = isinstance(src, Tensor)
-    axis = _checked("scatter", input, dim, index, src if tensor_src else None)
+    if reduce is not None and tensor_src:
+        warn_once("scatter reduce", _REDUCE_DEPRECATED, _user_stacklevel())
+    axis = _checked("scatter", input, dim, index, src if tensor_src else None, reduce)
     written = src._data if tensor_src else fill_value(src, input.dtype)
-    result = Tensor._wrap(_written(input._data, axis, index._data, written))
+    result = Tensor._wrap(_written(input._data, axis, index._data, written,
+                                   None if reduce is None else _REDUCE[reduce]))
     if should_record(input, src if tensor_src else None):
+        if reduce is not None:
+            return record(ScatterReduceNotImplemented(), result, input,
+                          *((src,) if tensor_src else ()))
         node = _node(ScatterBackward0, index, src) if tensor_src else ScatterBackward1()
         node._s_dim, node._s_index = u64(dim), SavedTensor(index)
         record(node, result, input, *((src,) if tensor_src else ()))
@@ -296,7 +325,7 @@ def scatter_add(input, dim: int, index, src):
         raise TypeError("scatter_add(): argument 'src' (position 3) must be Tensor, not "
                         f"{type(src).__name__}")
     axis = _checked("scatter", input, dim, index, src)
-    result = Tensor._wrap(_written(input._data, axis, index._data, src._data, add=True))
+    result = Tensor._wrap(_written(input._data, axis, index._data, src._data, combine=np.add))
     if should_record(input, src):
         node = _node(ScatterAddBackward0, index, src)
         node._s_dim, node._s_index = u64(dim), SavedTensor(index)
