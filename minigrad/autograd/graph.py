@@ -31,10 +31,11 @@ from ._rule import _r
 from .anomaly_mode import keep_forward_trace
 from .formulas import write_backward
 from .functional_utils import in_layout_of
+from .reshaped import no_gradient_into
 from .saved import FREED, SavedTensor
 
 __all__ = ["Node", "AccumulateGrad", "CopyBackwards", "SavedTensor", "RemovableHandle",
-           "grad_accumulator", "should_record", "record"]
+           "grad_accumulator", "should_record", "record", "record_raising"]
 
 _sequence = itertools.count()  # every new node takes the next number (the engine's priority)
 
@@ -257,8 +258,18 @@ class AccumulateGrad(Node):
         return ()
 
     def __call__(self, *grads):
-        self.accumulate(grads[0]._data, False, False)
+        if self.variable._requires_grad:
+            self.accumulate(grads[0]._data, False, False)
+        self.post_accumulate()
         return ()
+
+    def post_accumulate(self) -> None:
+        """Run the leaf's ``register_post_accumulate_grad_hook`` hooks (PyTorch runs them even
+        when the leaf no longer requires grad and its ``.grad`` was left alone)."""
+        var = self.variable
+        if var._post_acc_hooks:
+            for hook in list(var._post_acc_hooks.values()):
+                hook(var)
 
     def accumulate(self, grad, owned: bool = False, create_graph: bool = False) -> None:
         """Add ``grad`` into ``variable.grad`` as PyTorch does.
@@ -401,15 +412,26 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
     if _anomaly.enabled:
         keep_forward_trace(node)
     if out is outputs:
-        if out._data.dtype.kind not in "fc" and not _mode.any_dtype:
-            raise RuntimeError("Autograd not support dtype: "
-                               + from_numpy_dtype(out._data.dtype)._legacy_name[:-6])
+        if out._data.dtype.kind not in "fc":
+            if not _mode.any_dtype:
+                raise RuntimeError("Autograd not support dtype: "
+                                   + from_numpy_dtype(out._data.dtype)._legacy_name[:-6])
+            no_gradient_into(node, out.dtype)  # (an integer tensor given a history in place)
         out._grad_fn, out._requires_grad, out._output_nr = node, True, 0
         return outputs
     node._num_outputs = len(outputs)
     for nr, t in enumerate(outputs):
         if t is not None and t._data.dtype.kind in "fc":
             t._grad_fn, t._requires_grad, t._output_nr = node, True, nr
+    return outputs
+
+
+def record_raising(node: Node, outputs, *inputs):
+    """:func:`record` for a node whose backward only raises (PyTorch's ``NotImplemented`` and
+    ``Error``): such a node takes PyTorch's UINT64_MAX, as ``AccumulateGrad`` does, so the
+    engine runs it (and stops there) as soon as it is ready, before any older or newer node."""
+    record(node, outputs, *inputs)
+    node._sequence_nr = AccumulateGrad._sequence_nr
     return outputs
 
 
