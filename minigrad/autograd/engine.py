@@ -183,8 +183,8 @@ def _run_leaf(node: AccumulateGrad, g, task: GraphTask):
     if g is not None:
         if var._requires_grad:  # (a leaf set to requires_grad_(False) since keeps its .grad)
             node.accumulate(g, owned, task.create_graph)
-        if var._post_acc_hooks:
-            node.post_accumulate()
+        for hook in list((var._post_acc_hooks or {}).values()):
+            hook(var)
     if node._post_hooks:
         _hooks.post_hooks(node, (), g)
     return g, (), (before, var._grad if keep is None else keep(var._grad))

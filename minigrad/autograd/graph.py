@@ -35,7 +35,7 @@ from .reshaped import no_gradient_into
 from .saved import FREED, SavedTensor
 
 __all__ = ["Node", "AccumulateGrad", "CopyBackwards", "SavedTensor", "RemovableHandle",
-           "grad_accumulator", "should_record", "record", "record_raising"]
+           "grad_accumulator", "should_record", "record"]
 
 _sequence = itertools.count()  # every new node takes the next number (the engine's priority)
 
@@ -258,18 +258,12 @@ class AccumulateGrad(Node):
         return ()
 
     def __call__(self, *grads):
-        if self.variable._requires_grad:
-            self.accumulate(grads[0]._data, False, False)
-        self.post_accumulate()
-        return ()
-
-    def post_accumulate(self) -> None:
-        """Run the leaf's ``register_post_accumulate_grad_hook`` hooks (PyTorch runs them even
-        when the leaf no longer requires grad and its ``.grad`` was left alone)."""
         var = self.variable
-        if var._post_acc_hooks:
-            for hook in list(var._post_acc_hooks.values()):
-                hook(var)
+        if var._requires_grad:  # (its post-accumulate hooks run even when it does not)
+            self.accumulate(grads[0]._data, False, False)
+        for hook in list((var._post_acc_hooks or {}).values()):
+            hook(var)
+        return ()
 
     def accumulate(self, grad, owned: bool = False, create_graph: bool = False) -> None:
         """Add ``grad`` into ``variable.grad`` as PyTorch does.
@@ -423,15 +417,6 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
     for nr, t in enumerate(outputs):
         if t is not None and t._data.dtype.kind in "fc":
             t._grad_fn, t._requires_grad, t._output_nr = node, True, nr
-    return outputs
-
-
-def record_raising(node: Node, outputs, *inputs):
-    """:func:`record` for a node whose backward only raises (PyTorch's ``NotImplemented`` and
-    ``Error``): such a node takes PyTorch's UINT64_MAX, as ``AccumulateGrad`` does, so the
-    engine runs it (and stops there) as soon as it is ready, before any older or newer node."""
-    record(node, outputs, *inputs)
-    node._sequence_nr = AccumulateGrad._sequence_nr
     return outputs
 
 

@@ -54,7 +54,7 @@ def test_an_in_place_floor_divide_and_a_number_modulo_a_tensor_too(L):
     out = []
     for raising in (a, b):
         newer = (y * 3).sum()  # made after the raising node, summed after it
-        out += [failure(lambda: (raising.sum() + newer).backward()), grads(x, y)]
+        out += [failure(lambda r=raising, n=newer: (r.sum() + n).backward()), grads(x, y)]
     return out
 
 
