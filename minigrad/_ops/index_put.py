@@ -154,6 +154,13 @@ def _expandable(shape: tuple, to: tuple) -> bool:
     return len(shape) <= len(to) and all(n in (1, m) for n, m in zip(shape[::-1], to[::-1]))
 
 
+NO_INDICES = (  # (PyTorch fails inside, with an internal error that depends on the shapes)
+    "index_put with an empty tuple of indices: PyTorch 2.13 fails inside on this call (an "
+    "internal error such as 'masked_fill_ only supports boolean masks, but got mask with dtype "
+    "nullptr'), so minigrad refuses it too. To write the whole tensor, use x.copy_(values) or "
+    "x[...] = values.")
+
+
 def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
                expanded: bool | None = None):
     """``expanded``: None out of place, else (in place) whether ``input``'s memory is. Into
@@ -179,6 +186,8 @@ def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
                 "Index put requires the source and destination dtypes match, got "
                 f"{input.dtype._legacy_name[:-6]} for the destination and "
                 f"{values.dtype._legacy_name[:-6]} for the source.")
+    if not indices:
+        raise RuntimeError(NO_INDICES)
     where = check_bounds(input._data.shape, where) if not fills else _mask_where(indices)
     data = input._data if expanded else np.array(input._data)
     if accumulate:
