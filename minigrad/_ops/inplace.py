@@ -41,6 +41,7 @@ from . import _formula as F
 from ._core import INPLACE_VARIANTS, broadcast_error, dtype_of, method
 from .arithmetic import check_bool_sub
 from .copy_overlap import copied_in_order
+from .division import write_before_zero
 from .errors import cant_cast
 from .index_put import expanded_warning, put_in_place, values_must_be_a_tensor
 from .inplace_checks import bump_version, check_inplace, check_memory
@@ -197,6 +198,8 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
     except (NotImplementedError, RuntimeError) as e:  # a kernel's: after the output's checks
         if type(e) is NotImplementedError or str(e).startswith(_KERNEL_ERRORS):
             _check_output(self, args)
+        if str(e) == "ZeroDivisionError":  # (the elements its loop did before the zero)
+            write_before_zero(self, op, args, kwargs)
         raise
     if out is NotImplemented:
         return NotImplemented
