@@ -18,8 +18,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd._rule import _r
-from ..autograd.graph import Node, SavedTensor, record, should_record
-from ..autograd.raising import record_raising
+from ..autograd.graph import Node, SavedTensor, record, record_raising, should_record
 from . import _formula as F
 from ._backward import call, data, masked_zero, scale
 from ._core import binary_operands, floor_div_floats, method, quiet_array, value

@@ -30,8 +30,7 @@ from .._tensor import Tensor
 from .._torch_names import TorchNamed
 from ._rule import _r
 from .functional_utils import sum_to
-from .graph import Node, SavedTensor, record, should_record
-from .raising import record_raising
+from .graph import Node, SavedTensor, record, record_raising, should_record
 from .saved import FREED_MESSAGE
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]

@@ -35,7 +35,7 @@ from .reshaped import no_gradient_into
 from .saved import FREED, SavedTensor
 
 __all__ = ["Node", "AccumulateGrad", "CopyBackwards", "SavedTensor", "RemovableHandle",
-           "grad_accumulator", "should_record", "record"]
+           "grad_accumulator", "should_record", "record", "record_raising"]
 
 _sequence = itertools.count()  # every new node takes the next number (the engine's priority)
 
@@ -135,9 +135,7 @@ class Node(metaclass=_NodeMeta):
     def _register_tensor_hook(self, output_nr: int, fn) -> RemovableHandle:
         if self._tensor_pre_hooks is None:
             self._tensor_pre_hooks = {}
-        hooks = self._tensor_pre_hooks.get(output_nr)
-        if hooks is None:
-            hooks = self._tensor_pre_hooks[output_nr] = _Hooks()
+        hooks = self._tensor_pre_hooks.setdefault(output_nr, _Hooks())
         self._hooked = True
         return hooks.add(fn)
 
@@ -145,11 +143,9 @@ class Node(metaclass=_NodeMeta):
         raise NotImplementedError(f"{self.name()} has no backward formula")
 
     def release_variables(self) -> None:
-        """Free the saved tensors (the engine does this after a backward without retain_graph).
-
-        A value PyTorch keeps as a tensor that minigrad keeps as a number or an array (``x * 2``
-        keeps 2, PyTorch ``tensor(2)``; indices) is freed as well: the node's formula then
-        raises PyTorch's error, as reading ``_saved_<name>`` does."""
+        """Free the saved tensors (the engine does this after a backward without retain_graph),
+        and the numbers and arrays PyTorch keeps as tensors (``x * 2``'s 2, indices): the node's
+        formula then raises PyTorch's error, as reading ``_saved_<name>`` does."""
         self._released = True
         for name in self._saved_attrs:
             value = getattr(self, name)
@@ -176,10 +172,8 @@ class Node(metaclass=_NodeMeta):
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __call__(self, *grads):
-        """Run this node's backward formula on tensors, like calling a PyTorch ``grad_fn``.
-
-        Like the engine, it runs the formula with NumPy's warnings off (``_quiet``): a formula
-        computes inf and NaN as PyTorch does, silently."""
+        """Run this node's backward formula on tensors, like calling a PyTorch ``grad_fn`` (with
+        NumPy's warnings off, as the engine: inf and NaN come silently, as in PyTorch)."""
         token = quiet()
         try:
             if _mode.grad_enabled:
@@ -228,8 +222,7 @@ class Node(metaclass=_NodeMeta):
         self._sequence_nr = nr
 
     def _register_hook_dict(self, tensor) -> None:
-        """PyTorch stores a tensor's hooks on its node this way; minigrad does it in
-        ``Tensor.register_hook``, so there is nothing left to do here."""
+        """PyTorch stores a tensor's hooks on its node so (minigrad: ``Tensor.register_hook``)."""
 
 
 _OBJECT_NAMES = tuple(dir(object()))
@@ -417,6 +410,14 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
     for nr, t in enumerate(outputs):
         if t is not None and t._data.dtype.kind in "fc":
             t._grad_fn, t._requires_grad, t._output_nr = node, True, nr
+    return outputs
+
+
+def record_raising(node: Node, outputs, *inputs):
+    """:func:`record` for a node whose backward only raises (``NotImplemented``, ``Error``): it
+    takes UINT64_MAX, as in PyTorch, so it runs (and stops the pass) as soon as it is ready."""
+    record(node, outputs, *inputs)
+    node._sequence_nr = AccumulateGrad._sequence_nr
     return outputs
 
 

@@ -1,9 +1,10 @@
 """Gradients that do not fit: a tensor with a history given data of another shape, or an
 integer tensor given a history in place.
 
-``y.data = other`` with another shape leaves ``y.grad_fn`` expecting a gradient of ``y``'s old
-shape. PyTorch's engine checks every gradient against the shape its next node recorded, and
-refuses one that cannot be summed to it ("Function SumBackward0 returned an invalid gradient at
+``y.data = other`` with another shape leaves ``y.grad_fn`` (a leaf's: its ``AccumulateGrad``,
+while a graph holds it) expecting a gradient of ``y``'s old shape. PyTorch's engine checks
+every gradient against the shape its next node recorded, and refuses one that cannot be
+summed to it ("Function SumBackward0 returned an invalid gradient at
 index 0 - got [1, 3] but expected shape compatible with [1, 3, 1]"); one that can is summed.
 minigrad's nodes record no shapes, so the old shape is noted on the node only when ``.data``
 changes it, and the engine checks gradients only once that has happened in this process.
@@ -93,6 +94,8 @@ _data = Tensor.data
 
 def _set_data(self, value) -> None:
     node, old = self._grad_fn, self._data.shape
+    if node is None and self._accumulator is not None:  # a leaf: its AccumulateGrad, if a graph
+        node = self._accumulator()  # still holds it, keeps the shape it was made for
     _data.fset(self, value)
     if node is not None and self._data.shape != old:
         if getattr(node, "_expected_shapes", None) is None:

@@ -22,8 +22,7 @@ from .._ops.binary_functions import NotImplementedBackward
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.grad_mode import enable_grad, no_grad
-from ..autograd.graph import Node, SavedTensor, record, should_record
-from ..autograd.raising import record_raising
+from ..autograd.graph import Node, SavedTensor, record, record_raising, should_record
 from ._activations import CeluBackward0, _Activation
 
 __all__ = ["second_order", "LeakyReluBackwardBackward0", "HardtanhBackwardBackward0",

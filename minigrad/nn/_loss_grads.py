@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtype import result_type
 from .._ops import _formula as F
 from .._ops.arithmetic import add_number, div_by_number, mul_by_number
 from .._quiet import quietly
@@ -134,6 +135,8 @@ class SmoothL1LossBackwardBackward0(Node):
 def _robust_backward(node_cls, grad, x, t, reduction: int, width: float, slope, **numbers):
     """``grad / n * slope(x - t)``; on tensors, the output of a ``node_cls`` node."""
     gd, xd, td = F.data(grad), F.data(x), F.data(t)
+    dt = result_type(F.as_tensor(x), F.as_tensor(t)).np  # (PyTorch's promotion, not NumPy's)
+    xd, td = xd.astype(dt, copy=False), td.astype(dt, copy=False)
     out = quietly(lambda: (gd / xd.size if reduction == 1 else gd) * slope(xd - td, width))
     return out if not isinstance(grad, Tensor) else _recorded(
         node_cls, out, grad, x, t, reduction=reduction, **numbers)

@@ -177,3 +177,25 @@ def test_minigrad_says_what_to_do_after_pytorchs_line():
     lines = str(info.value).splitlines()
     assert "INTERNAL ASSERT" in lines[0] and "torch.int64" in lines[1]
     assert len(lines) == 2
+
+
+# ---------------------------------------------------------------- a leaf's data swapped by .data =
+@pytest.mark.parametrize("new", [(3,), (0,), (4, 2, 3), (1, 3), (2, 1), (6,)])
+@pytest.mark.parametrize("use", ["x.sum()", "(x * 3).sum()", "y.sum()", "fresh"])
+def test_a_leafs_accumulate_grad_keeps_the_shape_it_was_made_for(torch, new, use):
+    """While a graph holds the leaf's AccumulateGrad, a gradient of the leaf's new shape must
+    fit the old one (PyTorch's invalid-gradient error, or summed to it); the first .grad is
+    then laid out as the leaf now is (copy_'s broadcast and errors), unless it may be kept."""
+    import minigrad as mg
+
+    def run(L):
+        x = L.ones(2, 3, requires_grad=True)
+        y = x * 2
+        if use == "fresh":
+            del y
+        x.data = L.ones(new)
+        expr = "x.sum()" if use == "fresh" else use
+        return failure(lambda: eval(expr, {"x": x, "y": y if use != "fresh" else None})  # noqa: S307
+                       .backward()), None if x.grad is None else tuple(x.grad.shape)
+
+    assert run(mg) == run(torch)
