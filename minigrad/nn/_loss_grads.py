@@ -39,7 +39,6 @@ __all__ = ["MseLossBackwardBackward0", "HuberLossBackwardBackward0",
            "binary_cross_entropy_with_logits_target_backward"]
 
 _SYMBOLS = {"g": "grad_output", "a": "self", "t": "target", "reduction": "reduction"}
-_SAVED_TENSORS = ("grad_output", "self", "target")
 
 
 def _recorded(node_cls, out: np.ndarray, grad, x, t, **numbers) -> Tensor:
@@ -76,7 +75,7 @@ class MseLossBackwardBackward0(Node):
               note="mse_loss_double_backward(grad, a, reduction) = 2 * grad / n")
 
     saved = ("grad_output", "reduction", "self", "target")
-    saved_tensors_names = _SAVED_TENSORS
+    saved_tensors_names = ("grad_output", "self", "target")
 
 
 @formula_function
@@ -103,32 +102,34 @@ def mse_loss_double_backward(grad, x, reduction: int):
 
 
 # ---------------------------------------------------------------- Huber and smooth L1
-def _robust_rule(loss: str, width: str, slope: str, g: str):
-    """The rule of Huber's and smooth L1's gradient node (``width``: delta or beta)."""
-    twice = f"{loss}_double_backward(grad * g, a, t, reduction, {width})"
-    return _r(f"z = {loss}_backward(g, a, t, reduction, {width}) = g * {slope} / n",
-              dict(_SYMBOLS, **{width: width}), numbers=f"reduction {width}", g=g, a=twice,
-              t="-" + twice, note=f"{loss}_double_backward(grad, a, t, reduction, {width}) = "
-              f"grad * (|a - t| < {width}){' / beta' * (width == 'beta')} / n")
-
-
-
 class HuberLossBackwardBackward0(Node):
     """The node of ``huber_loss_backward(grad_output, self, target, reduction, delta)``."""
 
-    rule = _robust_rule("huber_loss", "delta", "clamp(a - t, -delta, delta)",
-                        "huber_loss_double_backward_grad_output(grad, g, a, t, reduction, delta)")
+    rule = _r("z = huber_loss_backward(g, a, t, reduction, delta) = g * clamp(a - t, -delta, "
+              "delta) / n", dict(_SYMBOLS, delta="delta"), numbers="reduction delta",
+              g="huber_loss_double_backward_grad_output(grad, g, a, t, reduction, delta)",
+              a="huber_loss_double_backward(grad * g, a, t, reduction, delta)",
+              t="-huber_loss_double_backward(grad * g, a, t, reduction, delta)",
+              note="huber_loss_double_backward(grad, a, t, reduction, delta) = grad * "
+                   "(|a - t| < delta) / n")
+
     saved = ("delta", "grad_output", "reduction", "self", "target")
-    saved_tensors_names = _SAVED_TENSORS
+    saved_tensors_names = ("grad_output", "self", "target")
 
 
 class SmoothL1LossBackwardBackward0(Node):
     """The node of ``smooth_l1_loss_backward(grad_output, self, target, reduction, beta)``."""
 
-    rule = _robust_rule("smooth_l1_loss", "beta", "clamp((a - t) / beta, -1, 1)",
-                        "smooth_l1_loss_backward(grad, a, t, reduction, beta)")
+    rule = _r("z = smooth_l1_loss_backward(g, a, t, reduction, beta) = g * clamp((a - t) / "
+              "beta, -1, 1) / n", dict(_SYMBOLS, beta="beta"), numbers="reduction beta",
+              g="smooth_l1_loss_backward(grad, a, t, reduction, beta)",
+              a="smooth_l1_loss_double_backward(grad * g, a, t, reduction, beta)",
+              t="-smooth_l1_loss_double_backward(grad * g, a, t, reduction, beta)",
+              note="smooth_l1_loss_double_backward(grad, a, t, reduction, beta) = grad * "
+                   "(|a - t| < beta) / beta / n")
+
     saved = ("beta", "grad_output", "reduction", "self", "target")
-    saved_tensors_names = _SAVED_TENSORS
+    saved_tensors_names = ("grad_output", "self", "target")
 
 
 def _robust_backward(node_cls, grad, x, t, reduction: int, width: float, slope, **numbers):
