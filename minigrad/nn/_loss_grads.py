@@ -83,12 +83,16 @@ def mse_loss_backward(grad, x, t, reduction: int):
     """PyTorch's ``mse_loss_backward``: ``2 * (x - t) / n * grad``, n the number of elements
     for ``reduction='mean'`` (1 for 'sum' and 'none'). ``x`` and ``t`` are taken in ``grad``'s
     dtype, the one the forward computed in (an integer target is a float there)."""
-    gd = F.data(grad)
-    xd, td = _as(F.data(x), gd), _as(F.data(t), gd)
-    n = xd.size if reduction == 1 else 1
-    out = (xd - td) * (2.0 / (n or 1)) * gd  # (no elements: an empty gradient, any scale)
-    return out if not isinstance(grad, Tensor) else _recorded(
-        MseLossBackwardBackward0, out, grad, x, t, reduction=reduction)
+    if not isinstance(grad, Tensor):  # (a plain backward: arrays, no node)
+        return _mse_grad(grad, _as(x, grad), _as(t, grad), reduction)
+    gd = grad._data
+    out = _mse_grad(gd, _as(F.data(x), gd), _as(F.data(t), gd), reduction)
+    return _recorded(MseLossBackwardBackward0, out, grad, x, t, reduction=reduction)
+
+
+def _mse_grad(g: np.ndarray, x: np.ndarray, t: np.ndarray, reduction: int) -> np.ndarray:
+    n = x.size if reduction == 1 else 1
+    return (x - t) * (2.0 / (n or 1)) * g  # (no elements: an empty gradient, any scale)
 
 
 def _as(x: np.ndarray, like: np.ndarray) -> np.ndarray:
