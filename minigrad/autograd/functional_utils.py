@@ -8,9 +8,10 @@ import sys
 import numpy as np
 
 from .._dtype import from_numpy_dtype
+from .._state import local as _mode
 from .._summation import reduce_sum
 
-__all__ = ["sum_to", "expand_to", "in_layout_of", "sole_view"]
+__all__ = ["sum_to", "expand_to", "in_layout_of", "sole_view", "refuse_inference"]
 
 
 def sum_to(g, shape: tuple, dtype=None):
@@ -99,6 +100,14 @@ def sole_view(a: np.ndarray) -> bool:
     # holder elsewhere (then the memory may be read after .grad changes in place: copy)
     return (type(base) is np.ndarray and base.base is None and a.flags.writeable
             and sys.getrefcount(base) == 3)
+
+
+def refuse_inference(grad) -> None:
+    """PyTorch's error for an inference ``.grad`` (made in inference mode) added to in place
+    outside inference mode: raised after the add, as PyTorch's."""
+    if not _mode.inference_mode:
+        from .._ops.inplace_checks import INFERENCE  # (late: the ops import the autograd)
+        raise RuntimeError(INFERENCE)
 
 
 def in_layout_of(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray:

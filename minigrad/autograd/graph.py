@@ -30,7 +30,7 @@ from ..utils.hooks import RemovableHandle
 from ._rule import _r
 from .anomaly_mode import keep_forward_trace
 from .formulas import write_backward
-from .functional_utils import in_layout_of
+from .functional_utils import in_layout_of, refuse_inference
 from .reshaped import no_gradient_into
 from .saved import FREED, SavedTensor
 
@@ -280,6 +280,8 @@ class AccumulateGrad(Node):
                 np.add(d, grad, out=d, casting="unsafe")
             else:
                 old._data = d + grad
+            if old._inference:  # (PyTorch adds, then refuses it outside inference mode)
+                refuse_inference(old)
             old._vc[0] += 1
 
 
@@ -414,8 +416,7 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
 
 
 def record_raising(node: Node, outputs, *inputs):
-    """:func:`record` for a node whose backward only raises (``NotImplemented``, ``Error``): it
-    takes UINT64_MAX, as in PyTorch, so it runs (and stops the pass) as soon as it is ready."""
+    """:func:`record` for a node that only raises: UINT64_MAX as in PyTorch (it runs first)."""
     record(node, outputs, *inputs)
     node._sequence_nr = AccumulateGrad._sequence_nr
     return outputs

@@ -199,3 +199,15 @@ def test_a_leafs_accumulate_grad_keeps_the_shape_it_was_made_for(torch, new, use
                        .backward()), None if x.grad is None else tuple(x.grad.shape)
 
     assert run(mg) == run(torch)
+
+
+@on_both
+def test_a_grad_made_in_inference_mode_is_added_to_then_refused(L):
+    """AccumulateGrad adds in place into an existing .grad; an inference tensor refuses that
+    outside inference mode, after the add (PyTorch's order); another leaf is updated as usual."""
+    x = L.tensor([1., 2.], requires_grad=True)
+    y = L.tensor([1., 2.], requires_grad=True)
+    with L.inference_mode():
+        x.grad = L.zeros(2)
+    error = failure(lambda: (x * 2 + y).sum().backward())
+    return error, grads(x, y)
