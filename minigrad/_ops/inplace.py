@@ -137,6 +137,16 @@ def _follow_result(node: Node, out: Tensor, self: Tensor) -> None:
             saved.data, saved.vc, saved.version = self._data, self._vc, self._vc[0]
 
 
+def _cast_back(node: Node, self: Tensor, args) -> None:
+    """An op computed in a wider dtype than ``self`` keeps ``self``'s in place: its gradient
+    arrives in that dtype, and PyTorch's engine casts what it sends each input to the input's."""
+    sums = list(node._sum_to or [None] * len(node._next_nodes))
+    for i, x in enumerate((self, *args)[:len(sums)]):
+        if isinstance(x, Tensor) and x._data.dtype != self._data.dtype and sums[i] is None:
+            sums[i] = (x._data.shape, x._data.dtype)
+    node._sum_to = sums
+
+
 def _follow_view(node: Node, view: Tensor) -> None:
     """A result saved by an in-place op on a view is named by the view's history (its
     AsStridedBackward0) in PyTorch's in-place error, while the view lives with that history."""
@@ -211,6 +221,8 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
     _write(self, out._data, fills, getattr(op, "__name__", "").startswith("clamp") and not any(
         isinstance(a, Tensor) for a in inputs))
     if node is not None:
+        if out._data.dtype != self._data.dtype:
+            _cast_back(node, self, args)
         _follow_result(node, out, self)
         _any_dtype(self, _rebase, self, node)
         if self._base is not None:
