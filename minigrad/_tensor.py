@@ -342,6 +342,8 @@ class Tensor(metaclass=TorchNamed):
 
     def detach_(self) -> Tensor:
         """Make this tensor a leaf that does not require grad, in place."""
+        if _mode.inference_mode:  # (PyTorch skips its autograd kernel there: nothing changes)
+            return self
         if self._base is not None:
             raise RuntimeError(
                 "Can't detach views in-place. Use detach() instead. If you are using "
@@ -349,9 +351,7 @@ class Tensor(metaclass=TorchNamed):
                 "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
                 "called on these gradients. To fix this error, please refer to the "
                 "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.")
-        self._grad_fn = None
-        self._requires_grad = False
-        self._output_nr = 0
+        self._grad_fn, self._requires_grad, self._output_nr = None, False, 0
         return self
 
     def __len__(self) -> int:

@@ -18,7 +18,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..autograd._rule import _r
-from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.graph import Node, SavedTensor, record, record_raising, should_record
 from . import _formula as F
 from ._backward import call, data, masked_zero, scale
 from ._core import binary_operands, floor_div_floats, method, quiet_array, value
@@ -104,7 +104,7 @@ def floor_divide(input, other):
     fn = floor_div_floats if dt.kind == "f" else np.floor_divide
     out = Tensor._wrap(opmath_array(fn, xa, xb, dt, other))  # (float16: see half_opmath)
     if should_record(input, other) and dt.kind == "f":
-        record(NotImplementedBackward(), out, input, other)
+        record_raising(NotImplementedBackward(), out, input, other)
     return out
 
 
@@ -188,7 +188,7 @@ def _rmod(self, other):
     if should_record(self) and out._data.dtype.kind == "f":
         node = NotImplementedBackward()
         node._op = "remainder"
-        record(node, out, self)
+        record_raising(node, out, self)
     return out
 
 

@@ -19,6 +19,7 @@ from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import broadcast_error, method, value
 from .arithmetic import check_bool_sub
+from .errors import empty_norm
 from .reduce import _norm_data, norm_backward
 
 __all__ = ["dist"]
@@ -64,6 +65,8 @@ def dist(input, other, p=2):
     if nd.kind not in "fc":
         raise RuntimeError("norm(): input dtype should be either floating point or complex. "
                            f"Got {result_type(input, other)._legacy_name[:-6]} instead.")
+    if 0 in shape and (error := empty_norm(float(p), None, shape)) is not None:
+        raise error  # (a p < 0 or inf norm of nothing has no value: PyTorch's vector_norm's)
     token = quiet()  # (inf - inf: NaN, as in PyTorch, without NumPy's warning)
     try:
         diff = np.broadcast_to(input._data.astype(nd) - other._data.astype(nd), shape)

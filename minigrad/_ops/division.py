@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtype import result_type
 from .._quiet import quietly
 from .._tensor import Tensor
 from ..autograd._rule import _r
@@ -118,6 +119,30 @@ def int_zero_check(xa, xb, dt) -> None:
     """An integer division by zero raises, as PyTorch's (unless nothing is computed: empty)."""
     if dt.kind in "iub" and np.any(np.asarray(xb) == 0) and np.broadcast(xa, xb).size:
         raise RuntimeError("ZeroDivisionError")
+
+
+def write_before_zero(self: Tensor, op, args, kwargs) -> None:
+    """What PyTorch's in-place integer division has written when it meets a zero divisor and
+    raises ZeroDivisionError: its loop runs over ``self``'s memory in order, so every element
+    before the first zero divisor (in memory order, broadcasting included) holds its result. A
+    number or 0-d divisor is checked before the loop, and one that promotes ``self`` to another
+    dtype makes the loop write into a buffer copied back at the end: nothing written. (Above
+    32768 elements PyTorch splits the loop across threads: which ones it wrote is not
+    deterministic then.)"""
+    other = args[0] if args else None
+    data = self._data
+    if not isinstance(other, Tensor) or other._data.ndim == 0 or not data.flags.writeable \
+            or result_type(self, other).np != data.dtype:
+        return
+    divisor = np.broadcast_to(other._data, data.shape)
+    zero = divisor == 0
+    offsets = np.zeros(data.shape, np.int64)  # each element's place in memory
+    for dim, (n, stride) in enumerate(zip(data.shape, data.strides)):
+        offsets += (np.arange(n) * stride).reshape((n,) + (1,) * (data.ndim - dim - 1))
+    before = offsets < offsets[zero].min()
+    safe = Tensor._wrap(np.where(zero, np.ones_like(divisor), divisor))
+    full = op(Tensor._wrap(np.array(data)), safe, **kwargs)._data
+    data[before] = full[before].astype(data.dtype, copy=False)
 
 
 def _record_div2(out, input, other, mode):

@@ -65,9 +65,14 @@ class IndexPutBackward0(Node):
 
     saved = ("accumulate", "indices")  # and _where: the indices as a NumPy index
     saved_lists = ("indices",)
+    _unfit = None  # (indexed shape, values' shape) where the one cannot be summed to the other
 
     def backward(self, g):
         check_saved(self)  # (freed indices)
+        if self._unfit is not None and self.next_functions[1][0] is not None:
+            raise RuntimeError(f"Function {self.name()} returned an invalid gradient at index 1 "
+                               f"- got {self._unfit[0]} but expected shape compatible with "
+                               f"{self._unfit[1]}")
         gs = gv = None
         if self.next_functions[0][0] is not None:
             gs = g if self._s_accumulate else F.index_put(
@@ -149,6 +154,13 @@ def _expandable(shape: tuple, to: tuple) -> bool:
     return len(shape) <= len(to) and all(n in (1, m) for n, m in zip(shape[::-1], to[::-1]))
 
 
+NO_INDICES = (  # (PyTorch fails inside, with an internal error that depends on the shapes)
+    "index_put with an empty tuple of indices: PyTorch 2.13 fails inside on this call (an "
+    "internal error such as 'masked_fill_ only supports boolean masks, but got mask with dtype "
+    "nullptr'), so minigrad refuses it too. To write the whole tensor, use x.copy_(values) or "
+    "x[...] = values.")
+
+
 def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
                expanded: bool | None = None):
     """``expanded``: None out of place, else (in place) whether ``input``'s memory is. Into
@@ -174,6 +186,8 @@ def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
                 "Index put requires the source and destination dtypes match, got "
                 f"{input.dtype._legacy_name[:-6]} for the destination and "
                 f"{values.dtype._legacy_name[:-6]} for the source.")
+    if not indices:
+        raise RuntimeError(NO_INDICES)
     where = check_bounds(input._data.shape, where) if not fills else _mask_where(indices)
     data = input._data if expanded else np.array(input._data)
     if accumulate:
@@ -185,7 +199,20 @@ def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
         node = cls()
         node._s_accumulate, node._s_indices, node._where = accumulate, tuple(indices), where
         record(node, out, input, values, broadcast=True)
+        _sum_values_to_their_shape(node, input, values, where)
     return out
+
+
+def _sum_values_to_their_shape(node, input, values, where) -> None:
+    """The values' gradient is ``grad[indices]``, of the indexed elements' shape (not the
+    result's, which ``record`` un-broadcasts to): summed back where the values were
+    broadcast to the indexed elements (one value put at three indices gets their sum)."""
+    indexed, shape = _result_shape(input._data.shape, where), values._data.shape
+    if shape != indexed:
+        node._sum_to = [None if node._sum_to is None else node._sum_to[0],
+                        (shape, values._data.dtype)]
+        if not _expandable(shape, indexed):  # (one value filling a mask, with more dims)
+            node._unfit = (list(indexed), list(shape))
 
 
 def index_put(input, indices, values, accumulate: bool = False):

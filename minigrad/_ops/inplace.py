@@ -41,6 +41,7 @@ from . import _formula as F
 from ._core import INPLACE_VARIANTS, broadcast_error, dtype_of, method
 from .arithmetic import check_bool_sub
 from .copy_overlap import copied_in_order
+from .division import write_before_zero
 from .errors import cant_cast
 from .index_put import expanded_warning, put_in_place, values_must_be_a_tensor
 from .inplace_checks import bump_version, check_inplace, check_memory
@@ -136,6 +137,16 @@ def _follow_result(node: Node, out: Tensor, self: Tensor) -> None:
             saved.data, saved.vc, saved.version = self._data, self._vc, self._vc[0]
 
 
+def _cast_back(node: Node, self: Tensor, args) -> None:
+    """An op computed in a wider dtype than ``self`` keeps ``self``'s in place: its gradient
+    arrives in that dtype, and PyTorch's engine casts what it sends each input to the input's."""
+    sums = list(node._sum_to or [None] * len(node._next_nodes))
+    for i, x in enumerate((self, *args)[:len(sums)]):
+        if isinstance(x, Tensor) and x._data.dtype != self._data.dtype and sums[i] is None:
+            sums[i] = (x._data.shape, x._data.dtype)
+    node._sum_to = sums
+
+
 def _follow_view(node: Node, view: Tensor) -> None:
     """A result saved by an in-place op on a view is named by the view's history (its
     AsStridedBackward0) in PyTorch's in-place error, while the view lives with that history."""
@@ -197,6 +208,8 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
     except (NotImplementedError, RuntimeError) as e:  # a kernel's: after the output's checks
         if type(e) is NotImplementedError or str(e).startswith(_KERNEL_ERRORS):
             _check_output(self, args)
+        if str(e) == "ZeroDivisionError":  # (the elements its loop did before the zero)
+            write_before_zero(self, op, args, kwargs)
         raise
     if out is NotImplemented:
         return NotImplemented
@@ -208,6 +221,8 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
     _write(self, out._data, fills, getattr(op, "__name__", "").startswith("clamp") and not any(
         isinstance(a, Tensor) for a in inputs))
     if node is not None:
+        if out._data.dtype != self._data.dtype:
+            _cast_back(node, self, args)
         _follow_result(node, out, self)
         _any_dtype(self, _rebase, self, node)
         if self._base is not None:

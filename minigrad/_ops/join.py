@@ -196,8 +196,12 @@ class UnbindBackward0(Node):
 
 
 def _views(input, datas, node):
-    """Several views of ``input`` made by one multi-output node."""
-    outs = views_of(input, datas, node if should_record(input) else None)
+    """Several views of ``input`` made by one multi-output node (an integer input with a
+    history: PyTorch's refusal, as for one output)."""
+    recorded = should_record(input)
+    if recorded and datas and input._data.dtype.kind not in "fc":
+        raise RuntimeError(f"Autograd not support dtype: {input.dtype._legacy_name[:-6]}")
+    outs = views_of(input, datas, node if recorded else None)
     mark_multi(outs, type(node).__name__[:-9])  # modifying them in place is an error
     return tuple(outs)
 

@@ -49,8 +49,9 @@ def _power(x, p):
 @formula_function
 def pow_backward(grad, x, p):
     """PyTorch's ``pow_backward`` (a number ``p``): ``grad * (p * x.pow(p - 1))``; where
-    ``p == 0``, ``zeros_like(x)``, outside any graph."""
-    if p == 0:
+    ``p == 0``, ``zeros_like(x)``, outside any graph (not for ``False``: a bool Scalar never
+    equals a number in PyTorch, so ``x ** False`` gets ``0 * x ** -1``, NaN at 0)."""
+    if p == 0 and type(p) is not bool:
         return F.zeros_like(grad)
     return grad * scale(_power(x, p - 1), p)
 

@@ -38,6 +38,7 @@ from .functional_utils import sum_to
 from .graph import AccumulateGrad, grad_accumulator
 from .graph_root import GraphRoot
 from .ready_queue import heap_pop
+from .reshaped import NOT_DIFFERENTIABLE
 from .schedule import GraphTask, Plan
 from .step import Contribution, Step, frozen
 
@@ -146,8 +147,8 @@ def _execute(node, g, task: GraphTask):
             raise RuntimeError("leaf variable has been moved into the graph interior")
         if node._hooked or var._hooks or var._post_acc_hooks or task.keep is not None:
             return _run_leaf(node, g, task)
-        if g is not None:  # a plain leaf and no Step to show: the update alone (a call saved)
-            node.accumulate(g, node in task.owned, task.create_graph)
+        if g is not None and var._requires_grad:  # a plain leaf and no Step to show: the
+            node.accumulate(g, node in task.owned, task.create_graph)  # update alone
         return g, (), None
     if node._hooked:  # tensor hooks, retain_grad, pre-hooks (steps 1-3 in hooks.py)
         if node._tensor_pre_hooks or node._retains_grad:
@@ -180,10 +181,10 @@ def _run_leaf(node: AccumulateGrad, g, task: GraphTask):
     keep = task.keep  # (None: no Step to show the grad in)
     before = None if keep is None else keep(var._grad)
     if g is not None:
-        node.accumulate(g, owned, task.create_graph)
-        if var._post_acc_hooks:
-            for hook in list(var._post_acc_hooks.values()):
-                hook(var)
+        if var._requires_grad:  # (a leaf set to requires_grad_(False) since keeps its .grad)
+            node.accumulate(g, owned, task.create_graph)
+        for hook in list((var._post_acc_hooks or {}).values()):
+            hook(var)
     if node._post_hooks:
         _hooks.post_hooks(node, (), g)
     return g, (), (before, var._grad if keep is None else keep(var._grad))
@@ -300,6 +301,9 @@ def graph_root(outputs, grads):
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn")
         edges.append(gradient_edge(out))
+    for out in outputs:  # (after every output's check, as PyTorch's engine starts)
+        if out._data.dtype.kind not in "fc":
+            raise RuntimeError(NOT_DIFFERENTIABLE.format(out.dtype))
     if len(edges) == 1:
         node, nr = edges[0]
         g = grads[0]

@@ -30,7 +30,7 @@ from .._tensor import Tensor
 from .._torch_names import TorchNamed
 from ._rule import _r
 from .functional_utils import sum_to
-from .graph import Node, SavedTensor, record, should_record
+from .graph import Node, SavedTensor, record, record_raising, should_record
 from .saved import FREED_MESSAGE
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
@@ -344,6 +344,6 @@ def _behind(node, grads) -> tuple:
         out = Tensor._wrap(leaf._data)
         out._vc = leaf._vc
         outs.append(out)
-    record(node, tuple(outs), *leaves)
+    record_raising(node, tuple(outs), *leaves)
     it = iter(outs)
     return tuple(None if g is None else next(it) for g in grads)

@@ -58,9 +58,11 @@ def _as_tuple(x):
 
 
 def _prepare(inputs, create_graph: bool):
-    """Fresh leaves that require grad (the caller's tensors are left as they are)."""
-    return tuple(x if create_graph and x.requires_grad else x.detach().requires_grad_(True)
-                 for x in inputs)
+    """Fresh tensors that require grad (the caller's are left as they are, hooks and all):
+    with ``create_graph``, a view of an input that requires grad (its graph goes on, as
+    PyTorch's ``view_as``), else a new leaf."""
+    return tuple(x.view_as(x) if create_graph and x.requires_grad else
+                 x.detach().requires_grad_(True) for x in inputs)
 
 
 def _check_outputs(outputs, name: str):
@@ -129,7 +131,7 @@ def jvp(func, inputs, v=None, create_graph: bool = False, strict: bool = False):
     By the double-backward trick: ``u -> u^T J`` is linear in ``u``; its gradient w.r.t. ``u``
     along ``v`` is ``J v``.
     """
-    inputs, single_in, outputs, single_out = _call(func, inputs, True, "jvp")
+    inputs, single_in, outputs, single_out = _call(func, inputs, create_graph, "jvp")
     vs = _vector(v, inputs, "the input to the user-provided function is")
     us = tuple(Tensor._wrap(np.zeros_like(o._data)).requires_grad_(True) for o in outputs)
     g_in = _grads(outputs, inputs, us, True)

@@ -8,9 +8,10 @@ import sys
 import numpy as np
 
 from .._dtype import from_numpy_dtype
+from .._state import local as _mode
 from .._summation import reduce_sum
 
-__all__ = ["sum_to", "expand_to", "in_layout_of", "sole_view"]
+__all__ = ["sum_to", "expand_to", "in_layout_of", "sole_view", "refuse_inference"]
 
 
 def sum_to(g, shape: tuple, dtype=None):
@@ -101,6 +102,14 @@ def sole_view(a: np.ndarray) -> bool:
             and sys.getrefcount(base) == 3)
 
 
+def refuse_inference(grad) -> None:
+    """PyTorch's error for an inference ``.grad`` (made in inference mode) added to in place
+    outside inference mode: raised after the add, as PyTorch's."""
+    if not _mode.inference_mode:
+        from .._ops.inplace_checks import INFERENCE  # (late: the ops import the autograd)
+        raise RuntimeError(INFERENCE)
+
+
 def in_layout_of(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray:
     """``grad`` (kept if ``owned``, else copied) laid out in memory as the leaf ``like`` is:
     PyTorch's layout contract for ``.grad`` (a row-major leaf gets a row-major ``.grad`` even
@@ -108,10 +117,37 @@ def in_layout_of(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray:
     if grad.strides == like.strides and grad.shape == like.shape:
         # an owned view (nn.Linear's weight gradient): kept if nothing else reaches its memory
         return grad if owned and (grad.base is None or sole_view(grad)) else grad.copy(order="K")
-    if grad.shape != like.shape:  # (the leaf's data swapped by `.data =`: PyTorch keeps the
-        return grad if owned else grad.copy()  # gradient's own shape)
+    if grad.shape != like.shape:  # (the leaf's data swapped by `.data =`)
+        return _misshapen(like, grad, owned)
     if like.flags.c_contiguous:
         return grad.copy()  # (the usual leaf, row-major: 3x cheaper than empty_like + copyto)
     out = np.empty_like(like, dtype=grad.dtype)  # (order K: the leaf's own layout)
+    np.copyto(out, grad)
+    return out
+
+
+def _misshapen(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray:
+    """PyTorch's first ``.grad`` of another shape than its leaf (whose data ``.data =`` swapped
+    since its ``AccumulateGrad`` was made): the gradient itself if it may be kept and its
+    strides agree with the leaf's wherever its sizes are not 1 (PyTorch's layout contract);
+    else a copy into the leaf's shape, broadcast as ``copy_`` does (its error if it cannot)."""
+    size = grad.itemsize
+    if owned and all(n == 1 or (i < like.ndim and s // size == like.strides[i] // like.itemsize)
+                     for i, (n, s) in enumerate(zip(grad.shape, grad.strides))):
+        return grad
+    try:
+        shape = np.broadcast_shapes(like.shape, grad.shape)
+    except ValueError:
+        for i in range(1, min(like.ndim, grad.ndim) + 1):
+            a, b = like.shape[-i], grad.shape[-i]
+            if a != b and 1 not in (a, b):
+                raise RuntimeError(f"The size of tensor a ({a}) must match the size of tensor b "
+                                   f"({b}) at non-singleton dimension "
+                                   f"{max(like.ndim, grad.ndim) - i}") from None
+        raise
+    if shape != like.shape:
+        raise RuntimeError(f"output with shape [{', '.join(map(str, like.shape))}] doesn't match "
+                           f"the broadcast shape [{', '.join(map(str, shape))}]")
+    out = np.empty_like(like, dtype=grad.dtype)
     np.copyto(out, grad)
     return out

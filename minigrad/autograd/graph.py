@@ -30,11 +30,12 @@ from ..utils.hooks import RemovableHandle
 from ._rule import _r
 from .anomaly_mode import keep_forward_trace
 from .formulas import write_backward
-from .functional_utils import in_layout_of
+from .functional_utils import in_layout_of, refuse_inference
+from .reshaped import no_gradient_into
 from .saved import FREED, SavedTensor
 
 __all__ = ["Node", "AccumulateGrad", "CopyBackwards", "SavedTensor", "RemovableHandle",
-           "grad_accumulator", "should_record", "record"]
+           "grad_accumulator", "should_record", "record", "record_raising"]
 
 _sequence = itertools.count()  # every new node takes the next number (the engine's priority)
 
@@ -134,9 +135,7 @@ class Node(metaclass=_NodeMeta):
     def _register_tensor_hook(self, output_nr: int, fn) -> RemovableHandle:
         if self._tensor_pre_hooks is None:
             self._tensor_pre_hooks = {}
-        hooks = self._tensor_pre_hooks.get(output_nr)
-        if hooks is None:
-            hooks = self._tensor_pre_hooks[output_nr] = _Hooks()
+        hooks = self._tensor_pre_hooks.setdefault(output_nr, _Hooks())
         self._hooked = True
         return hooks.add(fn)
 
@@ -144,11 +143,9 @@ class Node(metaclass=_NodeMeta):
         raise NotImplementedError(f"{self.name()} has no backward formula")
 
     def release_variables(self) -> None:
-        """Free the saved tensors (the engine does this after a backward without retain_graph).
-
-        A value PyTorch keeps as a tensor that minigrad keeps as a number or an array (``x * 2``
-        keeps 2, PyTorch ``tensor(2)``; indices) is freed as well: the node's formula then
-        raises PyTorch's error, as reading ``_saved_<name>`` does."""
+        """Free the saved tensors (the engine does this after a backward without retain_graph),
+        and the numbers and arrays PyTorch keeps as tensors (``x * 2``'s 2, indices): the node's
+        formula then raises PyTorch's error, as reading ``_saved_<name>`` does."""
         self._released = True
         for name in self._saved_attrs:
             value = getattr(self, name)
@@ -175,10 +172,8 @@ class Node(metaclass=_NodeMeta):
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __call__(self, *grads):
-        """Run this node's backward formula on tensors, like calling a PyTorch ``grad_fn``.
-
-        Like the engine, it runs the formula with NumPy's warnings off (``_quiet``): a formula
-        computes inf and NaN as PyTorch does, silently."""
+        """Run this node's backward formula on tensors, like calling a PyTorch ``grad_fn`` (with
+        NumPy's warnings off, as the engine: inf and NaN come silently, as in PyTorch)."""
         token = quiet()
         try:
             if _mode.grad_enabled:
@@ -227,8 +222,7 @@ class Node(metaclass=_NodeMeta):
         self._sequence_nr = nr
 
     def _register_hook_dict(self, tensor) -> None:
-        """PyTorch stores a tensor's hooks on its node this way; minigrad does it in
-        ``Tensor.register_hook``, so there is nothing left to do here."""
+        """PyTorch stores a tensor's hooks on its node so (minigrad: ``Tensor.register_hook``)."""
 
 
 _OBJECT_NAMES = tuple(dir(object()))
@@ -257,7 +251,11 @@ class AccumulateGrad(Node):
         return ()
 
     def __call__(self, *grads):
-        self.accumulate(grads[0]._data, False, False)
+        var = self.variable
+        if var._requires_grad:  # (its post-accumulate hooks run even when it does not)
+            self.accumulate(grads[0]._data, False, False)
+        for hook in list((var._post_acc_hooks or {}).values()):
+            hook(var)
         return ()
 
     def accumulate(self, grad, owned: bool = False, create_graph: bool = False) -> None:
@@ -282,6 +280,8 @@ class AccumulateGrad(Node):
                 np.add(d, grad, out=d, casting="unsafe")
             else:
                 old._data = d + grad
+            if old._inference:  # (PyTorch adds, then refuses it outside inference mode)
+                refuse_inference(old)
             old._vc[0] += 1
 
 
@@ -401,15 +401,24 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
     if _anomaly.enabled:
         keep_forward_trace(node)
     if out is outputs:
-        if out._data.dtype.kind not in "fc" and not _mode.any_dtype:
-            raise RuntimeError("Autograd not support dtype: "
-                               + from_numpy_dtype(out._data.dtype)._legacy_name[:-6])
+        if out._data.dtype.kind not in "fc":
+            if not _mode.any_dtype:
+                raise RuntimeError("Autograd not support dtype: "
+                                   + from_numpy_dtype(out._data.dtype)._legacy_name[:-6])
+            no_gradient_into(node, out.dtype)  # (an integer tensor given a history in place)
         out._grad_fn, out._requires_grad, out._output_nr = node, True, 0
         return outputs
     node._num_outputs = len(outputs)
     for nr, t in enumerate(outputs):
         if t is not None and t._data.dtype.kind in "fc":
             t._grad_fn, t._requires_grad, t._output_nr = node, True, nr
+    return outputs
+
+
+def record_raising(node: Node, outputs, *inputs):
+    """:func:`record` for a node that only raises: UINT64_MAX as in PyTorch (it runs first)."""
+    record(node, outputs, *inputs)
+    node._sequence_nr = AccumulateGrad._sequence_nr
     return outputs
 
 

@@ -22,7 +22,7 @@ from .._ops.binary_functions import NotImplementedBackward
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.grad_mode import enable_grad, no_grad
-from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.graph import Node, SavedTensor, record, record_raising, should_record
 from ._activations import CeluBackward0, _Activation
 
 __all__ = ["second_order", "LeakyReluBackwardBackward0", "HardtanhBackwardBackward0",
@@ -166,7 +166,7 @@ def second_order(first: _Activation, g: Tensor, x, params: dict):
     if first.second == "NotImplemented":
         node = NotImplementedBackward()
         node._op = "hardsigmoid_backward"  # (its edges: the inputs that require grad)
-        return record(node, out, *(t for t in (g, xt) if t.requires_grad))
+        return record_raising(node, out, *(t for t in (g, xt) if t.requires_grad))
     node = globals()[first.second]()
     node._first, node._g = first, g
     for k, v in params.items():

@@ -16,8 +16,8 @@ from .._ops._core import binary_operands, value
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
-from ..autograd.formulas import formula_function
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ._loss_grads import huber_loss_backward, smooth_l1_loss_backward
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_loss",
            "smooth_l1_loss"]
@@ -27,12 +27,6 @@ def _reduce(loss: Tensor, reduction: int) -> Tensor:
     if reduction == 1:
         return loss.mean()
     return loss.sum() if reduction == 2 else loss
-
-
-def _scale(g, reduction: int, n: int):
-    """The incoming gradient for each element: g (per element, or shared) / n for 'mean'."""
-    g = F.as_tensor(g)
-    return g / n if reduction == 1 else g
 
 
 def _record(data: np.ndarray, node: Node, reduction: int, **saved) -> Tensor:
@@ -64,24 +58,6 @@ class BinaryCrossEntropyBackward0(Node):
 
     saved = ("reduction", "self", "target", "weight")
     saved_tensors_names = ("self", "target", "weight")
-
-
-@formula_function
-def binary_cross_entropy_backward(grad, x, t, w, reduction):
-    """PyTorch's ``binary_cross_entropy_backward`` (``w`` None: no weight)."""
-    x, t = F.as_tensor(x), F.as_tensor(t)
-    g = _scale(grad, reduction, x.numel())
-    dx = g * (x - t) / (x * (1 - x)).clamp_min(1e-12)
-    return F.like(dx if w is None else dx * F.as_tensor(w), grad)
-
-
-@formula_function
-def binary_cross_entropy_target_backward(grad, x, t, w, reduction):
-    """PyTorch's ``binary_cross_entropy_target_backward`` (``w`` None: no weight)."""
-    x = F.as_tensor(x)
-    g = _scale(grad, reduction, x.numel())
-    dt = g * ((1 - x).log().clamp_min(-100) - x.log().clamp_min(-100))
-    return F.like(dt if w is None else dt * F.as_tensor(w), grad)
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight, reduction: int) -> Tensor:
@@ -125,32 +101,6 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
     saved_tensors_names = ("pos_weight", "self", "target", "weight")
 
 
-@formula_function
-def binary_cross_entropy_with_logits_backward(grad, x, t, w, p, reduction):
-    """PyTorch's ``binary_cross_entropy_with_logits_backward`` (``w``, ``p`` None: not given)."""
-    x, t = F.as_tensor(x), F.as_tensor(t)
-    g = _scale(grad, reduction, x.numel())
-    if p is None:
-        dx = g * (x.sigmoid() - t)
-    else:
-        p = F.as_tensor(p)
-        dx = g * ((1 + (p - 1) * t) * x.sigmoid() - p * t)
-    return F.like(dx if w is None else dx * F.as_tensor(w), grad)
-
-
-@formula_function
-def binary_cross_entropy_with_logits_target_backward(grad, x, t, w, p, reduction):
-    """PyTorch's ``binary_cross_entropy_with_logits_target_backward``."""
-    x = F.as_tensor(x)
-    g = _scale(grad, reduction, x.numel())
-    if p is None:
-        dt = g * -x
-    else:
-        softplus = (-x).clamp_min(0) + ((-x.abs()).exp() + 1).log()
-        dt = g * ((F.as_tensor(p) - 1) * softplus - x)
-    return F.like(dt if w is None else dt * F.as_tensor(w), grad)
-
-
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight, reduction: int,
                                      pos_weight) -> Tensor:
     x, t = input._data, target._data  # (the result has the target's dtype, as in PyTorch)
@@ -191,14 +141,15 @@ class HuberLossBackward0(Node):
     def backward(self, g):
         need_self = self.next_functions[0][0] is not None
         x, t = self._operands(_value(self._s_self), _value(self._s_target), need_self)
-        g0, g = g, _scale(g, self._s_reduction, x.numel())
-        grad = g * self._slope(x - t)
+        if not isinstance(g, Tensor):
+            x, t = x._data, t._data
         need_target = self.next_functions[1][0] is not None
         # (the target's as PyTorch computes it, with the operands swapped: 0 where they agree)
-        return F.like(grad, g0), (F.like(g * self._slope(t - x), g0) if need_target else None)
+        return (self.loss_backward(g, x, t) if need_self else None,
+                self.loss_backward(g, t, x) if need_target else None)
 
-    def _slope(self, d: Tensor) -> Tensor:
-        return d.clamp(-self._s_delta, self._s_delta)
+    def loss_backward(self, g, x, t):
+        return huber_loss_backward(g, x, t, self._s_reduction, self._s_delta)
 
     @staticmethod
     def _operands(x: Tensor, t: Tensor, self_first: bool) -> tuple:
@@ -231,10 +182,8 @@ class SmoothL1LossBackward0(HuberLossBackward0):
             x = x.to(t.dtype)
         return x, (t.to(x.dtype) if t._data.dtype.kind == "b" else t)
 
-    def _slope(self, d: Tensor) -> Tensor:
-        if self._s_beta == 0:
-            return Tensor._wrap(np.sign(d._data))  # piecewise constant: no second derivative
-        return (d / self._s_beta).clamp(-1, 1)
+    def loss_backward(self, g, x, t):
+        return smooth_l1_loss_backward(g, x, t, self._s_reduction, self._s_beta)
 
 
 def _robust(input, target, reduction, node, width: float, huber: bool) -> Tensor:

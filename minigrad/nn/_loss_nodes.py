@@ -17,9 +17,9 @@ from .._quiet import quiet, restore
 from .._summation import nll_total, reduce_sum
 from .._tensor import Tensor
 from ..autograd._rule import _r
-from ..autograd.formulas import formula_function
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import FREED_MESSAGE, check_saved
+from . import _loss_grads  # noqa: F401  (mse_loss_backward, the formula of MseLossBackward0)
 
 __all__ = ["REDUCTIONS", "mse_loss", "nll_loss", "MseLossBackward0", "NllLossBackward0",
            "NllLoss2DBackward0", "NllLossBackwardBackward0", "NllLoss2DBackwardBackward0"]
@@ -68,24 +68,6 @@ class MseLossBackward0(Node):
 
     saved = ("reduction", "self", "target")
     saved_tensors_names = ("self", "target")
-
-
-@formula_function
-def mse_loss_backward(grad, x, t, reduction: int):
-    """PyTorch's ``mse_loss_backward``: ``2 * (x - t) / n * grad``, n the number of elements
-    for ``reduction='mean'`` (1 for 'sum' and 'none'). ``x`` and ``t`` are taken in ``grad``'s
-    dtype, the one the forward computed in (an integer target is a float there)."""
-    x, t = _as(x, grad), _as(t, grad)
-    n = (x.size if type(x) is np.ndarray else x.numel()) if reduction == 1 else 1
-    scale = 2.0 / (n or 1)  # (no elements: the gradient is empty, whatever the scale)
-    return (x - t) * scale * grad
-
-
-def _as(x, like):
-    """``x`` (an array or a tensor) in ``like``'s dtype."""
-    if isinstance(x, Tensor):
-        return x if x._data.dtype == like._data.dtype else x.to(like.dtype)
-    return x.astype(like.dtype, copy=False)
 
 
 def mse_loss(input: Tensor, target: Tensor, reduction: int) -> Tensor:

@@ -139,6 +139,12 @@ def _extra_graphs():
             grad_of(lambda z: (z.log_softmax(0) * z).sum()),
             grad_of(lambda z: (z.expand(3, 3).diagonal() ** 2).sum()),
             grad_of(lambda z: F.nll_loss(z.reshape(1, 3), mg.tensor([1]))),
+            grad_of(lambda z: F.mse_loss(z, z.flip(0) * 2)),
+            grad_of(lambda z: F.huber_loss(z, z.flip(0) * 2, reduction="sum", delta=1.5)),
+            grad_of(lambda z: F.smooth_l1_loss(z, z.flip(0) * 2, reduction="none", beta=1.5)
+                    .sum()),
+            grad_of(lambda z: F.binary_cross_entropy((z / 4).sigmoid(), (z / 5).sigmoid(),
+                                                     weight=mg.tensor([1., 2., 3.]))),
             grad_of(lambda z: (z.sort()[0] ** 2).sum()),
             grad_of(lambda z: (F.embedding(mg.tensor([0, 0]), z.reshape(3, 1)) ** 2).sum()),
             grad_of(lambda z: F.nll_loss(z.reshape(1, 3, 1, 1), mg.tensor([[[2]]]))),

@@ -223,3 +223,27 @@ def test_backward_inside_no_grad_still_works(torch):
 def test_no_grad_rejects_decorating_a_non_callable():
     with pytest.raises(TypeError):
         mg.no_grad()(3)
+
+
+@pytest.mark.parametrize("make", ["L.tensor([1., 2.], requires_grad=True)",
+                                  "L.tensor([1., 2.], requires_grad=True) * 2",
+                                  "L.tensor([1., 2., 3.], requires_grad=True)[1:]",
+                                  "L.tensor([1., 2.])"])
+def test_detach_in_place_changes_nothing_in_inference_mode(torch, make):
+    """PyTorch skips detach_'s autograd kernel in inference mode: the tensor keeps its
+    requires_grad and grad_fn, and a view raises nothing (a fuzz finding); in no_grad it is
+    detached as usual."""
+    def run(L):
+        out = []
+        for mode in (L.inference_mode, L.no_grad):
+            x = eval(make, {"L": L})  # noqa: S307 - the test's own expressions
+            with mode():
+                try:
+                    x.detach_()
+                except RuntimeError as e:
+                    out.append(str(e)[:30])
+            out.append((x.requires_grad, x.is_leaf, x.grad_fn and x.grad_fn.name()))
+        return out
+
+    m, t = run_both(torch, run)
+    assert m == t

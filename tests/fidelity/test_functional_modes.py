@@ -32,3 +32,22 @@ CALLS = ["hessian(lambda t: (t * t * t).sum(), x)", "jacobian(lambda t: t * t * 
 def test_functional_in_each_grad_mode_as_pytorch(torch, mode, point, call):
     code = f"x = {point}\nwith lib.{mode}():\n    out = lib.autograd.functional.{call}"
     assert snippet_outcome(mg, code) == snippet_outcome(torch, code)
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+@pytest.mark.parametrize("call", [
+    "AF.jvp(f, v, lib.ones_like(v), create_graph=cg)[1]",
+    "AF.vjp(f, v, lib.ones_like(v), create_graph=cg)[1]",
+    "AF.jacobian(f, v, create_graph=cg)[0, 0]",
+    "AF.hvp(lambda t: f(t).sum(), v, lib.ones_like(v), create_graph=cg)[1]",
+    "AF.hessian(lambda t: f(t).sum(), v, create_graph=cg)[0, 0]"])
+def test_the_callers_tensor_hooks_stay_out_of_functional(torch, call, create_graph):
+    """PyTorch differentiates fresh tensors (a new leaf, or with create_graph a view_as of an
+    input that requires grad): a hook on the caller's tensor does not run (a fuzz finding:
+    jvp ran it, and gave twice the product under a doubling hook)."""
+    code = ("AF = lib.autograd.functional\nseen = []\n"
+            "v = lib.tensor([[1.5, 0.5], [0.4, -2.]], requires_grad=True)\n"
+            "v.register_hook(lambda g: seen.append(1) or g * 2)\n"
+            "f = lambda t: t * t * t\ncg = " + repr(create_graph) + "\n"
+            f"r = {call}\nout = r.detach(), r.requires_grad, seen, v.grad")
+    assert snippet_outcome(mg, code) == snippet_outcome(torch, code)

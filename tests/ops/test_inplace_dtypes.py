@@ -6,7 +6,9 @@ their node on any dtype, and so does minigrad."""
 from __future__ import annotations
 
 import pytest
-from helpers import assert_same_program
+from helpers import assert_same_program, snippet_outcome
+
+import minigrad as mg
 
 pytestmark = pytest.mark.torch
 
@@ -49,3 +51,14 @@ def test_in_place_write_into_integer_tensor_as_pytorch(torch, name, dtype):
 ])
 def test_float_copies_still_record(torch, code):
     assert_same_program(torch, code)
+
+
+@pytest.mark.parametrize("op", ["c.mul_(b)", "c.add_(b, alpha=2)", "c.addcmul_(b, b)",
+                                "c.div_(b)", "c.sub_(b)"])
+def test_an_operands_gradient_has_its_own_dtype_after_an_in_place_op(torch, op):
+    """The op computes in float64 and writes float32 in place; the float64 operand's .grad is
+    float64, as PyTorch's engine casts it (a fuzz finding: minigrad gave float32)."""
+    code = ("a = lib.tensor([1., 2.], requires_grad=True)\n"
+            "b = lib.tensor([3., 4.], dtype=lib.float64, requires_grad=True)\n"
+            f"c = a * 1\n{op}\nc.sum().backward()\nout = a.grad, b.grad")
+    assert snippet_outcome(mg, code) == snippet_outcome(torch, code)

@@ -5,7 +5,7 @@ graphs of both operands' gradients (``a - b`` recomputed, ``result`` read back),
 from __future__ import annotations
 
 import pytest
-from helpers import assert_same_outcome
+from helpers import assert_same_outcome, snippet_outcome
 from test_ops_double_backward import tree
 
 import minigrad as mg
@@ -45,3 +45,13 @@ def test_dist_with_p_0_has_no_gradient_as_pytorch(torch):
     "lib.dist(lib.ones(2), lib.zeros(2), lib.tensor(2.))"])
 def test_dist_dtypes_and_errors_as_pytorch(torch, expr):
     assert_same_outcome(torch, expr)
+
+
+@pytest.mark.parametrize("p", ["-1.5", "-1", "-1e30", "inf", "-inf", "0", "0.5", "2"])
+@pytest.mark.parametrize("mode", ["lib.enable_grad()", "lib.inference_mode()", "lib.no_grad()"])
+def test_dist_of_empty_tensors_raises_where_the_norm_has_no_identity(torch, p, mode):
+    """p < 0 or +-inf over no elements: PyTorch's vector_norm error (a fuzz finding: minigrad
+    gave inf or 0, or a NumPy error for -inf); p >= 0: 0."""
+    code = (f"inf = float('inf')\nwith {mode}:\n"
+            f"    out = lib.dist(lib.ones(0, 2, requires_grad=True), lib.ones(2), {p})")
+    assert snippet_outcome(mg, code) == snippet_outcome(torch, code)

@@ -53,10 +53,8 @@ OPS = {
 
 # ops whose gradient has PyTorch's values in both modes but is built by other nodes than
 # PyTorch's formula (each a bug to fix; an entry whose graph matches fails the test)
-_LOSS = "elementwise ops, not PyTorch's *_backward op (its own node)"
-KNOWN_GRAPHS = {"masked_select": "a one-hot product, not masked_scatter", "huber_loss": _LOSS,
-                "smooth_l1_loss": _LOSS, "binary_cross_entropy": _LOSS,
-                "bce_with_logits": _LOSS, "layer_norm": "not native_layer_norm_backward"}
+KNOWN_GRAPHS = {"masked_select": "a one-hot product, not masked_scatter",
+                "layer_norm": "not native_layer_norm_backward"}
 
 
 def tree(fn):
