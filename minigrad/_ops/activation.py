@@ -18,6 +18,7 @@ from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, should_record
 from ._core import method
+from .iter_layout import in_iterator_layout
 from .movement import u64
 from .rounding import HALF
 from .unary import float_op, record_result
@@ -40,8 +41,7 @@ def relu(input) -> Tensor:
     d = input._data
     if d.dtype.kind == "b":
         raise RuntimeError("Boolean inputs not supported for relu")
-    d = np.maximum(d, d.dtype.type(0))
-    out = Tensor._wrap(d)
+    out = Tensor._wrap(in_iterator_layout(np.maximum(d, d.dtype.type(0)), d))
     if should_record(input):
         record_result(ReluBackward0(), out, input)
     return out

@@ -25,6 +25,7 @@ from ._core import binary_operands, floor_div_floats, method, quiet_array, value
 from .arithmetic import broadcast_error, factor
 from .division import div, int_zero_check
 from .errors import bool_negation, not_implemented
+from .iter_layout import in_iterator_layout
 from .rounding import opmath_array
 
 __all__ = ["floor_divide", "remainder", "fmod", "atan2", "arctan2", "hypot", "xlogy", "fmax",
@@ -102,7 +103,7 @@ def floor_divide(input, other):
         raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
     int_zero_check(xa, xb, dt)
     fn = floor_div_floats if dt.kind == "f" else np.floor_divide
-    out = Tensor._wrap(opmath_array(fn, xa, xb, dt, other))  # (float16: see half_opmath)
+    out = Tensor._wrap(in_iterator_layout(opmath_array(fn, xa, xb, dt, other), xa, xb))
     if should_record(input, other) and dt.kind == "f":
         record(NotImplementedBackward(), out, input, other)
     return out
@@ -160,7 +161,7 @@ def _rem(name, np_fn, node0, node1):
         if dt.kind == "b":
             raise not_implemented(f"{name}_cpu", input.dtype)
         int_zero_check(xa, xb, dt)
-        out = Tensor._wrap(quiet_array(np_fn, xa, xb, dt))
+        out = Tensor._wrap(in_iterator_layout(quiet_array(np_fn, xa, xb, dt), xa, xb))
         if not should_record(input, other):  # (an integer result raises, as in PyTorch: an
             return out  # integer tensor given a history by an in-place op is refused here)
         if isinstance(other, Tensor):  # (self and other are needed for other's gradient only)
@@ -314,7 +315,7 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True, in
             cpp = {"b": "Bool", "u": "Byte"}.get(np.dtype(dt).kind, "Long" if np.dtype(
                 dt).itemsize == 8 else "Int")
             raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{cpp}'")
-        out = Tensor._wrap(quiet_array(np_fn, xa, xb, dt))
+        out = Tensor._wrap(in_iterator_layout(quiet_array(np_fn, xa, xb, dt), xa, xb))
         if should_record(input, other) and np.dtype(dt).kind == "f":
             if scalars and not all(isinstance(v, Tensor) for v in given):
                 return _record_with_number(scalars, out, given, input, other)

@@ -27,7 +27,7 @@ from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._backward import masked_sum, masked_zero
 from ._core import FUNCTION, MISSING, binary_operands, broadcast_error, dtype_of, method
 from .arguments import bad_operand
-from .iter_layout import in_iterator_layout
+from .iter_layout import in_iterator_layout, row_major
 from .reduce import _dims
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "not_equal", "less", "less_equal", "greater",
@@ -132,7 +132,8 @@ def any(input, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001
 # ---------------------------------------------------------------- logical and bitwise
 def _logical(ufunc, input, other):
     try:
-        return Tensor._wrap(np.asarray(ufunc(input._data, other._data)))
+        a, b = input._data, other._data
+        return Tensor._wrap(in_iterator_layout(np.asarray(ufunc(a, b)), a, b))
     except ValueError:
         raise broadcast_error(input, other) from None
 
@@ -155,7 +156,7 @@ def logical_xor(input, other):
 
 @method("logical_not")
 def logical_not(input):
-    return Tensor._wrap(np.asarray(np.logical_not(input._data)))
+    return Tensor._wrap(in_iterator_layout(np.asarray(np.logical_not(input._data)), input._data))
 
 
 @method("is_nonzero")
@@ -179,7 +180,8 @@ def _bitwise(ufunc, kernel: str):
         if dt.kind == "f":
             raise NotImplementedError(f'"{kernel}_cpu" not implemented for '
                                       f"'{dtype_of(dt)._legacy_name[:-6]}'")
-        return Tensor._wrap(np.asarray(ufunc(a, b)).astype(dt, copy=False))
+        out = np.asarray(ufunc(a, b)).astype(dt, copy=False)
+        return Tensor._wrap(in_iterator_layout(out, a, b))
 
     op.__name__ = kernel
     op.__doc__ = f"Elementwise {kernel} of integer or bool tensors."
@@ -202,7 +204,7 @@ def bitwise_not(input):
     """``~input``: logical not of a bool tensor, bitwise not of an integer one."""
     if input._data.dtype.kind == "f":
         raise NotImplementedError(f'"bitwise_not_cpu" not implemented for \'{input.dtype._cpp}\'')
-    return Tensor._wrap(np.asarray(np.invert(input._data)))
+    return Tensor._wrap(in_iterator_layout(np.asarray(np.invert(input._data)), input._data))
 
 
 def _invert(input):
@@ -263,7 +265,7 @@ def where(condition, input=_NOT_GIVEN, other=_NOT_GIVEN, *, out=None):
         data = np.where(condition._data, a, b).astype(dt, copy=False)
     except ValueError:
         raise broadcast_error(condition, input, other) from None
-    out = Tensor._wrap(data)
+    out = Tensor._wrap(in_iterator_layout(data, condition._data, a, b))
     if should_record(input, other):
         node = WhereBackward0()
         node._s_condition = SavedTensor(condition)
@@ -324,7 +326,7 @@ def masked_fill(input, mask, value):
         data = np.where(mask._data, fill, input._data)
     except ValueError:
         raise broadcast_error(mask, input) from None
-    out = Tensor._wrap(data)
+    out = Tensor._wrap(row_major(data))  # (PyTorch fills a row-major copy)
     if should_record(input, value):
         node = MaskedFillBackward1() if vt else MaskedFillBackward0()
         node._s_mask = SavedTensor(mask)

@@ -30,6 +30,7 @@ from ._core import (
 )
 from .arguments import bad_operand
 from .arithmetic import elementwise, factor, mul, save_operand
+from .iter_layout import in_iterator_layout
 from .rounding import HALF, half_opmath, opmath_array
 
 __all__ = ["div", "true_divide", "reciprocal", "DivBackward0", "DivBackward2",
@@ -102,7 +103,8 @@ def _div_rounding(input, other, mode):
         if nd.kind == "b":  # (before the check for a division by zero, as PyTorch)
             raise NotImplementedError(f"\"div_{mode}_cpu\" not implemented for 'Bool'")
         int_zero_check(a, b, nd)
-        out = Tensor._wrap(opmath_array(fn, a, b, nd, other))  # (x / 0: inf and NaN, silently)
+        out = Tensor._wrap(in_iterator_layout(opmath_array(fn, a, b, nd, other), a, b))  # (x / 0:
+        # inf and NaN, silently)
     except ValueError:
         raise broadcast_error(input, other) from None
     if should_record(input, other):  # (an integer result raises, as in PyTorch)
@@ -166,7 +168,7 @@ def reciprocal(input) -> Tensor:
     data = input._data
     if data.dtype.kind != "f":
         data = data.astype(np.float32)
-    out = Tensor._wrap(quietly(np.reciprocal, data))
+    out = Tensor._wrap(in_iterator_layout(quietly(np.reciprocal, data), input._data))
     if should_record(input):
         node = ReciprocalBackward0()
         record(node, out, input)

@@ -29,6 +29,7 @@ from . import _formula as F
 from ._backward import sign_data
 from ._core import method, value
 from .errors import not_implemented
+from .iter_layout import in_iterator_layout, like_input
 from .rounding import HALF
 from .unary import floats
 
@@ -229,7 +230,7 @@ def _make(name: str, forward, node_cls, keep_int: bool):
                     d.dtype, copy=False)  # (float16: in float32, rounded once, as PyTorch's)
         finally:
             restore(token)
-        out = Tensor._wrap(data)
+        out = Tensor._wrap(in_iterator_layout(data, input._data))
         if should_record(input):  # (an integer result raises, as in PyTorch)
             node = node_cls()
             if "self" in saved:
@@ -277,7 +278,7 @@ def round(input, *, decimals: int | None = None):  # noqa: A001 - PyTorch's name
         raise not_implemented("round_cpu" if decimals else "round_vml_cpu", input.dtype)
     decimals = decimals or 0
     data = quietly(np.round, input._data, decimals)  # (x * 10**decimals may overflow: inf)
-    out = Tensor._wrap(data)
+    out = Tensor._wrap(in_iterator_layout(data, input._data))
     if should_record(input):  # (an integer result raises, as in PyTorch)
         node = RoundBackward1() if decimals else RoundBackward0()
         if decimals:
@@ -290,7 +291,8 @@ def round(input, *, decimals: int | None = None):  # noqa: A001 - PyTorch's name
 def _test(name: str, fn):
     def op(input):
         d = input._data
-        return Tensor._wrap(fn(d) if d.dtype.kind == "f" else np.full(d.shape, name == "isfinite"))
+        return Tensor._wrap(in_iterator_layout(
+            fn(d) if d.dtype.kind == "f" else np.full(d.shape, name == "isfinite"), d))
 
     op.__name__ = name
     op.__doc__ = f"``{name}`` elementwise: a bool tensor."
@@ -326,7 +328,7 @@ def nan_to_num(input, nan: float = 0.0, posinf=None, neginf=None):
     # (an integer tensor is copied; with a history, its record raises, as in PyTorch)
     data = np.nan_to_num(d, nan=nan, posinf=posinf, neginf=neginf) if d.dtype.kind == "f" \
         else d.copy()
-    out = Tensor._wrap(data)
+    out = Tensor._wrap(like_input(data, d))  # (empty_like(input), as PyTorch's)
     if should_record(input):
         node = NanToNumBackward0()
         node._s_self = SavedTensor(input)

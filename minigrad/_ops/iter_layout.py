@@ -1,17 +1,27 @@
-"""The memory layout PyTorch gives the result of an elementwise op of several tensors.
+"""The memory layout PyTorch gives a new result: of an elementwise op (its TensorIterator), of a
+reduction (row-major), of a copy (``empty_like``'s preserved layout).
 
-NumPy lays a ufunc's result out as its inputs are only where they agree (C order otherwise);
-PyTorch's TensorIterator sorts the dimensions by the operands' strides, the first operand
-deciding where they disagree, and lays the result out densely in that order. So
-``x.t() == y`` (``y`` contiguous) is laid out as ``x.t()`` in PyTorch, and ``y == x.t()`` as
-``y``.
+NumPy lays a ufunc's result out as its inputs are only where they agree (C order otherwise),
+and gives size-1 dimensions its own strides. PyTorch's TensorIterator:
+
+- operands all of the result's shape (no Python number among them): a row-major result if all
+  are contiguous, channels-last if all are (4-D), the operands' own strides if all are dense
+  and alike;
+- otherwise it sorts the dimensions by the operands' strides (the first operand deciding where
+  they disagree, broadcast dimensions skipped, equal strides putting the smaller size first) and
+  lays the result out densely in that order (row-major where that order is row-major).
+
+So ``x.t() == y`` (``y`` contiguous) is laid out as ``x.t()`` in PyTorch, and ``y == x.t()`` as
+``y``. The common case (contiguous operands of one shape) costs one check per operand.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["in_iterator_layout"]
+from .._types import row_major_strides
+
+__all__ = ["in_iterator_layout", "row_major", "like_input"]
 
 
 def _order(shape: tuple, operands: list) -> list:
@@ -40,39 +50,121 @@ def _order(shape: tuple, operands: list) -> list:
     return perm
 
 
-def _row_major(a: np.ndarray) -> bool:
-    """C-contiguous, size-1 dimensions' strides included (which PyTorch's order looks at)."""
-    if not a.flags.c_contiguous:
-        return False
-    expected = a.itemsize
-    for n, stride in zip(a.shape[::-1], a.strides[::-1]):
-        if stride != expected:
+def _strides(a: np.ndarray) -> tuple:
+    """``a``'s strides in elements, as PyTorch would show them (``_types.element_strides``)."""
+    if a.size or any(a.strides):
+        return tuple(s // a.itemsize for s in a.strides)
+    return row_major_strides(a.shape)
+
+
+def _dense(shape: tuple, strides: tuple) -> bool:
+    """PyTorch's ``is_non_overlapping_and_dense`` (an empty tensor is)."""
+    if 0 in shape:
+        return True
+    dims = sorted((d for d in range(len(shape)) if shape[d] >= 2), key=lambda d: strides[d])
+    expected = 1
+    for d in dims:
+        if strides[d] != expected:
             return False
-        expected *= n
+        expected *= shape[d]
     return True
+
+
+def _channels_last(shape: tuple, strides: tuple) -> bool:
+    """PyTorch's ``is_contiguous(memory_format=torch.channels_last)`` of a 4-D tensor."""
+    expected = 1
+    for d in (1, 3, 2, 0):
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def _channels_last_strides(shape: tuple) -> tuple:
+    n, c, h, w = (max(s, 1) for s in shape)
+    return (h * w * c, 1, w * c, c)
+
+
+def _laid_out(result: np.ndarray, strides: tuple) -> np.ndarray:
+    """``result``'s values in new memory with ``strides`` (in elements), or ``result`` itself
+    if it has them."""
+    if _strides(result) == strides:
+        return result
+    item = result.itemsize
+    span = 1 + sum((n - 1) * s for n, s in zip(result.shape, strides)) if result.size else 0
+    out = np.ndarray(result.shape, result.dtype, buffer=np.empty(span, result.dtype),
+                     strides=tuple(s * item for s in strides))
+    out[...] = result
+    return out
+
+
+def row_major(result: np.ndarray) -> np.ndarray:
+    """``result`` row-major, as PyTorch allocates a reduction's result (its size-1 dimensions
+    included)."""
+    if result.flags.c_contiguous and (result.ndim < 2 or 1 not in result.shape) and (
+            result.size or not any(result.strides)):
+        return result
+    return _laid_out(result, row_major_strides(result.shape))
+
+
+def like_input(result: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """``result`` (of ``a``'s shape) laid out as ``empty_like(a)`` (``preserve_format``): ``a``'s
+    strides where ``a`` is dense, else in the order of ``a``'s strides (expanded memory:
+    row-major)."""
+    if a.flags.c_contiguous and result.flags.c_contiguous and a.size and (
+            a.ndim < 2 or 1 not in a.shape):
+        return result
+    shape, strides = a.shape, _strides(a)
+    if _dense(shape, strides):
+        return _laid_out(result, strides)
+    return in_iterator_layout(result, a)
+
+
+def _iterator_strides(shape: tuple, operands) -> tuple:
+    arrays = [a for a in operands if isinstance(a, np.ndarray)]
+    if len(arrays) == len(operands) and all(a.shape == shape for a in arrays):
+        if all(a.flags.c_contiguous for a in arrays):
+            return row_major_strides(shape)
+        given = [_strides(a) for a in arrays]
+        if len(shape) == 4 and all(_channels_last(shape, s) for s in given):
+            return _channels_last_strides(shape)
+        if all(s == given[0] for s in given) and _dense(shape, given[0]):
+            return given[0]
+    ndim = len(shape)
+    strides = []
+    for a in arrays:
+        own = _strides(a)
+        lead = ndim - a.ndim
+        strides.append((0,) * lead + tuple(
+            0 if n == 1 and shape[lead + i] != 1 else s
+            for i, (n, s) in enumerate(zip(a.shape, own))))
+    perm = _order(shape, strides)
+    if perm == list(range(ndim))[::-1]:
+        return row_major_strides(shape)
+    out, step = [0] * ndim, 1
+    for d in perm:
+        out[d] = step
+        step *= shape[d]
+    return tuple(out)
 
 
 def in_iterator_layout(result: np.ndarray, *operands) -> np.ndarray:
     """``result`` (NumPy's) laid out as PyTorch lays out an elementwise op of ``operands``
-    (arrays or numbers, in the op's order): itself where all operands are row-major arrays
-    (or the order found is row-major), else a copy in PyTorch's order."""
-    shape = result.shape
-    if len(shape) < 2 or result.size == 0:
+    (arrays, or numbers PyTorch wraps as 0-d operands, in the op's order): itself where all
+    operands are row-major (the common case: one check per operand), else in PyTorch's layout
+    (a copy where NumPy's differs)."""
+    for a in operands:
+        if type(a) is np.ndarray and (not a.flags.c_contiguous or not a.size or (
+                1 in a.shape and not _strictly_row_major(a))):
+            break
+    else:  # (row-major operands, broadcast or not: a row-major result)
+        return row_major(result)
+    if not result.ndim:
         return result
-    arrays = [a for a in operands if isinstance(a, np.ndarray) and a.ndim]
-    if len(arrays) == len(operands) and all(a.shape == shape and a.flags.c_contiguous
-                                            for a in arrays):
-        return result  # (PyTorch's fast path: all contiguous, of one shape)
-    if all(a.flags.c_contiguous and (1 not in a.shape or _row_major(a)) for a in arrays):
-        return result  # (numbers or broadcasting among row-major arrays: the row-major order)
-    strides = [a.strides if a.shape == shape else  # (0 where broadcast; NumPy's broadcast
-               np.broadcast_to(a, shape).strides for a in arrays]  # zeroes size 1's too)
-    perm = _order(shape, strides)
-    if perm == list(range(len(shape)))[::-1]:
-        return result
-    out = np.empty([shape[d] for d in perm[::-1]], result.dtype).transpose(
-        np.argsort(perm[::-1]))
-    if out.strides == result.strides:
-        return result
-    out[...] = result
-    return out
+    return _laid_out(result, _iterator_strides(result.shape, operands))
+
+
+def _strictly_row_major(a: np.ndarray) -> bool:
+    """Row-major, size-1 dimensions' strides included (which PyTorch's order looks at)."""
+    return _strides(a) == row_major_strides(a.shape)

@@ -29,6 +29,7 @@ from ..autograd.functional_utils import sum_to
 from ..autograd.graph import Node, record, should_record
 from . import _formula as F
 from ._core import method
+from .iter_layout import like_input
 from .views import overlapping, strided, view_of, views_of
 
 __all__ = ["reshape", "view", "flatten", "squeeze", "unsqueeze", "expand", "expand_as", "clone",
@@ -354,8 +355,8 @@ def clone(input, *, memory_format=None) -> Tensor:
     unsupported("clone", memory_format=memory_format)
     data = input._data
     # keeps the memory layout (preserve_format), unless elements share memory (expand): then
-    # row-major, as PyTorch's clone gives
-    out = Tensor._wrap(np.ascontiguousarray(data) if overlapping(data) else np.copy(data))
+    # in the order of the strides, as PyTorch's clone gives
+    out = Tensor._wrap(like_input(np.copy(data), data))
     if should_record(input):
         record(CloneBackward0(), out, input)
     return out

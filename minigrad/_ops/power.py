@@ -25,6 +25,7 @@ from ._backward import scale, where
 from ._core import binary_operands, broadcast_error, dtype_of, method, value
 from ._formula import data
 from .arithmetic import elementwise, factor, sub_number
+from .iter_layout import in_iterator_layout
 from .rounding import HALF
 
 __all__ = ["pow", "square"]
@@ -181,7 +182,7 @@ def _pow_scalar(input, p):
         data = _power(a, b) if nd.kind == "f" else np.power(a, b)
     finally:
         restore(token)
-    out = Tensor._wrap(data)
+    out = Tensor._wrap(in_iterator_layout(data, a))  # (the exponent is no operand)
     if should_record(input):
         node = PowBackward0()
         node._s_exponent, node._s_self = p, SavedTensor(input)

@@ -33,7 +33,8 @@ def signbit(input) -> Tensor:
         raise TypeError("signbit(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")
     d = input._data
-    return Tensor._wrap(np.zeros(d.shape, bool) if d.dtype.kind in "bu" else np.signbit(d))
+    return Tensor._wrap(in_iterator_layout(
+        np.zeros(d.shape, bool) if d.dtype.kind in "bu" else np.signbit(d), d))
 
 
 # ---------------------------------------------------------------- copysign

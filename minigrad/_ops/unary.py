@@ -28,6 +28,7 @@ from ._backward import where
 from ._core import broadcast_error, dtype_of, method
 from ._formula import data  # noqa: F401 - op files import it from here too
 from .errors import not_implemented
+from .iter_layout import in_iterator_layout
 from .rounding import HALF
 
 __all__ = ["exp", "log", "sqrt", "sin", "cos", "abs", "absolute", "clamp", "clip", "clamp_min",
@@ -65,7 +66,7 @@ def float_op(input, name: str, fn, node_cls, keep: str, quiet: bool = True) -> T
         d = cast(quietly(fn, d.astype(np.float32)), HALF)
     else:
         d = quietly(fn, d) if quiet else fn(d)
-    out = Tensor._wrap(d)
+    out = Tensor._wrap(in_iterator_layout(d, input._data))
     if should_record(input):
         (record_result if keep == "result" else record_self)(node_cls(), out, input)
     return out
@@ -158,8 +159,7 @@ def abs(input) -> Tensor:  # noqa: A001
     d = input._data
     if d.dtype.kind == "b":
         raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
-    d = np.abs(d)
-    out = Tensor._wrap(d)
+    out = Tensor._wrap(in_iterator_layout(np.abs(d), d))
     if should_record(input):
         record_self(AbsBackward0(), out, input)
     return out
@@ -256,7 +256,7 @@ def clamp(input, min=None, max=None) -> Tensor:  # noqa: A002
                 "clamp_min" if min is not None else "clamp_max"
             raise not_implemented(f"{kind}_scalar_cpu", input.dtype)
     d = _clamp_data(input._data, min, max, nd)
-    out = Tensor._wrap(d)
+    out = Tensor._wrap(in_iterator_layout(d, input._data))
     if should_record(input):
         node = ClampBackward1()
         node._s_min, node._s_max, node._s_self = min, max, SavedTensor(input)
@@ -280,7 +280,7 @@ def _clamp_tensors(input, lo, hi):
     except ValueError:
         raise broadcast_error(input, *bounds) from None
     d = _clamp_data(input._data, lo, hi, nd)
-    out = Tensor._wrap(d)
+    out = Tensor._wrap(in_iterator_layout(d, *(v._data for v in (input, lo, hi) if v is not None)))
     if should_record(input, lo, hi):
         node = ClampBackward0()
         node._s_self = SavedTensor(input)
@@ -340,7 +340,7 @@ def _clamp_one(input, bound, is_min):
         d = np.asarray(np.maximum(x, b) if is_min else np.minimum(x, b), dtype=nd)
     except ValueError:
         raise broadcast_error(input, bound) from None
-    out = Tensor._wrap(d)
+    out = Tensor._wrap(in_iterator_layout(d, input._data, *((bound._data,) if bt else ())))
     if should_record(input, bound):
         if is_min:
             node = ClampMinBackward1() if bt else ClampMinBackward0()
