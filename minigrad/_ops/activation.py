@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._layout import in_iterator_layout
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, should_record
 from ._core import method
-from .iter_layout import in_iterator_layout
 from .movement import u64
 from .rounding import HALF
 from .unary import float_op, record_result

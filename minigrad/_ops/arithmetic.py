@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._layout import in_iterator_layout
 from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from .._types import unsupported
@@ -37,7 +38,6 @@ from ._core import (
 )
 from .arguments import bad_operand
 from .errors import bool_negation
-from .iter_layout import in_iterator_layout
 from .rounding import HALF, fused_add, half_opmath, opmath_array
 
 __all__ = ["add", "sub", "mul", "neg", "rsub", "broadcast_error", "factor", "mul_by_number",

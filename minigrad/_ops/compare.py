@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import cast, result_type
+from .._layout import in_iterator_layout, row_major
 from .._tensor import Tensor
 from .._tensor_data import fill_value
 from .._types import invalid_combination, unsupported
@@ -27,7 +28,6 @@ from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._backward import masked_sum, masked_zero
 from ._core import FUNCTION, MISSING, binary_operands, broadcast_error, dtype_of, method
 from .arguments import bad_operand
-from .iter_layout import in_iterator_layout, row_major
 from .reduce import _dims
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "not_equal", "less", "less_equal", "greater",
@@ -112,7 +112,7 @@ def _reduce_bool(np_fn, input, dim, keepdim):
     if not data.ndim:  # a 0-d tensor: dim 0 or -1 names the tensor itself
         axes = None
     out = np.asarray(np_fn(data, axis=axes, keepdims=keepdim))
-    return Tensor._wrap(out.astype(np.uint8) if data.dtype == np.uint8 else out)
+    return Tensor._wrap(row_major(out.astype(np.uint8) if data.dtype == np.uint8 else out))
 
 
 @method("all")

@@ -20,12 +20,12 @@ from .._device import NO_CUDA
 from .._device import check as _check_device
 from .._device import device as _Device
 from .._dtype import dtype as _dtype_cls
+from .._layout import like_input
 from .._tensor import Tensor
 from .._types import invalid_combination, unsupported
 from ..autograd._rule import _r
 from ..autograd.graph import Node, record, should_record
 from ._core import method
-from .iter_layout import like_input
 
 __all__ = ["to"]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._layout import in_iterator_layout
 from .._quiet import quietly
 from .._tensor import Tensor
 from .._types import unsupported
@@ -30,7 +31,6 @@ from ._core import (
 )
 from .arguments import bad_operand
 from .arithmetic import elementwise, factor, mul, save_operand
-from .iter_layout import in_iterator_layout
 from .rounding import HALF, half_opmath, opmath_array
 
 __all__ = ["div", "true_divide", "reciprocal", "DivBackward0", "DivBackward2",

@@ -20,6 +20,7 @@ import math
 
 import numpy as np
 
+from .._layout import in_iterator_layout, like_input
 from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
@@ -29,7 +30,6 @@ from . import _formula as F
 from ._backward import sign_data
 from ._core import method, value
 from .errors import not_implemented
-from .iter_layout import in_iterator_layout, like_input
 from .rounding import HALF
 from .unary import floats
 

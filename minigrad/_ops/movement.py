@@ -21,6 +21,7 @@ import math
 import numpy as np
 
 from .._dtype import cpu_type_name
+from .._layout import like_input
 from .._tensor import Tensor
 from .._types import invalid_combination, unsupported
 from ..autograd._rule import _r
@@ -29,7 +30,6 @@ from ..autograd.functional_utils import sum_to
 from ..autograd.graph import Node, record, should_record
 from . import _formula as F
 from ._core import method
-from .iter_layout import like_input
 from .views import overlapping, strided, view_of, views_of
 
 __all__ = ["reshape", "view", "flatten", "squeeze", "unsqueeze", "expand", "expand_as", "clone",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._layout import in_iterator_layout
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from .._tensor_data import fill_value
@@ -25,7 +26,6 @@ from ._backward import scale, where
 from ._core import binary_operands, broadcast_error, dtype_of, method, value
 from ._formula import data
 from .arithmetic import elementwise, factor, sub_number
-from .iter_layout import in_iterator_layout
 from .rounding import HALF
 
 __all__ = ["pow", "square"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import bool as _bool
+from .._layout import like_input
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
@@ -293,8 +294,8 @@ def _ordered(input, dim, idx, node_cls, squeeze: bool = False, given=None,
     ``layout``: laid out in memory as ``input`` is (sort's ``empty_like``)."""
     values = np.take_along_axis(input._data, idx, axis=dim)
     out_idx = idx.astype(np.int64)
-    if layout and not input._data.flags.c_contiguous:
-        values, out_idx = _laid_like(values, input._data), _laid_like(out_idx, input._data)
+    if layout:
+        values, out_idx = like_input(values, input._data), like_input(out_idx, input._data)
     if squeeze:
         values, out_idx = np.squeeze(values, axis=dim), np.squeeze(out_idx, axis=dim)
     vals, inds = Tensor._wrap(values), Tensor._wrap(out_idx)
@@ -306,12 +307,6 @@ def _ordered(input, dim, idx, node_cls, squeeze: bool = False, given=None,
                       keepdim=not squeeze)
         record(node, vals, input)
     return vals, inds
-
-
-def _laid_like(a: np.ndarray, like: np.ndarray) -> np.ndarray:
-    out = np.empty_like(like, dtype=a.dtype)  # (order "K": like's order of dimensions)
-    out[...] = a
-    return out
 
 
 def _descending_key(x: np.ndarray) -> np.ndarray:

@@ -18,6 +18,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from .._layout import row_major
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from .._types import unsupported
@@ -204,7 +205,7 @@ def _var_like(name, node_cls, take_sqrt):
            correction=_NOT_GIVEN, out=None):
         unsupported(name, out=out)  # (the arguments were checked: arguments._dims)
         dims, dim, c, shown = _arguments(input, dim, unbiased, correction)
-        out = Tensor._wrap(_statistic(name, input, dims, c, keepdim, take_sqrt))
+        out = Tensor._wrap(row_major(_statistic(name, input, dims, c, keepdim, take_sqrt)))
         if should_record(input):
             node = node_cls()
             _save_arguments(node, input, dim, c, shown, keepdim)
@@ -234,7 +235,7 @@ def _with_mean(name, node_cls, take_sqrt):
     def _stat_and_mean(input, dim=_NOT_GIVEN, unbiased=_NOT_GIVEN, keepdim: bool = False, *,
                        correction=_NOT_GIVEN):
         dims, dim, c, shown = _arguments(input, dim, unbiased, correction)
-        stat = Tensor._wrap(_statistic(name, input, dims, c, keepdim, take_sqrt))
+        stat = Tensor._wrap(row_major(_statistic(name, input, dims, c, keepdim, take_sqrt)))
         with no_grad():
             mean = Tensor._wrap(input.mean(dims, keepdim=keepdim)._data)
         if should_record(input):
@@ -291,7 +292,7 @@ def logsumexp(input, dim, keepdim: bool = False):
     finally:
         restore(token)
     data = np.asarray(data if keepdim else np.squeeze(data, axis=dims), dtype=x.dtype)
-    out = Tensor._wrap(data)
+    out = Tensor._wrap(row_major(data))
     if should_record(input):
         node = LogsumexpBackward0()
         node._s_dim, node._s_keepdim = saved_dims, keepdim

@@ -16,6 +16,7 @@ import numpy as np
 
 from .._dtype import bool as _bool
 from .._dtype import result_type
+from .._layout import in_iterator_layout
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from .._tensor_data import fill_value
@@ -29,7 +30,6 @@ from .binary_functions import _Binary
 from .errors import not_implemented
 from .inplace import apply_inplace
 from .inplace_checks import check_inplace
-from .iter_layout import in_iterator_layout
 from .rounding import addc, lerp_number, opmath_number
 
 __all__ = ["lerp", "addcmul", "addcdiv"]

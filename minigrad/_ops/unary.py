@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import _Defaults, cast, result_type
+from .._layout import in_iterator_layout
 from .._quiet import quietly
 from .._tensor import Tensor
 from .._tensor_data import fill_value
@@ -28,7 +29,6 @@ from ._backward import where
 from ._core import broadcast_error, dtype_of, method
 from ._formula import data  # noqa: F401 - op files import it from here too
 from .errors import not_implemented
-from .iter_layout import in_iterator_layout
 from .rounding import HALF
 
 __all__ = ["exp", "log", "sqrt", "sin", "cos", "abs", "absolute", "clamp", "clip", "clamp_min",

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._types import row_major_strides
+from ._types import row_major_strides
 
 __all__ = ["in_iterator_layout", "row_major", "like_input"]
 
