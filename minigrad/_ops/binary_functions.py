@@ -345,8 +345,17 @@ def _record_with_number(node_classes, out, given, input, other):
 atan2 = _binary("atan2", np.arctan2, Atan2Backward0)
 arctan2 = method("arctan2")(atan2)
 hypot = _binary("hypot", np.hypot, HypotBackward0, ints=False)
-fmax = _binary("fmax", np.fmax, FmaxBackward0, float_only=False, inplace=False)
-fmin = _binary("fmin", np.fmin, FminBackward0, float_only=False, inplace=False)
+def _second_nan(np_fn):
+    """``np_fn`` (fmax, fmin) giving the second operand where both are NaN, as PyTorch's kernel
+    (NumPy gives the first: the sign of the NaN differs, which ``signbit`` shows)."""
+    def fn(a, b):
+        out = np_fn(a, b)
+        return np.where(np.isnan(a), b, out) if out.dtype.kind == "f" else out
+    return fn
+
+
+fmax = _binary("fmax", _second_nan(np.fmax), FmaxBackward0, float_only=False, inplace=False)
+fmin = _binary("fmin", _second_nan(np.fmin), FminBackward0, float_only=False, inplace=False)
 
 
 def _xlogy(a, b):

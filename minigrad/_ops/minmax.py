@@ -298,6 +298,8 @@ def _elementwise(input, other, fn, node_cls, name):
         raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
                         f"{type(other).__name__}")
     out = elementwise(fn, input, other)
+    if out._data.dtype.kind == "f":  # (PyTorch's NaN is positive whatever the operands' sign)
+        np.abs(out._data, out=out._data, where=np.isnan(out._data))
     if should_record(input, other):
         node = node_cls()
         node._s_self, node._s_other = SavedTensor(input), SavedTensor(other)

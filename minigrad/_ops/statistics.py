@@ -223,6 +223,25 @@ var = _var_like("var", VarBackward0, False)
 std = _var_like("std", StdBackward0, True)
 
 
+def _running_mean(mean: np.ndarray, x: np.ndarray, dims, keepdim: bool) -> np.ndarray:
+    """``mean``, where it is not finite: the running mean of PyTorch's Welford kernel, element
+    by element (``[1, inf, 2]``: inf, then ``inf + (2 - inf) / 3``, NaN; ``[1, 2, inf]``: inf)."""
+    if x.dtype.kind != "f" or not x.size or np.isfinite(mean).all():
+        return mean
+    dims = tuple(range(x.ndim)) if dims is None else tuple(dims)
+    rows = np.moveaxis(x, dims, tuple(range(x.ndim - len(dims), x.ndim)))
+    rows = rows.reshape(rows.shape[:x.ndim - len(dims)] + (-1,)).astype(np.float64)
+    token = quiet()
+    try:
+        run = np.zeros(rows.shape[:-1])
+        for k in range(rows.shape[-1]):
+            run = run + (rows[..., k] - run) / (k + 1)
+    finally:
+        restore(token)
+    run = run.reshape(mean.shape).astype(mean.dtype)
+    return np.where(np.isfinite(mean), mean, run)
+
+
 def _with_mean(name, node_cls, take_sqrt):
     def op(*args, **kwargs):
         if "keepdims" in kwargs and "keepdim" not in kwargs:  # NumPy's name, as PyTorch takes it
@@ -237,7 +256,8 @@ def _with_mean(name, node_cls, take_sqrt):
         dims, dim, c, shown = _arguments(input, dim, unbiased, correction)
         stat = Tensor._wrap(row_major(_statistic(name, input, dims, c, keepdim, take_sqrt)))
         with no_grad():
-            mean = Tensor._wrap(input.mean(dims, keepdim=keepdim)._data)
+            mean = Tensor._wrap(_running_mean(input.mean(dims, keepdim=keepdim)._data, input._data,
+                                              dims, keepdim))
         if should_record(input):
             node = node_cls()
             _save_arguments(node, input, dim, c, shown, keepdim)

@@ -162,3 +162,22 @@ COPIES = [
 @pytest.mark.parametrize("code", COPIES)
 def test_an_overlapping_copy_writes_in_pytorchs_order(torch, code):
     assert snippet_outcome(mg, code) == snippet_outcome(torch, code)
+
+
+# signbit of the NaN an op gives: PyTorch's fmax/fmin give the second operand where both are NaN,
+# its minimum/maximum a positive NaN (NumPy keeps the first operand's sign)
+NAN_SIGNS = [f"lib.signbit(lib.{f}({a}, {b}))" for f in ("fmin", "fmax", "minimum", "maximum")
+             for a, b in (("-lib.tensor(float('nan'))", "lib.tensor(float('nan'))"),
+                          ("lib.tensor([float('nan')] * 3)", "-lib.tensor([float('nan')] * 3)"),
+                          ("-lib.tensor([float('nan'), 1.])", "lib.tensor(1.)"))]
+# var_mean/std_mean's mean is PyTorch's Welford running mean: NaN once inf meets a later number
+INF_MEANS = [f"lib.{f}(lib.tensor({d}){dim})" for f in ("var_mean", "std_mean")
+             for d in ("[1., inf, 2.]", "[1., 2., inf]", "[-inf, 1.]", "[1., -inf]", "[inf, inf]",
+                       "[[inf, 1., 2.], [-inf, 3., inf]]")
+             for dim in ("", ", -1", ", 0, keepdim=True")]
+
+
+@pytest.mark.parametrize("code", NAN_SIGNS + INF_MEANS)
+def test_nan_signs_and_inf_means_as_in_pytorch(torch, code):
+    code = code.replace("inf", "float('inf')").replace("float('float('inf')')", "float('inf')")
+    assert_same_outcome(torch, code)
