@@ -29,6 +29,7 @@ from .errors import empty_reduction, not_implemented
 from .minmax import _return_type, return_types
 from .reduce import reduction_input
 from .rounding import scan
+from .select_order import topk_indices
 
 _UINT64 = 2**64 - 1  # (a saved negative int shows as its unsigned 64-bit pattern)
 
@@ -355,8 +356,8 @@ def topk(input, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
     if not input._data.ndim:  # a 0-d input: itself (k = 1) as 0-d results
         return _pair("topk", *_scalar_order(input, TopkBackward0, dim))
     x = input._data
-    idx = np.argsort(_descending_key(x) if largest else x, axis=d, kind="stable")
-    idx = np.take(idx, np.arange(k), axis=d)
+    idx = topk_indices(x, k, d, largest, np.argsort(_descending_key(x) if largest else x, axis=d,
+                                                    kind="stable"))
     return _pair("topk", *_ordered(input, d, idx, TopkBackward0, given=dim))
 
 

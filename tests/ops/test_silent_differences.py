@@ -7,6 +7,7 @@ reads what it has already written)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from helpers import assert_same_outcome, snippet_outcome
 
@@ -181,3 +182,26 @@ INF_MEANS = [f"lib.{f}(lib.tensor({d}){dim})" for f in ("var_mean", "std_mean")
 def test_nan_signs_and_inf_means_as_in_pytorch(torch, code):
     code = code.replace("inf", "float('inf')").replace("float('float('inf')')", "float('inf')")
     assert_same_outcome(torch, code)
+
+
+def _tied_tensors():
+    """Tensors full of ties (repeated values, 0.0 and -0.0, several NaNs), drawn once."""
+    rng = np.random.default_rng(20)
+    pools = ([0., 1.], [0., -0., 1.], [1., 2., 3.], [np.nan, 1., 2.], [0, 1, 2, 3])
+    for i in range(60):
+        pool = pools[i % len(pools)]
+        shape = [(7,), (3, 5), (2, 4, 3), (30,)][i % 4]
+        yield rng.choice(pool, size=shape).astype("int64" if i % 5 == 4 else "float32")
+
+
+@pytest.mark.parametrize("largest", [True, False])
+def test_topk_ties_as_in_pytorch(torch, largest):
+    """Which of equal values topk returns: PyTorch's (libstdc++'s nth_element and sort, not a
+    stable order): the top 2 of [1., 1., 1., 1.] are at 2 and 3."""
+    for i, a in enumerate(_tied_tensors()):
+        dim = i % a.ndim
+        for k in range(a.shape[dim] + 1):
+            ours = mg.tensor(a).topk(k, dim, largest=largest)
+            theirs = torch.tensor(a).topk(k, dim, largest=largest)
+            assert ours.indices.tolist() == theirs.indices.tolist(), (a.tolist(), k, dim)
+            assert repr(ours.values.tolist()) == repr(theirs.values.tolist())

@@ -1,0 +1,125 @@
+"""The order in which PyTorch's CPU ``topk`` returns tied values (equal values, ``0.0`` and
+``-0.0``, several NaNs): that of libstdc++'s ``std::nth_element`` (introselect) on (value, index)
+pairs, then ``std::sort`` (introsort) of the first ``k - 1``, with PyTorch's comparator (NaN
+counts as the largest). Neither is stable, so ties do not come in index order: the top 2 of
+``[1., 1., 1., 1.]`` are at 2 and 3. Slices without ties take NumPy's argsort (the same order).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["topk_indices"]
+
+
+def _insertion_sort(a: list, first: int, last: int, less) -> None:
+    for i in range(first + 1, last):
+        val = a[i]
+        if less(val, a[first]):
+            a[first + 1:i + 1] = a[first:i]
+            a[first] = val
+            continue
+        j = i
+        while less(val, a[j - 1]):
+            a[j] = a[j - 1]
+            j -= 1
+        a[j] = val
+
+
+def _partition_pivot(a: list, first: int, last: int, less) -> int:
+    """The median of three moved to ``first``, then Hoare's unguarded partition around it."""
+    i, j, k = first + 1, first + (last - first) // 2, last - 1
+    if less(a[i], a[j]):
+        m = j if less(a[j], a[k]) else k if less(a[i], a[k]) else i
+    else:
+        m = i if less(a[i], a[k]) else k if less(a[j], a[k]) else j
+    a[first], a[m] = a[m], a[first]
+    lo, hi, pivot = first + 1, last, a[first]
+    while True:
+        while less(a[lo], pivot):
+            lo += 1
+        hi -= 1
+        while less(pivot, a[hi]):
+            hi -= 1
+        if lo >= hi:
+            return lo
+        a[lo], a[hi] = a[hi], a[lo]
+        lo += 1
+
+
+def _nth_element(a: list, nth: int, less) -> None:
+    first, last = 0, len(a)
+    depth = 2 * ((last - first).bit_length() - 1)
+    while last - first > 3:
+        if depth == 0:  # (libstdc++ turns to a heap select: not reached by small slices)
+            a.sort(key=_Key(less))
+            return
+        depth -= 1
+        cut = _partition_pivot(a, first, last, less)
+        first, last = (cut, last) if cut <= nth else (first, cut)
+    _insertion_sort(a, first, last, less)
+
+
+def _sort(a: list, last: int, less) -> None:
+    """``std::sort(a, a + last)``: introsort down to runs of 16, then insertion sort."""
+    def loop(first, end, depth):
+        while end - first > 16:
+            if depth == 0:
+                a[first:end] = sorted(a[first:end], key=_Key(less))
+                return
+            depth -= 1
+            cut = _partition_pivot(a, first, end, less)
+            loop(cut, end, depth)
+            end = cut
+    if last > 1:
+        loop(0, last, 2 * (last.bit_length() - 1))
+        _insertion_sort(a, 0, last, less)
+
+
+class _Key:
+    def __init__(self, less):
+        self.less = less
+
+    def __call__(self, x):
+        less = self.less
+
+        class K:
+            def __lt__(self, other):
+                return less(x, other.x)
+        k = K()
+        k.x = x
+        return k
+
+
+def _largest(x, y) -> bool:
+    return (x[0] != x[0] and y[0] == y[0]) or x[0] > y[0]
+
+
+def _smallest(x, y) -> bool:
+    return (x[0] == x[0] and y[0] != y[0]) or x[0] < y[0]
+
+
+def _has_ties(rows: np.ndarray) -> bool:
+    s = np.sort(rows, axis=-1)
+    return bool((s[..., 1:] == s[..., :-1]).any()) or (
+        rows.dtype.kind == "f" and bool((np.isnan(rows).sum(-1) > 1).any()))
+
+
+def topk_indices(x: np.ndarray, k: int, axis: int, largest: bool, stable: np.ndarray):
+    """The indices of PyTorch's ``topk`` along ``axis`` (``stable``: NumPy's stable order of
+    the whole axis, used where a slice has no ties or is long: ``k * 64 <= n`` takes
+    ``std::partial_sort``, not reproduced)."""
+    n = x.shape[axis]
+    first = np.take(stable, np.arange(k), axis=axis)
+    rows = np.moveaxis(x, axis, -1).reshape(-1, n)
+    if k == 0 or k * 64 <= n or not _has_ties(rows):
+        return first
+    less = _largest if largest else _smallest
+    out = np.empty((rows.shape[0], k), np.int64)
+    for r, row in enumerate(rows.tolist()):
+        q = [(v, i) for i, v in enumerate(row)]
+        _nth_element(q, k - 1, less)
+        _sort(q, k - 1, less)
+        out[r] = [i for _, i in q[:k]]
+    shape = np.moveaxis(x, axis, -1).shape[:-1] + (k,)
+    return np.moveaxis(out.reshape(shape), -1, axis)
