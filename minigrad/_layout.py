@@ -21,7 +21,7 @@ import numpy as np
 
 from ._types import row_major_strides
 
-__all__ = ["in_iterator_layout", "row_major", "like_input"]
+__all__ = ["in_iterator_layout", "row_major", "like_input", "gather_layout"]
 
 
 def _order(shape: tuple, operands: list) -> list:
@@ -168,3 +168,33 @@ def in_iterator_layout(result: np.ndarray, *operands) -> np.ndarray:
 def _strictly_row_major(a: np.ndarray) -> bool:
     """Row-major, size-1 dimensions' strides included (which PyTorch's order looks at)."""
     return _strides(a) == row_major_strides(a.shape)
+
+
+def _dummy(shape: tuple, strides: tuple) -> np.ndarray:
+    """An array of ``shape`` and ``strides`` (in elements) whose values are never read: an
+    operand of PyTorch's iterator that only lends its strides."""
+    return np.lib.stride_tricks.as_strided(np.empty(1), shape, tuple(8 * s for s in strides))
+
+
+def gather_layout(result: np.ndarray, src: np.ndarray, indices: list) -> np.ndarray:
+    """``result`` of ``src[indices]`` (integer index arrays, None for a dimension left alone)
+    laid out as PyTorch's index kernel: an iterator over ``src`` restrided to the result's shape
+    (stride 0 where the indices go) and the indices viewed with size-1 dimensions around them."""
+    pos = [k for k, a in enumerate(indices) if a is not None]
+    shape, strides = src.shape, _strides(src)
+    if pos != list(range(pos[0], pos[-1] + 1)):  # (apart: PyTorch moves them to the front)
+        order = pos + [k for k in range(len(shape)) if k not in pos]
+        shape, strides = tuple(shape[k] for k in order), tuple(strides[k] for k in order)
+        pos = list(range(len(pos)))
+    before, after = pos[0], len(shape) - pos[-1] - 1
+    replaced = result.shape[before:result.ndim - after]
+    operands = [_dummy(result.shape, strides[:before] + (0,) * len(replaced) +
+                       strides[pos[-1] + 1:])]
+    for k in pos:
+        a = np.broadcast_to(indices[k], replaced)  # (0 where broadcast, as expand)
+        own = _strides(a)
+        base = own[-1] if own else 1  # (the view's size-1 dimensions, as PyTorch's view)
+        outer = (own[0] * replaced[0]) if own else 1
+        operands.append(_dummy((1,) * before + replaced + (1,) * after,
+                               (outer,) * before + own + (base,) * after))
+    return _laid_out(result, _iterator_strides(result.shape, operands))

@@ -107,3 +107,25 @@ def test_fuzz_layouts_as_pytorch(torch, code):
         r = ns["r"]
         return tuple(r.shape), r.stride(), r.is_contiguous(), r.tolist()
     assert run(mg) == run(torch)
+
+
+# advanced indexing: PyTorch's index kernel is an iterator over the input restrided to the
+# result (stride 0 where the indices go) and the index tensors
+INDEXED = ["x[[0, 1]]", "x[:, [1, 0]]", "x[..., [0, 1]]", "x[[0, 1], :, [1, 0]]",
+           "x[[[0], [1]], [1, 0]]", "x[[1, 0], [0, 1]]", "x[:, :, [1]]", "x[[0], [1]]",
+           "x[[1, 0]][:, [0, 1]]", "x[:, [[1, 0], [0, 1]]]"]
+
+
+@pytest.mark.parametrize("expr", INDEXED)
+def test_gather_layout_as_pytorch(torch, expr):
+    def run(L, shape, p, sl):
+        x = eval("x" + sl, {"x": L.arange(24.).reshape(shape).permute(p)})
+        try:
+            y = eval(expr, {"x": x})
+        except IndexError as e:  # (an index out of range: the same error in both)
+            return str(e)
+        return tuple(y.shape), y.stride(), y.is_contiguous(), y.tolist()
+    for shape in [(2, 3, 4), (4, 2, 3)]:
+        for p in itertools.permutations(range(3)):
+            for sl in ["", "[::2]", "[:, ::2]", "[..., 1:]"]:
+                assert run(mg, shape, p, sl) == run(torch, shape, p, sl), (shape, p, sl)
