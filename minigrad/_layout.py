@@ -151,9 +151,19 @@ def _iterator_strides(shape: tuple, operands) -> tuple:
 
 def in_iterator_layout(result: np.ndarray, *operands) -> np.ndarray:
     """``result`` (NumPy's) laid out as PyTorch lays out an elementwise op of ``operands``
-    (arrays, or numbers PyTorch wraps as 0-d operands, in the op's order): itself where all
-    operands are row-major (the common case: one check per operand), else in PyTorch's layout
-    (a copy where NumPy's differs)."""
+    (arrays, or numbers PyTorch wraps as 0-d operands, in the op's order): itself in the common
+    case (row-major, non-empty, no size-1 dimension, contiguous operands: one check each),
+    else in PyTorch's layout (a copy where NumPy's differs)."""
+    if result.flags.c_contiguous and result.size:  # (NumPy's row-major result)
+        shape = result.shape
+        for a in operands:  # (contiguous operands: of the result's shape, PyTorch's fast
+            if type(a) is np.ndarray:  # setup; else, without size-1 dimensions, broadcast)
+                if not a.flags.c_contiguous or a.shape != shape and 1 in shape:
+                    break
+            elif 1 in shape:  # (a number: PyTorch's order looks at size-1 dimensions' strides)
+                break
+        else:
+            return result
     for a in operands:
         if type(a) is np.ndarray and (not a.flags.c_contiguous or not a.size or (
                 1 in a.shape and not _strictly_row_major(a))):
