@@ -156,6 +156,8 @@ def in_iterator_layout(result: np.ndarray, *operands) -> np.ndarray:
     else in PyTorch's layout (a copy where NumPy's differs)."""
     if result.flags.c_contiguous and result.size:  # (NumPy's row-major result)
         shape = result.shape
+        if len(shape) < 2:  # (one dimension: PyTorch's result is contiguous too)
+            return result
         for a in operands:  # (contiguous operands: of the result's shape, PyTorch's fast
             if type(a) is np.ndarray:  # setup; else, without size-1 dimensions, broadcast)
                 if not a.flags.c_contiguous or a.shape != shape and 1 in shape:
