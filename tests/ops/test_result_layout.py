@@ -10,6 +10,7 @@ import itertools
 import warnings
 
 import pytest
+from helpers import assert_same_program
 
 import minigrad as mg
 
@@ -101,12 +102,7 @@ FOUND = [
 
 @pytest.mark.parametrize("code", FOUND)
 def test_fuzz_layouts_as_pytorch(torch, code):
-    def run(L):
-        ns = {"torch": L}
-        exec(code, ns)
-        r = ns["r"]
-        return tuple(r.shape), r.stride(), r.is_contiguous(), r.tolist()
-    assert run(mg) == run(torch)
+    assert_same_program(torch, code)  # (values, dtype, shape, strides, contiguity)
 
 
 # advanced indexing: PyTorch's index kernel is an iterator over the input restrided to the
