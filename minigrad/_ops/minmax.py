@@ -25,6 +25,7 @@ from .arithmetic import elementwise
 from .errors import empty_reduction
 from .movement import u64
 from .reduce import _axes, _keep_shape
+from .select_order import last_extreme
 
 __all__ = ["max", "min", "amax", "amin", "argmax", "argmin", "maximum", "minimum",
            "return_types"]
@@ -122,7 +123,7 @@ def _extreme(input, dim, keepdim, name, pick, full_node, dim_node, rtype):
             raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
                                "input.numel() == 0. Specify the reduction dim with the 'dim' "
                                "argument.")
-        out = np.asarray(d.max() if name == "max" else d.min())  # nan wins, as in PyTorch
+        out = last_extreme(d, name == "max")  # (nan wins, as in PyTorch)
         t = Tensor._wrap(out)
         if should_record(input):
             node = full_node()

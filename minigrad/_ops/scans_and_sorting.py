@@ -29,7 +29,7 @@ from .errors import empty_reduction, not_implemented
 from .minmax import _return_type, return_types
 from .reduce import reduction_input
 from .rounding import scan
-from .select_order import topk_indices
+from .select_order import median_index, topk_indices
 
 _UINT64 = 2**64 - 1  # (a saved negative int shows as its unsigned 64-bit pattern)
 
@@ -388,9 +388,8 @@ def median(input, dim=None, keepdim: bool = False):
         if x.dtype.kind == "b" and x.size:
             raise NotImplementedError("\"median_cpu\" not implemented for 'Bool'")
         flat = x.reshape(-1)
-        order = np.argsort(flat, kind="stable")  # (NaN sorts last; a NaN makes the median NaN)
-        pos = order[-1:] if x.dtype.kind == "f" and x.size and np.isnan(flat[order[-1]]) else \
-            order[(flat.size - 1) // 2:(flat.size - 1) // 2 + 1]
+        nan = np.flatnonzero(np.isnan(flat)) if x.dtype.kind == "f" else ()  # (NaN: the median)
+        pos = nan[-1:] if len(nan) else [median_index(flat)] if flat.size else ()
         out = Tensor._wrap(np.asarray(flat[pos[0]]) if x.size else _nan_in(x.dtype))
         if should_record(input):  # (an integer result raises, as in PyTorch)
             # PyTorch shares the gradient evenly by the elements equal to it (or NaN, if NaN)

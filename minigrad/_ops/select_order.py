@@ -1,15 +1,16 @@
-"""The order in which PyTorch's CPU ``topk`` returns tied values (equal values, ``0.0`` and
-``-0.0``, several NaNs): that of libstdc++'s ``std::nth_element`` (introselect) on (value, index)
-pairs, then ``std::sort`` (introsort) of the first ``k - 1``, with PyTorch's comparator (NaN
-counts as the largest). Neither is stable, so ties do not come in index order: the top 2 of
-``[1., 1., 1., 1.]`` are at 2 and 3. Slices without ties take NumPy's argsort (the same order).
+"""The order in which PyTorch's CPU ``topk`` (and ``median()``) returns tied values (equal
+values, ``0.0`` and ``-0.0``, several NaNs): that of libstdc++'s ``std::nth_element``
+(introselect) on (value, index) pairs, then ``std::sort`` (introsort) of the first ``k - 1``,
+with PyTorch's comparator (NaN counts as the largest). Neither is stable, so ties do not come
+in index order: the top 2 of ``[1., 1., 1., 1.]`` are at 2 and 3. Slices without ties take
+NumPy's argsort (the same order). Also ``max()``/``min()`` of all elements: the last of ties.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["topk_indices"]
+__all__ = ["topk_indices", "median_index", "last_extreme"]
 
 
 def _insertion_sort(a: list, first: int, last: int, less) -> None:
@@ -123,3 +124,29 @@ def topk_indices(x: np.ndarray, k: int, axis: int, largest: bool, stable: np.nda
         out[r] = [i for _, i in q[:k]]
     shape = np.moveaxis(x, axis, -1).shape[:-1] + (k,)
     return np.moveaxis(out.reshape(shape), -1, axis)
+
+
+def median_index(flat: np.ndarray) -> int:
+    """The position of ``flat``'s lower median as PyTorch's ``median()`` picks it among ties
+    (``std::nth_element`` of the values: of ``[0., -0., 0., -0.]`` the 0.0 at 2); NaN-free."""
+    k = (flat.size - 1) // 2
+    if not _has_ties(flat[None]):
+        return int(np.argsort(flat, kind="stable")[k])
+    q = [(v, i) for i, v in enumerate(flat.tolist())]
+    _nth_element(q, k, _smallest)
+    return q[k][1]
+
+
+def last_extreme(d: np.ndarray, largest: bool) -> np.ndarray:
+    """``max()``/``min()`` of all of ``d`` as PyTorch's CPU reduction gives it: a NaN if there is
+    one (negative, as its vector unit makes it, for two elements or more), else the extreme,
+    the last of equal ones (``[0., -0.]``: -0.0; 8 to 15 elements combine otherwise)."""
+    v = d.max() if largest else d.min()
+    if d.dtype.kind != "f" or d.size == 1:  # (one element: itself)
+        return np.asarray(v)
+    if np.isnan(v):
+        return np.negative(np.abs(np.asarray(v)))
+    if v == 0:
+        flat = d.reshape(-1)
+        return np.asarray(flat[flat == 0][-1])
+    return np.asarray(v)

@@ -205,3 +205,17 @@ def test_topk_ties_as_in_pytorch(torch, largest):
             theirs = torch.tensor(a).topk(k, dim, largest=largest)
             assert ours.indices.tolist() == theirs.indices.tolist(), (a.tolist(), k, dim)
             assert repr(ours.values.tolist()) == repr(theirs.values.tolist())
+
+
+@pytest.mark.parametrize("op", ["median()", "max()", "min()"])
+def test_whole_tensor_ties_as_in_pytorch(torch, op):
+    """Which of equal values (0.0 and -0.0) and which NaN a whole-tensor median/max/min gives:
+    PyTorch's (median: std::nth_element; max/min: the last of ties, a negative NaN)."""
+    rng = np.random.default_rng(21)  # (zeros: up to 7 elements; from 8 on PyTorch's vector
+    for n in [*range(1, 8), 16, 17, 30, 41]:  # lanes combine them in an order not reproduced)
+        for pool in ([0., -0., 1.], [0., -0., -1.], [0., -0.], [np.nan, 1.])[0 if n < 8 else 3:]:
+            a = rng.choice(pool, size=n).astype("float32")
+            ours, theirs = eval(f"x.{op}", {"x": mg.tensor(a)}), eval(f"x.{op}",
+                                                                       {"x": torch.tensor(a)})
+            assert mg.signbit(ours).item() == torch.signbit(theirs).item(), (a.tolist(), op)
+            assert repr(ours.item()) == repr(theirs.item())
