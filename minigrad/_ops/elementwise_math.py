@@ -31,7 +31,7 @@ from ._backward import sign_data
 from ._core import method, value
 from .errors import not_implemented
 from .rounding import HALF
-from .unary import floats
+from .unary import floats, positive_nan
 
 __all__ = ["floor", "ceil", "round", "trunc", "sign", "log1p", "expm1", "log2", "log10", "tan",
            "atan", "asin", "acos", "sinh", "cosh", "erf", "rsqrt", "isnan", "isinf",
@@ -200,8 +200,9 @@ _TABLE = {
     "floor": (np.floor, FloorBackward0, True), "ceil": (np.ceil, CeilBackward0, True),
     "trunc": (np.trunc, TruncBackward0, True), "sign": (sign_data, SignBackward0, True),
     "sgn": (sign_data, SgnBackward0, True), "log1p": (np.log1p, Log1PBackward0, False),
-    "expm1": (np.expm1, Expm1Backward0, False), "log2": (np.log2, Log2Backward0, False),
-    "log10": (np.log10, Log10Backward0, False), "tan": (np.tan, TanBackward0, False),
+    "expm1": (np.expm1, Expm1Backward0, False),
+    "log2": (positive_nan(np.log2), Log2Backward0, False),
+    "log10": (positive_nan(np.log10), Log10Backward0, False), "tan": (np.tan, TanBackward0, False),
     "atan": (np.arctan, AtanBackward0, False), "asin": (np.arcsin, AsinBackward0, False),
     "acos": (np.arccos, AcosBackward0, False), "sinh": (np.sinh, SinhBackward0, False),
     "cosh": (np.cosh, CoshBackward0, False), "erf": (_erf, ErfBackward0, False),

@@ -45,6 +45,17 @@ def floats(x, name: str):
     return d if d.dtype.kind == "f" else d.astype(_Defaults.float.np)
 
 
+def positive_nan(fn):
+    """``fn`` (sqrt, log, ...) whose NaN for a number out of its domain is positive, as
+    PyTorch's (NumPy's is negative, which ``signbit`` shows); a NaN given keeps its sign."""
+    def op(a):
+        out = np.asarray(fn(a))
+        if out.dtype.kind == "f":
+            np.abs(out, out=out, where=np.isnan(out) & ~np.isnan(a))
+        return out
+    return op
+
+
 def record_result(node, out, input):
     """Record a one-input op whose backward uses its result (saved without a reference cycle)."""
     record(node, out, input)
@@ -98,7 +109,7 @@ class LogBackward0(Node):
 @method("log", inplace=True)
 def log(input) -> Tensor:
     """Natural logarithm (``-inf`` at 0, ``nan`` below), elementwise."""
-    return float_op(input, "log", np.log, LogBackward0, "self")
+    return float_op(input, "log", _log, LogBackward0, "self")
 
 
 class SqrtBackward0(Node):
@@ -109,10 +120,13 @@ class SqrtBackward0(Node):
     saved = ("result",)
 
 
+_log, _sqrt = positive_nan(np.log), positive_nan(np.sqrt)
+
+
 @method("sqrt", inplace=True)
 def sqrt(input) -> Tensor:
     """Square root (``nan`` below 0), elementwise."""
-    return float_op(input, "sqrt", np.sqrt, SqrtBackward0, "result")
+    return float_op(input, "sqrt", _sqrt, SqrtBackward0, "result")
 
 
 # ---------------------------------------------------------------- sin / cos
@@ -223,11 +237,17 @@ class ClampBackward0(Node):
 
 def _clamp_data(x, lo, hi, nd):
     out = x if x.dtype == nd else x.astype(nd)
-    if lo is not None:
-        out = np.maximum(out, _bound(lo, nd))
+    if lo is not None:  # (an element equal to a bound stays, -0.0 too, as PyTorch's)
+        out = _beyond(out, _bound(lo, nd), np.less)
     if hi is not None:
-        out = np.minimum(out, _bound(hi, nd))
+        out = _beyond(out, _bound(hi, nd), np.greater)
     return np.asarray(out, dtype=nd)
+
+
+def _beyond(x, bound, past):
+    """``bound`` where ``x`` is ``past`` it (or it is NaN), else ``x``: an element equal to the
+    bound stays itself (``-0.0`` clamped at ``0.0``), as in PyTorch."""
+    return np.where(past(x, bound) | (np.asarray(bound) != bound), bound, x)
 
 
 def _bound(v, nd):
@@ -337,7 +357,7 @@ def _clamp_one(input, bound, is_min):
     x = input._data if input._data.dtype == nd else input._data.astype(nd)
     b = _bound(bound, nd)
     try:
-        d = np.asarray(np.maximum(x, b) if is_min else np.minimum(x, b), dtype=nd)
+        d = np.asarray(_beyond(x, b, np.less if is_min else np.greater), dtype=nd)
     except ValueError:
         raise broadcast_error(input, bound) from None
     out = Tensor._wrap(in_iterator_layout(d, input._data, *((bound._data,) if bt else ())))

@@ -171,6 +171,16 @@ NAN_SIGNS = [f"lib.signbit(lib.{f}({a}, {b}))" for f in ("fmin", "fmax", "minimu
              for a, b in (("-lib.tensor(float('nan'))", "lib.tensor(float('nan'))"),
                           ("lib.tensor([float('nan')] * 3)", "-lib.tensor([float('nan')] * 3)"),
                           ("-lib.tensor([float('nan'), 1.])", "lib.tensor(1.)"))]
+# the NaN of a number out of the domain is positive in PyTorch (NumPy's is negative); an element
+# equal to a clamp's bound stays itself (-0.0 at 0.0)
+NAN_SIGNS += [f"lib.signbit({e})" for e in (
+    "lib.tensor([-1.5, 2., -0.]).sqrt()", "lib.tensor([-1.5, 2.]).log()", "lib.tensor([-1.]).log2()",
+    "lib.tensor([-1.], dtype=lib.float64).log10()", "lib.tensor([-2., 4.]).pow(0.5)",
+    "lib.tensor([-1.]).rsqrt()", "F.relu(lib.tensor([-0., 0., -1.]))",
+    "F.relu(lib.tensor([-0., 0.], dtype=lib.float16))", "lib.tensor([-0., 0.]).clamp(min=0)",
+    "lib.tensor([-0., 0.]).clamp(max=-0.)", "lib.tensor([-0., 0.]).clamp_min(0.)",
+    "lib.tensor([-0., 0.], dtype=lib.float16).clamp(-0., 0.)",
+    "lib.tensor([-0., 0.]).clamp(min=lib.tensor(0.))")]
 # var_mean/std_mean's mean is PyTorch's Welford running mean: NaN once inf meets a later number
 INF_MEANS = [f"lib.{f}(lib.tensor({d}){dim})" for f in ("var_mean", "std_mean")
              for d in ("[1., inf, 2.]", "[1., 2., inf]", "[-inf, 1.]", "[1., -inf]", "[inf, inf]",
