@@ -29,7 +29,7 @@ from .errors import empty_reduction, not_implemented
 from .minmax import _return_type, return_types
 from .reduce import reduction_input
 from .rounding import scan
-from .select_order import median_index, topk_indices
+from .select_order import median_index, sort_indices, topk_indices
 
 _UINT64 = 2**64 - 1  # (a saved negative int shows as its unsigned 64-bit pattern)
 
@@ -335,6 +335,8 @@ def sort(input, dim: int = -1, descending: bool = False, stable: bool = False):
         return _pair("sort", *_scalar_order(input, SortBackward0, dim))
     d = input._wrap_dim(dim)
     idx = np.argsort(_descending_key(x) if descending else x, axis=d, kind="stable")
+    if not stable:  # (PyTorch's default: std::sort, which orders ties otherwise)
+        idx = sort_indices(x, d, descending, idx)
     return _pair("sort", *_ordered(input, d, idx, SortBackward0, given=dim, layout=True))
 
 

@@ -1,16 +1,17 @@
-"""The order in which PyTorch's CPU ``topk`` (and ``median()``) returns tied values (equal
+"""The order in which PyTorch's CPU ``topk``, ``sort`` and ``median()`` return tied values (equal
 values, ``0.0`` and ``-0.0``, several NaNs): that of libstdc++'s ``std::nth_element``
 (introselect) on (value, index) pairs, then ``std::sort`` (introsort) of the first ``k - 1``,
 with PyTorch's comparator (NaN counts as the largest). Neither is stable, so ties do not come
 in index order: the top 2 of ``[1., 1., 1., 1.]`` are at 2 and 3. Slices without ties take
-NumPy's argsort (the same order). Also ``max()``/``min()`` of all elements: the last of ties.
+NumPy's argsort (the same order). ``sort`` (not ``stable=True``) is ``std::sort`` of the pairs.
+Also ``max()``/``min()`` of all elements: the last of ties.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["topk_indices", "median_index", "last_extreme"]
+__all__ = ["topk_indices", "sort_indices", "median_index", "last_extreme"]
 
 
 def _insertion_sort(a: list, first: int, last: int, less) -> None:
@@ -106,14 +107,19 @@ def _has_ties(rows: np.ndarray) -> bool:
         rows.dtype.kind == "f" and bool((np.isnan(rows).sum(-1) > 1).any()))
 
 
+_MOST = 1 << 16  # (more elements with ties: NumPy's stable order, not reproduced)
+
+
 def topk_indices(x: np.ndarray, k: int, axis: int, largest: bool, stable: np.ndarray):
     """The indices of PyTorch's ``topk`` along ``axis`` (``stable``: NumPy's stable order of
     the whole axis, used where a slice has no ties or is long: ``k * 64 <= n`` takes
     ``std::partial_sort``, not reproduced)."""
     n = x.shape[axis]
     first = np.take(stable, np.arange(k), axis=axis)
+    if k == 0 or k * 64 <= n or not 0 < x.size <= _MOST:
+        return first
     rows = np.moveaxis(x, axis, -1).reshape(-1, n)
-    if k == 0 or k * 64 <= n or not _has_ties(rows):
+    if not _has_ties(rows):
         return first
     less = _largest if largest else _smallest
     out = np.empty((rows.shape[0], k), np.int64)
@@ -124,6 +130,24 @@ def topk_indices(x: np.ndarray, k: int, axis: int, largest: bool, stable: np.nda
         out[r] = [i for _, i in q[:k]]
     shape = np.moveaxis(x, axis, -1).shape[:-1] + (k,)
     return np.moveaxis(out.reshape(shape), -1, axis)
+
+
+def sort_indices(x: np.ndarray, axis: int, descending: bool, stable: np.ndarray) -> np.ndarray:
+    """The indices of PyTorch's ``sort`` (``stable=False``) along ``axis``: ``std::sort`` of
+    (value, index) pairs where a slice has ties (``stable``: NumPy's stable order)."""
+    n = x.shape[axis]
+    if n < 2 or not 0 < x.size <= _MOST:
+        return stable
+    rows = np.moveaxis(x, axis, -1).reshape(-1, n)
+    if not _has_ties(rows):
+        return stable
+    less = _largest if descending else _smallest
+    out = np.empty(rows.shape, np.int64)
+    for r, row in enumerate(rows.tolist()):
+        q = [(v, i) for i, v in enumerate(row)]
+        _sort(q, n, less)
+        out[r] = [i for _, i in q]
+    return np.moveaxis(out.reshape(np.moveaxis(x, axis, -1).shape), -1, axis)
 
 
 def median_index(flat: np.ndarray) -> int:

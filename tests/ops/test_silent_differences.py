@@ -229,3 +229,15 @@ def test_whole_tensor_ties_as_in_pytorch(torch, op):
                                                                        {"x": torch.tensor(a)})
             assert mg.signbit(ours).item() == torch.signbit(theirs).item(), (a.tolist(), op)
             assert repr(ours.item()) == repr(theirs.item())
+
+
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_ties_as_in_pytorch(torch, descending):
+    """sort (not stable=True) orders ties as PyTorch's std::sort does; argsort with it."""
+    for i, a in enumerate(_tied_tensors()):
+        dim = i % a.ndim
+        ours = mg.tensor(a).sort(dim, descending=descending)
+        theirs = torch.tensor(a).sort(dim, descending=descending)
+        assert ours.indices.tolist() == theirs.indices.tolist(), (a.tolist(), dim)
+        assert mg.tensor(a).argsort(dim, descending=descending).tolist() == \
+            torch.tensor(a).argsort(dim, descending=descending).tolist()
