@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import bool as _bool
-from .._layout import like_input
+from .._layout import like_input, row_major
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
@@ -292,13 +292,14 @@ def _ordered(input, dim, idx, node_cls, squeeze: bool = False, given=None,
     """The values of ``input`` at ``idx`` along ``dim`` (and the indices), recorded so that each
     value's gradient goes back to its position; ``squeeze`` drops ``dim`` (size 1); ``given``:
     the dim as the caller wrote it (PyTorch saves that one, a negative one unsigned);
-    ``layout``: laid out in memory as ``input`` is (sort's ``empty_like``)."""
+    ``layout``: laid out in memory as ``input`` is (sort's ``empty_like``), else row-major
+    (topk's, median's new tensors)."""
     values = np.take_along_axis(input._data, idx, axis=dim)
     out_idx = idx.astype(np.int64)
-    if layout:
-        values, out_idx = like_input(values, input._data), like_input(out_idx, input._data)
     if squeeze:
         values, out_idx = np.squeeze(values, axis=dim), np.squeeze(out_idx, axis=dim)
+    lay = (lambda a: like_input(a, input._data)) if layout else row_major
+    values, out_idx = lay(values), lay(out_idx)
     vals, inds = Tensor._wrap(values), Tensor._wrap(out_idx)
     if should_record(input):  # (an integer result raises, as in PyTorch)
         node = node_cls()

@@ -61,7 +61,7 @@ OPS = [
     "F.hardtanh(x)",
     # row-major: reductions, masked_fill, tril
     "x.sum(-1)", "x.sum(0)", "x.prod(-1)", "x.prod(0)", "x.mean(-1)", "x.amax(0)", "x.max(-1)[1]",
-    "x.argmax(0)", "x.var(-1)", "x.std(0)", "x.logsumexp(-1)", "x.any(0)", "x.all(-1)",
+    "x.argmax(0)", "x.topk(1, 0)[0]", "x.topk(2, -1)[1]", "x.median(0)[0]", "x.var(-1)", "x.std(0)", "x.logsumexp(-1)", "x.any(0)", "x.all(-1)",
     "x.sum(0, keepdim=True)", "x.prod(-1, keepdim=True)", "x.norm(dim=-1)", "x.nansum(0)",
     "x.count_nonzero(0)", "x.softmax(-1)", "x.cumsum(0)", "x.masked_fill(x > 1, 2.)", "x.tril()",
     "x.sum(0).t()", "torch.var_mean(x, -1)[1]",
