@@ -21,7 +21,7 @@ import numpy as np
 
 from ._types import row_major_strides
 
-__all__ = ["in_iterator_layout", "row_major", "like_input", "gather_layout"]
+__all__ = ["in_iterator_layout", "row_major", "like_input", "gather_layout", "as_given"]
 
 
 def _order(shape: tuple, operands: list) -> list:
@@ -175,6 +175,12 @@ def in_iterator_layout(result: np.ndarray, *operands) -> np.ndarray:
     if not result.ndim:
         return result
     return _laid_out(result, _iterator_strides(result.shape, operands))
+
+
+def as_given(x, cast):
+    """The operand as the op was given it: a tensor's own array (its copy cast to the result's
+    dtype is laid out by NumPy, not as PyTorch's iterator sees the operand), or ``cast``."""
+    return getattr(x, "_data", cast)
 
 
 def _strictly_row_major(a: np.ndarray) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._layout import in_iterator_layout
+from .._layout import as_given, in_iterator_layout
 from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from .._types import unsupported
@@ -280,7 +280,7 @@ def _add_or_sub(ufunc, node_cls, input, other, alpha, out, form):
     try:
         result = Tensor._wrap(in_iterator_layout(
             ufunc(a, b) if alpha == 1 and alpha is not True else
-            _plus_alpha(ufunc, a, b, alpha, nd), a, b))
+            _plus_alpha(ufunc, a, b, alpha, nd), as_given(input, a), as_given(other, b)))
     except ValueError:
         raise broadcast_error(input, other) from None
     finally:
@@ -362,7 +362,8 @@ def rsub(input, other, *, alpha=1):  # a function only: PyTorch's Tensor has no 
     try:
         out = Tensor._wrap(in_iterator_layout(
             quiet_array(np.subtract, b, a, nd) if alpha == 1 and alpha is not True else
-            quietly(_plus_alpha, np.subtract, b, a, alpha, nd), b, a))
+            quietly(_plus_alpha, np.subtract, b, a, alpha, nd),
+            as_given(other, b), as_given(input, a)))
     except ValueError:
         raise broadcast_error(other, input) from None
     if should_record(input, other):
@@ -394,8 +395,9 @@ def elementwise(fn, input, other, *, float_result: bool = False, opmath: bool = 
     token = quiet()  # 0 * inf, 1 / 0, overflow: NaN and inf as in PyTorch, no NumPy warning
     try:
         if nd is HALF and opmath:
-            return Tensor._wrap(in_iterator_layout(half_opmath(fn, a, b, other), a, b))
-        return Tensor._wrap(in_iterator_layout(fn(a, b), a, b))
+            return Tensor._wrap(in_iterator_layout(half_opmath(fn, a, b, other), as_given(input, a),
+                                                     as_given(other, b)))
+        return Tensor._wrap(in_iterator_layout(fn(a, b), as_given(input, a), as_given(other, b)))
     except ValueError:
         raise broadcast_error(input, other) from None
     finally:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._layout import in_iterator_layout
+from .._layout import as_given, in_iterator_layout
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
@@ -103,7 +103,8 @@ def floor_divide(input, other):
         raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
     int_zero_check(xa, xb, dt)
     fn = floor_div_floats if dt.kind == "f" else np.floor_divide
-    out = Tensor._wrap(in_iterator_layout(opmath_array(fn, xa, xb, dt, other), xa, xb))
+    out = Tensor._wrap(in_iterator_layout(opmath_array(fn, xa, xb, dt, other), as_given(input, xa),
+                                          as_given(other, xb)))
     if should_record(input, other) and dt.kind == "f":
         record(NotImplementedBackward(), out, input, other)
     return out
@@ -161,7 +162,8 @@ def _rem(name, np_fn, node0, node1):
         if dt.kind == "b":
             raise not_implemented(f"{name}_cpu", input.dtype)
         int_zero_check(xa, xb, dt)
-        out = Tensor._wrap(in_iterator_layout(quiet_array(np_fn, xa, xb, dt), xa, xb))
+        out = Tensor._wrap(in_iterator_layout(quiet_array(np_fn, xa, xb, dt), as_given(input, xa),
+                                              as_given(other, xb)))
         if not should_record(input, other):  # (an integer result raises, as in PyTorch: an
             return out  # integer tensor given a history by an in-place op is refused here)
         if isinstance(other, Tensor):  # (self and other are needed for other's gradient only)
@@ -315,7 +317,8 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True, in
             cpp = {"b": "Bool", "u": "Byte"}.get(np.dtype(dt).kind, "Long" if np.dtype(
                 dt).itemsize == 8 else "Int")
             raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{cpp}'")
-        out = Tensor._wrap(in_iterator_layout(quiet_array(np_fn, xa, xb, dt), xa, xb))
+        out = Tensor._wrap(in_iterator_layout(quiet_array(np_fn, xa, xb, dt), as_given(input, xa),
+                                              as_given(other, xb)))
         if should_record(input, other) and np.dtype(dt).kind == "f":
             if scalars and not all(isinstance(v, Tensor) for v in given):
                 return _record_with_number(scalars, out, given, input, other)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import cast, result_type
-from .._layout import in_iterator_layout, row_major
+from .._layout import as_given, in_iterator_layout, row_major
 from .._tensor import Tensor
 from .._tensor_data import fill_value
 from .._types import invalid_combination, unsupported
@@ -42,7 +42,8 @@ def _compare(ufunc, input, other):
     if a is NotImplemented:
         return NotImplemented
     try:
-        return Tensor._wrap(in_iterator_layout(np.asarray(ufunc(a, b)), a, b))
+        return Tensor._wrap(in_iterator_layout(np.asarray(ufunc(a, b)), as_given(input, a),
+                                               as_given(other, b)))
     except ValueError:
         raise broadcast_error(input, other) from None
 
@@ -133,7 +134,8 @@ def any(input, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001
 def _logical(ufunc, input, other):
     try:
         a, b = input._data, other._data
-        return Tensor._wrap(in_iterator_layout(np.asarray(ufunc(a, b)), a, b))
+        return Tensor._wrap(in_iterator_layout(np.asarray(ufunc(a, b)), as_given(input, a),
+                                               as_given(other, b)))
     except ValueError:
         raise broadcast_error(input, other) from None
 
@@ -181,7 +183,7 @@ def _bitwise(ufunc, kernel: str):
             raise NotImplementedError(f'"{kernel}_cpu" not implemented for '
                                       f"'{dtype_of(dt)._legacy_name[:-6]}'")
         out = np.asarray(ufunc(a, b)).astype(dt, copy=False)
-        return Tensor._wrap(in_iterator_layout(out, a, b))
+        return Tensor._wrap(in_iterator_layout(out, as_given(input, a), as_given(other, b)))
 
     op.__name__ = kernel
     op.__doc__ = f"Elementwise {kernel} of integer or bool tensors."

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._layout import in_iterator_layout
+from .._layout import as_given, in_iterator_layout
 from .._quiet import quietly
 from .._tensor import Tensor
 from .._types import unsupported
@@ -103,8 +103,8 @@ def _div_rounding(input, other, mode):
         if nd.kind == "b":  # (before the check for a division by zero, as PyTorch)
             raise NotImplementedError(f"\"div_{mode}_cpu\" not implemented for 'Bool'")
         int_zero_check(a, b, nd)
-        out = Tensor._wrap(in_iterator_layout(opmath_array(fn, a, b, nd, other), a, b))  # (x / 0:
-        # inf and NaN, silently)
+        out = Tensor._wrap(in_iterator_layout(opmath_array(fn, a, b, nd, other), as_given(input, a),
+                                              as_given(other, b)))  # (x / 0: inf, NaN silently)
     except ValueError:
         raise broadcast_error(input, other) from None
     if should_record(input, other):  # (an integer result raises, as in PyTorch)

@@ -52,7 +52,9 @@ OPS = [
     "F.leaky_relu(x)", "F.elu(x)",
     # with a number (a 0-d operand in PyTorch) or a second tensor
     "x > 1", "x * 2", "x + 1.5", "x / 3", "x // 2", "2 - x", "x.mul(x)", "x.atan2(x)",
-    "x.maximum(x)", "x.pow(x)", "x.remainder(2)", "x + x[..., :1]", "x[..., :1] * x",
+    "x.maximum(x)", "x.pow(x)", "x.remainder(2)", "x.int() + x", "x < x.int()", "x.int() / x",
+    "F.mse_loss(x, x.int(), reduction='none')", "F.l1_loss(x.int(), x, reduction='none')",
+    "x + x[..., :1]", "x[..., :1] * x",
     "x == x.contiguous()", "x.contiguous() < x", "torch.where(x > 1, x, 0.)", "x.lerp(x, 0.5)",
     "x.addcmul(x, x)",
     # as empty_like(x): clone, conversions, nan_to_num, sort, flip, *_like, hardtanh
@@ -61,7 +63,8 @@ OPS = [
     "F.hardtanh(x)",
     # row-major: reductions, masked_fill, tril
     "x.sum(-1)", "x.sum(0)", "x.prod(-1)", "x.prod(0)", "x.mean(-1)", "x.amax(0)", "x.max(-1)[1]",
-    "x.argmax(0)", "x.topk(1, 0)[0]", "x.topk(2, -1)[1]", "x.median(0)[0]", "x.var(-1)", "x.std(0)", "x.logsumexp(-1)", "x.any(0)", "x.all(-1)",
+    "x.argmax(0)", "x.topk(1, 0)[0]", "x.topk(2, -1)[1]", "x.median(0)[0]", "x.var(-1)",
+    "x.std(0)", "x.logsumexp(-1)", "x.any(0)", "x.all(-1)",
     "x.sum(0, keepdim=True)", "x.prod(-1, keepdim=True)", "x.norm(dim=-1)", "x.nansum(0)",
     "x.count_nonzero(0)", "x.softmax(-1)", "x.cumsum(0)", "x.masked_fill(x > 1, 2.)", "x.tril()",
     "x.sum(0).t()", "torch.var_mean(x, -1)[1]",

@@ -174,7 +174,8 @@ NAN_SIGNS = [f"lib.signbit(lib.{f}({a}, {b}))" for f in ("fmin", "fmax", "minimu
 # the NaN of a number out of the domain is positive in PyTorch (NumPy's is negative); an element
 # equal to a clamp's bound stays itself (-0.0 at 0.0)
 NAN_SIGNS += [f"lib.signbit({e})" for e in (
-    "lib.tensor([-1.5, 2., -0.]).sqrt()", "lib.tensor([-1.5, 2.]).log()", "lib.tensor([-1.]).log2()",
+    "lib.tensor([-1.5, 2., -0.]).sqrt()", "lib.tensor([-1.5, 2.]).log()",
+    "lib.tensor([-1.]).log2()",
     "lib.tensor([-1.], dtype=lib.float64).log10()", "lib.tensor([-2., 4.]).pow(0.5)",
     "lib.tensor([-1.]).rsqrt()", "F.relu(lib.tensor([-0., 0., -1.]))",
     "F.relu(lib.tensor([-0., 0.], dtype=lib.float16))", "lib.tensor([-0., 0.]).clamp(min=0)",
