@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["topk_indices", "sort_indices", "median_index", "last_extreme"]
+__all__ = ["topk_indices", "sort_indices", "median_index", "last_extreme", "std_sort"]
 
 
 def _insertion_sort(a: list, first: int, last: int, less) -> None:
@@ -62,7 +62,7 @@ def _nth_element(a: list, nth: int, less) -> None:
     _insertion_sort(a, first, last, less)
 
 
-def _sort(a: list, last: int, less) -> None:
+def std_sort(a: list, last: int, less) -> None:
     """``std::sort(a, a + last)``: introsort down to runs of 16, then insertion sort."""
     def loop(first, end, depth):
         while end - first > 16:
@@ -126,7 +126,7 @@ def topk_indices(x: np.ndarray, k: int, axis: int, largest: bool, stable: np.nda
     for r, row in enumerate(rows.tolist()):
         q = [(v, i) for i, v in enumerate(row)]
         _nth_element(q, k - 1, less)
-        _sort(q, k - 1, less)
+        std_sort(q, k - 1, less)
         out[r] = [i for _, i in q[:k]]
     shape = np.moveaxis(x, axis, -1).shape[:-1] + (k,)
     return np.moveaxis(out.reshape(shape), -1, axis)
@@ -145,7 +145,7 @@ def sort_indices(x: np.ndarray, axis: int, descending: bool, stable: np.ndarray)
     out = np.empty(rows.shape, np.int64)
     for r, row in enumerate(rows.tolist()):
         q = [(v, i) for i, v in enumerate(row)]
-        _sort(q, n, less)
+        std_sort(q, n, less)
         out[r] = [i for _, i in q]
     return np.moveaxis(out.reshape(np.moveaxis(x, axis, -1).shape), -1, axis)
 

@@ -33,6 +33,7 @@ from .arguments import var_signature_error
 from .errors import empty_reduction
 from .minmax import _return_type, return_types
 from .scans_and_sorting import MedianBackward1, _ordered, _pair, _scalar_order
+from .select_order import std_sort
 from .unary import floats
 
 __all__ = ["var", "std", "var_mean", "std_mean", "logsumexp", "mode"]
@@ -333,13 +334,18 @@ class ModeBackward0(MedianBackward1):
 return_types.mode = _return_type("mode")
 
 
+def _by_value(x, y) -> bool:
+    return x[0] < y[0]
+
+
 def _sorted_order(row: np.ndarray) -> list:
     """The positions of ``row`` in the order PyTorch's ``std::sort`` leaves them: for a short
-    row an insertion sort by ``<`` (stable; a NaN stops the values behind it moving past).
-    (A row of more than 16 is sorted stably: where std::sort is not, the index of a tied mode
-    may be another position of the same value than PyTorch's.)"""
+    row an insertion sort by ``<`` (stable; a NaN stops the values behind it moving past); a
+    longer one (without NaN) libstdc++'s introsort (``select_order``), not stable."""
     if len(row) > 16 and not np.isnan(row).any():
-        return list(np.argsort(row, kind="stable"))
+        pairs = [(v, i) for i, v in enumerate(row.tolist())]
+        std_sort(pairs, len(pairs), _by_value)
+        return [i for _, i in pairs]
     order = list(range(len(row)))
     for i in range(1, len(row)):
         v, j = order[i], i

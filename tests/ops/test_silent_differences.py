@@ -242,3 +242,15 @@ def test_sort_ties_as_in_pytorch(torch, descending):
         assert ours.indices.tolist() == theirs.indices.tolist(), (a.tolist(), dim)
         assert mg.tensor(a).argsort(dim, descending=descending).tolist() == \
             torch.tensor(a).argsort(dim, descending=descending).tolist()
+
+
+def test_mode_of_long_rows_as_in_pytorch(torch):
+    """mode's index among equal values of a row longer than 16: PyTorch's std::sort (introsort,
+    not stable) decides which occurrence ends the run."""
+    rng = np.random.default_rng(22)
+    for n in (17, 20, 33, 48, 70):
+        for dtype in ("int64", "float32"):
+            a = rng.integers(0, 4, size=(3, n)).astype(dtype)
+            ours, theirs = mg.tensor(a).mode(-1), torch.tensor(a).mode(-1)
+            assert ours.indices.tolist() == theirs.indices.tolist(), (a.tolist(), n)
+            assert ours.values.tolist() == theirs.values.tolist()
