@@ -102,8 +102,8 @@ def _laid_out(result: np.ndarray, strides: tuple) -> np.ndarray:
 def row_major(result: np.ndarray) -> np.ndarray:
     """``result`` row-major, as PyTorch allocates a reduction's result (its size-1 dimensions
     included)."""
-    if result.flags.c_contiguous and (result.ndim < 2 or 1 not in result.shape) and (
-            result.size or not any(result.strides)):
+    if result.ndim < 2 or result.flags.c_contiguous and 1 not in result.shape and (
+            result.size or not any(result.strides)):  # (a new array of one dimension: itself)
         return result
     return _laid_out(result, row_major_strides(result.shape))
 
