@@ -154,15 +154,20 @@ def in_iterator_layout(result: np.ndarray, *operands) -> np.ndarray:
     (arrays, or numbers PyTorch wraps as 0-d operands, in the op's order): itself in the common
     case (row-major, non-empty, no size-1 dimension, contiguous operands: one check each),
     else in PyTorch's layout (a copy where NumPy's differs)."""
-    if result.flags.c_contiguous and result.size:  # (NumPy's row-major result)
+    n = result.size
+    if n and result.flags.c_contiguous:  # (NumPy's row-major result)
+        for a in operands:  # (the common case: contiguous operands of the result's size)
+            if type(a) is not np.ndarray or a.size != n or not a.flags.c_contiguous:
+                break
+        else:
+            shape = result.shape
+            if len(shape) < 2 or 1 not in shape or all(a.shape == shape for a in operands):
+                return result
         shape = result.shape
         if len(shape) < 2:  # (one dimension: PyTorch's result is contiguous too)
             return result
-        for a in operands:  # (contiguous operands: of the result's shape, PyTorch's fast
-            if type(a) is np.ndarray:  # setup; else, without size-1 dimensions, broadcast)
-                if not a.flags.c_contiguous or a.shape != shape and 1 in shape:
-                    break
-            elif 1 in shape:  # (a number: PyTorch's order looks at size-1 dimensions' strides)
+        for a in operands:  # (broadcast operands, numbers: the same where no dimension is 1)
+            if type(a) is np.ndarray and not a.flags.c_contiguous or 1 in shape:
                 break
         else:
             return result
