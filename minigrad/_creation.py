@@ -16,6 +16,7 @@ from ._device import check as _check_device
 from ._dtype import _Defaults, float32, from_numpy_dtype, int64
 from ._dtype import check as _check_dtype
 from ._dtype import dtype as _dtype_cls
+from ._layout import like_input
 from ._mt19937 import Generator, default_generator
 from ._range_values import arange_values, integer_arange_length, linspace_values, logspace_values
 from ._sizes import allocate, arange_length, check_eye, check_linspace
@@ -207,11 +208,7 @@ def _laid_out_like(input, d, fill=0) -> np.ndarray:
     """``fill`` in dtype ``d``, laid out as PyTorch's ``*_like(input)`` lays out its result
     (``memory_format=torch.preserve_format``): a transposed input gives a transposed result,
     an input whose elements share memory (``expand``) a row-major one."""
-    data = input._data
-    if data.flags.c_contiguous or any(st == 0 and n > 1 for n, st in
-                                      zip(data.shape, data.strides)):
-        return np.full(data.shape, fill, d)
-    return np.full_like(data, fill, dtype=d)  # (NumPy's order="K": the input's axis order)
+    return like_input(np.full(input._data.shape, fill, d), input._data)
 
 
 def _random_like(input, dtype, requires_grad, fn, kernel, draw) -> Tensor:

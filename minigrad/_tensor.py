@@ -19,6 +19,7 @@ from ._state import local as _mode
 from ._state import warn_once as _warn_once
 from ._torch_names import TorchNamed
 from ._types import Size, VersionCounter, check_assigned_grad, cpu, element_strides, unsupported
+from ._types import as_data as _as_data
 from .utils.hooks import Hooks, RemovableHandle
 
 __all__ = ["Tensor"]
@@ -80,7 +81,7 @@ class Tensor(metaclass=TorchNamed):
     def _wrap(data) -> Tensor:
         """A new leaf tensor around ``data`` (an ndarray, not copied) with a fresh version."""
         t = object.__new__(Tensor)
-        t._data = data if type(data) is np.ndarray else np.asarray(data)
+        t._data = data if type(data) is np.ndarray and data.size else _as_data(data)
         if _mode.inference_mode:
             t._inference = True
         return t
@@ -150,8 +151,7 @@ class Tensor(metaclass=TorchNamed):
         return self._data.flags.c_contiguous
 
     def stride(self, dim: int | None = None):
-        strides = element_strides(self._data)
-        return strides if dim is None else strides[self._wrap_dim(dim)]
+        return element_strides(self._data) if dim is None else self.stride()[self._wrap_dim(dim)]
 
     @property
     def _version(self) -> int:

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from array import array
 
+import numpy as np
+
 from ._device import check, cpu, device
 from ._torch_names import TorchNamed
 
 __all__ = ["Size", "cpu", "VersionCounter", "check_device", "unsupported", "invalid_combination",
-           "check_assigned_grad", "row_major_strides", "element_strides"]
+           "check_assigned_grad", "row_major_strides", "element_strides", "as_data"]
 
 
 def row_major_strides(shape) -> tuple:
@@ -36,6 +38,17 @@ def element_strides(a) -> tuple:
     if a.size or any(a.strides):
         return tuple(n // a.itemsize for n in a.strides)
     return row_major_strides(a.shape)
+
+
+def as_data(data) -> np.ndarray:
+    """``data`` as a tensor's array (``Tensor._wrap``'s rare path: not a non-empty ndarray). An
+    empty array NumPy made with strides of 0 gets PyTorch's row-major ones, so that the views
+    and results made of it have PyTorch's strides too (``x.t()`` of a 0x3 tensor: (1, 3))."""
+    data = np.asarray(data)
+    if data.size or not data.ndim or any(data.strides):
+        return data
+    return np.ndarray(data.shape, data.dtype, buffer=np.empty(0, data.dtype), strides=tuple(
+        s * data.itemsize for s in row_major_strides(data.shape)))
 
 
 class Size(tuple, metaclass=TorchNamed):

@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import _dtype
 from .._dtype import _Defaults, from_numpy_dtype, result_type
+from .._layout import in_iterator_layout, like_input
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd.graph import SavedTensor
@@ -20,7 +21,8 @@ from .rounding import HALF
 
 __all__ = ["binary_operands", "broadcast_error", "value", "method", "wrap_scalar", "to_tensor",
            "dtype_of", "called_as", "FUNCTION", "METHOD", "OPERATOR", "MISSING",
-           "floor_div_floats", "quiet_array", "INPLACE_VARIANTS"]
+           "floor_div_floats", "quiet_array", "INPLACE_VARIANTS", "in_iterator_layout",
+           "like_input"]
 
 _SCALARS = (int, float, bool)
 _F32_MAX = 3.4028234663852886e38  # a larger Python float is inf in float32 (and float16)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._layout import in_iterator_layout
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
@@ -40,8 +41,10 @@ def relu(input) -> Tensor:
     d = input._data
     if d.dtype.kind == "b":
         raise RuntimeError("Boolean inputs not supported for relu")
-    d = np.maximum(d, d.dtype.type(0))
-    out = Tensor._wrap(d)
+    zero = d.dtype.type(0)  # (-0.0 stays -0.0, as in PyTorch: NumPy's float32/64 maximum gives
+    # its second operand where they are equal, its float16 one the first)
+    out = np.maximum(zero, d) if d.dtype is not HALF else np.where(d < zero, zero, d)
+    out = Tensor._wrap(in_iterator_layout(out, d))
     if should_record(input):
         record_result(ReluBackward0(), out, input)
     return out

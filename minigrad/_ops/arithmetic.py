@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._layout import as_given, in_iterator_layout
 from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
@@ -128,7 +129,7 @@ def mul(input=MISSING, other=MISSING, *, out=None, _form=("mul", FUNCTION)) -> T
         # the commonest case, `x * 0.5`, without the general checks (it cannot fail; float16
         # is not one: its kernel computes in float32, see rounding.half_opmath)
         token = quiet()  # (overflow: inf, as in PyTorch, without NumPy's warning)
-        out = Tensor._wrap(np.multiply(input._data, other))
+        out = Tensor._wrap(in_iterator_layout(np.multiply(input._data, other), input._data, other))
         restore(token)
         if should_record(input):
             node = MulBackward0()
@@ -163,7 +164,7 @@ def neg(input) -> Tensor:
     """``-input``."""
     if input._data.dtype.kind == "b":
         raise bool_negation()
-    out = Tensor._wrap(np.negative(input._data))
+    out = Tensor._wrap(in_iterator_layout(np.negative(input._data), input._data))
     if should_record(input):
         record(NegBackward0(), out, input)
     return out
@@ -216,8 +217,9 @@ def _number_op(input, other, node_cls):
         return half_opmath(ufunc, input, other, other) if input.dtype is HALF and \
             node_cls in _OPMATH else ufunc(input, other)
     dtype = input._data.dtype  # (float16 with mul, div: in float32, see half_opmath)
-    out = Tensor._wrap(opmath_array(ufunc, input._data, other, dtype, other) if node_cls in
-                       _OPMATH else quiet_array(ufunc, input._data, other, dtype))
+    out = Tensor._wrap(in_iterator_layout(
+        opmath_array(ufunc, input._data, other, dtype, other) if node_cls in _OPMATH else
+        quiet_array(ufunc, input._data, other, dtype), input._data, other))
     if should_record(input):
         node = node_cls()
         if node_cls.saved:
@@ -280,8 +282,9 @@ def _add_or_sub(ufunc, node_cls, input, other, alpha, out, form):
         check_bool_sub(input, other)
     token = quiet()  # inf - inf, overflow: NaN and inf as in PyTorch, no NumPy warning
     try:
-        result = Tensor._wrap(ufunc(a, b) if alpha == 1 and alpha is not True
-                              else _plus_alpha(ufunc, a, b, alpha, nd))
+        result = Tensor._wrap(in_iterator_layout(
+            ufunc(a, b) if alpha == 1 and alpha is not True else
+            _plus_alpha(ufunc, a, b, alpha, nd), as_given(input, a), as_given(other, b)))
     except ValueError:
         raise broadcast_error(input, other) from None
     finally:
@@ -361,8 +364,10 @@ def rsub(input, other, *, alpha=1):  # a function only: PyTorch's Tensor has no 
     if _is_bool(input) or _is_bool(other):
         check_bool_sub(other, input)
     try:
-        out = Tensor._wrap(quiet_array(np.subtract, b, a, nd) if alpha == 1 and alpha is not True
-                           else quietly(_plus_alpha, np.subtract, b, a, alpha, nd))
+        out = Tensor._wrap(in_iterator_layout(
+            quiet_array(np.subtract, b, a, nd) if alpha == 1 and alpha is not True else
+            quietly(_plus_alpha, np.subtract, b, a, alpha, nd),
+            as_given(other, b), as_given(input, a)))
     except ValueError:
         raise broadcast_error(other, input) from None
     if should_record(input, other):
@@ -394,8 +399,9 @@ def elementwise(fn, input, other, *, float_result: bool = False, opmath: bool = 
     token = quiet()  # 0 * inf, 1 / 0, overflow: NaN and inf as in PyTorch, no NumPy warning
     try:
         if nd is HALF and opmath:
-            return Tensor._wrap(half_opmath(fn, a, b, other))
-        return Tensor._wrap(fn(a, b))
+            return Tensor._wrap(in_iterator_layout(half_opmath(fn, a, b, other), as_given(input, a),
+                                                     as_given(other, b)))
+        return Tensor._wrap(in_iterator_layout(fn(a, b), as_given(input, a), as_given(other, b)))
     except ValueError:
         raise broadcast_error(input, other) from None
     finally:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._layout import as_given, in_iterator_layout
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, record_raising, should_record
@@ -102,7 +103,8 @@ def floor_divide(input, other):
         raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
     int_zero_check(xa, xb, dt)
     fn = floor_div_floats if dt.kind == "f" else np.floor_divide
-    out = Tensor._wrap(opmath_array(fn, xa, xb, dt, other))  # (float16: see half_opmath)
+    out = Tensor._wrap(in_iterator_layout(opmath_array(fn, xa, xb, dt, other), as_given(input, xa),
+                                          as_given(other, xb)))
     if should_record(input, other) and dt.kind == "f":
         record_raising(NotImplementedBackward(), out, input, other)
     return out
@@ -160,7 +162,8 @@ def _rem(name, np_fn, node0, node1):
         if dt.kind == "b":
             raise not_implemented(f"{name}_cpu", input.dtype)
         int_zero_check(xa, xb, dt)
-        out = Tensor._wrap(quiet_array(np_fn, xa, xb, dt))
+        out = Tensor._wrap(in_iterator_layout(quiet_array(np_fn, xa, xb, dt), as_given(input, xa),
+                                              as_given(other, xb)))
         if not should_record(input, other):  # (an integer result raises, as in PyTorch: an
             return out  # integer tensor given a history by an in-place op is refused here)
         if isinstance(other, Tensor):  # (self and other are needed for other's gradient only)
@@ -314,7 +317,8 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True, in
             cpp = {"b": "Bool", "u": "Byte"}.get(np.dtype(dt).kind, "Long" if np.dtype(
                 dt).itemsize == 8 else "Int")
             raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{cpp}'")
-        out = Tensor._wrap(quiet_array(np_fn, xa, xb, dt))
+        out = Tensor._wrap(in_iterator_layout(quiet_array(np_fn, xa, xb, dt), as_given(input, xa),
+                                              as_given(other, xb)))
         if should_record(input, other) and np.dtype(dt).kind == "f":
             if scalars and not all(isinstance(v, Tensor) for v in given):
                 return _record_with_number(scalars, out, given, input, other)
@@ -344,8 +348,17 @@ def _record_with_number(node_classes, out, given, input, other):
 atan2 = _binary("atan2", np.arctan2, Atan2Backward0)
 arctan2 = method("arctan2")(atan2)
 hypot = _binary("hypot", np.hypot, HypotBackward0, ints=False)
-fmax = _binary("fmax", np.fmax, FmaxBackward0, float_only=False, inplace=False)
-fmin = _binary("fmin", np.fmin, FminBackward0, float_only=False, inplace=False)
+def _second_nan(np_fn):
+    """``np_fn`` (fmax, fmin) giving the second operand where both are NaN, as PyTorch's kernel
+    (NumPy gives the first: the sign of the NaN differs, which ``signbit`` shows)."""
+    def fn(a, b):
+        out = np_fn(a, b)
+        return np.where(np.isnan(a), b, out) if out.dtype.kind == "f" else out
+    return fn
+
+
+fmax = _binary("fmax", _second_nan(np.fmax), FmaxBackward0, float_only=False, inplace=False)
+fmin = _binary("fmin", _second_nan(np.fmin), FminBackward0, float_only=False, inplace=False)
 
 
 def _xlogy(a, b):

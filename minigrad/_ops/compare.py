@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import cast, result_type
+from .._layout import as_given, in_iterator_layout, row_major
 from .._tensor import Tensor
 from .._tensor_data import fill_value
 from .._types import invalid_combination
@@ -27,7 +28,6 @@ from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._backward import masked_sum, masked_zero
 from ._core import FUNCTION, MISSING, binary_operands, broadcast_error, dtype_of, method
 from .arguments import bad_operand
-from .iter_layout import in_iterator_layout
 from .reduce import _dims
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "not_equal", "less", "less_equal", "greater",
@@ -42,7 +42,8 @@ def _compare(ufunc, input, other):
     if a is NotImplemented:
         return NotImplemented
     try:
-        return Tensor._wrap(in_iterator_layout(np.asarray(ufunc(a, b)), a, b))
+        return Tensor._wrap(in_iterator_layout(np.asarray(ufunc(a, b)), as_given(input, a),
+                                               as_given(other, b)))
     except ValueError:
         raise broadcast_error(input, other) from None
 
@@ -114,7 +115,7 @@ def _reduce_bool(np_fn, input, dim, keepdim):
     if not data.ndim:  # a 0-d tensor: dim 0 or -1 names the tensor itself
         axes = None
     out = np.asarray(np_fn(data, axis=axes, keepdims=keepdim))
-    return Tensor._wrap(out.astype(np.uint8) if data.dtype == np.uint8 else out)
+    return Tensor._wrap(row_major(out.astype(np.uint8) if data.dtype == np.uint8 else out))
 
 
 @method("all")
@@ -138,7 +139,9 @@ def any(input, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001
 # ---------------------------------------------------------------- logical and bitwise
 def _logical(ufunc, input, other):
     try:
-        return Tensor._wrap(np.asarray(ufunc(input._data, other._data)))
+        a, b = input._data, other._data
+        return Tensor._wrap(in_iterator_layout(np.asarray(ufunc(a, b)), as_given(input, a),
+                                               as_given(other, b)))
     except ValueError:
         raise broadcast_error(input, other) from None
 
@@ -161,7 +164,7 @@ def logical_xor(input, other):
 
 @method("logical_not")
 def logical_not(input):
-    return Tensor._wrap(np.asarray(np.logical_not(input._data)))
+    return Tensor._wrap(in_iterator_layout(np.asarray(np.logical_not(input._data)), input._data))
 
 
 @method("is_nonzero")
@@ -185,7 +188,8 @@ def _bitwise(ufunc, kernel: str):
         if dt.kind == "f":
             raise NotImplementedError(f'"{kernel}_cpu" not implemented for '
                                       f"'{dtype_of(dt)._legacy_name[:-6]}'")
-        return Tensor._wrap(np.asarray(ufunc(a, b)).astype(dt, copy=False))
+        out = np.asarray(ufunc(a, b)).astype(dt, copy=False)
+        return Tensor._wrap(in_iterator_layout(out, as_given(input, a), as_given(other, b)))
 
     op.__name__ = kernel
     op.__doc__ = f"Elementwise {kernel} of integer or bool tensors."
@@ -208,7 +212,7 @@ def bitwise_not(input):
     """``~input``: logical not of a bool tensor, bitwise not of an integer one."""
     if input._data.dtype.kind == "f":
         raise NotImplementedError(f'"bitwise_not_cpu" not implemented for \'{input.dtype._cpp}\'')
-    return Tensor._wrap(np.asarray(np.invert(input._data)))
+    return Tensor._wrap(in_iterator_layout(np.asarray(np.invert(input._data)), input._data))
 
 
 def _invert(input):
@@ -271,7 +275,7 @@ def where(condition, input=_NOT_GIVEN, other=_NOT_GIVEN, *, out=None):
         data = np.where(condition._data, a, b).astype(dt, copy=False)
     except ValueError:
         raise broadcast_error(condition, input, other) from None
-    out = Tensor._wrap(data)
+    out = Tensor._wrap(in_iterator_layout(data, condition._data, a, b))
     if should_record(input, other):
         node = WhereBackward0()
         node._s_condition = SavedTensor(condition)
@@ -333,7 +337,7 @@ def masked_fill(input, mask, value):
         data = np.where(mask._data, fill, input._data)
     except ValueError:
         raise broadcast_error(mask, input) from None
-    out = Tensor._wrap(data)
+    out = Tensor._wrap(row_major(data))  # (PyTorch fills a row-major copy)
     if should_record(input, value):
         node = MaskedFillBackward1() if vt else MaskedFillBackward0()
         node._s_mask = SavedTensor(mask)

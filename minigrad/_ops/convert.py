@@ -20,6 +20,7 @@ from .._device import NO_CUDA
 from .._device import check as _check_device
 from .._device import device as _Device
 from .._dtype import dtype as _dtype_cls
+from .._layout import like_input
 from .._tensor import Tensor
 from .._types import invalid_combination, unsupported
 from ..autograd._rule import _r
@@ -41,7 +42,7 @@ def _to_copy(input, dt):
     data = _dtype.cast(input._data, dt.np)  # as PyTorch casts: no NumPy overflow warnings
     if data is input._data:
         data = data.copy()
-    out = Tensor._wrap(data)
+    out = Tensor._wrap(like_input(data, input._data))
     if dt.is_floating_point and should_record(input):  # to an integer dtype: not recorded
         record(ToCopyBackward0(), out, input, broadcast=True)
     return out

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import result_type
+from .._layout import as_given, in_iterator_layout
 from .._quiet import quietly
 from .._tensor import Tensor
 from ..autograd._rule import _r
@@ -103,7 +104,8 @@ def _div_rounding(input, other, mode):
         if nd.kind == "b":  # (before the check for a division by zero, as PyTorch)
             raise NotImplementedError(f"\"div_{mode}_cpu\" not implemented for 'Bool'")
         int_zero_check(a, b, nd)
-        out = Tensor._wrap(opmath_array(fn, a, b, nd, other))  # (x / 0: inf and NaN, silently)
+        out = Tensor._wrap(in_iterator_layout(opmath_array(fn, a, b, nd, other), as_given(input, a),
+                                              as_given(other, b)))  # (x / 0: inf, NaN silently)
     except ValueError:
         raise broadcast_error(input, other) from None
     if should_record(input, other):  # (an integer result raises, as in PyTorch)
@@ -191,7 +193,7 @@ def reciprocal(input) -> Tensor:
     data = input._data
     if data.dtype.kind != "f":
         data = data.astype(np.float32)
-    out = Tensor._wrap(quietly(np.reciprocal, data))
+    out = Tensor._wrap(in_iterator_layout(quietly(np.reciprocal, data), input._data))
     if should_record(input):
         node = ReciprocalBackward0()
         record(node, out, input)

@@ -20,6 +20,7 @@ import math
 
 import numpy as np
 
+from .._layout import in_iterator_layout, like_input
 from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
@@ -30,7 +31,7 @@ from ._backward import sign_data
 from ._core import method, value
 from .errors import not_implemented
 from .rounding import HALF
-from .unary import floats
+from .unary import floats, positive_nan
 
 __all__ = ["floor", "ceil", "round", "trunc", "sign", "log1p", "expm1", "log2", "log10", "tan",
            "atan", "asin", "acos", "sinh", "cosh", "erf", "rsqrt", "isnan", "isinf",
@@ -199,8 +200,9 @@ _TABLE = {
     "floor": (np.floor, FloorBackward0, True), "ceil": (np.ceil, CeilBackward0, True),
     "trunc": (np.trunc, TruncBackward0, True), "sign": (sign_data, SignBackward0, True),
     "sgn": (sign_data, SgnBackward0, True), "log1p": (np.log1p, Log1PBackward0, False),
-    "expm1": (np.expm1, Expm1Backward0, False), "log2": (np.log2, Log2Backward0, False),
-    "log10": (np.log10, Log10Backward0, False), "tan": (np.tan, TanBackward0, False),
+    "expm1": (np.expm1, Expm1Backward0, False),
+    "log2": (positive_nan(np.log2), Log2Backward0, False),
+    "log10": (positive_nan(np.log10), Log10Backward0, False), "tan": (np.tan, TanBackward0, False),
     "atan": (np.arctan, AtanBackward0, False), "asin": (np.arcsin, AsinBackward0, False),
     "acos": (np.arccos, AcosBackward0, False), "sinh": (np.sinh, SinhBackward0, False),
     "cosh": (np.cosh, CoshBackward0, False), "erf": (_erf, ErfBackward0, False),
@@ -229,7 +231,7 @@ def _make(name: str, forward, node_cls, keep_int: bool):
                     d.dtype, copy=False)  # (float16: in float32, rounded once, as PyTorch's)
         finally:
             restore(token)
-        out = Tensor._wrap(data)
+        out = Tensor._wrap(in_iterator_layout(data, input._data))
         if should_record(input):  # (an integer result raises, as in PyTorch)
             node = node_cls()
             if "self" in saved:
@@ -277,7 +279,7 @@ def round(input, *, decimals: int | None = None):  # noqa: A001 - PyTorch's name
         raise not_implemented("round_cpu" if decimals else "round_vml_cpu", input.dtype)
     decimals = decimals or 0
     data = quietly(np.round, input._data, decimals)  # (x * 10**decimals may overflow: inf)
-    out = Tensor._wrap(data)
+    out = Tensor._wrap(in_iterator_layout(data, input._data))
     if should_record(input):  # (an integer result raises, as in PyTorch)
         node = RoundBackward1() if decimals else RoundBackward0()
         if decimals:
@@ -290,7 +292,8 @@ def round(input, *, decimals: int | None = None):  # noqa: A001 - PyTorch's name
 def _test(name: str, fn):
     def op(input):
         d = input._data
-        return Tensor._wrap(fn(d) if d.dtype.kind == "f" else np.full(d.shape, name == "isfinite"))
+        return Tensor._wrap(in_iterator_layout(
+            fn(d) if d.dtype.kind == "f" else np.full(d.shape, name == "isfinite"), d))
 
     op.__name__ = name
     op.__doc__ = f"``{name}`` elementwise: a bool tensor."
@@ -326,7 +329,7 @@ def nan_to_num(input, nan: float = 0.0, posinf=None, neginf=None):
     # (an integer tensor is copied; with a history, its record raises, as in PyTorch)
     data = np.nan_to_num(d, nan=nan, posinf=posinf, neginf=neginf) if d.dtype.kind == "f" \
         else d.copy()
-    out = Tensor._wrap(data)
+    out = Tensor._wrap(like_input(data, d))  # (empty_like(input), as PyTorch's)
     if should_record(input):
         node = NanToNumBackward0()
         node._s_self = SavedTensor(input)

@@ -23,6 +23,7 @@ import warnings
 
 import numpy as np
 
+from .._layout import gather_layout
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, record, should_record
@@ -327,7 +328,9 @@ class IndexBackward0(Node):
 def _index(input, indices):
     where = check_bounds(input._data.shape, numpy_index(input, indices))
     data = input._data[where]
-    if input._data.flags.c_contiguous and not _row_major(data):
+    if data.ndim and all(t is None or t._data.dtype.kind not in "bu" for t in indices):
+        data = gather_layout(data, input._data, [None if t is None else t._data for t in indices])
+    elif input._data.flags.c_contiguous and not _row_major(data):
         data = np.array(data, order="C")  # (PyTorch's gather of a contiguous tensor is too)
     out = Tensor._wrap(data)
     if should_record(input):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._layout import row_major
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
@@ -24,6 +25,7 @@ from .arithmetic import elementwise
 from .errors import empty_reduction
 from .movement import u64
 from .reduce import _axes, _keep_shape
+from .select_order import last_extreme
 
 __all__ = ["max", "min", "amax", "amin", "argmax", "argmin", "maximum", "minimum",
            "return_types"]
@@ -121,7 +123,7 @@ def _extreme(input, dim, keepdim, name, pick, full_node, dim_node, rtype):
             raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
                                "input.numel() == 0. Specify the reduction dim with the 'dim' "
                                "argument.")
-        out = np.asarray(d.max() if name == "max" else d.min())  # nan wins, as in PyTorch
+        out = last_extreme(d, name == "max")  # (nan wins, as in PyTorch)
         t = Tensor._wrap(out)
         if should_record(input):
             node = full_node()
@@ -133,7 +135,7 @@ def _extreme(input, dim, keepdim, name, pick, full_node, dim_node, rtype):
         return (maximum if name == "max" else minimum)(input, dim)
     axis = input._wrap_dim(dim)
     idx, values = _arg_values(d, axis, keepdim, name, pick)
-    indices, out = Tensor._wrap(idx), Tensor._wrap(values)
+    indices, out = Tensor._wrap(row_major(idx)), Tensor._wrap(row_major(values))
     if should_record(input):
         node = dim_node()
         node._s_dim, node._axis, node._s_keepdim = u64(dim), axis, keepdim
@@ -204,7 +206,7 @@ def _aextreme(input, dim, keepdim, name, fn, node_cls):
                            "input.numel() == 0. Specify the reduction dim with the 'dim' "
                            "argument.")
     try:
-        t = Tensor._wrap(np.asarray(fn(d, axis=axes, keepdims=keepdim)))
+        t = Tensor._wrap(row_major(np.asarray(fn(d, axis=axes, keepdims=keepdim))))
     except ValueError:  # NumPy: a zero-size dimension has no identity
         dims = dim if isinstance(dim, (tuple, list)) else (dim,)
         raise empty_reduction(name, next(i for i in dims if not d.shape[i])) from None
@@ -240,7 +242,7 @@ def _arg(input, dim, keepdim, name, pick):
                              "input.numel() == 0.")
         idx = np.asarray(pick(d), dtype=np.int64)
         return Tensor._wrap(idx.reshape((1,) * d.ndim) if keepdim else idx)
-    return Tensor._wrap(_arg_values(d, input._wrap_dim(dim), keepdim, name, pick)[0])
+    return Tensor._wrap(row_major(_arg_values(d, input._wrap_dim(dim), keepdim, name, pick)[0]))
 
 
 @method("argmax")
@@ -297,6 +299,8 @@ def _elementwise(input, other, fn, node_cls, name):
         raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
                         f"{type(other).__name__}")
     out = elementwise(fn, input, other)
+    if out._data.dtype.kind == "f":  # (PyTorch's NaN is positive whatever the operands' sign)
+        np.abs(out._data, out=out._data, where=np.isnan(out._data))
     if should_record(input, other):
         node = node_cls()
         node._s_self, node._s_other = SavedTensor(input), SavedTensor(other)

@@ -21,6 +21,7 @@ import math
 import numpy as np
 
 from .._dtype import cpu_type_name
+from .._layout import like_input
 from .._tensor import Tensor
 from .._types import invalid_combination, unsupported
 from ..autograd._rule import _r
@@ -354,8 +355,8 @@ def clone(input, *, memory_format=None) -> Tensor:
     unsupported("clone", memory_format=memory_format)
     data = input._data
     # keeps the memory layout (preserve_format), unless elements share memory (expand): then
-    # row-major, as PyTorch's clone gives
-    out = Tensor._wrap(np.ascontiguousarray(data) if overlapping(data) else np.copy(data))
+    # in the order of the strides, as PyTorch's clone gives
+    out = Tensor._wrap(like_input(np.copy(data), data))
     if should_record(input):
         record(CloneBackward0(), out, input)
     return out

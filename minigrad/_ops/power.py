@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._layout import in_iterator_layout
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from .._tensor_data import fill_value
@@ -26,6 +27,7 @@ from ._core import binary_operands, broadcast_error, dtype_of, method, value
 from ._formula import data
 from .arithmetic import elementwise, factor, sub_number
 from .rounding import HALF
+from .unary import _sqrt
 
 __all__ = ["pow", "square"]
 
@@ -37,9 +39,9 @@ def _power(x, p):
         if p == 0:  # (PyTorch fills ones: a signaling NaN ** 0 too, which float16's pow misses)
             return np.ones_like(x)
         if p == 0.5:
-            return np.sqrt(x)
+            return _sqrt(x)
         if p == -0.5:
-            return 1 / np.sqrt(x)
+            return 1 / _sqrt(x)
         if p in (3, -2) and x.dtype.kind == "f" and x.dtype.itemsize >= 4:
             # PyTorch's float32/float64 kernel multiplies: x * x * x, 1 / (x * x)
             return x * x * x if p == 3 else 1 / (x * x)
@@ -182,7 +184,7 @@ def _pow_scalar(input, p):
         data = _power(a, b) if nd.kind == "f" else np.power(a, b)
     finally:
         restore(token)
-    out = Tensor._wrap(data)
+    out = Tensor._wrap(in_iterator_layout(data, a))  # (the exponent is no operand)
     if should_record(input):
         node = PowBackward0()
         node._s_exponent, node._s_self = p, SavedTensor(input)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._layout import like_input, row_major
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
@@ -56,8 +57,9 @@ def flip(input, *dims):
     """The elements in reverse order along each of ``dims``."""
     dims = tuple(input._wrap_dim(d) for d in _dims_arg(dims))
     flat = dims if input._data.ndim else ()
-    # (order K keeps the input's layout, as PyTorch's flip does: a transposed input stays so)
-    out = Tensor._wrap(np.copy(np.flip(input._data, flat) if flat else input._data, order="K"))
+    # (laid out as empty_like(input), as PyTorch's flip: a transposed input stays so)
+    out = Tensor._wrap(like_input(np.copy(np.flip(input._data, flat) if flat else input._data),
+                                  input._data))
     if should_record(input):
         node = FlipBackward0()
         node._s_dims = list(dims)
@@ -189,7 +191,7 @@ def _triangle(name, np_fn, node_cls):
         check_int(name, "diagonal", diagonal)
         if input._data.ndim < 2:
             raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
-        out = Tensor._wrap(np_fn(input._data, diagonal))
+        out = Tensor._wrap(row_major(np_fn(input._data, diagonal)))  # (as PyTorch's)
         if should_record(input):
             node = node_cls()
             node._s_diagonal = diagonal

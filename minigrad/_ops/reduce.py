@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype, _summation
+from .._layout import row_major
 from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from .._types import invalid_combination
@@ -83,7 +84,7 @@ def _record(out, node, input, dtype):
 
     A ``dtype=`` cast is undone on the gradient by the engine, as for a broadcast operand.
     """
-    t = Tensor._wrap(out)
+    t = Tensor._wrap(row_major(out))  # (PyTorch allocates a reduction's result row-major)
     if node is not None:
         record(node, t, input, broadcast=dtype is not None)
     return t
@@ -190,7 +191,7 @@ def sum(input, dim=_ALL, keepdim: bool = False, *, dtype=None) -> Tensor:  # noq
         node._s_dim, node._axes, node._s_keepdim, node._s_self_sym_sizes = \
             shown, axes, keepdim, d.shape
         return _record(out, node, input, dtype)
-    return Tensor._wrap(out)
+    return Tensor._wrap(row_major(out))
 
 
 class MeanBackward0(Node):
@@ -252,7 +253,7 @@ def mean(input, dim=_ALL, keepdim: bool = False, *, dtype=None) -> Tensor:
         node._s_dim, node._axes, node._s_keepdim = shown, axes, keepdim
         node._s_self_sym_numel, node._s_self_sym_sizes = d.size, d.shape
         return _record(out, node, input, dtype)
-    return Tensor._wrap(out)
+    return Tensor._wrap(row_major(out))
 
 
 # ---------------------------------------------------------------- norm
@@ -369,4 +370,4 @@ def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None):
         t = _record(out, node, input, dtype)
         node._s_result = SavedTensor(t, node)
         return t
-    return Tensor._wrap(out)
+    return Tensor._wrap(row_major(out))

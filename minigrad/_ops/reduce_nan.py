@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._layout import row_major
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
@@ -49,7 +50,7 @@ def nansum(input, dim=_ALL, keepdim: bool = False, *, dtype=None) -> Tensor:
     shown, axes = (None, None) if dim is _ALL else _axes(input, dim)
     if d.dtype.kind == "f":
         d = np.where(np.isnan(d), 0, d)
-    out = Tensor._wrap(total(np.sum, d, nd, axis=axes, keepdims=keepdim))
+    out = Tensor._wrap(row_major(total(np.sum, d, nd, axis=axes, keepdims=keepdim)))
     if should_record(input):
         node = NansumBackward0()
         node._s_dim, node._axes, node._s_keepdim = shown, axes, keepdim
@@ -73,4 +74,4 @@ def nanmean(input, dim=_ALL, keepdim: bool = False, *, dtype=None) -> Tensor:
 def count_nonzero(input, dim=None) -> Tensor:
     """How many elements are not zero (over ``dim``: an int or a tuple), as int64; no history."""
     _, axes = _axes(input, dim)
-    return Tensor._wrap(np.asarray(np.count_nonzero(input._data, axis=axes), np.int64))
+    return Tensor._wrap(row_major(np.asarray(np.count_nonzero(input._data, axis=axes), np.int64)))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import bool as _bool
+from .._layout import like_input, row_major
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
@@ -28,6 +29,7 @@ from .errors import empty_reduction, not_implemented
 from .minmax import _return_type, return_types
 from .reduce import reduction_input
 from .rounding import scan
+from .select_order import median_index, sort_indices, topk_indices
 
 _UINT64 = 2**64 - 1  # (a saved negative int shows as its unsigned 64-bit pattern)
 
@@ -290,13 +292,14 @@ def _ordered(input, dim, idx, node_cls, squeeze: bool = False, given=None,
     """The values of ``input`` at ``idx`` along ``dim`` (and the indices), recorded so that each
     value's gradient goes back to its position; ``squeeze`` drops ``dim`` (size 1); ``given``:
     the dim as the caller wrote it (PyTorch saves that one, a negative one unsigned);
-    ``layout``: laid out in memory as ``input`` is (sort's ``empty_like``)."""
+    ``layout``: laid out in memory as ``input`` is (sort's ``empty_like``), else row-major
+    (topk's, median's new tensors)."""
     values = np.take_along_axis(input._data, idx, axis=dim)
     out_idx = idx.astype(np.int64)
-    if layout and not input._data.flags.c_contiguous:
-        values, out_idx = _laid_like(values, input._data), _laid_like(out_idx, input._data)
     if squeeze:
         values, out_idx = np.squeeze(values, axis=dim), np.squeeze(out_idx, axis=dim)
+    lay = (lambda a: like_input(a, input._data)) if layout else row_major
+    values, out_idx = lay(values), lay(out_idx)
     vals, inds = Tensor._wrap(values), Tensor._wrap(out_idx)
     if should_record(input):  # (an integer result raises, as in PyTorch)
         node = node_cls()
@@ -306,12 +309,6 @@ def _ordered(input, dim, idx, node_cls, squeeze: bool = False, given=None,
                       keepdim=not squeeze)
         record(node, vals, input)
     return vals, inds
-
-
-def _laid_like(a: np.ndarray, like: np.ndarray) -> np.ndarray:
-    out = np.empty_like(like, dtype=a.dtype)  # (order "K": like's order of dimensions)
-    out[...] = a
-    return out
 
 
 def _descending_key(x: np.ndarray) -> np.ndarray:
@@ -339,6 +336,8 @@ def sort(input, dim: int = -1, descending: bool = False, stable: bool = False):
         return _pair("sort", *_scalar_order(input, SortBackward0, dim))
     d = input._wrap_dim(dim)
     idx = np.argsort(_descending_key(x) if descending else x, axis=d, kind="stable")
+    if not stable:  # (PyTorch's default: std::sort, which orders ties otherwise)
+        idx = sort_indices(x, d, descending, idx)
     return _pair("sort", *_ordered(input, d, idx, SortBackward0, given=dim, layout=True))
 
 
@@ -360,8 +359,8 @@ def topk(input, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
     if not input._data.ndim:  # a 0-d input: itself (k = 1) as 0-d results
         return _pair("topk", *_scalar_order(input, TopkBackward0, dim))
     x = input._data
-    idx = np.argsort(_descending_key(x) if largest else x, axis=d, kind="stable")
-    idx = np.take(idx, np.arange(k), axis=d)
+    idx = topk_indices(x, k, d, largest, np.argsort(_descending_key(x) if largest else x, axis=d,
+                                                    kind="stable"))
     return _pair("topk", *_ordered(input, d, idx, TopkBackward0, given=dim))
 
 
@@ -392,9 +391,8 @@ def median(input, dim=None, keepdim: bool = False):
         if x.dtype.kind == "b" and x.size:
             raise NotImplementedError("\"median_cpu\" not implemented for 'Bool'")
         flat = x.reshape(-1)
-        order = np.argsort(flat, kind="stable")  # (NaN sorts last; a NaN makes the median NaN)
-        pos = order[-1:] if x.dtype.kind == "f" and x.size and np.isnan(flat[order[-1]]) else \
-            order[(flat.size - 1) // 2:(flat.size - 1) // 2 + 1]
+        nan = np.flatnonzero(np.isnan(flat)) if x.dtype.kind == "f" else ()  # (NaN: the median)
+        pos = nan[-1:] if len(nan) else [median_index(flat)] if flat.size else ()
         out = Tensor._wrap(np.asarray(flat[pos[0]]) if x.size else _nan_in(x.dtype))
         if should_record(input):  # (an integer result raises, as in PyTorch)
             # PyTorch shares the gradient evenly by the elements equal to it (or NaN, if NaN)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._layout import in_iterator_layout
 from .._quiet import quietly
 from .._tensor import Tensor
 from .._types import invalid_combination
@@ -21,7 +22,6 @@ from ..autograd.formulas import formula_function
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._backward import data, masked_zero
 from ._core import binary_operands, broadcast_error, method
-from .iter_layout import in_iterator_layout
 
 __all__ = ["signbit", "copysign"]
 
@@ -33,7 +33,8 @@ def signbit(input) -> Tensor:
         raise TypeError("signbit(): argument 'input' (position 1) must be Tensor, not "
                         f"{type(input).__name__}")
     d = input._data
-    return Tensor._wrap(np.zeros(d.shape, bool) if d.dtype.kind in "bu" else np.signbit(d))
+    return Tensor._wrap(in_iterator_layout(
+        np.zeros(d.shape, bool) if d.dtype.kind in "bu" else np.signbit(d), d))
 
 
 # ---------------------------------------------------------------- copysign

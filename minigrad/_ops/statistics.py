@@ -18,6 +18,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from .._layout import row_major
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
@@ -31,6 +32,7 @@ from .arguments import var_signature_error
 from .errors import empty_reduction
 from .minmax import _return_type, return_types
 from .scans_and_sorting import MedianBackward1, _ordered, _pair, _scalar_order
+from .select_order import std_sort
 from .unary import floats
 
 __all__ = ["var", "std", "var_mean", "std_mean", "logsumexp", "mode"]
@@ -205,7 +207,7 @@ def _var_like(name, node_cls, take_sqrt):
             from .out import write_out
             return write_out(op, out, input, dim, unbiased, keepdim, correction=correction)
         dims, dim, c, shown = _arguments(input, dim, unbiased, correction)
-        out = Tensor._wrap(_statistic(name, input, dims, c, keepdim, take_sqrt))
+        out = Tensor._wrap(row_major(_statistic(name, input, dims, c, keepdim, take_sqrt)))
         if should_record(input):
             node = node_cls()
             _save_arguments(node, input, dim, c, shown, keepdim)
@@ -223,6 +225,25 @@ var = _var_like("var", VarBackward0, False)
 std = _var_like("std", StdBackward0, True)
 
 
+def _running_mean(mean: np.ndarray, x: np.ndarray, dims, keepdim: bool) -> np.ndarray:
+    """``mean``, where it is not finite: the running mean of PyTorch's Welford kernel, element
+    by element (``[1, inf, 2]``: inf, then ``inf + (2 - inf) / 3``, NaN; ``[1, 2, inf]``: inf)."""
+    if x.dtype.kind != "f" or not x.size or np.isfinite(mean).all():
+        return mean
+    dims = tuple(range(x.ndim)) if dims is None else tuple(dims)
+    rows = np.moveaxis(x, dims, tuple(range(x.ndim - len(dims), x.ndim)))
+    rows = rows.reshape(rows.shape[:x.ndim - len(dims)] + (-1,)).astype(np.float64)
+    token = quiet()
+    try:
+        run = np.zeros(rows.shape[:-1])
+        for k in range(rows.shape[-1]):
+            run = run + (rows[..., k] - run) / (k + 1)
+    finally:
+        restore(token)
+    run = run.reshape(mean.shape).astype(mean.dtype)
+    return np.where(np.isfinite(mean), mean, run)
+
+
 def _with_mean(name, node_cls, take_sqrt):
     def op(*args, **kwargs):
         if "keepdims" in kwargs and "keepdim" not in kwargs:  # NumPy's name, as PyTorch takes it
@@ -235,9 +256,10 @@ def _with_mean(name, node_cls, take_sqrt):
     def _stat_and_mean(input, dim=_NOT_GIVEN, unbiased=_NOT_GIVEN, keepdim: bool = False, *,
                        correction=_NOT_GIVEN):
         dims, dim, c, shown = _arguments(input, dim, unbiased, correction)
-        stat = Tensor._wrap(_statistic(name, input, dims, c, keepdim, take_sqrt))
+        stat = Tensor._wrap(row_major(_statistic(name, input, dims, c, keepdim, take_sqrt)))
         with no_grad():
-            mean = Tensor._wrap(input.mean(dims, keepdim=keepdim)._data)
+            mean = Tensor._wrap(_running_mean(input.mean(dims, keepdim=keepdim)._data, input._data,
+                                              dims, keepdim))
         if should_record(input):
             node = node_cls()
             _save_arguments(node, input, dim, c, shown, keepdim)
@@ -292,7 +314,7 @@ def logsumexp(input, dim, keepdim: bool = False):
     finally:
         restore(token)
     data = np.asarray(data if keepdim else np.squeeze(data, axis=dims), dtype=x.dtype)
-    out = Tensor._wrap(data)
+    out = Tensor._wrap(row_major(data))
     if should_record(input):
         node = LogsumexpBackward0()
         node._s_dim, node._s_keepdim = saved_dims, keepdim
@@ -313,13 +335,18 @@ class ModeBackward0(MedianBackward1):
 return_types.mode = _return_type("mode")
 
 
+def _by_value(x, y) -> bool:
+    return x[0] < y[0]
+
+
 def _sorted_order(row: np.ndarray) -> list:
     """The positions of ``row`` in the order PyTorch's ``std::sort`` leaves them: for a short
-    row an insertion sort by ``<`` (stable; a NaN stops the values behind it moving past).
-    (A row of more than 16 is sorted stably: where std::sort is not, the index of a tied mode
-    may be another position of the same value than PyTorch's.)"""
+    row an insertion sort by ``<`` (stable; a NaN stops the values behind it moving past); a
+    longer one (without NaN) libstdc++'s introsort (``select_order``), not stable."""
     if len(row) > 16 and not np.isnan(row).any():
-        return list(np.argsort(row, kind="stable"))
+        pairs = [(v, i) for i, v in enumerate(row.tolist())]
+        std_sort(pairs, len(pairs), _by_value)
+        return [i for _, i in pairs]
     order = list(range(len(row)))
     for i in range(1, len(row)):
         v, j = order[i], i

@@ -16,6 +16,7 @@ import numpy as np
 
 from .._dtype import bool as _bool
 from .._dtype import result_type
+from .._layout import in_iterator_layout
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from .._tensor_data import fill_value
@@ -76,7 +77,9 @@ def lerp(input, end, weight):
         raise broadcast_error(input, end, weight) from None
     finally:
         restore(token)
-    out = Tensor._wrap(np.asarray(data, dtype=input._data.dtype))
+    out = Tensor._wrap(in_iterator_layout(np.asarray(data, dtype=input._data.dtype), *(
+        x._data for x in (input, end, weight) if isinstance(x, Tensor))))  # (a number weight:
+    # no operand)
     if not should_record(input, end, weight):
         return out
     if isinstance(weight, Tensor):
@@ -175,7 +178,8 @@ def _addc(name, fn, node_cls):
             raise broadcast_error(input, tensor1, tensor2) from None
         finally:
             restore(token)
-        out = Tensor._wrap(np.asarray(data, dtype=dt.np))
+        out = Tensor._wrap(in_iterator_layout(np.asarray(data, dtype=dt.np), input._data,
+                                              tensor1._data, tensor2._data))
         if should_record(input, tensor1, tensor2):
             node = node_cls()
             node._s_value = value

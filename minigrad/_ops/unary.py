@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._dtype import _Defaults, cast, result_type
+from .._layout import in_iterator_layout
 from .._quiet import quietly
 from .._tensor import Tensor
 from .._tensor_data import fill_value
@@ -44,6 +45,17 @@ def floats(x, name: str):
     return d if d.dtype.kind == "f" else d.astype(_Defaults.float.np)
 
 
+def positive_nan(fn):
+    """``fn`` (sqrt, log, ...) whose NaN for a number out of its domain is positive, as
+    PyTorch's (NumPy's is negative, which ``signbit`` shows); a NaN given keeps its sign."""
+    def op(a):
+        out = np.asarray(fn(a))
+        if out.dtype.kind == "f":
+            np.abs(out, out=out, where=np.isnan(out) & ~np.isnan(a))
+        return out
+    return op
+
+
 def record_result(node, out, input):
     """Record a one-input op whose backward uses its result (saved without a reference cycle)."""
     record(node, out, input)
@@ -65,7 +77,7 @@ def float_op(input, name: str, fn, node_cls, keep: str, quiet: bool = True) -> T
         d = cast(quietly(fn, d.astype(np.float32)), HALF)
     else:
         d = quietly(fn, d) if quiet else fn(d)
-    out = Tensor._wrap(d)
+    out = Tensor._wrap(in_iterator_layout(d, input._data))
     if should_record(input):
         (record_result if keep == "result" else record_self)(node_cls(), out, input)
     return out
@@ -97,7 +109,7 @@ class LogBackward0(Node):
 @method("log", inplace=True)
 def log(input) -> Tensor:
     """Natural logarithm (``-inf`` at 0, ``nan`` below), elementwise."""
-    return float_op(input, "log", np.log, LogBackward0, "self")
+    return float_op(input, "log", _log, LogBackward0, "self")
 
 
 class SqrtBackward0(Node):
@@ -108,10 +120,13 @@ class SqrtBackward0(Node):
     saved = ("result",)
 
 
+_log, _sqrt = positive_nan(np.log), positive_nan(np.sqrt)
+
+
 @method("sqrt", inplace=True)
 def sqrt(input) -> Tensor:
     """Square root (``nan`` below 0), elementwise."""
-    return float_op(input, "sqrt", np.sqrt, SqrtBackward0, "result")
+    return float_op(input, "sqrt", _sqrt, SqrtBackward0, "result")
 
 
 # ---------------------------------------------------------------- sin / cos
@@ -158,8 +173,7 @@ def abs(input) -> Tensor:  # noqa: A001
     d = input._data
     if d.dtype.kind == "b":
         raise NotImplementedError("\"abs_cpu\" not implemented for 'Bool'")
-    d = np.abs(d)
-    out = Tensor._wrap(d)
+    out = Tensor._wrap(in_iterator_layout(np.abs(d), d))
     if should_record(input):
         record_self(AbsBackward0(), out, input)
     return out
@@ -223,11 +237,17 @@ class ClampBackward0(Node):
 
 def _clamp_data(x, lo, hi, nd):
     out = x if x.dtype == nd else x.astype(nd)
-    if lo is not None:
-        out = np.maximum(out, _bound(lo, nd))
+    if lo is not None:  # (an element equal to a bound stays, -0.0 too, as PyTorch's)
+        out = _beyond(out, _bound(lo, nd), np.less)
     if hi is not None:
-        out = np.minimum(out, _bound(hi, nd))
+        out = _beyond(out, _bound(hi, nd), np.greater)
     return np.asarray(out, dtype=nd)
+
+
+def _beyond(x, bound, past):
+    """``bound`` where ``x`` is ``past`` it (or it is NaN), else ``x``: an element equal to the
+    bound stays itself (``-0.0`` clamped at ``0.0``), as in PyTorch."""
+    return np.where(past(x, bound) | (np.asarray(bound) != bound), bound, x)
 
 
 def _bound(v, nd):
@@ -256,7 +276,7 @@ def clamp(input, min=None, max=None) -> Tensor:  # noqa: A002
                 "clamp_min" if min is not None else "clamp_max"
             raise not_implemented(f"{kind}_scalar_cpu", input.dtype)
     d = _clamp_data(input._data, min, max, nd)
-    out = Tensor._wrap(d)
+    out = Tensor._wrap(in_iterator_layout(d, input._data))
     if should_record(input):
         node = ClampBackward1()
         node._s_min, node._s_max, node._s_self = min, max, SavedTensor(input)
@@ -280,7 +300,7 @@ def _clamp_tensors(input, lo, hi):
     except ValueError:
         raise broadcast_error(input, *bounds) from None
     d = _clamp_data(input._data, lo, hi, nd)
-    out = Tensor._wrap(d)
+    out = Tensor._wrap(in_iterator_layout(d, *(v._data for v in (input, lo, hi) if v is not None)))
     if should_record(input, lo, hi):
         node = ClampBackward0()
         node._s_self = SavedTensor(input)
@@ -337,10 +357,10 @@ def _clamp_one(input, bound, is_min):
     x = input._data if input._data.dtype == nd else input._data.astype(nd)
     b = _bound(bound, nd)
     try:
-        d = np.asarray(np.maximum(x, b) if is_min else np.minimum(x, b), dtype=nd)
+        d = np.asarray(_beyond(x, b, np.less if is_min else np.greater), dtype=nd)
     except ValueError:
         raise broadcast_error(input, bound) from None
-    out = Tensor._wrap(d)
+    out = Tensor._wrap(in_iterator_layout(d, input._data, *((bound._data,) if bt else ())))
     if should_record(input, bound):
         if is_min:
             node = ClampMinBackward1() if bt else ClampMinBackward0()

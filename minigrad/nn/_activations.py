@@ -1,6 +1,5 @@
 """The activation functions of ``nn.functional`` beyond relu/sigmoid/tanh: leaky_relu, elu,
 selu, celu, gelu, silu, softplus, hardtanh (relu6), logsigmoid, mish, hardswish, hardsigmoid.
-
 Each is one node class named as PyTorch names it. Its ``forward`` and its ``slope`` (the
 derivative, which the incoming gradient is multiplied by) sit next to each other, written once
 with tensor operations: the backward runs them on the saved input without recording, or,
@@ -22,7 +21,7 @@ import math
 
 import numpy as np
 
-from .._ops._core import value
+from .._ops._core import in_iterator_layout, like_input, value
 from .._ops.arithmetic import add_number, sub
 from .._ops.errors import not_implemented
 from .._quiet import quiet, restore
@@ -408,7 +407,8 @@ def activation(node_cls, input: Tensor, name: str, inplace: bool = False, **para
             data = node_cls.forward(Tensor._wrap(input._data), **params)._data
     finally:
         restore(token)
-    data = np.ascontiguousarray(data, input._data.dtype)
+    data = (like_input if name == "hardtanh" else in_iterator_layout)(data.astype(
+        input._data.dtype, copy=False), input._data)  # (laid out as PyTorch's)
     if inplace:
         return _inplace(node_cls, input, data, params)
     out = Tensor._wrap(data)

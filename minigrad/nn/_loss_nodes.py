@@ -12,7 +12,7 @@ import numpy as np
 
 from .._dtype import from_numpy_dtype
 from .._ops import _formula as F
-from .._ops._core import binary_operands, value
+from .._ops._core import binary_operands, in_iterator_layout, value
 from .._quiet import quiet, restore
 from .._summation import nll_total, reduce_sum
 from .._tensor import Tensor
@@ -79,7 +79,8 @@ def mse_loss(input: Tensor, target: Tensor, reduction: int) -> Tensor:
     token = quiet()  # inf - inf is NaN, as in PyTorch, without a warning
     try:
         diff = a - b
-        out = Tensor._wrap(_reduce(diff * diff, reduction))
+        out = Tensor._wrap(in_iterator_layout(_reduce(diff * diff, reduction), input._data,
+                                              target._data))
     finally:
         restore(token)
     if should_record(input, target):

@@ -36,6 +36,13 @@ RESULTS = [
       for a in (T, E, f"{T}[::2]", "torch.ones(2, 3, 4).permute(2, 0, 1)")),
     f"e = torch.empty_like({T}); r = (e.stride(), e.is_contiguous())",
     f"r = torch.full_like({T}, 7, dtype=torch.int64)", f"r = torch.zeros_like({T}).view(12)",
+    # the fuzzer's reproducers (issue 20; the layout rules: tests/ops/test_result_layout.py)
+    "v4 = torch.tensor([[[[2, -2, -2, 1], [1, 1, 3, 0], [0, -1, 0, -2]]]]).mH; r = v4.prod(1)",
+    "v0 = torch.tensor([[[1.], [-1.], [3.]], [[1.], [0.], [2.]]]); "
+    "r = torch.isnan(v0.eq(v0).permute((1, 2, 0)))",
+    "v0 = torch.ones(2, 4, 2, 3, dtype=torch.bool); r = torch.log1p(v0.expand(2, *v0.shape))",
+    "v = torch.ones(3, 2).t() > 0; r = v.nan_to_num(nan=0.0, posinf=1.0)",
+    "r = torch.ones(2, 3).t().sigmoid()", "r = torch.zeros(2, 0, 3).permute(0, 2, 1) * 2",
 ]
 GRADS = [
     "x = torch.ones(2, 3, requires_grad=True); (x.t() * 2).sum().backward(); r = x.grad",

@@ -7,6 +7,7 @@ reads what it has already written)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from helpers import assert_same_outcome, snippet_outcome
 
@@ -162,3 +163,94 @@ COPIES = [
 @pytest.mark.parametrize("code", COPIES)
 def test_an_overlapping_copy_writes_in_pytorchs_order(torch, code):
     assert snippet_outcome(mg, code) == snippet_outcome(torch, code)
+
+
+# signbit of the NaN an op gives: PyTorch's fmax/fmin give the second operand where both are NaN,
+# its minimum/maximum a positive NaN (NumPy keeps the first operand's sign)
+NAN_SIGNS = [f"lib.signbit(lib.{f}({a}, {b}))" for f in ("fmin", "fmax", "minimum", "maximum")
+             for a, b in (("-lib.tensor(float('nan'))", "lib.tensor(float('nan'))"),
+                          ("lib.tensor([float('nan')] * 3)", "-lib.tensor([float('nan')] * 3)"),
+                          ("-lib.tensor([float('nan'), 1.])", "lib.tensor(1.)"))]
+# the NaN of a number out of the domain is positive in PyTorch (NumPy's is negative); an element
+# equal to a clamp's bound stays itself (-0.0 at 0.0)
+NAN_SIGNS += [f"lib.signbit({e})" for e in (
+    "lib.tensor([-1.5, 2., -0.]).sqrt()", "lib.tensor([-1.5, 2.]).log()",
+    "lib.tensor([-1.]).log2()",
+    "lib.tensor([-1.], dtype=lib.float64).log10()", "lib.tensor([-2., 4.]).pow(0.5)",
+    "lib.tensor([-1.]).rsqrt()", "F.relu(lib.tensor([-0., 0., -1.]))",
+    "F.relu(lib.tensor([-0., 0.], dtype=lib.float16))", "lib.tensor([-0., 0.]).clamp(min=0)",
+    "lib.tensor([-0., 0.]).clamp(max=-0.)", "lib.tensor([-0., 0.]).clamp_min(0.)",
+    "lib.tensor([-0., 0.], dtype=lib.float16).clamp(-0., 0.)",
+    "lib.tensor([-0., 0.]).clamp(min=lib.tensor(0.))")]
+# var_mean/std_mean's mean is PyTorch's Welford running mean: NaN once inf meets a later number
+INF_MEANS = [f"lib.{f}(lib.tensor({d}){dim})" for f in ("var_mean", "std_mean")
+             for d in ("[1., inf, 2.]", "[1., 2., inf]", "[-inf, 1.]", "[1., -inf]", "[inf, inf]",
+                       "[[inf, 1., 2.], [-inf, 3., inf]]")
+             for dim in ("", ", -1", ", 0, keepdim=True")]
+
+
+@pytest.mark.parametrize("code", NAN_SIGNS + INF_MEANS)
+def test_nan_signs_and_inf_means_as_in_pytorch(torch, code):
+    code = code.replace("inf", "float('inf')").replace("float('float('inf')')", "float('inf')")
+    assert_same_outcome(torch, code)
+
+
+def _tied_tensors():
+    """Tensors full of ties (repeated values, 0.0 and -0.0, several NaNs), drawn once."""
+    rng = np.random.default_rng(20)
+    pools = ([0., 1.], [0., -0., 1.], [1., 2., 3.], [np.nan, 1., 2.], [0, 1, 2, 3])
+    for i in range(60):
+        pool = pools[i % len(pools)]
+        shape = [(7,), (3, 5), (2, 4, 3), (30,)][i % 4]
+        yield rng.choice(pool, size=shape).astype("int64" if i % 5 == 4 else "float32")
+
+
+@pytest.mark.parametrize("largest", [True, False])
+def test_topk_ties_as_in_pytorch(torch, largest):
+    """Which of equal values topk returns: PyTorch's (libstdc++'s nth_element and sort, not a
+    stable order): the top 2 of [1., 1., 1., 1.] are at 2 and 3."""
+    for i, a in enumerate(_tied_tensors()):
+        dim = i % a.ndim
+        for k in range(a.shape[dim] + 1):
+            ours = mg.tensor(a).topk(k, dim, largest=largest)
+            theirs = torch.tensor(a).topk(k, dim, largest=largest)
+            assert ours.indices.tolist() == theirs.indices.tolist(), (a.tolist(), k, dim)
+            assert repr(ours.values.tolist()) == repr(theirs.values.tolist())
+
+
+@pytest.mark.parametrize("op", ["median()", "max()", "min()"])
+def test_whole_tensor_ties_as_in_pytorch(torch, op):
+    """Which of equal values (0.0 and -0.0) and which NaN a whole-tensor median/max/min gives:
+    PyTorch's (median: std::nth_element; max/min: the last of ties, a negative NaN)."""
+    rng = np.random.default_rng(21)  # (zeros: up to 7 elements; from 8 on PyTorch's vector
+    for n in [*range(1, 8), 16, 17, 30, 41]:  # lanes combine them in an order not reproduced)
+        for pool in ([0., -0., 1.], [0., -0., -1.], [0., -0.], [np.nan, 1.])[0 if n < 8 else 3:]:
+            a = rng.choice(pool, size=n).astype("float32")
+            ours, theirs = eval(f"x.{op}", {"x": mg.tensor(a)}), eval(f"x.{op}",
+                                                                       {"x": torch.tensor(a)})
+            assert mg.signbit(ours).item() == torch.signbit(theirs).item(), (a.tolist(), op)
+            assert repr(ours.item()) == repr(theirs.item())
+
+
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_ties_as_in_pytorch(torch, descending):
+    """sort (not stable=True) orders ties as PyTorch's std::sort does; argsort with it."""
+    for i, a in enumerate(_tied_tensors()):
+        dim = i % a.ndim
+        ours = mg.tensor(a).sort(dim, descending=descending)
+        theirs = torch.tensor(a).sort(dim, descending=descending)
+        assert ours.indices.tolist() == theirs.indices.tolist(), (a.tolist(), dim)
+        assert mg.tensor(a).argsort(dim, descending=descending).tolist() == \
+            torch.tensor(a).argsort(dim, descending=descending).tolist()
+
+
+def test_mode_of_long_rows_as_in_pytorch(torch):
+    """mode's index among equal values of a row longer than 16: PyTorch's std::sort (introsort,
+    not stable) decides which occurrence ends the run."""
+    rng = np.random.default_rng(22)
+    for n in (17, 20, 33, 48, 70):
+        for dtype in ("int64", "float32"):
+            a = rng.integers(0, 4, size=(3, n)).astype(dtype)
+            ours, theirs = mg.tensor(a).mode(-1), torch.tensor(a).mode(-1)
+            assert ours.indices.tolist() == theirs.indices.tolist(), (a.tolist(), n)
+            assert ours.values.tolist() == theirs.values.tolist()

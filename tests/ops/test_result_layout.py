@@ -1,0 +1,112 @@
+"""The memory layout of new results against PyTorch: ``stride()``, ``is_contiguous()``, shape and
+dtype of elementwise ops (PyTorch's TensorIterator: its fast setup for operands of one shape, the
+order of the operands' strides otherwise), reductions (row-major), copies (``empty_like``'s
+preserved layout), over many shapes, permutations, slices, broadcasts and empty tensors
+(``minigrad/_layout.py``)."""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import pytest
+
+import minigrad as mg
+
+pytestmark = pytest.mark.torch
+
+SHAPES = [(2, 3), (2, 3, 4), (1, 3, 2), (2, 1, 3), (3, 1), (2, 2, 1, 3), (0, 3), (2, 0, 3),
+          (1, 1), (2, 3, 2, 2)]
+
+
+def _inputs(L):
+    """(name, maker) of float tensors in many layouts."""
+    out = []
+    for shape in SHAPES:
+        n = 1
+        for s in shape:
+            n *= s
+
+        def base(shape=shape, n=n):
+            return L.arange(float(n)).reshape(shape) if n else L.zeros(shape)
+
+        for p in itertools.permutations(range(len(shape))):
+            out.append((f"{shape}.permute{p}", lambda p=p, b=base: b().permute(p)))
+        out.append((f"{shape}[..., ::2]", lambda b=base: b()[..., ::2]))
+        out.append((f"{shape}.expand", lambda b=base, s=shape: b().unsqueeze(0).expand(2, *s)))
+        out.append((f"{shape}.expand(mid)",
+                    lambda b=base, s=shape: b().unsqueeze(1).expand(s[0], 2, *s[1:])))
+    out += [("t()[::2]", lambda: L.ones(4, 3).t()[::2]),
+            ("permute[:, 1:]", lambda: L.ones(2, 3, 4).permute(2, 0, 1)[:, 1:]),
+            ("transpose[::2]", lambda: L.ones(2, 3, 4).transpose(0, 2)[::2])]
+    return out
+
+
+OPS = [
+    # one operand (fast setup, or the order of its strides)
+    "x.neg()", "x.exp()", "torch.log1p(x)", "x.sigmoid()", "torch.isnan(x)", "x.abs()", "x.relu()",
+    "x.sign()", "x.floor()", "x.round()", "x.clamp(0, 1)", "x.clamp_min(0.5)", "x.tanh()",
+    "x.sqrt()", "x.isinf()", "x.logical_not()", "torch.signbit(x)", "x.reciprocal()", "x.square()",
+    "x.rsqrt()", "x.erf()", "x ** 2", "F.softplus(x)", "F.gelu(x)", "F.silu(x)",
+    "F.leaky_relu(x)", "F.elu(x)",
+    # with a number (a 0-d operand in PyTorch) or a second tensor
+    "x > 1", "x * 2", "x + 1.5", "x / 3", "x // 2", "2 - x", "x.mul(x)", "x.atan2(x)",
+    "x.maximum(x)", "x.pow(x)", "x.remainder(2)", "x.int() + x", "x < x.int()", "x.int() / x",
+    "F.mse_loss(x, x.int(), reduction='none')", "F.l1_loss(x.int(), x, reduction='none')",
+    "x + x[..., :1]", "x[..., :1] * x",
+    "x == x.contiguous()", "x.contiguous() < x", "torch.where(x > 1, x, 0.)", "x.lerp(x, 0.5)",
+    "x.addcmul(x, x)",
+    # as empty_like(x): clone, conversions, nan_to_num, sort, flip, *_like, hardtanh
+    "x.clone()", "x.double()", "x.int()", "x.bool()", "x.to(torch.float64)", "x.nan_to_num()",
+    "x.nan_to_num(0.0, 1.0)", "x.sort(-1)[0]", "x.sort(0)[1]", "x.flip(0)", "torch.zeros_like(x)",
+    "F.hardtanh(x)",
+    # row-major: reductions, masked_fill, tril
+    "x.sum(-1)", "x.sum(0)", "x.prod(-1)", "x.prod(0)", "x.mean(-1)", "x.amax(0)", "x.max(-1)[1]",
+    "x.argmax(0)", "x.topk(1, 0)[0]", "x.topk(2, -1)[1]", "x.median(0)[0]", "x.var(-1)",
+    "x.std(0)", "x.logsumexp(-1)", "x.any(0)", "x.all(-1)",
+    "x.sum(0, keepdim=True)", "x.prod(-1, keepdim=True)", "x.norm(dim=-1)", "x.nansum(0)",
+    "x.count_nonzero(0)", "x.softmax(-1)", "x.cumsum(0)", "x.masked_fill(x > 1, 2.)", "x.tril()",
+    "x.sum(0).t()", "torch.var_mean(x, -1)[1]",
+]
+
+
+def _layout(L, op, make):
+    x = make()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = eval(op, {"x": x, "torch": L, "F": L.nn.functional})
+    except (RuntimeError, IndexError, NotImplementedError) as e:
+        return type(e).__name__
+    return tuple(r.shape), r.stride(), r.is_contiguous(), str(r.dtype)
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_result_layout_as_pytorch(torch, op):
+    ours, theirs = dict(_inputs(mg)), dict(_inputs(torch))
+    wrong = [(name, _layout(mg, op, ours[name]), _layout(torch, op, make))
+             for name, make in theirs.items()]
+    wrong = [w for w in wrong if w[1] != w[2]]
+    assert not wrong, "\n".join(f"{n}: minigrad {m}, PyTorch {t}" for n, m, t in wrong)
+
+
+# advanced indexing: PyTorch's index kernel is an iterator over the input restrided to the
+# result (stride 0 where the indices go) and the index tensors
+INDEXED = ["x[[0, 1]]", "x[:, [1, 0]]", "x[..., [0, 1]]", "x[[0, 1], :, [1, 0]]",
+           "x[[[0], [1]], [1, 0]]", "x[[1, 0], [0, 1]]", "x[:, :, [1]]", "x[[0], [1]]",
+           "x[[1, 0]][:, [0, 1]]", "x[:, [[1, 0], [0, 1]]]"]
+
+
+@pytest.mark.parametrize("expr", INDEXED)
+def test_gather_layout_as_pytorch(torch, expr):
+    def run(L, shape, p, sl):
+        x = eval("x" + sl, {"x": L.arange(24.).reshape(shape).permute(p)})
+        try:
+            y = eval(expr, {"x": x})
+        except IndexError as e:  # (an index out of range: the same error in both)
+            return str(e)
+        return tuple(y.shape), y.stride(), y.is_contiguous(), y.tolist()
+    for shape in [(2, 3, 4), (4, 2, 3)]:
+        for p in itertools.permutations(range(3)):
+            for sl in ["", "[::2]", "[:, ::2]", "[..., 1:]"]:
+                assert run(mg, shape, p, sl) == run(torch, shape, p, sl), (shape, p, sl)
