@@ -285,8 +285,20 @@ def _rounded_division_and_products() -> list:
     return calls
 
 
+def _fuzzer_errors() -> list:
+    """The fuzzer's different errors (tests/fuzz): PyTorch's type and message for each."""
+    x = "L.ones(3)"
+    return [
+        # methods PyTorch writes in Python: their argument errors name ``Tensor.<name>``
+        f"{x}.norm(dim=0, keepdims=True)", f"L.norm({x}, keepdims=True)", f"{x}.norm(1, 2, 3, 4, 5)",
+        f"{x}.split(1, foo=1)", f"{x}.unique(foo=1)", f"{x}.unique_consecutive(foo=1)",
+        f"{x}.unflatten(0, (1, 3), foo=1)",
+    ]
+
+
 PROBES = (_creation() + _reductions() + _shapes_and_conversions() + _binary()
-          + _zero_d_and_empty() + _dtype_kernels() + _rounded_division_and_products())
+          + _zero_d_and_empty() + _dtype_kernels() + _rounded_division_and_products()
+          + _fuzzer_errors())
 
 OPEN = {
     # movement.py (helper views): view's own argument parsing
