@@ -293,6 +293,11 @@ def _fuzzer_errors() -> list:
         f"{x}.norm(dim=0, keepdims=True)", f"L.norm({x}, keepdims=True)", f"{x}.norm(1, 2, 3, 4, 5)",
         f"{x}.split(1, foo=1)", f"{x}.unique(foo=1)", f"{x}.unique_consecutive(foo=1)",
         f"{x}.unflatten(0, (1, 3), foo=1)",
+        # average pooling of a window holding inf and -inf: NaN, without NumPy's warning
+        *[f"L.nn.functional.{f}(L.tensor([[[1., inf, -inf, 2.]]]), {a})" for f, a in (
+            ("avg_pool1d", "2, stride=1"), ("avg_pool1d", "3, padding=1, ceil_mode=True"),
+            ("adaptive_avg_pool1d", "3"))],
+        "L.nn.AvgPool2d(2, stride=1)(L.tensor([[[1., inf], [-inf, 2.]]]))",
     ]
 
 
@@ -316,7 +321,7 @@ def outcome(L, code: str) -> tuple:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         try:
-            return "= " + _clean(repr(eval(code, {"L": L, "np": np})))[:300], None
+            return "= " + _clean(repr(eval(code, {"L": L, "np": np, "inf": float("inf")})))[:300], None
         except Exception as e:  # noqa: BLE001 - the exception is the result compared
             first = str(e).splitlines()[0] if str(e) else ""
             return f"{type(e).__name__}: {_clean(first)}", type(e).__module__
