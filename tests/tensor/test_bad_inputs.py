@@ -298,6 +298,9 @@ def _fuzzer_errors() -> list:
             ("avg_pool1d", "2, stride=1"), ("avg_pool1d", "3, padding=1, ceil_mode=True"),
             ("adaptive_avg_pool1d", "3"))],
         "L.nn.AvgPool2d(2, stride=1)(L.tensor([[[1., inf], [-inf, 2.]]]))",
+        # median over an empty dimension: that dimension wrapped, and before the dtype
+        "L.ones(2, 0).median(-1)", "L.ones(2, 0, 3).median(-2, True)",
+        "L.ones(2, 0, dtype=L.bool).median(-1)", "L.ones(0, 2, dtype=L.bool).median(1)",
     ]
 
 
