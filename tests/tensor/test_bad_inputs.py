@@ -301,6 +301,18 @@ def _fuzzer_errors() -> list:
         # median over an empty dimension: that dimension wrapped, and before the dtype
         "L.ones(2, 0).median(-1)", "L.ones(2, 0, 3).median(-2, True)",
         "L.ones(2, 0, dtype=L.bool).median(-1)", "L.ones(0, 2, dtype=L.bool).median(1)",
+        # products of nothing: matmul folds with counted sizes; bmm of other dtypes gives
+        # zeros in mat2's dtype unchecked (a gradient cast back to its input's dtype)
+        "L.ones(1, 1, 0) @ L.ones(1, 1)", "L.ones(2, 3, 0) @ L.ones(5, 0)",
+        "L.ones(1, 1, 0) @ L.ones(0, 2).long()", "L.ones(0).long() @ L.ones(2, 0, 3)",
+        "L.ones(0, 1).long() @ L.ones(2, 1, 6)", "L.ones(2, 1, 0).long() @ L.ones(2, 0, 3)",
+        "L.bmm(L.ones(2, 0, 1), L.ones(2, 1, 6).long())",
+        "L.bmm(L.ones(2, 1, 0).long(), L.ones(2, 0, 6).bool())",
+        "L.bmm(L.ones(0, 1, 1).int(), L.ones(0, 1, 1).half())",
+        "L.bmm(L.ones(2, 1, 0, requires_grad=True), L.ones(2, 0, 6).long())",
+        "L.bmm(L.ones(2, 1, 2).long(), L.ones(2, 2, 6))",
+        "(lambda x, y: (L.bmm(x, y).sum().backward(), x.grad, y.grad)[1:])"
+        "(L.ones(2, 2, 0, requires_grad=True), L.ones(2, 0, 3, requires_grad=True).double())",
     ]
 
 
