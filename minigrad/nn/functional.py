@@ -151,9 +151,10 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``, recorded as PyTorch records it.
 
     With a bias and a 2-D input: ``addmm(bias, input, weight.t())`` (``AddmmBackward0``); with
-    a 1-D bias and a contiguous input: the input flattened to 2-D first and the result shaped
-    back (``ViewBackward0``). Otherwise ``input.matmul(weight.t())``, and the
-    bias added in place (``AddBackward0``; the result keeps the product's dtype).
+    a contiguous bias of one dimension (after squeezing) and a contiguous input: the input
+    flattened to 2-D first and the result shaped back (``ViewBackward0``). Otherwise
+    ``input.matmul(weight.t())``, and the bias added in place (``AddBackward0``; the result
+    keeps the product's dtype).
     """
     _need_tensor("linear", input)
     if input._data.ndim == 0 or weight._data.ndim == 0:
@@ -161,12 +162,19 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
                            f"{input._data.ndim}D and {weight._data.ndim}D")
     if bias is not None and input._data.ndim == 2:
         return bias.addmm(input, weight.t())
-    if bias is not None and input.is_contiguous() and bias.dim() == 1:
+    if bias is not None and _fusable(bias) and input.is_contiguous():
         shape = input._data.shape
         out = bias.addmm(input.reshape(int(np.prod(shape[:-1])), shape[-1]), weight.t())
         return out.view(shape[:-1] + (out._data.shape[-1],))
     out = input.matmul(weight.t())
     return out if bias is None else out.add_(bias)
+
+
+def _fusable(bias: Tensor) -> bool:
+    """PyTorch's test of a bias linear can add in its fused ``addmm``: contiguous and of one
+    dimension (or of one once its size-1 dimensions are squeezed out)."""
+    shape = bias._data.shape
+    return (len(shape) == 1 or sum(n != 1 for n in shape) == 1) and bias.is_contiguous()
 
 
 # ---------------------------------------------------------------- losses

@@ -313,6 +313,16 @@ def _fuzzer_errors() -> list:
         "L.bmm(L.ones(2, 1, 2).long(), L.ones(2, 2, 6))",
         "(lambda x, y: (L.bmm(x, y).sum().backward(), x.grad, y.grad)[1:])"
         "(L.ones(2, 2, 0, requires_grad=True), L.ones(2, 0, 3, requires_grad=True).double())",
+        # linear fuses a bias of one dimension once squeezed (contiguous) into addmm, whose
+        # checks then come first; addmm refuses bool after expanding the bias
+        *[f"L.nn.functional.linear(L.ones({i}), L.ones({w}), L.ones({b})){g}" for i, w, b, g in (
+            ("1, 1, 2", "4).bool(", "1, 1, 2", ""), ("1, 3, 1", "3).double(", "1, 3, 1", ""),
+            ("1, 3, 1", "3, 1", "1, 3, 1", ""), ("1, 3", "1, 3).bool(", "1, 3).bool(", ""),
+            ("2, 3, 4", "5, 4", "3, 5", ""), ("2, 3, 4, requires_grad=True", "5, 4", "10)[::2",
+                                                 ".grad_fn"),
+            *[("2, 3, 4, requires_grad=True", "1, 4", b, ".grad_fn") for b in (
+                "1", "1, 1", "()", "1, 1, 1")])],
+        "L.addmm(L.ones(1, 3, dtype=L.bool), L.ones(1, 3, dtype=L.bool), L.ones(3, 1, dtype=L.bool))",
     ]
 
 
