@@ -235,15 +235,18 @@ def _check_nll_args(input: Tensor, target: Tensor, weight: Tensor | None) -> Non
     if x.ndim == 4 and t.ndim != 3:  # (4-D scores: PyTorch's nll_loss2d and its messages)
         raise RuntimeError("only batches of spatial targets supported (3D tensors) but got "
                            f"targets of dimension: {t.ndim}")
-    if x.ndim == 4 and t.shape[1:] != x.shape[2:]:
-        raise RuntimeError(f"size mismatch (got input: {list(x.shape)} , target: "
-                           f"{list(t.shape)}")
-    if x.ndim > 2 and t.shape[1:] != x.shape[2:]:
+    if x.ndim > 2 and x.ndim != 4 and t.shape[1:] != x.shape[2:]:
         raise RuntimeError(f"Expected target size {[x.shape[0], *x.shape[2:]]}, got "
                            f"{list(t.shape)}")
     if t.dtype != _INT64 and t.dtype != np.uint8:
         raise RuntimeError("expected target dtype to be Long or Byte, but got "
                            f"{target.dtype._legacy_name[:-6]}")
+    if x.ndim == 4:  # (nll_loss2d's checks: the weight's size, then the target's shape)
+        if weight is not None and weight._data.size != x.shape[1]:
+            raise RuntimeError("weight tensor should be defined either for all or no classes")
+        if t.shape[1:] != x.shape[2:]:
+            raise RuntimeError(f"size mismatch (got input: {list(x.shape)} , target: "
+                               f"{list(t.shape)}")
     if x.ndim == 1 and t.ndim == 1 and t.shape[0] != 1:
         raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
                          f"{t.shape[0]}")

@@ -323,6 +323,15 @@ def _fuzzer_errors() -> list:
             *[("2, 3, 4, requires_grad=True", "1, 4", b, ".grad_fn") for b in (
                 "1", "1, 1", "()", "1, 1, 1")])],
         "L.addmm(L.ones(1, 3, dtype=L.bool), L.ones(1, 3, dtype=L.bool), L.ones(3, 1, dtype=L.bool))",
+        # 4-D scores (nll_loss2d): the target's dimensions, its dtype, the weight's size, then
+        # the target's shape
+        *[f"L.nn.functional.{f}(L.ones(2, 1, 1, 3), L.ones({t}){w})" for f in (
+            "nll_loss", "cross_entropy") for t, w in (
+            ("2, 3, 1).double()", ""), ("2, 3, 1).double()", ", weight=L.ones(2)"),
+            ("2, 3, 1).long()", ", weight=L.ones(2)"), ("2, 3, 1).long()", ""),
+            ("2, 3, 1)", ""), ("2, 3).long()", ""))],
+        "L.nn.functional.nll_loss(L.ones(2, 1, 1, 3).long(), L.ones(2, 1, 3).long(), "
+        "weight=L.ones(2))",
     ]
 
 
