@@ -332,6 +332,21 @@ def _fuzzer_errors() -> list:
             ("2, 3, 1)", ""), ("2, 3).long()", ""))],
         "L.nn.functional.nll_loss(L.ones(2, 1, 1, 3).long(), L.ones(2, 1, 3).long(), "
         "weight=L.ones(2))",
+        # batch norm: no channels (PyTorch's select); parameters of another dtype than the
+        # input's (the first one given decides) must all be float32, for a float16 input
+        "L.nn.BatchNorm1d(0)(L.ones(2, 0))", "L.nn.BatchNorm2d(0).eval()(L.ones(2, 0, 2, 2))",
+        *[f"L.nn.functional.batch_norm((L.arange(12.).reshape(2, 2, 3) ** 1.5).{x}(), "
+          f"{r}, {r.replace('zeros', 'ones')}, {w}, {w.replace('ones', 'zeros')}, training={t})"
+          for x, r, w, t in (
+              ("half", "L.zeros(2)", "None", False), ("half", "L.zeros(2)", "L.ones(2)", True),
+              ("half", "None", "L.ones(2)", True), ("half", "L.zeros(2)", "L.ones(2).half()", 0),
+              ("half", "L.zeros(2).double()", "None", False), ("float", "L.zeros(2).half()", "None",
+                                                              False),
+              ("double", "L.zeros(2)", "L.ones(2).double()", False),
+              ("double", "L.zeros(2).double()", "L.ones(2)", True))],
+        "(lambda m, x: (m(x).square().sum().backward(), x.grad.dtype, m.weight.grad.dtype, "
+        "m.bias.grad.dtype, m.running_mean))(L.nn.BatchNorm1d(2), "
+        "(L.arange(12.).reshape(3, 2, 2) ** 1.5).half().requires_grad_())",
     ]
 
 
