@@ -353,6 +353,12 @@ def _fuzzer_errors() -> list:
         "L.xlogy(-2, L.tensor([1, 2], dtype=L.uint8))", "L.tensor([1., 2.]).half().xlogy(1e5)",
         "-2 // L.tensor([1, 2], dtype=L.uint8)", "300 % L.tensor([7, 9], dtype=L.int8)",
         "1e300 // L.tensor([1., 2.])",
+        # a size below -1 expanding a size-1 dimension: PyTorch's count of elements overflows
+        "L.ones(1).expand(-2)", "L.ones(2, 1).expand(2, -5)",
+        # group norm of no samples: nothing to normalise, forward and backward
+        "L.nn.functional.group_norm(L.ones(0, 2, 3), 1)", "L.nn.functional.group_norm(L.ones(0, 2), 2)",
+        "(lambda x: (L.nn.functional.group_norm(x, 2, L.ones(2), L.ones(2)).sum().backward(), "
+        "x.grad))(L.ones(0, 2, 3, requires_grad=True))",
     ]
 
 
