@@ -359,6 +359,19 @@ def _fuzzer_errors() -> list:
         "L.nn.functional.group_norm(L.ones(0, 2, 3), 1)", "L.nn.functional.group_norm(L.ones(0, 2), 2)",
         "(lambda x: (L.nn.functional.group_norm(x, 2, L.ones(2), L.ones(2)).sum().backward(), "
         "x.grad))(L.ones(0, 2, 3, requires_grad=True))",
+        # convolution's dtype checks: the bias's first (but for a string padding), then those
+        # of PyTorch's MKLDNN backend (float32 and several samples, groups, ...) or of its
+        # slow kernels (float16, float64, one small float32 sample)
+        *[f"L.nn.functional.conv1d(L.ones({x}), L.ones({w}), {b}{p})" for x, w, b, p in (
+            ("1, 1, 5).half(", "2, 1, 2", "L.ones(2)", ""), ("1, 1, 5).half(", "2, 1, 2", "None", ""),
+            ("1, 1, 5).half(", "2, 1, 2).half(", "L.ones(2)", ", padding='valid'"),
+            ("1, 1, 5", "2, 1, 2).double(", "None", ""), ("1, 1, 5", "2, 1, 2", "L.ones(2).double()", ""),
+            ("1, 1, 5).double(", "2, 1, 2", "None", ""), ("2, 2, 6", "2, 2, 2).double(", "None", ""),
+            ("2, 2, 6", "2, 2, 2", "L.ones(2).half()", ", padding='valid'"),
+            ("2, 2, 6", "2, 2, 2", "L.ones(2).half()", ""), ("1, 2, 6", "2, 1, 2).double(", "None",
+                                                            ", groups=2"))],
+        "L.nn.functional.conv2d(L.ones(1, 1, 5, 5), L.ones(2, 1, 4, 4).half())",
+        "L.nn.functional.conv2d(L.ones(1, 1, 5, 5), L.ones(2, 1, 4, 2).half())",
     ]
 
 
