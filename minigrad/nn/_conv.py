@@ -315,7 +315,7 @@ def _check_dtypes(x, w, b, dilation, groups: int) -> None:
             if other is not None and other.dtype != x.dtype:
                 raise RuntimeError(f"Input type ({Tensor._wrap(x[:0]).type()}) and {name} type "
                                    f"({Tensor._wrap(other[:0]).type()}) should be the same or "
-                                   "input should be a MKLDNN tensor and weight is a dense tensor")
+                                   f"input should be a MKLDNN tensor and {name} is a dense tensor")
         return
     if any(d > 1 for d in dilation):
         refuse("slow_conv_dilated<>", x, "fc" if x.dtype != np.int64 else "fci")
