@@ -32,6 +32,7 @@ from .._state import warn_once
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.saved import INFERENCE_MESSAGE
 from ._kernel_dtypes import refuse
 
 __all__ = ["convolution", "ConvolutionBackward0", "ConvolutionBackwardBackward0"]
@@ -362,6 +363,8 @@ def conv(d: int, input: Tensor, weight: Tensor, bias, stride, padding, dilation,
         ("stride", stride), ("padding", padding), ("dilation", dilation)))
     x, w = input._data, weight._data
     b = None if bias is None else bias._data
+    if should_record(input, weight, bias) and (input.is_inference() or weight.is_inference()):
+        raise RuntimeError(INFERENCE_MESSAGE)  # (autograd saves both before the kernel checks)
     _check_bias_type(x, b, string)  # (first, but for a padding given as a string)
     _check_shapes(x, w, b, stride, padding, dilation, groups)
     _check_dtypes(x, w, b, dilation, groups)

@@ -372,6 +372,12 @@ def _fuzzer_errors() -> list:
                                                             ", groups=2"))],
         "L.nn.functional.conv2d(L.ones(1, 1, 5, 5), L.ones(2, 1, 4, 4).half())",
         "L.nn.functional.conv2d(L.ones(1, 1, 5, 5), L.ones(2, 1, 4, 2).half())",
+        # an inference tensor convolved where autograd records: refused before the shapes
+        *[f"(lambda i: L.nn.functional.conv1d({a}))(L.inference_mode()(lambda: L.ones({s}))())"
+          for a, s in (("i, L.ones(2, 1, 3, requires_grad=True)", "1, 1, 1"),
+                       ("i, L.ones(2, 1, 3, requires_grad=True)", "1, 5"),
+                       ("L.ones(1, 1, 5, requires_grad=True), i", "2, 1, 3"),
+                       ("L.ones(1, 1, 5), L.ones(2, 1, 3, requires_grad=True), i", "2"))],
     ]
 
 
