@@ -265,6 +265,9 @@ def _clamp_variant(name: str):
         bounds = (*args, *kwargs.values())
         if self._data.dtype.kind in "iub" and any(type(b) is float for b in bounds) \
                 and not any(isinstance(b, Tensor) for b in bounds):
+            if should_record(self):  # (a history: autograd refuses the dtype first)
+                raise RuntimeError("Autograd not support dtype: "
+                                   + dtype_of(self._data.dtype)._legacy_name[:-6])
             raise RuntimeError("result type Float can't be cast to the desired output type "
                                + dtype_of(self._data.dtype)._c_type)
         return plain(self, *args, **kwargs)

@@ -378,6 +378,13 @@ def _fuzzer_errors() -> list:
                        ("i, L.ones(2, 1, 3, requires_grad=True)", "1, 5"),
                        ("L.ones(1, 1, 5, requires_grad=True), i", "2, 1, 3"),
                        ("L.ones(1, 1, 5), L.ones(2, 1, 3, requires_grad=True), i", "2"))],
+        # clamp_ of an integer tensor with a history by a float bound: autograd's refusal first
+        *[f"(lambda x: (x.__setitem__(1, L.tensor(2., requires_grad=True)), x.{op})[1])"
+          f"(L.zeros(2, 3, dtype=L.{d}))" for op, d in (
+              ("clamp_(-1.5)", "int64"), ("clamp_(3, -float('inf'))", "bool"),
+              ("clamp_min_(0.5)", "int32"), ("clamp_(-0.0, False)", "int64"))],
+        "(lambda x: (x.__setitem__(1, L.tensor(2., requires_grad=True)), L.no_grad()("
+        "lambda: x.clamp_(-1.5))())[1])(L.zeros(2, 3, dtype=L.int64))",
     ]
 
 
