@@ -362,7 +362,8 @@ def _filled(input, value):
         if should_record(input, value):
             record(FillBackward3(), out, input, value, broadcast=True)
         return out
-    out = Tensor._wrap(np.full_like(input._data, fill_value(value, input.dtype)))
+    out = Tensor._wrap(np.full_like(input._data, fill_value(value, input.dtype,
+                                                           one=input._data.size == 1)))
     return record(FillBackward2(), out, input) if should_record(input) else out
 
 

@@ -385,6 +385,10 @@ def _fuzzer_errors() -> list:
               ("clamp_min_(0.5)", "int32"), ("clamp_(-0.0, False)", "int64"))],
         "(lambda x: (x.__setitem__(1, L.tensor(2., requires_grad=True)), L.no_grad()("
         "lambda: x.clamp_(-1.5))())[1])(L.zeros(2, 3, dtype=L.int64))",
+        # fill_ of one float16 element: PyTorch's fill of one element has no overflow check
+        "L.ones(1, 1).half().fill_diagonal_(1e30)", "L.ones(2, 2).half().fill_diagonal_(1e30)",
+        "L.ones(1, 2).half().fill_diagonal_(1e30)", "L.ones(2).half()[:1].fill_(-1e30)",
+        "L.ones(0).half().fill_(1e30)", "L.ones(1).fill_(1e300)",
     ]
 
 
