@@ -171,10 +171,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 
 def _fusable(bias: Tensor) -> bool:
-    """PyTorch's test of a bias linear can add in its fused ``addmm``: contiguous and of one
-    dimension (or of one once its size-1 dimensions are squeezed out)."""
-    shape = bias._data.shape
-    return (len(shape) == 1 or sum(n != 1 for n in shape) == 1) and bias.is_contiguous()
+    """PyTorch's test of a bias for linear's ``addmm``: contiguous, 1-D (or once squeezed)."""
+    return (bias._data.ndim == 1 or sum(n != 1 for n in bias._data.shape) == 1) and \
+        bias.is_contiguous()
 
 
 # ---------------------------------------------------------------- losses
