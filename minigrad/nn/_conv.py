@@ -363,9 +363,9 @@ def conv(d: int, input: Tensor, weight: Tensor, bias, stride, padding, dilation,
         ("stride", stride), ("padding", padding), ("dilation", dilation)))
     x, w = input._data, weight._data
     b = None if bias is None else bias._data
+    _check_bias_type(x, b, string)  # (first, but for a padding given as a string)
     if should_record(input, weight, bias) and (input.is_inference() or weight.is_inference()):
         raise RuntimeError(INFERENCE_MESSAGE)  # (autograd saves both before the kernel checks)
-    _check_bias_type(x, b, string)  # (first, but for a padding given as a string)
     _check_shapes(x, w, b, stride, padding, dilation, groups)
     _check_dtypes(x, w, b, dilation, groups)
     out = convolution(input, weight, bias, stride, padding, dilation, groups, saved_padding)

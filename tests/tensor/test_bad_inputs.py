@@ -377,7 +377,9 @@ def _fuzzer_errors() -> list:
           for a, s in (("i, L.ones(2, 1, 3, requires_grad=True)", "1, 1, 1"),
                        ("i, L.ones(2, 1, 3, requires_grad=True)", "1, 5"),
                        ("L.ones(1, 1, 5, requires_grad=True), i", "2, 1, 3"),
-                       ("L.ones(1, 1, 5), L.ones(2, 1, 3, requires_grad=True), i", "2"))],
+                       ("L.ones(1, 1, 5), L.ones(2, 1, 3, requires_grad=True), i", "2"),
+                       ("i, L.ones(1, 1, 1, requires_grad=True), L.ones(1)",
+                        "1, 1, 2, dtype=L.int64"))],
         # clamp_ of an integer tensor with a history by a float bound: autograd's refusal first
         *[f"(lambda x: (x.__setitem__(1, L.tensor(2., requires_grad=True)), x.{op})[1])"
           f"(L.zeros(2, 3, dtype=L.{d}))" for op, d in (
