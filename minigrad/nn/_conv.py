@@ -327,8 +327,8 @@ def _check_dtypes(x, w, b, dilation, groups: int) -> None:
                            f"{from_numpy_dtype(w.dtype)._cpp}")
 
 
-def _check_bias_type(x, b, string_padding: bool) -> None:
-    if b is not None and b.dtype != x.dtype and not string_padding:
+def _check_bias_type(x, b) -> None:
+    if b.dtype != x.dtype:
         raise RuntimeError(f"Input type ({_C_TYPES[x.dtype.name]}) and bias type "
                            f"({_C_TYPES[b.dtype.name]}) should be the same")
 
@@ -344,6 +344,8 @@ def conv(d: int, input: Tensor, weight: Tensor, bias, stride, padding, dilation,
     ``SqueezeBackward1``), ``padding='same'``/``'valid'``, then :func:`convolution`."""
     if not isinstance(input, Tensor) or not isinstance(weight, Tensor):
         raise _invalid_arguments(d, input, weight)
+    if bias is not None and not isinstance(padding, str):  # (PyTorch's first check)
+        _check_bias_type(input._data, bias._data)
     if input.dim() not in (d + 1, d + 2):
         raise RuntimeError(f"Expected {d + 1}D (unbatched) or {d + 2}D (batched) input to "
                            f"conv{d}d, but got input of size: {list(input.shape)}")
@@ -363,7 +365,6 @@ def conv(d: int, input: Tensor, weight: Tensor, bias, stride, padding, dilation,
         ("stride", stride), ("padding", padding), ("dilation", dilation)))
     x, w = input._data, weight._data
     b = None if bias is None else bias._data
-    _check_bias_type(x, b, string)  # (first, but for a padding given as a string)
     if should_record(input, weight, bias) and (input.is_inference() or weight.is_inference()):
         raise RuntimeError(INFERENCE_MESSAGE)  # (autograd saves both before the kernel checks)
     _check_shapes(x, w, b, stride, padding, dilation, groups)

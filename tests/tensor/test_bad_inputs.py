@@ -372,6 +372,10 @@ def _fuzzer_errors() -> list:
                                                             ", groups=2"))],
         "L.nn.functional.conv2d(L.ones(1, 1, 5, 5), L.ones(2, 1, 4, 4).half())",
         "L.nn.functional.conv2d(L.ones(1, 1, 5, 5), L.ones(2, 1, 4, 2).half())",
+        "L.nn.functional.conv2d(L.ones(2, 2), L.ones(1, 1, 1, 1), L.ones(1).double())",
+        "(lambda x: (x.__setitem__(slice(None), L.tensor(2., requires_grad=True)), "
+        "L.nn.functional.conv2d(x, L.ones(1, 2, 1, 1), L.ones(1)))[1])(L.zeros(2, 3, 1, "
+        "dtype=L.int64))",
         # an inference tensor convolved where autograd records: refused before the shapes
         *[f"(lambda i: L.nn.functional.conv1d({a}))(L.inference_mode()(lambda: L.ones({s}))())"
           for a, s in (("i, L.ones(2, 1, 3, requires_grad=True)", "1, 1, 1"),
