@@ -201,9 +201,10 @@ _C_NAMES = {"int8": "int8_t", "uint8": "uint8_t", "int16": "int16_t", "int32": "
             "int64": "int64_t", "float16": "c10::Half", "float32": "float", "float64": "double"}
 
 
-def fill_value(value, d, fn: str = "fill_", item: bool = False):
+def fill_value(value, d, fn: str = "fill_", item: bool = False, one: bool = False):
     """``value`` (a Python number) checked for a tensor of dtype ``d`` as PyTorch checks it in
-    ``full``/``fill_`` (``item``: in setting an item), returned as a NumPy scalar of ``d``."""
+    ``full``/``fill_`` (``item``: in setting an item; ``one``: in filling one element, which
+    PyTorch does without its float16 overflow check), returned as a NumPy scalar of ``d``."""
     np_type = d.np
     if _is_tensor(value):
         return _dtype.cast(value._data, np_type)
@@ -232,6 +233,6 @@ def fill_value(value, d, fn: str = "fill_", item: bool = False):
         _check_range(np.array([value]), np_type, name)
         return np.array(int(value)).astype(np_type)
     if np.isfinite(value) and abs(value) > float(np.finfo(np_type).max) and not (
-            item and np_type == np.float16):  # x[i] = 70000.0 in float16 is inf in PyTorch
+            (item or one) and np_type == np.float16):  # x[i] = 70000.0 in float16: inf
         raise _overflow(name)
     return _dtype.cast(np.asarray(value), np_type)  # (float16: via float32, as PyTorch)

@@ -31,18 +31,30 @@ _F32_MAX = 3.4028234663852886e38  # a larger Python float is inf in float32 (and
 INPLACE_VARIANTS: list = []  # ops declared with inplace=True (inplace.py makes their x.op_())
 
 
-def method(*names, inplace: bool = False):
+def method(*names, inplace: bool = False, python: bool = False):
     """Attach the decorated function to ``Tensor`` under ``names`` (its own name by default);
-    ``inplace=True``: also its in-place method ``x.<name>_()`` (made in ``inplace.py``)."""
+    ``inplace=True``: also its in-place method ``x.<name>_()`` (made in ``inplace.py``);
+    ``python=True``: a method PyTorch writes in Python (``torch/_tensor.py``), whose argument
+    errors say ``Tensor.<name>()`` (the method is then a copy named so, the function not)."""
 
     def deco(fn):
         for name in names or (fn.__name__,):
-            setattr(Tensor, name, fn)
+            setattr(Tensor, name, _named_copy(fn, f"Tensor.{name}") if python else fn)
         if inplace:
             INPLACE_VARIANTS.append((names or (fn.__name__,))[0])
         return fn
 
     return deco
+
+
+def _named_copy(fn, qualname: str):
+    """The same code under another ``__qualname__`` (what Python's TypeErrors print)."""
+    copy = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__,
+                              fn.__closure__)
+    copy.__kwdefaults__, copy.__doc__, copy.__module__ = fn.__kwdefaults__, fn.__doc__, \
+        fn.__module__
+    copy.__annotations__, copy.__qualname__ = fn.__annotations__, qualname
+    return copy
 
 
 # How an op was called, for its answer to an operand it cannot use (``_form=(name, how)``)

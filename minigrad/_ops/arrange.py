@@ -32,7 +32,7 @@ def movedim(input, source: int, destination: int):
                                 for i in range(input._data.ndim)))
 
 
-@method("unflatten")
+@method("unflatten", python=True)
 def unflatten(input, dim: int, sizes):
     """Dimension ``dim`` split into ``sizes`` (one may be -1)."""
     if input.dim() == 0:  # (PyTorch's C++ error, without its stack trace)

@@ -17,12 +17,13 @@ from __future__ import annotations
 import numpy as np
 
 from .._layout import as_given, in_iterator_layout
+from .._quiet import quietly
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, record_raising, should_record
 from . import _formula as F
 from ._backward import call, data, masked_zero, scale
-from ._core import binary_operands, floor_div_floats, method, quiet_array, value
+from ._core import binary_operands, floor_div_floats, method, quiet_array, value, wrap_scalar
 from .arithmetic import broadcast_error, factor
 from .division import div, int_zero_check
 from .errors import bool_negation, not_implemented
@@ -114,8 +115,16 @@ def _rfloordiv(self, other):
     return floor_divide(_scalar_tensor(other, self), self)
 
 
-def _scalar_tensor(x, like):
-    return Tensor._wrap(np.asarray(x, dtype=binary_operands(like, x)[2]))
+def _scalar_tensor(x, like, keep: bool = False):
+    """A number operand as a 0-d tensor of the result's dtype (1e300 as float32: inf, without
+    NumPy's warning); an integer that dtype cannot hold wraps around as PyTorch casts it
+    (-2 as uint8: 254), or with ``keep`` keeps its value (in int64, which promotes as the
+    number does: PyTorch's wrapped number in an op computed in floats, ``xlogy``)."""
+    dt = binary_operands(like, x)[2]
+    try:
+        return Tensor._wrap(quietly(np.asarray, x, dt))
+    except OverflowError:
+        return wrap_scalar(x) if keep else Tensor._wrap(np.asarray(x).astype(dt))
 
 
 Tensor.__rfloordiv__ = _rfloordiv
@@ -308,9 +317,9 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True, in
             if not scalars:
                 raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not "
                                 f"{type(other).__name__}")
-            other = _scalar_tensor(other, input)
+            other = _scalar_tensor(other, input, keep=True)
         if not isinstance(input, Tensor):
-            input = _scalar_tensor(input, other)
+            input = _scalar_tensor(input, other, keep=True)
         xa, xb, dt = binary_operands(input, other, float_result=float_only and ints)
         _check_broadcast(input, other)
         if np.dtype(dt).kind in "iub" and not ints:

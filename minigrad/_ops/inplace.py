@@ -280,6 +280,9 @@ def _clamp_variant(name: str):
         bounds = (*args, *kwargs.values())
         if self._data.dtype.kind in "iub" and any(type(b) is float for b in bounds) \
                 and not any(isinstance(b, Tensor) for b in bounds):
+            if should_record(self):  # (a history: autograd refuses the dtype first)
+                raise RuntimeError("Autograd not support dtype: "
+                                   + dtype_of(self._data.dtype)._legacy_name[:-6])
             raise RuntimeError("result type Float can't be cast to the desired output type "
                                + dtype_of(self._data.dtype)._c_type)
         return plain(self, *args, **kwargs)
@@ -374,7 +377,8 @@ def _filled(input, value):
         if should_record(input, value):
             record(FillBackward3(), out, input, value, broadcast=True)
         return out
-    out = Tensor._wrap(np.full_like(input._data, fill_value(value, input.dtype)))
+    out = Tensor._wrap(np.full_like(input._data, fill_value(value, input.dtype,
+                                                           one=input._data.size == 1)))
     return record(FillBackward2(), out, input) if should_record(input) else out
 
 

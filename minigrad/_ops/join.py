@@ -206,7 +206,7 @@ def _views(input, datas, node):
     return tuple(outs)
 
 
-@method("split")
+@method("split", python=True)
 def split(input, split_size_or_sections, dim: int = 0):
     """Views of consecutive pieces along ``dim``: of ``split_size`` each, or of the given sizes."""
     if not input._data.ndim:

@@ -222,7 +222,13 @@ def bmm(input, mat2):
     if a.shape[0] * a.shape[1] * a.shape[2] * b.shape[2]:  # (nothing to compute: no kernel)
         no_bool(input, "bmm")  # (PyTorch checks a bool input before the dtypes)
     if a.dtype != b.dtype:
-        raise RuntimeError(f"expected scalar type {short(input)} but found {short(mat2)}")
+        if a.shape[1] * a.shape[2] * b.shape[2] and a.shape[0]:
+            raise RuntimeError(f"expected scalar type {short(input)} but found {short(mat2)}")
+        # nothing to compute: PyTorch's zeros in mat2's dtype, unchecked (input's gradient
+        # then cast back to its dtype, as PyTorch's engine casts it)
+        if input._requires_grad and mat2.dtype.is_floating_point:
+            return bmm(input.to(mat2.dtype), mat2)
+        a = a.astype(b.dtype)
     out = Tensor._wrap(quietly(np.matmul, a, b))  # (overflow: inf, no NumPy warning)
     if should_record(input, mat2):
         record(_save_operands(BmmBackward0(), input, mat2), out, input, mat2)
@@ -338,9 +344,15 @@ def _foldable(big, small, transposed: bool) -> bool:
     return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(d.ndim - 2))
 
 
+def _rows(shape) -> int:
+    """The rows of a matrix folding all but the last dimension (PyTorch counts them, where a
+    -1 is ambiguous for no elements)."""
+    return int(np.prod(shape[:-1]))
+
+
 def _fold(a, b):
     """(batch..., n, k) @ (k, m) or (k,) as one mm / mv on a (batch*n, k) matrix."""
-    flat = a.reshape(-1, a._data.shape[-1])
+    flat = a.reshape(_rows(a._data.shape), a._data.shape[-1])
     out = mm(flat, b) if b._data.ndim == 2 else mv(flat, b)
     return _unsafe_view(out, a._data.shape[:-1] + b._data.shape[1:])
 
@@ -348,7 +360,7 @@ def _fold(a, b):
 def _fold_transposed(a, b):
     """(n, k) or (k,) @ (batch..., k, m), computed as (b^T @ a^T)^T with one mm / mv."""
     bt = b.transpose(-2, -1)
-    flat = bt.reshape(-1, bt._data.shape[-1])
+    flat = bt.reshape(_rows(bt._data.shape), bt._data.shape[-1])
     if a._data.ndim == 1:
         return _unsafe_view(mv(flat, a), b._data.shape[:-2] + b._data.shape[-1:])
     out = _unsafe_view(mm(flat, a.t()), bt._data.shape[:-1] + a._data.shape[:1])

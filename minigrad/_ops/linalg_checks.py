@@ -36,7 +36,7 @@ def no_bool(t, kernel):
         raise not_implemented(kernel, t.dtype)
 
 
-def check_mm(a, b, first="self", second="mat2"):
+def check_mm(a, b, first="self", second="mat2", kernel: bool = True):
     if a._data.ndim != 2:
         raise RuntimeError(f"{first} must be a matrix")
     if b._data.ndim != 2:
@@ -48,8 +48,8 @@ def check_mm(a, b, first="self", second="mat2"):
     if da != db:
         raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
                            f"{a.dtype._c_type} != {b.dtype._c_type}")
-    if da.kind == "b" and (n * m * k or first != "self"):  # (mm: no kernel runs on nothing)
-        no_bool(a, "addmm_impl_cpu_")
+    if kernel and da.kind == "b" and (n * m * k or first != "self"):  # (mm: no kernel runs
+        no_bool(a, "addmm_impl_cpu_")  # on nothing)
 
 
 def check_addmm(input, mat1, mat2):
@@ -63,8 +63,9 @@ def check_addmm(input, mat1, mat2):
     for name, m in (("mat1", mat1), ("mat2", mat2)):
         if m._data.ndim != 2:
             raise RuntimeError(f"{name} must be a matrix, got {m._data.ndim}-D tensor")
-    check_mm(mat1, mat2, "mat1", "mat2")
+    check_mm(mat1, mat2, "mat1", "mat2", kernel=False)
     addmm_bias(input, mat2, (mat1._data.shape[0], mat2._data.shape[1]))
+    no_bool(mat1, "addmm_impl_cpu_")  # (the kernel's refusal: after the bias's expansion)
 
 
 def addmm_bias(input, mat2, shape):

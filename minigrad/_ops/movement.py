@@ -322,8 +322,8 @@ def expand(input, *sizes) -> Tensor:
         node._s_self_sym_sizes = input._data.shape
     try:
         data = strided(input._data, shape, _expanded_strides(input._data, shape))
-    except ValueError:  # NumPy: "array is too big"
-        if math.prod(shape) < 2**63:
+    except ValueError:  # NumPy: "array is too big", or a size below -1 expanding a 1
+        if 0 <= math.prod(shape) < 2**63 and min(shape) >= 0:
             raise
         raise RuntimeError("numel: integer multiplication overflow") from None
     return view_of(input, data, node)

@@ -338,7 +338,7 @@ def _check_norm_dtype(input, dtype, matrix: bool) -> None:
                            f"({dtype._cpp})")
 
 
-@method("norm")
+@method("norm", python=True)
 def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None):
     """The vector p-norm of all elements, or over ``dim`` (p=2 by default, also 1, inf, ...)."""
     d = input._data

@@ -403,12 +403,12 @@ def median(input, dim=None, keepdim: bool = False):
             node._s_result = SavedTensor(out, node)
         return out
     d = input._wrap_dim(dim)
+    if x.ndim and not x.shape[d]:  # (before the dtype: PyTorch's order; the dim wrapped)
+        raise empty_reduction("median", d)
     if x.dtype.kind == "b":
         raise NotImplementedError("\"median_out\" not implemented for 'Bool'")
     if not x.ndim:  # a 0-d input: itself, index 0
         return _pair("median", *_scalar_order(input, MedianBackward1, dim))
-    if not x.shape[d]:
-        raise empty_reduction("median", dim)
     order = np.argsort(x, axis=d, kind="stable")
     mid = (x.shape[d] - 1) // 2
     idx = np.take(order, [mid], axis=d)

@@ -23,6 +23,7 @@ import numpy as np
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, record, should_record
+from ._core import method
 
 __all__ = ["unique", "unique_consecutive"]
 
@@ -100,8 +101,8 @@ def unique_consecutive(input, return_inverse: bool = False, return_counts: bool 
                    UniqueConsecutiveBackward0)
 
 
-Tensor.unique = unique
-Tensor.unique_consecutive = unique_consecutive
+method("unique", python=True)(unique)
+method("unique_consecutive", python=True)(unique_consecutive)
 
 
 def _check_args(op: str, **flags) -> None:

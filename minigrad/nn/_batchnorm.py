@@ -23,7 +23,7 @@ from ..autograd._rule import _r
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
-from ._kernel_dtypes import refuse, refuse_mixed
+from ._kernel_dtypes import refuse
 
 __all__ = ["batch_norm", "NativeBatchNormBackward0", "NativeBatchNormBackwardBackward0"]
 
@@ -65,7 +65,9 @@ class NativeBatchNormBackward0(Node):
             return _recorded(self, g, x, w, need)
         with no_grad():
             grads = self.grads(Tensor._wrap(g), x, w, need, recompute=False)
-        return tuple(None if d is None else d._data for d in grads)
+        stat = self._s_result1.get().dtype  # (float32 for float16 input: back to its dtypes)
+        return tuple(None if d is None else d._data.astype(t, copy=False)
+                     for d, t in zip(grads, (x._data.dtype, stat, stat)))
 
     def grads(self, g: Tensor, x: Tensor, w, need, recompute: bool) -> tuple:
         """(grad_input, grad_weight, grad_bias) as tensor ops on ``g``, ``x`` and ``w``; with
@@ -175,9 +177,10 @@ def _check(input, training, eps) -> None:
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
 
 
-def _check_arguments(input, running_mean, running_var, weight, bias) -> None:
+def _check_arguments(input, running_mean, running_var, weight, bias) -> np.dtype:
     """The parameters' sizes, the input's dtype, the parameters' dtypes (not for an empty
-    input)."""
+    input); the dtype of the statistics. As PyTorch's kernel: parameters of another dtype
+    than the input's (the first one given says) must all be float32, for a float16 input."""
     c = input.size(1)
     for name, t in (("running_mean", running_mean), ("running_var", running_var),
                     ("weight", weight), ("bias", bias)):
@@ -185,14 +188,18 @@ def _check_arguments(input, running_mean, running_var, weight, bias) -> None:
             raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
     x = input._data
     refuse("batch_norm", x)
-    if x.dtype == np.float64:
-        refuse_mixed(x, running_mean, running_var, weight, bias)
-    elif any(t is not None and t._data.dtype != x.dtype for t in (weight, bias)):
-        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
-    else:
-        for t in (running_mean, running_var):
-            if t is not None and t._data.dtype != x.dtype:
-                raise RuntimeError(f"expected scalar type Float but found {t.dtype._cpp}")
+    params = [t for t in (weight, bias, running_mean, running_var) if t is not None]
+    if params and params[0]._data.dtype != x.dtype:
+        if any(t._data.dtype != np.float32 for t in params):
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        if x.dtype != np.float16:
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+        return np.dtype(np.float32)
+    for t in params:
+        if t._data.dtype != x.dtype:
+            raise RuntimeError(f"expected scalar type {input.dtype._cpp} but found "
+                               f"{t.dtype._cpp}")
+    return x.dtype
 
 
 def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
@@ -203,12 +210,13 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
     _check(input, training, eps)
     if x.size == 0:  # PyTorch's shortcut for an empty input (its nodes, no statistics)
         out = input.clone()
-        out = out if weight is None else out * weight[0]
-        return out if bias is None else out + bias[0]
-    _check_arguments(input, running_mean, running_var, weight, bias)
+        out = out if weight is None else out * weight.select(0, 0)  # (C++ weight[0])
+        return out if bias is None else out + bias.select(0, 0)
+    stat = _check_arguments(input, running_mean, running_var, weight, bias)
+    x = x if stat == x.dtype else x.astype(stat)  # (float16 with float32 parameters)
     dims = (0,) + tuple(range(2, x.ndim))
     shape = (1, -1) + (1,) * (x.ndim - 2)
-    empty = np.zeros(0, x.dtype)
+    empty = np.zeros(0, stat)
     token = quiet()
     try:
         if training:
@@ -216,17 +224,17 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
             mean = x.mean(dims)
             centered = x - mean.reshape(shape)
             var = (centered * centered).mean(dims)
-            invstd = (1 / np.sqrt(var + eps)).astype(x.dtype)
+            invstd = (1 / np.sqrt(var + eps)).astype(stat)
             if running_mean is not None:
                 _update(running_mean, mean, momentum)
             if running_var is not None:
                 _update(running_var, var * n / (n - 1), momentum)
-            save_mean, save_invstd = mean.astype(x.dtype), invstd
+            save_mean, save_invstd = mean, invstd
         else:
             centered = x - running_mean._data.reshape(shape)
-            invstd = (1 / np.sqrt(running_var._data + eps)).astype(x.dtype)
+            invstd = (1 / np.sqrt(running_var._data + eps)).astype(stat)
             save_mean = save_invstd = empty
-        result = affine(centered * invstd.reshape(shape), weight, bias, shape, x.dtype)
+        result = affine(centered * invstd.reshape(shape), weight, bias, shape, input._data.dtype)
     finally:
         restore(token)
     if not should_record(input, weight, bias):

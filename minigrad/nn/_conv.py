@@ -32,6 +32,7 @@ from .._state import warn_once
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.saved import INFERENCE_MESSAGE
 from ._kernel_dtypes import refuse
 
 __all__ = ["convolution", "ConvolutionBackward0", "ConvolutionBackwardBackward0"]
@@ -295,18 +296,28 @@ def _check_shapes(x, w, b, stride, padding, dilation, groups) -> None:
                            f"input shape: {shape}")
 
 
-def _check_dtypes(x, w, b, dilation, string_padding: bool) -> None:
-    """PyTorch's dtype checks, which differ for a floating input (its MKLDNN check) and an
-    integer or bool one (the slow kernels': the bias first unless the padding was a string,
-    then the kernel's dtypes, then the weight's)."""
-    if x.dtype.kind in "fc":
-        if x.dtype != w.dtype or (b is not None and b.dtype != x.dtype):
-            other = w if x.dtype != w.dtype else b
-            raise RuntimeError(f"Input type ({Tensor._wrap(x[:0]).type()}) and weight type "
-                               f"({Tensor._wrap(other[:0]).type()}) should be the same or "
-                               "input should be a MKLDNN tensor and weight is a dense tensor")
+def _mkldnn(x, w, groups: int) -> bool:
+    """Whether PyTorch's CPU convolution takes its MKLDNN backend, whose dtype check differs
+    from the slow kernels': a float32 input, and several groups, samples or elements, or a
+    kernel larger than 3 x 3 (PyTorch's heuristic, with more than one thread)."""
+    if x.dtype != np.float32 or w.ndim < 3:
+        return False
+    kernel = w.shape[-2:] if w.ndim > 3 else (1, w.shape[-1])
+    size = x.shape[0] * x.shape[1] * int(np.prod(x.shape[2:4]))  # (PyTorch's 4 dimensions)
+    return groups > 1 or min(kernel) > 3 or x.shape[0] > 1 or size > 20480
+
+
+def _check_dtypes(x, w, b, dilation, groups: int) -> None:
+    """PyTorch's dtype checks after the shapes (the bias's came before, unless the padding was
+    a string), which differ for its MKLDNN backend (a float32 input, see :func:`_mkldnn`: the
+    weight's, then the bias's) and its slow kernels (the kernel's dtypes, then the weight's)."""
+    if _mkldnn(x, w, groups):
+        for name, other in (("weight", w), ("bias", b)):
+            if other is not None and other.dtype != x.dtype:
+                raise RuntimeError(f"Input type ({Tensor._wrap(x[:0]).type()}) and {name} type "
+                                   f"({Tensor._wrap(other[:0]).type()}) should be the same or "
+                                   f"input should be a MKLDNN tensor and {name} is a dense tensor")
         return
-    _check_bias_type(x, b, string_padding)
     if any(d > 1 for d in dilation):
         refuse("slow_conv_dilated<>", x, "fc" if x.dtype != np.int64 else "fci")
     else:
@@ -316,8 +327,8 @@ def _check_dtypes(x, w, b, dilation, string_padding: bool) -> None:
                            f"{from_numpy_dtype(w.dtype)._cpp}")
 
 
-def _check_bias_type(x, b, string_padding: bool) -> None:
-    if b is not None and b.dtype != x.dtype and not string_padding:
+def _check_bias_type(x, b) -> None:
+    if b.dtype != x.dtype:
         raise RuntimeError(f"Input type ({_C_TYPES[x.dtype.name]}) and bias type "
                            f"({_C_TYPES[b.dtype.name]}) should be the same")
 
@@ -333,6 +344,8 @@ def conv(d: int, input: Tensor, weight: Tensor, bias, stride, padding, dilation,
     ``SqueezeBackward1``), ``padding='same'``/``'valid'``, then :func:`convolution`."""
     if not isinstance(input, Tensor) or not isinstance(weight, Tensor):
         raise _invalid_arguments(d, input, weight)
+    if bias is not None and not isinstance(padding, str):  # (PyTorch's first check)
+        _check_bias_type(input._data, bias._data)
     if input.dim() not in (d + 1, d + 2):
         raise RuntimeError(f"Expected {d + 1}D (unbatched) or {d + 2}D (batched) input to "
                            f"conv{d}d, but got input of size: {list(input.shape)}")
@@ -352,10 +365,10 @@ def conv(d: int, input: Tensor, weight: Tensor, bias, stride, padding, dilation,
         ("stride", stride), ("padding", padding), ("dilation", dilation)))
     x, w = input._data, weight._data
     b = None if bias is None else bias._data
-    if x.dtype.kind not in "fc":  # (the slow kernels look at the bias's type first)
-        _check_bias_type(x, b, string)
+    if should_record(input, weight, bias) and (input.is_inference() or weight.is_inference()):
+        raise RuntimeError(INFERENCE_MESSAGE)  # (autograd saves both before the kernel checks)
     _check_shapes(x, w, b, stride, padding, dilation, groups)
-    _check_dtypes(x, w, b, dilation, string)
+    _check_dtypes(x, w, b, dilation, groups)
     out = convolution(input, weight, bias, stride, padding, dilation, groups, saved_padding)
     return out.squeeze(0) if unbatched else out
 

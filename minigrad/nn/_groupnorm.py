@@ -62,12 +62,13 @@ class NativeGroupNormBackward0(Node):
 
     def grads(self, g, x, w, need) -> tuple:
         n, groups = self._s_N, self._s_group
-        xg = x.reshape(n, groups, -1)
+        per = self._s_C // groups * self._s_HxW  # (counted: a -1 is ambiguous for no samples)
+        xg = x.reshape(n, groups, per)
         mean = _value(self._s_result1).reshape(n, groups, 1)
         rstd = _value(self._s_result2).reshape(n, groups, 1)
         xhat = (xg - mean) * rstd
         shape = (1, -1) + (1,) * (x.dim() - 2)
-        gw = (g if w is None else g * w.reshape(shape)).reshape(n, groups, -1)
+        gw = (g if w is None else g * w.reshape(shape)).reshape(n, groups, per)
         count = xg.shape[-1]
         dx = rstd * (gw - gw.sum(-1, keepdim=True) / count
                      - xhat * (gw * xhat).sum(-1, keepdim=True) / count)
@@ -159,7 +160,7 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None,
     hxw = int(np.prod(x.shape[2:])) if x.ndim > 2 else 1
     token = quiet()
     try:
-        xg = x.reshape(n, num_groups, -1)
+        xg = x.reshape(n, num_groups, c // num_groups * hxw)  # (no -1: there may be no samples)
         count = xg.shape[-1]  # (sums / count: an empty group gives NaN without a warning)
         mean = xg.sum(-1, keepdims=True) / count
         var = ((xg - mean) ** 2).sum(-1, keepdims=True) / count

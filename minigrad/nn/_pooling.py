@@ -338,7 +338,11 @@ def _avg_forward(x, kernel, stride, padding, divisors) -> np.ndarray:
     xp = _padded(x, padding, extra, 0)
     win = _windows(xp.reshape((-1, 1) + xp.shape[-2:]), kernel, stride, (1, 1))
     win = win[:, 0, :outs[0], :outs[1]]
-    return (win.sum((-2, -1)) / divisors).reshape(x.shape[:-2] + outs)
+    token = quiet()  # (inf and -inf in a window: NaN, without NumPy's warning, as in PyTorch)
+    try:
+        return (win.sum((-2, -1)) / divisors).reshape(x.shape[:-2] + outs)
+    finally:
+        restore(token)
 
 
 def _divisors(sizes, outs, kernel, stride, padding, count_pad, override) -> np.ndarray:
@@ -401,9 +405,13 @@ def _regions(n: int, o: int) -> list:
 
 def _adaptive_forward(x: np.ndarray, rows: list, cols: list) -> np.ndarray:
     data = np.empty(x.shape[:-2] + (len(rows), len(cols)), x.dtype)
-    for i, (r0, r1) in enumerate(rows):
-        for j, (c0, c1) in enumerate(cols):
-            data[..., i, j] = x[..., r0:r1, c0:c1].mean((-2, -1))
+    token = quiet()  # (as in _avg_forward)
+    try:
+        for i, (r0, r1) in enumerate(rows):
+            for j, (c0, c1) in enumerate(cols):
+                data[..., i, j] = x[..., r0:r1, c0:c1].mean((-2, -1))
+    finally:
+        restore(token)
     return data
 
 

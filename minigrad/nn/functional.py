@@ -151,9 +151,10 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``, recorded as PyTorch records it.
 
     With a bias and a 2-D input: ``addmm(bias, input, weight.t())`` (``AddmmBackward0``); with
-    a 1-D bias and a contiguous input: the input flattened to 2-D first and the result shaped
-    back (``ViewBackward0``). Otherwise ``input.matmul(weight.t())``, and the
-    bias added in place (``AddBackward0``; the result keeps the product's dtype).
+    a contiguous bias of one dimension (after squeezing) and a contiguous input: the input
+    flattened to 2-D first and the result shaped back (``ViewBackward0``). Otherwise
+    ``input.matmul(weight.t())``, and the bias added in place (``AddBackward0``; the result
+    keeps the product's dtype).
     """
     _need_tensor("linear", input)
     if input._data.ndim == 0 or weight._data.ndim == 0:
@@ -161,12 +162,18 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
                            f"{input._data.ndim}D and {weight._data.ndim}D")
     if bias is not None and input._data.ndim == 2:
         return bias.addmm(input, weight.t())
-    if bias is not None and input.is_contiguous() and bias.dim() == 1:
+    if bias is not None and _fusable(bias) and input.is_contiguous():
         shape = input._data.shape
         out = bias.addmm(input.reshape(int(np.prod(shape[:-1])), shape[-1]), weight.t())
         return out.view(shape[:-1] + (out._data.shape[-1],))
     out = input.matmul(weight.t())
     return out if bias is None else out.add_(bias)
+
+
+def _fusable(bias: Tensor) -> bool:
+    """PyTorch's test of a bias for linear's ``addmm``: contiguous, 1-D (or once squeezed)."""
+    return (bias._data.ndim == 1 or sum(n != 1 for n in bias._data.shape) == 1) and \
+        bias.is_contiguous()
 
 
 # ---------------------------------------------------------------- losses
@@ -227,15 +234,18 @@ def _check_nll_args(input: Tensor, target: Tensor, weight: Tensor | None) -> Non
     if x.ndim == 4 and t.ndim != 3:  # (4-D scores: PyTorch's nll_loss2d and its messages)
         raise RuntimeError("only batches of spatial targets supported (3D tensors) but got "
                            f"targets of dimension: {t.ndim}")
-    if x.ndim == 4 and t.shape[1:] != x.shape[2:]:
-        raise RuntimeError(f"size mismatch (got input: {list(x.shape)} , target: "
-                           f"{list(t.shape)}")
-    if x.ndim > 2 and t.shape[1:] != x.shape[2:]:
+    if x.ndim > 2 and x.ndim != 4 and t.shape[1:] != x.shape[2:]:
         raise RuntimeError(f"Expected target size {[x.shape[0], *x.shape[2:]]}, got "
                            f"{list(t.shape)}")
     if t.dtype != _INT64 and t.dtype != np.uint8:
         raise RuntimeError("expected target dtype to be Long or Byte, but got "
                            f"{target.dtype._legacy_name[:-6]}")
+    if x.ndim == 4:  # (nll_loss2d's checks: the weight's size, then the target's shape)
+        if weight is not None and weight._data.size != x.shape[1]:
+            raise RuntimeError("weight tensor should be defined either for all or no classes")
+        if t.shape[1:] != x.shape[2:]:
+            raise RuntimeError(f"size mismatch (got input: {list(x.shape)} , target: "
+                               f"{list(t.shape)}")
     if x.ndim == 1 and t.ndim == 1 and t.shape[0] != 1:
         raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
                          f"{t.shape[0]}")

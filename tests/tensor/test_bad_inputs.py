@@ -286,8 +286,122 @@ def _rounded_division_and_products() -> list:
     return calls
 
 
+def _fuzzer_errors() -> list:
+    """The fuzzer's different errors (tests/fuzz): PyTorch's type and message for each."""
+    x = "L.ones(3)"
+    return [
+        # methods PyTorch writes in Python: their argument errors name ``Tensor.<name>``
+        f"{x}.norm(dim=0, keepdims=True)", f"L.norm({x}, keepdims=True)", f"{x}.norm(1, 2, 3, 4, 5)",
+        f"{x}.split(1, foo=1)", f"{x}.unique(foo=1)", f"{x}.unique_consecutive(foo=1)",
+        f"{x}.unflatten(0, (1, 3), foo=1)",
+        # average pooling of a window holding inf and -inf: NaN, without NumPy's warning
+        *[f"L.nn.functional.{f}(L.tensor([[[1., inf, -inf, 2.]]]), {a})" for f, a in (
+            ("avg_pool1d", "2, stride=1"), ("avg_pool1d", "3, padding=1, ceil_mode=True"),
+            ("adaptive_avg_pool1d", "3"))],
+        "L.nn.AvgPool2d(2, stride=1)(L.tensor([[[1., inf], [-inf, 2.]]]))",
+        # median over an empty dimension: that dimension wrapped, and before the dtype
+        "L.ones(2, 0).median(-1)", "L.ones(2, 0, 3).median(-2, True)",
+        "L.ones(2, 0, dtype=L.bool).median(-1)", "L.ones(0, 2, dtype=L.bool).median(1)",
+        # products of nothing: matmul folds with counted sizes; bmm of other dtypes gives
+        # zeros in mat2's dtype unchecked (a gradient cast back to its input's dtype)
+        "L.ones(1, 1, 0) @ L.ones(1, 1)", "L.ones(2, 3, 0) @ L.ones(5, 0)",
+        "L.ones(1, 1, 0) @ L.ones(0, 2).long()", "L.ones(0).long() @ L.ones(2, 0, 3)",
+        "L.ones(0, 1).long() @ L.ones(2, 1, 6)", "L.ones(2, 1, 0).long() @ L.ones(2, 0, 3)",
+        "L.bmm(L.ones(2, 0, 1), L.ones(2, 1, 6).long())",
+        "L.bmm(L.ones(2, 1, 0).long(), L.ones(2, 0, 6).bool())",
+        "L.bmm(L.ones(0, 1, 1).int(), L.ones(0, 1, 1).half())",
+        "L.bmm(L.ones(2, 1, 0, requires_grad=True), L.ones(2, 0, 6).long())",
+        "L.bmm(L.ones(2, 1, 2).long(), L.ones(2, 2, 6))",
+        "(lambda x, y: (L.bmm(x, y).sum().backward(), x.grad, y.grad)[1:])"
+        "(L.ones(2, 2, 0, requires_grad=True), L.ones(2, 0, 3, requires_grad=True).double())",
+        # linear fuses a bias of one dimension once squeezed (contiguous) into addmm, whose
+        # checks then come first; addmm refuses bool after expanding the bias
+        *[f"L.nn.functional.linear(L.ones({i}), L.ones({w}), L.ones({b})){g}" for i, w, b, g in (
+            ("1, 1, 2", "4).bool(", "1, 1, 2", ""), ("1, 3, 1", "3).double(", "1, 3, 1", ""),
+            ("1, 3, 1", "3, 1", "1, 3, 1", ""), ("1, 3", "1, 3).bool(", "1, 3).bool(", ""),
+            ("2, 3, 4", "5, 4", "3, 5", ""), ("2, 3, 4, requires_grad=True", "5, 4", "10)[::2",
+                                                 ".grad_fn"),
+            *[("2, 3, 4, requires_grad=True", "1, 4", b, ".grad_fn") for b in (
+                "1", "1, 1", "()", "1, 1, 1")])],
+        "L.addmm(L.ones(1, 3, dtype=L.bool), L.ones(1, 3, dtype=L.bool), L.ones(3, 1, dtype=L.bool))",
+        # 4-D scores (nll_loss2d): the target's dimensions, its dtype, the weight's size, then
+        # the target's shape
+        *[f"L.nn.functional.{f}(L.ones(2, 1, 1, 3), L.ones({t}){w})" for f in (
+            "nll_loss", "cross_entropy") for t, w in (
+            ("2, 3, 1).double()", ""), ("2, 3, 1).double()", ", weight=L.ones(2)"),
+            ("2, 3, 1).long()", ", weight=L.ones(2)"), ("2, 3, 1).long()", ""),
+            ("2, 3, 1)", ""), ("2, 3).long()", ""))],
+        "L.nn.functional.nll_loss(L.ones(2, 1, 1, 3).long(), L.ones(2, 1, 3).long(), "
+        "weight=L.ones(2))",
+        # batch norm: no channels (PyTorch's select); parameters of another dtype than the
+        # input's (the first one given decides) must all be float32, for a float16 input
+        "L.nn.BatchNorm1d(0)(L.ones(2, 0))", "L.nn.BatchNorm2d(0).eval()(L.ones(2, 0, 2, 2))",
+        *[f"L.nn.functional.batch_norm((L.arange(12.).reshape(2, 2, 3) ** 1.5).{x}(), "
+          f"{r}, {r.replace('zeros', 'ones')}, {w}, {w.replace('ones', 'zeros')}, training={t})"
+          for x, r, w, t in (
+              ("half", "L.zeros(2)", "None", False), ("half", "L.zeros(2)", "L.ones(2)", True),
+              ("half", "None", "L.ones(2)", True), ("half", "L.zeros(2)", "L.ones(2).half()", False),
+              ("half", "L.zeros(2).double()", "None", False), ("float", "L.zeros(2).half()", "None",
+                                                              False),
+              ("double", "L.zeros(2)", "L.ones(2).double()", False),
+              ("double", "L.zeros(2).double()", "L.ones(2)", True))],
+        "(lambda m, x: (m(x).square().sum().backward(), x.grad.dtype, m.weight.grad.dtype, "
+        "m.bias.grad.dtype, m.running_mean))(L.nn.BatchNorm1d(2), "
+        "(L.arange(12.).reshape(3, 2, 2) ** 1.5).half().requires_grad_())",
+        # a number operand the tensor's dtype cannot hold: xlogy keeps its value (a float op),
+        # // and % wrap it around as PyTorch's cast; a float too large: inf, without warning
+        "L.tensor([1, 2], dtype=L.uint8).xlogy(-2)", "L.tensor([1, 2], dtype=L.uint8).xlogy_(-2)",
+        "L.xlogy(-2, L.tensor([1, 2], dtype=L.uint8))", "L.tensor([1., 2.]).half().xlogy(1e5)",
+        "-2 // L.tensor([1, 2], dtype=L.uint8)", "300 % L.tensor([7, 9], dtype=L.int8)",
+        "1e300 // L.tensor([1., 2.])",
+        # a size below -1 expanding a size-1 dimension: PyTorch's count of elements overflows
+        "L.ones(1).expand(-2)", "L.ones(2, 1).expand(2, -5)",
+        # group norm of no samples: nothing to normalise, forward and backward
+        "L.nn.functional.group_norm(L.ones(0, 2, 3), 1)", "L.nn.functional.group_norm(L.ones(0, 2), 2)",
+        "(lambda x: (L.nn.functional.group_norm(x, 2, L.ones(2), L.ones(2)).sum().backward(), "
+        "x.grad))(L.ones(0, 2, 3, requires_grad=True))",
+        # convolution's dtype checks: the bias's first (but for a string padding), then those
+        # of PyTorch's MKLDNN backend (float32 and several samples, groups, ...) or of its
+        # slow kernels (float16, float64, one small float32 sample)
+        *[f"L.nn.functional.conv1d(L.ones({x}), L.ones({w}), {b}{p})" for x, w, b, p in (
+            ("1, 1, 5).half(", "2, 1, 2", "L.ones(2)", ""), ("1, 1, 5).half(", "2, 1, 2", "None", ""),
+            ("1, 1, 5).half(", "2, 1, 2).half(", "L.ones(2)", ", padding='valid'"),
+            ("1, 1, 5", "2, 1, 2).double(", "None", ""), ("1, 1, 5", "2, 1, 2", "L.ones(2).double()", ""),
+            ("1, 1, 5).double(", "2, 1, 2", "None", ""), ("2, 2, 6", "2, 2, 2).double(", "None", ""),
+            ("2, 2, 6", "2, 2, 2", "L.ones(2).half()", ", padding='valid'"),
+            ("2, 2, 6", "2, 2, 2", "L.ones(2).half()", ""), ("1, 2, 6", "2, 1, 2).double(", "None",
+                                                            ", groups=2"))],
+        "L.nn.functional.conv2d(L.ones(1, 1, 5, 5), L.ones(2, 1, 4, 4).half())",
+        "L.nn.functional.conv2d(L.ones(1, 1, 5, 5), L.ones(2, 1, 4, 2).half())",
+        "L.nn.functional.conv2d(L.ones(2, 2), L.ones(1, 1, 1, 1), L.ones(1).double())",
+        "(lambda x: (x.__setitem__(slice(None), L.tensor(2., requires_grad=True)), "
+        "L.nn.functional.conv2d(x, L.ones(1, 2, 1, 1), L.ones(1)))[1])(L.zeros(2, 3, 1, "
+        "dtype=L.int64))",
+        # an inference tensor convolved where autograd records: refused before the shapes
+        *[f"(lambda i: L.nn.functional.conv1d({a}))(L.inference_mode()(lambda: L.ones({s}))())"
+          for a, s in (("i, L.ones(2, 1, 3, requires_grad=True)", "1, 1, 1"),
+                       ("i, L.ones(2, 1, 3, requires_grad=True)", "1, 5"),
+                       ("L.ones(1, 1, 5, requires_grad=True), i", "2, 1, 3"),
+                       ("L.ones(1, 1, 5), L.ones(2, 1, 3, requires_grad=True), i", "2"),
+                       ("i, L.ones(1, 1, 1, requires_grad=True), L.ones(1)",
+                        "1, 1, 2, dtype=L.int64"))],
+        # clamp_ of an integer tensor with a history by a float bound: autograd's refusal first
+        *[f"(lambda x: (x.__setitem__(1, L.tensor(2., requires_grad=True)), x.{op})[1])"
+          f"(L.zeros(2, 3, dtype=L.{d}))" for op, d in (
+              ("clamp_(-1.5)", "int64"), ("clamp_(3, -float('inf'))", "bool"),
+              ("clamp_min_(0.5)", "int32"), ("clamp_(-0.0, False)", "int64"))],
+        "(lambda x: (x.__setitem__(1, L.tensor(2., requires_grad=True)), L.no_grad()("
+        "lambda: x.clamp_(-1.5))())[1])(L.zeros(2, 3, dtype=L.int64))",
+        # fill_ of one float16 element: PyTorch's fill of one element has no overflow check
+        "L.ones(1, 1).half().fill_diagonal_(1e30)", "L.ones(2, 2).half().fill_diagonal_(1e30)",
+        "L.ones(1, 2).half().fill_diagonal_(1e30)", "L.ones(2).half()[:1].fill_(-1e30)",
+        "L.ones(0).half().fill_(1e30)", "L.ones(1).fill_(1e300)",
+    ]
+
+
 PROBES = (_creation() + _reductions() + _shapes_and_conversions() + _binary()
-          + _zero_d_and_empty() + _dtype_kernels() + _rounded_division_and_products())
+          + _zero_d_and_empty() + _dtype_kernels() + _rounded_division_and_products()
+          + _fuzzer_errors())
 
 OPEN = {
     # movement.py (helper views): view's own argument parsing
@@ -305,7 +419,7 @@ def outcome(L, code: str) -> tuple:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         try:
-            return "= " + _clean(repr(eval(code, {"L": L, "np": np})))[:300], None
+            return "= " + _clean(repr(eval(code, {"L": L, "np": np, "inf": float("inf")})))[:300], None
         except Exception as e:  # noqa: BLE001 - the exception is the result compared
             first = str(e).splitlines()[0] if str(e) else ""
             return f"{type(e).__name__}: {_clean(first)}", type(e).__module__
