@@ -178,12 +178,19 @@ def sum(input, dim=_ALL, keepdim: bool = False, *, dtype=None) -> Tensor:  # noq
     if dtype is not None or nd.kind != "f":
         d, nd = reduction_input(input, dtype, "sum", dim)
     if dim is _ALL:
-        out = total(np.add.reduce, d, nd, axis=None)  # (np.sum's own reduction, minus its wrapper)
+        if d.dtype is nd and nd.kind == "f" and nd.itemsize > 2:  # float32/64: PyTorch's order
+            token = quiet()  # inf + -inf, overflow: NaN and inf as in PyTorch, no NumPy warning
+            try:
+                out = Tensor._wrap(_summation.reduce_sum(d))
+            finally:
+                restore(token)
+        else:  # (np.sum's own reduction, minus its wrapper)
+            out = Tensor._wrap(total(np.add.reduce, d, nd, axis=None))
         if should_record(input):
             node = SumBackward0()
             node._s_self_sym_sizes = d.shape
-            return _record(out, node, input, dtype)
-        return Tensor._wrap(out)
+            record(node, out, input, broadcast=dtype is not None)
+        return out
     shown, axes = _axes(input, dim)
     out = total(np.add.reduce, d, nd, axis=axes, keepdims=keepdim)
     if should_record(input):

@@ -44,7 +44,10 @@ def view_of(src: Tensor, data: np.ndarray, node: Node | None = None) -> Tensor:
 
     ``node`` (given when the view is recorded) becomes its ``grad_fn``.
     """
-    return views_of(src, (data,), node)[0]
+    t = Tensor._wrap(data)  # (one view, written out: ``x.t()`` in nn.Linear, at every step)
+    t._vc, t._base = src._vc, src if src._base is None else src._base
+    _attach(src, (t,), t, node)
+    return t
 
 
 def views_of(src: Tensor, datas, node: Node | None = None) -> tuple:
@@ -56,18 +59,25 @@ def views_of(src: Tensor, datas, node: Node | None = None) -> tuple:
         t._vc, t._base = src._vc, base
         outs.append(t)
     outs = tuple(outs)
+    _attach(src, outs, outs[0] if len(outs) == 1 else outs, node)
+    return outs
+
+
+def _attach(src: Tensor, outs: tuple, recorded, node: Node | None) -> None:
+    """The history of new views ``outs`` of ``src``: ``node`` records them (as ``recorded``:
+    one view is recorded as one output, so an integer one raises), or they are marked as made
+    without grad; each remembers the version its ``grad_fn`` describes (see _sync_view)."""
     if _mode.inference_mode or src._inference:  # a view is an inference tensor if its base is
         for t in outs:
             t._inference = src._inference
-    if node is not None:  # (one view is recorded as one output: an integer one then raises)
-        record(node, outs[0] if len(outs) == 1 else outs, src)
+    if node is not None:
+        record(node, recorded, src)
         if src._view_no_grad or src._view_multi is not None:
             _chain(src, outs, node)
     elif src._view_no_grad or src._requires_grad or not is_grad_enabled():
         _made_without_grad(src, outs)
     for t in outs:
-        t._view_vc = t._vc[0]  # the version its grad_fn describes (see _sync_view)
-    return outs
+        t._view_vc = t._vc[0]
 
 
 def _made_without_grad(src: Tensor, outs: tuple) -> None:

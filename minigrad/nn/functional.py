@@ -82,15 +82,17 @@ __all__ = ["relu", "tanh", "sigmoid", "softmax", "log_softmax", "dropout", "line
 
 
 # ---------------------------------------------------------------- activations
-def _need_tensor(name: str, input) -> None:
-    if not isinstance(input, Tensor):
-        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(input).__name__}")
+def _not_tensor(name: str, input) -> TypeError:
+    """PyTorch's error for an ``input`` that is no tensor (callers test ``isinstance`` inline:
+    it runs at every step)."""
+    return TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                     f"{type(input).__name__}")
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """``max(input, 0)`` elementwise."""
-    _need_tensor("relu", input)
+    if not isinstance(input, Tensor):
+        raise _not_tensor("relu", input)
     return input.relu_() if inplace else input.relu()
 
 
@@ -156,7 +158,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     ``input.matmul(weight.t())``, and the bias added in place (``AddBackward0``; the result
     keeps the product's dtype).
     """
-    _need_tensor("linear", input)
+    if not isinstance(input, Tensor):
+        raise _not_tensor("linear", input)
     if input._data.ndim == 0 or weight._data.ndim == 0:
         raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
                            f"{input._data.ndim}D and {weight._data.ndim}D")
@@ -288,7 +291,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
     For class indices it is ``nll_loss(log_softmax(input, 1), target)``, as in PyTorch;
     ``label_smoothing`` mixes in the loss against the uniform distribution over classes.
     """
-    _need_tensor("cross_entropy_loss", input)
+    if not isinstance(input, Tensor):
+        raise _not_tensor("cross_entropy_loss", input)
     code = reduction_enum(size_average, reduce, reduction)
     if label_smoothing > 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")

@@ -38,6 +38,13 @@ class _WeightedLoss(_Loss):
         self.register_buffer("weight", weight)
 
 
+def _weight(loss):
+    """``loss.weight``, read from its buffers directly (a step's loss asks for it each time,
+    and ``Module.__getattr__`` is a longer way)."""
+    buffers = loss._buffers
+    return buffers["weight"] if "weight" in buffers else loss.weight
+
+
 class MSELoss(_Loss):
     """Mean squared error between input and target (``reduction``: 'mean', 'sum', 'none')."""
 
@@ -55,7 +62,7 @@ class CrossEntropyLoss(_WeightedLoss):
         self.label_smoothing = label_smoothing
 
     def forward(self, input, target):
-        return F.cross_entropy(input, target, weight=self.weight,
+        return F.cross_entropy(input, target, weight=_weight(self),
                                ignore_index=self.ignore_index, reduction=self.reduction,
                                label_smoothing=self.label_smoothing)
 
@@ -69,7 +76,7 @@ class NLLLoss(_WeightedLoss):
         self.ignore_index = ignore_index
 
     def forward(self, input, target):
-        return F.nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index,
+        return F.nll_loss(input, target, weight=_weight(self), ignore_index=self.ignore_index,
                           reduction=self.reduction)
 
 
