@@ -289,9 +289,17 @@ class MinimumBackward0(Node):
 
 
 def _sides(node, g, to_self, to_other):
-    """The two gradients, None for an input that needs none (a nan sends it to both)."""
-    return (g * to_self if node.next_functions[0][0] is not None else None,
-            g * to_other if node.next_functions[1][0] is not None else None)
+    """The two gradients, None for an input that needs none (a nan sends it to both). Where
+    an input gets nothing its gradient is 0 even where grad is nan or inf: PyTorch fills
+    (masked_fill_), it does not multiply by 0."""
+    return (_share(g, to_self) if node.next_functions[0][0] is not None else None,
+            _share(g, to_other) if node.next_functions[1][0] is not None else None)
+
+
+def _share(g, part):
+    if isinstance(g, np.ndarray):
+        return np.where(part == 0, np.zeros((), g.dtype), g * part)
+    return g * part  # (create_graph: recorded as a product; nan or inf grads then stay)
 
 
 def _elementwise(input, other, fn, node_cls, name):

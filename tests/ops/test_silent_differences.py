@@ -99,6 +99,11 @@ EXPRESSIONS = [
     "create_graph=True))(lib.tensor(2., requires_grad=True), lib.tensor(4., requires_grad=True))",
     "(lambda x: x.std().index_fill_(0, lib.tensor([0]), 1).backward())"
     "(lib.tensor([1., 2., 3.], requires_grad=True))",
+    # minimum/maximum/fmin/fmax: the input that was not chosen gets 0 even where grad is nan or
+    # inf (PyTorch fills, it does not multiply by 0)
+    *[f"(lambda a, b: (lib.{f}(a, b).backward(lib.tensor([{N}, {N}, {I}, 1.])), a.grad, b.grad))"
+      f"(lib.tensor(-1.5, requires_grad=True), lib.tensor([{N}, 3.7, -1.5, -3.], "
+      "requires_grad=True))" for f in ("minimum", "maximum", "fmin", "fmax")],
 ]
 
 # results PyTorch lays out contiguously whatever the input's layout (a transposed input here)
