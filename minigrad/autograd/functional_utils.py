@@ -8,7 +8,7 @@ import sys
 import numpy as np
 
 from .._dtype import from_numpy_dtype
-from .._summation import reduce_sum
+from .._summation import reduce_sum, sum_leading
 
 __all__ = ["sum_to", "expand_to", "in_layout_of", "sole_view"]
 
@@ -33,7 +33,7 @@ def sum_to(g, shape: tuple, dtype=None):
         lead = len(gshape) - len(shape)
         if not tensor and gshape[lead:] == shape and g.dtype.kind == "f" and \
                 g.dtype.itemsize > 2:  # (quicker: only leading dims added, as a bias's)
-            return _cast(reduce_sum(g, tuple(range(lead))), dtype, False)
+            return _cast(sum_leading(g, lead), dtype, False)
         ones = tuple(i + lead for i, s in enumerate(shape) if s == 1 and gshape[i + lead] != 1)
         if tensor:  # as PyTorch's at::sum_to, so a second-order graph has its nodes
             if not shape:
