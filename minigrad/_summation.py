@@ -60,7 +60,8 @@ import os
 
 import numpy as np
 
-__all__ = ["LANES", "get_num_threads", "nll_total", "reduce_sum", "set_num_threads"]
+__all__ = ["LANES", "get_num_threads", "nll_total", "reduce_sum", "set_num_threads",
+           "sum_leading"]
 
 LANES = 8  # floats in one AVX2 register (Vectorized<float>); 4 doubles
 GRAIN = 32768  # PyTorch's at::internal::GRAIN_SIZE: smaller reductions run on one thread
@@ -127,8 +128,9 @@ def _seq(a: np.ndarray, axis: int = 0) -> np.ndarray:
         return np.zeros(a.shape[:axis] + a.shape[axis + 1:], a.dtype)
     if a.strides[-1] == a.itemsize < a.strides[axis] and a.shape[-1] > 1:
         # rows of a contiguous last axis: NumPy's reduce adds them one after the other, lane
-        # by lane (it sums pairwise only when the summed axis is the one it walks innermost)
-        return np.add.reduce(a, axis) + a.dtype.type(0)
+        # by lane (it sums pairwise only when the summed axis is the one it walks innermost),
+        # onto its ``initial`` +0
+        return np.add.reduce(a, axis, None, None, False, 0)
     if n > 64 or a.size <= 4096:  # one call; its copy of ``a`` costs little here
         return np.add.accumulate(a, axis=axis).take(-1, axis) + a.dtype.type(0)
     at = (slice(None),) * axis  # a few whole-lane additions, no full-size copy
@@ -156,10 +158,10 @@ def _cascade(a: np.ndarray) -> np.ndarray:
         # (quicker, rows of a contiguous last axis) level 0, then level 1 holds everything
         full = n - n % 16  # (no +0 on the way: only the sign of a zero could change)
         blocks = np.add.reduce(a[:full].reshape((full // 16, 16) + a.shape[1:]), 1)
+        if full == n:  # the block sums onto +0 (NumPy's ``initial``), one call
+            return np.add.reduce(blocks, 0, None, None, False, 0)
         left1 = blocks[0] if full == 16 else np.add.reduce(blocks, 0)
-        if full < n:
-            left1 = np.add.reduce(a[full:], 0) + left1
-        return left1 + a.dtype.type(0)
+        return (np.add.reduce(a[full:], 0) + left1) + a.dtype.type(0)
     step = 1 << max(4, (n - 1).bit_length() // 4)
     blocks, tail = _groups(a, step)  # level 0: each block from 0
     level1, left1 = _groups(blocks, step)  # level 1 takes ``step`` block sums at a time
@@ -335,17 +337,31 @@ def _outer(x: np.ndarray, k: int, keepdims: bool) -> np.ndarray:
     to ``(128,)``): PyTorch's layout is then always rows of ``m`` columns summed column by
     column, so ``_columns`` runs at once, without ``_layout``."""
     shape = x.shape
-    n = 1
-    for s in shape[:k]:
-        n *= s
-    m = x.size // n
-    kept = (1,) * k + shape[k:] if keepdims else shape[k:]
-    if n == 1:  # only dims of size 1 summed: each element is 0 + itself
-        return (x + x.dtype.type(0)).reshape(kept)
-    if m == 1:  # every kept dim of size 1: one contiguous row
-        return reduce_sum(x.reshape(-1)).reshape(kept)
-    lanes = _lanes(x)
-    return _columns(x.reshape(n, m), _GROUP * lanes if m >= lanes else _GROUP).reshape(kept)
+    if k == 1 and len(shape) == 2 and not keepdims and shape[0] > 1 and shape[1] > 1:
+        m, a = shape[1], x  # (the common case, a bias over a batch: already rows of columns)
+    else:
+        n = 1
+        for s in shape[:k]:
+            n *= s
+        m = x.size // n
+        kept = (1,) * k + shape[k:] if keepdims else shape[k:]
+        if n == 1:  # only dims of size 1 summed: each element is 0 + itself
+            return (x + x.dtype.type(0)).reshape(kept)
+        if m == 1:  # every kept dim of size 1: one contiguous row
+            return reduce_sum(x.reshape(-1)).reshape(kept)
+        return _outer(x.reshape(n, m), 1, False).reshape(kept)
+    lanes = LANES * 4 // x.itemsize
+    if m % (_GROUP * lanes) == 0:  # (whole groups of columns: _columns' first case, at once)
+        return _cascade(a)
+    return _columns(a, _GROUP * lanes if m >= lanes else _GROUP)
+
+
+def sum_leading(x: np.ndarray, k: int) -> np.ndarray:
+    """``reduce_sum(x, (0, ..., k - 1))``: a bias's gradient summed over the batch, with
+    :func:`_outer` reached at once for a small contiguous ``x``."""
+    if x.flags.c_contiguous and 0 < x.size < GRAIN:
+        return _outer(x, k, False)
+    return reduce_sum(x, _LEADING[k])
 
 
 def reduce_sum(x: np.ndarray, axes=None, keepdims=False) -> np.ndarray:

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._dtype import from_numpy_dtype
 from .._state import local as _mode
-from .._summation import reduce_sum
+from .._summation import reduce_sum, sum_leading
 
 __all__ = ["sum_to", "expand_to", "in_layout_of", "sole_view", "refuse_inference"]
 
@@ -27,6 +27,9 @@ def sum_to(g, shape: tuple, dtype=None):
     array([[3.],
            [3.]])
     """
+    if type(g) is np.ndarray and g.ndim == len(shape) + 1 and g.shape[1:] == shape and \
+            (dtype is None or dtype is g.dtype) and g.dtype.kind == "f" and g.dtype.itemsize > 2:
+        return sum_leading(g, 1)  # (the commonest: a bias's gradient summed over the batch)
     shape = tuple(shape)
     gshape = tuple(g.shape)
     tensor = not isinstance(g, (np.ndarray, np.generic))
@@ -34,7 +37,7 @@ def sum_to(g, shape: tuple, dtype=None):
         lead = len(gshape) - len(shape)
         if not tensor and gshape[lead:] == shape and g.dtype.kind == "f" and \
                 g.dtype.itemsize > 2:  # (quicker: only leading dims added, as a bias's)
-            return _cast(reduce_sum(g, tuple(range(lead))), dtype, False)
+            return _cast(sum_leading(g, lead), dtype, False)
         ones = tuple(i + lead for i, s in enumerate(shape) if s == 1 and gshape[i + lead] != 1)
         if tensor:  # as PyTorch's at::sum_to, so a second-order graph has its nodes
             if not shape:
