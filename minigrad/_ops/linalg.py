@@ -276,8 +276,11 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
         if alpha == 1 and beta == 1:
             prod += bias  # the product is a new array: add in place, saving a copy
             d = prod
-        else:
-            d = prod * alpha + bias * beta
+        else:  # (PyTorch's BLAS call: alpha 0 or an inner size of 0 leaves the product out,
+            # beta 0 the input, so inf and NaN in what is left out do not spread)
+            d = prod * alpha if alpha != 0 and a.shape[1] else np.zeros_like(prod)
+            if beta != 0:
+                d = d + bias * beta
     finally:
         restore(token)
     out = Tensor._wrap(d)

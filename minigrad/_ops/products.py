@@ -134,7 +134,8 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     broadcast; with ``beta=0`` it is not read, so NaN in it does not spread)."""
     shape = _check_baddbmm(input, batch1, batch2)
     prod = quietly(np.matmul, batch1._data, batch2._data)
-    out = prod if alpha == 1 else quietly(np.multiply, prod, alpha)
+    # (nothing to multiply, an inner size of 0: the product is 0 whatever alpha, inf included)
+    out = prod if alpha == 1 or not batch1._data.shape[-1] else quietly(np.multiply, prod, alpha)
     if beta != 0:
         out = quietly(np.add, out, input._data if beta == 1 else input._data * beta)
     result = Tensor._wrap(np.array(np.broadcast_to(out, shape), input._data.dtype))  # (a copy:

@@ -281,7 +281,10 @@ def _norm_of_abs(a, p, axes, keepdim):
         return a.min(axis=axes, keepdims=keepdim)
     if p == 0:
         return (a != 0).sum(axis=axes, keepdims=keepdim).astype(a.dtype)
-    return (a ** p).sum(axis=axes, keepdims=keepdim) ** (1.0 / p)
+    s = (a ** p).sum(axis=axes, keepdims=keepdim)
+    if p != p and not a.size:  # (p = nan over nothing: PyTorch's norm of nothing, 0)
+        return s
+    return s ** (1.0 / p)
 
 
 class LinalgVectorNormBackward0(Node):

@@ -104,6 +104,19 @@ EXPRESSIONS = [
     *[f"(lambda a, b: (lib.{f}(a, b).backward(lib.tensor([{N}, {N}, {I}, 1.])), a.grad, b.grad))"
       f"(lib.tensor(-1.5, requires_grad=True), lib.tensor([{N}, 3.7, -1.5, -3.], "
       "requires_grad=True))" for f in ("minimum", "maximum", "fmin", "fmax")],
+    # addmm as PyTorch's BLAS call: alpha 0 or an inner size 0 leaves the product out, beta 0
+    # the input (inf and NaN there do not spread); baddbmm leaves out only an empty product
+    *[f"lib.addmm({c}, {m}, {n}, beta={b}, alpha={a})"
+      for c in (f"lib.tensor([[{N}]])", "lib.ones(1, 1)", "lib.ones(1)")
+      for m, n in ((f"lib.tensor([[{I}, 1.]])", f"lib.tensor([[1.], [{N}]])"),
+                   ("lib.zeros(1, 0)", "lib.zeros(0, 1)"))
+      for a in (0.0, 1.0, 2.0, I) for b in (0.0, 1.0, 0.5)],
+    *[f"lib.baddbmm({c}, lib.zeros(1, 1, 0), lib.zeros(1, 0, 1), beta={b}, alpha={a})"
+      for c in (f"lib.tensor([[[{N}]]])", "lib.ones(1, 1, 1)") for a in (I, N, 2.0)
+      for b in (0.5, 0.0, I)],
+    # the p = nan norm of nothing is 0
+    *[f"lib.zeros({s}).norm({N}{d})" for s, d in (("0", ""), ("2, 0", ", 1"), ("0, 2", ", 1"),
+                                                  ("2, 2", ""), ("2, 2", ", 0"))],
 ]
 
 # results PyTorch lays out contiguously whatever the input's layout (a transposed input here)
