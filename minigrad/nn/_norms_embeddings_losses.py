@@ -18,6 +18,7 @@ import numpy as np
 from .._ops import _formula as F
 from .._ops.errors import cant_cast, not_implemented
 from .._ops.movement import _infer_size
+from .._moments import fma, rowwise_moments
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
@@ -301,6 +302,42 @@ class NativeLayerNormBackward0(Node):
         return tuple(None if d is None else F.like(d, g0) for d in (dx, dw, db))
 
 
+def _layer_moments(x: np.ndarray, n: int, eps: float):
+    """Each row's mean and ``1 / sqrt(var + eps)`` as PyTorch's layer-norm kernel computes
+    them: ``RowwiseMoments`` and the root in the input's dtype (eps cast to it)."""
+    rows = np.ascontiguousarray(x).reshape(-1, n) if n else np.zeros((x.size, 0), x.dtype)
+    if not n or not rows.shape[0]:  # (nothing to normalise: NaN, PyTorch's 0 / 0)
+        nan = np.full(rows.shape[0], np.nan, x.dtype)
+        return nan, nan
+    mean, var = rowwise_moments(rows)
+    token = quiet()
+    try:
+        return mean, (x.dtype.type(1) / np.sqrt(var + x.dtype.type(eps))).astype(x.dtype)
+    finally:
+        restore(token)
+
+
+def _layer_output(x, mean, rstd, weight, bias) -> np.ndarray:
+    """``(x - mean) * rstd * weight + bias`` with the kernel's roundings: the last multiply and
+    the add as one multiply-add (``rstd * (x - mean) + bias`` without a weight); ``+ 0``
+    without a bias (so no -0)."""
+    token = quiet()
+    try:
+        centred = x - mean
+        if weight is None and bias is None:
+            return centred * rstd + 0
+        if weight is None:
+            return fma(centred, np.broadcast_to(rstd, x.shape), np.broadcast_to(bias._data,
+                                                                                x.shape))
+        scaled = centred * rstd
+        if bias is None:
+            return scaled * weight._data + 0
+        return fma(scaled, np.broadcast_to(weight._data, x.shape),
+                   np.broadcast_to(bias._data, x.shape))
+    finally:
+        restore(token)
+
+
 def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
                eps: float = 1e-5) -> Tensor:
     """Normalise over the last ``len(normalized_shape)`` dimensions, then scale and shift:
@@ -318,17 +355,10 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
         raise not_implemented("LayerNormKernelImpl", input.dtype)
     x = input._data
     axes = tuple(range(x.ndim - len(shape), x.ndim))
-    token = quiet()  # inf and NaN rows give NaN, without NumPy's warnings
-    try:
-        n = x.dtype.type(np.prod(shape))  # (a sum over n, not NumPy's mean: no empty warning)
-        mean = np.add.reduce(x, axes, keepdims=True) / n
-        rstd = (1 / np.sqrt(np.add.reduce((x - mean) ** 2, axes, keepdims=True) / n + eps)
-                ).astype(x.dtype)
-        d = (x - mean) * rstd
-        d = d if weight is None else d * weight._data
-        d = d if bias is None else d + bias._data
-    finally:
-        restore(token)
+    mean, rstd = _layer_moments(x, int(np.prod(shape)), eps)
+    mean, rstd = (a.reshape(x.shape[:x.ndim - len(shape)] + (1,) * len(shape))
+                  for a in (mean, rstd))
+    d = _layer_output(x, mean, rstd, weight, bias)
     out = Tensor._wrap(np.ascontiguousarray(d, x.dtype))  # (contiguous, as PyTorch's)
     if not should_record(input, weight, bias):
         return out
