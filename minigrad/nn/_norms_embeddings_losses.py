@@ -288,6 +288,10 @@ class NativeLayerNormBackward0(Node):
         g0, g = g, F.as_tensor(g)
         dims = tuple(range(-len(self._s_normalized_shape), 0))
         batch = tuple(range(x.dim() - len(dims)))
+        need = [f is not None for f, _ in self.next_functions]
+        if not isinstance(g0, Tensor):
+            return _layer_norm_grads(g0, x._data, mean._data, rstd._data,
+                                     None if w is None else w._data, len(dims), need)
         if isinstance(g0, Tensor):  # create_graph: mean and rstd as functions of x, recorded
             mean = x.mean(dims, keepdim=True)
             rstd = ((x - mean) * (x - mean)).mean(dims, keepdim=True).add(self._eps).rsqrt()
@@ -296,10 +300,37 @@ class NativeLayerNormBackward0(Node):
         n = int(np.prod(self._s_normalized_shape))
         dx = rstd * (gw - gw.sum(dims, keepdim=True) / n
                      - xhat * (gw * xhat).sum(dims, keepdim=True) / n)
-        need = [f is not None for f, _ in self.next_functions]
         dw = ((g * xhat).sum(batch) if batch else g * xhat) if need[1] else None
         db = (g.sum(batch) if batch else g) if need[2] else None
         return tuple(None if d is None else F.like(d, g0) for d in (dx, dw, db))
+
+
+def _layer_norm_grads(g, x, mean, rstd, w, k: int, need) -> tuple:
+    """The gradients by PyTorch's layer-norm backward kernel's formula, in the input's dtype:
+    with ``ds = sum(g w x)``, ``db = sum(g w)`` over each row, ``dx = rstd g w + b x + c``,
+    ``b = (db mean - ds) rstd^3 / n``, ``c = -b mean - db rstd / n``; ``dw = sum(g (rstd x -
+    rstd mean))`` over the rows (so a constant row gives PyTorch's rounding noise, not 0)."""
+    t = x.dtype.type
+    n = int(np.prod(x.shape[x.ndim - k:]))
+    rows = x.shape[:x.ndim - k]
+    token = quiet()
+    try:
+        gw = g if w is None else g * w
+        axes = tuple(range(x.ndim - k, x.ndim))
+        ds = np.sum(gw * x, axis=axes, keepdims=True, dtype=x.dtype)
+        db = np.sum(gw, axis=axes, keepdims=True, dtype=x.dtype)
+        scale = t(1) / t(n)
+        b = (db * mean - ds) * rstd * rstd * rstd * scale
+        c = -b * mean - db * rstd * scale
+        dx = (rstd * gw + b * x + c).astype(x.dtype) if need[0] else None
+        batch = tuple(range(len(rows)))
+        dw = np.sum(g * fma(np.broadcast_to(rstd, x.shape), x,
+                            np.broadcast_to(-rstd * mean, x.shape)), axis=batch,
+                    dtype=x.dtype) if need[1] else None
+        db_ = np.sum(g, axis=batch, dtype=x.dtype) if need[2] else None
+    finally:
+        restore(token)
+    return tuple(None if d is None else np.ascontiguousarray(d) for d in (dx, dw, db_))
 
 
 def _layer_moments(x: np.ndarray, n: int, eps: float):
