@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._ops.arithmetic import div_by_number, mul_by_number
 from .._moments import fma, rowwise_moments
+from .._ops.arithmetic import div_by_number, mul_by_number
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r

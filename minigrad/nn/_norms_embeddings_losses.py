@@ -15,10 +15,10 @@ import warnings
 
 import numpy as np
 
+from .._moments import fma, rowwise_moments
 from .._ops import _formula as F
 from .._ops.errors import cant_cast, not_implemented
 from .._ops.movement import _infer_size
-from .._moments import fma, rowwise_moments
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
@@ -385,7 +385,6 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
     if not input.dtype.is_floating_point:
         raise not_implemented("LayerNormKernelImpl", input.dtype)
     x = input._data
-    axes = tuple(range(x.ndim - len(shape), x.ndim))
     mean, rstd = _layer_moments(x, int(np.prod(shape)), eps)
     mean, rstd = (a.reshape(x.shape[:x.ndim - len(shape)] + (1,) * len(shape))
                   for a in (mean, rstd))
