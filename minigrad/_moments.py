@@ -4,7 +4,8 @@ that rounding, overflow and NaN come out the same (not only the same formula).
 - ``var_all``: ``std``/``var`` with one result (``std_var_all_cpu``): the mean in the input's
   dtype (``x.mean()``), then the squared deviations summed in float64.
 - ``welford``: ``std``/``var`` with several results, ``var_mean``, ``std_mean``
-  (``WelfordOps`` in float64, one element after the other).
+  (``WelfordOps`` in float64, one element after the other; for finite float32/float16 input
+  float64's two passes, which round to the same values, faster).
 - ``rowwise_moments``: ``layer_norm``'s and ``group_norm``'s mean and variance
   (``RowwiseMoments``: Welford on vectors of 8 floats or 4 doubles, in chunks of 16 vectors
   merged as a cascade, the rest one by one, then the vector's lanes merged), in the input's
@@ -47,7 +48,15 @@ def welford(rows: np.ndarray, correction: float, take_sqrt: bool):
     m2 = np.zeros(rows.shape[:-1])
     token = quiet()
     try:
-        for k in range(n):
+        if rows.dtype != np.float64 and np.isfinite(rows).all():
+            # (float32, float16: float64's two passes round to the same values, faster)
+            wide = rows.astype(np.float64)
+            mean = wide.sum(-1) / n
+            m2 = np.square(wide - mean[..., None]).sum(-1)
+            n_steps = 0
+        else:
+            n_steps = n
+        for k in range(n_steps):
             x = rows[..., k].astype(np.float64)
             delta = x - mean
             mean = mean + delta / (k + 1)
@@ -63,14 +72,69 @@ def _merge(m0_add, m1_add, m2_add, m0, m1, m2, vector: bool):
     """Chan's merge of ``(count, mean, m2)`` as this build's kernels round it: the vector form
     (``AddMomentsVec``) ``m2 + m2_add + (delta c)(delta m0)`` with one multiply-add, the lanes'
     scalar form (``AddMoments``) ``m2_add + delta^2 c m0`` first: there a huge mean merged
-    with an empty side gives ``inf * 0``, NaN (measured against PyTorch 2.13, bit for bit)."""
-    n = m0 + m0_add
+    with an empty side gives ``inf * 0``, NaN (measured against PyTorch 2.13, bit for bit).
+    Vector counts may be arrays (one per chunk, the chunks on axis 1)."""
     t = m1.dtype.type
-    c = t(0) if n == 0 else t(m0_add) / t(n)
+    n = m0 + m0_add
     delta = m1_add - m1
     if vector:
-        return n, m1 + c * delta, _fma(delta * c, delta * t(m0), m2 + m2_add)
+        n_, a_, m_ = (np.asarray(v).astype(m1.dtype)[..., None] for v in (n, m0_add, m0))
+        c = np.divide(a_, n_, out=np.zeros_like(n_), where=n_ != 0)
+        return n, m1 + c * delta, _fma(delta * c, delta * m_, m2 + m2_add)
+    c = t(0) if n == 0 else t(m0_add) / t(n)
     return n, _fma(c, delta, m1), m2 + _fma(delta * delta * c, t(m0), m2_add)
+
+
+def _chunks(vec: np.ndarray):
+    """Welford within each chunk of up to 16 vectors: ``(counts, means, m2s)``, the chunks on
+    axis 1 (all full chunks at once, then the short last one)."""
+    rows, n, lanes = vec.shape
+    full, rest = divmod(n, _CHUNK)
+    t = vec.dtype.type
+    inv = [t(1) / t(j + 1) for j in range(_CHUNK)]
+    parts = []
+    for start, size, count in ((0, full * _CHUNK, _CHUNK), (full * _CHUNK, rest, rest)):
+        if not size:
+            continue
+        blocks = vec[:, start:start + size].reshape(rows, -1, count, lanes)
+        m1 = m2 = np.zeros((rows, blocks.shape[1], lanes), vec.dtype)
+        for j in range(count):
+            xv = blocks[:, :, j]
+            delta = xv - m1
+            m1 = _fma(delta, inv[j], m1)
+            m2 = _fma(delta, xv - m1, m2)
+        parts.append((np.full(blocks.shape[1], count), m1, m2))
+    if not parts:
+        return np.zeros(0, int), np.zeros((rows, 0, lanes), vec.dtype), \
+            np.zeros((rows, 0, lanes), vec.dtype)
+    return tuple(np.concatenate(p, axis=min(i, 1)) for i, p in enumerate(zip(*parts)))
+
+
+def _cascade(cnt, m1, m2, depth: int):
+    """The chunks merged as RowwiseMoments' stack of ``depth`` levels does it: at each level
+    every second arrival is merged into the one before and carried up (the top level keeps
+    what it gets); then the levels left over are merged into level 0, bottom up."""
+    zero = np.zeros((m1.shape[0], 1, m1.shape[2]), m1.dtype)
+    empty = (np.zeros(1, int), zero, zero)
+    slots = []
+    for level in range(depth):
+        k = len(cnt)
+        firsts = _merge(cnt[0::2], m1[:, 0::2], m2[:, 0::2],
+                        np.zeros_like(cnt[0::2]), np.zeros_like(m1[:, 0::2]),
+                        np.zeros_like(m1[:, 0::2]), vector=True)
+        pairs = _merge(cnt[1::2], m1[:, 1::2], m2[:, 1::2],
+                       *(a[..., :k // 2] if a.ndim == 1 else a[:, :k // 2] for a in firsts),
+                       vector=True)
+        if level == depth - 1:  # (the top: at most two arrive)
+            slots.append(pairs if k == 2 else firsts if k == 1 else empty)
+            break
+        slots.append(tuple(a[..., -1:] if a.ndim == 1 else a[:, -1:] for a in firsts)
+                     if k % 2 else empty)
+        cnt, m1, m2 = pairs
+    total = slots[0]
+    for slot in slots[1:]:
+        total = _merge(*slot, *total, vector=True)
+    return total[1][:, 0], total[2][:, 0]
 
 
 def rowwise_moments(x: np.ndarray):
@@ -82,30 +146,9 @@ def rowwise_moments(x: np.ndarray):
     n = width // lanes
     token = quiet()
     try:
-        vec = x[:, :n * lanes].reshape(rows, n, lanes)
         chunks = -(-n // _CHUNK)
         depth = 1 if chunks <= 2 else int(chunks - 1).bit_length()  # (CeilLog2)
-        zero = np.zeros((rows, lanes), x.dtype)
-        stack = [[0, zero, zero] for _ in range(depth)]  # the cascade: count, mean, m2
-        inv = [t(1) / t(j + 1) for j in range(_CHUNK)]
-        for i in range(chunks):
-            chunk = vec[:, i * _CHUNK:(i + 1) * _CHUNK]
-            m1, m2 = zero, zero
-            for j in range(chunk.shape[1]):
-                xv = chunk[:, j]
-                delta = xv - m1
-                m1 = _fma(delta, inv[j], m1)
-                m2 = _fma(delta, xv - m1, m2)
-            stack[0] = list(_merge(chunk.shape[1], m1, m2, *stack[0], vector=True))
-            mask, j = i + 1, 1
-            while j < depth and (mask & 1) == 0:
-                stack[j] = list(_merge(*stack[j - 1], *stack[j], vector=True))
-                stack[j - 1] = [0, zero, zero]
-                mask >>= 1
-                j += 1
-        for level in stack[1:]:
-            stack[0] = list(_merge(*level, *stack[0], vector=True))
-        lane_m1, lane_m2 = stack[0][1], stack[0][2]
+        lane_m1, lane_m2 = _cascade(*_chunks(x[:, :n * lanes].reshape(rows, n, lanes)), depth)
         m0, m1, m2 = 0, np.zeros(rows, x.dtype), np.zeros(rows, x.dtype)
         for i in range(n * lanes, width):  # the rest, one by one
             xs = x[:, i]
@@ -121,18 +164,23 @@ def rowwise_moments(x: np.ndarray):
         restore(token)
 
 
-def fma(a: np.ndarray, b, c) -> np.ndarray:
-    """``a * b + c`` rounded once, in ``a``'s dtype: float32 through float64 (the product is
-    exact there); float64 by Dekker's exact product (its low part added last)."""
+def fma(a, b, c) -> np.ndarray:
+    """``a * b + c`` rounded once (broadcast; arrays of one float dtype, or numbers): float32
+    through float64 (the product is exact there); float64 by Dekker's exact product, its
+    low part and the rounding error of the sum added back (Knuth's two-sum)."""
     token = quiet()
     try:
-        if a.dtype == np.float32:
-            return (a.astype(np.float64) * np.float64(b) + c).astype(np.float32)
+        dt = np.result_type(a, b, c)
+        if dt == np.float32:
+            shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
+            return np.add(np.multiply(a, b, dtype=np.float64), c, dtype=np.float64,
+                          out=np.empty(shape, np.float32), casting="same_kind")
+        a, b = np.asarray(a, dt), np.asarray(b, dt)
         p = a * b
-        hi_a, hi_b = _split(a), _split(np.asarray(b, a.dtype))
+        hi_a, hi_b = _split(a), _split(b)
         lo_a, lo_b = a - hi_a, b - hi_b
         err = ((hi_a * hi_b - p) + hi_a * lo_b + lo_a * hi_b) + lo_a * lo_b
-        total = p + c  # (Knuth's two-sum: the rounding error of p + c, added back with err)
+        total = p + c
         back = total - p
         out = total + (((p - (total - back)) + (c - back)) + err)
         return np.where(np.isfinite(p) & np.isfinite(err), out, p + c)
@@ -140,11 +188,7 @@ def fma(a: np.ndarray, b, c) -> np.ndarray:
         restore(token)
 
 
-def _fma(a, b, c):
-    a, b, c = np.asarray(a), np.asarray(b), np.asarray(c)
-    dt = np.result_type(a, b, c)
-    return fma(np.broadcast_to(a.astype(dt), np.broadcast_shapes(a.shape, b.shape, c.shape)),
-               b, c)
+_fma = fma
 
 
 def _split(v: np.ndarray) -> np.ndarray:
