@@ -63,9 +63,9 @@ def welford(rows: np.ndarray, correction: float, take_sqrt: bool):
             m2 = m2 + delta * (x - mean)
         v = m2 / (n - correction if n > correction else 0.0)
         stat = np.sqrt(v) if take_sqrt else v
+        return stat.astype(rows.dtype), mean.astype(rows.dtype)  # (overflow: inf, quietly)
     finally:
         restore(token)
-    return stat.astype(rows.dtype), mean.astype(rows.dtype)
 
 
 def _merge(m0_add, m1_add, m2_add, m0, m1, m2, vector: bool):

@@ -333,13 +333,13 @@ def _layer_norm_grads(g, x, mean, rstd, w, k: int, need) -> tuple:
     return tuple(None if d is None else np.ascontiguousarray(d) for d in (dx, dw, db_))
 
 
-def _layer_moments(x: np.ndarray, n: int, eps: float):
+def _layer_moments(x: np.ndarray, n: int, k: int, eps: float):
     """Each row's mean and ``1 / sqrt(var + eps)`` as PyTorch's layer-norm kernel computes
     them: ``RowwiseMoments`` and the root in the input's dtype (eps cast to it)."""
-    rows = np.ascontiguousarray(x).reshape(-1, n) if n else np.zeros((x.size, 0), x.dtype)
-    if not n or not rows.shape[0]:  # (nothing to normalise: NaN, PyTorch's 0 / 0)
-        nan = np.full(rows.shape[0], np.nan, x.dtype)
-        return nan, nan
+    m = x.size // n if n else int(np.prod(x.shape[:x.ndim - k]))
+    if not n or not m:  # (nothing to normalise: mean 0, rstd NaN, as PyTorch's kernel)
+        return np.zeros(m, x.dtype), np.full(m, np.nan, x.dtype)
+    rows = np.ascontiguousarray(x).reshape(m, n)
     mean, var = rowwise_moments(rows)
     token = quiet()
     try:
@@ -385,7 +385,7 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
     if not input.dtype.is_floating_point:
         raise not_implemented("LayerNormKernelImpl", input.dtype)
     x = input._data
-    mean, rstd = _layer_moments(x, int(np.prod(shape)), eps)
+    mean, rstd = _layer_moments(x, int(np.prod(shape)), len(shape), eps)
     mean, rstd = (a.reshape(x.shape[:x.ndim - len(shape)] + (1,) * len(shape))
                   for a in (mean, rstd))
     d = _layer_output(x, mean, rstd, weight, bias)

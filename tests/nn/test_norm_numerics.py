@@ -105,3 +105,16 @@ def test_group_norm_module_of_a_constant_group_is_its_rounding_error(torch):
         y = lib.nn.GroupNorm(1, 1, eps=0.1)(lib.full((2,), 3.).reshape(1, 1, 1, 2))
         return (y != 0).tolist(), y.tolist()
     assert fn(mg) == fn(torch)
+
+
+@pytest.mark.parametrize("shape,normalized", [((0,), (0,)), ((2, 0), (0,)), ((0, 3), (3,)),
+                                              ((2, 0, 3), (0, 3))])
+def test_layer_norm_of_nothing_as_pytorch(torch, shape, normalized):
+    """Seed 1473: an empty input gives an empty output, a mean of 0 and an rstd of NaN."""
+    def fn(lib):
+        x = lib.zeros(shape, requires_grad=True)
+        y = lib.nn.functional.layer_norm(x, normalized)
+        node = y.grad_fn
+        return (tuple(y.shape), repr(node._saved_result1.flatten().tolist()),
+                repr(node._saved_result2.flatten().tolist()), tuple(node._saved_result1.shape))
+    assert fn(mg) == fn(torch)

@@ -91,3 +91,23 @@ def test_norm_gradient_of_one_element_as_in_pytorch(torch):
         n.backward()
         return n.item(), y.grad.tolist()
     assert fn(mg) == fn(torch)
+
+
+@pytest.mark.parametrize("p", [1e30, 2, 0.5, -1.0, float("inf")])
+def test_norm_over_a_0d_tensors_dim_is_the_formula(torch, p):
+    """Seed 1408: over a 0-d tensor's dim 0 PyTorch computes ``(|x| ** p) ** (1 / p)`` (0 for
+    0.69 ** 1e30), not the magnitude it gives without a dim."""
+    def fn(lib):
+        x = lib.tensor(0.6931)
+        return repr([x.norm(p, 0).item(), x.norm(p, 0, keepdim=True).item(), x.norm(p).item()])
+    assert fn(mg) == fn(torch)
+
+
+def test_var_mean_of_a_huge_value_warns_as_pytorch(torch):
+    """Seed 188: the float64 variance of 1e30 does not fit float32: inf without a warning."""
+    def fn(lib):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            out = lib.var_mean(lib.tensor([0.39, 1e30, 0.13]))
+        return repr([t.item() for t in out]), [str(w.message) for w in seen]
+    assert fn(mg) == fn(torch)
