@@ -30,7 +30,7 @@ from ..utils.hooks import RemovableHandle
 from ._rule import _r
 from .anomaly_mode import keep_forward_trace
 from .formulas import write_backward
-from .functional_utils import in_layout_of, refuse_inference
+from .functional_utils import in_layout_of, overlapping, refuse_inference, row_major_clone
 from .reshaped import no_gradient_into
 from .saved import FREED, SavedTensor
 
@@ -261,10 +261,9 @@ class AccumulateGrad(Node):
     def accumulate(self, grad, owned: bool = False, create_graph: bool = False) -> None:
         """Add ``grad`` into ``variable.grad`` as PyTorch does.
 
-        The first gradient is kept as is if the engine ``owned`` it (no one else holds the
-        array), else copied; later ones are added in place. Under ``create_graph`` ``grad`` is
-        a Tensor and both are recorded (``.grad`` then has a ``grad_fn``: ``CopyBackwards``,
-        then ``AddBackward0``).
+        The first gradient is kept if the engine ``owned`` it (no one else holds the array),
+        else copied; later ones are added in place. Under ``create_graph`` ``grad`` is a Tensor
+        and both are recorded (``.grad``'s ``grad_fn``: ``CopyBackwards``, then ``AddBackward0``).
         """
         var = self.variable
         old = var._grad
@@ -306,6 +305,8 @@ class CopyBackwards(Node):
 
 def _recorded_copy(g, like: np.ndarray):
     """A copy of tensor ``g`` in ``like``'s layout, recorded (PyTorch's ``CopyBackwards``)."""
+    if overlapping(like):  # an expanded leaf: a row-major clone (PyTorch's clone_obey_contract)
+        return row_major_clone(g)
     data = g._data
     if data.shape != like.shape:  # (a leaf `.data =` reshaped: copy_'s broadcast and errors)
         data = Tensor._wrap(np.empty(like.shape, data.dtype)).copy_(g.detach())._data
@@ -332,8 +333,7 @@ def should_record(*inputs) -> bool:
     ``inputs`` are the op's operands as given (tensors, Python numbers, None). A view counts
     as requiring grad once its base does, even if the base started requiring grad after the
     view was made (as in PyTorch; its gradient then leads nowhere). Inference mode turns grad
-    mode off, so it needs no test of its own. That only floating-point outputs get a node is
-    :func:`record`'s part.
+    mode off (no test of its own); only floating-point outputs get a node (:func:`record`).
     """
     if not _mode.grad_enabled:
         return False
