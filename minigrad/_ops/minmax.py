@@ -19,8 +19,8 @@ from .._layout import row_major
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ._core import method, value
 from ._backward import where
+from ._core import method, value
 from ._formula import data
 from .arithmetic import elementwise
 from .errors import empty_reduction

@@ -69,8 +69,9 @@ def pow_backward_self(grad, x, exponent):
 
 
 # ``True ** x`` records PowBackward2 as PyTorch does, whose backward then always fails
-BOOL_BASE_ASSERT = ('false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/c10/core/Scalar.cpp":42, '
-                    'please report a bug to PyTorch. unknown ivalue tag 4')
+BOOL_BASE_ASSERT = ('false INTERNAL ASSERT FAILED at '
+                    '"/__w/pytorch/pytorch/c10/core/Scalar.cpp":42, please report a bug to '
+                    'PyTorch. unknown ivalue tag 4')
 
 
 @formula_function

@@ -33,6 +33,7 @@ from .formulas import write_backward
 from .functional_utils import in_layout_of, overlapping, refuse_inference, row_major_clone
 from .reshaped import no_gradient_into
 from .saved import FREED, SavedTensor
+from .zero_tensor import added, as_grad
 
 __all__ = ["Node", "AccumulateGrad", "CopyBackwards", "SavedTensor", "RemovableHandle",
            "grad_accumulator", "should_record", "record", "record_raising"]
@@ -259,12 +260,9 @@ class AccumulateGrad(Node):
         return ()
 
     def accumulate(self, grad, owned: bool = False, create_graph: bool = False) -> None:
-        """Add ``grad`` into ``variable.grad`` as PyTorch does.
-
-        The first gradient is kept if the engine ``owned`` it (no one else holds the array),
-        else copied; later ones are added in place. Under ``create_graph`` ``grad`` is a Tensor
-        and both are recorded (``.grad``'s ``grad_fn``: ``CopyBackwards``, then ``AddBackward0``).
-        """
+        """Add ``grad`` into ``variable.grad`` as PyTorch does: the first gradient is kept if the
+        engine ``owned`` it (no one else holds the array), else copied; later ones are added in
+        place. Under ``create_graph`` both are recorded (``CopyBackwards``, ``AddBackward0``)."""
         var = self.variable
         old = var._grad
         if create_graph:
@@ -272,13 +270,13 @@ class AccumulateGrad(Node):
                 grad = Tensor._wrap(grad)
             var._grad = _recorded_copy(grad, var._data) if old is None else old + grad
         elif old is None:
-            var._grad = Tensor._wrap(in_layout_of(var._data, grad, owned))
+            var._grad = as_grad(in_layout_of(var._data, grad, owned))
         else:
             d = old._data
             if d.flags.writeable:
                 np.add(d, grad, out=d, casting="unsafe")
             else:
-                old._data = d + grad
+                old._data = added(old, grad)
             if old._inference:  # (PyTorch adds, then refuses it outside inference mode)
                 refuse_inference(old)
             old._vc[0] += 1
