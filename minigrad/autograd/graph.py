@@ -297,8 +297,9 @@ class CopyBackwards(Node):
     def backward(self, g):
         if self.next_functions[0][0] is None:
             return None, g
-        zeros = g * 0
-        return (zeros.detach() if hasattr(zeros, "detach") else zeros), g
+        if isinstance(g, Tensor):  # (PyTorch's zeros_like(grad): a NaN in grad stays out)
+            return Tensor._wrap(np.zeros_like(g._data)), g
+        return np.zeros_like(g), g
 
 
 def _recorded_copy(g, like: np.ndarray):

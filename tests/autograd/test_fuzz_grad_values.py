@@ -3,7 +3,8 @@ PyTorch's, each fixed and kept here against PyTorch: a p = 0 norm gives no gradi
 checks its saved result, a full max/min/median share the gradient by a masked fill (an
 infinite gradient leaves the other elements 0), ``True ** x`` fails in backward as PyTorch's
 does, ``.grad`` keeps a view of the caller's gradient (PyTorch steals it), and an expanded
-leaf's ``.grad`` under ``create_graph`` is a clone."""
+leaf's ``.grad`` under ``create_graph`` is a clone; ``copy_`` gives the tensor it
+overwrites zeros (no NaN from an infinite gradient)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,17 @@ PROGRAMS = [
     "v = torch.zeros(1, 6, dtype=torch.float64, requires_grad=True)\n"
     "g = torch.arange(6.).double().reshape(1, 1, 6)\nv[None].backward(g)\n"
     "v.backward(v.grad)\nr = (g, v.grad)",
+    # copy_'s overwritten tensor gets zeros (PyTorch's zeros_like(grad)): an infinite or NaN
+    # gradient does not reach it (CopyBackwards, and CopySlices around it)
+    "x = torch.tensor([1., 2., 3.], requires_grad=True)\ny = x * 1\ny[0] = 5.\n"
+    "r = torch.autograd.grad(y, x, torch.tensor([float('nan'), float('nan'), 1.]))",
+    "x = torch.tensor([[0.685]], requires_grad=True)\ny = x @ x\ny.t().copy_(y)\n"
+    "y *= float('inf')\ny.sum().backward()\nr = x.grad",
+    "x = torch.tensor([[-3.6]], requires_grad=True)\ny = x.t() @ x\ny.t().copy_(y)\n"
+    "x.add(y, alpha=float('inf')).backward(torch.ones(1, 1))\nr = x.grad",
+    "a = torch.zeros(3, requires_grad=True)\nb = a * 1\n"
+    "b.copy_(torch.tensor([1., 2., 3.], requires_grad=True))\n"
+    "r = torch.autograd.grad(b, a, torch.tensor([float('inf'), 1., float('nan')]))",
     # create_graph: an expanded leaf's .grad is a row-major clone, a dense leaf's a copy
     "x = torch.tensor([float('nan')]).expand(3).requires_grad_()\n"
     "x.exp().sum().backward(create_graph=True)\nr = x.grad",
