@@ -208,6 +208,8 @@ class Tensor(metaclass=TorchNamed):
         if requires_grad and self._inference and not _mode.inference_mode:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside "
                                "InferenceMode is not allowed.")
+        if self._view_no_grad and not self.requires_grad:  # (a no_grad view made a leaf here
+            self._view_leaf = requires_grad  # gets gradients, as in PyTorch: graph.record)
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -265,10 +267,8 @@ class Tensor(metaclass=TorchNamed):
         self._retains_grad = True
 
     def _history_changed(self, old_node) -> None:
-        """An in-place op gave this tensor a new ``grad_fn``: ``retain_grad`` moves with it.
-
-        (Tensor hooks stay where they were registered, as in PyTorch.)
-        """
+        """An in-place op gave this tensor a new ``grad_fn``: ``retain_grad`` moves with it
+        (tensor hooks stay where they were registered, as in PyTorch)."""
         if not self._retains_grad:
             return
         if old_node is not None and old_node._retains_grad:

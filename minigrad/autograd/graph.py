@@ -431,10 +431,11 @@ def _set_nr(nrs, n: int, i: int, nr: int) -> list:
 def _view_leads_nowhere(x) -> bool:
     """Bring view ``x`` up to date (its base may have changed in place since, and so started
     requiring grad); True if its gradient leads nowhere: it does not require grad, or it was
-    made in no_grad mode."""
+    made in no_grad mode (and not made a leaf of its own since, by requires_grad_)."""
     if x._requires_grad or x._base._requires_grad:
         x._sync_view()
-    return not x._requires_grad or (x._grad_fn is None and x._view_no_grad)
+    return not x._requires_grad or (x._grad_fn is None and x._view_no_grad
+                                    and not x.__dict__.get("_view_leaf"))
 
 
 _NRS: dict = {}

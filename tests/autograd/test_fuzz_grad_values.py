@@ -55,6 +55,16 @@ PROGRAMS = [
     "a = torch.zeros(3, requires_grad=True)\nb = a * 1\n"
     "b.copy_(torch.tensor([1., 2., 3.], requires_grad=True))\n"
     "r = torch.autograd.grad(b, a, torch.tensor([float('inf'), 1., float('nan')]))",
+    # a view made in no_grad mode of a tensor not requiring grad, then requires_grad_(): a leaf
+    # of its own that gets gradients, even after its base starts requiring grad (a view of a
+    # base requiring grad made in no_grad mode leads nowhere)
+    "b = torch.ones(2, 3, 1)\nwith torch.no_grad():\n    v = b.unsqueeze(-2).squeeze(-2)\n"
+    "v.requires_grad_()\nv.amin().backward()\nr = (v.grad, v.is_leaf)",
+    "b = torch.ones(3)\nwith torch.no_grad():\n    v = b[:]\nv.requires_grad_()\n"
+    "v.sum().backward()\n(v * 2).sum().backward()\nb.requires_grad_()\n"
+    "(v * 2).sum().backward()\nr = (v.grad, b.grad, v[1:].grad_fn)",
+    "b = torch.ones(3, requires_grad=True)\nwith torch.no_grad():\n    v = b[:]\n"
+    "v.requires_grad_()\nv.sum().backward()\nr = (v.grad, b.grad)",
     # create_graph: an expanded leaf's .grad is a row-major clone, a dense leaf's a copy
     "x = torch.tensor([float('nan')]).expand(3).requires_grad_()\n"
     "x.exp().sum().backward(create_graph=True)\nr = x.grad",
