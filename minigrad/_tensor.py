@@ -208,7 +208,7 @@ class Tensor(metaclass=TorchNamed):
         if requires_grad and self._inference and not _mode.inference_mode:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside "
                                "InferenceMode is not allowed.")
-        if self._view_no_grad and not self.requires_grad:  # (a no_grad view made a leaf here
+        if self._view_no_grad:  # (a view made in no_grad mode and made a leaf here
             self._view_leaf = requires_grad  # gets gradients, as in PyTorch: graph.record)
         self._requires_grad = bool(requires_grad)
         return self
