@@ -72,6 +72,13 @@ class SignBackward0(Node):
     rule = _r("z = sign(a)", a="zeros_like(grad)")
 
 
+@method("_is_zerotensor")
+def _is_zerotensor(input) -> bool:
+    """PyTorch's ``Tensor._is_zerotensor()``: whether ``input`` is its ZeroTensor, such as the
+    gradient ``sgn`` gives (see ``autograd/zero_tensor.py``)."""
+    return input._zero
+
+
 class SgnBackward0(Node):
     """The node of ``sgn`` (PyTorch keeps self and the result, for complex numbers)."""
 

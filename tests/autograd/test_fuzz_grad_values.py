@@ -22,6 +22,12 @@ PROGRAMS = [
     "x = torch.tensor([1., 0., 2.], requires_grad=True)\n"
     "r = torch.autograd.grad(x.norm(0), x, allow_unused=True, materialize_grads=True)",
     "x = torch.tensor([1., 0., 2.], requires_grad=True)\nr = torch.autograd.grad(x.norm(0), x)",
+    # the norm of one element is its magnitude (no overflow of a huge one's square), whatever
+    # the shape, p (but 0) or keepdim, and so is its gradient's denominator
+    *[f"x = torch.tensor({v}, requires_grad=True)\nn = x.norm({p}, keepdim={k})\n"
+      f"r = (n, torch.autograd.grad(n.sum(), x))"
+      for v in ("1e30", "[1e30]", "[[-1e30]]") for p in (2, 0.5, "float('inf')")
+      for k in (False, True)],
     # dist's saved result is checked for in-place changes, whatever p
     *[f"x = torch.tensor(1.5, requires_grad=True)\nd = torch.dist(x, torch.tensor([]), {p})\n"
       f"d[..., None] = torch.tensor(2., requires_grad=True)\nd.sum().backward()\nr = x.grad"

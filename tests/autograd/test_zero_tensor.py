@@ -13,6 +13,7 @@ SGN = "x = torch.tensor([-2., 3.], requires_grad=True)\nx.sgn().sum().backward()
 PROGRAMS = [
     # .grad is a ZeroTensor: printed as zeros, refused as NumPy and to in-place changes
     SGN + "r = x.grad",
+    SGN + "r = (x.grad._is_zerotensor(), x.grad.clone()._is_zerotensor(), x._is_zerotensor())",
     SGN + "r = repr(x.grad)",
     SGN + "r = x.grad.numpy()",
     SGN + "import numpy as np\nr = np.asarray(x.grad)",
