@@ -37,6 +37,7 @@ from ..autograd.functional_utils import sum_to
 from ..autograd.grad_mode import is_inference_mode_enabled, no_grad
 from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_record
 from ..autograd.saved import FREED_MESSAGE
+from ..autograd.zero_tensor import refuse_write
 from . import _formula as F
 from ._core import INPLACE_VARIANTS, broadcast_error, dtype_of, method
 from .arithmetic import check_bool_sub
@@ -432,6 +433,8 @@ def fill_(self, value):
 @method("copy_")
 def copy_(self, src, non_blocking: bool = False):
     """Copy ``src`` (broadcast, converted to this tensor's dtype) into this tensor."""
+    if self._zero:
+        refuse_write(self, copy=True)
     if isinstance(src, (bool, int, float)):  # a number is taken as a 0-d tensor, as in PyTorch
         src = Tensor._wrap(np.asarray(src))
     elif not isinstance(src, Tensor):

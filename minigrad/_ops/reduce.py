@@ -321,10 +321,11 @@ def linalg_vector_norm_backward(g, x, p, r, dim, keepdim):
 
 def norm_backward(g, x, r, p: float, axes=None):
     """PyTorch's norm_backward, case by case (0/0 where the norm ``r`` is 0: masked); ``g`` and
-    ``r`` have ``x``'s dims (``axes``: those reduced, None for all)."""
-    rd = data(r)
+    ``r`` have ``x``'s dims (``axes``: those reduced, None for all). For p = 0 no gradient at
+    all (PyTorch's returns an undefined tensor: ``.grad`` stays None)."""
     if p == 0:
-        return g * 0
+        return None
+    rd = data(r)
     if p == 1:
         return sgn(x) * g
     if p == 2:
