@@ -272,3 +272,27 @@ def test_mode_of_long_rows_as_in_pytorch(torch):
             ours, theirs = mg.tensor(a).mode(-1), torch.tensor(a).mode(-1)
             assert ours.indices.tolist() == theirs.indices.tolist(), (a.tolist(), n)
             assert ours.values.tolist() == theirs.values.tolist()
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "int64"])
+def test_xlogy_nan_signs_as_in_pytorch(torch, dtype):
+    """The sign of each NaN xlogy gives (``signbit`` shows it): a NaN ``other`` gives a positive
+    one, log of a negative number C's (positive in float64, negative in float32 and float16), and
+    where both factors are NaN the one PyTorch's product keeps; tensor and number operands,
+    in place, strided, and long enough for NumPy's vector loops."""
+    rng = np.random.default_rng(23)
+    pool = np.array([np.nan, -np.nan, -1., 0., -0., 2., -np.inf, np.inf, 0.5, -3.])
+    a, b = (rng.choice(pool, 2001) for _ in range(2))
+    if dtype == "int64":
+        a, b = (np.nan_to_num(x, posinf=7, neginf=-7) for x in (a, b))
+    a, b = a.astype(dtype), b.astype(dtype)
+    for lib in (mg, torch):
+        x, y = lib.tensor(a), lib.tensor(b)
+        results = [lib.xlogy(x, y), lib.xlogy(x[::3], y[1::3]), lib.xlogy(x, -1.),
+                   lib.xlogy(-np.nan, y), lib.xlogy(2., y)]
+        if dtype != "int64":
+            results.append(x.clone().xlogy_(y))
+        signs = [lib.signbit(r).tolist() for r in results]
+        if lib is mg:
+            ours = signs
+    assert ours == signs
