@@ -114,6 +114,12 @@ EXPRESSIONS = [
     *[f"lib.baddbmm({c}, lib.zeros(1, 1, 0), lib.zeros(1, 0, 1), beta={b}, alpha={a})"
       for c in (f"lib.tensor([[[{N}]]])", "lib.ones(1, 1, 1)") for a in (I, N, 2.0)
       for b in (0.5, 0.0, I)],
+    # sigmoid of a very negative number: tiny, not 0 (PyTorch's 1 / (1 + exp(-x)); 0 only once
+    # exp overflows), in every form and float dtype
+    *[f"lib.tensor([-22.3, -39.76, -88., -104., -750., 20., 0.5]{d}).{f}"
+      for d in ("", ", dtype=lib.float64", ", dtype=lib.float16")
+      for f in ("sigmoid()", "sigmoid_()", "logical_not_()", "sigmoid().logical_not()")],
+    "F.sigmoid(lib.tensor([[-30.], [-60.]]).t())", "lib.nn.Sigmoid()(lib.tensor(-50.))",
     # the p = nan norm of nothing is 0
     *[f"lib.zeros({s}).norm({N}{d})" for s, d in (("0", ""), ("2, 0", ", 1"), ("0, 2", ", 1"),
                                                   ("2, 2", ""), ("2, 2", ", 0"))],
