@@ -120,6 +120,18 @@ EXPRESSIONS = [
       for d in ("", ", dtype=lib.float64", ", dtype=lib.float16")
       for f in ("sigmoid()", "sigmoid_()", "logical_not_()", "sigmoid().logical_not()")],
     "F.sigmoid(lib.tensor([[-30.], [-60.]]).t())", "lib.nn.Sigmoid()(lib.tensor(-50.))",
+    # baddbmm past its checks: nothing to do for an empty result; an inner size of 0 is
+    # input * beta in place (an int beta refused on bool, a float one on integers); otherwise
+    # bool is refused and integers take alpha and beta truncated
+    *[f"lib.baddbmm(lib.ones({i}, dtype=lib.{dt}), lib.ones(1, 1, {k}, dtype=lib.{dt}), "
+      f"lib.ones(1, {k}, 1, dtype=lib.{dt}), beta={b}, alpha={a})"
+      for dt in ("bool", "int64", "uint8", "float32") for k in (0, 2) for i in ("1, 1, 1", "1")
+      for b in (1, 0, True, 0.5, 2) for a in (1, 0.5, True)],
+    *[f"lib.ones(1, 1, 1, dtype=lib.{dt}).baddbmm_(lib.ones(1, 1, {k}, dtype=lib.{dt}), "
+      f"lib.ones(1, {k}, 1, dtype=lib.{dt}), beta={b})"
+      for dt in ("bool", "int32") for k in (0, 3) for b in (1, 0, 2.5)],
+    "lib.baddbmm(lib.ones(1, 0, 1, dtype=lib.bool), lib.ones(1, 0, 2, dtype=lib.bool), "
+    "lib.ones(1, 2, 1, dtype=lib.bool), beta=0.5)",
     # the p = nan norm of nothing is 0
     *[f"lib.zeros({s}).norm({N}{d})" for s, d in (("0", ""), ("2, 0", ", 1"), ("0, 2", ", 1"),
                                                   ("2, 2", ""), ("2, 2", ", 0"))],
