@@ -89,6 +89,17 @@ EXPRESSIONS = [
     "lib.arange(3.).reshape(3, 1).expand(3, 3).triu_()",
     "lib.arange(3.).reshape(3, 1).expand(3, 3).tril_()",
     "lib.arange(2.).reshape(1, 1, 2).expand(3, 2, 2).tril_(-1)",
+    # ... unless PyTorch works on a copy (4 dimensions or more, batches not one matrix after
+    # another; the first batch dimension may be expanded): copying it back is refused then
+    *[f"{t}.{f}()" for f in ("triu_", "tril_") for t in (
+        "lib.ones(1).expand(2, 4, 2, 3)", "lib.arange(6.).reshape(1, 1, 2, 3).expand(5, 1, 2, 3)",
+        "lib.arange(12.).reshape(1, 2, 2, 3).expand(5, 2, 2, 3)",
+        "lib.arange(12.).reshape(2, 1, 2, 3).expand(2, 4, 2, 3)",
+        "lib.arange(8.).reshape(2, 2, 2, 1).expand(2, 2, 2, 3)",
+        "lib.arange(24.).reshape(1, 2, 2, 2, 3).expand(3, 2, 2, 2, 3)",
+        "lib.arange(24.).reshape(2, 2, 2, 3).transpose(0, 1)",
+        "lib.arange(6.).reshape(1, 1, 3, 2).expand(1, 2, 3, 2).transpose(2, 3)",
+        "(lambda x: lib.autograd.grad(x.sum(), x)[0])(lib.ones(2, 4, 2, 3, requires_grad=True))")],
     # the backward of index_fill on a 0-d tensor (its element is position 0), to the next
     # node's own refusal (std's result changed in place)
     "(lambda x: ((x * 3).index_fill_(0, lib.tensor([0]), 1.).backward(), x.grad))"
