@@ -325,3 +325,26 @@ def test_xlogy_nan_signs_as_in_pytorch(torch, dtype):
         if lib is mg:
             ours = signs
     assert ours == signs
+
+
+# an index out of bounds stops PyTorch's index_put kernel where it meets it: the elements it
+# went through before (TensorIterator's order) are written, in place, before the IndexError
+BAD_INDEX_WRITES = [f"x = lib.arange(24.).reshape(2, 3, 4){view}\ntry:\n    {put}\n"
+                    "except IndexError as e:\n    out = (str(e), x)" for view, put in (
+    ("", "x[:, [0, 5]] = -1."), ("", "x[[1, 0, 2], :] = -1."),
+    ("", "x[:, [0, 1, 7], [1, 2, 3]] = -1."), ("", "x[[1, 0], :, [0, 9]] = -1."),
+    ("", "x[[[1], [0]], :, [[0, 2, 9]]] = -1."), ("", "x[None, [1, -3]] = lib.tensor(-5.)"),
+    ("", "x[:, :, [3, 1, 4]] = lib.arange(100., 106.).reshape(2, 1, 3)"),
+    ("", "x[lib.tensor([True, False]), [0, 3]] = -1."), ("[0]", "x[[0, 2], [1, 9]] = -1."),
+    ("", "x.index_put_((lib.tensor([0, 1, 1, 5]),), lib.tensor(1.), accumulate=True)"),
+    ("", "x.index_put_((lib.tensor([0, 1, 1, 5]), lib.tensor([0, 0, 0, 0])), "
+         "lib.tensor([1., 2, 3, 4]), accumulate=True)"),
+    (".transpose(0, 2)", "x[:, [0, 1, 3]] = -1."), (".transpose(0, 1)", "x[[0, 1, 3]] = -1."),
+    (".transpose(0, 2)", "x[:, [0, 1, 3]] = lib.arange(24.).reshape(2, 3, 4).transpose(0, 2)"),
+    ("", "x[1, [0, 2], [1, 9]] = -1."), ("", "x[..., [2, -5]] = -1."),
+    ("", "x[:, lib.tensor([[0, 2], [1, 3]]).t()] = -1."))]
+
+
+@pytest.mark.parametrize("code", BAD_INDEX_WRITES)
+def test_an_index_out_of_bounds_stops_the_writes_where_pytorch_does(torch, code):
+    assert snippet_outcome(mg, code) == snippet_outcome(torch, code)
