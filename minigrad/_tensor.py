@@ -290,10 +290,10 @@ class Tensor(metaclass=TorchNamed):
         >>> x.grad
         tensor([20., 40.])
         """
-        if not self._requires_grad:
+        if not self.requires_grad:  # (a view: also once its base requires grad)
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self._grad_fn is not None:
-            return self._grad_fn._register_tensor_hook(self._output_nr, hook)
+        if (fn := self.grad_fn) is not None:  # (a view reads its history now, as PyTorch)
+            return fn._register_tensor_hook(self._output_nr, hook)
         if self._hooks is None:
             self._hooks = Hooks()
         return self._hooks.add(hook)
