@@ -30,8 +30,7 @@ NON_LEAF_GRAD_WARNING = (
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
     "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
     "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
-    "github.com/pytorch/pytorch/pull/30531 for more information."
-)
+    "github.com/pytorch/pytorch/pull/30531 for more information.")
 ONLY_LEAF_MESSAGE = (
     "you can only change requires_grad flags of leaf variables. If you want to use a computed "
     "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
@@ -180,7 +179,8 @@ class Tensor(metaclass=TorchNamed):
     @property
     def requires_grad(self) -> bool:
         """Whether autograd records ops on this tensor (a view: also once its base does)."""
-        return self._requires_grad or (self._base is not None and self._base._requires_grad)
+        return self._requires_grad or (self._base is not None and self._base._requires_grad
+                                       and not self._inference)  # (PyTorch's have no autograd)
 
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:

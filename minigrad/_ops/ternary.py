@@ -80,8 +80,8 @@ def lerp(input, end, weight):
     out = Tensor._wrap(in_iterator_layout(np.asarray(data, dtype=input._data.dtype), *(
         x._data for x in (input, end, weight) if isinstance(x, Tensor))))  # (a number weight:
     # no operand)
-    if not should_record(input, end, weight):
-        return out
+    if not should_record(input, end, weight if isinstance(weight, Tensor) else None):
+        return out  # (a number weight is a Scalar in PyTorch: no tensor of its own)
     if isinstance(weight, Tensor):
         node = LerpBackward1()  # (each kept only for the gradients that need it, as PyTorch)
         record(node, out, input, end, weight, broadcast=True)

@@ -30,7 +30,7 @@ from ..utils.hooks import RemovableHandle
 from ._rule import _r
 from .anomaly_mode import keep_forward_trace
 from .formulas import write_backward
-from .functional_utils import in_layout_of, refuse_inference
+from .functional_utils import in_layout_of, only_inference, refuse_inference
 from .reshaped import no_gradient_into
 from .saved import FREED, SavedTensor
 
@@ -331,10 +331,9 @@ def should_record(*inputs) -> bool:
 
     ``inputs`` are the op's operands as given (tensors, Python numbers, None). A view counts
     as requiring grad once its base does, even if the base started requiring grad after the
-    view was made (as in PyTorch; its gradient then leads nowhere). Inference mode turns grad
-    mode off, so it needs no test of its own. That only floating-point outputs get a node is
-    :func:`record`'s part.
-    """
+    view was made (as in PyTorch; its gradient then leads nowhere). Inference tensors alone (no
+    other operand) record nothing: PyTorch's autograd skips them. A node only for floating-point
+    outputs is :func:`record`'s part."""
     if not _mode.grad_enabled:
         return False
     found = False
@@ -345,7 +344,8 @@ def should_record(*inputs) -> bool:
                 found = True
             elif t._requires_grad:
                 found = True
-    return found
+    return found and (type(t := inputs[0]) is Tensor and not (t._inference or t._data_inference)
+                      or not only_inference(inputs))  # (a normal first operand: the fast way)
 
 
 def record(node: Node, outputs, *inputs, broadcast: bool = False):
