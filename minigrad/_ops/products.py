@@ -155,6 +155,11 @@ def _kernel_scalars(input, batch1, shape, alpha, beta) -> tuple:
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """``beta * input + alpha * (batch1 @ batch2)`` for a batch of matrices (``input`` is
     broadcast; with ``beta=0`` it is not read, so NaN in it does not spread)."""
+    recorded = should_record(input, batch1, batch2)
+    if recorded:  # (saved first, before any check: an inference tensor is refused first)
+        # (each batch is kept for the other's gradient only, as PyTorch keeps them)
+        saved = (SavedTensor(batch1) if batch2.requires_grad else None,
+                 SavedTensor(batch2) if batch1.requires_grad else None)
     shape = _check_baddbmm(input, batch1, batch2)
     alpha, beta = _kernel_scalars(input, batch1, shape, alpha, beta)
     prod = quietly(np.matmul, batch1._data, batch2._data)
@@ -164,11 +169,9 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
         out = quietly(np.add, out, input._data if beta == 1 else input._data * beta)
     result = Tensor._wrap(np.array(np.broadcast_to(out, shape), input._data.dtype))  # (a copy:
     # a broadcast of one element is C-contiguous, but read-only, with strides of 0)
-    if should_record(input, batch1, batch2):
+    if recorded:
         node = BaddbmmBackward0()
         node._s_alpha, node._s_beta = alpha, beta
-        # (each batch is kept for the other's gradient only, as PyTorch keeps them)
-        node._s_batch1 = SavedTensor(batch1) if batch2.requires_grad else None
-        node._s_batch2 = SavedTensor(batch2) if batch1.requires_grad else None
+        node._s_batch1, node._s_batch2 = saved
         record(node, result, input, batch1, batch2, broadcast=True)  # (input: summed back)
     return result
