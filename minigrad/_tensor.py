@@ -30,8 +30,7 @@ NON_LEAF_GRAD_WARNING = (
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
     "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
     "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
-    "github.com/pytorch/pytorch/pull/30531 for more information."
-)
+    "github.com/pytorch/pytorch/pull/30531 for more information.")
 ONLY_LEAF_MESSAGE = (
     "you can only change requires_grad flags of leaf variables. If you want to use a computed "
     "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
@@ -181,7 +180,8 @@ class Tensor(metaclass=TorchNamed):
     @property
     def requires_grad(self) -> bool:
         """Whether autograd records ops on this tensor (a view: also once its base does)."""
-        return self._requires_grad or (self._base is not None and self._base._requires_grad)
+        return self._requires_grad or (self._base is not None and self._base._requires_grad
+                                       and not self._inference)  # (PyTorch's have no autograd)
 
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:
@@ -291,10 +291,10 @@ class Tensor(metaclass=TorchNamed):
         >>> x.grad
         tensor([20., 40.])
         """
-        if not self._requires_grad:
+        if not self.requires_grad:  # (a view: also once its base requires grad)
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self._grad_fn is not None:
-            return self._grad_fn._register_tensor_hook(self._output_nr, hook)
+        if (fn := self.grad_fn) is not None:  # (a view reads its history now, as PyTorch)
+            return fn._register_tensor_hook(self._output_nr, hook)
         if self._hooks is None:
             self._hooks = Hooks()
         return self._hooks.add(hook)

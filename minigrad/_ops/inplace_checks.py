@@ -11,6 +11,7 @@ RuntimeError: a view of a leaf Variable that requires grad is being used in an i
 from __future__ import annotations
 
 from .._tensor import Tensor
+from ..autograd.functional_utils import only_inference
 from ..autograd.grad_mode import is_grad_enabled, is_inference_mode_enabled
 from ..autograd.zero_tensor import refuse_write
 from .views import MULTI, made_without_grad, overlapping, shared_memory
@@ -46,6 +47,8 @@ def check_inplace(self: Tensor, inputs=(), differentiable: bool = True) -> None:
     needs, base = self.requires_grad, self._base
     if not needs and (base is None or not _any_requires_grad(inputs)):
         return  # (only a view can be refused when self needs no grad: no scan for the rest)
+    if self._inference and only_inference((self, *inputs)):
+        return  # (inference tensors alone: PyTorch's dispatch skips autograd and its checks)
     if base is not None:
         if self._view_no_grad or (self._view_multi is not None and self._grad_fn is None):
             raise RuntimeError(made_without_grad(self))

@@ -12,7 +12,7 @@ from .._summation import reduce_sum, sum_leading
 from .._types import element_strides
 
 __all__ = ["sum_to", "expand_to", "in_layout_of", "overlapping", "row_major_clone",
-           "refuse_inference"]
+           "refuse_inference", "only_inference"]
 
 
 def sum_to(g, shape: tuple, dtype=None):
@@ -108,6 +108,18 @@ def refuse_inference(grad) -> None:
     if not _mode.inference_mode:
         from .._ops.inplace_checks import INFERENCE  # (late: the ops import the autograd)
         raise RuntimeError(INFERENCE)
+
+
+def only_inference(operands) -> bool:
+    """Whether an op's operands (None aside) are all inference tensors: PyTorch's dispatch then
+    skips autograd (they have no autograd key), so nothing is recorded even where one requires
+    grad. A Python number counts as a normal tensor (PyTorch wraps it in one: ``t * 2`` is
+    recorded, ``t.relu()`` is not)."""
+    for t in operands:
+        if t is not None and not (getattr(t, "_inference", False) and t.is_inference()
+                                  or getattr(t, "_data_inference", False)):
+            return False
+    return True
 
 
 def in_layout_of(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray:

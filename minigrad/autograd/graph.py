@@ -30,7 +30,8 @@ from ..utils.hooks import RemovableHandle
 from ._rule import _r
 from .anomaly_mode import keep_forward_trace
 from .formulas import write_backward
-from .functional_utils import in_layout_of, overlapping, refuse_inference, row_major_clone
+from .functional_utils import (in_layout_of, only_inference, overlapping, refuse_inference,
+                               row_major_clone)
 from .reshaped import no_gradient_into
 from .saved import FREED, SavedTensor
 from .zero_tensor import added, as_grad
@@ -329,11 +330,10 @@ def grad_accumulator(t) -> AccumulateGrad:
 def should_record(*inputs) -> bool:
     """Whether an op on ``inputs`` records a node: grad mode is on and some input requires grad.
 
-    ``inputs`` are the op's operands as given (tensors, Python numbers, None). A view counts
-    as requiring grad once its base does, even if the base started requiring grad after the
-    view was made (as in PyTorch; its gradient then leads nowhere). Inference mode turns grad
-    mode off (no test of its own); only floating-point outputs get a node (:func:`record`).
-    """
+    ``inputs``: the op's operands as given (tensors, Python numbers, None). A view requires grad
+    once its base does, even if the base came to after the view was made (as in PyTorch; its
+    gradient then leads nowhere). Inference tensors alone record nothing (PyTorch's autograd
+    skips them); only floating-point outputs get a node (:func:`record`)."""
     if not _mode.grad_enabled:
         return False
     found = False
@@ -344,7 +344,8 @@ def should_record(*inputs) -> bool:
                 found = True
             elif t._requires_grad:
                 found = True
-    return found
+    return found and (type(t := inputs[0]) is Tensor and not (t._inference or t._data_inference)
+                      or not only_inference(inputs))  # (a normal first operand: the fast way)
 
 
 def record(node: Node, outputs, *inputs, broadcast: bool = False):
@@ -421,8 +422,7 @@ def record_raising(node: Node, outputs, *inputs):
     return outputs
 
 
-def _set_nr(nrs, n: int, i: int, nr: int) -> list:
-    """The input_nrs so far with input ``i``'s set to ``nr`` (made on the first non-zero)."""
+def _set_nr(nrs, n: int, i: int, nr: int) -> list:  # input i's nr set (a list from the first)
     nrs = nrs or [0] * n
     nrs[i] = nr
     return nrs
