@@ -68,7 +68,7 @@ def _recorded(node, dy, dmean, drstd, x, w, need) -> tuple:
         dy, dmean, drstd = (None if t is None else Tensor._wrap(t) for t in (dy, dmean, drstd))
     n, c, hxw, groups = node._s_N, node._s_C, node._s_HxW, node._s_group
     d = c // groups
-    s = 1.0 / (d * hxw)
+    s = 1.0 / (d * hxw) if d * hxw else 0.0  # (no elements: the gradients are empty)
     with enable_grad() if not arrays else no_grad():
         xt = x.reshape(n, groups, d, hxw)
         mean = _value(node._s_result1).reshape(n, groups, 1, 1)

@@ -157,3 +157,15 @@ def test_group_norm_weight_gradient_of_one_element_groups_as_pytorch(torch):
         (y * lib.tensor(np.linspace(-1.3, 0.9, 9).reshape(3, 3, 1))).sum().backward()
         return w.grad.numpy()
     assert np.allclose(fn(mg), fn(torch), rtol=1e-6, atol=0)
+
+
+@pytest.mark.parametrize("shape", [(1, 2, 0), (0, 2, 3), (2, 2, 0, 4)])
+def test_group_norm_backward_of_nothing_as_pytorch(torch, shape):
+    """Seed 643: a group norm of an empty input has empty gradients (no division by 0)."""
+    def fn(lib):
+        x = lib.zeros(shape, requires_grad=True)
+        w = lib.ones(2, requires_grad=True)
+        y = lib.nn.functional.group_norm(x, 1, w, None)
+        y.sum().backward()
+        return tuple(x.grad.shape), repr(w.grad.tolist())  # (repr: NaN equals NaN)
+    assert fn(mg) == fn(torch)
