@@ -174,12 +174,20 @@ def _channel_stats(x: np.ndarray):
     has exactly its value as mean and 0 as variance)."""
     if x.size == x.shape[0] * x.shape[1]:  # (N, C): "channels last", by threads
         return _channels_last_stats(x.reshape(x.shape[0], x.shape[1]))
-    rows = np.moveaxis(x, 1, 0).reshape(x.shape[1], -1)
+    n = x.size // x.shape[1]
+    dims = (0,) + tuple(range(2, x.ndim))
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    if x.dtype == np.float64:  # (in the kernel's order: float64 shows the order)
+        def total(a):
+            return np.cumsum(np.moveaxis(a, 1, 0).reshape(a.shape[1], -1), axis=1)[:, -1]
+    else:  # (float32 added in float64: any order rounds to the same float32, faster)
+        def total(a):
+            return np.sum(a, axis=dims, dtype=np.float64)
     token = quiet()
     try:
-        mean = (np.cumsum(rows, axis=1, dtype=np.float64)[:, -1] / rows.shape[1]).astype(x.dtype)
-        d = rows - mean[:, None]
-        return mean, np.cumsum(d * d, axis=1, dtype=np.float64)[:, -1].astype(x.dtype)
+        mean = (total(x) / n).astype(x.dtype)
+        d = x - mean.reshape(shape)
+        return mean, total(d * d).astype(x.dtype)
     finally:
         restore(token)
 

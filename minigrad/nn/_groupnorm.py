@@ -54,30 +54,9 @@ class NativeGroupNormBackward0(Node):
         g, g_mean, g_rstd = grads  # (the node's outputs: the result, its mean and 1/std)
         x, w = _value(self._s_input), _value(self._s_weight)
         need = [f is not None for f, _ in self.next_functions]
-        if isinstance(g, Tensor) or g_mean is not None or g_rstd is not None:
-            # create_graph, or gradients for mean and 1/std: PyTorch's formula, as ops
-            return _recorded(self, g, g_mean, g_rstd, x, w, need)
-        with no_grad():
-            grads = self.grads(Tensor._wrap(g), x, w, need)
-        return tuple(None if d is None else d._data for d in grads)
-
-    def grads(self, g, x, w, need) -> tuple:
-        n, groups = self._s_N, self._s_group
-        per = self._s_C // groups * self._s_HxW  # (counted: a -1 is ambiguous for no samples)
-        xg = x.reshape(n, groups, per)
-        mean = _value(self._s_result1).reshape(n, groups, 1)
-        rstd = _value(self._s_result2).reshape(n, groups, 1)
-        xhat = (xg - mean) * rstd
-        shape = (1, -1) + (1,) * (x.dim() - 2)
-        gw = (g if w is None else g * w.reshape(shape)).reshape(n, groups, per)
-        count = xg.shape[-1]
-        dx = rstd * (gw - gw.sum(-1, keepdim=True) / count
-                     - xhat * (gw * xhat).sum(-1, keepdim=True) / count)
-        dims = (0,) + tuple(range(2, x.dim()))
-        xhat = xhat.reshape(x.shape)
-        return (dx.reshape(x.shape) if need[0] else None,
-                (g * xhat).sum(dims) if need[1] else None, g.sum(dims) if need[2] else None)
-
+        # PyTorch's formula (the sums ds and db per group: a constant group's gradients are
+        # its rounding noise, as PyTorch's), as ops under create_graph
+        return _recorded(self, g, g_mean, g_rstd, x, w, need)
 
 
 def _recorded(node, dy, dmean, drstd, x, w, need) -> tuple:
@@ -89,7 +68,7 @@ def _recorded(node, dy, dmean, drstd, x, w, need) -> tuple:
         dy, dmean, drstd = (None if t is None else Tensor._wrap(t) for t in (dy, dmean, drstd))
     n, c, hxw, groups = node._s_N, node._s_C, node._s_HxW, node._s_group
     d = c // groups
-    s = 1.0 / (d * hxw)
+    s = 1.0 / (d * hxw) if d * hxw else 0.0  # (no elements: the gradients are empty)
     with enable_grad() if not arrays else no_grad():
         xt = x.reshape(n, groups, d, hxw)
         mean = _value(node._s_result1).reshape(n, groups, 1, 1)
@@ -115,9 +94,11 @@ def _recorded(node, dy, dmean, drstd, x, w, need) -> tuple:
             elif dmean is not None and drstd is not None:
                 dx = _var_mean_grad(cube, dmean, drstd, xt, n, groups).reshape_as(x)
         if need[1] and dy is not None:
-            dw = ((ds - db * mean) * rstd).sum(0).reshape_as(w)
+            centred = ds - db * mean if not arrays else Tensor._wrap(  # (the kernel's
+                fma(-db._data, mean._data, ds._data))  # multiply-add)
+            dw = (centred * rstd).sum(0).reshape(c)
         if need[2] and dy is not None:
-            db_ = db.sum(0).reshape_as(w)
+            db_ = db.sum(0).reshape(c)
     grads = (dx, dw, db_)
     return tuple(None if t is None else t._data for t in grads) if arrays else grads
 

@@ -143,3 +143,29 @@ def test_batch_norm_training_as_pytorchs_kernel(torch, dtype, kind, shape):
         assert np.array_equal(o, t), (o, t)
     for o, t in zip(ours[3:], theirs[3:]):
         assert np.allclose(o, t, rtol=1e-4, atol=1e-3), (o, t)
+
+
+def test_group_norm_weight_gradient_of_one_element_groups_as_pytorch(torch):
+    """A group of one element: x - mean is 0, but PyTorch's backward takes ``ds - db * mean``
+    with one multiply-add, so the weight's gradient is its rounding error times 1/std."""
+    x = np.array([0.1, 0.7, 1.3, -2.9e10, 3.3e-3, 0.37, 5.1, -0.77, 9.9]).reshape(3, 3, 1)
+
+    def fn(lib):
+        a = lib.tensor(x, requires_grad=True)
+        w = lib.tensor([0.5, -1.5, 2.0], dtype=lib.float64, requires_grad=True)
+        y = lib.nn.functional.group_norm(a, 3, w, None, 1e-5)
+        (y * lib.tensor(np.linspace(-1.3, 0.9, 9).reshape(3, 3, 1))).sum().backward()
+        return w.grad.numpy()
+    assert np.allclose(fn(mg), fn(torch), rtol=1e-6, atol=0)
+
+
+@pytest.mark.parametrize("shape", [(1, 2, 0), (0, 2, 3), (2, 2, 0, 4)])
+def test_group_norm_backward_of_nothing_as_pytorch(torch, shape):
+    """Seed 643: a group norm of an empty input has empty gradients (no division by 0)."""
+    def fn(lib):
+        x = lib.zeros(shape, requires_grad=True)
+        w = lib.ones(2, requires_grad=True)
+        y = lib.nn.functional.group_norm(x, 1, w, None)
+        y.sum().backward()
+        return tuple(x.grad.shape), repr(w.grad.tolist())  # (repr: NaN equals NaN)
+    assert fn(mg) == fn(torch)
