@@ -21,7 +21,7 @@ from .._ops.movement import _infer_size
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
-from ..autograd.grad_mode import no_grad
+from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
 from . import _bce_huber_losses as _more
@@ -281,24 +281,97 @@ class NativeLayerNormBackward0(Node):
 
     def backward(self, g):
         check_saved(self)  # (bias first: PyTorch's order)
-        x, mean, rstd = (_more._value(s) for s in (self._s_input, self._s_result1,
-                                                   self._s_result2))
-        w = _more._value(self._s_weight)
-        g0, g = g, F.as_tensor(g)
+        x, w = _more._value(self._s_input), _more._value(self._s_weight)
+        need = [f is not None for f, _ in self.next_functions]
+        if isinstance(g, Tensor):  # create_graph: the gradients are an op of their own
+            return _layer_norm_recorded(self, g, x, w, need)
+        grads = self.grads(F.as_tensor(g), x, w, need, recompute=False)
+        return tuple(None if d is None else d._data for d in grads)
+
+    def grads(self, g: Tensor, x: Tensor, w, need, recompute: bool) -> tuple:
+        """(grad_input, grad_weight, grad_bias) as tensor ops on ``g``, ``x`` and ``w``; with
+        ``recompute`` mean and rstd are computed again from ``x`` (differentiated too)."""
         dims = tuple(range(-len(self._s_normalized_shape), 0))
         batch = tuple(range(x.dim() - len(dims)))
-        if isinstance(g0, Tensor):  # create_graph: mean and rstd as functions of x, recorded
+        if recompute:
             mean = x.mean(dims, keepdim=True)
             rstd = ((x - mean) * (x - mean)).mean(dims, keepdim=True).add(self._eps).rsqrt()
+        else:
+            mean, rstd = _more._value(self._s_result1), _more._value(self._s_result2)
         xhat = (x - mean) * rstd
         gw = g if w is None else g * w
         n = int(np.prod(self._s_normalized_shape))
         dx = rstd * (gw - gw.sum(dims, keepdim=True) / n
                      - xhat * (gw * xhat).sum(dims, keepdim=True) / n)
-        need = [f is not None for f, _ in self.next_functions]
         dw = ((g * xhat).sum(batch) if batch else g * xhat) if need[1] else None
         db = (g.sum(batch) if batch else g) if need[2] else None
-        return tuple(None if d is None else F.like(d, g0) for d in (dx, dw, db))
+        return dx if need[0] else None, dw, db
+
+
+class NativeLayerNormBackwardBackward0(Node):
+    """z = (grad_input, grad_weight, grad_bias) of layer norm, as an op of (grad_out, input,
+    mean, rstd, weight, bias):  grad_out, input and weight get the gradient of these three
+    with respect to them, found by minigrad's own autograd from NativeLayerNormBackward0's
+    formulas (mean and rstd computed again from the input); mean, rstd and bias get none."""
+
+    rule = _r("z = (grad_a, grad_w, grad_b) of layer norm, computed from (g, a, w)  (its "
+              "gradient as an op)", {"g": "grad_out", "a": "input", "w": "weight"}, words=True,
+              g="the three gradients' own gradient with respect to g",
+              a="... with respect to a (mean and rstd depend on a too)", mean="None",
+              rstd="None", w="... with respect to w", bias="None")
+
+    saved = ("grad_out", "input", "mean", "normalized_shape", "rstd", "weight")
+    saved_tensors_names = ("grad_out", "input", "mean", "rstd", "weight")
+
+    def backward(self, grads):
+        from ..autograd import grad
+
+        gg = list(grads) + [None] * (3 - len(grads))
+        third = any(isinstance(t, Tensor) for t in gg)  # a third order: all recorded
+        g, x, w = (_more._value(s) for s in (self._s_grad_out, self._s_input, self._s_weight))
+        with enable_grad():
+            if not third:
+                g, x = (Tensor._wrap(t._data).requires_grad_() for t in (g, x))
+                w = None if w is None else Tensor._wrap(w._data).requires_grad_()
+            outs = self._first.grads(g, x, w, self._need, recompute=True)
+            pairs = [(o, t if isinstance(t, Tensor) else Tensor._wrap(t))
+                     for o, t in zip(outs, gg)
+                     if o is not None and o.requires_grad and t is not None]
+            wrt = [i for i, t in enumerate((g, x, w)) if t is not None and t.requires_grad]
+            found = grad([o for o, _ in pairs], [(g, x, w)[i] for i in wrt],
+                         [t for _, t in pairs], allow_unused=True,
+                         create_graph=third) if pairs and wrt else [None] * len(wrt)
+        got = [None] * 3
+        for i, a in zip(wrt, found):
+            got[i] = a
+        edges = self.next_functions
+        out = [None if a is None and f is None else
+               (a if a is not None else Tensor._wrap(np.zeros(t._data.shape, t._data.dtype)))
+               for a, t, (f, _) in zip(got, (g, x, w if w is not None else g),
+                                       (edges[0], edges[1], edges[4]))]
+        if not third:
+            out = [None if a is None else a._data for a in out]
+        return out[0], out[1], None, None, out[2], None
+
+
+def _layer_norm_recorded(first: NativeLayerNormBackward0, g: Tensor, x: Tensor, w,
+                         need) -> tuple:
+    """The three gradients under create_graph: one NativeLayerNormBackwardBackward0 node of
+    three outputs, edges (grad_out, input, mean, rstd, weight, bias), as PyTorch's."""
+    with no_grad():
+        arrays = first.grads(Tensor._wrap(g._data), x, w, need, recompute=False)
+    outs = tuple(None if a is None else Tensor._wrap(a._data) for a in arrays)
+    b = _more._value(first._s_bias)
+    mean, rstd = _more._value(first._s_result1), _more._value(first._s_result2)
+    if should_record(g, x, w, b):
+        node = NativeLayerNormBackwardBackward0()
+        node._first, node._need = first, need
+        node._s_normalized_shape = first._s_normalized_shape
+        node._s_grad_out, node._s_input = SavedTensor(g), SavedTensor(x)
+        node._s_weight = None if w is None else SavedTensor(w)
+        node._s_mean, node._s_rstd = SavedTensor(mean), SavedTensor(rstd)
+        record(node, outs, g, x, mean, rstd, w, b)
+    return outs
 
 
 def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
