@@ -369,7 +369,7 @@ def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None):
     error = None if d.size else empty_norm(ord, dim, d.shape)  # (dims as given: PyTorch's)
     if error is not None:
         raise error
-    if ord != 0 and (d.size == 1 and axes is None or d.ndim and axes is not None and all(
+    if ord != 0 and (d.size == 1 and dim is None or d.ndim and axes is not None and all(
             d.shape[a] == 1 for a in axes)):  # (a huge one does not overflow in its square)
         # one element per result: PyTorch's kernel gives its magnitude (any p but 0, NaN too)
         out = np.abs(d) if keepdim or axes is None and not d.ndim else np.abs(
