@@ -165,11 +165,12 @@ def _rebase(self: Tensor, node: Node) -> None:
         self._grad_fn, self._requires_grad, self._output_nr = node, True, 0
         self._history_changed(old)  # retain_grad follows the new grad_fn
         return
-    old = base._grad_fn
+    old, mine = base._grad_fn, self._grad_fn
     record(CopySlices(base, self, node), base, base, *node.next_functions[1:])
     base._history_changed(old)
     self._view_vc = -1
     _sync_view(self)  # the view now reads from its base: AsStridedBackward0
+    self._history_changed(mine)  # (the view's retain_grad follows it there)
 
 
 def _any_dtype(self: Tensor, fn, *args, **kwargs):

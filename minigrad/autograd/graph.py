@@ -27,11 +27,11 @@ from .._tensor import Tensor
 from .._torch_names import torch_name
 from ..utils.hooks import Hooks as _Hooks
 from ..utils.hooks import RemovableHandle
+from . import functional_utils as _fu
 from ._rule import _r
 from .anomaly_mode import keep_forward_trace
 from .formulas import write_backward
-from .functional_utils import (in_layout_of, only_inference, overlapping, refuse_inference,
-                               row_major_clone)
+from .functional_utils import in_layout_of, only_inference, refuse_inference
 from .reshaped import no_gradient_into
 from .saved import FREED, SavedTensor
 from .zero_tensor import added, as_grad
@@ -305,8 +305,8 @@ class CopyBackwards(Node):
 
 def _recorded_copy(g, like: np.ndarray):
     """A copy of tensor ``g`` in ``like``'s layout, recorded (PyTorch's ``CopyBackwards``)."""
-    if overlapping(like):  # an expanded leaf: a row-major clone (PyTorch's clone_obey_contract)
-        return row_major_clone(g)
+    if _fu.overlapping(like):  # an expanded leaf: a row-major clone (PyTorch's clone_obey_contract)
+        return _fu.row_major_clone(g)
     data = g._data
     if data.shape != like.shape:  # (a leaf `.data =` reshaped: copy_'s broadcast and errors)
         data = Tensor._wrap(np.empty(like.shape, data.dtype)).copy_(g.detach())._data

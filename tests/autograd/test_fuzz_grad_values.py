@@ -71,6 +71,19 @@ PROGRAMS = [
     "(v * 2).sum().backward()\nr = (v.grad, b.grad, v[1:].grad_fn)",
     "b = torch.ones(3, requires_grad=True)\nwith torch.no_grad():\n    v = b[:]\n"
     "v.requires_grad_()\nv.sum().backward()\nr = (v.grad, b.grad)",
+    # the gradient of a sum reaching a one-element leaf is minigrad's read-only broadcast: .grad
+    # is a copy of it, which later passes add into in place (a NumPy view of it sees them)
+    "x = torch.tensor(-1.16, requires_grad=True)\nx.sum().backward()\nr = x.grad.zero_()",
+    "x = torch.tensor([[-2.6]], requires_grad=True)\nx.sum().backward()\na = x.grad.numpy()\n"
+    "(x * 3).sum().backward()\nr = (x.grad, a.tolist())",
+    # the norm of a 0-d tensor over dim 0 is computed (|x| ** p overflows to 0 for a huge p)
+    "r = torch.tensor(0.6931).norm(1e30, 0)",
+    # retain_grad on a view changed in place follows its new history (AsStridedBackward0)
+    "x = torch.tensor([[1.6, 0.9, -3.2]], dtype=torch.float64, requires_grad=True)\n"
+    "v = torch.tensordot(x, x.sinh(), 0)\nv.retain_grad()\nv.trunc_()\n"
+    "(v * torch.arange(9.).reshape(1, 3, 1, 3)).sum().backward()\nr = (v.grad, v.grad_fn, x.grad)",
+    "x = torch.ones(2, 3, requires_grad=True)\nv = (x * 2)[0]\nv.retain_grad()\nv.mul_(3)\n"
+    "v.sum().backward()\nr = (v.grad, x.grad)",
     # create_graph: an expanded leaf's .grad is a row-major clone, a dense leaf's a copy
     "x = torch.tensor([float('nan')]).expand(3).requires_grad_()\n"
     "x.exp().sum().backward(create_graph=True)\nr = x.grad",
