@@ -402,7 +402,7 @@ def _fuzzer_errors() -> list:
 def _saved_before_checks() -> list:
     """Where autograd records, PyTorch saves tensors (an inference one refused) and reads a
     view's history before its kernel checks anything: baddbmm, addcmul/addcdiv, div with a
-    rounding mode, topk, in-place ops' operands."""
+    rounding mode, topk, in-place ops' operands, bitwise ops."""
     i = "L.inference_mode()(lambda: L.ones({}))()"
     return [f"L.baddbmm({a})" for a in (
         f"L.ones(1, requires_grad=True), {i.format('2, 3')}, L.ones(2, 3, requires_grad=True)",
@@ -428,7 +428,11 @@ def _saved_before_checks() -> list:
         "(lambda v: (L.no_grad()(lambda: v.masked_fill_(v > 0, 0.5))(), L.arange(1, -1, -0.3)"
         ".mul_(v)))(L.no_grad()(lambda x: x.expand(2, 4))(L.ones(4, requires_grad=True)))",
         "(lambda v: (L.no_grad()(lambda: v.fill_(0.5))(), L.ones(3).add_(v)))"
-        "(L.no_grad()(lambda x: x[0])(L.ones(2, 2, requires_grad=True)))"]
+        "(L.no_grad()(lambda x: x[0])(L.ones(2, 2, requires_grad=True)))"] + [
+        # bitwise ops too, before their dtype and broadcast checks
+        f"(lambda x, v: (L.no_grad()(lambda: v.fill_(0.5))(), {e}))(*(lambda x: (x, "
+        "L.inference_mode()(lambda: x[0])()))(L.ones(2, 3, requires_grad=True)))"
+        for e in ("x & v", "v | L.ones(4)", "L.ones(3, dtype=L.int64) ^ v")]
 
 
 PROBES = (_creation() + _reductions() + _shapes_and_conversions() + _binary()
