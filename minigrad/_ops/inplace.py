@@ -37,6 +37,7 @@ from ..autograd.functional_utils import sum_to
 from ..autograd.grad_mode import is_inference_mode_enabled, no_grad
 from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_record
 from ..autograd.saved import FREED_MESSAGE
+from ..autograd.zero_tensor import refuse_write
 from . import _formula as F
 from ._core import INPLACE_VARIANTS, broadcast_error, dtype_of, method
 from .arithmetic import check_bool_sub
@@ -164,11 +165,12 @@ def _rebase(self: Tensor, node: Node) -> None:
         self._grad_fn, self._requires_grad, self._output_nr = node, True, 0
         self._history_changed(old)  # retain_grad follows the new grad_fn
         return
-    old = base._grad_fn
+    old, mine = base._grad_fn, self._grad_fn
     record(CopySlices(base, self, node), base, base, *node.next_functions[1:])
     base._history_changed(old)
     self._view_vc = -1
     _sync_view(self)  # the view now reads from its base: AsStridedBackward0
+    self._history_changed(mine)  # (the view's retain_grad follows it there)
 
 
 def _any_dtype(self: Tensor, fn, *args, **kwargs):
@@ -438,6 +440,8 @@ def fill_(self, value):
 @method("copy_")
 def copy_(self, src, non_blocking: bool = False):
     """Copy ``src`` (broadcast, converted to this tensor's dtype) into this tensor."""
+    if self._zero:
+        refuse_write(self, copy=True)
     if isinstance(src, (bool, int, float)):  # a number is taken as a 0-d tensor, as in PyTorch
         src = Tensor._wrap(np.asarray(src))
     elif not isinstance(src, Tensor):

@@ -14,6 +14,7 @@ from .._tensor import Tensor
 from ..autograd.functional_utils import only_inference
 from ..autograd.grad_mode import is_grad_enabled, is_inference_mode_enabled
 from ..autograd.graph import should_record
+from ..autograd.zero_tensor import refuse_write
 from .views import MULTI, made_without_grad, overlapping, shared_memory
 
 __all__ = ["check_inplace", "check_memory", "overlaps", "bump_version", "LEAF", "VIEW_OF_LEAF"]
@@ -40,6 +41,8 @@ def check_inplace(self: Tensor, inputs=(), differentiable: bool = True) -> None:
     of a leaf (a tensor without grad_fn) requiring grad, then leaves requiring grad (also a view
     whose grad_fn is not yet brought up to date after its base changed: as in PyTorch).
     """
+    if self._zero:  # PyTorch's ZeroTensor (a .grad from sgn): in any grad mode
+        refuse_write(self)
     if not is_grad_enabled() or not differentiable:
         return
     needs, base = self.requires_grad, self._base

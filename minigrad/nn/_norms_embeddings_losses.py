@@ -18,7 +18,6 @@ import numpy as np
 from .._ops import _formula as F
 from .._ops.errors import cant_cast, not_implemented
 from .._ops.movement import _infer_size
-from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.grad_mode import no_grad
@@ -26,6 +25,7 @@ from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
 from . import _bce_huber_losses as _more
 from ._batchnorm import batch_norm
+from ._layer_norm import layer_norm
 from ._loss_nodes import _UINT64, reduction_enum
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "huber_loss",
@@ -256,92 +256,6 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
 
 # ---------------------------------------------------------------- normalisation
-class NativeLayerNormBackward0(Node):
-    """z = xhat * weight + bias, xhat = (x - mean) * rstd over the normalised (last) dims:
-    dx = rstd (gw - mean(gw) - xhat mean(gw xhat)) with gw = g weight;
-    dweight = the sum of g xhat over the other dims;  dbias = the sum of g."""
-
-    rule = _r("z = xhat * w + b,  xhat = (a - mean) * rstd  (mean and rstd = 1 / sqrt(var + eps) "
-              "over the normalised last dims)",
-              {"a": "input",
-               "w": "weight",
-               "b": "bias",
-               "mean": "result1",
-               "rstd": "result2",
-               "shape": "normalized_shape"},
-              np={"a": "ln_grad_input(grad, a, w, mean, rstd, shape)",
-                  "w": "ln_grad_weight(grad, a, mean, rstd, shape)",
-                  "b": "ln_grad_bias(grad, shape)"},
-              a="rstd * (gw - mean(gw) - xhat * mean(gw * xhat)),  gw = grad * w  (means over "
-                "the normalised dims)", w="sum of grad * xhat over the other dims",
-              b="sum of grad over the other dims")
-
-    saved = ("bias", "input", "normalized_shape", "result1", "result2", "weight")
-    saved_tensors_names = ("bias", "input", "result1", "result2", "weight")
-
-    def backward(self, g):
-        check_saved(self)  # (bias first: PyTorch's order)
-        x, mean, rstd = (_more._value(s) for s in (self._s_input, self._s_result1,
-                                                   self._s_result2))
-        w = _more._value(self._s_weight)
-        g0, g = g, F.as_tensor(g)
-        dims = tuple(range(-len(self._s_normalized_shape), 0))
-        batch = tuple(range(x.dim() - len(dims)))
-        if isinstance(g0, Tensor):  # create_graph: mean and rstd as functions of x, recorded
-            mean = x.mean(dims, keepdim=True)
-            rstd = ((x - mean) * (x - mean)).mean(dims, keepdim=True).add(self._eps).rsqrt()
-        xhat = (x - mean) * rstd
-        gw = g if w is None else g * w
-        n = int(np.prod(self._s_normalized_shape))
-        dx = rstd * (gw - gw.sum(dims, keepdim=True) / n
-                     - xhat * (gw * xhat).sum(dims, keepdim=True) / n)
-        need = [f is not None for f, _ in self.next_functions]
-        dw = ((g * xhat).sum(batch) if batch else g * xhat) if need[1] else None
-        db = (g.sum(batch) if batch else g) if need[2] else None
-        return tuple(None if d is None else F.like(d, g0) for d in (dx, dw, db))
-
-
-def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
-               eps: float = 1e-5) -> Tensor:
-    """Normalise over the last ``len(normalized_shape)`` dimensions, then scale and shift:
-    one ``NativeLayerNormBackward0`` node, as in PyTorch (it saves the mean and 1/std)."""
-    shape = tuple(normalized_shape) if not isinstance(normalized_shape, int) \
-        else (normalized_shape,)
-    if not shape:
-        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
-                           "containing at least one element, but got normalized_shape = []")
-    if tuple(input.shape[len(input.shape) - len(shape):]) != shape:
-        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
-                           f"[*, {', '.join(map(str, shape))}], but got input of size"
-                           f"{list(input.shape)}")
-    if not input.dtype.is_floating_point:
-        raise not_implemented("LayerNormKernelImpl", input.dtype)
-    x = input._data
-    axes = tuple(range(x.ndim - len(shape), x.ndim))
-    token = quiet()  # inf and NaN rows give NaN, without NumPy's warnings
-    try:
-        n = x.dtype.type(np.prod(shape))  # (a sum over n, not NumPy's mean: no empty warning)
-        mean = np.add.reduce(x, axes, keepdims=True) / n
-        rstd = (1 / np.sqrt(np.add.reduce((x - mean) ** 2, axes, keepdims=True) / n + eps)
-                ).astype(x.dtype)
-        d = (x - mean) * rstd
-        d = d if weight is None else d * weight._data
-        d = d if bias is None else d + bias._data
-    finally:
-        restore(token)
-    out = Tensor._wrap(np.ascontiguousarray(d, x.dtype))  # (contiguous, as PyTorch's)
-    if not should_record(input, weight, bias):
-        return out
-    node = NativeLayerNormBackward0()
-    node._s_normalized_shape, node._eps = shape, eps
-    node._s_input = SavedTensor(input)
-    node._s_weight = None if weight is None else SavedTensor(weight)
-    node._s_bias = None if bias is None else SavedTensor(bias)
-    node._s_result1 = SavedTensor(Tensor._wrap(mean))
-    node._s_result2 = SavedTensor(Tensor._wrap(rstd))
-    return record(node, out, input, weight, bias)
-
-
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
               out=None) -> Tensor:
     """Each slice along ``dim`` divided by its ``p``-norm (at least ``eps``): unit vectors.

@@ -149,6 +149,8 @@ def _extra_graphs():
             grad_of(lambda z: (F.embedding(mg.tensor([0, 0]), z.reshape(3, 1)) ** 2).sum()),
             grad_of(lambda z: F.nll_loss(z.reshape(1, 3, 1, 1), mg.tensor([[[2]]]))),
             grad_of(lambda z: (F.conv2d(z.reshape(1, 1, 1, 3), mg.ones(2, 1, 1, 2)) ** 2).sum()),
+            grad_of(lambda z: (F.layer_norm(z.reshape(1, 3), (3,), z * 0.5)
+                               * mg.tensor([1., 2., 4.])).sum()),
             grad_of(lambda z: (F.max_pool2d(z.reshape(1, 1, 1, 3), (1, 2), 1) ** 2).sum()),
             grad_of(lambda z: (F.avg_pool2d(z.reshape(1, 1, 1, 3), (1, 2), 1) ** 2).sum()),
             grad_of(lambda z: (F.adaptive_avg_pool2d(z.reshape(1, 1, 1, 3), (1, 2)) ** 2)

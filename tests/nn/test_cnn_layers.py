@@ -420,6 +420,30 @@ def test_batch_norm_second_order_is_pytorchs_node_and_values(torch, how):
         np.testing.assert_allclose(m, t, rtol=1e-10, atol=1e-10)
 
 
+@pytest.mark.parametrize("how", ["lib.nn.LayerNorm(3)", "lib.nn.LayerNorm(3, bias=False)",
+                                 "lib.nn.LayerNorm(3, elementwise_affine=False)",
+                                 "lib.nn.LayerNorm((2, 3))"])
+def test_layer_norm_second_order_is_pytorchs_node_and_values(torch, how):
+    """NativeLayerNormBackwardBackward0 (found by the fuzzer: minigrad recorded the second
+    order op by op): edges (grad_out, input, mean, rstd, weight, bias), saved values, and the
+    second-order gradients (float64: 1e-10)."""
+    a = np.random.default_rng(7).normal(size=(4, 2, 3))
+    outs = []
+    for lib in (mg, torch):
+        ln = eval(how, {"lib": lib}).double()  # noqa: S307
+        x = lib.tensor(a, requires_grad=True)
+        params = [x] + list(ln.parameters())
+        grads = lib.autograd.grad((ln(x) ** 3).sum(), params, create_graph=True)
+        node = grads[0].grad_fn
+        info = ([g.grad_fn.name() for g in grads],
+                [f is None or f.name() for f, _ in node.next_functions], _saved(node))
+        sum((g * g).sum() for g in grads).backward()
+        outs.append((info, [p.grad.numpy() for p in params]))
+    assert outs[0][0] == outs[1][0]
+    for m, t in zip(outs[0][1], outs[1][1]):
+        np.testing.assert_allclose(m, t, rtol=1e-10, atol=1e-10)
+
+
 def test_the_padding_same_warning_comes_once_per_process_as_in_pytorch(torch):
     """PyTorch's TORCH_WARN_ONCE: the second convolution that needs the padded copy is silent
     (found by the fuzzer, which runs many programs in one process)."""
