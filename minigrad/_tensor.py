@@ -115,12 +115,8 @@ class Tensor(metaclass=TorchNamed):
     def device(self):
         return cpu
 
-    is_cuda = False
     is_cpu = True
-    is_mps = False
-    is_sparse = False
-    is_quantized = False
-    is_meta = False
+    is_cuda = is_mps = is_sparse = is_quantized = is_meta = False
     layout = "torch.strided"
 
     @property
@@ -236,7 +232,9 @@ class Tensor(metaclass=TorchNamed):
     @property
     def data(self) -> Tensor:
         """The same storage as a new tensor that autograd does not track."""
-        return Tensor._wrap(self._data)
+        t = Tensor._wrap(self._data)  # (an inference tensor only if self is, even in
+        t._inference = self.is_inference()  # inference mode, as PyTorch's shallow copy)
+        return t
 
     @data.setter
     def data(self, value: Tensor) -> None:

@@ -181,6 +181,7 @@ def _bitwise(ufunc, kernel: str):
         a, b, dt = binary_operands(input, other)
         if a is NotImplemented:
             return NotImplemented
+        should_record(input, other)  # (autograd reads a view's history before the kernel)
         try:
             np.broadcast_shapes(np.shape(a), np.shape(b))
         except ValueError:

@@ -86,10 +86,13 @@ true_divide = div
 
 
 def _div_rounding(input, other, mode):
+    # (saved first, as PyTorch's autograd kernel does before its checks: an inference operand
+    # is refused before a bad rounding_mode)
+    saved = _save_div2(input, other) if should_record(input, other) else None
     if mode is None:
         out = elementwise(np.true_divide, input, other, float_result=True, opmath=True)
-        if out is not NotImplemented and should_record(input, other):
-            _record_div2(out, input, other, mode)
+        if out is not NotImplemented and saved is not None:
+            _record_div2(out, input, other, mode, saved)
         return out
     if mode not in ("trunc", "floor"):
         raise RuntimeError(
@@ -108,8 +111,8 @@ def _div_rounding(input, other, mode):
                                               as_given(other, b)))  # (x / 0: inf, NaN silently)
     except ValueError:
         raise broadcast_error(input, other) from None
-    if should_record(input, other):  # (an integer result raises, as in PyTorch)
-        _record_div2(out, input, other, mode)
+    if saved is not None:  # (an integer result raises, as in PyTorch)
+        _record_div2(out, input, other, mode, saved)
     return out
 
 
@@ -147,11 +150,16 @@ def write_before_zero(self: Tensor, op, args, kwargs) -> None:
     data[before] = full[before].astype(data.dtype, copy=False)
 
 
-def _record_div2(out, input, other, mode):
+def _save_div2(input, other) -> tuple:
+    return save_operand(other), save_operand(input) if isinstance(
+        other, Tensor) and other._requires_grad else None
+
+
+def _record_div2(out, input, other, mode, saved):
     node = DivBackward2()
-    node._s_other, node._s_rounding_mode = save_operand(other), mode
-    if isinstance(other, Tensor) and other._requires_grad:
-        node._s_self = save_operand(input)
+    (node._s_other, self_saved), node._s_rounding_mode = saved, mode
+    if self_saved is not None:
+        node._s_self = self_saved
     record(node, out, input, other, broadcast=True)
 
 

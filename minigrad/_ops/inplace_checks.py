@@ -13,6 +13,7 @@ from __future__ import annotations
 from .._tensor import Tensor
 from ..autograd.functional_utils import only_inference
 from ..autograd.grad_mode import is_grad_enabled, is_inference_mode_enabled
+from ..autograd.graph import should_record
 from ..autograd.zero_tensor import refuse_write
 from .views import MULTI, made_without_grad, overlapping, shared_memory
 
@@ -46,6 +47,8 @@ def check_inplace(self: Tensor, inputs=(), differentiable: bool = True) -> None:
         return
     needs, base = self.requires_grad, self._base
     if not needs and (base is None or not _any_requires_grad(inputs)):
+        if base is None and inputs:
+            should_record(*inputs)  # (autograd reads the operands' histories: see below)
         return  # (only a view can be refused when self needs no grad: no scan for the rest)
     if self._inference and only_inference((self, *inputs)):
         return  # (inference tensors alone: PyTorch's dispatch skips autograd and its checks)
@@ -59,6 +62,8 @@ def check_inplace(self: Tensor, inputs=(), differentiable: bool = True) -> None:
             raise RuntimeError(VIEW_OF_LEAF)
     if needs and self._grad_fn is None:
         raise RuntimeError(LEAF)
+    should_record(self, *inputs)  # (autograd then reads the operands' histories: a stale view
+    # is refused before the kernel checks anything)
 
 
 def bump_version(self: Tensor) -> None:

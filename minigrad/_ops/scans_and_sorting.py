@@ -352,6 +352,7 @@ def argsort(input, dim: int = -1, descending: bool = False, stable: bool = False
 @method("topk")
 def topk(input, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
     """The ``k`` largest (or smallest) values along ``dim`` and their indices."""
+    should_record(input)  # (autograd reads a view's history before the kernel's checks)
     d = input._wrap_dim(dim)
     size = input._data.shape[d] if input._data.ndim else 1
     if not 0 <= k <= size:

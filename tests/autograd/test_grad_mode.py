@@ -284,3 +284,17 @@ def test_inference_operands_alone_record_nothing(torch, code):
 
     m, t = run_both(torch, run)
     assert m == t
+
+
+def test_data_is_an_inference_tensor_only_if_its_source_is(torch):
+    """``.data`` taken in inference mode follows its source, as ``detach()`` does: a normal
+    tensor's can then be changed in place outside (fuzz seed 4975)."""
+    def run(L):
+        x, y = L.ones(3), L.tensor([2.]).norm(0).flatten()
+        with L.inference_mode():
+            made = [x.data, y.data, x[0:2].data, L.ones(2).data]
+        made[1].remainder_(float("nan"))
+        return [t.is_inference() for t in made], repr(made[1].tolist()), repr(y.tolist())
+
+    m, t = run_both(torch, run)
+    assert m == t

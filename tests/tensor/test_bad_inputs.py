@@ -400,8 +400,9 @@ def _fuzzer_errors() -> list:
 
 
 def _saved_before_checks() -> list:
-    """baddbmm, addcmul and addcdiv where autograd records: their tensors are saved (an
-    inference one refused) before the kernel checks the shapes and dtypes."""
+    """Where autograd records, PyTorch saves tensors (an inference one refused) and reads a
+    view's history before its kernel checks anything: baddbmm, addcmul/addcdiv, div with a
+    rounding mode, topk, in-place ops' operands, bitwise ops."""
     i = "L.inference_mode()(lambda: L.ones({}))()"
     return [f"L.baddbmm({a})" for a in (
         f"L.ones(1, requires_grad=True), {i.format('2, 3')}, L.ones(2, 3, requires_grad=True)",
@@ -413,7 +414,25 @@ def _saved_before_checks() -> list:
         f"L.ones(2, 4){f}(L.ones(0, requires_grad=True), {i.format('3')})"
         for f in (".addcmul", ".addcmul_", ".addcdiv", ".addcdiv_")] + [
         f"L.addcdiv(L.ones(2), {i.format('3')}, L.ones(2))",
-        f"L.addcmul(L.ones(2), {i.format('3')}, L.ones(5, requires_grad=True))"]
+        f"L.addcmul(L.ones(2), {i.format('3')}, L.ones(5, requires_grad=True))"] + [
+        # div with a rounding mode saves its operands before checking the mode; topk reads a
+        # view's history before checking k
+        f"{i.format('1, 1')}.div(L.zeros(1, 1, requires_grad=True), rounding_mode={m!r})"
+        for m in ("up", "floor", None)] + [
+        f"L.ones(1, requires_grad=True).div({i.format('3')}, rounding_mode='up')",
+        "(lambda x: (L.no_grad()(lambda: x[1:].sub_(2))(), x[1:])[1])(L.ones(4, 2, "
+        "requires_grad=True) * 1).topk(9)",
+        "(lambda v: (L.no_grad()(lambda: v.sub_(2))(), v.topk(9)))(L.no_grad()(lambda x: x[1:])"
+        "(L.ones(4, 2, requires_grad=True)))"] + [
+        # an in-place op reads its operands' histories (a stale view refused) before its checks
+        "(lambda v: (L.no_grad()(lambda: v.masked_fill_(v > 0, 0.5))(), L.arange(1, -1, -0.3)"
+        ".mul_(v)))(L.no_grad()(lambda x: x.expand(2, 4))(L.ones(4, requires_grad=True)))",
+        "(lambda v: (L.no_grad()(lambda: v.fill_(0.5))(), L.ones(3).add_(v)))"
+        "(L.no_grad()(lambda x: x[0])(L.ones(2, 2, requires_grad=True)))"] + [
+        # bitwise ops too, before their dtype and broadcast checks
+        f"(lambda x, v: (L.no_grad()(lambda: v.fill_(0.5))(), {e}))(*(lambda x: (x, "
+        "L.inference_mode()(lambda: x[0])()))(L.ones(2, 3, requires_grad=True)))"
+        for e in ("x & v", "v | L.ones(4)", "L.ones(3, dtype=L.int64) ^ v")]
 
 
 PROBES = (_creation() + _reductions() + _shapes_and_conversions() + _binary()
