@@ -18,6 +18,7 @@ import warnings
 
 import numpy as np
 
+from .._layout import like_input
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, record, should_record
@@ -189,7 +190,8 @@ def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
     if not indices:
         raise RuntimeError(NO_INDICES)
     where = check_bounds(input._data.shape, where) if not fills else _mask_where(indices)
-    data = input._data if expanded else np.array(input._data)
+    # (out of place: PyTorch's clone(preserve_format) of the input, written into)
+    data = input._data if expanded else like_input(np.array(input._data), input._data)
     if accumulate:
         np.add.at(data, where, values._data)
     else:
