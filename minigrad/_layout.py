@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._types import row_major_strides
+from ._types import element_strides, row_major_strides
 
 __all__ = ["in_iterator_layout", "row_major", "like_input", "gather_layout", "as_given",
            "suggests_channels_last", "in_memory_format_of"]
@@ -51,11 +51,7 @@ def _order(shape: tuple, operands: list) -> list:
     return perm
 
 
-def _strides(a: np.ndarray) -> tuple:
-    """``a``'s strides in elements, as PyTorch would show them (``_types.element_strides``)."""
-    if a.size or any(a.strides):
-        return tuple(s // a.itemsize for s in a.strides)
-    return row_major_strides(a.shape)
+_strides = element_strides  # (``a``'s strides in elements, as PyTorch shows them)
 
 
 def _dense(shape: tuple, strides: tuple) -> bool:

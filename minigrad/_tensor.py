@@ -336,8 +336,8 @@ class Tensor(metaclass=TorchNamed):
 
     def detach(self) -> Tensor:
         """A new tensor sharing data and version counter, cut off from the graph."""
-        t = Tensor._wrap(self._data)
-        t._vc, t._inference = self._vc, self._inference  # (an alias: inference only if self is)
+        t = Tensor._wrap(self._data)  # (its strides, even empty: an alias; inference if self is)
+        t._data, t._vc, t._inference = self._data, self._vc, self._inference
         return t
 
     def detach_(self) -> Tensor:

@@ -376,7 +376,8 @@ def clone(input, *, memory_format=None) -> Tensor:
     data = input._data
     # keeps the memory layout (preserve_format), unless elements share memory (expand): then
     # in the order of the strides, as PyTorch's clone gives
-    out = Tensor._wrap(like_input(np.copy(data), data))
+    out = Tensor._wrap(data)
+    out._data = like_input(np.copy(data), data)  # (an empty input's strides too)
     if should_record(input):
         record(CloneBackward0(), out, input)
     return out
