@@ -1,7 +1,8 @@
 """The memory layout of gradients against PyTorch: ``stride()`` and ``is_contiguous()`` of what
 ``autograd.grad`` returns, where PyTorch's backward formula lays its result out from the
 operands' strides (``where``: its TensorIterator over the condition and the gradient) or writes
-a new tensor (``cumsum``: its flips are copies, never NumPy's negative strides)."""
+a new tensor (``cumsum``: its flips are copies, never NumPy's negative strides; ``max()``:
+``new_zeros``; ``masked_fill``: a row-major clone)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ LOSSES = ["torch.where(x > 1, x, 1e30).sum()", "torch.where(x > 1, 0., x).sum()"
           "torch.where(x > 1, x, x.detach()).sum()", "x.where(x < 3, 2.).square().sum()",
           "x.cumsum(0).sum()", "x.cumsum(-1).triu().sum() if x.dim() > 1 else x.cumsum(0).sum()",
           "x.flip(0).cumsum(0).sum()", "x.cumsum(0).square().sum()", "x.sum()", "x.exp().sum()",
-          "(x * 2).sum()"]
+          "(x * 2).sum()", "x.max()", "x.min()", "x.masked_fill(x > 2, 0.).sum()",
+          "x.masked_fill(x > 2, 0.).square().sum()"]
 
 
 def _grad_layout(L, make, loss):

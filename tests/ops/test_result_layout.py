@@ -67,6 +67,8 @@ OPS = [
     "x.sum(0, keepdim=True)", "x.prod(-1, keepdim=True)", "x.norm(dim=-1)", "x.nansum(0)",
     "x.count_nonzero(0)", "x.softmax(-1)", "x.cumsum(0)", "x.masked_fill(x > 1, 2.)", "x.tril()",
     "x.sum(0).t()", "torch.var_mean(x, -1)[1]",
+    # new row-major tensors: repeat
+    "x.repeat(*[1] * x.dim())", "x.repeat(2, *[1] * x.dim())",
 ]
 
 
