@@ -9,8 +9,7 @@ from __future__ import annotations
 import warnings
 
 import pytest
-
-import minigrad as mg
+from helpers import assert_same_for_each
 
 pytestmark = pytest.mark.torch
 
@@ -30,8 +29,8 @@ LOSSES = ["torch.where(x > 1, x, 1e30).sum()", "torch.where(x > 1, 0., x).sum()"
           "x.masked_fill(x > 2, 0.).square().sum()"]
 
 
-def _grad_layout(L, make, loss):
-    x = eval(make, {"L": L}).detach().requires_grad_()
+def _grad_layout(L, name, loss):
+    x = eval(INPUTS[name], {"L": L}).detach().requires_grad_()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         g = L.autograd.grad(eval(loss, {"x": x, "torch": L}), x)[0]
@@ -40,7 +39,4 @@ def _grad_layout(L, make, loss):
 
 @pytest.mark.parametrize("loss", LOSSES)
 def test_gradient_layout_as_pytorch(torch, loss):
-    wrong = [(name, _grad_layout(mg, make, loss), _grad_layout(torch, make, loss))
-             for name, make in INPUTS.items()]
-    wrong = [w for w in wrong if w[1] != w[2]]
-    assert not wrong, "\n".join(f"{n}: minigrad {m}, PyTorch {t}" for n, m, t in wrong)
+    assert_same_for_each(torch, INPUTS, lambda L, name: _grad_layout(L, name, loss))

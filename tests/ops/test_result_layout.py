@@ -10,6 +10,7 @@ import itertools
 import warnings
 
 import pytest
+from helpers import assert_same_for_each
 
 import minigrad as mg
 
@@ -135,8 +136,8 @@ POOLS = ["F.adaptive_avg_pool2d(x, 2)", "F.adaptive_avg_pool2d(x, (1, 1))", "F.m
          "F.avg_pool2d(x, 1)", "F.avg_pool2d(x, 2, ceil_mode=True)", "F.avg_pool2d(x, 2, 1, 1)"]
 
 
-def _pooled(L, make, op, grad):
-    x = eval(make, {"L": L})
+def _pooled(L, name, op, grad):
+    x = eval(POOL_INPUTS[name], {"L": L})
     if grad:
         x.requires_grad_()
     y = eval(op, {"x": x, "F": L.nn.functional})
@@ -145,13 +146,10 @@ def _pooled(L, make, op, grad):
     return tuple(y.shape), y.stride(), y.is_contiguous()
 
 
+@pytest.mark.parametrize("grad", [False, True])
 @pytest.mark.parametrize("op", POOLS)
-def test_pooling_layout_as_pytorch(torch, op):
-    wrong = [(name, grad, _pooled(mg, make, op, grad), _pooled(torch, make, op, grad))
-             for name, make in POOL_INPUTS.items() for grad in (False, True)]
-    wrong = [w for w in wrong if w[2] != w[3]]
-    assert not wrong, "\n".join(f"{n} (grad: {g}): minigrad {m}, PyTorch {t}"
-                                for n, g, m, t in wrong)
+def test_pooling_layout_as_pytorch(torch, op, grad):
+    assert_same_for_each(torch, POOL_INPUTS, lambda L, name: _pooled(L, name, op, grad))
 
 
 # index_put (out of place) writes into the input's clone(preserve_format)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from helpers import assert_same_for_each
 
 import minigrad as mg
 
@@ -42,9 +43,9 @@ VIEWS = [
 ]
 
 
-def _strides(L, base, expr):
+def _strides(L, name, expr):
     try:
-        x = eval(base, {"L": L})
+        x = eval(BASES[name], {"L": L})
         y = eval(expr, {"x": x})
     except (RuntimeError, IndexError) as e:
         return type(e).__name__
@@ -53,10 +54,7 @@ def _strides(L, base, expr):
 
 @pytest.mark.parametrize("expr", VIEWS)
 def test_view_strides_as_pytorch(torch, expr):
-    wrong = [(name, _strides(mg, base, expr), _strides(torch, base, expr))
-             for name, base in BASES.items()]
-    wrong = [w for w in wrong if w[1] != w[2]]
-    assert not wrong, "\n".join(f"{n}: minigrad {m}, PyTorch {t}" for n, m, t in wrong)
+    assert_same_for_each(torch, BASES, lambda L, name: _strides(L, name, expr))
 
 
 def _regrouped(L, shape, p, sl, new):
