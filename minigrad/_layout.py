@@ -1,5 +1,7 @@
 """The memory layout PyTorch gives a new result: of an elementwise op (its TensorIterator), of a
-reduction (row-major), of a copy (``empty_like``'s preserved layout).
+reduction (row-major), of a copy (``empty_like``'s preserved layout), of pooling (the input's
+``suggest_memory_format()``). The operands' strides are PyTorch's, size-1 dimensions included:
+views keep them (``_view_strides``).
 
 NumPy lays a ufunc's result out as its inputs are only where they agree (C order otherwise),
 and gives size-1 dimensions its own strides. PyTorch's TensorIterator:
