@@ -24,7 +24,7 @@ import numpy as np
 from ._types import element_strides, row_major_strides
 
 __all__ = ["in_iterator_layout", "row_major", "like_input", "gather_layout", "as_given",
-           "suggests_channels_last", "in_memory_format_of"]
+           "iteration_order", "suggests_channels_last", "in_memory_format_of"]
 
 
 def _order(shape: tuple, operands: list) -> list:
@@ -51,6 +51,12 @@ def _order(shape: tuple, operands: list) -> list:
             elif swap < 0:
                 break
     return perm
+
+
+def iteration_order(shape: tuple, operands: list) -> list:
+    """The dimensions of ``shape`` from the fastest to the slowest, as TensorIterator goes
+    through them for operands of these strides (in elements; 0 where broadcast)."""
+    return _order(shape, operands)
 
 
 _strides = element_strides  # (``a``'s strides in elements, as PyTorch shows them)

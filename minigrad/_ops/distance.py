@@ -37,12 +37,13 @@ class DistBackward0(Node):
 
     def backward(self, g):
         diff = value(self._s_self) - value(self._s_other)
+        result = value(self._s_result)  # (unpacked before the formula: its version checked)
         if self._s_p == 0:  # (PyTorch's norm_backward gives no gradient; negating it fails)
             if self.next_functions[1][0] is not None:
                 raise RuntimeError("Expected a proper Tensor but got None (or an undefined "
                                    "Tensor in C++) for argument #0 'self'")
             return None, None
-        d = norm_backward(g, diff, value(self._s_result), float(self._s_p))
+        d = norm_backward(g, diff, result, float(self._s_p))
         return d, -d
 
 

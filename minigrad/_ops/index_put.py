@@ -25,7 +25,7 @@ from ..autograd.graph import Node, record, should_record
 from ..autograd.saved import check_saved
 from . import _formula as F
 from ._core import method
-from .index_checks import check_bounds, mask_fits, numpy_index
+from .index_checks import check_bounds, mask_fits, numpy_index, written_before_bad_index
 from .indexing import _as_index
 from .inplace_checks import SHARED_WITH_INPUT, overlaps
 from .views import overlapping
@@ -189,7 +189,12 @@ def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
                 f"{values.dtype._legacy_name[:-6]} for the source.")
     if not indices:
         raise RuntimeError(NO_INDICES)
-    where = check_bounds(input._data.shape, where) if not fills else _mask_where(indices)
+    try:
+        where = check_bounds(input._data.shape, where) if not fills else _mask_where(indices)
+    except IndexError:
+        if expanded is not None:  # (in place: PyTorch's kernel wrote the elements before)
+            _write_before_bad_index(input, where, values._data, accumulate)
+        raise
     # (out of place: PyTorch's clone(preserve_format) of the input, written into)
     data = input._data if expanded else like_input(np.array(input._data), input._data)
     if accumulate:
@@ -203,6 +208,15 @@ def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
         record(node, out, input, values, broadcast=True)
         _sum_values_to_their_shape(node, input, values, where)
     return out
+
+
+def _write_before_bad_index(input, where, values, accumulate: bool) -> None:
+    if input._data.flags.writeable:
+        at, values = written_before_bad_index(input._data, where, values)
+        if accumulate:
+            np.add.at(input._data, at, values)
+        else:
+            input._data[at] = values
 
 
 def _sum_values_to_their_shape(node, input, values, where) -> None:

@@ -338,7 +338,7 @@ def _index(input, indices):
     elif input._data.flags.c_contiguous and not _row_major(data):
         data = np.array(data, order="C")  # (PyTorch's gather of a contiguous tensor is too)
     out = Tensor._wrap(data)
-    if should_record(input):
+    if should_record(input, *indices):  # (an inference input alone records nothing)
         node = IndexBackward0()
         node._s_indices, node._s_self_sym_sizes = tuple(indices), input._data.shape
         node._where = where
