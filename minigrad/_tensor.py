@@ -334,8 +334,8 @@ class Tensor(metaclass=TorchNamed):
 
     def detach(self) -> Tensor:
         """A new tensor sharing data and version counter, cut off from the graph."""
-        t = Tensor._wrap(self._data)
-        t._vc, t._inference, t._zero = self._vc, self._inference, self._zero  # (an alias)
+        t = Tensor._wrap(self._data)  # (an alias: its strides even where it is empty)
+        t._data, t._vc, t._inference, t._zero = self._data, self._vc, self._inference, self._zero
         return t
 
     def detach_(self) -> Tensor:

@@ -18,6 +18,7 @@ import warnings
 
 import numpy as np
 
+from .._layout import like_input
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, record, should_record
@@ -194,7 +195,8 @@ def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
         if expanded is not None:  # (in place: PyTorch's kernel wrote the elements before)
             _write_before_bad_index(input, where, values._data, accumulate)
         raise
-    data = input._data if expanded else np.array(input._data)
+    # (out of place: PyTorch's clone(preserve_format) of the input, written into)
+    data = input._data if expanded else like_input(np.array(input._data), input._data)
     if accumulate:
         np.add.at(data, where, values._data)
     else:

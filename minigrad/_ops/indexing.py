@@ -31,7 +31,7 @@ from ..autograd.saved import check_saved
 from . import _formula as F
 from ._core import method
 from .index_checks import check_bounds, numpy_index
-from .movement import u64, unsqueeze, view_of
+from .movement import strided, u64, unsqueeze, view_of
 
 __all__ = ["select", "narrow", "alias", "index"]
 
@@ -131,7 +131,12 @@ def _slice(input, dim: int, start, stop, step):
         node._s_start = u64(0 if start is None else start)
         node._s_end = u64(_INT64_MAX if stop is None else stop)
         node._where = where
-    return view_of(input, input._data[where], node)
+    out = input._data[where]
+    if step != 1 and not out.shape[dim]:  # (NumPy keeps the stride of an emptied dimension)
+        strides = list(out.strides)
+        strides[dim] = input._data.strides[dim] * step
+        out = strided(out, out.shape, tuple(strides))
+    return view_of(input, out, node)
 
 
 @method("narrow")

@@ -143,7 +143,7 @@ def repeat(input, *sizes):
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
                            "of dimensions of tensor")
     try:
-        out = Tensor._wrap(np.tile(input._data, reps))
+        out = Tensor._wrap(row_major(np.tile(input._data, reps)))  # (PyTorch: a new tensor)
     except ValueError:  # NumPy's "negative dimensions are not allowed"
         shape = (1,) * (len(reps) - input._data.ndim) + input._data.shape
         shape = [r * s for r, s in zip(reps, shape)]
