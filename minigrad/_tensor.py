@@ -290,7 +290,7 @@ class Tensor(metaclass=TorchNamed):
         >>> x.grad
         tensor([20., 40.])
         """
-        if not self._requires_grad:
+        if not self.requires_grad:  # (a view also when its base has started to require grad)
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self._grad_fn is not None:
             return self._grad_fn._register_tensor_hook(self._output_nr, hook)
@@ -300,7 +300,7 @@ class Tensor(metaclass=TorchNamed):
 
     def register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
         """Call ``hook(tensor)`` on this leaf after its ``.grad`` has been updated."""
-        if not self._requires_grad:
+        if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self._grad_fn is not None:
             raise RuntimeError(
