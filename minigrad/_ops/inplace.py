@@ -261,10 +261,12 @@ _NO_INTEGER_HISTORY = {"nan_to_num", "cumprod"}
 def _variant(name: str, differentiable: bool = True):
     """``x.name_(...)``: the in-place form of the out-of-place op ``x.name(...)``."""
     any_dtype = name not in _NO_INTEGER_HISTORY
+    copies = name == "nan_to_num"  # (PyTorch copies integers onto themselves: as a fill)
 
     def op_(self, *args, **kwargs):
         return apply_inplace(self, getattr(Tensor, name), *args, differentiable=differentiable,
-                             any_dtype=any_dtype, **kwargs)
+                             any_dtype=any_dtype, fills=copies and self._data.dtype.kind in "iub",
+                             **kwargs)
 
     op_.__name__ = name + "_"
     op_.__doc__ = f"In-place ``{name}``: writes the result into this tensor and returns it."

@@ -149,6 +149,10 @@ CASES = {
     "index_put_values_same_memory": "r = lib.arange(9.)\n"
                                     "r[:2].index_put_((lib.tensor([0, 1]),), r[:2])",
     "expanded_before_shape_error": "r = lib.zeros(1, 3).expand(3, 3); r.add_(lib.ones(2))",
+    # nan_to_num_ copies an integer tensor onto itself: allowed on expanded memory, unlike floats'
+    "expanded_int_nan_to_num_": "r = lib.tensor(-1).expand(2); r.nan_to_num_()",
+    "expanded_bool_nan_to_num_": "r = lib.tensor([True]).expand(3, 1); r.nan_to_num_(1.)",
+    "expanded_float_nan_to_num_": "r = lib.tensor(-1.).expand(2); r.nan_to_num_()",
     # ---- copy_ and x[i] = v: argument and shape errors as PyTorch's
     "copy_string_before_view_check": LEAF + "x[0].copy_('a')",
     "copy_number": "r = lib.ones(3); r.copy_(2)",
