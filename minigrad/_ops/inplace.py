@@ -164,8 +164,8 @@ def _rebase(self: Tensor, node: Node) -> None:
         self._grad_fn, self._requires_grad, self._output_nr = node, True, 0
         self._history_changed(old)  # retain_grad follows the new grad_fn
         return
-    old = base._grad_fn
-    record(CopySlices(base, self, node), base, base, *node.next_functions[1:])
+    old = base._grad_fn  # (the base's dtype may not be the view's: `.data =` swapped it)
+    _any_dtype(base, record, CopySlices(base, self, node), base, base, *node.next_functions[1:])
     base._history_changed(old)
     self._view_vc = -1
     _sync_view(self)  # the view now reads from its base: AsStridedBackward0

@@ -176,6 +176,10 @@ CASES = {
                             "y.sum().backward()",
     "t_of_view_of_no_grad_view": NONLEAF + "with lib.no_grad(): v = y[1:]\nv.t().t_().add_(1)",
     # ---- an integer tensor gets a history from a recorded fill of one of its views
+    "int_base_of_a_view_given_float_data": "b = lib.tensor([[-4, -1], [-1, -1]]); r = b.t()\n"
+                                           "r.data = lib.tensor([1., 2., 3., 4.])\n"
+                                           "r /= lib.full((4,), 2., requires_grad=True)\n"
+                                           "extra = b.tolist(), b.grad_fn.name(), b._version",
     "int_row_set_from_tensor_requiring_grad": "r = lib.zeros(2, 2, dtype=lib.int64)\n"
                                               "r[-1] = lib.tensor(2., requires_grad=True)",
     "int_then_data_set": "r = lib.zeros(2, 2, dtype=lib.int64)\n"
