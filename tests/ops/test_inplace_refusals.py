@@ -171,6 +171,9 @@ CASES = {
                            "y.squeeze_(); z.sum().backward()",
     "saved_then_clamp_": "x = lib.ones(3, requires_grad=True); y = x * 1; z = y * y\n"
                          "y.clamp_(0, 1); z.sum().backward()",
+    "inner_saves_a_sum_not_the_view": "x = lib.tensor([[1.5]], requires_grad=True)\n"
+                                      "r = lib.tensor([[0.5]])[:]; y = lib.inner(r, x)\n"
+                                      "r.mul_(x); y.sum().backward(); extra = x.grad.tolist()",
     "saved_output_of_pow2": "x = lib.ones(3, requires_grad=True); y = lib.pow(2., x)\n"
                             "with lib.no_grad(): y.add_(1)\n"
                             "y.sum().backward()",
