@@ -115,12 +115,8 @@ class Tensor(metaclass=TorchNamed):
     def device(self):
         return cpu
 
-    is_cuda = False
+    is_cuda = is_mps = is_sparse = is_quantized = is_meta = False
     is_cpu = True
-    is_mps = False
-    is_sparse = False
-    is_quantized = False
-    is_meta = False
     layout = "torch.strided"
 
     @property
@@ -232,8 +228,11 @@ class Tensor(metaclass=TorchNamed):
 
     @property
     def data(self) -> Tensor:
-        """The same storage as a new tensor that autograd does not track."""
-        return Tensor._wrap(self._data)
+        """The same storage as a new tensor that autograd does not track (a version counter
+        of its own; an inference tensor if this one is, wherever it is taken)."""
+        t = Tensor._wrap(self._data)
+        t._inference = self.is_inference()
+        return t
 
     @data.setter
     def data(self, value: Tensor) -> None:
