@@ -348,7 +348,7 @@ def should_record(*inputs) -> bool:
     return found
 
 
-def record(node: Node, outputs, *inputs, broadcast: bool | tuple = False):
+def record(node: Node, outputs, *inputs, broadcast: bool = False):
     """Make ``node`` the ``grad_fn`` of ``outputs`` (a tensor, or a tuple of them), computed
     from ``inputs``; return ``outputs``.
 
@@ -357,8 +357,8 @@ def record(node: Node, outputs, *inputs, broadcast: bool | tuple = False):
       that needs no gradient or is not a tensor. An input may also be an edge ``(node, nr)``
       taken from another node (``CopySlices`` passes on its op's edges).
     - ``node`` takes the next sequence number (the engine runs newer nodes first).
-    - With ``broadcast=True`` (elementwise ops; ``dist`` passes its broadcast shape) the engine
-      sums each input's gradient back to its shape and dtype: un-broadcasting lives here, once.
+    - With ``broadcast=True`` (elementwise ops) the engine sums each input's gradient back to
+      that input's shape and dtype: un-broadcasting lives here, once, not in every formula.
     - Each output becomes output ``i`` of ``node``. Only floating-point (or complex) tensors
       can have a gradient: a single integer or bool output raises PyTorch's error; in a tuple
       of outputs (a custom Function's) such an output is left a plain tensor. (In-place ops
@@ -370,7 +370,7 @@ def record(node: Node, outputs, *inputs, broadcast: bool | tuple = False):
         out = outputs
     shape = dtype = None
     if broadcast and out is not None:  # what the inputs were broadcast to
-        shape, dtype = out._data.shape if broadcast is True else broadcast, out._data.dtype
+        shape, dtype = out._data.shape, out._data.dtype
     nodes, nrs = [], None  # nrs is made only if some input_nr is not 0 (rare)
     for x in inputs:  # (one loop, written out: this runs for every op)
         if not isinstance(x, Tensor):  # a number (no edge), or an edge passed on from a node
