@@ -25,7 +25,7 @@ from ..autograd.saved import check_saved
 from . import _formula as F
 from ._core import method
 from .index_checks import check_bounds, mask_fits, numpy_index
-from .indexing import _as_index
+from .indexing import _as_index, refuse_inference_indices
 from .inplace_checks import SHARED_WITH_INPUT, overlaps
 from .views import overlapping
 
@@ -168,6 +168,8 @@ def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
     sharing memory then all show the last write): done there, after every check, the result
     a copy of what the memory then holds (so writing it back changes nothing)."""
     recorded = should_record(input, values)  # (a stale view's refusal comes before the rest)
+    if recorded:
+        refuse_inference_indices(indices)
     _count(input, indices)
     fills = _fills_by_mask(input, indices, values, accumulate)
     if expanded is not None:

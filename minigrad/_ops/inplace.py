@@ -44,6 +44,7 @@ from .copy_overlap import copied_in_order
 from .division import write_before_zero
 from .errors import cant_cast
 from .index_put import expanded_warning, put_in_place, values_must_be_a_tensor
+from .indexing import refuse_inference_indices
 from .inplace_checks import bump_version, check_inplace, check_memory
 from .movement import clone
 from .views import AsStridedBackward0, Placement, _sync_view, overlapping, put_flat
@@ -320,6 +321,9 @@ Tensor.sub_ = Tensor.__isub__ = _sub_variant()
 def index_put_(self, indices, values, accumulate: bool = False):
     """In-place ``index_put``: writes ``values`` at the tensor ``indices`` of this tensor."""
     values_must_be_a_tensor(values, "index_put_", indices)  # (before the in-place checks)
+    if self._inference and should_record(self, values):  # (saved before the write refused)
+        check_inplace(self, (values,))
+        refuse_inference_indices(indices)
     return apply_inplace(self, put_in_place, indices, values, accumulate, fills=True,
                          overlap="own")  # (expanded memory: PyTorch only warns)
 

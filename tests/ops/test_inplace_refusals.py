@@ -174,6 +174,17 @@ CASES = {
     "inner_saves_a_sum_not_the_view": "x = lib.tensor([[1.5]], requires_grad=True)\n"
                                       "r = lib.tensor([[0.5]])[:]; y = lib.inner(r, x)\n"
                                       "r.mul_(x); y.sum().backward(); extra = x.grad.tolist()",
+    # ---- index tensors made in inference mode, saved by a recorded op before any check
+    "index_put_of_an_inference_tensor_at_itself": "x = lib.tensor(-1.2, requires_grad=True)\n"
+                                                  "with lib.inference_mode(): r = x.square()\n"
+                                                  "r.index_put_((r,), x)",
+    "index_put_leaf_before_inference_index": "x = lib.tensor([1.], requires_grad=True)\n"
+                                             "with lib.inference_mode(): r = x.square()\n"
+                                             "x.index_put_((r.long(),), x)",
+    "getitem_inference_index": "x = lib.ones(3, requires_grad=True)\n"
+                               "with lib.inference_mode(): i = lib.tensor([5])\nr = x[i]",
+    "getitem_inference_index_no_grad": "x = lib.ones(3)\n"
+                                       "with lib.inference_mode(): i = lib.tensor([5])\nr = x[i]",
     "saved_output_of_pow2": "x = lib.ones(3, requires_grad=True); y = lib.pow(2., x)\n"
                             "with lib.no_grad(): y.add_(1)\n"
                             "y.sum().backward()",
