@@ -174,6 +174,9 @@ CASES = {
     "inner_saves_a_sum_not_the_view": "x = lib.tensor([[1.5]], requires_grad=True)\n"
                                       "r = lib.tensor([[0.5]])[:]; y = lib.inner(r, x)\n"
                                       "r.mul_(x); y.sum().backward(); extra = x.grad.tolist()",
+    # ---- a view made in no_grad mode whose base changed since: refused before the shapes
+    "stale_no_grad_view_in_hypot": LEAF + "with lib.no_grad(): v = x.flatten(); x.tanh_()\n"
+                                   "r = lib.ones(2, 2, 6).hypot(v)",
     # ---- index tensors made in inference mode, saved by a recorded op before any check
     "index_put_of_an_inference_tensor_at_itself": "x = lib.tensor(-1.2, requires_grad=True)\n"
                                                   "with lib.inference_mode(): r = x.square()\n"
