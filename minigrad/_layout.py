@@ -21,7 +21,8 @@ import numpy as np
 
 from ._types import row_major_strides
 
-__all__ = ["in_iterator_layout", "row_major", "like_input", "gather_layout", "as_given"]
+__all__ = ["in_iterator_layout", "row_major", "like_input", "gather_layout", "as_given",
+           "iteration_order"]
 
 
 def _order(shape: tuple, operands: list) -> list:
@@ -48,6 +49,12 @@ def _order(shape: tuple, operands: list) -> list:
             elif swap < 0:
                 break
     return perm
+
+
+def iteration_order(shape: tuple, operands: list) -> list:
+    """The dimensions of ``shape`` from the fastest to the slowest, as TensorIterator goes
+    through them for operands of these strides (in elements; 0 where broadcast)."""
+    return _order(shape, operands)
 
 
 def _strides(a: np.ndarray) -> tuple:

@@ -30,8 +30,7 @@ NON_LEAF_GRAD_WARNING = (
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
     "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
     "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
-    "github.com/pytorch/pytorch/pull/30531 for more information."
-)
+    "github.com/pytorch/pytorch/pull/30531 for more information.")
 ONLY_LEAF_MESSAGE = (
     "you can only change requires_grad flags of leaf variables. If you want to use a computed "
     "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
@@ -58,6 +57,7 @@ class Tensor(metaclass=TorchNamed):
     _accumulator = None  # weakref to this leaf's AccumulateGrad node
     _base = None  # the tensor this one is a view of
     _retains_grad = False
+    _zero = False  # PyTorch's ZeroTensor (a gradient such as sgn's): see autograd/zero_tensor.py
     _hooks = None  # hooks of a leaf tensor, run by its AccumulateGrad
     _post_acc_hooks = None  # register_post_accumulate_grad_hook's hooks
     _inference = False  # made inside inference_mode (then it has no version counter)
@@ -176,7 +176,8 @@ class Tensor(metaclass=TorchNamed):
     @property
     def requires_grad(self) -> bool:
         """Whether autograd records ops on this tensor (a view: also once its base does)."""
-        return self._requires_grad or (self._base is not None and self._base._requires_grad)
+        return self._requires_grad or (self._base is not None and self._base._requires_grad
+                                       and not self._inference)  # (PyTorch's have no autograd)
 
     @requires_grad.setter
     def requires_grad(self, flag: bool) -> None:
@@ -203,6 +204,8 @@ class Tensor(metaclass=TorchNamed):
         if requires_grad and self._inference and not _mode.inference_mode:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside "
                                "InferenceMode is not allowed.")
+        if self._view_no_grad:  # (a view made in no_grad mode and made a leaf here
+            self._view_leaf = requires_grad  # gets gradients, as in PyTorch: graph.record)
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -263,10 +266,8 @@ class Tensor(metaclass=TorchNamed):
         self._retains_grad = True
 
     def _history_changed(self, old_node) -> None:
-        """An in-place op gave this tensor a new ``grad_fn``: ``retain_grad`` moves with it.
-
-        (Tensor hooks stay where they were registered, as in PyTorch.)
-        """
+        """An in-place op gave this tensor a new ``grad_fn``: ``retain_grad`` moves with it
+        (tensor hooks stay where they were registered, as in PyTorch)."""
         if not self._retains_grad:
             return
         if old_node is not None and old_node._retains_grad:
@@ -289,10 +290,10 @@ class Tensor(metaclass=TorchNamed):
         >>> x.grad
         tensor([20., 40.])
         """
-        if not self.requires_grad:  # (a view also when its base has started to require grad)
+        if not self.requires_grad:  # (a view: also once its base requires grad)
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self._grad_fn is not None:
-            return self._grad_fn._register_tensor_hook(self._output_nr, hook)
+        if (fn := self.grad_fn) is not None:  # (a view reads its history now, as PyTorch)
+            return fn._register_tensor_hook(self._output_nr, hook)
         if self._hooks is None:
             self._hooks = Hooks()
         return self._hooks.add(hook)
@@ -317,16 +318,15 @@ class Tensor(metaclass=TorchNamed):
         return self._data.reshape(()).item()
 
     def tolist(self):
+        if self._zero:  # (PyTorch's ZeroTensor has no memory)
+            raise RuntimeError("tolist() shouldn't be called on a tensor with unallocated storage")
         return self._data.tolist()
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
         """The ndarray itself (shared memory); refused while it requires grad in grad mode."""
-        if self.requires_grad and not force:
-            from .autograd.grad_mode import is_grad_enabled  # (late: autograd imports this)
-
-            if is_grad_enabled():
-                raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
-                                   "Use tensor.detach().numpy() instead.")
+        if (self._zero or self.requires_grad) and not force:
+            from .autograd.zero_tensor import refuse_numpy  # (late: autograd imports this)
+            refuse_numpy(self)
         return self._data
 
     def __array__(self, dtype=None, copy=None):
@@ -336,7 +336,7 @@ class Tensor(metaclass=TorchNamed):
     def detach(self) -> Tensor:
         """A new tensor sharing data and version counter, cut off from the graph."""
         t = Tensor._wrap(self._data)
-        t._vc, t._inference = self._vc, self._inference  # (an alias: inference only if self is)
+        t._vc, t._inference, t._zero = self._vc, self._inference, self._zero  # (an alias)
         return t
 
     def detach_(self) -> Tensor:

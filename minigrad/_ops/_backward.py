@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _summation
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.formulas import formula_function
@@ -86,6 +87,8 @@ def mean_of(x: np.ndarray, axis, keepdims: bool) -> np.ndarray:
     nothing is NaN without NumPy's "Mean of empty slice" warning (PyTorch gives none). For
     backward formulas, which run quietly (0 / 0 gives no warning there)."""
     count = x.size if axis is None else int(np.prod([x.shape[a] for a in axis]))
+    if x.dtype.kind == "f" and x.dtype.itemsize > 2:  # float32/64: added in PyTorch's order
+        return np.true_divide(_summation.reduce_sum(x, axis, keepdims), count, dtype=x.dtype)
     wide = np.float32 if x.dtype == np.float16 else None  # (NumPy's mean adds float16 so)
     mean = np.true_divide(np.add.reduce(x, axis=axis, dtype=wide, keepdims=keepdims), count)
     return mean if wide is None else mean.astype(x.dtype)

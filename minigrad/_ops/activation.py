@@ -67,15 +67,16 @@ class SigmoidBackward0(Node):
 @method("sigmoid", inplace=True)
 def sigmoid(input) -> Tensor:
     """The logistic function ``1 / (1 + exp(-input))``, elementwise."""
-    return float_op(input, "sigmoid", _sigmoid, SigmoidBackward0, "result", quiet=False)
+    return float_op(input, "sigmoid", _sigmoid, SigmoidBackward0, "result")
 
 
 def _sigmoid(d):
-    half = d.dtype.type(0.5)
-    d = np.tanh(d * half)  # sigmoid(x) = (tanh(x/2) + 1) / 2, which cannot overflow
-    d *= half
-    d += half
-    return d
+    """PyTorch's kernel: ``1 / (1 + exp(-d))`` (exp overflows to inf for a very negative ``d``:
+    0, quietly); tiny values stay (a tanh-based form rounds sigmoid(-20) to 0 in float32)."""
+    d = np.negative(d, out=np.empty_like(d))
+    np.exp(d, out=d)
+    d += 1
+    return np.reciprocal(d, out=d)
 
 
 class TanhBackward0(Node):

@@ -131,7 +131,7 @@ def mul(input=MISSING, other=MISSING, *, out=None, _form=("mul", FUNCTION)) -> T
         token = quiet()  # (overflow: inf, as in PyTorch, without NumPy's warning)
         out = Tensor._wrap(in_iterator_layout(np.multiply(input._data, other), input._data, other))
         restore(token)
-        if should_record(input):
+        if should_record(input, other):
             node = MulBackward0()
             node._s_other = other
             record(node, out, input, other)  # (a float keeps the input's shape and dtype)

@@ -372,7 +372,18 @@ fmin = _binary("fmin", _second_nan(np.fmin), FminBackward0, float_only=False, in
 
 
 def _xlogy(a, b):
-    return np.where(a == 0, np.where(np.isnan(b), np.nan, 0.0), a * np.log(b))
+    """PyTorch's kernel: NaN (positive) where ``b`` is NaN, else 0 where ``a`` is 0, else
+    ``a * log(b)``; the NaN of a negative ``b`` is C's: positive for float64 (``log``), negative
+    for float32 and float16 (``logf``). Where both factors are NaN, the product is ``log(b)``'s
+    (``a``'s in float16): chosen here, as NumPy's vector loops keep either."""
+    log_b = np.asarray(np.log(b))
+    nan_log, nan_a = np.isnan(log_b), np.isnan(a)
+    if log_b.dtype == np.float64:
+        np.abs(log_b, out=log_b, where=nan_log)
+    first, second = (a, log_b) if log_b.dtype == np.float16 else (log_b, a)
+    nan_first = nan_a if log_b.dtype == np.float16 else nan_log
+    out = np.where(nan_first, first, np.where(nan_a | nan_log, second, a * log_b))
+    return np.where(np.isnan(b), np.nan, np.where(a == 0, 0.0, out))
 
 
 xlogy = _binary("xlogy", _xlogy, XlogyBackward0, scalars=(XlogyBackward1, XlogyBackward2))

@@ -26,6 +26,7 @@ from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.formulas import formula_function
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.zero_tensor import efficient_zeros
 from . import _formula as F
 from ._backward import sign_data
 from ._core import method, value
@@ -71,16 +72,24 @@ class SignBackward0(Node):
     rule = _r("z = sign(a)", a="zeros_like(grad)")
 
 
+@method("_is_zerotensor")
+def _is_zerotensor(input) -> bool:
+    """PyTorch's ``Tensor._is_zerotensor()``: whether ``input`` is its ZeroTensor, such as the
+    gradient ``sgn`` gives (see ``autograd/zero_tensor.py``)."""
+    return input._zero
+
+
 class SgnBackward0(Node):
     """The node of ``sgn`` (PyTorch keeps self and the result, for complex numbers)."""
 
-    rule = _r("z = sgn(a)  (0 at 0 and at NaN)", np={"a": "0 * grad"}, a="zeros_like(grad)")
+    rule = _r("z = sgn(a)  (0 at 0 and at NaN)", np={"a": "0 * grad"}, a="zeros_like(grad)",
+              note="PyTorch's sgn_backward gives its ZeroTensor: autograd/zero_tensor.py")
 
     saved = saved_tensors_names = ("self", "result")
 
     def backward(self, grad):
         value(self._s_self), value(self._s_result)  # (read, as PyTorch's formula does: a
-        return (F.zeros_like(grad),)  # saved tensor modified in place raises here)
+        return (efficient_zeros(grad),)  # saved tensor modified in place raises here)
 
 
 class FracBackward0(Node):
@@ -335,3 +344,15 @@ def nan_to_num(input, nan: float = 0.0, posinf=None, neginf=None):
         node._s_self = SavedTensor(input)
         record(node, out, input)
     return out
+
+
+def nan_to_num_(self, *args, **kwargs):
+    """In-place ``nan_to_num``: PyTorch copies an integer or bool tensor onto itself, which
+    expanded memory allows (as a fill); with a history that raises (its out-of-place op's)."""
+    from .inplace import apply_inplace  # (late: the in-place recipe builds on the ops)
+
+    return apply_inplace(self, Tensor.nan_to_num, *args, any_dtype=False,
+                         fills=self._data.dtype.kind in "iub", **kwargs)
+
+
+Tensor.nan_to_num_ = nan_to_num_

@@ -276,7 +276,7 @@ def gather(input, dim: int, index, *, sparse_grad: bool = False):
 def _gather_op(input, dim, index):
     axis = _checked("gather", input, dim, index)
     result = Tensor._wrap(_gathered(input._data, axis, index._data))
-    if should_record(input):
+    if should_record(input, index):
         node = GatherBackward0()
         node._s_dim, node._s_index, node._s_self = u64(dim), SavedTensor(index), \
             SavedTensor(input)

@@ -13,7 +13,10 @@ import warnings
 
 import numpy as np
 
-__all__ = ["numpy_index", "check_bounds", "mask_fits"]
+from .._layout import iteration_order
+from .._types import element_strides
+
+__all__ = ["numpy_index", "check_bounds", "mask_fits", "written_before_bad_index"]
 
 _INDEX_DTYPES = (np.dtype(np.int64), np.dtype(np.int32), np.dtype(np.uint8), np.dtype(np.bool_))
 
@@ -138,3 +141,42 @@ def _out_of_bounds(shape: tuple, where: tuple, found: list) -> tuple:
     it = iter(f for f in found if f[0] is not None)
     return tuple(a if type(a) is slice or a.dtype.kind == "b" else
                  np.where((a < -(n := next(it)[2])) | (a >= n), 0, a) for a in where)
+
+
+
+def written_before_bad_index(data: np.ndarray, where: tuple, values: np.ndarray) -> tuple:
+    """What PyTorch's index_put kernel writes before a value out of bounds stops it:
+    ``(at, values)``, the NumPy index of those elements of ``data`` and their values. It goes
+    through the indexed result in TensorIterator's order (by the strides of ``data``, then of
+    the values and of the index tensors) and stops at the first bad index."""
+    shape, strides = data.shape, element_strides(data)
+    dim, safe, bad, sizes, advanced, kept = 0, [], np.zeros((), bool), [], [], []
+    for i, a in enumerate(where):
+        if type(a) is slice:
+            kept.append(dim)
+            dim += 1
+        elif a.dtype.kind == "b":
+            advanced.append(i)
+            sizes.append((int(a.sum()),))
+            dim += a.ndim
+        else:
+            advanced.append(i)
+            wrong = (a < -shape[dim]) | (a >= shape[dim])
+            a, bad, dim = np.where(wrong, 0, a), bad | wrong, dim + 1
+            sizes.append(a.shape)
+        safe.append(a)
+    kept += range(dim, len(shape))
+    full = np.broadcast_shapes(*sizes)
+    together = advanced == list(range(advanced[0], advanced[-1] + 1))
+    before = advanced[0] if together else 0  # (NumPy's rule, PyTorch's too)
+    around = lambda inner, outer: outer[:before] + inner + outer[before:]  # noqa: E731
+    at = np.arange(data.size).reshape(shape)[tuple(safe)]
+    operands = [around((0,) * len(full), tuple(strides[d] for d in kept)),
+                element_strides(np.broadcast_to(values, at.shape))]
+    operands += [around(element_strides(np.broadcast_to(a, full)), (0,) * len(kept))
+                 for a in safe if type(a) is not slice and a.dtype.kind != "b"]
+    order = iteration_order(at.shape, operands)[::-1]  # (slowest first)
+    bad = np.broadcast_to(bad, full).reshape(around(full, (1,) * len(kept)))
+    n = int(np.argmax(np.broadcast_to(bad, at.shape).transpose(order)))
+    values = np.broadcast_to(values, at.shape).transpose(order).reshape(-1)[:n]
+    return np.unravel_index(at.transpose(order).reshape(-1)[:n], shape), values

@@ -24,9 +24,9 @@ from ..autograd.graph import Node, record, should_record
 from ..autograd.saved import check_saved
 from . import _formula as F
 from ._core import method
-from .index_checks import check_bounds, mask_fits, numpy_index
+from .index_checks import check_bounds, mask_fits, numpy_index, written_before_bad_index
 from .indexing import _as_index, refuse_inference_indices
-from .inplace_checks import SHARED_WITH_INPUT, overlaps
+from .inplace_checks import SHARED_WITH_INPUT, check_inplace, overlaps
 from .views import overlapping
 
 __all__ = ["index_put"]  # (torch.index_put; the in-place ops import the helpers by name)
@@ -190,7 +190,12 @@ def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
                 f"{values.dtype._legacy_name[:-6]} for the source.")
     if not indices:
         raise RuntimeError(NO_INDICES)
-    where = check_bounds(input._data.shape, where) if not fills else _mask_where(indices)
+    try:
+        where = check_bounds(input._data.shape, where) if not fills else _mask_where(indices)
+    except IndexError:
+        if expanded is not None:  # (in place: PyTorch's kernel wrote the elements before)
+            _write_before_bad_index(input, where, values._data, accumulate)
+        raise
     data = input._data if expanded else np.array(input._data)
     if accumulate:
         np.add.at(data, where, values._data)
@@ -203,6 +208,15 @@ def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
         record(node, out, input, values, broadcast=True)
         _sum_values_to_their_shape(node, input, values, where)
     return out
+
+
+def _write_before_bad_index(input, where, values, accumulate: bool) -> None:
+    if input._data.flags.writeable:
+        at, values = written_before_bad_index(input._data, where, values)
+        if accumulate:
+            np.add.at(input._data, at, values)
+        else:
+            input._data[at] = values
 
 
 def _sum_values_to_their_shape(node, input, values, where) -> None:
@@ -231,6 +245,16 @@ def _index_put_method(self, indices, values, accumulate: bool = False):
 
 
 _index_put_method.__name__ = _index_put_method.__qualname__ = "index_put"
+
+
+def index_put_checks(self, indices, values) -> None:
+    """What ``index_put_`` checks before the in-place recipe: its arguments, then, for an
+    inference tensor changed outside inference mode (refused after the write), what PyTorch's
+    autograd checks first: the leaf's refusal, an inference index tensor saved."""
+    values_must_be_a_tensor(values, "index_put_", indices)
+    if self._inference and should_record(self, values):
+        check_inplace(self, (values,))
+        refuse_inference_indices(indices)
 
 
 def put_in_place(self, indices, values, accumulate: bool = False):

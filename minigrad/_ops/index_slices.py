@@ -134,7 +134,7 @@ def index_select(input, dim: int, index):
         raise IndexError("index out of range in self")
     picked = np.take(x, where, axis)
     result = Tensor._wrap(picked.reshape(()) if input._data.ndim == 0 else picked)
-    if should_record(input):
+    if should_record(input, index):
         node = IndexSelectBackward0()
         node._s_dim, node._s_index = u64(dim), SavedTensor(index)
         node._s_self_sym_sizes = input._data.shape

@@ -333,7 +333,7 @@ def refuse_inference_indices(indices) -> None:
 
 
 def _index(input, indices):
-    recorded = should_record(input)
+    recorded = should_record(input, *indices)  # (an inference input alone records nothing)
     if recorded:
         refuse_inference_indices(indices)
     where = check_bounds(input._data.shape, numpy_index(input, indices))

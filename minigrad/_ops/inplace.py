@@ -37,14 +37,14 @@ from ..autograd.functional_utils import sum_to
 from ..autograd.grad_mode import is_inference_mode_enabled, no_grad
 from ..autograd.graph import CopyBackwards, Node, SavedTensor, record, should_record
 from ..autograd.saved import FREED_MESSAGE
+from ..autograd.zero_tensor import refuse_write
 from . import _formula as F
 from ._core import INPLACE_VARIANTS, broadcast_error, dtype_of, method
 from .arithmetic import check_bool_sub
 from .copy_overlap import copied_in_order
 from .division import write_before_zero
 from .errors import cant_cast
-from .index_put import expanded_warning, put_in_place, values_must_be_a_tensor
-from .indexing import refuse_inference_indices
+from .index_put import expanded_warning, index_put_checks, put_in_place
 from .inplace_checks import bump_version, check_inplace, check_memory
 from .movement import clone
 from .views import AsStridedBackward0, Placement, _sync_view, overlapping, put_flat
@@ -198,7 +198,8 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
     (they raise "Autograd not support dtype", as the out-of-place op does).
     """
     inputs = (*args, *kwargs.values())
-    check_inplace(self, inputs, differentiable)
+    check_inplace(self, inputs if getattr(op, "__name__", "") not in _SCALARS else tuple(
+        a for a in inputs if isinstance(a, Tensor)), differentiable)
     check_memory(self, inputs if overlap != "own" else (), fills)
     if self._inference and not is_inference_mode_enabled():
         with no_grad():  # PyTorch makes the change, then refuses it (see bump_version)
@@ -207,7 +208,8 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
         out = _any_dtype(self, op, self, *args, **kwargs) if any_dtype else \
             op(self, *args, **kwargs)
     except (NotImplementedError, RuntimeError) as e:  # a kernel's: after the output's checks
-        if type(e) is NotImplementedError or str(e).startswith(_KERNEL_ERRORS):
+        if (type(e) is NotImplementedError or str(e).startswith(_KERNEL_ERRORS)) and \
+                getattr(op, "__name__", "") not in _OWN_SHAPES:
             _check_output(self, args)
         if str(e) == "ZeroDivisionError":  # (the elements its loop did before the zero)
             write_before_zero(self, op, args, kwargs)
@@ -233,6 +235,10 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
 
 # what an op checks only after its output (PyTorch's kernels and TensorIterator's users)
 _KERNEL_ERRORS = ("ZeroDivisionError", "Boolean alpha only", "For integral input tensors")
+# ops whose numbers are PyTorch's Scalars, no tensors that bring autograd back (only_inference)
+_SCALARS = {"clamp", "clamp_min", "clamp_max", "_filled", "pow", "lerp", "addcmul", "addcdiv",
+            "nan_to_num"}
+_OWN_SHAPES = {"baddbmm"}  # (not elementwise: its own shape checks ran before its kernel's)
 
 
 def _check_output(self: Tensor, args) -> None:
@@ -262,12 +268,10 @@ _NO_INTEGER_HISTORY = {"nan_to_num", "cumprod"}
 def _variant(name: str, differentiable: bool = True):
     """``x.name_(...)``: the in-place form of the out-of-place op ``x.name(...)``."""
     any_dtype = name not in _NO_INTEGER_HISTORY
-    copies = name == "nan_to_num"  # (PyTorch copies integers onto themselves: as a fill)
 
     def op_(self, *args, **kwargs):
         return apply_inplace(self, getattr(Tensor, name), *args, differentiable=differentiable,
-                             any_dtype=any_dtype, fills=copies and self._data.dtype.kind in "iub",
-                             **kwargs)
+                             any_dtype=any_dtype, **kwargs)
 
     op_.__name__ = name + "_"
     op_.__doc__ = f"In-place ``{name}``: writes the result into this tensor and returns it."
@@ -320,10 +324,7 @@ Tensor.sub_ = Tensor.__isub__ = _sub_variant()
 
 def index_put_(self, indices, values, accumulate: bool = False):
     """In-place ``index_put``: writes ``values`` at the tensor ``indices`` of this tensor."""
-    values_must_be_a_tensor(values, "index_put_", indices)  # (before the in-place checks)
-    if self._inference and should_record(self, values):  # (saved before the write refused)
-        check_inplace(self, (values,))
-        refuse_inference_indices(indices)
+    index_put_checks(self, indices, values)  # (before the in-place recipe's)
     return apply_inplace(self, put_in_place, indices, values, accumulate, fills=True,
                          overlap="own")  # (expanded memory: PyTorch only warns)
 
@@ -438,6 +439,8 @@ def fill_(self, value):
 @method("copy_")
 def copy_(self, src, non_blocking: bool = False):
     """Copy ``src`` (broadcast, converted to this tensor's dtype) into this tensor."""
+    if self._zero:
+        refuse_write(self, copy=True)
     if isinstance(src, (bool, int, float)):  # a number is taken as a 0-d tensor, as in PyTorch
         src = Tensor._wrap(np.asarray(src))
     elif not isinstance(src, Tensor):

@@ -11,7 +11,9 @@ RuntimeError: a view of a leaf Variable that requires grad is being used in an i
 from __future__ import annotations
 
 from .._tensor import Tensor
+from ..autograd.functional_utils import only_inference
 from ..autograd.grad_mode import is_grad_enabled, is_inference_mode_enabled
+from ..autograd.zero_tensor import refuse_write
 from .views import MULTI, made_without_grad, overlapping, shared_memory
 
 __all__ = ["check_inplace", "check_memory", "overlaps", "bump_version", "LEAF", "VIEW_OF_LEAF"]
@@ -38,11 +40,15 @@ def check_inplace(self: Tensor, inputs=(), differentiable: bool = True) -> None:
     of a leaf (a tensor without grad_fn) requiring grad, then leaves requiring grad (also a view
     whose grad_fn is not yet brought up to date after its base changed: as in PyTorch).
     """
+    if self._zero:  # PyTorch's ZeroTensor (a .grad from sgn): in any grad mode
+        refuse_write(self)
     if not is_grad_enabled() or not differentiable:
         return
     needs, base = self.requires_grad, self._base
     if not needs and (base is None or not _any_requires_grad(inputs)):
         return  # (only a view can be refused when self needs no grad: no scan for the rest)
+    if self._inference and only_inference((self, *inputs)):
+        return  # (inference tensors alone: PyTorch's dispatch skips autograd and its checks)
     if base is not None:
         if self._view_no_grad or (self._view_multi is not None and self._grad_fn is None):
             raise RuntimeError(made_without_grad(self))

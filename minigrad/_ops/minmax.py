@@ -19,6 +19,7 @@ from .._layout import row_major
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ._backward import where
 from ._core import method, value
 from ._formula import data
 from .arithmetic import elementwise
@@ -63,18 +64,22 @@ class return_types:  # noqa: N801 - PyTorch's name
 
 
 def _evenly(g, x, r):
-    """Gradient of a full max/min: shared evenly by all elements equal to the result."""
+    """Gradient of a full max/min: shared evenly by all elements equal to the result.
+
+    PyTorch's ``evenly_distribute_backward`` (on the CPU): zeros with ``grad / count`` filled
+    in where the mask holds, so an infinite or NaN ``grad`` leaves the other elements 0."""
     xd, rd = data(x), data(r)
     mask = xd == rd
     if not mask.any():  # the result is nan: it came from the nan elements
         mask = np.isnan(xd)
-    return g * (mask / mask.sum()).astype(xd.dtype)
+    return where(mask, g / int(mask.sum()), 0)
 
 
 class MaxBackward1(Node):
     """z = self.max():  the gradient is shared evenly by the elements equal to z."""
 
-    rule = _r("z = a.max()", {"a": "self", "z": "result"}, a="grad * (a == z) / total(a == z)")
+    rule = _r("z = a.max()", {"a": "self", "z": "result"},
+              a="where(a == z, grad / total(a == z), 0)")
 
     saved = ("result", "self")
 
@@ -85,7 +90,8 @@ class MaxBackward1(Node):
 class MinBackward1(MaxBackward1):
     """z = self.min():  the gradient is shared evenly by the elements equal to z."""
 
-    rule = _r("z = a.min()", {"a": "self", "z": "result"}, a="grad * (a == z) / total(a == z)")
+    rule = _r("z = a.min()", {"a": "self", "z": "result"},
+              a="where(a == z, grad / total(a == z), 0)")
 
 
 class MaxBackward0(Node):

@@ -68,11 +68,19 @@ def pow_backward_self(grad, x, exponent):
     return where(data(p) == 0, 0.0, grad * (p * x ** sub_number(p, 1)))
 
 
+# ``True ** x`` records PowBackward2 as PyTorch does, whose backward then always fails
+BOOL_BASE_ASSERT = ('false INTERNAL ASSERT FAILED at '
+                    '"/__w/pytorch/pytorch/c10/core/Scalar.cpp":42, please report a bug to '
+                    'PyTorch. unknown ivalue tag 4')
+
+
 @formula_function
 def pow_backward_exponent(grad, x, exponent, result):
     """PyTorch's ``pow_backward_exponent``: ``grad * where(x == 0 and exponent >= 0, 0,
     result * log(x))``; for a number ``x`` other than 0, ``grad * (result * log(x))``."""
     if not isinstance(x, (np.ndarray, Tensor)):  # (a number base: log(x) is a number)
+        if isinstance(x, (bool, np.bool_)):  # PyTorch's Scalar of a saved bool: its assert
+            raise RuntimeError(BOOL_BASE_ASSERT)
         log_base = float(np.log(np.float64(x)))
         if x == 0:
             return grad * where(data(exponent) >= 0, 0.0, scale(result, log_base))

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtype import _Defaults, can_cast, int64
+from .._dtype import bool as bool_
 from .._quiet import quietly
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ._core import method
+from .errors import cant_cast, not_implemented
 
 __all__ = ["outer", "ger", "tensordot", "inner", "baddbmm"]
 
@@ -133,11 +136,37 @@ def _check_baddbmm(input, batch1, batch2) -> tuple:
     return shape
 
 
+def _kernel_scalars(input, batch1, shape, alpha, beta) -> tuple:
+    """PyTorch's kernel past the checks: nothing to do for an empty result; for an inner size
+    of 0 the result is ``input * beta`` in place (an int ``beta`` refused on bool, a float one on
+    integers); otherwise bool is refused, and integers take ``alpha``/``beta`` truncated."""
+    dt = input.dtype
+    if 0 in shape:
+        return alpha, beta
+    if not batch1.shape[-1]:
+        kind = bool_ if isinstance(beta, bool) else int64 if isinstance(beta, int) else \
+            _Defaults.float
+        if beta != 0 and not can_cast(kind, dt):
+            raise cant_cast(kind, dt)
+        return alpha, beta
+    if dt is bool_:
+        raise not_implemented("baddbmm", dt)
+    if not dt.is_floating_point:
+        return int(alpha), int(beta)
+    return alpha, beta
+
+
 @method("baddbmm", inplace=True)
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """``beta * input + alpha * (batch1 @ batch2)`` for a batch of matrices (``input`` is
     broadcast; with ``beta=0`` it is not read, so NaN in it does not spread)."""
+    recorded = should_record(input, batch1, batch2)
+    if recorded:  # (saved first, before any check: an inference tensor is refused first)
+        # (each batch is kept for the other's gradient only, as PyTorch keeps them)
+        saved = (SavedTensor(batch1) if batch2.requires_grad else None,
+                 SavedTensor(batch2) if batch1.requires_grad else None)
     shape = _check_baddbmm(input, batch1, batch2)
+    alpha, beta = _kernel_scalars(input, batch1, shape, alpha, beta)
     prod = quietly(np.matmul, batch1._data, batch2._data)
     # (nothing to multiply, an inner size of 0: the product is 0 whatever alpha, inf included)
     out = prod if alpha == 1 or not batch1._data.shape[-1] else quietly(np.multiply, prod, alpha)
@@ -145,11 +174,9 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
         out = quietly(np.add, out, input._data if beta == 1 else input._data * beta)
     result = Tensor._wrap(np.array(np.broadcast_to(out, shape), input._data.dtype))  # (a copy:
     # a broadcast of one element is C-contiguous, but read-only, with strides of 0)
-    if should_record(input, batch1, batch2):
+    if recorded:
         node = BaddbmmBackward0()
         node._s_alpha, node._s_beta = alpha, beta
-        # (each batch is kept for the other's gradient only, as PyTorch keeps them)
-        node._s_batch1 = SavedTensor(batch1) if batch2.requires_grad else None
-        node._s_batch2 = SavedTensor(batch2) if batch1.requires_grad else None
+        node._s_batch1, node._s_batch2 = saved
         record(node, result, input, batch1, batch2, broadcast=True)  # (input: summed back)
     return result

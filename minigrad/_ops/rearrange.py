@@ -24,7 +24,7 @@ from .arrange import movedim, unflatten  # noqa: F401 - (torch.movedim, ... are 
 from .errors import check_int, no_dims
 from .indexing import SelectBackwardBackward0
 from .inplace import apply_inplace
-from .inplace_checks import check_inplace
+from .inplace_checks import SHARED_BY_ELEMENTS, check_inplace
 from .join import cat
 from .movement import strided, view_of
 from .views import overlapping
@@ -224,6 +224,8 @@ def _triangle_(name, np_fn):
         if self._data.ndim < 2:
             raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
         shared = overlapping(self._data)
+        if shared and not _batches_in_place(self):  # (its copy back into self refuses it)
+            raise RuntimeError(SHARED_BY_ELEMENTS)
         apply_inplace(self, getattr(Tensor, name), diagonal, fills=shared)
         if shared:
             self._data[..., ~np_fn(np.ones(self._data.shape[-2:], bool), diagonal)] = 0
@@ -231,6 +233,23 @@ def _triangle_(name, np_fn):
 
     op_.__name__, op_.__doc__ = name + "_", f"In-place ``{name}``."
     return op_
+
+
+def _batches_in_place(t: Tensor) -> bool:
+    """Whether PyTorch's in-place ``tril_``/``triu_`` writes into ``t`` itself (its
+    checkTrilTriuBatchContiguous): contiguous, at most 3 dimensions, or batch strides of
+    matrices laid one after another (the first may be 0 or of size 1); else it works on a copy
+    and copies the result back into ``t``."""
+    if t.dim() <= 3 or t.is_contiguous():
+        return True
+    size, stride = t.shape, t.stride()
+    expected = size[-1] * size[-2]
+    for i in range(t.dim() - 3, -1, -1):
+        if not (i == 0 and (stride[0] == 0 or size[0] == 1)):
+            if stride[i] != expected:
+                return False
+            expected *= size[i]
+    return True
 
 
 Tensor.tril_, Tensor.triu_ = _triangle_("tril", np.tril), _triangle_("triu", np.triu)

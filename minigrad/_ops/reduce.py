@@ -271,6 +271,11 @@ def _norm_data(d, p, axes, keepdim):  # 0 ** -1, inf - inf: as PyTorch, no NumPy
 
 
 def _norm_of_abs(a, p, axes, keepdim):
+    count = a.size if axes is None else int(np.prod([a.shape[x] for x in axes]))
+    if count == 1 and p != 0 and (a.ndim or axes is None):  # one element per result: PyTorch's
+        # kernel gives its magnitude (not over a 0-d tensor's dim 0: |x| ** p ** (1 / p) there)
+        return a.reshape(()) if axes is None and not keepdim else (
+            a if keepdim else np.squeeze(a, axis=tuple(axes)))
     if p == 2:
         return np.sqrt((a * a).sum(axis=axes, keepdims=keepdim))
     if p == 1:
@@ -316,10 +321,11 @@ def linalg_vector_norm_backward(g, x, p, r, dim, keepdim):
 
 def norm_backward(g, x, r, p: float, axes=None):
     """PyTorch's norm_backward, case by case (0/0 where the norm ``r`` is 0: masked); ``g`` and
-    ``r`` have ``x``'s dims (``axes``: those reduced, None for all)."""
-    rd = data(r)
+    ``r`` have ``x``'s dims (``axes``: those reduced, None for all). For p = 0 no gradient at
+    all (PyTorch's returns an undefined tensor: ``.grad`` stays None)."""
     if p == 0:
-        return g * 0
+        return None
+    rd = data(r)
     if p == 1:
         return sgn(x) * g
     if p == 2:
@@ -368,11 +374,8 @@ def norm(input, p="fro", dim=None, keepdim: bool = False, dtype=None):
     error = None if d.size else empty_norm(ord, dim, d.shape)  # (dims as given: PyTorch's)
     if error is not None:
         raise error
-    if ord != 0 and d.ndim and axes is not None and all(d.shape[a] == 1 for a in axes):
-        # one element per result: PyTorch's kernel gives its magnitude (any p but 0, NaN too)
-        out = np.abs(d) if keepdim else np.abs(np.squeeze(d, axis=tuple(axes)))
-    else:
-        out = np.asarray(_norm_data(d, ord, axes, keepdim), dtype=d.dtype)
+    out = np.asarray(_norm_data(d, ord, () if dim is not None and not d.ndim else axes, keepdim),
+                     dtype=d.dtype)  # (a 0-d tensor's dim: PyTorch's kernel, |x| ** p ** (1 / p))
     if should_record(input):
         node = LinalgVectorNormBackward0()
         node._s_dim, node._s_keepdim, node._s_ord = shown, keepdim, ord

@@ -23,7 +23,7 @@ from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
 from . import _formula as F
-from ._backward import data, reversed_cumsum
+from ._backward import data, reversed_cumsum, where
 from ._core import method, value
 from .errors import empty_reduction, not_implemented
 from .minmax import _return_type, return_types
@@ -176,25 +176,26 @@ class _Scatter(Node):
                                        self._axis, self._idx, self._shape),)
         gt = F.as_tensor(g)
         onehot = self._onehot  # (input size, output size) weights (0/1), a constant
-        if self._shared:  # one output shared by several positions
-            flat = Tensor._wrap(onehot.astype(gt._data.dtype)) * gt.reshape(-1)
-            return (F.like(flat.sum(1).reshape(self._shape), g),)
+        if self._shared:  # one output shared by several positions: PyTorch's masked_fill_
+            # of zeros with grad / count (an infinite or NaN grad leaves the others 0)
+            mask = onehot[:, 0].reshape(self._shape) != 0
+            return (where(mask, g / self._shared, 0),)
         flat = Tensor._wrap(onehot.astype(gt._data.dtype)) @ gt.reshape(-1)
         return (F.like(flat.reshape(self._shape), g),)
 
 
 def _scatter_node(cls, input, positions: np.ndarray, share=None):
     """``positions``: for each output element, the flat index into the input it came from
-    (or, with ``share``, the positions one single output is shared by, each getting ``share``
-    of its gradient)."""
+    (or, with ``share``, the positions one single output is shared by, each getting its
+    gradient divided by ``share``, their count)."""
     node = cls()
     if share is None:
         onehot = np.zeros((input._data.size, positions.size), np.uint8)
         onehot[positions.reshape(-1), np.arange(positions.size)] = 1
     else:
-        onehot = np.zeros((input._data.size, 1), np.float64)
-        onehot[positions.reshape(-1), 0] = share
-    node._onehot, node._shape, node._shared = onehot, input._data.shape, share is not None
+        onehot = np.zeros((input._data.size, 1), np.uint8)
+        onehot[positions.reshape(-1), 0] = 1
+    node._onehot, node._shape, node._shared = onehot, input._data.shape, share
     return node
 
 
@@ -269,7 +270,8 @@ class TopkBackward0(_Scatter):
 class MedianBackward0(_Scatter):
     """z = median(self):  the gradient goes to the median element."""
 
-    rule = _r("z = a.median()", {"a": "self", "z": "result"}, a="grad * (a == z) / total(a == z)")
+    rule = _r("z = a.median()", {"a": "self", "z": "result"},
+              a="where(a == z, grad / total(a == z), 0)")
 
     saved = ("result", "self")
     saved_tensors_names = ("result", "self")
@@ -397,7 +399,7 @@ def median(input, dim=None, keepdim: bool = False):
         if should_record(input):  # (an integer result raises, as in PyTorch)
             # PyTorch shares the gradient evenly by the elements equal to it (or NaN, if NaN)
             ties = np.flatnonzero(np.isnan(flat) if np.isnan(out._data) else flat == out._data)
-            node = _scatter_node(MedianBackward0, input, ties, 1.0 / max(ties.size, 1))
+            node = _scatter_node(MedianBackward0, input, ties, max(ties.size, 1))
             node._s_self = SavedTensor(input)
             record(node, out, input)
             node._s_result = SavedTensor(out, node)

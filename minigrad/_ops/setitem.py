@@ -16,6 +16,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from .._tensor_data import fill_value
+from ..autograd.zero_tensor import refuse_write
 from ._core import method
 from .index_put import put_in_place
 from .indexing import _sequence_as_tuple, apply_slicing
@@ -59,6 +60,8 @@ def setitem(self, index, value):
     Basic indexing selects a view that is then copied into (``CopySlices`` when recorded);
     tensor indices write with ``index_put_`` (``IndexPutBackward0``).
     """
+    if self._zero:
+        refuse_write(self, copy=True)
     if index is False:
         return
     if type(index) is not tuple:

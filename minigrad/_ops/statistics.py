@@ -19,11 +19,11 @@ from dataclasses import replace
 import numpy as np
 
 from .._layout import row_major
+from .._moments import var_all, welford
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.formulas import formula_function
-from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from . import _formula as F
 from ._backward import call, data, masked_zero, mean_keep, scale, unsqueeze_dims
@@ -31,6 +31,7 @@ from ._core import method, value
 from .arguments import var_signature_error
 from .errors import empty_reduction
 from .minmax import _return_type, return_types
+from .reduce import _mean_data
 from .scans_and_sorting import MedianBackward1, _ordered, _pair, _scalar_order
 from .select_order import std_sort
 from .unary import floats
@@ -173,9 +174,10 @@ class StdMeanBackward0(VarMeanBackward0):
         return std_backward(g, x, z, self._s_dim, self._c, self._s_keepdim)
 
 
-def _statistic(name, input, dims, c, keepdim, take_sqrt):
+def _statistic(name, input, dims, c, keepdim, take_sqrt, with_mean: bool = False):
     """The variance (or its root) over ``dims``, with PyTorch's error and warning for
-    ``name``; accumulated in float64 as PyTorch's CPU kernel does (no overflow in squares)."""
+    ``name``, computed as PyTorch's CPU kernels do: one result of var/std (not float16) by
+    ``std_var_all_cpu``, else (and always with the mean) by the Welford reduction."""
     if input._data.dtype.kind != "f":
         what = "std and var" if name in ("std", "var") else name
         raise RuntimeError(f"{what} only support floating point and complex dtypes")
@@ -185,14 +187,28 @@ def _statistic(name, input, dims, c, keepdim, take_sqrt):
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
                       "less than the reduction factor (input numel divided by output numel).",
                       UserWarning, stacklevel=3)
-    token = quiet()  # (inf - inf, overflow, 0 / 0: as in PyTorch, without NumPy's warnings)
-    try:
-        wide = x.astype(np.float64) if x.dtype.itemsize < 8 else x
-        mean = np.sum(wide, axis=dims, keepdims=True) / n  # (empty: NaN, without a warning)
-        v = np.sum((wide - mean) ** 2, axis=dims, keepdims=keepdim) / max(n - c, 0)
-        return np.asarray(np.sqrt(v) if take_sqrt else v).astype(x.dtype)
-    finally:
-        restore(token)
+    if not x.size:  # (PyTorch fills NaN)
+        nan = np.full(_kept_shape(x.shape, dims, keepdim), np.nan, x.dtype)
+        return (nan, nan.copy()) if with_mean else nan
+    if with_mean:
+        return _welford(x, dims, c, keepdim, take_sqrt)
+    if n == x.size and x.dtype != np.float16:  # one result: PyTorch's std_var_all_cpu
+        mean = _mean_data(x, None, False, x.size)
+        return var_all(x, float(mean), c, take_sqrt).reshape(_kept_shape(x.shape, dims, keepdim))
+    return _welford(x, dims, c, keepdim, take_sqrt)[0]
+
+
+def _kept_shape(shape, dims, keepdim: bool) -> tuple:
+    return tuple(1 if i in dims else s for i, s in enumerate(shape) if keepdim or i not in dims)
+
+
+def _welford(x, dims, c, keepdim: bool, take_sqrt: bool):
+    """``(statistic, mean)`` by PyTorch's Welford reduction over ``dims`` (float16: float32)."""
+    rest = tuple(i for i in range(x.ndim) if i not in dims)
+    rows = np.transpose(x, rest + tuple(dims)).reshape(tuple(x.shape[i] for i in rest) + (-1,))
+    stat, mean = welford(rows, c, take_sqrt)
+    shape = _kept_shape(x.shape, dims, keepdim)
+    return stat.reshape(shape), mean.reshape(shape)
 
 
 def _save_arguments(node, input, dim, c, shown, keepdim):
@@ -225,25 +241,6 @@ var = _var_like("var", VarBackward0, False)
 std = _var_like("std", StdBackward0, True)
 
 
-def _running_mean(mean: np.ndarray, x: np.ndarray, dims, keepdim: bool) -> np.ndarray:
-    """``mean``, where it is not finite: the running mean of PyTorch's Welford kernel, element
-    by element (``[1, inf, 2]``: inf, then ``inf + (2 - inf) / 3``, NaN; ``[1, 2, inf]``: inf)."""
-    if x.dtype.kind != "f" or not x.size or np.isfinite(mean).all():
-        return mean
-    dims = tuple(range(x.ndim)) if dims is None else tuple(dims)
-    rows = np.moveaxis(x, dims, tuple(range(x.ndim - len(dims), x.ndim)))
-    rows = rows.reshape(rows.shape[:x.ndim - len(dims)] + (-1,)).astype(np.float64)
-    token = quiet()
-    try:
-        run = np.zeros(rows.shape[:-1])
-        for k in range(rows.shape[-1]):
-            run = run + (rows[..., k] - run) / (k + 1)
-    finally:
-        restore(token)
-    run = run.reshape(mean.shape).astype(mean.dtype)
-    return np.where(np.isfinite(mean), mean, run)
-
-
 def _with_mean(name, node_cls, take_sqrt):
     def op(*args, **kwargs):
         if "keepdims" in kwargs and "keepdim" not in kwargs:  # NumPy's name, as PyTorch takes it
@@ -256,10 +253,8 @@ def _with_mean(name, node_cls, take_sqrt):
     def _stat_and_mean(input, dim=_NOT_GIVEN, unbiased=_NOT_GIVEN, keepdim: bool = False, *,
                        correction=_NOT_GIVEN):
         dims, dim, c, shown = _arguments(input, dim, unbiased, correction)
-        stat = Tensor._wrap(row_major(_statistic(name, input, dims, c, keepdim, take_sqrt)))
-        with no_grad():
-            mean = Tensor._wrap(_running_mean(input.mean(dims, keepdim=keepdim)._data, input._data,
-                                              dims, keepdim))
+        stat, mean = (Tensor._wrap(row_major(a)) for a in
+                      _statistic(name, input, dims, c, keepdim, take_sqrt, with_mean=True))
         if should_record(input):
             node = node_cls()
             _save_arguments(node, input, dim, c, shown, keepdim)

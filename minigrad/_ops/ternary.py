@@ -80,8 +80,8 @@ def lerp(input, end, weight):
     out = Tensor._wrap(in_iterator_layout(np.asarray(data, dtype=input._data.dtype), *(
         x._data for x in (input, end, weight) if isinstance(x, Tensor))))  # (a number weight:
     # no operand)
-    if not should_record(input, end, weight):
-        return out
+    if not should_record(input, end, weight if isinstance(weight, Tensor) else None):
+        return out  # (a number weight is a Scalar in PyTorch: no tensor of its own)
     if isinstance(weight, Tensor):
         node = LerpBackward1()  # (each kept only for the gradients that need it, as PyTorch)
         record(node, out, input, end, weight, broadcast=True)
@@ -164,6 +164,10 @@ class AddcdivBackward0(AddcmulBackward0):
 
 def _addc(name, fn, node_cls):
     def op(input, tensor1, tensor2, *, value=1):
+        if recorded := should_record(input, tensor1, tensor2):  # (saved before any check, as
+            saved = (SavedTensor(tensor1) if tensor2.requires_grad else None,  # PyTorch's: an
+                     SavedTensor(tensor2) if tensor1.requires_grad  # inference one refused)
+                     or node_cls is AddcdivBackward0 else None)  # (addcdiv's always)
         dt = result_type(input, tensor1, tensor2)
         if not dt.is_floating_point or tensor1._data.dtype.kind != "f":
             _addc_check(name, dt, tensor1, tensor2)
@@ -180,14 +184,11 @@ def _addc(name, fn, node_cls):
             restore(token)
         out = Tensor._wrap(in_iterator_layout(np.asarray(data, dtype=dt.np), input._data,
                                               tensor1._data, tensor2._data))
-        if should_record(input, tensor1, tensor2):
+        if recorded:
             node = node_cls()
             node._s_value = value
             record(node, out, input, tensor1, tensor2, broadcast=True)
-            need1, need2 = (e is not None for e in node._next_nodes[1:])  # each kept for the
-            node._s_tensor1 = SavedTensor(tensor1) if need2 else None  # other's gradient
-            node._s_tensor2 = SavedTensor(tensor2) if need1 or node_cls is \
-                AddcdivBackward0 else None  # (addcdiv's always), as PyTorch
+            node._s_tensor1, node._s_tensor2 = saved  # (each kept for the other's gradient)
         return out
 
     op.__name__ = name

@@ -90,8 +90,8 @@ def _made_without_grad(src: Tensor, outs: tuple) -> None:
     for t in outs:
         t._view_no_grad = mode
         # (a view of a view made a leaf by requires_grad_ follows their base: no grad)
-        if src._requires_grad and (base is src or base.requires_grad):
-            t._requires_grad = True
+        if src._requires_grad and (base is src or base.requires_grad) and not t._inference:
+            t._requires_grad = True  # (an inference view has no autograd metadata: False)
 
 
 def _chain(src: Tensor, outs: tuple, node: Node) -> None:

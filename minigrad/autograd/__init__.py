@@ -10,7 +10,6 @@ from __future__ import annotations
 import warnings
 
 from .._creation import zeros_like
-from .._tensor import Tensor
 from .._types import unsupported
 from . import edges as _edges
 from . import (
@@ -38,6 +37,7 @@ from .graph import Node
 from .multi_hook import register_multi_grad_hook as _register_multi_grad_hook
 from .saved_hooks import disable_saved_tensors_hooks, save_on_cpu, saved_tensors_hooks
 from .variable import Variable
+from .zero_tensor import as_grad
 
 __all__ = ["backward", "grad", "Function", "no_grad", "enable_grad", "set_grad_enabled",
            "is_grad_enabled", "inference_mode", "is_inference_mode_enabled", "gradcheck",
@@ -106,8 +106,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
                     "the graph. Set allow_unused=True if this is the desired behavior.")
             if materialize_grads:
                 g = zeros_like(t, requires_grad=bool(create_graph))  # (as PyTorch)
-        elif not isinstance(g, Tensor):
-            g = Tensor._wrap(g)
+        else:
+            g = as_grad(g)  # (an array, a ZeroTensor's, or a tensor under create_graph)
         result.append(g)
     return tuple(result)
 

@@ -3,15 +3,16 @@ the layout of a leaf's ``.grad`` (arrays)."""
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 
 from .._dtype import from_numpy_dtype
+from .._layout import _dense
 from .._state import local as _mode
 from .._summation import reduce_sum, sum_leading
+from .._types import element_strides
 
-__all__ = ["sum_to", "expand_to", "in_layout_of", "sole_view", "refuse_inference"]
+__all__ = ["sum_to", "expand_to", "in_layout_of", "overlapping", "row_major_clone",
+           "refuse_inference", "only_inference"]
 
 
 def sum_to(g, shape: tuple, dtype=None):
@@ -89,20 +90,16 @@ def expand_to(g, shape: tuple):
     return np.broadcast_to(g, shape)
 
 
-def sole_view(a: np.ndarray) -> bool:
-    """Whether the writeable view ``a`` is the only way to reach its memory: its base is an array
-    of its own memory that nothing else refers to (no other view, array or buffer). A leaf may then
-    keep ``a`` as its ``.grad`` without a copy, as PyTorch keeps a gradient no one else holds.
+def overlapping(like: np.ndarray) -> bool:
+    """Whether the leaf ``like`` is not PyTorch's ``is_non_overlapping_and_dense`` (expanded)."""
+    return not _dense(like.shape, element_strides(like))
 
-    >>> b = np.ones((2, 3))
-    >>> sole_view(b.T), sole_view(np.ones((2, 3)).T)
-    (False, True)
-    """
-    base = a.base
-    # references to base: a's, this function's `base`, getrefcount's argument; any more is a
-    # holder elsewhere (then the memory may be read after .grad changes in place: copy)
-    return (type(base) is np.ndarray and base.base is None and a.flags.writeable
-            and sys.getrefcount(base) == 3)
+
+def row_major_clone(g):
+    """``g.clone(memory_format=torch.contiguous_format)``: recorded (``CloneBackward0``)."""
+    t = g.clone()
+    t._data = np.ascontiguousarray(t._data)
+    return t
 
 
 def refuse_inference(grad) -> None:
@@ -113,13 +110,27 @@ def refuse_inference(grad) -> None:
         raise RuntimeError(INFERENCE)
 
 
+def only_inference(operands) -> bool:
+    """Whether an op's operands (None aside) are all inference tensors: PyTorch's dispatch then
+    skips autograd (they have no autograd key), so nothing is recorded even where one requires
+    grad. A Python number counts as a normal tensor (PyTorch wraps it in one: ``t * 2`` is
+    recorded, ``t.relu()`` is not)."""
+    for t in operands:
+        if t is not None and not (getattr(t, "_inference", False) and t.is_inference()
+                                  or getattr(t, "_data_inference", False)):
+            return False
+    return True
+
+
 def in_layout_of(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray:
     """``grad`` (kept if ``owned``, else copied) laid out in memory as the leaf ``like`` is:
     PyTorch's layout contract for ``.grad`` (a row-major leaf gets a row-major ``.grad`` even
     when the gradient arrived transposed, as from ``x.t()``)."""
     if grad.strides == like.strides and grad.shape == like.shape:
-        # an owned view (nn.Linear's weight gradient): kept if nothing else reaches its memory
-        return grad if owned and (grad.base is None or sole_view(grad)) else grad.copy(order="K")
+        # kept if owned, even a view whose memory another tensor shares (nn.Linear's weight
+        # gradient; a view of the gradient given to backward): PyTorch steals a gradient no
+        # other tensor object holds, so .grad may share the caller's memory, as there
+        return grad if owned else grad.copy(order="K")
     if grad.shape != like.shape:  # (the leaf's data swapped by `.data =`)
         return _misshapen(like, grad, owned)
     if like.flags.c_contiguous:

@@ -30,9 +30,11 @@ from ..utils.hooks import RemovableHandle
 from ._rule import _r
 from .anomaly_mode import keep_forward_trace
 from .formulas import write_backward
-from .functional_utils import in_layout_of, refuse_inference
+from .functional_utils import (in_layout_of, only_inference, overlapping, refuse_inference,
+                               row_major_clone)
 from .reshaped import no_gradient_into
 from .saved import FREED, SavedTensor
+from .zero_tensor import added, as_grad
 
 __all__ = ["Node", "AccumulateGrad", "CopyBackwards", "SavedTensor", "RemovableHandle",
            "grad_accumulator", "should_record", "record", "record_raising"]
@@ -259,13 +261,9 @@ class AccumulateGrad(Node):
         return ()
 
     def accumulate(self, grad, owned: bool = False, create_graph: bool = False) -> None:
-        """Add ``grad`` into ``variable.grad`` as PyTorch does.
-
-        The first gradient is kept as is if the engine ``owned`` it (no one else holds the
-        array), else copied; later ones are added in place. Under ``create_graph`` ``grad`` is
-        a Tensor and both are recorded (``.grad`` then has a ``grad_fn``: ``CopyBackwards``,
-        then ``AddBackward0``).
-        """
+        """Add ``grad`` into ``variable.grad`` as PyTorch does: the first gradient is kept if the
+        engine ``owned`` it (no one else holds the array), else copied; later ones are added in
+        place. Under ``create_graph`` both are recorded (``CopyBackwards``, ``AddBackward0``)."""
         var = self.variable
         old = var._grad
         if create_graph:
@@ -273,13 +271,13 @@ class AccumulateGrad(Node):
                 grad = Tensor._wrap(grad)
             var._grad = _recorded_copy(grad, var._data) if old is None else old + grad
         elif old is None:
-            var._grad = Tensor._wrap(in_layout_of(var._data, grad, owned))
+            var._grad = as_grad(in_layout_of(var._data, grad, owned))
         else:
             d = old._data
             if d.flags.writeable:
                 np.add(d, grad, out=d, casting="unsafe")
             else:
-                old._data = d + grad
+                old._data = added(old, grad)
             if old._inference:  # (PyTorch adds, then refuses it outside inference mode)
                 refuse_inference(old)
             old._vc[0] += 1
@@ -300,12 +298,15 @@ class CopyBackwards(Node):
     def backward(self, g):
         if self.next_functions[0][0] is None:
             return None, g
-        zeros = g * 0
-        return (zeros.detach() if hasattr(zeros, "detach") else zeros), g
+        if isinstance(g, Tensor):  # (PyTorch's zeros_like(grad): a NaN in grad stays out)
+            return Tensor._wrap(np.zeros_like(g._data)), g
+        return np.zeros_like(g), g
 
 
 def _recorded_copy(g, like: np.ndarray):
     """A copy of tensor ``g`` in ``like``'s layout, recorded (PyTorch's ``CopyBackwards``)."""
+    if overlapping(like):  # an expanded leaf: a row-major clone (PyTorch's clone_obey_contract)
+        return row_major_clone(g)
     data = g._data
     if data.shape != like.shape:  # (a leaf `.data =` reshaped: copy_'s broadcast and errors)
         data = Tensor._wrap(np.empty(like.shape, data.dtype)).copy_(g.detach())._data
@@ -329,12 +330,10 @@ def grad_accumulator(t) -> AccumulateGrad:
 def should_record(*inputs) -> bool:
     """Whether an op on ``inputs`` records a node: grad mode is on and some input requires grad.
 
-    ``inputs`` are the op's operands as given (tensors, Python numbers, None). A view counts
-    as requiring grad once its base does, even if the base started requiring grad after the
-    view was made (as in PyTorch; its gradient then leads nowhere). Inference mode turns grad
-    mode off, so it needs no test of its own. That only floating-point outputs get a node is
-    :func:`record`'s part.
-    """
+    ``inputs``: the op's operands as given (tensors, Python numbers, None). A view requires grad
+    once its base does, even if the base came to after the view was made (as in PyTorch; its
+    gradient then leads nowhere). Inference tensors alone record nothing (PyTorch's autograd
+    skips them); only floating-point outputs get a node (:func:`record`)."""
     if not _mode.grad_enabled:
         return False
     found = False
@@ -345,7 +344,8 @@ def should_record(*inputs) -> bool:
                 found = True
             elif t._requires_grad:
                 found = True
-    return found
+    return found and (type(t := inputs[0]) is Tensor and not (t._inference or t._data_inference)
+                      or not only_inference(inputs))  # (a normal first operand: the fast way)
 
 
 def record(node: Node, outputs, *inputs, broadcast: bool = False):
@@ -422,8 +422,7 @@ def record_raising(node: Node, outputs, *inputs):
     return outputs
 
 
-def _set_nr(nrs, n: int, i: int, nr: int) -> list:
-    """The input_nrs so far with input ``i``'s set to ``nr`` (made on the first non-zero)."""
+def _set_nr(nrs, n: int, i: int, nr: int) -> list:  # input i's nr set (a list from the first)
     nrs = nrs or [0] * n
     nrs[i] = nr
     return nrs
@@ -432,10 +431,11 @@ def _set_nr(nrs, n: int, i: int, nr: int) -> list:
 def _view_leads_nowhere(x) -> bool:
     """Bring view ``x`` up to date (its base may have changed in place since, and so started
     requiring grad); True if its gradient leads nowhere: it does not require grad, or it was
-    made in no_grad mode."""
+    made in no_grad mode (and not made a leaf of its own since, by requires_grad_)."""
     if x._requires_grad or x._base._requires_grad:
         x._sync_view()
-    return not x._requires_grad or (x._grad_fn is None and x._view_no_grad)
+    return not x._requires_grad or (x._grad_fn is None and x._view_no_grad
+                                    and not x.__dict__.get("_view_leaf"))
 
 
 _NRS: dict = {}

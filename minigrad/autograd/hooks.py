@@ -27,17 +27,20 @@ from __future__ import annotations
 
 from .._state import local as _mode
 from .._tensor import Tensor
+from .zero_tensor import ZeroArray, as_grad
 
 __all__ = ["tensor_pre_hooks", "leaf_hooks", "pre_hooks", "post_hooks", "store_retained"]
 
 
 def _as_tensor(g):
-    return g if g is None or isinstance(g, Tensor) else Tensor._wrap(g)
+    return g if g is None or isinstance(g, Tensor) else as_grad(g)  # (a ZeroArray: flagged)
 
 
 def _raw(g):
     """Back to what the engine works with: arrays, or Tensors under create_graph."""
-    return g if g is None or _mode.grad_enabled else g._data
+    if g is None or _mode.grad_enabled:
+        return g
+    return g._data.view(ZeroArray) if g._zero else g._data
 
 
 def _hook_name(hook) -> str:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _summation
+from .._moments import fma
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
@@ -165,6 +167,46 @@ def _update(running: Tensor, stat: np.ndarray, momentum: float) -> None:
     running._data[...] = (1 - momentum) * running._data + momentum * stat
 
 
+def _channel_stats(x: np.ndarray):
+    """Each channel's mean and sum of squared deviations as PyTorch's kernel for a contiguous
+    input computes them: added one after the other in float64 (samples, then positions), the
+    mean rounded to x's dtype, each ``(x - mean) ** 2`` in x's dtype (so a constant channel
+    has exactly its value as mean and 0 as variance)."""
+    if x.size == x.shape[0] * x.shape[1]:  # (N, C): "channels last", by threads
+        return _channels_last_stats(x.reshape(x.shape[0], x.shape[1]))
+    rows = np.moveaxis(x, 1, 0).reshape(x.shape[1], -1)
+    token = quiet()
+    try:
+        mean = (np.cumsum(rows, axis=1, dtype=np.float64)[:, -1] / rows.shape[1]).astype(x.dtype)
+        d = rows - mean[:, None]
+        return mean, np.cumsum(d * d, axis=1, dtype=np.float64)[:, -1].astype(x.dtype)
+    finally:
+        restore(token)
+
+
+def _channels_last_stats(x: np.ndarray):
+    """PyTorch's statistics of an (N, C) input: each thread adds its share of the rows up in
+    x's dtype (the squares with a multiply-add), the threads' sums are added in float64."""
+    threads = _summation.get_num_threads()
+    used = min(threads, x.shape[0])
+    step = -(-x.shape[0] // used)
+    token = quiet()
+    try:
+        parts = [np.cumsum(x[k:k + step], axis=0, dtype=x.dtype)[-1]
+                 for k in range(0, x.shape[0], step)]
+        mean = (np.sum(parts, axis=0, dtype=np.float64) / x.shape[0]).astype(x.dtype)
+        squares = []
+        for k in range(0, x.shape[0], step):
+            acc = np.zeros(x.shape[1], x.dtype)
+            for row in x[k:k + step]:
+                d = row - mean
+                acc = fma(d, d, acc)
+            squares.append(acc)
+        return mean, np.sum(squares, axis=0, dtype=np.float64).astype(x.dtype)
+    finally:
+        restore(token)
+
+
 def _check(input, training, eps) -> None:
     """PyTorch's first checks of ``F.batch_norm``: the batch size while training, ``eps``."""
     shape = input.shape
@@ -219,7 +261,24 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
     empty = np.zeros(0, stat)
     token = quiet()
     try:
-        if training:
+        if training and stat == input._data.dtype and input.is_contiguous():
+            n = x.size // x.shape[1]
+            mean, var_sum = _channel_stats(x)
+            t = x.dtype.type
+            invstd = (1 / np.sqrt((var_sum / t(n)).astype(np.float64) + eps)).astype(stat)
+            if running_mean is not None:
+                _update(running_mean, mean, momentum)
+            if running_var is not None:  # (the kernel's types: float and double products)
+                m = t(momentum)
+                r = running_var._data
+                running_var._data[...] = (np.float64(m) * (var_sum / t(n - 1)).astype(np.float64)
+                                          + ((t(1) - m) * r).astype(np.float64)).astype(r.dtype)
+            save_mean, save_invstd = mean, invstd
+            alpha = invstd if weight is None else invstd * weight._data
+            beta = fma(-mean, alpha, 0 if bias is None else bias._data)
+            result = Tensor._wrap(np.ascontiguousarray(fma(
+                x, alpha.reshape(shape), beta.reshape(shape)), input._data.dtype))
+        elif training:
             n = x.size // x.shape[1]
             mean = x.mean(dims)
             centered = x - mean.reshape(shape)
@@ -230,11 +289,14 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
             if running_var is not None:
                 _update(running_var, var * n / (n - 1), momentum)
             save_mean, save_invstd = mean, invstd
+            result = affine(centered * invstd.reshape(shape), weight, bias, shape,
+                            input._data.dtype)
         else:
             centered = x - running_mean._data.reshape(shape)
             invstd = (1 / np.sqrt(running_var._data + eps)).astype(stat)
             save_mean = save_invstd = empty
-        result = affine(centered * invstd.reshape(shape), weight, bias, shape, input._data.dtype)
+            result = affine(centered * invstd.reshape(shape), weight, bias, shape,
+                            input._data.dtype)
     finally:
         restore(token)
     if not should_record(input, weight, bias):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._moments import fma, rowwise_moments
 from .._ops.arithmetic import div_by_number, mul_by_number
 from .._quiet import quiet, restore
 from .._tensor import Tensor
@@ -23,7 +24,7 @@ from ..autograd._rule import _r
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
-from ._batchnorm import _value, affine
+from ._batchnorm import _value
 from ._kernel_dtypes import refuse, refuse_mixed
 
 __all__ = ["group_norm", "NativeGroupNormBackward0"]
@@ -127,6 +128,43 @@ def _var_mean_grad(cube, dmean, drstd, xt, n, groups):
     size = xt.shape[2] * xt.shape[3]
     gx = mul_by_number(dvar, 2.0 / size) * (xt - xt.mean((2, 3), keepdim=True))
     return gx + div_by_number(dmean.view(n, groups, 1, 1).expand(xt.shape), size)
+def _moments(xg: np.ndarray, eps: float):
+    """Each row's mean and ``1 / sqrt(max(var, 0) + eps)`` as PyTorch's group-norm kernel:
+    ``RowwiseMoments`` in the input's dtype, the root and division in float64 (eps a double)."""
+    if not xg.shape[1]:  # (no elements: NaN, PyTorch's 0 / 0)
+        nan = np.full(xg.shape[0], np.nan, xg.dtype)
+        return nan, nan
+    mean, var = rowwise_moments(xg)
+    token = quiet()
+    try:
+        rstd = 1 / np.sqrt(np.maximum(var, 0).astype(np.float64) + eps)
+    finally:
+        restore(token)
+    return mean, rstd.astype(xg.dtype)
+
+
+def _normalised(x4: np.ndarray, mean, rstd, weight, bias) -> np.ndarray:
+    """The kernel's output for ``x4`` of shape (N, G, D, HxW): ``(x - mean) * rstd`` without
+    weight and bias, else ``scale * x + (bias - scale * mean)``, scale = rstd * weight, both
+    as one multiply-add (so a constant group gives the rounding error, not always 0)."""
+    n, g, d, _ = x4.shape
+    m, r = mean.reshape(n, g, 1, 1), rstd.reshape(n, g, 1, 1)
+    token = quiet()
+    try:
+        if weight is None and bias is None:
+            return np.ascontiguousarray((x4 - m) * r)
+        w = 1 if weight is None else weight._data.reshape(1, g, d, 1)
+        b = np.zeros(1, x4.dtype) if bias is None else bias._data.reshape(1, g, d, 1)
+        scale = r * w
+        full = np.broadcast_shapes(scale.shape, m.shape, b.shape)
+        shift = fma(np.broadcast_to(-scale, full), np.broadcast_to(m, full),
+                    np.broadcast_to(b, full))
+        return np.ascontiguousarray(fma(np.broadcast_to(scale, x4.shape), x4,
+                                        np.broadcast_to(shift, x4.shape)))
+    finally:
+        restore(token)
+
+
 def _check(input: Tensor, num_groups: int, weight, bias) -> None:
     """PyTorch's checks of ``F.group_norm``, in its order."""
     shape = list(input.shape)
@@ -158,17 +196,11 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None,
     x = input._data
     n, c = x.shape[:2]
     hxw = int(np.prod(x.shape[2:])) if x.ndim > 2 else 1
-    token = quiet()
-    try:
-        xg = x.reshape(n, num_groups, c // num_groups * hxw)  # (no -1: there may be no samples)
-        count = xg.shape[-1]  # (sums / count: an empty group gives NaN without a warning)
-        mean = xg.sum(-1, keepdims=True) / count
-        var = ((xg - mean) ** 2).sum(-1, keepdims=True) / count
-        rstd = (1 / np.sqrt(var + eps)).astype(x.dtype)
-        result = affine(((xg - mean) * rstd).reshape(x.shape), weight, bias,
-                        (1, -1) + (1,) * (x.ndim - 2), x.dtype)
-    finally:
-        restore(token)
+    xg = np.ascontiguousarray(x).reshape(n * num_groups, -1) if x.size else \
+        np.zeros((n * num_groups, 0), x.dtype)
+    mean, rstd = _moments(xg, eps)
+    result = Tensor._wrap(_normalised(x.reshape(n, num_groups, c // num_groups, hxw), mean,
+                                      rstd, weight, bias).reshape(x.shape))
     if not should_record(input, weight, bias):
         return result
     node = NativeGroupNormBackward0()
@@ -177,7 +209,7 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None,
     node._s_input = SavedTensor(input)
     node._s_weight = None if weight is None else SavedTensor(weight)
     # the mean and 1/std are the node's outputs 1 and 2 in PyTorch: recorded and saved as such
-    stats = [Tensor._wrap(stat.reshape(n, num_groups).astype(x.dtype)) for stat in (mean, rstd)]
+    stats = [Tensor._wrap(stat.reshape(n, num_groups)) for stat in (mean, rstd)]
     record(node, (result, *stats), input, weight, bias)
     node._s_result1, node._s_result2 = (SavedTensor(t, node) for t in stats)
     return result

@@ -15,6 +15,7 @@ import warnings
 
 import numpy as np
 
+from .._moments import fma, rowwise_moments
 from .._ops import _formula as F
 from .._ops.errors import cant_cast, not_implemented
 from .._ops.movement import _infer_size
@@ -290,6 +291,10 @@ class NativeLayerNormBackward0(Node):
         g0, g = g, F.as_tensor(g)
         dims = tuple(range(-len(self._s_normalized_shape), 0))
         batch = tuple(range(x.dim() - len(dims)))
+        need = [f is not None for f, _ in self.next_functions]
+        if not isinstance(g0, Tensor):
+            return _layer_norm_grads(g0, x._data, mean._data, rstd._data,
+                                     None if w is None else w._data, len(dims), need)
         if isinstance(g0, Tensor):  # create_graph: mean and rstd as functions of x, recorded
             mean = x.mean(dims, keepdim=True)
             rstd = ((x - mean) * (x - mean)).mean(dims, keepdim=True).add(self._eps).rsqrt()
@@ -298,10 +303,73 @@ class NativeLayerNormBackward0(Node):
         n = int(np.prod(self._s_normalized_shape))
         dx = rstd * (gw - gw.sum(dims, keepdim=True) / n
                      - xhat * (gw * xhat).sum(dims, keepdim=True) / n)
-        need = [f is not None for f, _ in self.next_functions]
         dw = ((g * xhat).sum(batch) if batch else g * xhat) if need[1] else None
         db = (g.sum(batch) if batch else g) if need[2] else None
         return tuple(None if d is None else F.like(d, g0) for d in (dx, dw, db))
+
+
+def _layer_norm_grads(g, x, mean, rstd, w, k: int, need) -> tuple:
+    """The gradients by PyTorch's layer-norm backward kernel's formula, in the input's dtype:
+    with ``ds = sum(g w x)``, ``db = sum(g w)`` over each row, ``dx = rstd g w + b x + c``,
+    ``b = (db mean - ds) rstd^3 / n``, ``c = -b mean - db rstd / n``; ``dw = sum(g (rstd x -
+    rstd mean))`` over the rows (so a constant row gives PyTorch's rounding noise, not 0)."""
+    t = x.dtype.type
+    n = int(np.prod(x.shape[x.ndim - k:]))
+    rows = x.shape[:x.ndim - k]
+    token = quiet()
+    try:
+        gw = g if w is None else g * w
+        axes = tuple(range(x.ndim - k, x.ndim))
+        ds = np.sum(gw * x, axis=axes, keepdims=True, dtype=x.dtype)
+        db = np.sum(gw, axis=axes, keepdims=True, dtype=x.dtype)
+        scale = t(1) / t(n)
+        b = (db * mean - ds) * rstd * rstd * rstd * scale
+        c = -b * mean - db * rstd * scale
+        dx = (rstd * gw + b * x + c).astype(x.dtype) if need[0] else None
+        batch = tuple(range(len(rows)))
+        dw = np.sum(g * fma(np.broadcast_to(rstd, x.shape), x,
+                            np.broadcast_to(-rstd * mean, x.shape)), axis=batch,
+                    dtype=x.dtype) if need[1] else None
+        db_ = np.sum(g, axis=batch, dtype=x.dtype) if need[2] else None
+    finally:
+        restore(token)
+    return tuple(None if d is None else np.ascontiguousarray(d) for d in (dx, dw, db_))
+
+
+def _layer_moments(x: np.ndarray, n: int, k: int, eps: float):
+    """Each row's mean and ``1 / sqrt(var + eps)`` as PyTorch's layer-norm kernel computes
+    them: ``RowwiseMoments`` and the root in the input's dtype (eps cast to it)."""
+    m = x.size // n if n else int(np.prod(x.shape[:x.ndim - k]))
+    if not n or not m:  # (nothing to normalise: mean 0, rstd NaN, as PyTorch's kernel)
+        return np.zeros(m, x.dtype), np.full(m, np.nan, x.dtype)
+    rows = np.ascontiguousarray(x).reshape(m, n)
+    mean, var = rowwise_moments(rows)
+    token = quiet()
+    try:
+        return mean, (x.dtype.type(1) / np.sqrt(var + x.dtype.type(eps))).astype(x.dtype)
+    finally:
+        restore(token)
+
+
+def _layer_output(x, mean, rstd, weight, bias) -> np.ndarray:
+    """``(x - mean) * rstd * weight + bias`` with the kernel's roundings: the last multiply and
+    the add as one multiply-add (``rstd * (x - mean) + bias`` without a weight); ``+ 0``
+    without a bias (so no -0)."""
+    token = quiet()
+    try:
+        centred = x - mean
+        if weight is None and bias is None:
+            return centred * rstd + 0
+        if weight is None:
+            return fma(centred, np.broadcast_to(rstd, x.shape), np.broadcast_to(bias._data,
+                                                                                x.shape))
+        scaled = centred * rstd
+        if bias is None:
+            return scaled * weight._data + 0
+        return fma(scaled, np.broadcast_to(weight._data, x.shape),
+                   np.broadcast_to(bias._data, x.shape))
+    finally:
+        restore(token)
 
 
 def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
@@ -320,18 +388,10 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
     if not input.dtype.is_floating_point:
         raise not_implemented("LayerNormKernelImpl", input.dtype)
     x = input._data
-    axes = tuple(range(x.ndim - len(shape), x.ndim))
-    token = quiet()  # inf and NaN rows give NaN, without NumPy's warnings
-    try:
-        n = x.dtype.type(np.prod(shape))  # (a sum over n, not NumPy's mean: no empty warning)
-        mean = np.add.reduce(x, axes, keepdims=True) / n
-        rstd = (1 / np.sqrt(np.add.reduce((x - mean) ** 2, axes, keepdims=True) / n + eps)
-                ).astype(x.dtype)
-        d = (x - mean) * rstd
-        d = d if weight is None else d * weight._data
-        d = d if bias is None else d + bias._data
-    finally:
-        restore(token)
+    mean, rstd = _layer_moments(x, int(np.prod(shape)), len(shape), eps)
+    mean, rstd = (a.reshape(x.shape[:x.ndim - len(shape)] + (1,) * len(shape))
+                  for a in (mean, rstd))
+    d = _layer_output(x, mean, rstd, weight, bias)
     out = Tensor._wrap(np.ascontiguousarray(d, x.dtype))  # (contiguous, as PyTorch's)
     if not should_record(input, weight, bias):
         return out

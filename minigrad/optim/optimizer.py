@@ -29,6 +29,7 @@ from .._quiet import quiet, restore
 from .._tensor import Tensor
 from .._torch_names import TorchNamed
 from ..autograd.grad_mode import enable_grad
+from ..autograd.zero_tensor import refuse_write
 
 __all__ = ["clear_grads", "Optimizer"]
 
@@ -76,6 +77,8 @@ def clear_grads(params, set_to_none: bool = True) -> None:
             g.detach_()
         else:
             g._requires_grad = False
+        if g._zero:  # (a ZeroTensor, as from sgn: PyTorch's zero_() refuses it)
+            refuse_write(g)
         g._data[...] = 0
         g._vc[0] += 1
 

@@ -262,3 +262,40 @@ def test_detach_in_place_changes_nothing_in_inference_mode(torch, make):
 
     m, t = run_both(torch, run)
     assert m == t
+
+
+# ops on an inference tensor that requires grad (made so in inference mode), outside it:
+# PyTorch skips autograd when every operand is an inference tensor; a Python number wrapped
+# in a tensor, an index tensor or a normal operand brings it back (views of it never require
+# grad). Each line: (requires_grad, grad_fn name) or the error, as PyTorch gives them.
+INFERENCE_OPERANDS = [
+    "a.relu()", "F.relu(a)", "a.exp()", "a.sum()", "a.sigmoid()", "-a", "a.sign()", "a.T",
+    "a.reshape(3, 2)", "a[None].expand(2, 2, 3)", "lib.cat([a, a])", "a.softmax(0)",
+    "F.mse_loss(a, a)", "a @ a.T", "a.clamp(0)", "a.lerp(a, 0.5)", "a.pow(2)", "a.max()",
+    "a.max(0)[0]", "a.tril()", "a.chunk(2)[0]", "a[:, 1:]", "F.leaky_relu(a)", "a.prod()",
+    "a * 2", "a * 2.0", "2 * a", "a + 1", "a / 2", "2 / a", "a * b", "a - b", "a[[0]]",
+    "lib.where(a > 0, a, 0.)", "a.masked_fill(a > 1, 0.)", "a.index_select(0, lib.tensor([0]))",
+    "a.gather(0, lib.zeros(1, 3, dtype=lib.long))", "a.xlogy(2)", "a // 2", "a.relu_()",
+    "a.detach()", "a.float()", "a == 1", "a.new_ones(2)", "F.dropout(a, 0.0)",
+    # in place: the leaf's refusal where autograd runs, else the inference tensor's
+    "a.mul_(2)", "a.add_(b)", "a.exp_()", "a.clamp_(0)", "a.clamp_min_(0)", "a.fill_(2.)",
+    "a.fill_(lib.tensor(2.))", "a.pow_(2)", "a.lerp_(a, 0.5)", "a.lerp_(b, 0.5)", "a.zero_()",
+    "a.addcmul_(a, a, value=2)", "a.nan_to_num_(0.)", "F.hardtanh_(a)", "a.sub_(1)",
+]
+
+
+@pytest.mark.parametrize("code", INFERENCE_OPERANDS)
+def test_inference_operands_alone_record_nothing(torch, code):
+    def run(L):
+        with L.inference_mode():
+            a = L.ones(2, 3, requires_grad=True) + 0.5
+            a.requires_grad_()
+        env = {"lib": L, "F": L.nn.functional, "a": a, "b": L.ones(2, 3)}
+        try:
+            out = eval(code, env)  # noqa: S307 - the test's own expressions
+        except RuntimeError as e:
+            return str(e)
+        return out.requires_grad, out.grad_fn and out.grad_fn.name(), out.is_inference()
+
+    m, t = run_both(torch, run)
+    assert m == t

@@ -228,6 +228,30 @@ def test_retain_grad_follows_in_place_changes_but_hooks_stay(L):
 
 
 @on_both
+def test_a_hook_on_a_view_reads_its_history_first(L):
+    """register_hook reads a view's grad_fn (as PyTorch's does): a view made before its base
+    required grad takes a hook; one made in inference mode whose base changed in place after
+    (unsqueeze_ under no_grad) is refused with PyTorch's error."""
+    out = []
+    v0 = L.tensor([[-1., 2., 3.]], dtype=L.float64)
+    v10 = v0[-1]
+    v0.requires_grad_()
+    v10.register_hook(lambda g: g * 3)
+    (v10 * 2).sum().backward()
+    out.append((v0.grad, v10.grad_fn))
+    x = L.tensor(1.5).requires_grad_()
+    with L.inference_mode():
+        v = x[...]
+    with L.no_grad():
+        x.unsqueeze_(0)
+    try:
+        v.register_hook(lambda g: g * 2)
+    except RuntimeError as e:
+        out.append(str(e))
+    return out
+
+
+@on_both
 def test_hooks_may_be_registered_on_a_view_whose_base_came_to_require_grad(L):
     base = L.tensor([1., 2., 3.])
     view = base[-1]  # taken before the base required grad: no grad_fn, yet requires_grad

@@ -89,6 +89,17 @@ EXPRESSIONS = [
     "lib.arange(3.).reshape(3, 1).expand(3, 3).triu_()",
     "lib.arange(3.).reshape(3, 1).expand(3, 3).tril_()",
     "lib.arange(2.).reshape(1, 1, 2).expand(3, 2, 2).tril_(-1)",
+    # ... unless PyTorch works on a copy (4 dimensions or more, batches not one matrix after
+    # another; the first batch dimension may be expanded): copying it back is refused then
+    *[f"{t}.{f}()" for f in ("triu_", "tril_") for t in (
+        "lib.ones(1).expand(2, 4, 2, 3)", "lib.arange(6.).reshape(1, 1, 2, 3).expand(5, 1, 2, 3)",
+        "lib.arange(12.).reshape(1, 2, 2, 3).expand(5, 2, 2, 3)",
+        "lib.arange(12.).reshape(2, 1, 2, 3).expand(2, 4, 2, 3)",
+        "lib.arange(8.).reshape(2, 2, 2, 1).expand(2, 2, 2, 3)",
+        "lib.arange(24.).reshape(1, 2, 2, 2, 3).expand(3, 2, 2, 2, 3)",
+        "lib.arange(24.).reshape(2, 2, 2, 3).transpose(0, 1)",
+        "lib.arange(6.).reshape(1, 1, 3, 2).expand(1, 2, 3, 2).transpose(2, 3)",
+        "(lambda x: lib.autograd.grad(x.sum(), x)[0])(lib.ones(2, 4, 2, 3, requires_grad=True))")],
     # the backward of index_fill on a 0-d tensor (its element is position 0), to the next
     # node's own refusal (std's result changed in place)
     "(lambda x: ((x * 3).index_fill_(0, lib.tensor([0]), 1.).backward(), x.grad))"
@@ -114,6 +125,24 @@ EXPRESSIONS = [
     *[f"lib.baddbmm({c}, lib.zeros(1, 1, 0), lib.zeros(1, 0, 1), beta={b}, alpha={a})"
       for c in (f"lib.tensor([[[{N}]]])", "lib.ones(1, 1, 1)") for a in (I, N, 2.0)
       for b in (0.5, 0.0, I)],
+    # sigmoid of a very negative number: tiny, not 0 (PyTorch's 1 / (1 + exp(-x)); 0 only once
+    # exp overflows), in every form and float dtype
+    *[f"lib.tensor([-22.3, -39.76, -88., -104., -750., 20., 0.5]{d}).{f}"
+      for d in ("", ", dtype=lib.float64", ", dtype=lib.float16")
+      for f in ("sigmoid()", "sigmoid_()", "logical_not_()", "sigmoid().logical_not()")],
+    "F.sigmoid(lib.tensor([[-30.], [-60.]]).t())", "lib.nn.Sigmoid()(lib.tensor(-50.))",
+    # baddbmm past its checks: nothing to do for an empty result; an inner size of 0 is
+    # input * beta in place (an int beta refused on bool, a float one on integers); otherwise
+    # bool is refused and integers take alpha and beta truncated
+    *[f"lib.baddbmm(lib.ones({i}, dtype=lib.{dt}), lib.ones(1, 1, {k}, dtype=lib.{dt}), "
+      f"lib.ones(1, {k}, 1, dtype=lib.{dt}), beta={b}, alpha={a})"
+      for dt in ("bool", "int64", "uint8", "float32") for k in (0, 2) for i in ("1, 1, 1", "1")
+      for b in (1, 0, True, 0.5, 2) for a in (1, 0.5, True)],
+    *[f"lib.ones(1, 1, 1, dtype=lib.{dt}).baddbmm_(lib.ones(1, 1, {k}, dtype=lib.{dt}), "
+      f"lib.ones(1, {k}, 1, dtype=lib.{dt}), beta={b})"
+      for dt in ("bool", "int32") for k in (0, 3) for b in (1, 0, 2.5)],
+    "lib.baddbmm(lib.ones(1, 0, 1, dtype=lib.bool), lib.ones(1, 0, 2, dtype=lib.bool), "
+    "lib.ones(1, 2, 1, dtype=lib.bool), beta=0.5)",
     # the p = nan norm of nothing is 0
     *[f"lib.zeros({s}).norm({N}{d})" for s, d in (("0", ""), ("2, 0", ", 1"), ("0, 2", ", 1"),
                                                   ("2, 2", ""), ("2, 2", ", 0"))],
@@ -272,3 +301,50 @@ def test_mode_of_long_rows_as_in_pytorch(torch):
             ours, theirs = mg.tensor(a).mode(-1), torch.tensor(a).mode(-1)
             assert ours.indices.tolist() == theirs.indices.tolist(), (a.tolist(), n)
             assert ours.values.tolist() == theirs.values.tolist()
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16", "int64"])
+def test_xlogy_nan_signs_as_in_pytorch(torch, dtype):
+    """The sign of each NaN xlogy gives (``signbit`` shows it): a NaN ``other`` gives a positive
+    one, log of a negative number C's (positive in float64, negative in float32 and float16), and
+    where both factors are NaN the one PyTorch's product keeps; tensor and number operands,
+    in place, strided, and long enough for NumPy's vector loops."""
+    rng = np.random.default_rng(23)
+    pool = np.array([np.nan, -np.nan, -1., 0., -0., 2., -np.inf, np.inf, 0.5, -3.])
+    a, b = (rng.choice(pool, 2001) for _ in range(2))
+    if dtype == "int64":
+        a, b = (np.nan_to_num(x, posinf=7, neginf=-7) for x in (a, b))
+    a, b = a.astype(dtype), b.astype(dtype)
+    for lib in (mg, torch):
+        x, y = lib.tensor(a), lib.tensor(b)
+        results = [lib.xlogy(x, y), lib.xlogy(x[::3], y[1::3]), lib.xlogy(x, -1.),
+                   lib.xlogy(-np.nan, y), lib.xlogy(2., y)]
+        if dtype != "int64":
+            results.append(x.clone().xlogy_(y))
+        signs = [lib.signbit(r).tolist() for r in results]
+        if lib is mg:
+            ours = signs
+    assert ours == signs
+
+
+# an index out of bounds stops PyTorch's index_put kernel where it meets it: the elements it
+# went through before (TensorIterator's order) are written, in place, before the IndexError
+BAD_INDEX_WRITES = [f"x = lib.arange(24.).reshape(2, 3, 4){view}\ntry:\n    {put}\n"
+                    "except IndexError as e:\n    out = (str(e), x)" for view, put in (
+    ("", "x[:, [0, 5]] = -1."), ("", "x[[1, 0, 2], :] = -1."),
+    ("", "x[:, [0, 1, 7], [1, 2, 3]] = -1."), ("", "x[[1, 0], :, [0, 9]] = -1."),
+    ("", "x[[[1], [0]], :, [[0, 2, 9]]] = -1."), ("", "x[None, [1, -3]] = lib.tensor(-5.)"),
+    ("", "x[:, :, [3, 1, 4]] = lib.arange(100., 106.).reshape(2, 1, 3)"),
+    ("", "x[lib.tensor([True, False]), [0, 3]] = -1."), ("[0]", "x[[0, 2], [1, 9]] = -1."),
+    ("", "x.index_put_((lib.tensor([0, 1, 1, 5]),), lib.tensor(1.), accumulate=True)"),
+    ("", "x.index_put_((lib.tensor([0, 1, 1, 5]), lib.tensor([0, 0, 0, 0])), "
+         "lib.tensor([1., 2, 3, 4]), accumulate=True)"),
+    (".transpose(0, 2)", "x[:, [0, 1, 3]] = -1."), (".transpose(0, 1)", "x[[0, 1, 3]] = -1."),
+    (".transpose(0, 2)", "x[:, [0, 1, 3]] = lib.arange(24.).reshape(2, 3, 4).transpose(0, 2)"),
+    ("", "x[1, [0, 2], [1, 9]] = -1."), ("", "x[..., [2, -5]] = -1."),
+    ("", "x[:, lib.tensor([[0, 2], [1, 3]]).t()] = -1."))]
+
+
+@pytest.mark.parametrize("code", BAD_INDEX_WRITES)
+def test_an_index_out_of_bounds_stops_the_writes_where_pytorch_does(torch, code):
+    assert snippet_outcome(mg, code) == snippet_outcome(torch, code)

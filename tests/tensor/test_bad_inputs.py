@@ -399,9 +399,26 @@ def _fuzzer_errors() -> list:
     ]
 
 
+def _saved_before_checks() -> list:
+    """baddbmm, addcmul and addcdiv where autograd records: their tensors are saved (an
+    inference one refused) before the kernel checks the shapes and dtypes."""
+    i = "L.inference_mode()(lambda: L.ones({}))()"
+    return [f"L.baddbmm({a})" for a in (
+        f"L.ones(1, requires_grad=True), {i.format('2, 3')}, L.ones(2, 3, requires_grad=True)",
+        f"L.ones(1), {i.format('1, 2, 3')}, L.ones(1, 3, 2, requires_grad=True)",
+        f"L.ones(1), L.ones(1, 2, 3), {i.format('1, 3, 2')}",
+        f"L.ones(1), L.ones(1, 2, 3, requires_grad=True), {i.format('2, 3')}",
+        f"{i.format('1')}, L.ones(2, 3, requires_grad=True), L.ones(2, 3)")] + [
+        # addcmul/addcdiv (in place too) save tensor1 and tensor2 before the broadcast check
+        f"L.ones(2, 4){f}(L.ones(0, requires_grad=True), {i.format('3')})"
+        for f in (".addcmul", ".addcmul_", ".addcdiv", ".addcdiv_")] + [
+        f"L.addcdiv(L.ones(2), {i.format('3')}, L.ones(2))",
+        f"L.addcmul(L.ones(2), {i.format('3')}, L.ones(5, requires_grad=True))"]
+
+
 PROBES = (_creation() + _reductions() + _shapes_and_conversions() + _binary()
           + _zero_d_and_empty() + _dtype_kernels() + _rounded_division_and_products()
-          + _fuzzer_errors())
+          + _fuzzer_errors() + _saved_before_checks())
 
 OPEN = {
     # movement.py (helper views): view's own argument parsing
