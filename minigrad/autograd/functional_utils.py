@@ -130,7 +130,8 @@ def in_layout_of(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray:
         # kept if owned, even a view whose memory another tensor shares (nn.Linear's weight
         # gradient; a view of the gradient given to backward): PyTorch steals a gradient no
         # other tensor object holds, so .grad may share the caller's memory, as there
-        return grad if owned else grad.copy(order="K")
+        # (not a read-only broadcast, which a 0-d gradient's expand can be: then copied)
+        return grad if owned and grad.flags.writeable else grad.copy(order="K")
     if grad.shape != like.shape:  # (the leaf's data swapped by `.data =`)
         return _misshapen(like, grad, owned)
     if like.flags.c_contiguous:
