@@ -26,8 +26,8 @@ from ..autograd.saved import check_saved
 from . import _formula as F
 from ._core import method
 from .index_checks import check_bounds, mask_fits, numpy_index, written_before_bad_index
-from .indexing import _as_index
-from .inplace_checks import SHARED_WITH_INPUT, overlaps
+from .indexing import _as_index, refuse_inference_indices
+from .inplace_checks import SHARED_WITH_INPUT, check_inplace, overlaps
 from .views import overlapping
 
 __all__ = ["index_put"]  # (torch.index_put; the in-place ops import the helpers by name)
@@ -169,6 +169,8 @@ def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
     sharing memory then all show the last write): done there, after every check, the result
     a copy of what the memory then holds (so writing it back changes nothing)."""
     recorded = should_record(input, values)  # (a stale view's refusal comes before the rest)
+    if recorded:
+        refuse_inference_indices(indices)
     _count(input, indices)
     fills = _fills_by_mask(input, indices, values, accumulate)
     if expanded is not None:
@@ -245,6 +247,16 @@ def _index_put_method(self, indices, values, accumulate: bool = False):
 
 
 _index_put_method.__name__ = _index_put_method.__qualname__ = "index_put"
+
+
+def index_put_checks(self, indices, values) -> None:
+    """What ``index_put_`` checks before the in-place recipe: its arguments, then, for an
+    inference tensor changed outside inference mode (refused after the write), what PyTorch's
+    autograd checks first: the leaf's refusal, an inference index tensor saved."""
+    values_must_be_a_tensor(values, "index_put_", indices)
+    if self._inference and should_record(self, values):
+        check_inplace(self, (values,))
+        refuse_inference_indices(indices)
 
 
 def put_in_place(self, indices, values, accumulate: bool = False):

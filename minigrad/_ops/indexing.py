@@ -27,7 +27,7 @@ from .._layout import gather_layout
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, record, should_record
-from ..autograd.saved import check_saved
+from ..autograd.saved import INFERENCE_MESSAGE, check_saved
 from . import _formula as F
 from ._core import method
 from .index_checks import check_bounds, numpy_index
@@ -330,7 +330,17 @@ class IndexBackward0(Node):
         return (F.index_put(zeros, self._s_indices, self._where, g, True),)
 
 
+def refuse_inference_indices(indices) -> None:
+    """PyTorch's autograd saves the index tensors of a recorded op before the op checks them:
+    an inference tensor among them is refused."""
+    if any(isinstance(t, Tensor) and t.is_inference() for t in indices):
+        raise RuntimeError(INFERENCE_MESSAGE)
+
+
 def _index(input, indices):
+    recorded = should_record(input, *indices)  # (an inference input alone records nothing)
+    if recorded:
+        refuse_inference_indices(indices)
     where = check_bounds(input._data.shape, numpy_index(input, indices))
     data = input._data[where]
     if data.ndim and all(t is None or t._data.dtype.kind not in "bu" for t in indices):
@@ -338,7 +348,7 @@ def _index(input, indices):
     elif input._data.flags.c_contiguous and not _row_major(data):
         data = np.array(data, order="C")  # (PyTorch's gather of a contiguous tensor is too)
     out = Tensor._wrap(data)
-    if should_record(input, *indices):  # (an inference input alone records nothing)
+    if recorded:
         node = IndexBackward0()
         node._s_indices, node._s_self_sym_sizes = tuple(indices), input._data.shape
         node._where = where

@@ -44,7 +44,7 @@ from .copy_overlap import copied_in_order
 from .division import write_before_zero
 from .errors import cant_cast
 from .fill import _filled, _zeroed
-from .index_put import expanded_warning, put_in_place, values_must_be_a_tensor
+from .index_put import expanded_warning, index_put_checks, put_in_place
 from .inplace_checks import bump_version, check_inplace, check_memory
 from .movement import clone
 from .views import AsStridedBackward0, Placement, _sync_view, overlapping, put_flat
@@ -165,8 +165,8 @@ def _rebase(self: Tensor, node: Node) -> None:
         self._grad_fn, self._requires_grad, self._output_nr = node, True, 0
         self._history_changed(old)  # retain_grad follows the new grad_fn
         return
-    old, mine = base._grad_fn, self._grad_fn
-    record(CopySlices(base, self, node), base, base, *node.next_functions[1:])
+    old, mine = base._grad_fn, self._grad_fn  # (the base's dtype may not be the view's: `.data =`)
+    _any_dtype(base, record, CopySlices(base, self, node), base, base, *node.next_functions[1:])
     base._history_changed(old)
     self._view_vc = -1
     _sync_view(self)  # the view now reads from its base: AsStridedBackward0
@@ -324,7 +324,7 @@ Tensor.sub_ = Tensor.__isub__ = _sub_variant()
 
 def index_put_(self, indices, values, accumulate: bool = False):
     """In-place ``index_put``: writes ``values`` at the tensor ``indices`` of this tensor."""
-    values_must_be_a_tensor(values, "index_put_", indices)  # (before the in-place checks)
+    index_put_checks(self, indices, values)  # (before the in-place recipe's)
     return apply_inplace(self, put_in_place, indices, values, accumulate, fills=True,
                          overlap="own")  # (expanded memory: PyTorch only warns)
 
