@@ -76,6 +76,10 @@ def dist(input, other, p=2):
     if should_record(input, other):
         node = DistBackward0()
         node._s_self, node._s_other, node._s_p = SavedTensor(input), SavedTensor(other), p
-        record(node, out, input, other, broadcast=True)
+        record(node, out, input, other)
+        sums = [None if x._data.shape == shape and x._data.dtype == nd else
+                (x._data.shape, x._data.dtype) for x in (input, other)]
+        if sums != [None, None]:  # the gradients have the broadcast shape and result dtype:
+            node._sum_to = sums  # the engine sums each back to its operand's
         node._s_result = SavedTensor(out, node)
     return out

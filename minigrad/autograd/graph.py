@@ -19,7 +19,6 @@ import weakref
 
 import numpy as np
 
-from .._dtype import from_numpy_dtype
 from .._quiet import quiet, restore
 from .._state import anomaly as _anomaly
 from .._state import local as _mode
@@ -31,7 +30,7 @@ from ._rule import _r
 from .anomaly_mode import keep_forward_trace
 from .formulas import write_backward
 from .functional_utils import in_layout_of, refuse_inference
-from .reshaped import no_gradient_into
+from .reshaped import no_gradient_into, not_differentiable
 from .saved import FREED, SavedTensor
 
 __all__ = ["Node", "AccumulateGrad", "CopyBackwards", "SavedTensor", "RemovableHandle",
@@ -75,6 +74,7 @@ class Node(metaclass=_NodeMeta):
     _tensor_pre_hooks = None  # output_nr -> _Hooks, from tensor.register_hook
     _retains_grad = None  # output_nr -> weakref to a tensor that called retain_grad()
     _metadata = None
+    _expected = None  # output_nr -> (shape, dtype) it was made with, where the tensor changed
     _hooked = False  # set once any hook (or retain_grad) is registered: the engine then runs them
     _custom = False  # a custom Function's node (printed with its module)
     _has_saved = False  # set for classes with saved values: the engine then releases them
@@ -403,8 +403,7 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
     if out is outputs:
         if out._data.dtype.kind not in "fc":
             if not _mode.any_dtype:
-                raise RuntimeError("Autograd not support dtype: "
-                                   + from_numpy_dtype(out._data.dtype)._legacy_name[:-6])
+                raise not_differentiable(out._data.dtype)
             no_gradient_into(node, out.dtype)  # (an integer tensor given a history in place)
         out._grad_fn, out._requires_grad, out._output_nr = node, True, 0
         return outputs
