@@ -42,7 +42,10 @@ class DistBackward0(Node):
                 raise RuntimeError("Expected a proper Tensor but got None (or an undefined "
                                    "Tensor in C++) for argument #0 'self'")
             return None, None
-        d = norm_backward(g, diff, value(self._s_result), float(self._s_p))
+        result = value(self._s_result)
+        if type(diff) is np.ndarray and diff.dtype != result.dtype:  # (NumPy's promotion of a
+            diff = diff.astype(result.dtype)  # 0-d operand: PyTorch's leaves it out)
+        d = norm_backward(g, diff, result, float(self._s_p))
         return d, -d
 
 

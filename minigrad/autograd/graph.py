@@ -29,7 +29,7 @@ from ..utils.hooks import RemovableHandle
 from ._rule import _r
 from .anomaly_mode import keep_forward_trace
 from .formulas import write_backward
-from .functional_utils import in_layout_of, refuse_inference
+from .functional_utils import in_layout_of, not_into, refuse_inference
 from .reshaped import no_gradient_into, not_differentiable
 from .saved import FREED, SavedTensor
 
@@ -277,7 +277,10 @@ class AccumulateGrad(Node):
         else:
             d = old._data
             if d.flags.writeable:
-                np.add(d, grad, out=d, casting="unsafe")
+                try:
+                    np.add(d, grad, out=d, casting="unsafe")
+                except ValueError:  # (the leaf changed shape since: add_'s error)
+                    raise not_into(d.shape, grad.shape) from None
             else:
                 old._data = d + grad
             if old._inference:  # (PyTorch adds, then refuses it outside inference mode)
@@ -305,11 +308,9 @@ class CopyBackwards(Node):
 
 
 def _recorded_copy(g, like: np.ndarray):
-    """A copy of tensor ``g`` in ``like``'s layout, recorded (PyTorch's ``CopyBackwards``)."""
-    data = g._data
-    if data.shape != like.shape:  # (a leaf `.data =` reshaped: copy_'s broadcast and errors)
-        data = Tensor._wrap(np.empty(like.shape, data.dtype)).copy_(g.detach())._data
-    t = Tensor._wrap(in_layout_of(like, data, False))
+    """A copy of tensor ``g`` in ``like``'s layout, recorded (PyTorch's ``CopyBackwards``); in
+    its shape too if the leaf's changed since (``copy_``'s broadcast and errors)."""
+    t = Tensor._wrap(in_layout_of(like, g._data, False))
     if should_record(g):
         record(CopyBackwards(), t, None, g)
     return t

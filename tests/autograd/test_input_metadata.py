@@ -9,8 +9,11 @@ from __future__ import annotations
 import pytest
 from helpers import assert_same_program
 
+# (PyTorch warns once per process that a .grad of the leaf's old shape does not "obey the
+# gradient layout contract"; minigrad does not warn: the results are compared, not warnings)
 pytestmark = [pytest.mark.torch,
-              pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph")]
+              pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph"),
+              pytest.mark.filterwarnings("ignore:grad and param do not obey")]
 
 X = "x = torch.tensor([1.5, -2.0], requires_grad=True); "
 ROW = "x = torch.tensor([[1.5, -2.0]], requires_grad=True); "
@@ -66,6 +69,22 @@ PROGRAMS = {
                                              "(x * 2).sum().backward()",
     "squeezed_leaf_with_grad": ROW + "x.grad = torch.zeros(1, 2)\nwith torch.no_grad(): "
                                      "x.squeeze_()\n(x * 2).sum().backward()" + GRAD,
+    # the layout contract: a gradient with a stride 0 (a sum's, expanded) is copied into the
+    # leaf's shape, broadcast (or copy_'s error), never kept as the leaf's .grad
+    "expanded_gradient_unsqueezed_leaf": "x = torch.tensor([1.5], requires_grad=True); "
+                                         "y = x.sum()\nwith torch.no_grad(): x.unsqueeze_(0)\n"
+                                         "y.backward()" + GRAD,
+    "expanded_gradient_squeezed_leaf": "x = torch.tensor([[1.5]], requires_grad=True); "
+                                       "y = x.sum()\nwith torch.no_grad(): x.squeeze_()\n"
+                                       "y.backward()" + GRAD,
+    # a .grad of the leaf's old shape, added to in place: add_'s broadcast, or its errors
+    "old_grad_other_size": X + "(x * 2).sum().backward(); x.data = torch.ones(3); "
+                               "(x * 2).sum().backward()" + GRAD,
+    "old_grad_broadcast_refused": X + "(x * 2).sum().backward(); x.data = torch.ones(3, 2); "
+                                      "(x * 2).sum().backward()" + GRAD,
+    "old_grad_broadcast": "x = torch.tensor([[1.5, -2.0]], requires_grad=True); "
+                          "(x * 2).sum().backward(); x.data = torch.ones(2); "
+                          "(x * 2).sum().backward()" + GRAD,
     # create_graph: the cast is recorded (seed 1115 of the fuzzer)
     "create_graph_cast": ROW + "y = torch.nn.functional.mse_loss(torch.log1p(x), x)\n"
                                "with torch.no_grad(): y.data = torch.tensor(0.5, "
@@ -97,6 +116,8 @@ def test_integer_tensor_with_a_history_is_reshaped_then_refused(torch, op):
     "a = torch.tensor(1.25, requires_grad=True); b = torch.tensor([-0.5, 0.25, 2.0], "
     "requires_grad=True); r = torch.autograd.grad(b.dist(a), (a, b))",
     "a = torch.tensor([1., 2.], requires_grad=True); b = torch.tensor([[1.], [3.]], "
+    "dtype=torch.float64, requires_grad=True); a.dist(b, 3).backward(); r = (a.grad, b.grad)",
+    "a = torch.tensor([[1.5, -0.25, 3.0]], requires_grad=True); b = torch.tensor(-2.5, "
     "dtype=torch.float64, requires_grad=True); a.dist(b, 3).backward(); r = (a.grad, b.grad)",
     # atan2 with a 0-d float64 first operand: other's gradient in its own dtype (seed 1551)
     "s = torch.tensor(0.75, dtype=torch.float64); x = torch.tensor([0.5, -1.5], "
