@@ -124,6 +124,12 @@ def test_integer_tensor_with_a_history_is_reshaped_then_refused(torch, op):
     "requires_grad=True); torch.atan2(s, x).sum().backward(); r = x.grad",
     "s = torch.tensor(3, dtype=torch.int64); x = torch.tensor([0.5, -1.5], "
     "requires_grad=True); torch.atan2(s, x).sum().backward(); r = x.grad",
+    # addcdiv/addcmul of 0-d operands with an integer one: the float32 tensor's gradient stays
+    # float32 (NumPy's 0-d arithmetic gave a float64 scalar; seed 5435)
+    "v = torch.tensor(-0.5, requires_grad=True); out = torch.tensor(7).addcdiv(torch.tensor(-5),"
+    " v); out.double().backward(); r = (out, v.grad)",
+    "v = torch.tensor(-0.5, requires_grad=True); out = torch.tensor(7).addcmul(torch.tensor(-5),"
+    " v); out.double().backward(); r = (out, v.grad)",
 ])
 def test_gradient_in_its_operands_shape_and_dtype(torch, code):
     assert_same_program(torch, code)
