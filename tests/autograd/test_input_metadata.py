@@ -50,6 +50,8 @@ PROGRAMS = {
                                         "r = (x.grad, y.grad)",
     "root_transposed_refused": ROW + "y = x * 2\nwith torch.no_grad(): y.t_()\n"
                                      "y.backward(torch.ones(2, 1))",
+    "root_squeezed_refused": ROW + "y = x * 2\nwith torch.no_grad(): y.squeeze_()\n"
+                                   "y.backward(torch.ones(2))",
     "autograd_grad_root": X + "y = (x * 2).sum(); y.data = torch.tensor(5., dtype="
                               "torch.float64); r = torch.autograd.grad(y, x)",
     # in-place shape ops in no_grad mode: the node keeps the shape it recorded
