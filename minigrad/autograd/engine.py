@@ -159,11 +159,11 @@ def _execute(node, g, task: GraphTask):
         if not node._custom:  # no gradient came: no formula runs (a custom Function's does)
             return g, (None,) * len(node._next_nodes), None
     out = node.backward(g)
-    if node._sum_to is not None:  # the forward broadcast: sum back to each input's shape
+    if misfit[0]:  # (a tensor changed shape or dtype after its node was made: see reshaped.py)
+        out = fit_gradients(node, out)
+    elif node._sum_to is not None:  # the forward broadcast: sum back to each input's shape
         out = tuple(x if m is None or x is None else sum_to(x, m[0], m[1])
                     for x, m in zip(out, node._sum_to))
-    if misfit[0]:  # (a tensor changed shape or dtype after its node was recorded, or an
-        out = fit_gradients(node, out)  # integer tensor has a history: PyTorch's checks)
     if task.release and node._has_saved:
         node.release_variables()
     if node._post_hooks:

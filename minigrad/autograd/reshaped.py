@@ -85,16 +85,19 @@ def keep_metadata(t, shape: tuple, dtype) -> None:
 
 
 def fit_gradients(node, out) -> tuple:
-    """``node``'s gradients ``out``, each checked against the metadata its next node recorded
-    (where it changed since): summed to its shape or PyTorch's error, cast to its dtype; then
-    PyTorch's error for one sent to an integer tensor's node."""
-    fitted = list(out)
+    """``node``'s gradients ``out`` as its formula returned them, each checked against the
+    metadata its next node recorded where its tensor changed since (summed to that shape or
+    PyTorch's error, cast to that dtype), else summed back where the forward broadcast (the
+    engine's usual step); then PyTorch's error for one sent to an integer tensor's node."""
+    fitted, sums = list(out), node._sum_to
     for i, (nxt, g) in enumerate(zip(node._next_nodes, out)):
         if g is None or nxt is None:
             continue
-        if nxt._expected is not None:
-            nr = node._next_nrs[i] if i < len(node._next_nrs) else 0
-            fitted[i] = _fit(g, nxt._expected.get(nr), i, f"Function {node.name()} returned an ")
+        nr = node._next_nrs[i] if i < len(node._next_nrs) else 0
+        if nxt._expected is not None and nr in nxt._expected:
+            fitted[i] = _fit(g, nxt._expected[nr], i, f"Function {node.name()} returned an ")
+        elif sums is not None and sums[i] is not None:
+            fitted[i] = sum_to(g, *sums[i])
         if getattr(nxt, "_no_gradient", None) is not None:
             raise RuntimeError(NOT_DIFFERENTIABLE.format(nxt._no_gradient))
     return tuple(fitted)

@@ -54,6 +54,16 @@ PROGRAMS = {
                                    "y.backward(torch.ones(2))",
     "autograd_grad_root": X + "y = (x * 2).sum(); y.data = torch.tensor(5., dtype="
                               "torch.float64); r = torch.autograd.grad(y, x)",
+    # an op recorded after the change broadcast the new shape: its gradient is checked against
+    # the leaf's AccumulateGrad (the old shape) as the formula gave it (seed 5088)
+    "broadcast_after_change_refused": "x = torch.tensor([[1.5, -2.0], [0.5, 1.0]], requires_"
+                                      "grad=True); y = x * 2; x.data = torch.tensor(0.5); "
+                                      "torch.fmin(torch.ones(2, 3), x).sum().backward()",
+    "broadcast_after_change": X + "y = x * 2; x.data = torch.tensor([0.5]); "
+                                  "(x * torch.ones(3, 2)).sum().backward()" + GRAD,
+    "broadcast_after_change_new_dtype": X + "y = x * 2; x.data = torch.ones(1, dtype=torch."
+                                            "float64); (x * torch.ones(3, 2)).sum().backward(); "
+                                            "y.sum().backward()" + GRAD,
     # in-place shape ops in no_grad mode: the node keeps the shape it recorded
     "unsqueezed_nonleaf": X + "y = x * 2\nwith torch.no_grad(): y.unsqueeze_(0)\n"
                               "(y * 1).sum().backward()" + GRAD,
