@@ -223,7 +223,8 @@ class Atan2Backward0(_Binary):
         if self.next_functions[1][0] is not None:  # (PyTorch's formula for other negates self,
             if data(x).dtype.kind == "b":  # before any cast: an integer 0 stays +0)
                 raise bool_negation()
-            neg_x = factor(-x, g)
+            neg_x = -x  # (of a 0-d array: a NumPy scalar, made an array for factor)
+            neg_x = factor(np.asarray(neg_x) if isinstance(neg_x, np.generic) else neg_x, g)
         x, y = factor(x, g), factor(y, g)
         recip = call(x * x + y * y, "reciprocal")
         recip = masked_zero(recip, np.isinf(data(recip)))

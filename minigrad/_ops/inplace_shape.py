@@ -21,6 +21,9 @@ from .._sizes import size_of
 from .._tensor import Tensor
 from .._types import row_major_strides, unsupported
 from ..autograd._rule import _r
+from ..autograd.grad_mode import no_grad
+from ..autograd.graph import should_record
+from ..autograd.reshaped import keep_metadata, not_differentiable
 from ._core import method
 from .inplace_checks import bump_version, check_inplace
 from .linalg import SqueezeBackward4
@@ -80,33 +83,45 @@ def t_(self):
     if self._data.ndim > 2:
         raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
                            f"{self._data.ndim}D")
-    return _reshape_inplace(self, self.t())
+    return _reshape_inplace(self, Tensor.t)
 
 
 @method("transpose_", "swapaxes_", "swapdims_")
 def transpose_(self, dim0: int, dim1: int):
     """Swap dimensions ``dim0`` and ``dim1`` in place."""
     check_inplace(self)
-    return _reshape_inplace(self, self.transpose(dim0, dim1))
+    return _reshape_inplace(self, Tensor.transpose, dim0, dim1)
 
 
 @method("unsqueeze_")
 def unsqueeze_(self, dim: int):
     """Insert a size-1 dimension at ``dim``, in place."""
     check_inplace(self)
-    return _reshape_inplace(self, self.unsqueeze(dim))
+    return _reshape_inplace(self, Tensor.unsqueeze, dim)
 
 
 @method("squeeze_")
 def squeeze_(self, dim=None):
     """Remove size-1 dimensions (all of them, or those among ``dim``), in place."""
     check_inplace(self)
-    return _reshape_inplace(self, self.squeeze() if dim is None else self.squeeze(dim))
+    return _reshape_inplace(self, Tensor.squeeze, *(() if dim is None else (dim,)))
 
 
-def _reshape_inplace(self, new):
-    """Make ``self`` the (view) result ``new``: its data and, when recorded, its node (renamed
-    as PyTorch names the in-place op's). Its version goes up, as for every in-place op."""
+def _reshape_inplace(self, view, *args):
+    """Make ``self`` the (view) result ``view(self, *args)``: its data and, when recorded, its
+    node (renamed as PyTorch names the in-place op's). Its version goes up, as for every
+    in-place op.
+
+    Not recorded (no_grad mode), a tensor with a history keeps its node, which expects
+    gradients of the old shape (:func:`~minigrad.autograd.reshaped.keep_metadata`). An integer
+    tensor with a history is reshaped, and then refused a node, as in PyTorch."""
+    if self._data.dtype.kind not in "fc" and should_record(self):
+        with no_grad():
+            _reshape_inplace(self, view, *args)
+        raise not_differentiable(self._data.dtype)
+    new = view(self, *args)
+    if new._grad_fn is None and new._data.shape != self._data.shape:
+        keep_metadata(self, self._data.shape, self._data.dtype)
     self._data = new._data
     bump_version(self)
     node = new._grad_fn

@@ -139,9 +139,10 @@ class AddcmulBackward0(Node):
 
 def _like(g, grad):
     """``grad`` in ``g``'s dtype: a bool or integer factor (saved ``tensor2``) does not promote
-    it, as in PyTorch (NumPy would make float32 times int64 a float64)."""
-    return grad.astype(g.dtype) if isinstance(grad, np.ndarray) and grad.dtype != g.dtype \
-        else grad
+    it, as in PyTorch (NumPy would make float32 times int64 a float64; of 0-d arrays, a NumPy
+    scalar)."""
+    return np.asarray(grad, g.dtype) if isinstance(grad, (np.ndarray, np.generic)) and \
+        grad.dtype != g.dtype else grad
 
 
 class AddcdivBackward0(AddcmulBackward0):

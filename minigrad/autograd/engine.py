@@ -38,7 +38,7 @@ from .functional_utils import sum_to
 from .graph import AccumulateGrad, grad_accumulator
 from .graph_root import GraphRoot
 from .ready_queue import heap_pop
-from .reshaped import NOT_DIFFERENTIABLE
+from .reshaped import NOT_DIFFERENTIABLE, fit_gradients, fit_root, misfit
 from .schedule import GraphTask, Plan
 from .step import Contribution, Step, frozen
 
@@ -159,7 +159,9 @@ def _execute(node, g, task: GraphTask):
         if not node._custom:  # no gradient came: no formula runs (a custom Function's does)
             return g, (None,) * len(node._next_nodes), None
     out = node.backward(g)
-    if node._sum_to is not None:  # the forward broadcast: sum back to each input's shape
+    if misfit[0]:  # (a tensor changed shape or dtype after its node was made: see reshaped.py)
+        out = fit_gradients(node, out)
+    elif node._sum_to is not None:  # the forward broadcast: sum back to each input's shape
         out = tuple(x if m is None or x is None else sum_to(x, m[0], m[1])
                     for x, m in zip(out, node._sum_to))
     if task.release and node._has_saved:
@@ -251,8 +253,8 @@ def _loss_root(t):
     graph_root check the arguments and raise PyTorch's errors)."""
     node, data = t._grad_fn, t._data
     if node is None or t._base is not None or node._num_outputs != 1 or data.size != 1 \
-            or data.dtype.kind != "f":  # (a view's grad_fn may need bringing up to date)
-        return None
+            or data.dtype.kind != "f" or node._expected is not None:  # (a view's grad_fn may
+        return None  # need bringing up to date; a tensor changed since, its gradient checking)
     return node, {node: np.array(1, data.dtype).reshape(data.shape)}
 
 
@@ -304,6 +306,8 @@ def graph_root(outputs, grads):
     for out in outputs:  # (after every output's check, as PyTorch's engine starts)
         if out._data.dtype.kind not in "fc":
             raise RuntimeError(NOT_DIFFERENTIABLE.format(out.dtype))
+    if misfit[0]:  # (some tensor's shape or dtype changed after its node was recorded)
+        grads = fit_root(edges, grads)
     if len(edges) == 1:
         node, nr = edges[0]
         g = grads[0]

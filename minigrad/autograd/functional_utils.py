@@ -12,7 +12,7 @@ from .._summation import reduce_sum, sum_leading
 from .._types import element_strides
 
 __all__ = ["sum_to", "expand_to", "in_layout_of", "overlapping", "row_major_clone",
-           "refuse_inference", "only_inference"]
+           "refuse_inference", "only_inference", "not_into"]
 
 
 def sum_to(g, shape: tuple, dtype=None):
@@ -142,27 +142,34 @@ def in_layout_of(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray:
 
 
 def _misshapen(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray:
-    """PyTorch's first ``.grad`` of another shape than its leaf (whose data ``.data =`` swapped
-    since its ``AccumulateGrad`` was made): the gradient itself if it may be kept and its
-    strides agree with the leaf's wherever its sizes are not 1 (PyTorch's layout contract);
-    else a copy into the leaf's shape, broadcast as ``copy_`` does (its error if it cannot)."""
+    """PyTorch's first ``.grad`` of another shape than its leaf (whose data ``.data =`` or an
+    in-place shape op changed since its ``AccumulateGrad`` was made): the gradient itself if it
+    may be kept and its strides agree with the leaf's wherever its sizes are not 1, and are not
+    0 where they are (PyTorch's layout contract); else a copy into the leaf's shape, broadcast
+    as ``copy_`` does (its error if it cannot)."""
     size = grad.itemsize
-    if owned and all(n == 1 or (i < like.ndim and s // size == like.strides[i] // like.itemsize)
+    if owned and all(s != 0 if n == 1 else
+                     (i < like.ndim and s // size == like.strides[i] // like.itemsize)
                      for i, (n, s) in enumerate(zip(grad.shape, grad.strides))):
         return grad
-    try:
-        shape = np.broadcast_shapes(like.shape, grad.shape)
-    except ValueError:
-        for i in range(1, min(like.ndim, grad.ndim) + 1):
-            a, b = like.shape[-i], grad.shape[-i]
-            if a != b and 1 not in (a, b):
-                raise RuntimeError(f"The size of tensor a ({a}) must match the size of tensor b "
-                                   f"({b}) at non-singleton dimension "
-                                   f"{max(like.ndim, grad.ndim) - i}") from None
-        raise
-    if shape != like.shape:
-        raise RuntimeError(f"output with shape [{', '.join(map(str, like.shape))}] doesn't match "
-                           f"the broadcast shape [{', '.join(map(str, shape))}]")
+    if not_into(like.shape, grad.shape):
+        raise not_into(like.shape, grad.shape)
     out = np.empty_like(like, dtype=grad.dtype)
     np.copyto(out, grad)
     return out
+
+
+def not_into(target: tuple, source: tuple) -> RuntimeError | None:
+    """PyTorch's error for copying or adding in place an array of shape ``source`` into one of
+    shape ``target`` that it does not broadcast to (None if it does)."""
+    for i in range(1, min(len(target), len(source)) + 1):
+        a, b = target[-i], source[-i]
+        if a != b and 1 not in (a, b):
+            return RuntimeError(f"The size of tensor a ({a}) must match the size of tensor b "
+                                f"({b}) at non-singleton dimension "
+                                f"{max(len(target), len(source)) - i}")
+    shape = np.broadcast_shapes(target, source)
+    if shape != tuple(target):
+        return RuntimeError(f"output with shape [{', '.join(map(str, target))}] doesn't match "
+                            f"the broadcast shape [{', '.join(map(str, shape))}]")
+    return None

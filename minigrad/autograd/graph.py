@@ -19,7 +19,6 @@ import weakref
 
 import numpy as np
 
-from .._dtype import from_numpy_dtype
 from .._quiet import quiet, restore
 from .._state import anomaly as _anomaly
 from .._state import local as _mode
@@ -31,8 +30,8 @@ from . import functional_utils as _fu
 from ._rule import _r
 from .anomaly_mode import keep_forward_trace
 from .formulas import write_backward
-from .functional_utils import in_layout_of, only_inference, refuse_inference
-from .reshaped import no_gradient_into
+from .functional_utils import in_layout_of, not_into, only_inference, refuse_inference
+from .reshaped import no_gradient_into, not_differentiable
 from .saved import FREED, SavedTensor
 from .zero_tensor import added, as_grad
 
@@ -77,6 +76,7 @@ class Node(metaclass=_NodeMeta):
     _tensor_pre_hooks = None  # output_nr -> _Hooks, from tensor.register_hook
     _retains_grad = None  # output_nr -> weakref to a tensor that called retain_grad()
     _metadata = None
+    _expected = None  # output_nr -> (shape, dtype) it was made with, where the tensor changed
     _hooked = False  # set once any hook (or retain_grad) is registered: the engine then runs them
     _custom = False  # a custom Function's node (printed with its module)
     _has_saved = False  # set for classes with saved values: the engine then releases them
@@ -275,7 +275,10 @@ class AccumulateGrad(Node):
         else:
             d = old._data
             if d.flags.writeable:
-                np.add(d, grad, out=d, casting="unsafe")
+                try:
+                    np.add(d, grad, out=d, casting="unsafe")
+                except ValueError:  # (the leaf changed shape since: add_'s error)
+                    raise not_into(d.shape, grad.shape) from None
             else:
                 old._data = added(old, grad)
             if old._inference:  # (PyTorch adds, then refuses it outside inference mode)
@@ -304,13 +307,11 @@ class CopyBackwards(Node):
 
 
 def _recorded_copy(g, like: np.ndarray):
-    """A copy of tensor ``g`` in ``like``'s layout, recorded (PyTorch's ``CopyBackwards``)."""
-    if _fu.overlapping(like):  # an expanded leaf: a row-major clone (PyTorch's clone_obey_contract)
+    """A copy of tensor ``g`` in ``like``'s layout, recorded (PyTorch's ``CopyBackwards``); in
+    its shape too if the leaf's changed since (``copy_``'s broadcast and errors)."""
+    if _fu.overlapping(like):  # an expanded leaf: a row-major clone (clone_obey_contract)
         return _fu.row_major_clone(g)
-    data = g._data
-    if data.shape != like.shape:  # (a leaf `.data =` reshaped: copy_'s broadcast and errors)
-        data = Tensor._wrap(np.empty(like.shape, data.dtype)).copy_(g.detach())._data
-    t = Tensor._wrap(in_layout_of(like, data, False))
+    t = Tensor._wrap(in_layout_of(like, g._data, False))
     if should_record(g):
         record(CopyBackwards(), t, None, g)
     return t
@@ -403,8 +404,7 @@ def record(node: Node, outputs, *inputs, broadcast: bool = False):
     if out is outputs:
         if out._data.dtype.kind not in "fc":
             if not _mode.any_dtype:
-                raise RuntimeError("Autograd not support dtype: "
-                                   + from_numpy_dtype(out._data.dtype)._legacy_name[:-6])
+                raise not_differentiable(out._data.dtype)
             no_gradient_into(node, out.dtype)  # (an integer tensor given a history in place)
         out._grad_fn, out._requires_grad, out._output_nr = node, True, 0
         return outputs

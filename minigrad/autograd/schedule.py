@@ -25,7 +25,6 @@ from . import hooks as _hooks
 from .graph import AccumulateGrad
 from .graph_root import GraphRoot
 from .ready_queue import heap_pop, heap_push
-from .reshaped import fit_gradients, misfit
 
 __all__ = ["GraphTask", "Plan"]
 
@@ -68,9 +67,6 @@ class GraphTask:
     def send(self, node, g, out) -> None:
         """Pass each gradient ``node`` computed (``out``) along its edge; those meeting at one
         input are summed. A node whose edges have all delivered becomes ready."""
-        if misfit[0]:  # (`.data =` changed a shape, or an integer tensor has a history:
-            # PyTorch's check of the gradients)
-            out = fit_gradients(node, out)
         if self.arrivals is not None:
             self._note_arrivals(node, out)
         deps, buffers, wanted = self.deps, self.buffers, self.wanted
