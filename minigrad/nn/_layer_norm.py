@@ -55,9 +55,11 @@ class NativeLayerNormBackward0(Node):
         need = [f is not None for f, _ in self.next_functions]
         if isinstance(g, Tensor):  # create_graph: the gradients are an op of their own
             return _layer_norm_recorded(self, g, x, w, need)
-        mean, rstd = _more._value(self._s_result1), _more._value(self._s_result2)
-        return _layer_norm_grads(g, x._data, mean._data, rstd._data,
-                                 None if w is None else w._data,
+        mean, rstd = _more._value(self._s_result1)._data, _more._value(self._s_result2)._data
+        if x._data.shape != g.shape:  # the input's `.data =` swapped since (PyTorch's kernel
+            # then reads its buffers past their end: no defined value): what broadcasts
+            g, mean, rstd = (np.broadcast_to(a, x._data.shape) for a in (g, mean, rstd))
+        return _layer_norm_grads(g, x._data, mean, rstd, None if w is None else w._data,
                                  len(self._s_normalized_shape), need)
 
     def grads(self, g: Tensor, x: Tensor, w, need) -> tuple:
