@@ -45,7 +45,7 @@ from .copy_overlap import copied_in_order
 from .division import write_before_zero
 from .errors import cant_cast
 from .index_put import expanded_warning, put_in_place, values_must_be_a_tensor
-from .inplace_checks import bump_version, check_inplace, check_memory
+from .inplace_checks import autograd_operands, bump_version, check_inplace, check_memory
 from .movement import clone
 from .views import AsStridedBackward0, Placement, _sync_view, overlapping, put_flat
 
@@ -199,8 +199,7 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
     (they raise "Autograd not support dtype", as the out-of-place op does).
     """
     inputs = (*args, *kwargs.values())
-    check_inplace(self, inputs if getattr(op, "__name__", "") not in _SCALARS else tuple(
-        a for a in inputs if isinstance(a, Tensor)), differentiable)
+    check_inplace(self, autograd_operands(op, inputs), differentiable)
     check_memory(self, inputs if overlap != "own" else (), fills)
     if self._inference and not is_inference_mode_enabled():
         with no_grad():  # PyTorch makes the change, then refuses it (see bump_version)
@@ -236,9 +235,6 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
 
 # what an op checks only after its output (PyTorch's kernels and TensorIterator's users)
 _KERNEL_ERRORS = ("ZeroDivisionError", "Boolean alpha only", "For integral input tensors")
-# ops whose numbers are PyTorch's Scalars, no tensors that bring autograd back (only_inference)
-_SCALARS = {"clamp", "clamp_min", "clamp_max", "_filled", "pow", "lerp", "addcmul", "addcdiv",
-            "nan_to_num"}
 _OWN_SHAPES = {"baddbmm"}  # (not elementwise: its own shape checks ran before its kernel's)
 
 
