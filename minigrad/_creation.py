@@ -57,13 +57,16 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
-def _finish(data: np.ndarray, requires_grad: bool, device=None, fn: str | None = None) -> Tensor:
+def _finish(data: np.ndarray, requires_grad: bool, device=None, fn: str | None = None,
+            strided: bool = False) -> Tensor:
     if fn is not None and not isinstance(requires_grad, bool):
         raise TypeError(f"{fn}(): argument 'requires_grad' must be bool, not "
                         f"{type(requires_grad).__name__}")
     if device is not None:
         _check_device(device)
     t = Tensor._wrap(data)
+    if strided:  # (a copy of a given array or tensor: its strides even where it is empty)
+        t._data = data
     if requires_grad:
         if data.dtype.kind != "f":  # PyTorch's factory message (requires_grad_ has its own)
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
@@ -93,7 +96,10 @@ def tensor(data=_REQUIRED, *, dtype=None, device=None, requires_grad: bool = Fal
             "clone() or sourceTensor.detach().clone().requires_grad_(True), rather than "
             "torch.tensor(sourceTensor).", UserWarning, stacklevel=2)
     arr, d = to_array(data, dtype)
-    return _finish(arr, requires_grad, device, "tensor")
+    given = data._data if isinstance(data, Tensor) else data if isinstance(data, np.ndarray) \
+        else None  # (PyTorch copies an array or a tensor with preserve_format: its strides)
+    return _finish(arr if given is None else like_input(arr, given), requires_grad, device,
+                   "tensor", strided=given is not None)
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
@@ -111,7 +117,9 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
     from_numpy_dtype(ndarray.dtype)
-    return Tensor._wrap(ndarray)
+    t = Tensor._wrap(ndarray)
+    t._data = ndarray  # (its strides even where it is empty, as in PyTorch)
+    return t
 
 
 def _dtype_arg(dtype, fn, *args):

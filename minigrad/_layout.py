@@ -1,5 +1,7 @@
 """The memory layout PyTorch gives a new result: of an elementwise op (its TensorIterator), of a
-reduction (row-major), of a copy (``empty_like``'s preserved layout).
+reduction (row-major), of a copy (``empty_like``'s preserved layout), of pooling (the input's
+``suggest_memory_format()``). The operands' strides are PyTorch's, size-1 dimensions included:
+views keep them (``_view_strides``).
 
 NumPy lays a ufunc's result out as its inputs are only where they agree (C order otherwise),
 and gives size-1 dimensions its own strides. PyTorch's TensorIterator:
@@ -19,10 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._types import row_major_strides
+from ._types import element_strides, row_major_strides
 
 __all__ = ["in_iterator_layout", "row_major", "like_input", "gather_layout", "as_given",
-           "iteration_order"]
+           "iteration_order", "suggests_channels_last", "in_memory_format_of"]
 
 
 def _order(shape: tuple, operands: list) -> list:
@@ -57,11 +59,7 @@ def iteration_order(shape: tuple, operands: list) -> list:
     return _order(shape, operands)
 
 
-def _strides(a: np.ndarray) -> tuple:
-    """``a``'s strides in elements, as PyTorch would show them (``_types.element_strides``)."""
-    if a.size or any(a.strides):
-        return tuple(s // a.itemsize for s in a.strides)
-    return row_major_strides(a.shape)
+_strides = element_strides  # (``a``'s strides in elements, as PyTorch shows them)
 
 
 def _dense(shape: tuple, strides: tuple) -> bool:
@@ -91,6 +89,33 @@ def _channels_last(shape: tuple, strides: tuple) -> bool:
 def _channels_last_strides(shape: tuple) -> tuple:
     n, c, h, w = (max(s, 1) for s in shape)
     return (h * w * c, 1, w * c, c)
+
+
+def suggests_channels_last(a: np.ndarray) -> bool:
+    """PyTorch's ``a.suggest_memory_format() == torch.channels_last`` (its
+    ``is_channels_last_strides_2d_s4``): a 4-D array whose strides, read in the order C, W, H,
+    N, never go down. Where size-1 dimensions make that ambiguous (strides of N equal to C's,
+    a channel stride of 0), row-major wins."""
+    if a.ndim != 4:
+        return False
+    shape, strides = a.shape, _strides(a)
+    if strides[1] == 0:
+        return False
+    low = 0
+    for d in (1, 3, 2, 0):
+        if shape[d] == 0 or strides[d] < low or d == 0 and low == strides[1]:
+            return False
+        low = strides[d] * shape[d] if shape[d] > 1 else strides[d]
+    return True
+
+
+def in_memory_format_of(result: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """``result`` (4-D or 3-D) laid out in ``a.suggest_memory_format()``, as PyTorch's pooling
+    kernels allocate their outputs and the gradients of their inputs: channels-last where
+    ``a`` suggests it, else row-major (size-1 dimensions' strides included)."""
+    if result.ndim == 4 and suggests_channels_last(a):
+        return _laid_out(result, _channels_last_strides(result.shape))
+    return row_major(result)
 
 
 def _laid_out(result: np.ndarray, strides: tuple) -> np.ndarray:

@@ -299,7 +299,7 @@ class Tensor(metaclass=TorchNamed):
 
     def register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
         """Call ``hook(tensor)`` on this leaf after its ``.grad`` has been updated."""
-        if not self._requires_grad:
+        if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self._grad_fn is not None:
             raise RuntimeError(
@@ -334,8 +334,8 @@ class Tensor(metaclass=TorchNamed):
 
     def detach(self) -> Tensor:
         """A new tensor sharing data and version counter, cut off from the graph."""
-        t = Tensor._wrap(self._data)
-        t._vc, t._inference, t._zero = self._vc, self._inference, self._zero  # (an alias)
+        t = Tensor._wrap(self._data)  # (an alias: its strides even where it is empty)
+        t._data, t._vc, t._inference, t._zero = self._data, self._vc, self._inference, self._zero
         return t
 
     def detach_(self) -> Tensor:

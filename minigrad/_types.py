@@ -33,11 +33,11 @@ def row_major_strides(shape) -> tuple:
 
 
 def element_strides(a) -> tuple:
-    """The strides (in elements) PyTorch shows for a tensor of the array ``a`` (a new empty
-    array has NumPy strides of 0, PyTorch's row-major ones)."""
-    if a.size or any(a.strides):
-        return tuple(n // a.itemsize for n in a.strides)
-    return row_major_strides(a.shape)
+    """The strides (in elements) PyTorch shows for a tensor of the array ``a``: its own. (A new
+    empty array NumPy made has strides of 0: ``Tensor._wrap`` gives it PyTorch's row-major ones,
+    ``as_data``; an empty array given to ``torch.tensor``/``from_numpy``, and the views of it,
+    keep theirs, as in PyTorch.)"""
+    return tuple(n // a.itemsize for n in a.strides)
 
 
 def as_data(data) -> np.ndarray:

@@ -47,6 +47,14 @@ def on_both(fn):
     return test
 
 
+def assert_same_for_each(torch, names, run):
+    """``run(L, name)`` gives equal results with minigrad and PyTorch for every name in
+    ``names``; the failure lists each name that differs, with both results."""
+    wrong = [(n, run(mg, n), run(torch, n)) for n in names]
+    wrong = [w for w in wrong if w[1] != w[2]]
+    assert not wrong, "\n".join(f"{n}: minigrad {m}, PyTorch {t}" for n, m, t in wrong)
+
+
 def custom_functions(L):
     """Small custom ``autograd.Function``s, written once for library ``L`` (minigrad or torch):
     the tests of ``Function``, ``gradcheck`` and the stepper use them by name."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _summation
+from .._layout import in_iterator_layout
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.formulas import formula_function
@@ -52,7 +53,7 @@ def where(cond, a, b):
         return a.where(Tensor._wrap(np.asarray(cond)), b)  # (Tensor.where is compare.py's)
     if isinstance(b, Tensor):
         return Tensor._wrap(np.asarray(a, b._data.dtype)).where(Tensor._wrap(np.asarray(cond)), b)
-    return np.where(cond, a, b)
+    return in_iterator_layout(np.where(cond, a, b), cond, a, b)  # (as PyTorch's where)
 
 
 def call(x, name: str):
@@ -72,7 +73,8 @@ def reversed_cumsum(x, dim: int):
         return x.flip(dim).cumsum(dim).flip(dim)
     if not np.ndim(x):  # a 0-d scan: the gradient itself
         return x
-    return np.flip(scan(np.cumsum, np.flip(x, dim), dim), dim)
+    # (PyTorch's flip writes a new tensor: row-major here, never NumPy's negative strides)
+    return np.ascontiguousarray(np.flip(scan(np.cumsum, np.flip(x, dim), dim), dim))
 
 
 def mean_keep(x, dims):

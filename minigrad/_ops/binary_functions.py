@@ -321,6 +321,7 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True, in
         if not isinstance(input, Tensor):
             input = _scalar_tensor(input, other, keep=True)
         xa, xb, dt = binary_operands(input, other, float_result=float_only and ints)
+        recorded = should_record(input, other)  # (a stale view's refusal before the shapes')
         _check_broadcast(input, other)
         if np.dtype(dt).kind in "iub" and not ints:
             cpp = {"b": "Bool", "u": "Byte"}.get(np.dtype(dt).kind, "Long" if np.dtype(
@@ -328,7 +329,7 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True, in
             raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{cpp}'")
         out = Tensor._wrap(in_iterator_layout(quiet_array(np_fn, xa, xb, dt), as_given(input, xa),
                                               as_given(other, xb)))
-        if should_record(input, other) and np.dtype(dt).kind == "f":
+        if recorded and np.dtype(dt).kind == "f":
             if scalars and not all(isinstance(v, Tensor) for v in given):
                 return _record_with_number(scalars, out, given, input, other)
             node = node_cls()

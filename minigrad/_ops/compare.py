@@ -299,7 +299,8 @@ def _masked_fill_formula(x, mask, number):
     """``x.masked_fill(mask, number)`` in a formula (only ``0`` there: ``masked_zero``)."""
     if number != 0:
         raise ValueError("a formula's masked_fill fills with 0")
-    return masked_zero(x, mask)
+    out = masked_zero(x, mask)  # (PyTorch's masked_fill fills a row-major clone)
+    return out if isinstance(out, Tensor) else row_major(out)
 
 
 formula_function(masked_sum, name="masked_fill_backward")  # (grad.masked_select(mask).sum())

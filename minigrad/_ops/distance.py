@@ -38,6 +38,9 @@ class DistBackward0(Node):
     def backward(self, g):
         diff = value(self._s_self) - value(self._s_other)
         result = value(self._s_result)  # (unpacked before the formula: its version checked)
+        if type(diff) is np.ndarray and diff.dtype != result.dtype:  # (NumPy widened it: in
+            a, b = value(self._s_self), value(self._s_other)  # PyTorch a 0-d float64 does not)
+            diff = a.astype(result.dtype) - b.astype(result.dtype)
         if self._s_p == 0:  # (PyTorch's norm_backward gives no gradient; negating it fails)
             if self.next_functions[1][0] is not None:
                 raise RuntimeError("Expected a proper Tensor but got None (or an undefined "
@@ -77,6 +80,10 @@ def dist(input, other, p=2):
     if should_record(input, other):
         node = DistBackward0()
         node._s_self, node._s_other, node._s_p = SavedTensor(input), SavedTensor(other), p
-        record(node, out, input, other, broadcast=True)
+        record(node, out, input, other)
+        sums = [None if x._data.shape == shape and x._data.dtype == nd else
+                (x._data.shape, x._data.dtype) for x in (input, other)]
+        if sums != [None, None]:  # the gradients have the broadcast shape and result dtype:
+            node._sum_to = sums  # the engine sums each back to its operand's
         node._s_result = SavedTensor(out, node)
     return out

@@ -344,3 +344,15 @@ def nan_to_num(input, nan: float = 0.0, posinf=None, neginf=None):
         node._s_self = SavedTensor(input)
         record(node, out, input)
     return out
+
+
+def nan_to_num_(self, *args, **kwargs):
+    """In-place ``nan_to_num``: PyTorch copies an integer or bool tensor onto itself, which
+    expanded memory allows (as a fill); with a history that raises (its out-of-place op's)."""
+    from .inplace import apply_inplace  # (late: the in-place recipe builds on the ops)
+
+    return apply_inplace(self, Tensor.nan_to_num, *args, any_dtype=False,
+                         fills=self._data.dtype.kind in "iub", **kwargs)
+
+
+Tensor.nan_to_num_ = nan_to_num_

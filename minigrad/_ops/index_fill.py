@@ -19,6 +19,7 @@ from .._tensor_data import fill_value
 from .._types import invalid_combination
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.saved import check_saved
 from . import _formula as F
 from ._core import method
 from .index_put import expanded_warning
@@ -41,6 +42,7 @@ class IndexFillBackward0(Node):
     saved = ("dim", "index")
 
     def backward(self, g):
+        check_saved(self)  # (PyTorch unpacks the saved index: freed, or changed in place)
         return (_filled(g, self._axis, self._where, 0),)
 
 
@@ -54,6 +56,7 @@ class IndexFillBackward1(IndexFillBackward0):
               v="grad.index_select(dim, unique(index)).sum()")
 
     def backward(self, g):
+        check_saved(self)
         picked = (slice(None),) * self._axis + (np.unique(self._where),)
         flat = g.reshape(g.shape or (1,))  # (a 0-d tensor's one element is its position 0)
         d_value = F.data(flat)[picked].sum() if not isinstance(g, Tensor) else flat[picked].sum()

@@ -18,6 +18,7 @@ import warnings
 
 import numpy as np
 
+from .._layout import like_input
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, record, should_record
@@ -25,8 +26,8 @@ from ..autograd.saved import check_saved
 from . import _formula as F
 from ._core import method
 from .index_checks import check_bounds, mask_fits, numpy_index, written_before_bad_index
-from .indexing import _as_index
-from .inplace_checks import SHARED_WITH_INPUT, overlaps
+from .indexing import _as_index, refuse_inference_indices
+from .inplace_checks import SHARED_WITH_INPUT, check_inplace, overlaps
 from .views import overlapping
 
 __all__ = ["index_put"]  # (torch.index_put; the in-place ops import the helpers by name)
@@ -168,6 +169,8 @@ def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
     sharing memory then all show the last write): done there, after every check, the result
     a copy of what the memory then holds (so writing it back changes nothing)."""
     recorded = should_record(input, values)  # (a stale view's refusal comes before the rest)
+    if recorded:
+        refuse_inference_indices(indices)
     _count(input, indices)
     fills = _fills_by_mask(input, indices, values, accumulate)
     if expanded is not None:
@@ -194,7 +197,8 @@ def _index_put(input, indices, values, accumulate=False, cls=IndexPutBackward0,
         if expanded is not None:  # (in place: PyTorch's kernel wrote the elements before)
             _write_before_bad_index(input, where, values._data, accumulate)
         raise
-    data = input._data if expanded else np.array(input._data)
+    # (out of place: PyTorch's clone(preserve_format) of the input, written into)
+    data = input._data if expanded else like_input(np.array(input._data), input._data)
     if accumulate:
         np.add.at(data, where, values._data)
     else:
@@ -243,6 +247,16 @@ def _index_put_method(self, indices, values, accumulate: bool = False):
 
 
 _index_put_method.__name__ = _index_put_method.__qualname__ = "index_put"
+
+
+def index_put_checks(self, indices, values) -> None:
+    """What ``index_put_`` checks before the in-place recipe: its arguments, then, for an
+    inference tensor changed outside inference mode (refused after the write), what PyTorch's
+    autograd checks first: the leaf's refusal, an inference index tensor saved."""
+    values_must_be_a_tensor(values, "index_put_", indices)
+    if self._inference and should_record(self, values):
+        check_inplace(self, (values,))
+        refuse_inference_indices(indices)
 
 
 def put_in_place(self, indices, values, accumulate: bool = False):

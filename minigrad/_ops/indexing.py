@@ -27,11 +27,11 @@ from .._layout import gather_layout
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, record, should_record
-from ..autograd.saved import check_saved
+from ..autograd.saved import INFERENCE_MESSAGE, check_saved
 from . import _formula as F
 from ._core import method
 from .index_checks import check_bounds, numpy_index
-from .movement import u64, unsqueeze, view_of
+from .movement import strided, u64, unsqueeze, view_of
 
 __all__ = ["select", "narrow", "alias", "index"]
 
@@ -131,7 +131,12 @@ def _slice(input, dim: int, start, stop, step):
         node._s_start = u64(0 if start is None else start)
         node._s_end = u64(_INT64_MAX if stop is None else stop)
         node._where = where
-    return view_of(input, input._data[where], node)
+    out = input._data[where]
+    if step != 1 and not out.shape[dim]:  # (NumPy keeps the stride of an emptied dimension)
+        strides = list(out.strides)
+        strides[dim] = input._data.strides[dim] * step
+        out = strided(out, out.shape, tuple(strides))
+    return view_of(input, out, node)
 
 
 @method("narrow")
@@ -325,7 +330,17 @@ class IndexBackward0(Node):
         return (F.index_put(zeros, self._s_indices, self._where, g, True),)
 
 
+def refuse_inference_indices(indices) -> None:
+    """PyTorch's autograd saves the index tensors of a recorded op before the op checks them:
+    an inference tensor among them is refused."""
+    if any(isinstance(t, Tensor) and t.is_inference() for t in indices):
+        raise RuntimeError(INFERENCE_MESSAGE)
+
+
 def _index(input, indices):
+    recorded = should_record(input, *indices)  # (an inference input alone records nothing)
+    if recorded:
+        refuse_inference_indices(indices)
     where = check_bounds(input._data.shape, numpy_index(input, indices))
     data = input._data[where]
     if data.ndim and all(t is None or t._data.dtype.kind not in "bu" for t in indices):
@@ -333,7 +348,7 @@ def _index(input, indices):
     elif input._data.flags.c_contiguous and not _row_major(data):
         data = np.array(data, order="C")  # (PyTorch's gather of a contiguous tensor is too)
     out = Tensor._wrap(data)
-    if should_record(input, *indices):  # (an inference input alone records nothing)
+    if recorded:
         node = IndexBackward0()
         node._s_indices, node._s_self_sym_sizes = tuple(indices), input._data.shape
         node._where = where

@@ -31,7 +31,6 @@ import numpy as np
 from .._dtype import cast, result_type
 from .._state import local as _mode
 from .._tensor import Tensor
-from .._tensor_data import fill_value
 from ..autograd._rule import _r
 from ..autograd.functional_utils import sum_to
 from ..autograd.grad_mode import is_inference_mode_enabled, no_grad
@@ -44,8 +43,9 @@ from .arithmetic import check_bool_sub
 from .copy_overlap import copied_in_order
 from .division import write_before_zero
 from .errors import cant_cast
-from .index_put import expanded_warning, put_in_place, values_must_be_a_tensor
-from .inplace_checks import autograd_operands, bump_version, check_inplace, check_memory
+from .fill import _filled, _zeroed
+from .index_put import expanded_warning, index_put_checks, put_in_place
+from .inplace_checks import bump_version, check_inplace, check_memory
 from .movement import clone
 from .views import AsStridedBackward0, Placement, _sync_view, overlapping, put_flat
 
@@ -165,8 +165,8 @@ def _rebase(self: Tensor, node: Node) -> None:
         self._grad_fn, self._requires_grad, self._output_nr = node, True, 0
         self._history_changed(old)  # retain_grad follows the new grad_fn
         return
-    old, mine = base._grad_fn, self._grad_fn
-    record(CopySlices(base, self, node), base, base, *node.next_functions[1:])
+    old, mine = base._grad_fn, self._grad_fn  # (the base's dtype may not be the view's: `.data =`)
+    _any_dtype(base, record, CopySlices(base, self, node), base, base, *node.next_functions[1:])
     base._history_changed(old)
     self._view_vc = -1
     _sync_view(self)  # the view now reads from its base: AsStridedBackward0
@@ -192,14 +192,14 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
     """Run the out-of-place ``op(self, *args)`` and make its result and node ``self``'s own.
 
     ``fills``: the op writes one number everywhere (allowed on expanded memory);
-    ``differentiable``: False for ops PyTorch never records (``logical_not_``);
-    ``overlap``: which memory shared with an input is refused ('partial' overlaps; 'own': the
-    op checks its inputs itself, as ``index_put_`` does after its count of indices);
-    ``any_dtype``: False for ops PyTorch does not record on an integer tensor with a history
-    (they raise "Autograd not support dtype", as the out-of-place op does).
-    """
-    inputs = (*args, *kwargs.values())
-    check_inplace(self, autograd_operands(op, inputs), differentiable)
+    ``differentiable``: False for ops PyTorch never records (``logical_not_``); ``overlap``:
+    which memory shared with an input is refused ('partial' overlaps; 'own': the op checks its
+    inputs itself, as ``index_put_`` does after its count of indices); ``any_dtype``: False for
+    ops PyTorch does not record on an integer tensor with a history (they raise "Autograd not
+    support dtype", as the out-of-place op does)."""
+    inputs, name = (*args, *kwargs.values()), getattr(op, "__name__", "")
+    check_inplace(self, inputs if name not in _SCALARS else tuple(
+        a for a in inputs if isinstance(a, Tensor)), differentiable)
     check_memory(self, inputs if overlap != "own" else (), fills)
     if self._inference and not is_inference_mode_enabled():
         with no_grad():  # PyTorch makes the change, then refuses it (see bump_version)
@@ -208,8 +208,8 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
         out = _any_dtype(self, op, self, *args, **kwargs) if any_dtype else \
             op(self, *args, **kwargs)
     except (NotImplementedError, RuntimeError) as e:  # a kernel's: after the output's checks
-        if (type(e) is NotImplementedError or str(e).startswith(_KERNEL_ERRORS)) and \
-                getattr(op, "__name__", "") not in _OWN_SHAPES:
+        if (type(e) is NotImplementedError or str(e).startswith(_KERNEL_ERRORS)) and (
+                name not in _OWN_SHAPES):
             _check_output(self, args)
         if str(e) == "ZeroDivisionError":  # (the elements its loop did before the zero)
             write_before_zero(self, op, args, kwargs)
@@ -221,7 +221,7 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
         if type(node).__name__ == "NotImplemented":  # its error names the in-place op
             node._op += "_"
         _save_original(node, self)
-    _write(self, out._data, fills, getattr(op, "__name__", "").startswith("clamp") and not any(
+    _write(self, out._data, fills, name.startswith("clamp") and not any(
         isinstance(a, Tensor) for a in inputs))
     if node is not None:
         if out._data.dtype != self._data.dtype:
@@ -235,7 +235,10 @@ def apply_inplace(self: Tensor, op, *args, fills: bool = False, differentiable: 
 
 # what an op checks only after its output (PyTorch's kernels and TensorIterator's users)
 _KERNEL_ERRORS = ("ZeroDivisionError", "Boolean alpha only", "For integral input tensors")
-_OWN_SHAPES = {"baddbmm"}  # (not elementwise: its own shape checks ran before its kernel's)
+# ops whose numbers are PyTorch's Scalars, no tensors that bring autograd back (only_inference);
+# baddbmm (not elementwise) ran its own shape checks before its kernel's
+_SCALARS, _OWN_SHAPES = {"clamp", "clamp_min", "clamp_max", "_filled", "pow", "lerp", "addcmul",
+                         "addcdiv", "nan_to_num"}, {"baddbmm"}
 
 
 def _check_output(self: Tensor, args) -> None:
@@ -321,7 +324,7 @@ Tensor.sub_ = Tensor.__isub__ = _sub_variant()
 
 def index_put_(self, indices, values, accumulate: bool = False):
     """In-place ``index_put``: writes ``values`` at the tensor ``indices`` of this tensor."""
-    values_must_be_a_tensor(values, "index_put_", indices)  # (before the in-place checks)
+    index_put_checks(self, indices, values)  # (before the in-place recipe's)
     return apply_inplace(self, put_in_place, indices, values, accumulate, fills=True,
                          overlap="own")  # (expanded memory: PyTorch only warns)
 
@@ -347,43 +350,6 @@ for _dunder, _name in (("__iadd__", "add"), ("__imul__", "mul"),
                        ("__ipow__", "pow"), ("__ifloordiv__", "floor_divide"),
                        ("__imod__", "remainder")):
     setattr(Tensor, _dunder, _variant(_name))
-
-
-class ZeroBackward0(Node):
-    """The node of ``self.zero_()``: the result no longer depends on ``self``."""
-
-    rule = _r("a.zero_()", a="zeros_like(grad)")
-
-
-class FillBackward2(Node):
-    """The node of ``self.fill_(number)``."""
-
-    rule = _r("a.fill_(number)", a="zeros_like(grad)")
-
-
-class FillBackward3(Node):
-    """The node of ``self.fill_(value)`` with a 0-d tensor ``value``."""
-
-    rule = _r("a.fill_(v)", a="zeros_like(grad)", v="grad.sum()")
-
-
-def _zeroed(input):
-    out = Tensor._wrap(np.zeros_like(input._data))
-    return record(ZeroBackward0(), out, input) if should_record(input) else out
-
-
-def _filled(input, value):
-    if isinstance(value, Tensor):
-        if value._data.ndim:
-            raise RuntimeError("fill_ only supports 0-dimension value tensor but got tensor with "
-                               f"{value._data.ndim} dimensions.")
-        out = Tensor._wrap(np.full_like(input._data, cast(value._data, input._data.dtype)))
-        if should_record(input, value):
-            record(FillBackward3(), out, input, value, broadcast=True)
-        return out
-    out = Tensor._wrap(np.full_like(input._data, fill_value(value, input.dtype,
-                                                           one=input._data.size == 1)))
-    return record(FillBackward2(), out, input) if should_record(input) else out
 
 
 def _shape_error(dst_shape, shape) -> RuntimeError:

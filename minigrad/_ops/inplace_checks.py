@@ -17,8 +17,7 @@ from ..autograd.graph import should_record
 from ..autograd.zero_tensor import refuse_write
 from .views import MULTI, made_without_grad, overlapping, shared_memory
 
-__all__ = ["check_inplace", "check_memory", "overlaps", "bump_version", "LEAF", "VIEW_OF_LEAF",
-           "autograd_operands"]
+__all__ = ["check_inplace", "check_memory", "overlaps", "bump_version", "LEAF", "VIEW_OF_LEAF"]
 
 
 LEAF = "a leaf Variable that requires grad is being used in an in-place operation."
@@ -30,19 +29,6 @@ INFERENCE = ("Inplace update to inference tensor outside InferenceMode is not al
 
 def _any_requires_grad(inputs) -> bool:
     return any(type(a) is Tensor and a.requires_grad for a in inputs)
-
-
-# ops whose numbers are PyTorch's Scalars: no tensors of their own that would bring autograd
-# back for an inference tensor alone (see only_inference)
-_SCALAR_OPERANDS = {"clamp", "clamp_min", "clamp_max", "_filled", "pow", "lerp", "addcmul",
-                    "addcdiv", "nan_to_num"}
-
-
-def autograd_operands(op, inputs: tuple) -> tuple:
-    """The operands of in-place ``op`` that autograd sees: its Scalars left out."""
-    if getattr(op, "__name__", "") not in _SCALAR_OPERANDS:
-        return inputs
-    return tuple(a for a in inputs if isinstance(a, Tensor))
 
 
 def check_inplace(self: Tensor, inputs=(), differentiable: bool = True) -> None:

@@ -72,7 +72,8 @@ def _evenly(g, x, r):
     mask = xd == rd
     if not mask.any():  # the result is nan: it came from the nan elements
         mask = np.isnan(xd)
-    return where(mask, g / int(mask.sum()), 0)
+    out = where(mask, g / int(mask.sum()), 0)  # (PyTorch: into new_zeros, row-major)
+    return out if isinstance(out, Tensor) else row_major(out)
 
 
 class MaxBackward1(Node):

@@ -23,7 +23,8 @@ import numpy as np
 from .._dtype import cpu_type_name
 from .._layout import like_input
 from .._tensor import Tensor
-from .._types import invalid_combination, unsupported
+from .._types import invalid_combination, row_major_strides, unsupported
+from .._view_strides import unsqueezed_strides, view_strides
 from ..autograd._rule import _r
 from ..autograd.formulas import formula_function
 from ..autograd.functional_utils import sum_to
@@ -125,9 +126,8 @@ def view(input, *shape) -> Tensor:
         raise TypeError(f"{invalid_combination('view')}\n * (torch.dtype dtype)\n"
                         " * (tuple of ints size)\n")
     shape = _infer_size(_size_args("view", shape), data.size)
-    try:
-        out = np.reshape(data, shape, copy=False)
-    except ValueError:
+    out = _viewed(data, shape)
+    if out is None:
         raise RuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
@@ -147,9 +147,8 @@ def reshape(input, *shape) -> Tensor:
     if not shape:
         raise TypeError('reshape() missing 1 required positional arguments: "shape"')
     shape = _infer_size(_size_args("reshape", shape), data.size)
-    try:
-        out = np.reshape(data, shape, copy=False)
-    except ValueError:
+    out = _viewed(data, shape)
+    if out is None:
         copy = np.ascontiguousarray(data)
         if not should_record(input):
             return Tensor._wrap(copy.reshape(shape))
@@ -160,6 +159,23 @@ def reshape(input, *shape) -> Tensor:
         return view_of(input, out)
     cls = ViewBackward0 if data.flags.c_contiguous else ReshapeAliasBackward0
     return view_of(input, out, _view_node(input, cls))
+
+
+def _viewed(data: np.ndarray, shape: tuple):
+    """``data`` seen with ``shape`` and PyTorch's strides (``computeStride``), or None where
+    PyTorch needs a copy. NumPy's own reshape where it gives those strides: a row-major array
+    without size-1 dimensions."""
+    if data.flags.c_contiguous and 1 not in data.shape and data.size:
+        return np.reshape(data, shape)
+    item = data.itemsize
+    if not data.size:  # (PyTorch: the strides kept for the same shape, else row-major)
+        strides = data.strides if shape == data.shape else tuple(
+            s * item for s in row_major_strides(shape))
+    else:
+        strides = view_strides(data.shape, data.strides, shape, item)
+        if strides is None:
+            return None
+    return strided(data, shape, strides)
 
 
 @method("view_as")
@@ -264,7 +280,11 @@ def unsqueeze(input, dim: int) -> Tensor:
     if should_record(input):
         node = UnsqueezeBackward0()
         node._s_dim, node._axis = u64(dim), dim % n
-    return view_of(input, np.expand_dims(input._data, dim % n), node)
+    data, d = input._data, dim % n
+    out = np.expand_dims(data, d)
+    strides = unsqueezed_strides(data.shape, data.strides, d, data.itemsize)
+    return view_of(input, out if out.strides == strides else strided(data, out.shape, strides),
+                   node)
 
 
 # ---------------------------------------------------------------- expand
@@ -356,7 +376,8 @@ def clone(input, *, memory_format=None) -> Tensor:
     data = input._data
     # keeps the memory layout (preserve_format), unless elements share memory (expand): then
     # in the order of the strides, as PyTorch's clone gives
-    out = Tensor._wrap(like_input(np.copy(data), data))
+    out = Tensor._wrap(data)
+    out._data = like_input(np.copy(data), data)  # (an empty input's strides too)
     if should_record(input):
         record(CloneBackward0(), out, input)
     return out

@@ -65,6 +65,11 @@ def tensordot(a, b, dims=2):
     else:
         da, db = [list(d) if isinstance(d, (list, tuple)) else [d] for d in dims]
     _tensordot_check(a, b, da, db)
+    for i, j in zip(da, db):  # a size-1 dim against a longer one: summed first, as PyTorch does
+        if b.shape[b._wrap_dim(j)] == 1:
+            a = a.sum(i, keepdim=True, dtype=a.dtype)
+        elif a.shape[a._wrap_dim(i)] == 1:
+            b = b.sum(j, keepdim=True, dtype=b.dtype)
     given_a, given_b = da, db  # (permuted by as given: PyTorch keeps -1 as -1)
     da = [a._wrap_dim(d) for d in da]
     db = [b._wrap_dim(d) for d in db]

@@ -123,16 +123,23 @@ class RepeatBackward0(Node):
     def _s_self_sym_sizes(self) -> tuple:
         return tuple(self._shape)
 
-    def backward(self, g):
-        gt = F.as_tensor(g)
+    def backward(self, g):  # (PyTorch's repeat_backward, step by step)
         reps, shape = self._s_repeats, self._shape
+        if 0 in reps:
+            return (F.zeros(shape, g),)
+        gt = F.as_tensor(g)
         lead = len(reps) - len(shape)
-        split = []
+        for _ in range(lead):  # the leading copies, one sum each
+            gt = gt.sum(0)
+        split, dims = [], []  # (repeat, size) where a dimension was repeated, else size
         for r, s in zip(reps[lead:], shape):
-            split += [r, s]
-        gt = gt.reshape(tuple(gt.shape[:lead]) + tuple(split)) if split else gt
-        dims = tuple(range(lead)) + tuple(lead + 2 * i for i in range(len(shape)))
-        return (F.like(gt.sum(dims) if dims else gt, g),)
+            if r != 1:
+                split.append(r)
+                dims.append(len(split) - 1)
+            split.append(s)
+        if dims:
+            gt = gt.reshape(split).sum(dims)
+        return (F.like(gt, g),)
 
 
 @method("repeat")
@@ -143,7 +150,7 @@ def repeat(input, *sizes):
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
                            "of dimensions of tensor")
     try:
-        out = Tensor._wrap(np.tile(input._data, reps))
+        out = Tensor._wrap(row_major(np.tile(input._data, reps)))  # (PyTorch: a new tensor)
     except ValueError:  # NumPy's "negative dimensions are not allowed"
         shape = (1,) * (len(reps) - input._data.ndim) + input._data.shape
         shape = [r * s for r, s in zip(reps, shape)]

@@ -57,6 +57,9 @@ class CumsumBackward0(Node):
     saved = ("dim",)
 
     def backward(self, g):
+        gd = data(g)
+        if gd.size <= 1 or gd.shape[self._s_dim] == 1:  # (PyTorch's trivial case: g itself)
+            return (g,)
         return (reversed_cumsum(g, self._s_dim),)
 
 

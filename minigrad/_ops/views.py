@@ -45,6 +45,7 @@ def view_of(src: Tensor, data: np.ndarray, node: Node | None = None) -> Tensor:
     ``node`` (given when the view is recorded) becomes its ``grad_fn``.
     """
     t = Tensor._wrap(data)  # (one view, written out: ``x.t()`` in nn.Linear, at every step)
+    t._data = data  # (an empty view keeps the strides it has from its base, as in PyTorch)
     t._vc, t._base = src._vc, src if src._base is None else src._base
     _attach(src, (t,), t, node)
     return t
@@ -56,6 +57,7 @@ def views_of(src: Tensor, datas, node: Node | None = None) -> tuple:
     outs = []
     for data in datas:
         t = Tensor._wrap(data)
+        t._data = data  # (as in view_of)
         t._vc, t._base = src._vc, base
         outs.append(t)
     outs = tuple(outs)

@@ -13,6 +13,7 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .._ops import _formula as F
 from .._ops._core import binary_operands, value
+from .._ops.errors import cant_cast
 from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
@@ -181,6 +182,14 @@ class SmoothL1LossBackward0(HuberLossBackward0):
         if x._data.dtype.kind == "b":
             x = x.to(t.dtype)
         return x, (t.to(x.dtype) if t._data.dtype.kind == "b" else t)
+
+    def backward(self, g):
+        pair = (_value(self._s_self), _value(self._s_target))
+        for i, x in enumerate(pair):  # (PyTorch's kernel writes each gradient into a tensor
+            if self.next_functions[i][0] is not None and x._data.dtype.kind in "biu":  # like
+                result = np.result_type(F.data(g).dtype, pair[1 - i]._data.dtype)  # its
+                raise cant_cast(from_numpy_dtype(result), x.dtype)  # operand: no float fits)
+        return super().backward(g)
 
     def loss_backward(self, g, x, t):
         return smooth_l1_loss_backward(g, x, t, self._s_reduction, self._s_beta)

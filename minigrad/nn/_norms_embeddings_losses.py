@@ -22,7 +22,7 @@ from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.grad_mode import no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ..autograd.saved import check_saved
+from ..autograd.saved import INFERENCE_MESSAGE, check_saved
 from . import _bce_huber_losses as _more
 from ._batchnorm import batch_norm
 from ._layer_norm import layer_norm
@@ -56,6 +56,9 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight=None,
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
+    saved = (input, target, weight, pos_weight)  # (saved by autograd before the kernel runs)
+    if should_record(*saved) and any(t is not None and t.is_inference() for t in saved):
+        raise RuntimeError(INFERENCE_MESSAGE)
     if not input.dtype.is_floating_point:
         raise not_implemented("log_sigmoid_cpu", input.dtype)
     if target.dtype.name == "bool":

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._layout import in_memory_format_of, suggests_channels_last
 from .._ops._core import value
 from .._quiet import quiet, restore
 from .._tensor import Tensor
@@ -124,10 +125,11 @@ def _recorded(first: Node, g, grad: np.ndarray, node_cls):
     """A pool's gradient ``grad``, computed from ``g``: the array, or under create_graph a
     tensor recorded as ``node_cls`` (PyTorch's ``...BackwardBackward0``: the pool's backward
     is linear in ``g``, so its own gradient is the pool again)."""
+    x = value(first._s_self)
+    grad = in_memory_format_of(grad, _data(x))  # (as PyTorch's backward kernels allocate it)
     if not isinstance(g, Tensor):
         return grad
     out = Tensor._wrap(grad)
-    x = value(first._s_self)
     if should_record(g, x):
         node = node_cls()
         node._first = first
@@ -192,8 +194,8 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     win = win[:, 0, :outs[0], :outs[1]].reshape(-1, outs[0], outs[1], kernel[0] * kernel[1])
     values, idx = _largest(win, x.shape[-2:], outs, kernel, stride, padding, dilation, fill)
     shape = x.shape[:-2] + outs
-    out = Tensor._wrap(np.ascontiguousarray(values.reshape(shape)))
-    indices = Tensor._wrap(np.ascontiguousarray(idx.reshape(shape)))
+    out = Tensor._wrap(in_memory_format_of(values.reshape(shape), x))
+    indices = Tensor._wrap(in_memory_format_of(idx.reshape(shape), x))
     if should_record(input):
         node = MaxPool2DWithIndicesBackward0()
         node._s_ceil_mode, node._s_dilation, node._s_kernel_size = ceil_mode, dilation, kernel
@@ -319,7 +321,7 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
                          divisor_override).astype(x.dtype)
     values = _avg_forward(x, kernel, stride, padding, divisors)
     xp_shape = tuple(n + p + e for n, p, e in zip(x.shape[-2:], padding, extra))
-    out = Tensor._wrap(np.ascontiguousarray(values, x.dtype))
+    out = Tensor._wrap(in_memory_format_of(values.astype(x.dtype, copy=False), x))
     if should_record(input):
         node = AvgPool2DBackward0()
         node._s_ceil_mode, node._s_count_include_pad = ceil_mode, count_include_pad
@@ -426,8 +428,11 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
         raise RuntimeError("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
                            f"{list(x.shape)}")
     size = tuple(x.shape[-2 + i] if s is None else int(s) for i, s in enumerate(size))
-    if size == (1, 1):
-        return input.mean((-1, -2), keepdim=True)
+    if size == (1, 1):  # (PyTorch restrides a channels-last input's mean to (C, 1, C, C))
+        out = input.mean((-1, -2), keepdim=True)
+        if suggests_channels_last(x):
+            out._data = in_memory_format_of(out._data, x)
+        return out
     for d in range(1, x.ndim):
         if x.shape[d] == 0:
             raise RuntimeError("adaptive_avg_pool2d(): Expected input to have non-zero size for "
@@ -435,7 +440,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
                                f"with dimension {d} being empty")
     _refuse("adaptive_avg_pool2d", x)
     rows, cols = _regions(x.shape[-2], size[0]), _regions(x.shape[-1], size[1])
-    out = Tensor._wrap(_adaptive_forward(x, rows, cols))
+    out = Tensor._wrap(in_memory_format_of(_adaptive_forward(x, rows, cols), x))
     if should_record(input):
         node = AdaptiveAvgPool2DBackward0()
         node._s_self, node._in_shape, node._rows, node._cols = SavedTensor(input), x.shape, \

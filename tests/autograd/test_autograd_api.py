@@ -54,6 +54,18 @@ def test_backward_twice_through_nodes_that_save_nothing_works(L):
 
 
 @on_both
+def test_a_0d_leafs_grad_can_be_changed_in_place(L):
+    """The .grad of a 0-d leaf (from sum's expand of the implicit 1) is a tensor of its own
+    that zero_() and mul_() may change (a fuzz finding: minigrad kept a read-only view)."""
+    x = L.tensor(-1.5, requires_grad=True)
+    x.sum().backward(retain_graph=True)
+    x.grad.zero_()
+    (x * 3).sum().backward()
+    x.grad.mul_(2)
+    return x.grad.tolist()
+
+
+@on_both
 def test_backward_on_a_leaf_fills_its_own_grad(L):
     x = L.tensor(3., requires_grad=True)
     x.backward()

@@ -96,6 +96,24 @@ def test_saved_tensors_cannot_be_read_after_backward(torch, name):
     assert run(mg) == run(torch)
 
 
+@pytest.mark.parametrize("fill", ["2.", "L.tensor(2., requires_grad=True)"])
+def test_a_second_backward_through_index_fill_raises_though_its_formula_needs_no_index(
+        torch, fill):
+    """IndexFillBackward0/1 unpack their saved index first, as PyTorch's formulas do (a fuzz
+    finding: minigrad's ran again from its own copy of the positions)."""
+    def run(L):
+        x = L.ones(3, requires_grad=True)
+        y = x.index_fill(0, L.tensor([0]), eval(fill, {"L": L}))  # (no other saved values)
+        y.sum().backward()
+        try:
+            y.sum().backward()
+        except RuntimeError as e:
+            return str(e)
+        return x.grad.tolist()
+
+    assert run(mg) == run(torch)
+
+
 def test_retain_graph_keeps_saved_tensors_readable(torch):
     def run(L):
         x = L.tensor([1., 2.], requires_grad=True)

@@ -167,6 +167,21 @@ def test_aliases_made_in_inference_mode_keep_their_source_s_kind(torch):
     assert m == t
 
 
+def test_data_is_an_inference_tensor_only_if_its_source_is(torch):
+    """``.data`` follows its source, in inference mode or not (a fuzz finding: minigrad made
+    a normal tensor's ``.data`` an inference tensor there), with a version counter of its own."""
+    def run(L):
+        x, out = L.tensor([2.5, 3.]), []
+        with L.inference_mode():
+            d, inner = x.data, L.ones(2)
+            out += [d.is_inference(), inner.data.is_inference()]
+        d.remainder_(2.)  # a normal tensor: changed in place outside inference mode
+        return out + [inner.data.is_inference(), x.tolist(), x._version, d._version]
+
+    m, t = run_both(torch, run)
+    assert m == t
+
+
 def test_grad_mode_is_per_thread(torch):
     def run(L):
         seen = {}

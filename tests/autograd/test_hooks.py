@@ -249,3 +249,15 @@ def test_a_hook_on_a_view_reads_its_history_first(L):
     except RuntimeError as e:
         out.append(str(e))
     return out
+
+
+@on_both
+def test_hooks_may_be_registered_on_a_view_whose_base_came_to_require_grad(L):
+    base = L.tensor([1., 2., 3.])
+    view = base[-1]  # taken before the base required grad: no grad_fn, yet requires_grad
+    base.requires_grad_()
+    seen = []
+    view.register_hook(lambda g: seen.append(g.tolist()))
+    view.register_post_accumulate_grad_hook(lambda t: seen.append("accumulated"))
+    (view * 2).backward()  # the view leads nowhere: neither hook runs, no .grad
+    return view.requires_grad, view.is_leaf, seen, base.grad, view.grad

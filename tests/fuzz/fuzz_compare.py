@@ -133,8 +133,8 @@ def run(code: str, ns: dict):
         try:
             exec(code, ns)
         except Exception as e:  # compared with the other library's
-            lines = str(e).strip().split("\n")
-            error = (type(e).__name__, lines[0])
+            lines = str(e).strip().split("\n")  # (the first line as printed: PyTorch's own
+            error = (type(e).__name__, lines[0].rstrip())  # may end in a space, as its asserts)
     ws = sorted({(w.category.__name__, str(w.message).split(" (Triggered internally")[0]
                   .split("\n")[0]) for w in caught})
     return error, ws

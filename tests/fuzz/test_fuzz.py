@@ -85,6 +85,18 @@ def test_values_compare_nan_aware_and_sign_aware():
     assert not fuzz_compare.close(np.array([1.0], np.float32), np.array([1.0]))
 
 
+def test_errors_compare_by_type_and_first_line_as_printed():
+    """A first line that ends in a space (PyTorch's internal asserts end so, minigrad then
+    adds a line of advice) is that line; another type or text is a difference."""
+    def raising(exc):
+        return lambda: (_ for _ in ()).throw(exc)
+
+    ns = {"boom": raising(RuntimeError("PyTorch. \n(advice)")),
+          "bare": raising(RuntimeError("PyTorch. ")), "other": raising(ValueError("PyTorch. "))}
+    seen = [fuzz_compare.run(f"{name}()", ns)[0] for name in ("boom", "bare", "other")]
+    assert seen[0] == seen[1] == ("RuntimeError", "PyTorch.") != seen[2]
+
+
 def test_a_difference_is_reported(torch, monkeypatch):
     """The comparison can fail: make minigrad's sum 1% off and the fuzzer must notice it as new."""
     import minigrad

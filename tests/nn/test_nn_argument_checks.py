@@ -34,6 +34,11 @@ CASES = [
     "F.binary_cross_entropy_with_logits(lib.tensor([True]), lib.tensor([True]))",
     "F.binary_cross_entropy_with_logits(lib.tensor([1.]), lib.tensor([True]))",
     "F.binary_cross_entropy_with_logits(lib.tensor([1.]), lib.tensor([1]))",
+    # an inference tensor saved for backward: refused before the kernel's dtype checks
+    "F.binary_cross_entropy_with_logits(lib.inference_mode()(lambda: lib.tensor([1]))(), "
+    "lib.tensor([1.], requires_grad=True))",
+    "F.binary_cross_entropy_with_logits(lib.tensor([1.], requires_grad=True), lib.tensor([1.]), "
+    "pos_weight=lib.inference_mode()(lambda: lib.tensor([2.]))())",
     "F.binary_cross_entropy(lib.tensor([nan]), lib.tensor([1.]))",
     "F.binary_cross_entropy(lib.tensor([0.5]), lib.tensor([nan]))",
     "F.binary_cross_entropy(lib.tensor([0.5]), lib.tensor([2.]))",

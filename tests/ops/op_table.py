@@ -248,6 +248,10 @@ LINALG = [
     _op("inner_3d_2d", lambda L, A, B: A.inner(B), (2, 4, 3), (2, 3)),
     _op("inner_0d", lambda L, a, B: L.inner(a, B), (), (2, 3)),
     _op("tensordot_all_dims", lambda L, A, B: L.tensordot(A, B, 2), (2, 3), (2, 3)),
+    # a contracted size-1 dim against a longer one (or another size-1): summed first
+    _op("inner_1x1", lambda L, A, B: A.inner(B), (1, 1), (1, 1)),
+    _op("tensordot_size1_against_longer", lambda L, A, B: L.tensordot(A, B, ([1], [0])), (2, 3),
+        (1, 4)),
     _op("outer_method", lambda L, a, b: a.outer(b), (3,), (2,)),
     _op("baddbmm", lambda L, c, A, B: L.baddbmm(c, A, B), (4, 2, 3), (4, 2, 5), (4, 5, 3)),
     _op("baddbmm_broadcast_beta_alpha", lambda L, c, A, B: c.baddbmm(A, B, beta=0.5, alpha=2),

@@ -159,6 +159,11 @@ MOVEMENT = [
     _op("unsqueeze", lambda L, x: x.unsqueeze(0), (2, 3)),
     _op("unsqueeze_negative", lambda L, x: L.unsqueeze(x, -1), (2, 3)),
     _op("expand", lambda L, x: x.expand(2, 3), (1, 3)),
+    # repeat's backward as PyTorch's repeat_backward: leading copies summed one by one, a
+    # reshape and sum only where a dimension was repeated
+    _op("repeat_leading_and_ones", lambda L, x: x.repeat(3, 2, 1, 2), (2, 1, 3)),
+    _op("repeat_ones", lambda L, x: x.repeat(1, 1), (2, 3)),
+    _op("tile_leading_only", lambda L, x: x.tile(2, 1, 1), (2, 3)),
     _op("expand_new_dims", lambda L, x: x.expand(4, -1, 3), (2, 1)),
     _op("expand_as", lambda L, x, y: x.expand_as(y), (3,), (2, 3)),
     _op("contiguous_of_transposed", lambda L, x: x.t().contiguous(), (2, 3)),

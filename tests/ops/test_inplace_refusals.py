@@ -149,6 +149,10 @@ CASES = {
     "index_put_values_same_memory": "r = lib.arange(9.)\n"
                                     "r[:2].index_put_((lib.tensor([0, 1]),), r[:2])",
     "expanded_before_shape_error": "r = lib.zeros(1, 3).expand(3, 3); r.add_(lib.ones(2))",
+    # nan_to_num_ copies an integer tensor onto itself: allowed on expanded memory, unlike floats'
+    "expanded_int_nan_to_num_": "r = lib.tensor(-1).expand(2); r.nan_to_num_()",
+    "expanded_bool_nan_to_num_": "r = lib.tensor([True]).expand(3, 1); r.nan_to_num_(1.)",
+    "expanded_float_nan_to_num_": "r = lib.tensor(-1.).expand(2); r.nan_to_num_()",
     # ---- copy_ and x[i] = v: argument and shape errors as PyTorch's
     "copy_string_before_view_check": LEAF + "x[0].copy_('a')",
     "copy_number": "r = lib.ones(3); r.copy_(2)",
@@ -167,11 +171,32 @@ CASES = {
                            "y.squeeze_(); z.sum().backward()",
     "saved_then_clamp_": "x = lib.ones(3, requires_grad=True); y = x * 1; z = y * y\n"
                          "y.clamp_(0, 1); z.sum().backward()",
+    "inner_saves_a_sum_not_the_view": "x = lib.tensor([[1.5]], requires_grad=True)\n"
+                                      "r = lib.tensor([[0.5]])[:]; y = lib.inner(r, x)\n"
+                                      "r.mul_(x); y.sum().backward(); extra = x.grad.tolist()",
+    # ---- a view made in no_grad mode whose base changed since: refused before the shapes
+    "stale_no_grad_view_in_hypot": LEAF + "with lib.no_grad(): v = x.flatten(); x.tanh_()\n"
+                                   "r = lib.ones(2, 2, 6).hypot(v)",
+    # ---- index tensors made in inference mode, saved by a recorded op before any check
+    "index_put_of_an_inference_tensor_at_itself": "x = lib.tensor(-1.2, requires_grad=True)\n"
+                                                  "with lib.inference_mode(): r = x.square()\n"
+                                                  "r.index_put_((r,), x)",
+    "index_put_leaf_before_inference_index": "x = lib.tensor([1.], requires_grad=True)\n"
+                                             "with lib.inference_mode(): r = x.square()\n"
+                                             "x.index_put_((r.long(),), x)",
+    "getitem_inference_index": "x = lib.ones(3, requires_grad=True)\n"
+                               "with lib.inference_mode(): i = lib.tensor([5])\nr = x[i]",
+    "getitem_inference_index_no_grad": "x = lib.ones(3)\n"
+                                       "with lib.inference_mode(): i = lib.tensor([5])\nr = x[i]",
     "saved_output_of_pow2": "x = lib.ones(3, requires_grad=True); y = lib.pow(2., x)\n"
                             "with lib.no_grad(): y.add_(1)\n"
                             "y.sum().backward()",
     "t_of_view_of_no_grad_view": NONLEAF + "with lib.no_grad(): v = y[1:]\nv.t().t_().add_(1)",
     # ---- an integer tensor gets a history from a recorded fill of one of its views
+    "int_base_of_a_view_given_float_data": "b = lib.tensor([[-4, -1], [-1, -1]]); r = b.t()\n"
+                                           "r.data = lib.tensor([1., 2., 3., 4.])\n"
+                                           "r /= lib.full((4,), 2., requires_grad=True)\n"
+                                           "extra = b.tolist(), b.grad_fn.name(), b._version",
     "int_row_set_from_tensor_requiring_grad": "r = lib.zeros(2, 2, dtype=lib.int64)\n"
                                               "r[-1] = lib.tensor(2., requires_grad=True)",
     "int_then_data_set": "r = lib.zeros(2, 2, dtype=lib.int64)\n"

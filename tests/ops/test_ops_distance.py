@@ -25,6 +25,25 @@ def test_dist_values_gradients_and_graphs_as_pytorch(torch, p):
     assert run(mg) == run(torch)
 
 
+@pytest.mark.parametrize("shapes", [((), (3,)), ((3,), ()), ((0,), ()), ((), (1, 0)),
+                                    ((1,), (2, 1)), ((2, 1), (1, 3))])
+@pytest.mark.parametrize("dtypes", [("float32", "float32"), ("float64", "float32")])
+def test_dist_sums_each_gradient_back_to_its_operand_even_when_that_is_the_results_shape(
+        torch, shapes, dtypes):
+    """An operand of the result's shape ([]) broadcast against a larger one: its gradient is
+    summed back from the broadcast shape, as PyTorch's engine does (a fuzz finding: minigrad's
+    kept the broadcast shape and failed at the leaf)."""
+    def run(lib):
+        a, b = (lib.arange(-1., lib.Size(s).numel() - 1).reshape(s).to(getattr(lib, d))
+                .requires_grad_() for s, d in zip(shapes, dtypes))
+        y = lib.dist(a, b) * 2
+        y.backward()
+        gs = lib.autograd.grad(lib.dist(a, b, 3), (a, b), create_graph=True)
+        return repr(y), repr(a.grad), repr(b.grad), [repr(g.detach()) for g in gs]
+
+    assert run(mg) == run(torch)
+
+
 def test_dist_with_p_0_has_no_gradient_as_pytorch(torch):
     def run(lib):
         a = lib.tensor([1., 2.], requires_grad=True)

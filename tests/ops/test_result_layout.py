@@ -10,6 +10,7 @@ import itertools
 import warnings
 
 import pytest
+from helpers import assert_same_for_each
 
 import minigrad as mg
 
@@ -67,6 +68,8 @@ OPS = [
     "x.sum(0, keepdim=True)", "x.prod(-1, keepdim=True)", "x.norm(dim=-1)", "x.nansum(0)",
     "x.count_nonzero(0)", "x.softmax(-1)", "x.cumsum(0)", "x.masked_fill(x > 1, 2.)", "x.tril()",
     "x.sum(0).t()", "torch.var_mean(x, -1)[1]",
+    # new row-major tensors: repeat
+    "x.repeat(*[1] * x.dim())", "x.repeat(2, *[1] * x.dim())",
 ]
 
 
@@ -110,3 +113,59 @@ def test_gather_layout_as_pytorch(torch, expr):
         for p in itertools.permutations(range(3)):
             for sl in ["", "[::2]", "[:, ::2]", "[..., 1:]"]:
                 assert run(mg, shape, p, sl) == run(torch, shape, p, sl), (shape, p, sl)
+
+
+# pooling: PyTorch's CPU kernels allocate the output, and the input's gradient, in the input's
+# suggest_memory_format(): channels-last where its strides read C, W, H, N in increasing order
+# (size-1 dimensions' strides decide the ambiguous cases), else row-major
+POOL_INPUTS = {
+    "row-major": "L.arange(72.).reshape(2, 3, 3, 4)",
+    "channels-last": "L.arange(72.).reshape(2, 3, 4, 3).permute(0, 3, 1, 2)",
+    "1x3x1x1 channels-last": "L.arange(3.).reshape(1, 1, 1, 3).permute(1, 3, 2, 0)",
+    "N1HW from NHWC": "L.arange(12.).reshape(1, 4, 3, 1).permute(0, 3, 1, 2)",
+    "Nx1 channels-last": "L.arange(12.).reshape(1, 3, 4, 1).permute(0, 3, 1, 2)",
+    "H, W swapped": "L.arange(72.).reshape(2, 3, 3, 4).transpose(2, 3)",
+    "sliced rows": "L.arange(144.).reshape(2, 3, 6, 4)[:, :, ::2]",
+    "3-D": "L.arange(36.).reshape(3, 4, 3).permute(2, 0, 1)",
+    "expanded": "L.arange(12.).reshape(1, 3, 4, 1).permute(0, 3, 1, 2).expand(2, 1, 3, 4)",
+    "1x1 planes": "L.arange(6.).reshape(2, 3, 1, 1)",
+    "1x1 planes, channels-last": "L.arange(6.).reshape(2, 1, 1, 3).permute(0, 3, 1, 2)",
+}
+POOLS = ["F.adaptive_avg_pool2d(x, 2)", "F.adaptive_avg_pool2d(x, (1, 1))", "F.max_pool2d(x, 1)",
+         "F.max_pool2d(x, 2, ceil_mode=True)", "F.max_pool2d(x, 1, return_indices=True)[1]",
+         "F.avg_pool2d(x, 1)", "F.avg_pool2d(x, 2, ceil_mode=True)", "F.avg_pool2d(x, 2, 1, 1)"]
+
+
+def _pooled(L, name, op, grad):
+    x = eval(POOL_INPUTS[name], {"L": L})
+    if grad:
+        x.requires_grad_()
+    y = eval(op, {"x": x, "F": L.nn.functional})
+    if grad:
+        y = L.autograd.grad(y.sum() if y.is_floating_point() else x.sum(), x)[0]
+    return tuple(y.shape), y.stride(), y.is_contiguous()
+
+
+@pytest.mark.parametrize("grad", [False, True])
+@pytest.mark.parametrize("op", POOLS)
+def test_pooling_layout_as_pytorch(torch, op, grad):
+    assert_same_for_each(torch, POOL_INPUTS, lambda L, name: _pooled(L, name, op, grad))
+
+
+# index_put (out of place) writes into the input's clone(preserve_format)
+@pytest.mark.parametrize("index", ["[L.tensor([False, False])]", "[L.tensor([True, False])]",
+                                   "[L.tensor([0])]", "[L.tensor([1]), L.tensor([0])]"])
+def test_index_put_layout_as_pytorch(torch, index):
+    def run(L, make):
+        x = eval(make, {"L": L})
+        try:
+            y = x.index_put(tuple(eval(index, {"L": L})), L.tensor(2.), accumulate=False)
+        except (IndexError, RuntimeError) as e:
+            return type(e).__name__
+        return tuple(y.shape), y.stride(), y.is_contiguous(), y.tolist()
+    for make in ["L.arange(24.).reshape(1, 2, 3, 4).expand(2, 1, 2, 3, 4)",
+                 "L.arange(24.).reshape(1, 2, 3, 4).transpose(1, 3)",
+                 "L.arange(24.).reshape(1, 2, 3, 4).expand(2, 2, 3, 4)",
+                 "L.arange(24.).reshape(2, 3, 4).transpose(0, 1)",
+                 "L.arange(6.).reshape(2, 3, 1).transpose(0, 2)", "L.arange(6.).reshape(2, 3)"]:
+        assert run(mg, make) == run(torch, make), make
