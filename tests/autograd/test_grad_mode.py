@@ -301,7 +301,7 @@ def test_inference_operands_alone_record_nothing(torch, code):
     assert m == t
 
 
-def test_data_is_an_inference_tensor_only_if_its_source_is(torch):
+def test_data_of_views_and_inference_tensors_taken_in_inference_mode(torch):
     """``.data`` taken in inference mode follows its source, as ``detach()`` does: a normal
     tensor's can then be changed in place outside (fuzz seed 4975)."""
     def run(L):
