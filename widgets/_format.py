@@ -51,7 +51,7 @@ def to_numpy(value) -> np.ndarray | None:
     if is_tensor(value):
         value = value.detach()
         try:
-            return np.asarray(value.numpy())
+            return np.asarray(value.numpy(force=True))  # (force: a ZeroTensor .grad, of sgn)
         except (TypeError, RuntimeError):  # e.g. torch.bfloat16 has no NumPy dtype
             return np.asarray(value.tolist())
     return np.asarray(value)

@@ -137,3 +137,18 @@ def test_torch_stepper_with_inputs_and_retain_graph(torch):
     assert x.grad.item() == 3.0 and w.grad is None
     y.backward()  # the graph was retained
     assert x.grad.item() == 6.0
+
+
+def test_the_stepper_runs_to_the_end_when_grad_is_a_zero_tensor(torch):
+    """sgn's gradient is PyTorch's ZeroTensor (minigrad's too): the stepper reads the leaf's
+    .grad all the same (it cannot be turned into NumPy without force=True) and shows zeros."""
+    shown = []
+    for lib in (mg, torch):
+        x = lib.tensor([-2., 3.], requires_grad=True)
+        stepper = BackwardStepper((x.sgn() * 2).sum())
+        while stepper.step_index < stepper.total_steps:
+            before = stepper.step_index
+            stepper.step()
+            assert stepper.step_index == before + 1
+        shown.append((stepper.total_steps, x.grad.numpy(force=True).tolist()))
+    assert shown[0] == shown[1]
