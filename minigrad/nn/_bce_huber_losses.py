@@ -176,20 +176,21 @@ class SmoothL1LossBackward0(HuberLossBackward0):
 
     saved = ("beta", "reduction", "self", "target")
 
-    @staticmethod
-    def _operands(x: Tensor, t: Tensor, self_first: bool) -> tuple:
-        """smooth_l1_loss_backward promotes: a bool operand counts as 0 and 1."""
+    def backward(self, g):
+        self._grad_dtype = F.data(g).dtype  # (for the check in _operands)
+        return super().backward(g)
+
+    def _operands(self, x: Tensor, t: Tensor, self_first: bool) -> tuple:
+        """smooth_l1_loss_backward promotes: a bool operand counts as 0 and 1. PyTorch's kernel
+        writes each gradient into a tensor like its operand: an integer or bool operand that
+        needs one gets its cast error, before anything is sent."""
+        for i, (a, b) in enumerate(((x, t), (t, x))):
+            if self.next_functions[i][0] is not None and a._data.dtype.kind in "biu":
+                result = np.result_type(self._grad_dtype, b._data.dtype)
+                raise cant_cast(from_numpy_dtype(result), a.dtype)
         if x._data.dtype.kind == "b":
             x = x.to(t.dtype)
         return x, (t.to(x.dtype) if t._data.dtype.kind == "b" else t)
-
-    def backward(self, g):
-        pair = (_value(self._s_self), _value(self._s_target))
-        for i, x in enumerate(pair):  # (PyTorch's kernel writes each gradient into a tensor
-            if self.next_functions[i][0] is not None and x._data.dtype.kind in "biu":  # like
-                result = np.result_type(F.data(g).dtype, pair[1 - i]._data.dtype)  # its
-                raise cant_cast(from_numpy_dtype(result), x.dtype)  # operand: no float fits)
-        return super().backward(g)
 
     def loss_backward(self, g, x, t):
         return smooth_l1_loss_backward(g, x, t, self._s_reduction, self._s_beta)

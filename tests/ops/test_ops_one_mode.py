@@ -53,8 +53,7 @@ OPS = {
 
 # ops whose gradient has PyTorch's values in both modes but is built by other nodes than
 # PyTorch's formula (each a bug to fix; an entry whose graph matches fails the test)
-KNOWN_GRAPHS = {"masked_select": "a one-hot product, not masked_scatter",
-                "layer_norm": "not native_layer_norm_backward"}
+KNOWN_GRAPHS = {"masked_select": "a one-hot product, not masked_scatter"}
 
 
 def tree(fn):
