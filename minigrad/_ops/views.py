@@ -302,16 +302,17 @@ def _sync_view(self) -> None:
     seen, self._view_vc = self._view_vc, vc
     if seen is None:  # a view not made by view_of (a custom Function's alias): take it as new
         return
-    node = AsStridedBackward0()
+    node, old = AsStridedBackward0(), self._grad_fn
     node._placement = Placement(self._data, base._data)
     if self._data.dtype.kind in "fc":
         record(node, self, base)
-        return
-    state, _mode.any_dtype = _mode.any_dtype, True  # (an integer base given a history in place)
-    try:
-        record(node, self, base)
-    finally:
-        _mode.any_dtype = state
+    else:
+        state, _mode.any_dtype = _mode.any_dtype, True  # (an integer base given a history)
+        try:
+            record(node, self, base)
+        finally:
+            _mode.any_dtype = state
+    self._history_changed(old)  # (retain_grad follows the new grad_fn, as in PyTorch)
 
 
 MULTI = ("This view is the output of a function that returns multiple views. Such functions "

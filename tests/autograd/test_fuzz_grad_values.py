@@ -84,6 +84,14 @@ PROGRAMS = [
     "(v * torch.arange(9.).reshape(1, 3, 1, 3)).sum().backward()\nr = (v.grad, v.grad_fn, x.grad)",
     "x = torch.ones(2, 3, requires_grad=True)\nv = (x * 2)[0]\nv.retain_grad()\nv.mul_(3)\n"
     "v.sum().backward()\nr = (v.grad, x.grad)",
+    # ... and so when its base changed in place in no_grad mode (the view's grad_fn is made
+    # again when next read: fuzz seed 1347), also for a view of a view
+    "x = torch.tensor([[-3.8, 0.2], [-4.5, 1.7]], requires_grad=True)\n"
+    "with torch.no_grad(): x.round_()\nv = x.unflatten(0, (1, -1))\nv.retain_grad()\n"
+    "with torch.no_grad(): x.clamp_(-9., -1.5)\nv.double().sum().backward()\n"
+    "r = (v.grad, v.grad_fn, x.grad)",
+    "x = torch.ones(2, 3, requires_grad=True)\nb = x * 2\nv = b[0][1:]\nv.retain_grad()\n"
+    "with torch.no_grad(): b.mul_(3)\n(v * v).sum().backward()\nr = (v.grad, x.grad)",
     # create_graph: an expanded leaf's .grad is a row-major clone, a dense leaf's a copy
     "x = torch.tensor([float('nan')]).expand(3).requires_grad_()\n"
     "x.exp().sum().backward(create_graph=True)\nr = x.grad",
