@@ -31,6 +31,7 @@ from .._quiet import quiet, restore
 from .._state import warn_once
 from .._tensor import Tensor
 from ..autograd._rule import _r
+from ..autograd.grad_mode import enable_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import INFERENCE_MESSAGE
 from ._kernel_dtypes import refuse
@@ -170,6 +171,8 @@ class ConvolutionBackwardBackward0(Node):
     saved_tensors_names = ("grad_output", "input", "weight")
 
     def backward(self, grads):
+        if any(isinstance(gg, Tensor) for gg in grads):  # a third order: recorded
+            return _double_backward_recorded(self, (list(grads) + [None] * 3)[:3])
         gg_i, gg_w, gg_b = (None if gg is None else (gg._data if isinstance(gg, Tensor) else gg)
                             for gg in (list(grads) + [None] * 3)[:3])
         g, x, w = (value(s) for s in (self._s_grad_output, self._s_input, self._s_weight))
@@ -187,8 +190,36 @@ class ConvolutionBackwardBackward0(Node):
                 dg = dg + gg_b.reshape((-1,) + (1,) * (g.ndim - 2))
         dx = conv_grad_input(g, gg_w, x.shape, *geo) if need[1] and gg_w is not None else None
         dw = conv_grad_weight(g, gg_i, w.shape, *geo) if need[2] and gg_i is not None else None
-        wrap = isinstance(grads[0] if grads else None, Tensor)
-        return tuple(Tensor._wrap(a) if wrap and a is not None else a for a in (dg, dx, dw))
+        return dg, dx, dw
+
+
+def _double_backward_recorded(node: ConvolutionBackwardBackward0, gg: list) -> tuple:
+    """ConvolutionBackwardBackward0's gradients under create_graph, as convolutions recorded
+    (PyTorch's _convolution_double_backward is made of differentiable ops too): a third order
+    then reaches grad_output, input and weight."""
+    from ..autograd import grad
+
+    gg_i, gg_w, gg_b = (None if t is None else t if isinstance(t, Tensor) else Tensor._wrap(t)
+                        for t in gg)
+    g, x, w = (t if isinstance(t, Tensor) else Tensor._wrap(t) for t in (
+        value(s) for s in (node._s_grad_output, node._s_input, node._s_weight)))
+    geo = (node._stride, node._pad, node._dilation, node._s_groups)
+    need = _needed(node)
+    dg = dx = dw = None
+    with enable_grad():
+        if need[0]:
+            terms = [convolution(a, b, None, *geo) for a, b in ((gg_i, w), (x, gg_w))
+                     if a is not None and b is not None]
+            if gg_b is not None:
+                terms.append(gg_b.reshape((-1,) + (1,) * (g.dim() - 2)))
+            dg = sum(terms[1:], terms[0]) if terms else Tensor._wrap(np.zeros(g.shape, g.dtype.np))
+        if need[1] and gg_w is not None:  # conv's grad_input of (g, gg_w)
+            at = Tensor._wrap(np.zeros(x.shape, x.dtype.np)).requires_grad_()
+            (dx,) = grad(convolution(at, gg_w, None, *geo), at, g, create_graph=True)
+        if need[2] and gg_i is not None:  # conv's grad_weight of (gg_i, g)
+            at = Tensor._wrap(np.zeros(w.shape, w.dtype.np)).requires_grad_()
+            (dw,) = grad(convolution(gg_i, at, None, *geo), at, g, create_graph=True)
+    return dg, dx, dw
 
 
 def conv_backward_recorded(g: Tensor, x, w, first: ConvolutionBackward0) -> tuple:

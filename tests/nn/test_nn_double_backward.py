@@ -108,3 +108,23 @@ def test_embedding_of_an_empty_index_as_in_torch(torch, shape, kwargs):
     'cannot reshape' ValueError); the second order meets reshape's error, as PyTorch's."""
     mine, theirs = (embedding_of_no_rows(lib, shape, kwargs) for lib in (mg, torch))
     assert mine[1:] == theirs[1:] and close(mine[0], theirs[0])
+
+
+def conv_third_order(lib, kwargs):
+    """The gradient of a convolution's weight gradient's input gradient: a third order, through
+    ConvolutionBackwardBackward0's own backward (fuzz seed 5350: minigrad's gave zeros)."""
+    x = lib.tensor(np.linspace(-2, 2, 2 * 4 * 5).reshape(1, 2, 4, 5), requires_grad=True)
+    w = lib.tensor(np.linspace(-1, 1, 2 * 2 * 2 * 3 // kwargs.get("groups", 1))
+                   .reshape(2, 2 // kwargs.get("groups", 1), 2, 3), requires_grad=True)
+    out = lib.nn.functional.conv2d(x, w, lib.tensor([0.5, -0.5], dtype=lib.float64), **kwargs)
+    (gw,) = lib.autograd.grad(out.square().sum(), w, create_graph=True)
+    gx, gw2 = lib.autograd.grad((gw * gw).sum(), (x, w), create_graph=True)
+    (gx.sum() + gw2.sum()).backward()
+    return [t.detach() for t in (gw, gx, gw2, x.grad, w.grad)]
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"padding": 1}, {"stride": 2}, {"dilation": (1, 2)},
+                                    {"groups": 2, "padding": (0, 1)}], ids=str)
+def test_convolution_third_order_matches_torch(torch, kwargs):
+    mine, theirs = conv_third_order(mg, kwargs), conv_third_order(torch, kwargs)
+    assert all(close(a, b) for a, b in zip(mine, theirs))
