@@ -33,6 +33,7 @@ extensions = [
     "optional_glob",  # docs/_ext/optional_glob.py: {glob-toctree}
     "source_lines",  # docs/_ext/source_lines.py: links to lines of minigrad/*.py
     "zh_search",  # docs/_ext/zh_search.py: one search index for both languages
+    "cjk_lines",  # docs/_ext/cjk_lines.py: no stray spaces in Chinese paragraphs
     "sphinx-mathjax-offline",  # MathJax from _static/mathjax, not from a CDN
 ]
 
