@@ -23,8 +23,10 @@ import numpy as np
 
 from ._types import element_strides, row_major_strides
 
-__all__ = ["in_iterator_layout", "row_major", "like_input", "gather_layout", "as_given",
-           "iteration_order", "suggests_channels_last", "in_memory_format_of"]
+__all__ = ["in_iterator_layout", "in_binary_layout", "row_major", "like_input", "gather_layout",
+           "as_given", "iteration_order", "suggests_channels_last", "in_memory_format_of"]
+
+_ndarray = np.ndarray  # (a global: cheaper than np.ndarray in the common cases, see _tensor.py)
 
 
 def _order(shape: tuple, operands: list) -> list:
@@ -186,23 +188,22 @@ def in_iterator_layout(result: np.ndarray, *operands) -> np.ndarray:
     (arrays, or numbers PyTorch wraps as 0-d operands, in the op's order): itself in the common
     case (row-major, non-empty, no size-1 dimension, contiguous operands: one check each),
     else in PyTorch's layout (a copy where NumPy's differs)."""
-    n = result.size
-    if n and result.flags.c_contiguous:  # (NumPy's row-major result)
-        for a in operands:  # (the common case: contiguous operands of the result's size)
-            if type(a) is not np.ndarray or a.size != n or not a.flags.c_contiguous:
-                break
-        else:
-            shape = result.shape
-            if len(shape) < 2 or 1 not in shape or all(a.shape == shape for a in operands):
-                return result
-        shape = result.shape
+    shape = result.shape
+    if 0 not in shape and result.flags.c_contiguous:  # (NumPy's row-major result, not empty)
         if len(shape) < 2:  # (one dimension: PyTorch's result is contiguous too)
             return result
-        for a in operands:  # (broadcast operands, numbers: the same where no dimension is 1)
-            if type(a) is np.ndarray and not a.flags.c_contiguous or 1 in shape:
-                break
-        else:
-            return result
+        if 1 not in shape:  # (the common case: contiguous operands, broadcast or not, numbers)
+            for a in operands:
+                if type(a) is _ndarray and not a.flags.c_contiguous:
+                    break
+            else:
+                return result
+        else:  # (size-1 dimensions: contiguous operands of the result's shape)
+            for a in operands:
+                if type(a) is not _ndarray or a.shape != shape or not a.flags.c_contiguous:
+                    break
+            else:
+                return result
     for a in operands:
         if type(a) is np.ndarray and (not a.flags.c_contiguous or not a.size or (
                 1 in a.shape and not _strictly_row_major(a))):
@@ -212,6 +213,19 @@ def in_iterator_layout(result: np.ndarray, *operands) -> np.ndarray:
     if not result.ndim:
         return result
     return _laid_out(result, _iterator_strides(result.shape, operands))
+
+
+def in_binary_layout(result: np.ndarray, input, a, other, b) -> np.ndarray:
+    """:func:`in_iterator_layout` of a binary op of ``input`` and ``other`` (tensors or numbers)
+    computed as ``a`` and ``b``: the operands as given (:func:`as_given`), the common case
+    (no dimension of size 0 or 1, contiguous arrays) first, with one check per array."""
+    a, b = getattr(input, "_data", a), getattr(other, "_data", b)
+    shape = result.shape
+    if 1 not in shape and 0 not in shape and result.flags.c_contiguous and (
+            type(a) is not _ndarray or a.flags.c_contiguous) and (
+            type(b) is not _ndarray or b.flags.c_contiguous):
+        return result
+    return in_iterator_layout(result, a, b)
 
 
 def as_given(x, cast):

@@ -15,6 +15,7 @@ from array import array
 import numpy as np
 
 from ._dtype import from_numpy_dtype
+from ._state import inference_blocks as _inference_blocks
 from ._state import local as _mode
 from ._state import warn_once as _warn_once
 from ._torch_names import TorchNamed
@@ -23,6 +24,10 @@ from ._types import as_data as _as_data
 from .utils.hooks import Hooks, RemovableHandle
 
 __all__ = ["Tensor"]
+
+# (a global: ``np.ndarray`` in code that runs for every tensor costs a lookup in NumPy's module,
+# which Python 3.11 cannot cache since that module defines ``__getattr__``)
+_ndarray = np.ndarray
 
 
 NON_LEAF_GRAD_WARNING = (
@@ -81,8 +86,8 @@ class Tensor(metaclass=TorchNamed):
     def _wrap(data) -> Tensor:
         """A new leaf tensor around ``data`` (an ndarray, not copied) with a fresh version."""
         t = object.__new__(Tensor)
-        t._data = data if type(data) is np.ndarray and data.size else _as_data(data)
-        if _mode.inference_mode:
+        t._data = data if type(data) is _ndarray and data.size else _as_data(data)
+        if _inference_blocks and _mode.inference_mode:  # (an inference tensor)
             t._inference = True
         return t
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._layout import as_given, in_iterator_layout
+from .._layout import in_binary_layout, in_iterator_layout
 from .._quiet import quiet, quietly, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
@@ -129,8 +129,9 @@ def mul(input=MISSING, other=MISSING, *, out=None, _form=("mul", FUNCTION)) -> T
         # the commonest case, `x * 0.5`, without the general checks (it cannot fail; float16
         # is not one: its kernel computes in float32, see rounding.half_opmath)
         token = quiet()  # (overflow: inf, as in PyTorch, without NumPy's warning)
-        out = Tensor._wrap(in_iterator_layout(np.multiply(input._data, other), input._data, other))
-        restore(token)
+        d = np.multiply(input._data, other)
+        restore(token)  # (NumPy's new array of under two dimensions is laid out as PyTorch's)
+        out = Tensor._wrap(d if d.ndim < 2 else in_iterator_layout(d, input._data, other))
         if should_record(input, other):
             node = MulBackward0()
             node._s_other = other
@@ -282,9 +283,9 @@ def _add_or_sub(ufunc, node_cls, input, other, alpha, out, form):
         check_bool_sub(input, other)
     token = quiet()  # inf - inf, overflow: NaN and inf as in PyTorch, no NumPy warning
     try:
-        result = Tensor._wrap(in_iterator_layout(
+        result = Tensor._wrap(in_binary_layout(
             ufunc(a, b) if alpha == 1 and alpha is not True else
-            _plus_alpha(ufunc, a, b, alpha, nd), as_given(input, a), as_given(other, b)))
+            _plus_alpha(ufunc, a, b, alpha, nd), input, a, other, b))
     except ValueError:
         raise broadcast_error(input, other) from None
     finally:
@@ -364,10 +365,9 @@ def rsub(input, other, *, alpha=1):  # a function only: PyTorch's Tensor has no 
     if _is_bool(input) or _is_bool(other):
         check_bool_sub(other, input)
     try:
-        out = Tensor._wrap(in_iterator_layout(
+        out = Tensor._wrap(in_binary_layout(
             quiet_array(np.subtract, b, a, nd) if alpha == 1 and alpha is not True else
-            quietly(_plus_alpha, np.subtract, b, a, alpha, nd),
-            as_given(other, b), as_given(input, a)))
+            quietly(_plus_alpha, np.subtract, b, a, alpha, nd), other, b, input, a))
     except ValueError:
         raise broadcast_error(other, input) from None
     if should_record(input, other):
@@ -399,9 +399,8 @@ def elementwise(fn, input, other, *, float_result: bool = False, opmath: bool = 
     token = quiet()  # 0 * inf, 1 / 0, overflow: NaN and inf as in PyTorch, no NumPy warning
     try:
         if nd is HALF and opmath:
-            return Tensor._wrap(in_iterator_layout(half_opmath(fn, a, b, other), as_given(input, a),
-                                                     as_given(other, b)))
-        return Tensor._wrap(in_iterator_layout(fn(a, b), as_given(input, a), as_given(other, b)))
+            return Tensor._wrap(in_binary_layout(half_opmath(fn, a, b, other), input, a, other, b))
+        return Tensor._wrap(in_binary_layout(fn(a, b), input, a, other, b))
     except ValueError:
         raise broadcast_error(input, other) from None
     finally:

@@ -230,7 +230,7 @@ def _short(path: str) -> str:
 
 
 # ---------------------------------------------------------------- reading a saved value
-_ndarray = np.ndarray
+_ndarray, _np_dtype = np.ndarray, np.dtype  # (globals: cheaper than np.<name>, see _tensor.py)
 
 
 @formula_function
@@ -242,6 +242,6 @@ def load(saved, grad):
     v = saved.get() if type(saved) is SavedTensor else saved
     if type(v) is _ndarray and v.dtype.kind in "fiu":
         d = grad.dtype  # (a NumPy dtype for an array or a NumPy number; a Tensor's is not one)
-        if d is not v.dtype and isinstance(d, np.dtype) and d != v.dtype:
+        if d is not v.dtype and isinstance(d, _np_dtype) and d != v.dtype:
             return v.astype(d)
     return v

@@ -14,6 +14,8 @@ from .._types import element_strides
 __all__ = ["sum_to", "expand_to", "in_layout_of", "overlapping", "row_major_clone",
            "refuse_inference", "only_inference", "not_into"]
 
+_ndarray = np.ndarray  # (a global: cheaper than np.ndarray, see _tensor.py)
+
 
 def sum_to(g, shape: tuple, dtype=None):
     """Sum ``g`` over the dimensions that broadcasting added, so it has ``shape`` again.
@@ -28,7 +30,7 @@ def sum_to(g, shape: tuple, dtype=None):
     array([[3.],
            [3.]])
     """
-    if type(g) is np.ndarray and g.ndim == len(shape) + 1 and g.shape[1:] == shape and \
+    if type(g) is _ndarray and g.ndim == len(shape) + 1 and g.shape[1:] == shape and \
             (dtype is None or dtype is g.dtype) and g.dtype.kind == "f" and g.dtype.itemsize > 2:
         return sum_leading(g, 1)  # (the commonest: a bias's gradient summed over the batch)
     shape = tuple(shape)
@@ -83,8 +85,8 @@ def expand_to(g, shape: tuple):
     array([[2., 2., 2.],
            [2., 2., 2.]])
     """
-    if isinstance(g, np.ndarray) and g.size == 1 and g.flags.c_contiguous:
-        view = np.ndarray(shape, g.dtype, g, 0, (0,) * len(shape))
+    if isinstance(g, _ndarray) and g.size == 1 and g.flags.c_contiguous:
+        view = _ndarray(shape, g.dtype, g, 0, (0,) * len(shape))
         view.flags.writeable = False
         return view
     return np.broadcast_to(g, shape)

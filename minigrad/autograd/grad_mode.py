@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import inspect
 
+from .._state import inference_blocks
 from .._state import local as _mode
 from .._torch_names import TorchNamed
 
@@ -189,6 +190,7 @@ class inference_mode(_DecoratorContextManager):
         self.mode = mode
 
     def __enter__(self) -> None:
+        inference_blocks.append(None)
         self.prev = (_mode.grad_enabled, _mode.inference_mode)
         if self.mode:
             _mode.grad_enabled = False
@@ -196,6 +198,7 @@ class inference_mode(_DecoratorContextManager):
 
     def __exit__(self, *exc) -> None:
         _mode.grad_enabled, _mode.inference_mode = self.prev
+        inference_blocks.pop()
 
     def clone(self):
         return type(self)(self.mode)

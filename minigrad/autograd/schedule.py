@@ -28,6 +28,8 @@ from .ready_queue import heap_pop, heap_push
 
 __all__ = ["GraphTask", "Plan"]
 
+_ndarray = np.ndarray  # (a global: cheaper than np.ndarray, see _tensor.py)
+
 
 class GraphTask:
     """One backward pass: which node runs next, and the gradients waiting at each node.
@@ -121,7 +123,7 @@ def _fresh(gi, g, out, node) -> bool:
     through, shared, or from user code is copied. (A view, such as nn.Linear's weight
     gradient, is kept only if nothing else reaches its memory: ``functional_utils.in_layout_of``.)
     """
-    if type(gi) is not np.ndarray or node._custom or node._hooked:
+    if type(gi) is not _ndarray or node._custom or node._hooked:
         return False
     if gi is g or (type(g) is list and any(gi is x for x in g)):
         return False
