@@ -25,10 +25,7 @@ from .utils.hooks import Hooks, RemovableHandle
 
 __all__ = ["Tensor"]
 
-# (a global: ``np.ndarray`` in code that runs for every tensor costs a lookup in NumPy's module,
-# which Python 3.11 cannot cache since that module defines ``__getattr__``)
-_ndarray = np.ndarray
-
+_ndarray = np.ndarray  # (np.ndarray is a lookup NumPy's __getattr__ stops Python caching)
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
