@@ -113,6 +113,9 @@ class Program:
             if name != st.target:
                 aspect, detail = "alias", f"{name} ({aspect}) {detail}"
             found = (aspect, f"{name}: {detail}" if aspect != "alias" else detail)
+            if aspect == "value" and name == st.target and layout_dependent(st, self.ns["torch"]):
+                found = ("undefined", f"{found[1]} (PyTorch's result changes when the same "
+                         "values are contiguous: it read memory outside the tensor)")
         self.quarantined |= {name for name, _ in bad}
         if st.target and (e1 != e2):
             self.quarantined.add(st.target)
@@ -142,6 +145,29 @@ class Program:
             if d:
                 out.append((n, d))
         return out
+
+
+SELECTIONS = {"median", "nanmedian", "kthvalue", "mode", "min", "max", "amin", "amax", "sort",
+              "msort", "topk"}
+
+
+def layout_dependent(st: G.Statement, ns: dict) -> bool:
+    """Whether PyTorch's result of a selection op changes when its input's values are laid out
+    contiguously: its values and indices are a function of the values alone, so PyTorch read
+    memory the tensor does not hold (its median of an expanded tensor reads the one repeated
+    element as a row of them, past its storage), a result no library can reproduce."""
+    if st.op not in SELECTIONS or not st.inputs or not st.target or st.target not in ns:
+        return False
+    src = ns.get(st.inputs[0])
+    if not hasattr(src, "contiguous") or src.is_contiguous():
+        return False
+    again = dict(ns)
+    again[st.inputs[0]] = src.detach().contiguous()
+    if C.run(st.code, again)[0]:
+        return False
+    torch = ns["lib"]
+    return C.diff(C.describe(torch, ns[st.target]), C.describe(torch, again[st.target])) \
+        is not None
 
 
 def run_program(seed: int, mg, torch, length: int = 30, probes: float = 0.08) -> Outcome:

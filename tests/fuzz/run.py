@@ -103,9 +103,10 @@ def by_aspect(classes: dict) -> str:
         counts[aspect] += 1
     silent = sum(n for a, n in counts.items() if a in SILENT or a.startswith("exception ("))
     return (f"classes by aspect: {silent} silent ("
-            + ", ".join(f"{a} {n}" for a, n in sorted(counts.items()) if a != "exception"
-                        and a != "warnings") + f"), {counts['exception']} different errors, "
-            f"{counts['warnings']} different warnings")
+            + ", ".join(f"{a} {n}" for a, n in sorted(counts.items()) if a not in
+                        ("exception", "warnings", "undefined")) + f"), {counts['exception']} "
+            f"different errors, {counts['warnings']} different warnings, "
+            f"{counts['undefined']} where PyTorch read undefined memory")
 
 
 def propose(classes: dict) -> str:

@@ -106,3 +106,18 @@ def test_a_difference_is_reported(torch, monkeypatch):
     found = [m for seed in range(20) for m in fuzz_programs.run_program(
         seed, minigrad, torch).mismatches if not m.after and not known.match(m)]
     assert any(m.op == "sum" for m in found)
+
+
+def test_a_result_pytorch_reads_from_outside_the_tensor_is_told_apart(torch):
+    # A selection op's result is a function of its input's values: when PyTorch's changes with
+    # the layout alone, PyTorch read memory the tensor does not hold ('undefined', not silent).
+    G, P = fuzz_gen, fuzz_programs
+    ns = {"lib": torch, "v0": torch.tensor([3.0, 1.0, 2.0]).expand(2, 3)}
+    moved = G.Statement("v1 = (v0 if v0.is_contiguous() else v0 + 1).median(1)", "median",
+                        ["v0"], "v1")
+    exec(moved.code, ns)
+    assert P.layout_dependent(moved, ns)
+    honest = G.Statement("v2 = v0.sort(1)", "sort", ["v0"], "v2")
+    exec(honest.code, ns)
+    assert not P.layout_dependent(honest, ns)
+    assert not P.layout_dependent(G.Statement(moved.code, "add", ["v0"], "v1"), ns)
