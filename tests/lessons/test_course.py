@@ -257,4 +257,4 @@ def test_answer_keys_hold_every_exercise_and_solution_in_both_languages():
         for source in SOURCES:
             for block in build.parse(source):
                 if block.kind == "solution":
-                    assert f"### `{block.args[0]}`" in text and block.text in text
+                    assert f"### `{block.args[0]}`" in text and block.code(lang) in text

@@ -44,7 +44,8 @@ def ui_words() -> set[str]:
     for source in build.sources():
         for block in build.parse(source):
             for old, _ in block.zh or ():
-                printed |= {w.lower() for w in english_words(old)}
+                if not old.startswith("#"):  # a comment is not printed
+                    printed |= {w.lower() for w in english_words(old)}
     return (english_ui_words() | printed | PLOT_WORDS) - NAMES
 
 
@@ -150,3 +151,32 @@ def test_a_chinese_plot_was_drawn_with_chinese_glyphs(path):
             if output.get("output_type") == "display_data" and "image/png" in output.data:
                 assert any(re.search("[\u4e00-\u9fff]", s) for s in re.findall(
                     r'"([^"]*)"', cell.source)), "a plot without Chinese labels"
+
+
+def english_comments(code: str) -> list[str]:
+    """The comments of one code cell written in English: a comment with no Chinese character
+    and a word that is not code (a word joined to code, ``WORD`` above, or a name the cell
+    uses, ``SumRowsFixed``, ``self``)."""
+    tokens = list(build._tokens(code))
+    names = {t.string for t in tokens if t.type == build.tokenize.NAME}
+    return [t.string for t in tokens if t.type == build.tokenize.COMMENT
+            and not re.search(r"[\u4e00-\u9fff]", t.string)
+            and set(WORD.findall(t.string)) - names]
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_chinese_lesson_has_no_english_comment(path):
+    nb = nbformat.read(path, as_version=4)
+    assert [c for cell in nb.cells if cell.cell_type == "code"
+            for c in english_comments(cell.source)] == []
+
+
+def test_the_comment_scan_finds_english_prose_and_leaves_code_alone():
+    english = nbformat.read(REPO / "notebooks" / "en" / "10_build_an_engine_then_read_ours.ipynb",
+                            as_version=4)
+    found = [c for cell in english.cells if cell.cell_type == "code"
+             for c in english_comments(cell.source)]
+    assert "# the gate" in found and "# mul swaps the factors" in found
+    code = "class SumRowsFixed:\n    pass\n# SumRowsFixed\nz = 1  # z.sum().backward()\n" \
+           "y = 2  # d tanh(a) / da = 1 - tanh(a)²\nw = 3  # 门\n"
+    assert english_comments(code) == []
