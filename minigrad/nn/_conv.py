@@ -122,7 +122,12 @@ def conv_grad_input(g, w, input_shape, stride, padding, dilation, groups) -> np.
             for ki, di, s, o in zip(k, dilation, stride, out))
         gxp[where] += cols[(Ellipsis,) + k]
     inner = (slice(None),) * 2 + tuple(slice(p, p + s) for p, s in zip(padding, input_shape[2:]))
-    return np.ascontiguousarray(gxp[inner])
+    gx = np.ascontiguousarray(gxp[inner])
+    if g.dtype == np.float32 and kernels.reads_past_the_width(input_shape, w.shape, stride,
+                                                              dilation, groups) \
+            and not np.isfinite(w).all():  # PyTorch's kernel multiplies zeros past the ends
+        gx[:, kernels.past_the_width(w, input_shape, out, stride, padding, dilation)] = np.nan
+    return gx
 
 
 def conv_grad_bias(g) -> np.ndarray:

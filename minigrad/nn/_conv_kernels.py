@@ -33,7 +33,7 @@ import numpy as np
 
 from .. import _summation
 
-__all__ = ["mkldnn", "skips_padding", "direct_forward", "direct_weight_grad", "forward_valid",
+__all__ = ["mkldnn", "skips_padding", "reads_past_the_width", "past_the_width", "direct_forward", "direct_weight_grad", "forward_valid",
            "weight_grad_valid"]
 
 
@@ -68,6 +68,31 @@ def skips_padding(kind: str, x_shape, w_shape, out_shape, stride, padding, dilat
     direct = direct_forward if kind == "forward" else direct_weight_grad
     return mkldnn(x_shape, w_shape, stride, dilation, groups) and \
         direct(x_shape, w_shape, stride, padding, dilation, groups)
+
+
+def reads_past_the_width(x_shape, w_shape, stride, dilation, groups: int) -> bool:
+    """Whether the input's gradient of a float32 convolution runs oneDNN's ``brgconv_strided``
+    kernel (strided, undilated, one group) in the form that reads zeros past the incoming
+    gradient's ends along the width: it does when the stride does not divide the width."""
+    return (groups == 1 and any(s > 1 for s in stride) and all(d == 1 for d in dilation)
+            and x_shape[-1] % stride[-1] != 0
+            and mkldnn(x_shape, w_shape, stride, dilation, groups))
+
+
+def past_the_width(w, input_shape, out, stride, padding, dilation) -> np.ndarray:
+    """Where ``0 * w`` of those zeros reaches the input's gradient: the (channel, *position)
+    entries that a non-finite filter value meets from a column past either end."""
+    bad = ~np.isfinite(w).all(axis=0)  # (channels, *kernel)
+    mask = np.zeros((w.shape[1],) + tuple(input_shape[2:]), bool)
+    for pos in zip(*np.nonzero(bad.any(axis=0))):
+        picks = [np.nonzero(bad[(slice(None),) + pos])[0]]
+        for dim, (k, s, p, di, i, o) in enumerate(zip(pos, stride, padding, dilation,
+                                                      input_shape[2:], out)):
+            t = np.arange(i) + p - k * di
+            inside = (t >= 0) & (t // s < o)
+            picks.append(np.nonzero((t % s == 0) & (~inside if dim == len(out) - 1 else inside))[0])
+        mask[np.ix_(*picks)] = True
+    return mask
 
 
 def _geometry(spatial, kernel, stride, padding, dilation):
