@@ -34,8 +34,7 @@ from ..autograd.grad_mode import enable_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import INFERENCE_MESSAGE
 from . import _conv_kernels as kernels
-from ._conv_checks import (_check_bias_type, _check_dtypes, _check_shapes,
-                           _invalid_arguments)
+from ._conv_checks import _check_bias_type, _check_dtypes, _check_shapes, _invalid_arguments
 
 __all__ = ["convolution", "ConvolutionBackward0", "ConvolutionBackwardBackward0"]
 
@@ -81,8 +80,9 @@ def conv_forward(x, w, b, stride, padding, dilation, groups) -> np.ndarray:
     out = np.einsum(f"ngc{pos}{ker},goc{ker}->ngo{pos}", win, _grouped(w, groups, 0),
                     optimize=True)
     out = out.reshape((x.shape[0], w.shape[0]) + out.shape[3:])
-    if b is not None:
-        out = out + b.reshape((-1,) + (1,) * d)
+    # PyTorch's kernels add the products to a sum that starts at +0 (or at the bias): a sum
+    # of products that are all -0 is +0 there (einsum keeps a single product's -0)
+    out = out + (0.0 if b is None else b.reshape((-1,) + (1,) * d))
     return np.ascontiguousarray(out, dtype=x.dtype)
 
 
@@ -102,7 +102,7 @@ def conv_grad_weight(g, x, weight_shape, stride, padding, dilation, groups,
     pos, ker = _letters(d)
     gw = np.einsum(f"ngo{pos},ngc{pos}{ker}->goc{ker}", _grouped(g, groups, 1), win,
                    optimize=True)
-    return np.ascontiguousarray(gw.reshape(weight_shape), dtype=g.dtype)
+    return np.ascontiguousarray(gw.reshape(weight_shape) + 0.0, dtype=g.dtype)  # (+0 start)
 
 
 def conv_grad_input(g, w, input_shape, stride, padding, dilation, groups) -> np.ndarray:

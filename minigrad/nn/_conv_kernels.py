@@ -19,10 +19,16 @@ machines PyTorch's wheels are tested on): a direct kernel refuses a window lying
 padding, grouped channels it cannot block by 4/8/16, and (for the weight gradient) more
 padding than half the kernel.
 
-The gradient of the input never multiplies padding (the padded part of the result is cut
-off), so only the forward and the weight's gradient have a padding-exact form here
-(:func:`forward_valid`, :func:`weight_grad_valid`): one small sum per kernel position over the
-outputs whose input lies inside. They run only when a non-finite value meets padding.
+The forward and the weight's gradient have a padding-exact form here (:func:`forward_valid`,
+:func:`weight_grad_valid`): one small sum per kernel position over the outputs whose input
+lies inside. The input's gradient never multiplies the input's padding (that part of the
+result is cut off), but oneDNN's ``brgconv_strided`` kernel (strided, undilated, one group)
+reads zeros past the ends of the incoming gradient when the stride does not divide the width
+(:func:`reads_past_the_width`, :func:`past_the_width`). All of it runs only when a value that
+is not finite is there to meet the zeros.
+
+A sum of products starts at +0 in PyTorch's kernels, so products that are all -0 sum to +0
+(``_conv.py`` adds +0 where einsum would keep a single product's -0).
 """
 
 from __future__ import annotations
@@ -33,7 +39,8 @@ import numpy as np
 
 from .. import _summation
 
-__all__ = ["mkldnn", "skips_padding", "reads_past_the_width", "past_the_width", "direct_forward", "direct_weight_grad", "forward_valid",
+__all__ = ["mkldnn", "skips_padding", "reads_past_the_width", "past_the_width",
+           "direct_forward", "direct_weight_grad", "forward_valid",
            "weight_grad_valid"]
 
 
@@ -238,4 +245,4 @@ def weight_grad_valid(g, x, weight_shape, stride, padding, dilation, groups: int
                                  g.shape[2:]):
         res[(Ellipsis,) + pos] = np.einsum(f"ngo{at},ngc{at}->goc", gg[(Ellipsis,) + outs],
                                            xg[(Ellipsis,) + ins])
-    return res.reshape(weight_shape)
+    return res.reshape(weight_shape) + 0.0  # (a sum that starts at +0, as PyTorch's)

@@ -122,3 +122,24 @@ def test_fuzz_seed_1075_nan_through_the_weight_gradient(torch):
         return L.autograd.grad(out, w, create_graph=True)[0].detach().numpy()
 
     np.testing.assert_allclose(run(mg), run(torch), equal_nan=True, **TOL)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("geo", [((1, 1, 3), (2, 1, 1), 1, 2), ((2, 1, 4), (2, 1, 3), 1, 1),
+                                 ((1, 2, 3, 3), (2, 2, 1, 1), 1, 1),
+                                 ((1, 1, 5), (3, 1, 2), 0, 2)])
+def test_sums_of_negative_zeros_are_positive_zero(torch, dtype, geo):
+    """The fuzzer's seed 5366: PyTorch's kernels add the products to a sum that starts at +0,
+    so ``0 * -1`` over the padding (or a zero input) gives +0, and ``1 / out`` gives +inf."""
+    xs, ws, padding, dilation = geo
+
+    def run(L):
+        F, dt = L.nn.functional, getattr(L, dtype)
+        x = L.zeros(xs, dtype=dt).requires_grad_()
+        w = L.linspace(-1, -0.5, int(np.prod(ws)), dtype=dt).reshape(ws).requires_grad_()
+        conv = getattr(F, f"conv{len(xs) - 2}d")
+        out = conv(x, w, None, padding=padding, dilation=dilation)
+        gx, gw = L.autograd.grad(out, (x, w), L.full(out.shape, -0.0, dtype=dt))
+        return [np.signbit(t.detach().numpy()).tolist() for t in (out, gx, gw)]
+
+    assert run(mg) == run(torch)
