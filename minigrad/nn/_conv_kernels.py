@@ -14,10 +14,10 @@ than 3 x 3 in both directions, or more than 20480 input elements, unless the con
 1 x 1, unstrided, undilated, on fewer than 16 samples and one thread
 (``torch._C._select_conv_backend`` names the choice). oneDNN then tries its kernels in order
 and takes the first whose conditions hold; :func:`direct_forward` and
-:func:`direct_weight_grad` are those conditions for float32 on a processor with AVX-512 (the
-machines PyTorch's wheels are tested on): a direct kernel refuses a window lying wholly in the
-padding, grouped channels it cannot block by 4/8/16, and (for the weight gradient) more
-padding than half the kernel.
+:func:`direct_weight_grad` are those conditions for float32 (measured with AVX-512 and with
+oneDNN held to AVX2): a direct kernel refuses a window lying wholly in the padding, grouped
+channels it cannot block by 4/8/16, and (for the weight gradient) more padding than half the
+kernel.
 
 The forward and the weight's gradient have a padding-exact form here (:func:`forward_valid`,
 :func:`weight_grad_valid`): one small sum per kernel position over the outputs whose input
@@ -37,7 +37,7 @@ import itertools
 
 import numpy as np
 
-from .. import _summation
+from .. import _cpu, _summation
 
 __all__ = ["mkldnn", "skips_padding", "reads_past_the_width", "past_the_width",
            "direct_forward", "direct_weight_grad", "forward_valid",
@@ -45,6 +45,12 @@ __all__ = ["mkldnn", "skips_padding", "reads_past_the_width", "past_the_width",
 
 
 # ---------------------------------------------------------------- the choice of kernel
+# oneDNN's kernels by the CPU (``_cpu.ONEDNN_ISA``): the conditions below were measured on
+# AVX-512 (oneDNN's verbose log, 3,650 geometries); an AVX2 machine gets the AVX2 kernels'
+# conditions alone, a machine with neither only gemm (which multiplies the padding).
+_AVX512 = _cpu.ONEDNN_ISA == "avx512"
+_AVX2 = _cpu.ONEDNN_ISA in ("avx512", "avx2")
+
 def mkldnn(x_shape, w_shape, stride, dilation, groups: int) -> bool:
     """PyTorch's ``use_mkldnn`` for a dense CPU float32 input (a 1-d convolution seen as 2-d)."""
     xs, ws = list(x_shape), list(w_shape)
@@ -81,7 +87,8 @@ def reads_past_the_width(x_shape, w_shape, stride, dilation, groups: int) -> boo
     """Whether the input's gradient of a float32 convolution runs oneDNN's ``brgconv_strided``
     kernel (strided, undilated, one group) in the form that reads zeros past the incoming
     gradient's ends along the width: it does when the stride does not divide the width."""
-    return (groups == 1 and any(s > 1 for s in stride) and all(d == 1 for d in dilation)
+    return (_AVX512 and groups == 1 and any(s > 1 for s in stride)
+            and all(d == 1 for d in dilation)
             and x_shape[-1] % stride[-1] != 0
             and mkldnn(x_shape, w_shape, stride, dilation, groups))
 
@@ -115,14 +122,15 @@ def direct_forward(x_shape, w_shape, stride, padding, dilation, groups: int) -> 
     ic, oc = x_shape[1] // groups, w_shape[0] // groups
     depthwise = groups > 1 and ic == 1 and oc == 1
     if depthwise and len(x_shape) == 5:  # brdgmm_dw: any padding, no dilation
-        return all(d == 1 for d in dilation)
+        return _AVX512 and all(d == 1 for d in dilation)
     ext, out, end = _geometry(x_shape[2:], w_shape[2:], stride, padding, dilation)
     if any(e <= p or e <= r for e, p, r in zip(ext, padding, end)):
         return False  # a window wholly in the padding: no direct kernel takes it
     # AVX-512 (channels padded without groups, else blocks of 16, 8 or 4), then AVX2 (blocks
     # of 8 output channels; the input's too, unless it has fewer than 8 in all)
-    avx512 = groups == 1 or depthwise or any(ic % b == 0 and oc % b == 0 for b in (16, 8, 4))
-    avx2 = groups == 1 or (oc % 8 == 0 and (x_shape[1] < 8 or ic % 8 == 0))
+    avx512 = _AVX512 and (groups == 1 or depthwise
+                          or any(ic % b == 0 and oc % b == 0 for b in (16, 8, 4)))
+    avx2 = _AVX2 and (groups == 1 or (oc % 8 == 0 and (x_shape[1] < 8 or ic % 8 == 0)))
     geo = (x_shape[-1], w_shape[-1], stride[-1], padding[-1], ext[-1], out[-1], end[-1])
     return (avx512 and _avx512_forward(*geo)) or (avx2 and _avx2_forward(*geo, stride, padding))
 
@@ -158,14 +166,15 @@ def direct_weight_grad(x_shape, w_shape, stride, padding, dilation, groups: int)
     stride, padding, dilation = _2d(stride, 1), _2d(padding, 0), _2d(dilation, 1)
     ext, _, end = _geometry(spatial, kernel, stride, padding, dilation)
     if groups > 1 and ic == 1 and oc == 1:
-        return len(spatial) == 2 and _depthwise_weight_grad(spatial, kernel, stride, padding,
-                                                             dilation, end)
+        return _AVX512 and len(spatial) == 2 and \
+            _depthwise_weight_grad(spatial, kernel, stride, padding, dilation, end)
     end = [max(0, r) for r in end]
     geo = (spatial, kernel, stride, padding, dilation, ext, end)
     # channels: padded to a block without groups (oneDNN's "first convolution", fewer than
     # 16 input channels, takes 1 to 3 only), else blocks of 16 (AVX-512) or 8 (AVX2)
-    avx512 = ic >= 16 or ic in (1, 2, 3) if groups == 1 else ic % 16 == 0 and oc % 16 == 0
-    avx2 = groups == 1 or (oc % 8 == 0 and ic % 8 == 0)
+    avx512 = _AVX512 and (ic >= 16 or ic in (1, 2, 3) if groups == 1
+                          else ic % 16 == 0 and oc % 16 == 0)
+    avx2 = _AVX2 and (groups == 1 or (oc % 8 == 0 and ic % 8 == 0))
     return (avx512 and _avx512_weight_grad(*geo)) or (avx2 and _avx2_weight_grad(*geo))
 
 
