@@ -21,6 +21,7 @@ import numpy as np
 
 from .._quiet import quiet, restore
 from .._state import anomaly as _anomaly
+from .._state import inference_entered
 from .._state import local as _mode
 from .._tensor import Tensor
 from .._torch_names import torch_name
@@ -329,8 +330,9 @@ def should_record(*inputs) -> bool:
                 found = True
             elif t._requires_grad:
                 found = True
-    return found and (type(t := inputs[0]) is Tensor and not (t._inference or t._data_inference)
-                      or not only_inference(inputs))  # (a normal first operand: the fast way)
+    return found and (not inference_entered  # (no inference tensor exists yet: the fast way)
+                      or type(t := inputs[0]) is Tensor and not (t._inference or t._data_inference)
+                      or not only_inference(inputs))  # (a normal first operand: the quick test)
 
 
 def record(node: Node, outputs, *inputs, broadcast: bool = False):

@@ -25,6 +25,7 @@ import weakref
 import numpy as np
 
 from .._dtype import cpu_type_name
+from .._state import inference_entered
 from .._state import local as _mode
 from .._tensor import Tensor
 
@@ -71,7 +72,7 @@ class SavedTensor:
                  "packed", "unpack_hook", "source", "view_fn")
 
     def __init__(self, tensor, output_of=None):
-        if tensor._inference or tensor._data_inference:
+        if inference_entered and (tensor._inference or tensor._data_inference):
             raise RuntimeError(INFERENCE_MESSAGE if tensor.is_inference() else
                                "Inference tensors do not track version counter.")
         if default_hooks:  # inside saved_tensors_hooks: keep what its pack hook returns
