@@ -51,13 +51,11 @@ class Tensor(metaclass=TorchNamed):
     tensor([2., 4., 6.])
     """
 
-    # Defaults shared by all tensors; an instance stores only what differs.
-    _requires_grad = False
+    # Defaults shared by all tensors; an instance stores only what differs (and always _base, its
+    # view's base, _grad_fn, _requires_grad: Python reads those faster with no class default).
     _grad = None
-    _grad_fn = None
     _output_nr = 0
     _accumulator = None  # weakref to this leaf's AccumulateGrad node
-    _base = None  # the tensor this one is a view of
     _retains_grad = False
     _zero = False  # PyTorch's ZeroTensor (a gradient such as sgn's): see autograd/zero_tensor.py
     _hooks = None  # hooks of a leaf tensor, run by its AccumulateGrad
@@ -76,6 +74,7 @@ class Tensor(metaclass=TorchNamed):
         from ._creation import _legacy_tensor_data
 
         self._data = _legacy_tensor_data(args, dtype)
+        self._requires_grad, self._grad_fn, self._base = False, None, None
         if requires_grad:
             self.requires_grad_(True)
 
@@ -84,6 +83,7 @@ class Tensor(metaclass=TorchNamed):
         """A new leaf tensor around ``data`` (an ndarray, not copied) with a fresh version."""
         t = object.__new__(Tensor)
         t._data = data if type(data) is _ndarray and data.size else _as_data(data)
+        t._requires_grad, t._grad_fn, t._base = False, None, None
         if _inference_blocks and _mode.inference_mode:  # (an inference tensor)
             t._inference = True
         return t
