@@ -255,7 +255,8 @@ def _loss_root(t):
     if node is None or t._base is not None or node._num_outputs != 1 or data.size != 1 \
             or data.dtype.kind != "f" or node._expected is not None:  # (a view's grad_fn may
         return None  # need bringing up to date; a tensor changed since, its gradient checking)
-    return node, {node: np.array(1, data.dtype).reshape(data.shape)}
+    g, shape = np.array(1, data.dtype), data.shape
+    return node, {node: g.reshape(shape) if shape else g}
 
 
 def _plan_for(inputs) -> Plan:

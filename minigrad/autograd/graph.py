@@ -21,6 +21,7 @@ import numpy as np
 
 from .._quiet import quiet, restore
 from .._state import anomaly as _anomaly
+from .._state import inference_entered
 from .._state import local as _mode
 from .._tensor import Tensor
 from .._torch_names import torch_name
@@ -32,7 +33,7 @@ from .anomaly_mode import keep_forward_trace
 from .formulas import write_backward
 from .functional_utils import in_layout_of, not_into, only_inference, refuse_inference
 from .reshaped import no_gradient_into, not_differentiable
-from .saved import FREED, SavedTensor
+from .saved import FREED, SavedTensor, saved_properties
 from .zero_tensor import added, as_grad
 
 __all__ = ["Node", "AccumulateGrad", "CopyBackwards", "SavedTensor", "RemovableHandle",
@@ -93,6 +94,7 @@ class Node(metaclass=_NodeMeta):
             "_s_" + name for name in cls.saved
             if not isinstance(getattr(cls, "_s_" + name, None), property))
         cls._frees = tuple("_s_" + n for n in cls.saved_tensors_names + cls.saved_lists)
+        saved_properties(cls)  # `_saved_<name>`, `_raw_saved_<name>`
         write_backward(cls)  # a rule made of formulas and no backward: written from the rule
 
     def name(self) -> str:
@@ -155,23 +157,6 @@ class Node(metaclass=_NodeMeta):
                 value.release()
             elif value is not None and name in self._frees:
                 setattr(self, name, FREED)  # (formulas read it through value(): they raise)
-
-    def __getattr__(self, name: str):
-        # `_saved_self`, `_saved_exponent`, ...: what PyTorch shows of the values kept for backward
-        if name.startswith("_raw_saved_") and name in self._saved_names():
-            value = getattr(self, "_s_" + name[11:])
-            if isinstance(value, (int, float)):  # x * 2: PyTorch's tensor(2), hooks and all
-                value = SavedTensor(Tensor._wrap(np.array(value)))
-                setattr(self, "_s_" + name[11:], value)
-            return value
-        if name.startswith("_saved_") and name[7:] in type(self).saved:
-            value = getattr(self, "_s_" + name[7:], None)
-            if type(value) is SavedTensor:
-                return value.unpack(self)
-            if name[7:] in type(self).saved_tensors_names and isinstance(value, (int, float)):
-                return Tensor._wrap(np.array(value))
-            return tuple(value) if type(value) is list else value  # int lists come as tuples
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __call__(self, *grads):
         """Run this node's backward formula on tensors, like calling a PyTorch ``grad_fn`` (with
@@ -345,8 +330,9 @@ def should_record(*inputs) -> bool:
                 found = True
             elif t._requires_grad:
                 found = True
-    return found and (type(t := inputs[0]) is Tensor and not (t._inference or t._data_inference)
-                      or not only_inference(inputs))  # (a normal first operand: the fast way)
+    return found and (not inference_entered  # (no inference tensor exists yet: the fast way)
+                      or type(t := inputs[0]) is Tensor and not (t._inference or t._data_inference)
+                      or not only_inference(inputs))  # (a normal first operand: the quick test)
 
 
 def record(node: Node, outputs, *inputs, broadcast: bool = False):
