@@ -25,6 +25,7 @@ from ..autograd._rule import _r
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
+from ._batchnorm_grads import kernel_grads
 from ._kernel_dtypes import refuse
 
 __all__ = ["batch_norm", "NativeBatchNormBackward0", "NativeBatchNormBackwardBackward0"]
@@ -65,11 +66,26 @@ class NativeBatchNormBackward0(Node):
         need = [f is not None for f, _ in self.next_functions]
         if isinstance(g, Tensor):  # create_graph: the gradients are an op of their own
             return _recorded(self, g, x, w, need)
+        return self.arrays(g, x, w, need)
+
+    def arrays(self, g: np.ndarray, x: Tensor, w, need) -> tuple:
+        """The three gradients as arrays: float32 and float64 as PyTorch's kernels compute
+        them (``_batchnorm_grads``), float16 by the formulas of ``grads``."""
+        a = x._data
+        stat = _value(self._s_result1)._data.dtype  # (float32 for float16 input: its dtypes)
+        if a.dtype in (np.float32, np.float64) and stat == a.dtype:
+            if self._s_training:
+                mean, invstd = _value(self._s_result1)._data, _value(self._s_result2)._data
+            else:
+                mean = _value(self._s_running_mean)._data
+                var = _value(self._s_running_var)._data.astype(np.float64)
+                invstd = (1 / np.sqrt(var + self._s_eps)).astype(a.dtype)
+            return kernel_grads(g, a, None if w is None else w._data, mean, invstd,
+                                self._s_training, need)
         with no_grad():
             grads = self.grads(Tensor._wrap(g), x, w, need, recompute=False)
-        stat = self._s_result1.get().dtype  # (float32 for float16 input: back to its dtypes)
         return tuple(None if d is None else d._data.astype(t, copy=False)
-                     for d, t in zip(grads, (x._data.dtype, stat, stat)))
+                     for d, t in zip(grads, (a.dtype, stat, stat)))
 
     def grads(self, g: Tensor, x: Tensor, w, need, recompute: bool) -> tuple:
         """(grad_input, grad_weight, grad_bias) as tensor ops on ``g``, ``x`` and ``w``; with
@@ -144,9 +160,8 @@ class NativeBatchNormBackwardBackward0(Node):
 def _recorded(first: NativeBatchNormBackward0, g: Tensor, x: Tensor, w, need) -> tuple:
     """The three gradients under create_graph: one NativeBatchNormBackwardBackward0 node of
     three outputs, edges (grad_out, input, weight, save_mean, save_invstd), as PyTorch's."""
-    with no_grad():
-        arrays = first.grads(Tensor._wrap(g._data), x, w, need, recompute=False)
-    outs = tuple(None if a is None else Tensor._wrap(a._data) for a in arrays)
+    arrays = first.arrays(g._data, x, w, need)
+    outs = tuple(None if a is None else Tensor._wrap(a) for a in arrays)
     if should_record(g, x, w):
         node = NativeBatchNormBackwardBackward0()
         node._first, node._need = first, need
@@ -187,9 +202,23 @@ def _channel_stats(x: np.ndarray):
     try:
         mean = (total(x) / n).astype(x.dtype)
         d = x - mean.reshape(shape)
+        if x.dtype == np.float64 and (x.size // x.shape[0] // x.shape[1]) % 2:
+            return mean, _odd_planes(d.reshape(x.shape[0], x.shape[1], -1))
         return mean, total(d * d).astype(x.dtype)
     finally:
         restore(token)
+
+
+def _odd_planes(d: np.ndarray) -> np.ndarray:
+    """The float64 kernel's ``var_sum += d * d`` over (N, C, plane) deviations of planes of
+    odd size as this PyTorch build runs it (measured bit for bit): two elements at a time
+    (products rounded, then added in order), each plane's last element with a multiply-add."""
+    acc = np.zeros(d.shape[1])
+    for plane in d:
+        acc = np.cumsum(np.concatenate([acc[:, None], plane[:, :-1] ** 2], axis=1),
+                        axis=1)[:, -1]
+        acc = fma(plane[:, -1], plane[:, -1], acc)
+    return acc
 
 
 def _channels_last_stats(x: np.ndarray):
