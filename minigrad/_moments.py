@@ -172,10 +172,12 @@ def fma(a, b, c) -> np.ndarray:
     token = quiet()
     try:
         dt = np.result_type(a, b, c)
-        if dt == np.float32:
+        if dt == np.float32:  # (in one float64 buffer: fresh large temporaries are slow)
             shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
-            return np.add(np.multiply(a, b, dtype=np.float64), c, dtype=np.float64,
-                          out=np.empty(shape, np.float32), casting="same_kind")
+            t = np.asarray(a, np.float64)  # (a copy: a is float32)
+            t = t if t.shape == shape else np.broadcast_to(t, shape).copy()
+            np.multiply(t, np.asarray(b, np.float64), out=t)
+            return np.add(t, c, out=t).astype(np.float32)
         a, b = np.asarray(a, dt), np.asarray(b, dt)
         p = a * b
         hi_a, hi_b = _split(a), _split(b)
@@ -200,7 +202,7 @@ def fma_sum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     token = quiet()
     try:
         if a.dtype == np.float32:
-            for row in np.multiply(a, b, dtype=np.float64):
+            for row in a.astype(np.float64) * b:
                 np.add(row, acc, out=acc, casting="same_kind")
             return acc
         p = a * b

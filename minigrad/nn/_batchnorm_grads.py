@@ -100,7 +100,8 @@ def _planes(g, x, w, mean, invstd, train, need, shape) -> tuple:
         if train:
             k = dotp.astype(dt) * invstd * invstd / dt.type(d.size // d.shape[1])
             grad_mean = (total / (d.size // d.shape[1])).astype(dt)
-            dx = fma(-d, k[:, None], g - grad_mean[:, None]) * invstd[:, None]
+            dx = fma(d, -k[:, None], g - grad_mean[:, None])
+            dx *= invstd[:, None]
         else:
             dx = g * invstd[:, None]
         dx = (dx if w is None else dx * w[:, None]).reshape(shape)
@@ -128,7 +129,7 @@ def _rows(g, x, w, mean, invstd, train, need, shape) -> tuple:
             grad_mean = total / dt.type(n)
             full = x.shape[1] - x.shape[1] % (32 // dt.itemsize)  # (whole vectors)
             dx = np.empty_like(d)
-            dx[:, :full] = fma(-d[:, :full], k[:full], g[:, :full] - grad_mean[:full])
+            dx[:, :full] = fma(d[:, :full], -k[:full], g[:, :full] - grad_mean[:full])
             dx[:, full:] = g[:, full:] - grad_mean[full:] - d[:, full:] * k[full:]
             dx *= invstd
         else:
