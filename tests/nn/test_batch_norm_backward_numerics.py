@@ -99,3 +99,23 @@ def test_adamw_step_after_the_rounding_noise_of_a_batch_norm(torch):
         return grad, v.detach().numpy()
     for o, t in zip(run(mg), run(torch)):
         assert np.array_equal(_bits(o), _bits(t)), (o, t)
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+@pytest.mark.parametrize("shape", [(7, 5), (17, 4), (33, 20)])
+def test_batch_norm_gradients_of_rows_split_between_threads(torch, shape, threads):
+    """An (N, C) input's sums are cut into one share of the rows per thread: the result
+    depends on the number of threads, in PyTorch and in minigrad alike."""
+    saved = (mg.get_num_threads(), torch.get_num_threads())
+    mg.set_num_threads(threads)
+    torch.set_num_threads(threads)
+    try:
+        for dtype in (np.float32, np.float64):
+            for affine in (False, True):
+                ours = _run(mg, shape, dtype, affine, True, "weighted")
+                theirs = _run(torch, shape, dtype, affine, True, "weighted")
+                for o, t in zip(ours, theirs):
+                    assert np.array_equal(_bits(o), _bits(t)), (dtype, affine, o, t)
+    finally:
+        mg.set_num_threads(saved[0])
+        torch.set_num_threads(saved[1])
