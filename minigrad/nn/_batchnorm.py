@@ -25,7 +25,7 @@ from ..autograd._rule import _r
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
-from ._batchnorm_grads import kernel_grads
+from ._batchnorm_grads import as_rows, channels_last, from_rows, kernel_grads
 from ._kernel_dtypes import refuse
 
 __all__ = ["batch_norm", "NativeBatchNormBackward0", "NativeBatchNormBackwardBackward0"]
@@ -298,9 +298,10 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
     empty = np.zeros(0, stat)
     token = quiet()
     try:
-        if training and stat == input._data.dtype and input.is_contiguous():
+        last = channels_last(x)  # (PyTorch's kernels read it as rows of channels)
+        if training and stat == input._data.dtype and (last or input.is_contiguous()):
             n = x.size // x.shape[1]
-            mean, var_sum = _channel_stats(x)
+            mean, var_sum = _channels_last_stats(as_rows(x)) if last else _channel_stats(x)
             t = x.dtype.type
             invstd = (1 / np.sqrt((var_sum / t(n)).astype(np.float64) + eps)).astype(stat)
             if running_mean is not None:
@@ -313,8 +314,9 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
             save_mean, save_invstd = mean, invstd
             alpha = invstd if weight is None else invstd * weight._data
             beta = fma(-mean, alpha, 0 if bias is None else bias._data)
-            result = Tensor._wrap(np.ascontiguousarray(fma(
-                x, alpha.reshape(shape), beta.reshape(shape)), input._data.dtype))
+            out = fma(x, alpha.reshape(shape), beta.reshape(shape))
+            result = Tensor._wrap(from_rows(as_rows(out).astype(x.dtype, order="C"), x.shape)
+                                  if last else np.ascontiguousarray(out, x.dtype))
         elif training:
             n = x.size // x.shape[1]
             mean = x.mean(dims)

@@ -14,7 +14,8 @@ layout (``batch_norm_backward_cpu``):
   products added to the vector one by one, the plane's last partial vector with one
   multiply-add, the lanes folded in halves for float, one by one for double), the planes'
   sums added in float64; ``dy - sum / n - d * k`` with one multiply-add.
-- ``_rows``: input and gradient contiguous, one value per channel and sample (``(N, C)``):
+- ``_rows``: input and gradient contiguous, one value per channel and sample (``(N, C)``),
+  or both laid out channels last (``(N, C, H, W)`` read as rows of channels):
   each thread adds its share of the rows up in the input's dtype (the products with a
   multiply-add), the threads' sums are added in float64; ``dy - sum / n - d * k`` with one
   multiply-add in whole vectors of channels, without in the last partial one.
@@ -38,7 +39,7 @@ from .. import _summation
 from .._moments import fma, fma_sum
 from .._quiet import quiet, restore
 
-__all__ = ["kernel_grads"]
+__all__ = ["kernel_grads", "channels_last", "as_rows", "from_rows"]
 
 
 def kernel_grads(g: np.ndarray, x: np.ndarray, w, mean: np.ndarray, invstd: np.ndarray,
@@ -49,16 +50,53 @@ def kernel_grads(g: np.ndarray, x: np.ndarray, w, mean: np.ndarray, invstd: np.n
     dtype, float32 or float64."""
     token = quiet()
     try:
-        if x.flags.c_contiguous and g.flags.c_contiguous:
+        same = _strides_like_channels_last(x) == _strides_like_channels_last(g)
+        if x.flags.c_contiguous and g.flags.c_contiguous and same:
             if x.size == x.shape[0] * x.shape[1]:
-                return _rows(g.reshape(x.shape[:2]), x.reshape(x.shape[:2]), w, mean, invstd,
-                             train, need, x.shape)
+                dx, dw, db = _rows(g.reshape(x.shape[:2]), x.reshape(x.shape[:2]), w, mean,
+                                   invstd, train, need)
+                return (None if dx is None else dx.reshape(x.shape), dw, db)
             return _planes(g.reshape(x.shape[0], x.shape[1], -1),
                            x.reshape(x.shape[0], x.shape[1], -1), w, mean, invstd, train,
                            need, x.shape)
+        if channels_last(x) and (channels_last(g) or g.flags.c_contiguous) and same:
+            dx, dw, db = _rows(as_rows(g), as_rows(x), w, mean, invstd, train, need)
+            return (None if dx is None else from_rows(dx, x.shape), dw, db)
         return _generic(g, x, w, mean, invstd, train, need)
     finally:
         restore(token)
+
+
+def channels_last(a: np.ndarray) -> bool:
+    """Whether ``a`` (4-d or 5-d) lies in memory channels last (PyTorch's ``ChannelsLast``
+    and ``ChannelsLast3d``) and not also contiguous."""
+    return a.ndim in (4, 5) and not a.flags.c_contiguous and \
+        np.moveaxis(a, 1, -1).flags.c_contiguous
+
+
+def _strides_like_channels_last(a: np.ndarray) -> bool:
+    """PyTorch's ``suggest_memory_format() == channels_last`` (``is_channels_last_strides``):
+    the strides, channels first, then the last dim back to the batch, never decrease (a
+    dim of size 1 counts as its stride; ambiguous cases are contiguous)."""
+    if a.ndim not in (4, 5) or a.strides[1] == 0:
+        return False
+    low = 0
+    for d in (1,) + tuple(range(a.ndim - 1, 1, -1)) + (0,):
+        stride = a.strides[d] // a.itemsize
+        if a.shape[d] == 0 or stride < low or (d == 0 and low == a.strides[1] // a.itemsize):
+            return False
+        low = stride * a.shape[d] if a.shape[d] > 1 else stride
+    return True
+
+
+def as_rows(a: np.ndarray) -> np.ndarray:
+    """A channels-last ``a`` as its (positions, channels) rows (a view)."""
+    return np.moveaxis(a, 1, -1).reshape(-1, a.shape[1])
+
+
+def from_rows(rows: np.ndarray, shape) -> np.ndarray:
+    """(positions, channels) rows back to ``shape``, laid out channels last."""
+    return np.moveaxis(rows.reshape((shape[0],) + tuple(shape[2:]) + (shape[1],)), -1, 1)
 
 
 def _lane_total(a: np.ndarray, b=None) -> np.ndarray:
@@ -108,9 +146,10 @@ def _planes(g, x, w, mean, invstd, train, need, shape) -> tuple:
     return (dx,) + _finish(dotp, total, invstd, need, dt)
 
 
-def _rows(g, x, w, mean, invstd, train, need, shape) -> tuple:
-    """``batch_norm_cpu_backward_channels_last_impl`` of an (N, C) input: the rows cut into
-    one share per thread, as ``at::parallel_for`` does."""
+def _rows(g, x, w, mean, invstd, train, need) -> tuple:
+    """``batch_norm_cpu_backward_channels_last_impl`` of the (positions, C) rows of an
+    (N, C) or a channels-last input: the rows cut into one share per thread, as
+    ``at::parallel_for`` does."""
     dt = x.dtype
     n = x.shape[0]
     used = min(_summation.get_num_threads(), n)
@@ -134,7 +173,7 @@ def _rows(g, x, w, mean, invstd, train, need, shape) -> tuple:
             dx *= invstd
         else:
             dx = g * invstd
-        dx = (dx if w is None else dx * w).reshape(shape)
+        dx = dx if w is None else dx * w
     return (dx,) + ((dotp * invstd) if need[1] else None, total if need[2] else None)
 
 

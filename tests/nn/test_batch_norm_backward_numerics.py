@@ -119,3 +119,32 @@ def test_batch_norm_gradients_of_rows_split_between_threads(torch, shape, thread
     finally:
         mg.set_num_threads(saved[0])
         torch.set_num_threads(saved[1])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(2, 5, 5, 3), (4, 3, 3, 9), (2, 7, 7, 16), (3, 1, 1, 9),
+                                   (3, 4, 4, 1), (2, 3, 4, 5, 3)])
+@pytest.mark.parametrize("how", ["weighted", "sum", "given"])
+def test_batch_norm_of_a_channels_last_input_bit_for_bit(torch, shape, dtype, how):
+    """An input laid out channels last (a permuted NHWC array): PyTorch's kernels read it as
+    rows of channels, forward and backward, and keep the layout (the output's strides);
+    a gradient of another layout takes the generic loop. Sizes of 1 make the layout
+    ambiguous: PyTorch's rule from the strides decides."""
+    x = (np.random.default_rng(sum(shape)).standard_normal(shape) * 2 + 1).astype(dtype)
+    perm = (0, x.ndim - 1) + tuple(range(1, x.ndim - 1))
+
+    def run(lib):
+        a = lib.tensor(x, requires_grad=True)
+        t = a.permute(*perm)
+        w, b = (lib.tensor(np.linspace(lo, 1, t.shape[1]).astype(dtype), requires_grad=True)
+                for lo in (0.5, -1.0))
+        y = lib.nn.functional.batch_norm(t, None, None, w, b, training=True)
+        if how == "given":  # (a contiguous gradient)
+            y.backward(lib.tensor(np.linspace(-1, 1, y.numel()).reshape(y.shape).astype(dtype)))
+        else:
+            _loss(lib, y, how, 5).backward()
+        return [y.stride()] + [v.detach().numpy() for v in (y, a.grad, w.grad, b.grad)]
+    ours, theirs = run(mg), run(torch)
+    assert ours[0] == theirs[0]
+    for o, t in zip(ours[1:], theirs[1:]):
+        assert np.array_equal(_bits(o), _bits(t)), (o, t)
