@@ -299,7 +299,8 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
     token = quiet()
     try:
         last = channels_last(x)  # (PyTorch's kernels read it as rows of channels)
-        if training and stat == input._data.dtype and (last or input.is_contiguous()):
+        kernel = stat == input._data.dtype and (last or input.is_contiguous())
+        if training and kernel:
             n = x.size // x.shape[1]
             mean, var_sum = _channels_last_stats(as_rows(x)) if last else _channel_stats(x)
             t = x.dtype.type
@@ -312,11 +313,7 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
                 running_var._data[...] = (np.float64(m) * (var_sum / t(n - 1)).astype(np.float64)
                                           + ((t(1) - m) * r).astype(np.float64)).astype(r.dtype)
             save_mean, save_invstd = mean, invstd
-            alpha = invstd if weight is None else invstd * weight._data
-            beta = fma(-mean, alpha, 0 if bias is None else bias._data)
-            out = fma(x, alpha.reshape(shape), beta.reshape(shape))
-            result = Tensor._wrap(from_rows(as_rows(out).astype(x.dtype, order="C"), x.shape)
-                                  if last else np.ascontiguousarray(out, x.dtype))
+            result = _transform(x, last, mean, invstd, weight, bias, shape)
         elif training:
             n = x.size // x.shape[1]
             mean = x.mean(dims)
@@ -330,6 +327,11 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
             save_mean, save_invstd = mean, invstd
             result = affine(centered * invstd.reshape(shape), weight, bias, shape,
                             input._data.dtype)
+        elif kernel:  # (eval: 1/std of the running variance in the input's dtype)
+            t = x.dtype.type
+            invstd = t(1) / np.sqrt(running_var._data + t(eps))
+            save_mean = save_invstd = empty
+            result = _transform(x, last, running_mean._data, invstd, weight, bias, shape)
         else:
             centered = x - running_mean._data.reshape(shape)
             invstd = (1 / np.sqrt(running_var._data + eps)).astype(stat)
@@ -349,6 +351,17 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
     node._s_result1 = SavedTensor(Tensor._wrap(save_mean))
     node._s_result2 = SavedTensor(Tensor._wrap(save_invstd))
     return record(node, result, input, weight, bias)
+
+
+def _transform(x: np.ndarray, last: bool, mean, invstd, weight, bias, shape) -> Tensor:
+    """PyTorch's kernel for a contiguous or channels-last ``x``: ``x * alpha + beta`` with
+    one multiply-add, ``alpha = invstd * weight``, ``beta = bias - mean * alpha`` (another),
+    per channel; a channels-last ``x`` gives a channels-last result."""
+    alpha = invstd if weight is None else invstd * weight._data
+    beta = fma(-mean, alpha, 0 if bias is None else bias._data)
+    out = fma(x, alpha.reshape(shape), beta.reshape(shape))
+    return Tensor._wrap(from_rows(as_rows(out).astype(x.dtype, order="C"), x.shape)
+                        if last else np.ascontiguousarray(out, x.dtype))
 
 
 def affine(out: np.ndarray, weight, bias, shape, dtype) -> Tensor:

@@ -1,10 +1,11 @@
-"""Batch normalisation's gradients computed as PyTorch's CPU kernels compute them, against
-PyTorch bit for bit: ``nn.BatchNorm1d`` (2-d and 3-d input) and ``nn.BatchNorm2d``, with and
-without weight and bias, training and eval, float32 and float64, channels shorter and longer
-than a vector, and the three kernels PyTorch picks by layout: a contiguous gradient (per
-plane, or per row for one value per channel and sample) and any other (``y.sum()``'s expanded
-gradient, a transposed one). The gradient of ``sum(batch_norm(x))`` is 0 in exact arithmetic:
-what is left is rounding noise, whose sign Adam turns into a whole step (fuzz seed 2890)."""
+"""Batch normalisation's gradients (and eval mode's output) computed as PyTorch's CPU
+kernels compute them, against PyTorch bit for bit: ``nn.BatchNorm1d`` (2-d and 3-d input) and
+``nn.BatchNorm2d``, with and without weight and bias, training and eval, float32 and float64,
+channels shorter and longer than a vector, and the kernels PyTorch picks by layout: a
+contiguous gradient (per plane, or per row for one value per channel and sample), a
+channels-last input, and any other (``y.sum()``'s expanded gradient, a transposed one). The
+gradient of ``sum(batch_norm(x))`` is 0 in exact arithmetic: what is left is rounding noise,
+whose sign Adam turns into a whole step (fuzz seed 2890)."""
 
 from __future__ import annotations
 
@@ -50,14 +51,17 @@ def _run(lib, shape, dtype, affine: bool, train: bool, how: str):
             bn(lib.tensor(x * 0.7 + 0.3))
         bn.eval()
     a = lib.tensor(x, requires_grad=True)
-    _loss(lib, bn(a), how, len(shape)).backward()
+    y = bn(a)
+    _loss(lib, y, how, len(shape)).backward()
     grads = [a.grad] + ([bn.weight.grad, bn.bias.grad] if affine else [])
-    return [t.numpy() for t in grads]
+    return [y.detach().numpy()] + [t.numpy() for t in grads]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("shape", SHAPES)
 def test_batch_norm_gradients_bit_for_bit(torch, shape, dtype):
+    """The output (eval mode too: ``x * alpha + beta`` with multiply-adds, 1/std of the
+    running variance in the input's dtype) and the gradients."""
     for affine in (False, True):
         for train in (True, False):
             for how in ("weighted", "sum", "transposed"):
