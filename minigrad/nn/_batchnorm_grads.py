@@ -7,7 +7,9 @@ Per channel, with ``d = x - mean`` and the batch size ``n`` (every element of th
 ``dotp = sum(d * dy)``, ``sum = sum(dy)``, ``k = dotp * invstd * invstd / n``,
 ``grad_input = (dy - sum / n - d * k) * invstd * w`` (eval mode: ``dy * invstd * w``),
 ``grad_weight = dotp * invstd``, ``grad_bias = sum``. Which kernel computes it depends on the
-layout (``batch_norm_backward_cpu``):
+layout (``batch_norm_backward_cpu``: input and gradient both contiguous or channels last, and
+suggesting the same memory format from their strides); where the kernels' compiled code uses
+multiply-adds was measured against PyTorch 2.13, bit for bit:
 
 - ``_planes``: input and gradient contiguous, more than one value per channel and sample:
   each sample's plane of a channel summed in AVX2 vectors (8 floats or 4 doubles: the
