@@ -221,6 +221,27 @@ def _odd_planes(d: np.ndarray) -> np.ndarray:
     return acc
 
 
+def _generic_stats(x: np.ndarray, running_mean, running_var, momentum: float, eps: float):
+    """PyTorch's statistics of an input of any other layout (Normalization.cpp): the mean
+    by ``torch.mean``, the squared deviations from it in float64 one after the other in
+    memory order, 1/std and the running averages in float64 (updated in place)."""
+    c = x.shape[1]
+    n = x.size // c
+    dims = (0,) + tuple(range(2, x.ndim))
+    mean = (_summation.reduce_sum(x, dims) / x.dtype.type(n)).astype(x.dtype)
+    order = sorted(dims, key=lambda a: -x.strides[a])  # (outermost first)
+    d = np.transpose(x, [1] + order).reshape(c, -1) - mean.astype(np.float64)[:, None]
+    var_sum = np.cumsum(d * d, axis=1)[:, -1] if x.dtype == np.float64 else \
+        np.sum(d * d, axis=1)  # (float32 added in float64: any order rounds the same)
+    if running_mean is not None:
+        r = running_mean._data
+        r[...] = momentum * mean.astype(np.float64) + (1 - momentum) * r.astype(np.float64)
+    if running_var is not None:
+        r = running_var._data
+        r[...] = momentum * (var_sum / (n - 1)) + (1 - momentum) * r.astype(np.float64)
+    return mean, (1 / np.sqrt(var_sum / n + eps)).astype(x.dtype)
+
+
 def _channels_last_stats(x: np.ndarray):
     """PyTorch's statistics of an (N, C) input: each thread adds its share of the rows up in
     x's dtype (the squares with a multiply-add), the threads' sums are added in float64."""
@@ -314,6 +335,10 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
                                           + ((t(1) - m) * r).astype(np.float64)).astype(r.dtype)
             save_mean, save_invstd = mean, invstd
             result = _transform(x, last, mean, invstd, weight, bias, shape)
+        elif training and stat == input._data.dtype:  # (any other layout)
+            mean, invstd = _generic_stats(x, running_mean, running_var, momentum, eps)
+            save_mean, save_invstd = mean, invstd
+            result = _generic_output(x, mean, invstd, weight, bias, shape)
         elif training:
             n = x.size // x.shape[1]
             mean = x.mean(dims)
@@ -351,6 +376,16 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
     node._s_result1 = SavedTensor(Tensor._wrap(save_mean))
     node._s_result2 = SavedTensor(Tensor._wrap(save_invstd))
     return record(node, result, input, weight, bias)
+
+
+def _generic_output(x: np.ndarray, mean, invstd, weight, bias, shape) -> Tensor:
+    """PyTorch's generic loop: ``((x - mean) * invstd) * weight + bias``, one operation at
+    a time, with ``1`` and ``0`` for a missing weight and bias (``+ 0`` turns -0 into 0)."""
+    t = x.dtype.type
+    w = t(1) if weight is None else weight._data.reshape(shape)
+    b = t(0) if bias is None else bias._data.reshape(shape)
+    return Tensor._wrap(np.ascontiguousarray((x - mean.reshape(shape)) * invstd.reshape(shape)
+                                             * w + b))
 
 
 def _transform(x: np.ndarray, last: bool, mean, invstd, weight, bias, shape) -> Tensor:

