@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._layout import like_input
 from . import hooks as _hooks
 from .graph import AccumulateGrad
 from .graph_root import GraphRoot
@@ -89,7 +90,10 @@ class GraphTask:
                 if type(nxt) is AccumulateGrad and _fresh(gi, g, out, node):
                     self.owned.add(nxt)
             elif gi is not None:
-                buffers[nxt] = buffers[nxt] + gi
+                old = buffers[nxt]
+                buffers[nxt] = s = old + gi
+                if type(s) is _ndarray and 1 in s.shape and 0 in old.strides:
+                    buffers[nxt] = like_input(s, old)  # (PyTorch adds into the first in place)
                 self.owned.add(nxt)  # the sum is a new array
             if left == 0:
                 if self.ready:
