@@ -9,13 +9,17 @@ from .._dtype import from_numpy_dtype
 from .._layout import _dense, like_input
 from .._state import local as _mode
 from .._summation import reduce_sum, sum_leading
+from .._tensor import Tensor
 from .._types import element_strides, row_major_strides
+from .zero_tensor import as_grad
 
-__all__ = ["sum_to", "expand_to", "in_layout_of", "obeys_contract", "clone_obey_contract",
-           "torch_strides", "overlapping", "row_major_clone",
-           "refuse_inference", "only_inference", "not_into"]
+__all__ = ["sum_to", "expand_to", "first_grad", "in_layout_of", "obeys_contract",
+           "clone_obey_contract", "torch_strides", "writable_view", "share_version",
+           "given_views", "overlapping", "row_major_clone", "refuse_inference", "only_inference",
+           "not_into"]
 
 _ndarray = np.ndarray  # (a global: cheaper than np.ndarray, see _tensor.py)
+_wrap = Tensor._wrap
 
 
 def sum_to(g, shape: tuple, dtype=None):
@@ -127,6 +131,24 @@ def only_inference(operands) -> bool:
     return True
 
 
+def first_grad(like: np.ndarray, grad, owned: bool, views: dict | None):
+    """The leaf's first ``.grad`` (``in_layout_of``), sharing the version counter of the memory
+    it views if it was kept (``share_version``)."""
+    strides = grad.strides
+    if strides == like.strides and grad.shape == like.shape and 0 not in strides and \
+            type(grad) is _ndarray:
+        flags = grad.flags  # the common case: a row-major gradient of a row-major leaf
+        if flags.c_contiguous:
+            if not owned:
+                return _wrap(grad.copy())
+            if flags.writeable and grad.base is None:  # (new memory: kept)
+                return _wrap(grad)
+    t = as_grad(data := in_layout_of(like, grad, owned))
+    if data.base is not None and views is not None:  # (a view: of whose memory?)
+        share_version(t, data, grad, views)
+    return t
+
+
 def in_layout_of(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray:
     """The first ``.grad`` of the leaf whose array is ``like``, as PyTorch's ``AccumulateGrad``
     stores it: ``grad`` itself if the engine ``owned`` it (no other tensor object holds it; it
@@ -135,12 +157,65 @@ def in_layout_of(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray:
     or ``.data =`` changed the leaf since; a row-major copy for an expanded leaf)."""
     strides = grad.strides
     if strides == like.strides and grad.shape == like.shape and 0 not in strides:
-        flags = grad.flags  # the common case: a row-major gradient of a row-major leaf
+        flags = grad.flags  # a row-major gradient of a row-major leaf
         if flags.c_contiguous:
-            return grad if owned and flags.writeable else grad.copy()
-    if owned and grad.flags.writeable and obeys_contract(grad, like):
-        return grad
+            if owned and flags.writeable:
+                return grad
+            if not owned:
+                return grad.copy()
+    if owned and obeys_contract(grad, like):
+        if grad.flags.writeable or type(grad) is not _ndarray:  # (a ZeroArray stays one)
+            return grad
+        kept = writable_view(grad)  # (read-only: a view of minigrad's own broadcast)
+        if kept is not None:
+            return kept
     return clone_obey_contract(grad, like)
+
+
+def writable_view(a: np.ndarray) -> np.ndarray | None:
+    """``a`` as a writable view of the same memory, if the array owning that memory is
+    writable (``a`` is a read-only view of a broadcast: the gradient of a sum, a slice of it);
+    None otherwise (a ZeroTensor's memory, a scalar)."""
+    owner = _owner(a)
+    if not isinstance(owner, _ndarray) or not owner.flags.writeable:
+        return None
+    offset = a.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+    try:
+        return _ndarray(a.shape, a.dtype, owner, offset, a.strides)
+    except (TypeError, ValueError):  # (memory NumPy cannot view so: copied instead)
+        return None
+
+
+def share_version(t, data: np.ndarray, grad: np.ndarray, views: dict) -> None:
+    """Give the new ``.grad`` ``t`` (array ``data``) the version counter of the tensor whose
+    memory it views, as PyTorch's stolen gradient shares it: a gradient given to backward, or
+    another leaf's ``.grad`` made of the same gradient this pass (``views``: id of the memory's
+    owner -> (owner, version counter)). A copy ``data`` of ``grad`` shares nothing."""
+    if data is not grad and not np.may_share_memory(data, grad):
+        return
+    owner = _owner(data)
+    entry = views.get(id(owner))
+    if entry is None:
+        views[id(owner)] = (owner, t._vc)
+    else:
+        t._vc = entry[1]
+
+
+def given_views(tensors) -> dict:
+    """``share_version``'s start: the memory of the gradients given to backward."""
+    views = {}
+    for g in tensors:
+        if g is not None:
+            owner = _owner(g._data)
+            views[id(owner)] = (owner, g._vc)
+    return views
+
+
+def _owner(a):
+    """The object owning the memory array ``a`` views (``a`` itself if it owns it)."""
+    while isinstance(a, _ndarray) and a.base is not None:
+        a = a.base
+    return a
 
 
 def torch_strides(a: np.ndarray) -> tuple:

@@ -43,7 +43,7 @@ class GraphTask:
     """
 
     def __init__(self, root, buffers: dict, plan: Plan | None = None, keep_graph=True,
-                 create_graph=False, arrivals: bool = False, keep=None):
+                 create_graph=False, arrivals: bool = False, keep=None, views=None):
         self.deps = _dependencies(root)
         self.ready = [root]
         self.buffers = buffers
@@ -58,6 +58,7 @@ class GraphTask:
         self.create_graph = create_graph
         self.keep = keep  # how a gradient is kept for a Step: a frozen copy, or as is
         self.owned: set = set()  # AccumulateGrad nodes whose gradient no one else holds
+        self.views = {} if views is None else views  # memory kept as .grad: its version counter
         self.arrivals: dict | None = {} if arrivals else None  # node -> [(nr, sender, edge, g)]
         if arrivals:
             self._note_start(root)
