@@ -3,6 +3,8 @@ the layout of a leaf's ``.grad`` (arrays)."""
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
 from .._dtype import from_numpy_dtype
@@ -13,7 +15,7 @@ from .._tensor import Tensor
 from .._types import element_strides, row_major_strides
 from .zero_tensor import as_grad
 
-__all__ = ["sum_to", "expand_to", "first_grad", "in_layout_of", "obeys_contract",
+__all__ = ["sum_to", "expand_to", "first_grad", "copied", "in_layout_of", "obeys_contract",
            "clone_obey_contract", "torch_strides", "writable_view", "share_version",
            "given_views", "overlapping", "row_major_clone", "refuse_inference", "only_inference",
            "not_into"]
@@ -140,12 +142,23 @@ def first_grad(like: np.ndarray, grad, owned: bool, views: dict | None):
         flags = grad.flags  # the common case: a row-major gradient of a row-major leaf
         if flags.c_contiguous:
             if not owned:
-                return _wrap(grad.copy())
+                return copied(grad.copy())
             if flags.writeable and grad.base is None:  # (new memory: kept)
                 return _wrap(grad)
     t = as_grad(data := in_layout_of(like, grad, owned))
-    if data.base is not None and views is not None:  # (a view: of whose memory?)
-        share_version(t, data, grad, views)
+    if data is grad or data.base is not None and np.may_share_memory(data, grad):  # kept
+        if data.base is not None and views is not None:  # (a view: of whose memory?)
+            share_version(t, data, views)
+    elif type(data) is _ndarray:  # a copy (a ZeroArray's stays a ZeroTensor, as PyTorch's)
+        t._vc = array("q", (1,))
+    return t
+
+
+def copied(data: np.ndarray):
+    """A ``.grad`` PyTorch copied the gradient into (``new_empty_strided(...).copy_(grad)``):
+    its version is 1, ``copy_`` counting as a change."""
+    t = _wrap(data)
+    t._vc = array("q", (1,))
     return t
 
 
@@ -186,13 +199,11 @@ def writable_view(a: np.ndarray) -> np.ndarray | None:
         return None
 
 
-def share_version(t, data: np.ndarray, grad: np.ndarray, views: dict) -> None:
-    """Give the new ``.grad`` ``t`` (array ``data``) the version counter of the tensor whose
-    memory it views, as PyTorch's stolen gradient shares it: a gradient given to backward, or
-    another leaf's ``.grad`` made of the same gradient this pass (``views``: id of the memory's
-    owner -> (owner, version counter)). A copy ``data`` of ``grad`` shares nothing."""
-    if data is not grad and not np.may_share_memory(data, grad):
-        return
+def share_version(t, data: np.ndarray, views: dict) -> None:
+    """Give the kept ``.grad`` ``t`` (array ``data``, a view) the version counter of the tensor
+    whose memory it views, as PyTorch's stolen gradient shares it: a gradient given to
+    backward, or another leaf's ``.grad`` made of the same gradient this pass (``views``: id of
+    the memory's owner -> (owner, version counter))."""
     owner = _owner(data)
     entry = views.get(id(owner))
     if entry is None:

@@ -311,7 +311,7 @@ def _recorded_copy(g, like: np.ndarray):
     its shape too if the leaf's changed since (``copy_``'s broadcast and errors)."""
     if _fu.overlapping(like):  # an expanded leaf: a row-major clone (clone_obey_contract)
         return _fu.row_major_clone(g)
-    t = Tensor._wrap(_fu.clone_obey_contract(g._data, like))
+    t = _fu.copied(_fu.clone_obey_contract(g._data, like))
     if should_record(g):
         record(CopyBackwards(), t, None, g)
     return t
