@@ -13,7 +13,7 @@ from .._state import local as _mode
 from .._summation import reduce_sum, sum_leading
 from .._tensor import Tensor
 from .._types import element_strides, row_major_strides
-from .zero_tensor import as_grad
+from .zero_tensor import ZeroArray, as_grad
 
 __all__ = ["sum_to", "expand_to", "first_grad", "copied", "in_layout_of", "obeys_contract",
            "clone_obey_contract", "torch_strides", "writable_view", "share_version",
@@ -176,8 +176,9 @@ def in_layout_of(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray:
                 return grad
             if not owned:
                 return grad.copy()
-    if owned and obeys_contract(grad, like):
-        if grad.flags.writeable or type(grad) is not _ndarray:  # (a ZeroArray stays one)
+    zeros = type(grad) is ZeroArray  # (PyTorch's ZeroTensor: immutable, kept as it is)
+    if (owned or zeros) and obeys_contract(grad, like):
+        if zeros or grad.flags.writeable:
             return grad
         kept = writable_view(grad)  # (read-only: a view of minigrad's own broadcast)
         if kept is not None:
