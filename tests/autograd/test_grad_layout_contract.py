@@ -129,6 +129,10 @@ out = seen(x.grad)""",
 x = lib.tensor([2., 3.], requires_grad=True)
 x[[1, 1]].sum().backward()
 out = seen(x.grad)[:3]""",  # (not its version: PyTorch's backward wrote it with index_put_)
+    "a ZeroTensor gradient of a sliced leaf is kept (fuzz seed 590)": """
+x = lib.tensor([[3., -0.1], [-0.4, -0.7]])[::2].requires_grad_()
+x.sgn().sum().backward()
+out = x.grad.stride(), x.grad._is_zerotensor(), x.grad + 1""",
     # the gradient given to backward
     "a view of the given gradient is kept: memory and version shared": """
 a = lib.tensor([1., 2.], requires_grad=True)
