@@ -143,8 +143,11 @@ def first_grad(like: np.ndarray, grad, owned: bool, views: dict | None):
         if flags.c_contiguous:
             if not owned:
                 return copied(grad.copy())
-            if flags.writeable and grad.base is None:  # (new memory: kept)
-                return _wrap(grad)
+            if flags.writeable:  # kept
+                t = _wrap(grad)
+                if grad.base is not None and views is not None:  # (a view: nn.Linear's
+                    share_version(t, grad, views)  # weight gradient, of fresh memory)
+                return t
     t = as_grad(data := in_layout_of(like, grad, owned))
     if data is grad or data.base is not None and np.may_share_memory(data, grad):  # kept
         if data.base is not None and views is not None:  # (a view: of whose memory?)
@@ -204,13 +207,13 @@ def share_version(t, data: np.ndarray, views: dict) -> None:
     """Give the kept ``.grad`` ``t`` (array ``data``, a view) the version counter of the tensor
     whose memory it views, as PyTorch's stolen gradient shares it: a gradient given to
     backward, or another leaf's ``.grad`` made of the same gradient this pass (``views``: id of
-    the memory's owner -> (owner, version counter))."""
+    the memory's owner -> (owner, the first tensor seen to view it))."""
     owner = _owner(data)
     entry = views.get(id(owner))
-    if entry is None:
-        views[id(owner)] = (owner, t._vc)
+    if entry is None:  # (its version counter is made only if a second tensor comes)
+        views[id(owner)] = (owner, t)
     else:
-        t._vc = entry[1]
+        t._vc = entry[1]._vc
 
 
 def given_views(tensors) -> dict:
@@ -219,7 +222,7 @@ def given_views(tensors) -> dict:
     for g in tensors:
         if g is not None:
             owner = _owner(g._data)
-            views[id(owner)] = (owner, g._vc)
+            views[id(owner)] = (owner, g)
     return views
 
 

@@ -114,6 +114,14 @@ s.sum().backward(retain_graph=True)
 first = same(a.grad, b.grad), a.grad.stride()
 s.sum().backward()
 out = first, seen(a.grad), seen(b.grad)""",
+    "stack times a tensor: rows of one new gradient, one version counter": """
+a = lib.tensor([1., 2., 3.], requires_grad=True)
+b = lib.tensor([4., 5., 6.], requires_grad=True)
+w = lib.tensor([[1., 2., 3.], [4., 5., 6.]])
+(lib.stack([a, b]) * w).sum().backward(retain_graph=True)
+first = b.grad.data_ptr() - a.grad.data_ptr(), a.grad._version
+(lib.stack([a, b]) * w).sum().backward()
+out = first, seen(a.grad), seen(b.grad)""",
     "sums of 0-d leaves: one root gradient, kept by both": """
 x = lib.tensor(2., requires_grad=True)
 y = lib.tensor(3., requires_grad=True)
