@@ -31,10 +31,10 @@ from . import functional_utils as _fu
 from ._rule import _r
 from .anomaly_mode import keep_forward_trace
 from .formulas import write_backward
-from .functional_utils import in_layout_of, not_into, only_inference, refuse_inference
+from .functional_utils import not_into, only_inference, refuse_inference
 from .reshaped import no_gradient_into, not_differentiable
 from .saved import FREED, SavedTensor, saved_properties
-from .zero_tensor import added, as_grad
+from .zero_tensor import added
 
 __all__ = ["Node", "AccumulateGrad", "CopyBackwards", "SavedTensor", "RemovableHandle",
            "grad_accumulator", "should_record", "record", "record_raising"]
@@ -245,18 +245,18 @@ class AccumulateGrad(Node):
             hook(var)
         return ()
 
-    def accumulate(self, grad, owned: bool = False, create_graph: bool = False) -> None:
-        """Add ``grad`` into ``variable.grad`` as PyTorch does: the first gradient is kept if the
-        engine ``owned`` it (no one else holds the array), else copied; later ones are added in
-        place. Under ``create_graph`` both are recorded (``CopyBackwards``, ``AddBackward0``)."""
-        var = self.variable
-        old = var._grad
+    def accumulate(self, grad, owned: bool = False, create_graph: bool = False,
+                   views: dict | None = None) -> None:
+        """Add ``grad`` into ``variable.grad`` as PyTorch does: the first one kept if the engine
+        ``owned`` it and it obeys the layout contract (then sharing the version counter of the
+        memory it views, see ``views``), else copied; later ones added in place. Under
+        ``create_graph`` both are recorded (``CopyBackwards``, ``AddBackward0``)."""
+        var, old = self.variable, self.variable._grad
         if create_graph:
-            if not isinstance(grad, Tensor):
-                grad = Tensor._wrap(grad)
+            grad = grad if isinstance(grad, Tensor) else Tensor._wrap(grad)
             var._grad = _recorded_copy(grad, var._data) if old is None else old + grad
         elif old is None:
-            var._grad = as_grad(in_layout_of(var._data, grad, owned))
+            var._grad = _fu.first_grad(var._data, grad, owned, views)
         else:
             d = old._data
             if d.flags.writeable:
@@ -296,7 +296,7 @@ def _recorded_copy(g, like: np.ndarray):
     its shape too if the leaf's changed since (``copy_``'s broadcast and errors)."""
     if _fu.overlapping(like):  # an expanded leaf: a row-major clone (clone_obey_contract)
         return _fu.row_major_clone(g)
-    t = Tensor._wrap(in_layout_of(like, g._data, False))
+    t = _fu.copied(_fu.clone_obey_contract(g._data, like))
     if should_record(g):
         record(CopyBackwards(), t, None, g)
     return t
