@@ -7,7 +7,10 @@ nothing in oneDNN's direct ones, which leave the padded terms out
 geometries (1-d, 2-d, 3-d, stride, padding, dilation, groups, batch 1 and more, float32 and
 float64) with NaN or inf in the input, the weight or the incoming gradient, and compare the
 values of the forward, the first gradients and the second ones (``create_graph=True``) with
-PyTorch's; and the kernel choice itself with ``torch._C._select_conv_backend``.
+PyTorch's; and the kernel choice itself with ``torch._C._select_conv_backend``. oneDNN's
+kernels depend on the CPU: a second process repeats the oneDNN geometries with oneDNN held to
+AVX2 (most laptops), and the whole file passes with ``ONEDNN_MAX_CPU_ISA`` set to ``AVX2``,
+``AVX`` or ``SSE41``.
 """
 
 from __future__ import annotations
@@ -214,3 +217,30 @@ def test_sums_of_negative_zeros_are_positive_zero(torch, dtype, geo):
         return [np.signbit(t.detach().numpy()).tolist() for t in (out, gx, gw)]
 
     assert run(mg) == run(torch)
+
+
+_ISA_RUN = """
+import torch
+from minigrad import _cpu
+torch.nn.functional.conv2d(torch.ones(2, 3, 5, 5), torch.ones(8, 3, 3, 3), padding=1)
+print("minigrad:" + _cpu.ONEDNN_ISA)
+"""
+
+
+@pytest.mark.parametrize("cap", ["", "AVX2", "AVX", "SSE41"])
+def test_onednn_isa_is_the_one_onednn_reports(torch, cap):
+    """``_cpu.ONEDNN_ISA`` against the instruction set oneDNN's verbose log names, on this
+    machine and with ``ONEDNN_MAX_CPU_ISA`` lowering it."""
+    env = dict(os.environ, ONEDNN_VERBOSE="1", ONEDNN_MAX_CPU_ISA=cap)
+    run = subprocess.run([sys.executable, "-c", _ISA_RUN], env=env, capture_output=True,
+                         text=True, timeout=120, cwd=Path(__file__).resolve().parents[2])
+    assert run.returncode == 0, run.stderr[-2000:]
+    lines = run.stdout.splitlines()
+    mine = next(line for line in lines if line.startswith("minigrad:"))[len("minigrad:"):]
+    reported = [line.split("isa:", 1)[1] for line in lines if ",isa:" in line]
+    if not reported:  # no x86 JIT kernels: oneDNN names no instruction set
+        assert mine == ""
+        return
+    names = [("AVX-512", "avx512"), ("AVX2", "avx2"), ("AVX", "avx"), ("SSE4.1", "sse41")]
+    assert mine == next((ours for theirs, ours in names if theirs in reported[0]), ""), \
+        reported[0]
