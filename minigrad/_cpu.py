@@ -16,9 +16,9 @@ minigrad reads the same facts (``/proc/cpuinfo`` on Linux, the platform elsewher
 same environment variable, so it draws what PyTorch draws on the same machine.
 
 ``ONEDNN_ISA`` is the instruction set oneDNN (PyTorch's float32 convolutions) builds its
-kernels for: ``"avx512"`` (avx512_core: F, BW, VL and DQ), ``"avx2"`` or ``""`` (no x86 JIT
-kernels; ``ONEDNN_MAX_CPU_ISA`` lowers it). ``nn/_conv_kernels.py`` reads it: which kernel runs
-decides whether a NaN meets the zero padding.
+kernels for: ``"avx512"`` (avx512_core: F, BW, VL and DQ), ``"avx2"``, ``"avx"``, ``"sse41"``
+or ``""`` (no x86 JIT convolutions); ``ONEDNN_MAX_CPU_ISA`` lowers it. ``nn/_conv_kernels.py``
+reads it: which kernel runs decides whether a NaN meets the zero padding.
 """
 
 from __future__ import annotations
@@ -52,14 +52,21 @@ _INTEL = "GenuineIntel" in _INFO if _INFO else "Intel" in platform.processor()
 MKL_BERNOULLI = _X86 and _INTEL
 
 
+_ISAS = ("", "sse41", "avx", "avx2", "avx512")  # oneDNN's float32 kernel families, in order
+
+
 def _onednn_isa() -> str:
-    avx512 = all(f" {flag}" in _INFO for flag in ("avx512f", "avx512bw", "avx512vl", "avx512dq"))
-    isa = "avx512" if _X86 and avx512 else "avx2" if _X86 and _HAS_AVX2 else ""
+    flags = set(_INFO.split())
+    avx512 = {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= flags
+    isa = ("" if not _X86 else "avx512" if avx512 else "avx2" if _HAS_AVX2
+           else "avx" if "avx" in flags else "sse41" if "sse4_1" in flags or not _INFO else "")
     cap = os.environ.get("ONEDNN_MAX_CPU_ISA", os.environ.get("DNNL_MAX_CPU_ISA", "")).lower()
-    if cap and isa == "avx512" and not cap.startswith("avx512") and cap != "all":
-        isa = "avx2" if cap.startswith("avx2") else ""
-    elif cap and isa == "avx2" and not cap.startswith(("avx2", "avx512")) and cap != "all":
-        isa = ""
+    if cap.startswith(("avx512", "avx10")):
+        cap = "avx512"
+    elif cap.startswith("avx2"):
+        cap = "avx2"
+    if cap in _ISAS[1:] and _ISAS.index(cap) < _ISAS.index(isa):
+        isa = cap
     return isa
 
 

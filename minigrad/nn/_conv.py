@@ -126,7 +126,8 @@ def conv_grad_input(g, w, input_shape, stride, padding, dilation, groups) -> np.
     if g.dtype == np.float32 and kernels.reads_past_the_width(input_shape, w.shape, stride,
                                                               dilation, groups) \
             and not np.isfinite(w).all():  # PyTorch's kernel multiplies zeros past the ends
-        gx[:, kernels.past_the_width(w, input_shape, out, stride, padding, dilation)] = np.nan
+        gx[:, kernels.past_the_width(w, input_shape, out, stride, padding, dilation,
+                                     groups)] = np.nan
     return gx
 
 

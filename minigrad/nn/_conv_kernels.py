@@ -13,16 +13,17 @@ Which one runs is decided twice. PyTorch's ``select_conv_backend`` takes oneDNN 
 than 3 x 3 in both directions, or more than 20480 input elements, unless the convolution is
 1 x 1, unstrided, undilated, on fewer than 16 samples and one thread
 (``torch._C._select_conv_backend`` names the choice). oneDNN then tries its kernels in order
-and takes the first whose conditions hold; :func:`direct_forward` and
-:func:`direct_weight_grad` are those conditions for float32 (measured with AVX-512 and with
-oneDNN held to AVX2): a direct kernel refuses a window lying wholly in the padding, grouped
-channels it cannot block by 4/8/16, and (for the weight gradient) more padding than half the
-kernel.
+and takes the first whose conditions hold, among those built for the CPU's instruction set
+(``_cpu.ONEDNN_ISA``: AVX-512, AVX2, AVX, SSE4.1); :func:`direct_forward` and
+:func:`direct_weight_grad` are those conditions for float32 (measured against oneDNN's verbose
+log with AVX-512 and with oneDNN held to each of the others): a direct kernel refuses a
+window lying wholly in the padding, grouped channels it cannot block by 4/8/16, and (for the
+weight gradient) more padding than half the kernel.
 
 The forward and the weight's gradient have a padding-exact form here (:func:`forward_valid`,
 :func:`weight_grad_valid`): one small sum per kernel position over the outputs whose input
 lies inside. The input's gradient never multiplies the input's padding (that part of the
-result is cut off), but oneDNN's ``brgconv_strided`` kernel (strided, undilated, one group)
+result is cut off), but oneDNN's ``brgconv_strided`` kernel (strided, undilated; AVX2 or more)
 reads zeros past the ends of the incoming gradient when the stride does not divide the width
 (:func:`reads_past_the_width`, :func:`past_the_width`). All of it runs only when a value that
 is not finite is there to meet the zeros.
@@ -45,11 +46,13 @@ __all__ = ["mkldnn", "skips_padding", "reads_past_the_width", "past_the_width",
 
 
 # ---------------------------------------------------------------- the choice of kernel
-# oneDNN's kernels by the CPU (``_cpu.ONEDNN_ISA``): the conditions below were measured on
-# AVX-512 (oneDNN's verbose log, 3,650 geometries); an AVX2 machine gets the AVX2 kernels'
-# conditions alone, a machine with neither only gemm (which multiplies the padding).
+# oneDNN's kernels by the CPU (``_cpu.ONEDNN_ISA``), measured against oneDNN's verbose log with
+# AVX-512 and with oneDNN held to AVX2, AVX and SSE4.1 (``ONEDNN_MAX_CPU_ISA``); a machine with
+# none of them runs only gemm (which multiplies the padding).
 _AVX512 = _cpu.ONEDNN_ISA == "avx512"
 _AVX2 = _cpu.ONEDNN_ISA in ("avx512", "avx2")
+_AVX = _cpu.ONEDNN_ISA in ("avx512", "avx2", "avx")  # AVX2's direct forward runs on AVX too
+_SSE41 = _cpu.ONEDNN_ISA != ""
 
 def mkldnn(x_shape, w_shape, stride, dilation, groups: int) -> bool:
     """PyTorch's ``use_mkldnn`` for a dense CPU float32 input (a 1-d convolution seen as 2-d)."""
@@ -85,17 +88,36 @@ def skips_padding(kind: str, x_shape, w_shape, out_shape, stride, padding, dilat
 
 def reads_past_the_width(x_shape, w_shape, stride, dilation, groups: int) -> bool:
     """Whether the input's gradient of a float32 convolution runs oneDNN's ``brgconv_strided``
-    kernel (strided, undilated, one group) in the form that reads zeros past the incoming
-    gradient's ends along the width: it does when the stride does not divide the width."""
-    return (_AVX512 and groups == 1 and any(s > 1 for s in stride)
-            and all(d == 1 for d in dilation)
+    kernel (strided, undilated) in the form that reads zeros past the incoming gradient's ends
+    along the width: it does when the stride does not divide the width."""
+    return (any(s > 1 for s in stride) and all(d == 1 for d in dilation)
             and x_shape[-1] % stride[-1] != 0
+            and _brgconv_strided(x_shape[1] // groups, w_shape[0] // groups, groups)
             and mkldnn(x_shape, w_shape, stride, dilation, groups))
 
 
-def past_the_width(w, input_shape, out, stride, padding, dilation) -> np.ndarray:
+def _brgconv_strided(ic: int, oc: int, groups: int) -> bool:
+    """Whether ``brgconv_strided`` takes a strided, undilated input's gradient: one group, or
+    more output channels per group than a vector holds (16 floats with AVX-512, 8 with AVX2;
+    with AVX-512, 9 to 16 go to the AVX2 one unless AVX-512's direct kernel takes them)."""
+    if _AVX512:
+        return groups == 1 or oc > 16 or (
+            oc > 8 and not any(ic % b == 0 and oc % b == 0 for b in (16, 8, 4)))
+    return _AVX2 and (groups == 1 or oc > 8)
+
+
+def past_the_width(w, input_shape, out, stride, padding, dilation, groups: int = 1) -> np.ndarray:
     """Where ``0 * w`` of those zeros reaches the input's gradient: the (channel, *position)
-    entries that a non-finite filter value meets from a column past either end."""
+    entries that a non-finite filter value of their group meets from a column past either end."""
+    oc, ic = w.shape[0] // groups, w.shape[1]
+    mask = np.zeros((groups * ic,) + tuple(input_shape[2:]), bool)
+    for g in range(groups):
+        mask[g * ic:(g + 1) * ic] = _past_the_width(w[g * oc:(g + 1) * oc], input_shape, out,
+                                                    stride, padding, dilation)
+    return mask
+
+
+def _past_the_width(w, input_shape, out, stride, padding, dilation) -> np.ndarray:
     bad = ~np.isfinite(w).all(axis=0)  # (channels, *kernel)
     mask = np.zeros((w.shape[1],) + tuple(input_shape[2:]), bool)
     for pos in zip(*np.nonzero(bad.any(axis=0))):
@@ -118,21 +140,35 @@ def _geometry(spatial, kernel, stride, padding, dilation):
 
 
 def direct_forward(x_shape, w_shape, stride, padding, dilation, groups: int) -> bool:
-    """Whether oneDNN's forward convolution (float32, AVX-512) is a direct kernel."""
+    """Whether oneDNN's forward convolution (float32) is a direct kernel."""
     ic, oc = x_shape[1] // groups, w_shape[0] // groups
     depthwise = groups > 1 and ic == 1 and oc == 1
-    if depthwise and len(x_shape) == 5:  # brdgmm_dw: any padding, no dilation
-        return _AVX512 and all(d == 1 for d in dilation)
+    if depthwise and len(x_shape) == 5:  # brdgmm_dw (AVX2 or more): any padding, no dilation
+        return _AVX2 and all(d == 1 for d in dilation)
     ext, out, end = _geometry(x_shape[2:], w_shape[2:], stride, padding, dilation)
     if any(e <= p or e <= r for e, p, r in zip(ext, padding, end)):
         return False  # a window wholly in the padding: no direct kernel takes it
-    # AVX-512 (channels padded without groups, else blocks of 16, 8 or 4), then AVX2 (blocks
-    # of 8 output channels; the input's too, unless it has fewer than 8 in all)
-    avx512 = _AVX512 and (groups == 1 or depthwise
-                          or any(ic % b == 0 and oc % b == 0 for b in (16, 8, 4)))
-    avx2 = _AVX2 and (groups == 1 or (oc % 8 == 0 and (x_shape[1] < 8 or ic % 8 == 0)))
     geo = (x_shape[-1], w_shape[-1], stride[-1], padding[-1], ext[-1], out[-1], end[-1])
-    return (avx512 and _avx512_forward(*geo)) or (avx2 and _avx2_forward(*geo, stride, padding))
+    if _AVX512:  # channels padded without groups, else blocks of 16, 8 or 4; then AVX2's
+        avx512 = groups == 1 or depthwise or any(ic % b == 0 and oc % b == 0 for b in (16, 8, 4))
+        avx2 = groups == 1 or (oc % 8 == 0 and (x_shape[1] < 8 or ic % 8 == 0))
+        return (avx512 and _avx512_forward(*geo)) or (avx2 and _avx2_forward(*geo, stride, padding))
+    if depthwise:  # jit_dw: 1-d or 2-d, a width unroll of 4 (AVX2) or 3 outputs (SSE4.1,
+        # which takes no channels padded to its block of 8)
+        return len(x_shape) < 5 and ((_AVX2 and _dw_forward(*geo, 4))
+                                      or (_SSE41 and groups % 8 == 0 and _dw_forward(*geo, 3)))
+    if _AVX:  # blocks of 8 output channels; the input's too, unless it has fewer than 8 in all
+        return (groups == 1 or (oc % 8 == 0 and (x_shape[1] < 8 or ic % 8 == 0))) and \
+            _avx2_forward(*geo, stride, padding)
+    # SSE4.1: 1-d and 2-d, blocks of 8 channels (or 3 input channels without groups)
+    return (_SSE41 and len(x_shape) < 5 and oc % 8 == 0 and (ic % 8 == 0 or ic == x_shape[1] == 3)
+            and _avx2_forward(*geo, stride, padding))
+
+
+def _dw_forward(iw, kw, sw, lpad, ext, ow, end, unroll) -> bool:
+    unroll = min(ow, unroll)
+    rest = max(0, (ow - ow % unroll - 1) * sw + ext - iw - lpad)
+    return lpad <= unroll and rest <= unroll
 
 
 def _avx512_forward(iw, kw, sw, lpad, ext, ow, end) -> bool:
@@ -141,6 +177,7 @@ def _avx512_forward(iw, kw, sw, lpad, ext, ow, end) -> bool:
 
 
 def _avx2_forward(iw, kw, sw, lpad, ext, ow, end, stride, padding) -> bool:
+    """The AVX2 kernel's width unrolling (SSE4.1's is the same)."""
     unroll = min(ow, 3)
     if lpad > unroll or (kw > 7 and any(padding[-2:]) and any(s != 1 for s in stride[-2:])):
         return False
@@ -160,13 +197,14 @@ def _2d(shape_part, fill):
 
 
 def direct_weight_grad(x_shape, w_shape, stride, padding, dilation, groups: int) -> bool:
-    """Whether oneDNN's weight gradient (float32, AVX-512) is a direct kernel."""
+    """Whether oneDNN's weight gradient (float32) is a direct kernel (none with SSE4.1 alone
+    but the depthwise one)."""
     ic, oc = x_shape[1] // groups, w_shape[0] // groups
     spatial, kernel = _2d(x_shape[2:], 1), _2d(w_shape[2:], 1)
     stride, padding, dilation = _2d(stride, 1), _2d(padding, 0), _2d(dilation, 1)
     ext, _, end = _geometry(spatial, kernel, stride, padding, dilation)
-    if groups > 1 and ic == 1 and oc == 1:
-        return _AVX512 and len(spatial) == 2 and \
+    if groups > 1 and ic == 1 and oc == 1:  # jit_dw (SSE4.1's: no channels padded)
+        return (_AVX2 or (_SSE41 and groups % 8 == 0)) and len(spatial) == 2 and \
             _depthwise_weight_grad(spatial, kernel, stride, padding, dilation, end)
     end = [max(0, r) for r in end]
     geo = (spatial, kernel, stride, padding, dilation, ext, end)
@@ -174,7 +212,9 @@ def direct_weight_grad(x_shape, w_shape, stride, padding, dilation, groups: int)
     # 16 input channels, takes 1 to 3 only), else blocks of 16 (AVX-512) or 8 (AVX2)
     avx512 = _AVX512 and (ic >= 16 or ic in (1, 2, 3) if groups == 1
                           else ic % 16 == 0 and oc % 16 == 0)
-    avx2 = _AVX2 and (groups == 1 or (oc % 8 == 0 and ic % 8 == 0))
+    # (AVX2 reads 3 input channels as they are, which it cannot when no size is above 1)
+    avx2 = _AVX2 and (groups == 1 and (ic != 3 or any(n > 1 for n in x_shape[2:]))
+                      or groups > 1 and oc % 8 == 0 and ic % 8 == 0)
     return (avx512 and _avx512_weight_grad(*geo)) or (avx2 and _avx2_weight_grad(*geo))
 
 

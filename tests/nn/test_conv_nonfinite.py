@@ -7,12 +7,20 @@ nothing in oneDNN's direct ones, which leave the padded terms out
 geometries (1-d, 2-d, 3-d, stride, padding, dilation, groups, batch 1 and more, float32 and
 float64) with NaN or inf in the input, the weight or the incoming gradient, and compare the
 values of the forward, the first gradients and the second ones (``create_graph=True``) with
-PyTorch's; and the kernel choice itself with ``torch._C._select_conv_backend``.
+PyTorch's; and the kernel choice itself with ``torch._C._select_conv_backend``. oneDNN's
+kernels depend on the CPU: a second process repeats the oneDNN geometries with oneDNN held to
+AVX2 (most laptops), and the whole file passes with ``ONEDNN_MAX_CPU_ISA`` set to ``AVX2``,
+``AVX`` or ``SSE41``.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -70,9 +78,8 @@ def _run(L, geo: dict, where: str, special: float, seed: int) -> list:
     return [t.detach().numpy() for t in (out, gx, gw) + tuple(second) if t is not None]
 
 
-@pytest.mark.parametrize("case", range(len(GEOMETRIES)))
-def test_nonfinite_values_through_the_padding_match_torch(torch, case):
-    geo = GEOMETRIES[case]
+def _check(torch, geo: dict, case: int) -> None:
+    """minigrad's values against PyTorch's for one geometry, NaN or inf in each place in turn."""
     for i, where in enumerate(WHERE):
         special = [np.nan, np.inf, -np.inf][(case + i) % 3]
         seed = case * 3 + i
@@ -81,6 +88,73 @@ def test_nonfinite_values_through_the_padding_match_torch(torch, case):
         for k, (m, t) in enumerate(zip(mine, theirs)):
             np.testing.assert_allclose(m, t, equal_nan=True, **TOL,
                                        err_msg=f"{geo} {where}={special}: result {k}")
+
+
+@pytest.mark.parametrize("case", range(len(GEOMETRIES)))
+def test_nonfinite_values_through_the_padding_match_torch(torch, case):
+    _check(torch, GEOMETRIES[case], case)
+
+
+def _onednn_geometry(rng: random.Random) -> dict:
+    """A float32 convolution that goes to oneDNN (two samples), with the channels where
+    oneDNN's kernels part ways: depthwise, 3 input channels, blocks of 8, more than 8 or 16
+    output channels per group."""
+    geo = _geometry(rng)
+    groups = rng.choice([1, 2, 3, 8])
+    per_in, per_out = rng.choice([(1, 1), (1, 1), (3, 8), (2, 16), (8, 8), (4, 9), (1, 17)])
+    stride, padding, dilation, _ = geo["args"]
+    geo.update(x=[2, groups * per_in] + geo["x"][2:], w=[groups * per_out, per_in] + geo["w"][2:],
+               args=(stride, padding, dilation, groups), dtype="float32")
+    return geo
+
+
+ONEDNN_GEOMETRIES = [_onednn_geometry(random.Random(1000 + seed)) for seed in range(36)]
+
+
+@pytest.mark.parametrize("case", range(len(ONEDNN_GEOMETRIES)))
+def test_nonfinite_values_through_onednn_kernels_match_torch(torch, case):
+    _check(torch, ONEDNN_GEOMETRIES[case], case)
+
+
+_AVX2_RUN = """
+import json, sys
+import torch
+from minigrad import _cpu
+sys.path.insert(0, sys.argv[1])
+import test_conv_nonfinite as t
+wrong = []
+for case, geo in enumerate(t.ONEDNN_GEOMETRIES):
+    try:
+        t._check(torch, geo, case)
+    except AssertionError as e:
+        wrong.append(str(e)[:600])
+try:
+    t.test_fuzz_seed_1075_nan_through_the_weight_gradient(torch)
+except AssertionError as e:
+    wrong.append("seed 1075: " + str(e)[:600])
+print(json.dumps({"isa": _cpu.ONEDNN_ISA, "wrong": wrong}))
+"""
+
+
+def test_nonfinite_values_match_torch_with_onednn_held_to_avx2(torch):
+    """Most laptops have AVX2 but not AVX-512, and oneDNN runs other kernels there: this runs
+    :data:`ONEDNN_GEOMETRIES` (and the fuzzer's seed 1075) in a new process with
+    ``ONEDNN_MAX_CPU_ISA=AVX2``, which both PyTorch and minigrad read at import, so an AVX-512
+    machine checks the AVX2 kernels too. On a machine (or with a setting) below AVX-512 this
+    is the normal run once more, never skipped."""
+    from minigrad import _cpu
+
+    env = dict(os.environ)
+    if _cpu.ONEDNN_ISA == "avx512":
+        env["ONEDNN_MAX_CPU_ISA"] = "AVX2"
+    expected = "avx2" if _cpu.ONEDNN_ISA == "avx512" else _cpu.ONEDNN_ISA
+    here = Path(__file__).resolve().parent
+    run = subprocess.run([sys.executable, "-c", _AVX2_RUN, str(here)], env=env,
+                         cwd=here.parents[1], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    result = json.loads(run.stdout.strip().splitlines()[-1])
+    assert result["isa"] == expected
+    assert not result["wrong"], "\n\n".join(result["wrong"][:3])
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -143,3 +217,30 @@ def test_sums_of_negative_zeros_are_positive_zero(torch, dtype, geo):
         return [np.signbit(t.detach().numpy()).tolist() for t in (out, gx, gw)]
 
     assert run(mg) == run(torch)
+
+
+_ISA_RUN = """
+import torch
+from minigrad import _cpu
+torch.nn.functional.conv2d(torch.ones(2, 3, 5, 5), torch.ones(8, 3, 3, 3), padding=1)
+print("minigrad:" + _cpu.ONEDNN_ISA)
+"""
+
+
+@pytest.mark.parametrize("cap", ["", "AVX2", "AVX", "SSE41"])
+def test_onednn_isa_is_the_one_onednn_reports(torch, cap):
+    """``_cpu.ONEDNN_ISA`` against the instruction set oneDNN's verbose log names, on this
+    machine and with ``ONEDNN_MAX_CPU_ISA`` lowering it."""
+    env = dict(os.environ, ONEDNN_VERBOSE="1", ONEDNN_MAX_CPU_ISA=cap)
+    run = subprocess.run([sys.executable, "-c", _ISA_RUN], env=env, capture_output=True,
+                         text=True, timeout=120, cwd=Path(__file__).resolve().parents[2])
+    assert run.returncode == 0, run.stderr[-2000:]
+    lines = run.stdout.splitlines()
+    mine = next(line for line in lines if line.startswith("minigrad:"))[len("minigrad:"):]
+    reported = [line.split("isa:", 1)[1] for line in lines if ",isa:" in line]
+    if not reported:  # no x86 JIT kernels: oneDNN names no instruction set
+        assert mine == ""
+        return
+    names = [("AVX-512", "avx512"), ("AVX2", "avx2"), ("AVX", "avx"), ("SSE4.1", "sse41")]
+    assert mine == next((ours for theirs, ours in names if theirs in reported[0]), ""), \
+        reported[0]
