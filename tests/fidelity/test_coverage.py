@@ -9,6 +9,7 @@ import re
 import sys
 from pathlib import Path
 
+import numpy as np
 import tutorial_names as names
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,6 +39,15 @@ OTHER_GAPS = [
 ]
 
 
+def _has(mine, n: str) -> bool:
+    """Whether minigrad has ``n``: on the class, or for a tensor field set on each tensor
+    (``_base``, set in ``Tensor._wrap`` rather than as a class default) on a tensor."""
+    if hasattr(mine, n):
+        return True
+    return isinstance(mine, type) and mine.__name__ == "Tensor" and \
+        n in vars(mine._wrap(np.zeros(1)))
+
+
 def table(torch, mg) -> str:
     scanned = _scanned()
     groups = [
@@ -59,16 +69,16 @@ def table(torch, mg) -> str:
              "d2l, micrograd, torchviz, the seed tutorials) and every `torch.X` / `F.X` in the tutorial programs the tests "
              "run.", ""]
     missing = [f"- `{title}`: " + ", ".join(f"`{n}`" for n in group
-                                             if hasattr(theirs, n) and not hasattr(mine, n))
+                                             if hasattr(theirs, n) and not _has(mine, n))
                for title, theirs, mine, group in groups
-               if any(hasattr(theirs, n) and not hasattr(mine, n) for n in group)]
+               if any(hasattr(theirs, n) and not _has(mine, n) for n in group)]
     lines += ["## Still missing", "", *(missing + OTHER_GAPS or ["Nothing."]), ""]
     for title, theirs, mine, group in groups:
         group = [n for n in group if hasattr(theirs, n)]
-        have = [n for n in group if hasattr(mine, n)]
+        have = [n for n in group if _has(mine, n)]
         lines += [f"## `{title}`: {len(have)} of {len(group)}", "", "| name | minigrad |",
                   "|---|---|"]
-        lines += [f"| `{n}` | {'yes' if hasattr(mine, n) else '**missing**'} |" for n in group]
+        lines += [f"| `{n}` | {'yes' if _has(mine, n) else '**missing**'} |" for n in group]
         lines.append("")
     return "\n".join(lines)
 
