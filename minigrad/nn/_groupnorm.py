@@ -18,7 +18,7 @@ import numpy as np
 
 from .._moments import fma, rowwise_moments
 from .._ops.arithmetic import div_by_number, mul_by_number
-from .._quiet import quiet, restore
+from .._quiet import nan_of_nothing, quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.grad_mode import enable_grad, no_grad
@@ -112,9 +112,8 @@ def _var_mean_grad(cube, dmean, drstd, xt, n, groups):
 def _moments(xg: np.ndarray, eps: float):
     """Each row's mean and ``1 / sqrt(max(var, 0) + eps)`` as PyTorch's group-norm kernel:
     ``RowwiseMoments`` in the input's dtype, the root and division in float64 (eps a double)."""
-    if not xg.shape[1]:  # (no elements: NaN, PyTorch's 0 / 0)
-        nan = np.full(xg.shape[0], np.nan, xg.dtype)
-        return nan, nan
+    if not xg.shape[1]:  # (no elements: mean 0 and rstd PyTorch's 0 / 0, as its kernel)
+        return np.zeros(xg.shape[0], xg.dtype), nan_of_nothing(xg.shape[0], xg.dtype)
     mean, var = rowwise_moments(xg)
     token = quiet()
     try:

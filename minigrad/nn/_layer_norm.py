@@ -15,7 +15,7 @@ import numpy as np
 
 from .._moments import fma, rowwise_moments
 from .._ops.errors import not_implemented
-from .._quiet import quiet, restore
+from .._quiet import nan_of_nothing, quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.grad_mode import enable_grad
@@ -179,8 +179,8 @@ def _layer_moments(x: np.ndarray, n: int, k: int, eps: float):
     """Each row's mean and ``1 / sqrt(var + eps)`` as PyTorch's layer-norm kernel computes
     them: ``RowwiseMoments`` and the root in the input's dtype (eps cast to it)."""
     m = x.size // n if n else int(np.prod(x.shape[:x.ndim - k]))
-    if not n or not m:  # (nothing to normalise: mean 0, rstd NaN, as PyTorch's kernel)
-        return np.zeros(m, x.dtype), np.full(m, np.nan, x.dtype)
+    if not n or not m:  # (nothing to normalise: mean 0, rstd 0 / 0, as PyTorch's kernel)
+        return np.zeros(m, x.dtype), nan_of_nothing(m, x.dtype)
     rows = np.ascontiguousarray(x).reshape(m, n)
     mean, var = rowwise_moments(rows)
     token = quiet()
