@@ -85,15 +85,12 @@ def _attach(src: Tensor, outs: tuple, recorded, node: Node | None) -> None:
 def _made_without_grad(src: Tensor, outs: tuple) -> None:
     """Views made in no_grad (or inference) mode, or views of those: PyTorch forbids modifying
     them in place once that would be recorded, and a view of a base requiring grad shows
-    requires_grad=True but leads nowhere in a graph."""
+    requires_grad=True but leads nowhere in a graph: its own flag stays False, so that it
+    requires grad exactly while its base does (as PyTorch's view, which asks its base)."""
     mode = ("inference" if _mode.inference_mode else "no_grad" if not is_grad_enabled()
             else src._view_no_grad or "no_grad")
-    base = src if src._base is None else src._base
     for t in outs:
         t._view_no_grad = mode
-        # (a view of a view made a leaf by requires_grad_ follows their base: no grad)
-        if src._requires_grad and (base is src or base.requires_grad) and not t._inference:
-            t._requires_grad = True  # (an inference view has no autograd metadata: False)
 
 
 def _chain(src: Tensor, outs: tuple, node: Node) -> None:
