@@ -203,7 +203,7 @@ class Tensor(metaclass=TorchNamed):
             if not requires_grad:
                 raise RuntimeError(ONLY_LEAF_MESSAGE)
             return self
-        if requires_grad and self._inference and not _mode.inference_mode:
+        if requires_grad and self.is_inference() and not _mode.inference_mode:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside "
                                "InferenceMode is not allowed.")
         if self._view_no_grad:  # (a view made in no_grad mode and made a leaf here
@@ -338,6 +338,7 @@ class Tensor(metaclass=TorchNamed):
         """A new tensor sharing data and version counter, cut off from the graph."""
         t = Tensor._wrap(self._data)  # (an alias: its strides even where it is empty)
         t._data, t._vc, t._inference, t._zero = self._data, self._vc, self._inference, self._zero
+        t._data_normal, t._data_inference = self._data_normal, self._data_inference
         return t
 
     def detach_(self) -> Tensor:
