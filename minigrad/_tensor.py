@@ -53,8 +53,7 @@ class Tensor(metaclass=TorchNamed):
 
     # Defaults shared by all tensors; an instance stores only what differs.
     _requires_grad = False
-    _grad = None
-    _grad_fn = None
+    _grad = _grad_fn = None
     _output_nr = 0
     _accumulator = None  # weakref to this leaf's AccumulateGrad node
     _base = None  # the tensor this one is a view of
