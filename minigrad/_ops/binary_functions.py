@@ -21,6 +21,7 @@ from .._quiet import quietly
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, record_raising, should_record
+from ..autograd.reshaped import not_differentiable
 from . import _formula as F
 from ._backward import call, data, masked_zero, scale
 from ._core import binary_operands, floor_div_floats, method, quiet_array, value, wrap_scalar
@@ -330,7 +331,9 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True, in
             raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{cpp}'")
         out = Tensor._wrap(in_iterator_layout(quiet_array(np_fn, xa, xb, dt), as_given(input, xa),
                                               as_given(other, xb)))
-        if recorded and np.dtype(dt).kind == "f":
+        if recorded:
+            if np.dtype(dt).kind != "f":  # (fmax/fmin of integers or bools: PyTorch's
+                raise not_differentiable(dt)  # autograd kernel refuses to give them a history)
             if scalars and not all(isinstance(v, Tensor) for v in given):
                 return _record_with_number(scalars, out, given, input, other)
             node = node_cls()
