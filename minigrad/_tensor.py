@@ -254,7 +254,7 @@ class Tensor(metaclass=TorchNamed):
 
     def retain_grad(self) -> None:
         """Keep ``.grad`` for this non-leaf tensor after backward (a no-op on leaves)."""
-        if not self._requires_grad:
+        if not self.requires_grad:  # (a view made in no_grad mode: while its base does)
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self._grad_fn is None or self._retains_grad:
             return

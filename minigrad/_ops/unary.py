@@ -95,7 +95,21 @@ class ExpBackward0(Node):
 @method("exp", inplace=True)
 def exp(input) -> Tensor:
     """``e ** input``, elementwise."""
-    return float_op(input, "exp", np.exp, ExpBackward0, "result")
+    return float_op(input, "exp", _exp, ExpBackward0, "result")
+
+
+def _exp(d):
+    return nan_signs_kept(d, np.exp(d))
+
+
+def nan_signs_kept(src, out):
+    """``out`` (an op of ``src`` that passes NaN through, in place) with each NaN of ``src``
+    as it was: NumPy's float32 ``exp`` makes a NaN positive, PyTorch's keeps its sign."""
+    if out.dtype == np.float32:
+        nan = np.isnan(src)
+        if nan.any():
+            np.copyto(out, src, where=nan)
+    return out
 
 
 class LogBackward0(Node):

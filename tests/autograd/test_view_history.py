@@ -108,6 +108,7 @@ for _name, _code in (
         ("own_leaf", "b.requires_grad_(False)\nv.requires_grad_(); b.requires_grad_(); "
                      "b.requires_grad_(False); r = (v.requires_grad, v.is_leaf)"),
         ("grad_of_it", "r = torch.autograd.grad((v * 2).sum(), b, allow_unused=True)"),
+        ("retain_grad", "v.retain_grad(); b.requires_grad_(False); r = v.retain_grad()"),
         ("needs_grad_checks", "b.requires_grad_(False)\nr = torch.nn.functional.nll_loss("
                               "torch.ones(2, 3), "
                               "torch.tensor([0, 1]), weight=v.reshape(3))")):

@@ -242,6 +242,11 @@ NAN_SIGNS += [f"lib.signbit({e})" for e in (
     "F.nll_loss(lib.ones(2, 3, 2, 0), lib.ones(2, 2, 0, dtype=lib.long), weight=lib.ones(3))",
     "F.group_norm(lib.ones(1, 2, 0, requires_grad=True), 1).grad_fn._saved_result2",
     "F.layer_norm(lib.ones(2, 0, requires_grad=True), (0,)).grad_fn._saved_result2")]
+# exp passes a NaN's sign through (NumPy's float32 exp makes it positive), so sigmoid's NaN is
+# -x's (fuzz seed 7006)
+NAN_SIGNS += [f"lib.signbit({f}(lib.tensor([float('nan'), -float('nan')] * {n}{dt})))"
+              for f in ("lib.exp", "lib.sigmoid", "F.sigmoid") for n in (1, 9)
+              for dt in ("", ", dtype=lib.float64", ", dtype=lib.float16")]
 NAN_SIGNS += ["F.group_norm(lib.ones(1, 2, 0, requires_grad=True), 1).grad_fn._saved_result1",
               "F.nll_loss(lib.ones(0, 3, 2), lib.ones(0, 2, dtype=lib.long), reduction='none')"]
 # var_mean/std_mean's mean is PyTorch's Welford running mean: NaN once inf meets a later number
