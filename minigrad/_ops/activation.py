@@ -76,7 +76,7 @@ def _sigmoid(d):
     out = np.negative(d, out=np.empty_like(d))
     np.exp(out, out=out)
     if d.dtype == np.float32 and np.isnan(d).any():  # (a NaN goes through as -d's, sign
-        nan_signs_kept(-d, out)  # flipped, as in PyTorch's kernel)
+        out = nan_signs_kept(-d, out)  # flipped, as in PyTorch's kernel)
     out += 1
     return np.reciprocal(out, out=out)
 

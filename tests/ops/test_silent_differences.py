@@ -247,6 +247,8 @@ NAN_SIGNS += [f"lib.signbit({e})" for e in (
 NAN_SIGNS += [f"lib.signbit({f}(lib.tensor([float('nan'), -float('nan')] * {n}{dt})))"
               for f in ("lib.exp", "lib.sigmoid", "F.sigmoid") for n in (1, 9)
               for dt in ("", ", dtype=lib.float64", ", dtype=lib.float16")]
+NAN_SIGNS += [f"lib.signbit(lib.{f}(lib.tensor([float('nan'), -float('nan')] * {n})))"
+              for f in ("log", "sin", "cos", "tanh") for n in (1, 9)]
 NAN_SIGNS += ["F.group_norm(lib.ones(1, 2, 0, requires_grad=True), 1).grad_fn._saved_result1",
               "F.nll_loss(lib.ones(0, 3, 2), lib.ones(0, 2, dtype=lib.long), reduction='none')"]
 # var_mean/std_mean's mean is PyTorch's Welford running mean: NaN once inf meets a later number
