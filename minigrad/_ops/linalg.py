@@ -336,8 +336,8 @@ def _foldable(big, small, transposed: bool) -> bool:
     PyTorch folds when the small operand needs a gradient (which avoids a large expanded copy
     in backward), and otherwise when flattening ``big`` costs no copy.
     """
-    if small._requires_grad:
-        return True
+    if small.requires_grad:  # (PyTorch's should_fold asks requires_grad(): a view made in
+        return True  # no_grad mode of a base requiring grad counts)
     if transposed and small._data.ndim == 2:
         return False
     d = np.swapaxes(big._data, -1, -2) if transposed else big._data

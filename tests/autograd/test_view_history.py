@@ -109,6 +109,9 @@ for _name, _code in (
                      "b.requires_grad_(False); r = (v.requires_grad, v.is_leaf)"),
         ("grad_of_it", "r = torch.autograd.grad((v * 2).sum(), b, allow_unused=True)"),
         ("retain_grad", "v.retain_grad(); b.requires_grad_(False); r = v.retain_grad()"),
+        ("matmul_folds", "r = (v.reshape(3, 1) @ torch.ones(2, 1, 3), torch.ones(2, 1, 3) @ "
+                         "v.reshape(3, 1), (torch.ones(2, 2, 1, 3) @ v.reshape(3, 1)).grad_fn)"),
+        ("matmul_shapes", "r = v.reshape(1, 3)[:, :1] @ torch.ones(2, 3, 1)"),
         ("needs_grad_checks", "b.requires_grad_(False)\nr = torch.nn.functional.nll_loss("
                               "torch.ones(2, 3), "
                               "torch.tensor([0, 1]), weight=v.reshape(3))")):
