@@ -293,7 +293,10 @@ class FmaxBackward0(_Binary):
               a="grad * ((a >= b) | isnan(b))", b="grad * ~((a >= b) | isnan(b))")
 
     def grads(self, g, x, y):
-        pick = self._pick(data(x), data(y))
+        try:
+            pick = self._pick(data(x), data(y))
+        except ValueError:  # (an operand's .data = swapped since: PyTorch's self >= other
+            raise broadcast_error(data(x), data(y)) from None  # fails to broadcast)
         return masked_zero(g, ~pick), masked_zero(g, pick)
 
     @staticmethod
