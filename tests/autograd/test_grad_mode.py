@@ -337,3 +337,18 @@ DATA_SWAPS += [_INFERENCE_DATA + f"r = {e}" for e in (
 @pytest.mark.parametrize("code", DATA_SWAPS)
 def test_views_after_data_swapped_across_inference_mode(torch, code):
     assert_same_program(torch, code)
+
+
+# autograd saves an op's operands before its kernel checks their shapes: an inference operand
+# that would be saved raises first (fuzz seeds 7100, 7421); hypot saves only an operand that
+# needs a gradient, fmod/remainder both only for other's gradient
+_SAVED_FIRST = ("x = torch.tensor([[1., -2., 3.], [4., 5., -6.]]).t().requires_grad_()\n"
+                "with torch.inference_mode():\n    i = x.new_zeros((6,))\n")
+SAVED_FIRST = [_SAVED_FIRST + f"r = {e}" for e in (
+    "i.fmod(x)", "i.remainder(x)", "torch.atan2(x, i)", "torch.fmax(i, x)", "torch.fmin(x, i)",
+    "torch.hypot(i, x)", "x.fmod(i)", "torch.atan2(x, i[:2])", "x.fmod(i[:2])")]
+
+
+@pytest.mark.parametrize("code", SAVED_FIRST)
+def test_inference_operand_refused_before_the_shapes_are_checked(torch, code):
+    assert_same_program(torch, code)
