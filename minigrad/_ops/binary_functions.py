@@ -22,7 +22,7 @@ from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, record_raising, should_record
 from ..autograd.reshaped import not_differentiable
-from ..autograd.saved import INFERENCE_MESSAGE
+from ..autograd.saved import refuse_inference
 from . import _formula as F
 from ._backward import call, data, masked_zero, scale
 from ._core import binary_operands, floor_div_floats, method, quiet_array, value, wrap_scalar
@@ -30,7 +30,6 @@ from .arithmetic import broadcast_error, factor
 from .division import div, int_zero_check
 from .errors import bool_negation, not_implemented
 from .rounding import opmath_array
-from .views import NO_VERSION
 
 __all__ = ["floor_divide", "remainder", "fmod", "atan2", "arctan2", "hypot", "xlogy", "fmax",
            "fmin"]
@@ -44,14 +43,6 @@ def _operands(name: str, a, b):
                         f"{type(bad).__name__}")
     _check_broadcast(a, b)
     return xa, xb, np.dtype(dt)
-
-
-def _refuse_inference(*saved) -> None:
-    """PyTorch's autograd saves an op's operands before its kernel checks their shapes: an
-    inference tensor among them raises first."""
-    for t in saved:
-        if isinstance(t, Tensor) and (t._inference or t._data_inference):
-            raise RuntimeError(INFERENCE_MESSAGE if t.is_inference() else NO_VERSION)
 
 
 def _check_broadcast(a, b) -> None:
@@ -179,7 +170,7 @@ class FmodBackward1(_Binary):
 def _rem(name, np_fn, node0, node1):
     def op(input, other):
         if isinstance(other, Tensor) and other.requires_grad and should_record(input, other):
-            _refuse_inference(input, other)  # (both saved for other's gradient)
+            refuse_inference(input, other)  # (both saved for other's gradient)
         xa, xb, dt = _operands(name, input, other)
         if dt.kind == "b":
             raise not_implemented(f"{name}_cpu", input.dtype)
@@ -340,7 +331,7 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True, in
         xa, xb, dt = binary_operands(input, other, float_result=float_only and ints)
         recorded = should_record(input, other)  # (a stale view's refusal before the shapes')
         if recorded:
-            _refuse_inference(*(t for t in (input, other) if node_cls is not HypotBackward0
+            refuse_inference(*(t for t in (input, other) if node_cls is not HypotBackward0
                                 or t.requires_grad))
         _check_broadcast(input, other)
         if np.dtype(dt).kind in "iub" and not ints:

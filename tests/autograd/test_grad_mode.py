@@ -346,7 +346,11 @@ _SAVED_FIRST = ("x = torch.tensor([[1., -2., 3.], [4., 5., -6.]]).t().requires_g
                 "with torch.inference_mode():\n    i = x.new_zeros((6,))\n")
 SAVED_FIRST = [_SAVED_FIRST + f"r = {e}" for e in (
     "i.fmod(x)", "i.remainder(x)", "torch.atan2(x, i)", "torch.fmax(i, x)", "torch.fmin(x, i)",
-    "torch.hypot(i, x)", "x.fmod(i)", "torch.atan2(x, i[:2])", "x.fmod(i[:2])")]
+    "torch.hypot(i, x)", "x.fmod(i)", "torch.atan2(x, i[:2])", "x.fmod(i[:2])",
+    "torch.dist(x, i)", "torch.dist(x, i.bool())", "torch.dist(i, i)",
+    "torch.nn.functional.group_norm(i.bool().reshape(1, 2, 3), 1, x[:2, 0])",
+    "torch.nn.functional.group_norm(i.reshape(1, 2, 3), 1, x[:2, 0], x[:2, 0].double())",
+    "torch.nn.functional.group_norm(i.reshape(1, 2, 3), 1, None, x[:2, 0])")]
 
 
 @pytest.mark.parametrize("code", SAVED_FIRST)
