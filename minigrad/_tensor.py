@@ -15,6 +15,7 @@ from array import array
 import numpy as np
 
 from ._dtype import from_numpy_dtype
+from ._state import detached_state as _detached_state
 from ._state import inference_blocks as _inference_blocks
 from ._state import local as _mode
 from ._state import warn_once as _warn_once
@@ -59,8 +60,7 @@ class Tensor(metaclass=TorchNamed):
     _base = None  # the tensor this one is a view of
     _retains_grad = False
     _zero = False  # PyTorch's ZeroTensor (a gradient such as sgn's): see autograd/zero_tensor.py
-    _hooks = None  # hooks of a leaf tensor, run by its AccumulateGrad
-    _post_acc_hooks = None  # register_post_accumulate_grad_hook's hooks
+    _hooks = _post_acc_hooks = None  # a leaf's hooks (run by its AccumulateGrad), post-accumulate
     _inference = False  # made inside inference_mode (then it has no version counter)
     _data_inference = _data_normal = False  # .data = t: t's data is (not) an inference tensor's
     # a view (made by movement/indexing/join ops) shares its base's memory and version counter
@@ -336,8 +336,8 @@ class Tensor(metaclass=TorchNamed):
     def detach(self) -> Tensor:
         """A new tensor sharing data and version counter, cut off from the graph."""
         t = Tensor._wrap(self._data)  # (an alias: its strides even where it is empty)
-        t._data, t._vc, t._inference, t._zero = self._data, self._vc, self._inference, self._zero
-        t._data_normal, t._data_inference = self._data_normal, self._data_inference
+        t._data, t._zero, t._data_normal = self._data, self._zero, self._data_normal
+        t._vc, t._inference, t._data_inference = _detached_state(self, t._vc)
         return t
 
     def detach_(self) -> Tensor:

@@ -356,3 +356,18 @@ SAVED_FIRST = [_SAVED_FIRST + f"r = {e}" for e in (
 @pytest.mark.parametrize("code", SAVED_FIRST)
 def test_inference_operand_refused_before_the_shapes_are_checked(torch, code):
     assert_same_program(torch, code)
+
+
+# an inference tensor detached outside inference mode is still one, but has a version counter
+# of its own: in-place changes are allowed there (fuzz seed 7125); its views and its base not
+_DETACHED = "with torch.inference_mode():\n    a = torch.ones(3) * 2\nd = a.detach()\n"
+DETACHED = [_DETACHED + f"r = ({e}, a, d.is_inference())" for e in (
+    "d.fill_(3.)", "d.add_(1)._version", "d.zero_()", "d.copy_(torch.ones(3))", "a.fill_(3.)",
+    "a.view(3).fill_(1.)")]
+DETACHED += ["with torch.inference_mode():\n    a = torch.ones(3) * 2\n    d = a.detach()\n"
+             "r = d.is_inference(), d.add_(1)"]
+
+
+@pytest.mark.parametrize("code", DETACHED)
+def test_inference_tensor_detached_outside_inference_mode(torch, code):
+    assert_same_program(torch, code)
