@@ -268,7 +268,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     # nn.Linear's case passes these few tests; anything else gets every check, in order
     if not (a.ndim == 2 and b.ndim == 2 and a.shape[1] == b.shape[0] and a.dtype.kind == "f"
             and a.dtype == b.dtype == bias.dtype and bias.shape == b.shape[1:]):
-        saved_inference(mat1, mat2)
+        saved_inference(mat1, mat2, input)
         check_addmm(input, mat1, mat2)
     token = quiet()  # overflow, inf * 0: inf and NaN as in PyTorch, no NumPy warning
     try:

@@ -120,6 +120,12 @@ for _name, _code in (
         "b = torch.tensor([1., 2., 3.], requires_grad={})\nwith torch.no_grad():\n"
         "    v = b[None]\n{}{}".format(_name != "base_starts_later", _start, _code))
 
+# addmm reads its input's history (and refuses a stale view made in no_grad mode) before its
+# own dtype checks (fuzz seed 6826)
+PROGRAMS["no_grad_view_stale_addmm_input"] = (
+    "x = torch.ones(1, 1, requires_grad=True); a = x * 1\nwith torch.no_grad():\n    v = a[-1:]\n"
+    "a.tanh_()\nr = torch.addmm(v, a, torch.ones(1, 1, dtype=torch.int64))")
+
 # a view whose memory `.data =` swapped, then changed in place: its history is read from the
 # base at the view's offset in its new memory (PyTorch's as_strided); elements that land
 # outside the base get no gradient
