@@ -121,37 +121,6 @@ def _kept_sizes(shape: tuple, where: tuple) -> list:
     return kept + list(shape[dim:])
 
 
-def _iteration_order(operands: list) -> tuple:
-    """The dims of the index tensors (broadcast to one shape), outermost first, in the order
-    TensorIterator goes through them: its insertion sort by the operands' strides (the first
-    operand whose strides differ decides; a broadcast dim leaves it to the next; equal strides:
-    the smaller size inside), so a transposed index is read in its memory order."""
-    ndim = operands[0].ndim if operands else 0
-
-    def should_swap(d0, d1) -> int:
-        for a in operands:
-            s0, s1 = a.strides[d0], a.strides[d1]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 != s1:
-                return -1 if s0 < s1 else 1
-            if a.shape[d0] > a.shape[d1]:
-                return 1
-        return 0
-
-    perm = list(range(ndim))[::-1]  # (innermost first)
-    for i in range(1, ndim):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            c = should_swap(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
-    return tuple(perm[::-1])
-
-
 def _out_of_bounds(shape: tuple, where: tuple, found: list) -> tuple:
     """PyTorch's kernel stops at the first element (row-major) with a bad value, at its first
     bad index, and names the index by its place among the index tensors (a mask counting once
@@ -161,7 +130,9 @@ def _out_of_bounds(shape: tuple, where: tuple, found: list) -> tuple:
     bad = [None if a is None else np.broadcast_to((a < -n) | (a >= n), full)
            for a, _, n in found]
     if 0 not in full and 0 not in _kept_sizes(shape, where):
-        order = _iteration_order([np.broadcast_to(a, full) for a, _, _ in found if a is not None])
+        # (TensorIterator's order, by the index tensors' strides: a transposed one's memory order)
+        strides = [element_strides(np.broadcast_to(a, full)) for a, _, _ in found if a is not None]
+        order = tuple(iteration_order(full, strides))[::-1]
         first = np.flatnonzero(np.logical_or.reduce(
             [b.transpose(order) for b in bad if b is not None]).ravel())[0]
         for j, ((a, _, n), b) in enumerate(zip(found, bad)):
