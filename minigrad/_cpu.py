@@ -14,6 +14,11 @@ environment variable overrides it). Three things in sampling change with that ch
 
 minigrad reads the same facts (``/proc/cpuinfo`` on Linux, the platform elsewhere) and the
 same environment variable, so it draws what PyTorch draws on the same machine.
+
+``ONEDNN_ISA`` is the instruction set oneDNN (PyTorch's float32 convolutions) builds its
+kernels for: ``"avx512"`` (avx512_core: F, BW, VL and DQ), ``"avx2"`` or ``""`` (no x86 JIT
+kernels; ``ONEDNN_MAX_CPU_ISA`` lowers it). ``nn/_conv_kernels.py`` reads it: which kernel runs
+decides whether a NaN meets the zero padding.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import platform
 
 import numpy as np
 
-__all__ = ["AVX2_NORMAL", "FUSED", "MKL_BERNOULLI", "c_float"]
+__all__ = ["AVX2_NORMAL", "FUSED", "MKL_BERNOULLI", "ONEDNN_ISA", "c_float"]
 
 
 def _cpuinfo() -> str:
@@ -45,6 +50,20 @@ AVX2_NORMAL = _X86 and _HAS_AVX2 and _CAPABILITY != "default"
 FUSED = AVX2_NORMAL or not _X86
 _INTEL = "GenuineIntel" in _INFO if _INFO else "Intel" in platform.processor()
 MKL_BERNOULLI = _X86 and _INTEL
+
+
+def _onednn_isa() -> str:
+    avx512 = all(f" {flag}" in _INFO for flag in ("avx512f", "avx512bw", "avx512vl", "avx512dq"))
+    isa = "avx512" if _X86 and avx512 else "avx2" if _X86 and _HAS_AVX2 else ""
+    cap = os.environ.get("ONEDNN_MAX_CPU_ISA", os.environ.get("DNNL_MAX_CPU_ISA", "")).lower()
+    if cap and isa == "avx512" and not cap.startswith("avx512") and cap != "all":
+        isa = "avx2" if cap.startswith("avx2") else ""
+    elif cap and isa == "avx2" and not cap.startswith(("avx2", "avx512")) and cap != "all":
+        isa = ""
+    return isa
+
+
+ONEDNN_ISA = _onednn_isa()
 
 
 def _libm():

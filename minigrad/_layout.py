@@ -147,7 +147,7 @@ def like_input(result: np.ndarray, a: np.ndarray) -> np.ndarray:
     strides where ``a`` is dense, else in the order of ``a``'s strides (expanded memory:
     row-major)."""
     if a.flags.c_contiguous and result.flags.c_contiguous and a.size and (
-            a.ndim < 2 or 1 not in a.shape):
+            1 not in a.shape or not a.ndim):  # (a size-1 dim may have any stride, 0 too)
         return result
     shape, strides = a.shape, _strides(a)
     if _dense(shape, strides):

@@ -10,7 +10,8 @@ that rounding, overflow and NaN come out the same (not only the same formula).
   (``RowwiseMoments``: Welford on vectors of 8 floats or 4 doubles, in chunks of 16 vectors
   merged as a cascade, the rest one by one, then the vector's lanes merged), in the input's
   dtype: ``x - mean`` squared overflows there, and a merge can give ``inf * 0``, NaN.
-- ``fma``: ``a * b + c`` rounded once, as the kernels' compiled multiply-adds.
+- ``fma``: ``a * b + c`` rounded once, as the kernels' compiled multiply-adds; ``fma_sum``:
+  products added up one after the other from 0 that way (a kernel's ``acc += a * b``).
 
 >>> import numpy as np
 >>> rowwise_moments(np.array([[1e30, 1e30]], np.float32))[1]  # (an overflow times 0)
@@ -23,7 +24,7 @@ import numpy as np
 
 from ._quiet import quiet, restore
 
-__all__ = ["var_all", "welford", "rowwise_moments", "fma"]
+__all__ = ["var_all", "welford", "rowwise_moments", "fma", "fma_sum"]
 
 _CHUNK = 16  # kChunkSize: vectors per Welford chunk
 
@@ -189,10 +190,12 @@ def fma(a, b, c) -> np.ndarray:
     token = quiet()
     try:
         dt = np.result_type(a, b, c)
-        if dt == np.float32:
+        if dt == np.float32:  # (in one float64 buffer: fresh large temporaries are slow)
             shape = np.broadcast_shapes(np.shape(a), np.shape(b), np.shape(c))
-            return np.add(np.multiply(a, b, dtype=np.float64), c, dtype=np.float64,
-                          out=np.empty(shape, np.float32), casting="same_kind")
+            t = np.asarray(a, np.float64)  # (a copy: a is float32)
+            t = t if t.shape == shape else np.broadcast_to(t, shape).copy()
+            np.multiply(t, np.asarray(b, np.float64), out=t)
+            return np.add(t, c, out=t).astype(np.float32)
         a, b = np.asarray(a, dt), np.asarray(b, dt)
         p = a * b
         hi_a, hi_b = _split(a), _split(b)
@@ -207,6 +210,34 @@ def fma(a, b, c) -> np.ndarray:
 
 
 _fma = fma
+
+
+def fma_sum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``acc = a[i] * b[i] + acc`` for each ``i`` along axis 0, from ``acc = 0``, each step
+    rounded once (float32: the product is exact in float64; float64: the products' exact
+    low parts are found at once, each step adds with Knuth's two-sum, as ``fma`` does)."""
+    acc = np.zeros(a.shape[1:], a.dtype)
+    token = quiet()
+    try:
+        if a.dtype == np.float32:
+            for row in a.astype(np.float64) * b:
+                np.add(row, acc, out=acc, casting="same_kind")
+            return acc
+        p = a * b
+        if not np.isfinite(p).all():  # (inf and NaN: the plain steps, slowly)
+            for ra, rb in zip(a, b):
+                acc = fma(ra, rb, acc)
+            return acc
+        hi_a, hi_b = _split(a), _split(b)
+        lo_a, lo_b = a - hi_a, b - hi_b
+        low = ((hi_a * hi_b - p) + hi_a * lo_b + lo_a * hi_b) + lo_a * lo_b
+        for pi, li in zip(p, low):
+            total = acc + pi
+            back = total - acc
+            acc = total + (((acc - (total - back)) + (pi - back)) + li)
+        return acc
+    finally:
+        restore(token)
 
 
 def _split(v: np.ndarray) -> np.ndarray:

@@ -35,6 +35,10 @@ anomaly = _Anomaly()
 # it is empty no thread is in inference mode, and ``Tensor._wrap`` need not read the
 # thread-local state for every new tensor (a read of ``local`` costs about ten plain reads).
 inference_blocks: list = []
+# One entry once an ``inference_mode`` block has been entered in any thread: until then no
+# inference tensor exists, and the checks for them (``should_record``, ``SavedTensor``) are
+# skipped at the cost of one read.
+inference_entered: list = []
 
 
 warned: set = set()  # the warnings PyTorch gives once per process (its TORCH_WARN_ONCE), by key

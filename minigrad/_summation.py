@@ -71,6 +71,7 @@ GRAIN = 32768  # PyTorch's at::internal::GRAIN_SIZE: smaller reductions run on o
 EXACT_LIMIT = 1 << 17
 _GROUP = 4  # rows summed side by side (ilp_factor / nrows in PyTorch)
 _ZERO = {"f": np.zeros(1, np.float32), "d": np.zeros(1, np.float64)}
+_add, _concatenate = np.add, np.concatenate  # (for _short: np.<name> is not cached, see _tensor)
 
 
 # ---------------------------------------------------------------- threads
@@ -194,13 +195,13 @@ def _short(row: np.ndarray, lanes: int) -> np.ndarray:
     n, zero = row.shape[0], _ZERO[row.dtype.char]  # (from +0: PyTorch's -0 + 0 is +0)
     if n >= lanes:  # one to three vectors, lane by lane, then the leftovers and the lanes
         nv = n - n % lanes  # (a -0 on the way changes nothing but the final sign)
-        vectors = np.add.reduce(row[:nv].reshape(-1, lanes), 0)  # (row after row, see _seq)
-        row = np.concatenate((zero, row[nv:], vectors))
+        vectors = _add.reduce(row[:nv].reshape(-1, lanes), 0)  # (row after row, see _seq)
+        row = _concatenate((zero, row[nv:], vectors))
     elif n >= _GROUP:  # four accumulators of one number each: first, leftovers, the other three
-        row = np.concatenate((zero, row[:1], row[_GROUP:], row[1:_GROUP]))
+        row = _concatenate((zero, row[:1], row[_GROUP:], row[1:_GROUP]))
     else:
-        row = np.concatenate((zero, row))
-    return np.add.accumulate(row)[-1:]
+        row = _concatenate((zero, row))
+    return _add.accumulate(row)[-1:]
 
 
 def _columns(a: np.ndarray, group: int) -> np.ndarray:

@@ -52,19 +52,17 @@ class Tensor(metaclass=TorchNamed):
     tensor([2., 4., 6.])
     """
 
-    # Defaults shared by all tensors; an instance stores only what differs.
-    _requires_grad = False
-    _grad = _grad_fn = None
+    # Defaults shared by all tensors (the annotated ones: set by _wrap on each, faster to read)
+    _requires_grad: bool  # False
+    _grad = None
+    _grad_fn: object  # None
     _output_nr = 0
     _accumulator = None  # weakref to this leaf's AccumulateGrad node
-    _base = None  # the tensor this one is a view of
-    _retains_grad = False
-    _zero = False  # PyTorch's ZeroTensor (a gradient such as sgn's): see autograd/zero_tensor.py
+    _retains_grad = _zero = False  # _zero: PyTorch's ZeroTensor (see autograd/zero_tensor.py)
     _hooks = _post_acc_hooks = None  # a leaf's hooks (run by its AccumulateGrad), post-accumulate
     _inference = False  # made inside inference_mode (then it has no version counter)
     _data_inference = _data_normal = False  # .data = t: t's data is (not) an inference tensor's
-    # a view (made by movement/indexing/join ops) shares its base's memory and version counter
-    _view_vc = None  # the base's version that the view's grad_fn was made for
+    _view_vc = None  # a view's (movement/indexing/join ops): its base's version at its grad_fn
     _view_no_grad = False  # made in no_grad mode from a base requiring grad: leads nowhere
     _view_multi = None  # made by split/chunk/unbind: the op's name (no in-place changes allowed)
     __array_priority__ = 1000  # make `ndarray * Tensor` call Tensor.__rmul__
@@ -75,6 +73,7 @@ class Tensor(metaclass=TorchNamed):
         from ._creation import _legacy_tensor_data
 
         self._data = _legacy_tensor_data(args, dtype)
+        self._requires_grad, self._grad_fn, self._base = False, None, None
         if requires_grad:
             self.requires_grad_(True)
 
@@ -83,6 +82,7 @@ class Tensor(metaclass=TorchNamed):
         """A new leaf tensor around ``data`` (an ndarray, not copied) with a fresh version."""
         t = object.__new__(Tensor)
         t._data = data if type(data) is _ndarray and data.size else _as_data(data)
+        t._requires_grad, t._grad_fn, t._base = False, None, None  # (_base: a view's base)
         if _inference_blocks and _mode.inference_mode:  # (an inference tensor)
             t._inference = True
         return t

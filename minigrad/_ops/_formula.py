@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._layout import like_input
 from .._tensor import Tensor
 from ..autograd.formulas import formula_function
 from ..autograd.functional_utils import expand_to as _expand_array
@@ -206,7 +207,7 @@ def index_put(x, indices, where, values, accumulate: bool):
     ``indices``."""
     if isinstance(x, Tensor):
         return x._index_put_impl(indices, values, accumulate)
-    out = np.array(x)
+    out = _copy(x)
     if accumulate:
         np.add.at(out, where, values)
     else:
@@ -221,7 +222,14 @@ def index(g, indices, where):
 
 def clone(x):
     """A copy of ``x`` with its own memory (``x.clone()``)."""
-    return x.clone() if isinstance(x, Tensor) else np.array(x)
+    return x.clone() if isinstance(x, Tensor) else _copy(x)
+
+
+def _copy(a):
+    """A copy of array ``a`` as PyTorch's ``clone()`` lays it out (a size-1 dimension keeps its
+    stride, 0 included: the gradient of a one-element sum is such an expanded view)."""
+    out = np.array(a)
+    return like_input(out, a) if 1 in out.shape else out
 
 
 def copied(g):

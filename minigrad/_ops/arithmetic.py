@@ -39,6 +39,10 @@ from .arguments import bad_operand
 from .errors import bool_negation
 from .rounding import HALF, fused_add, half_opmath, opmath_array
 
+# the commonest ops' ufuncs as module globals (NumPy's module defines __getattr__, so Python
+# 3.11 looks each np.<name> up anew)
+_ADD, _SUBTRACT, _MULTIPLY = np.add, np.subtract, np.multiply
+
 __all__ = ["add", "sub", "mul", "neg", "rsub", "broadcast_error", "factor", "mul_by_number",
            "div_by_number", "add_number", "sub_number", "elementwise", "check_bool_sub",
            "save_operand"]
@@ -71,7 +75,7 @@ def add(input=MISSING, other=MISSING, *, alpha=1, out=None, _form=("add", FUNCTI
     if out is not None:
         from .out import write_out
         return write_out(add, out, input, other, alpha=alpha, _form=_form)
-    return _add_or_sub(np.add, AddBackward0, input, other, alpha, out, _form)
+    return _add_or_sub(_ADD, AddBackward0, input, other, alpha, out, _form)
 
 
 def __radd__(self, other):  # `2 + x` is `x.add(2)` in PyTorch: the tensor stays operand 0
@@ -87,7 +91,7 @@ def sub(input=MISSING, other=MISSING, *, alpha=1, out=None, _form=("sub", FUNCTI
     if out is not None:
         from .out import write_out
         return write_out(sub, out, input, other, alpha=alpha, _form=_form)
-    return _add_or_sub(np.subtract, SubBackward0, input, other, alpha, out, _form)
+    return _add_or_sub(_SUBTRACT, SubBackward0, input, other, alpha, out, _form)
 
 
 # ---------------------------------------------------------------- mul
@@ -137,7 +141,7 @@ def mul(input=MISSING, other=MISSING, *, out=None, _form=("mul", FUNCTION)) -> T
             node._s_other = other
             record(node, out, input, other)  # (a float keeps the input's shape and dtype)
         return out
-    out = elementwise(np.multiply, input, other, opmath=True)
+    out = elementwise(_MULTIPLY, input, other, opmath=True)
     if out is NotImplemented:  # (an operand that is no tensor or number: the rare path)
         return bad_operand(_form, mul, input, other)
     if should_record(input, other):
@@ -279,7 +283,7 @@ def _add_or_sub(ufunc, node_cls, input, other, alpha, out, form):
     if a is NotImplemented:  # (an operand that is no tensor or number: the rare path)
         return bad_operand(form, add if ufunc is np.add else sub, input, other,
                            {} if alpha == 1 else {"alpha": alpha})
-    if ufunc is np.subtract and (_is_bool(input) or _is_bool(other)):
+    if ufunc is _SUBTRACT and (_is_bool(input) or _is_bool(other)):
         check_bool_sub(input, other)
     token = quiet()  # inf - inf, overflow: NaN and inf as in PyTorch, no NumPy warning
     try:

@@ -62,8 +62,9 @@ class StackBackward0(Node):
 
     saved = ("dim",)
 
-    def backward(self, g):
-        return tuple(g[_along(self._dim, i)] for i in range(len(self.next_functions)))
+    def backward(self, g):  # (an array's entries as views, 0-d ones too: PyTorch's select)
+        end = (...,) if type(g) is np.ndarray else ()
+        return tuple(g[_along(self._dim, i) + end] for i in range(len(self.next_functions)))
 
 
 def _check_list(tensors, name: str):

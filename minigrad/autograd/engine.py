@@ -34,7 +34,7 @@ from .._state import warn_once
 from .._tensor import Tensor
 from . import hooks as _hooks
 from .anomaly_mode import check_nan, warn_failed_node
-from .functional_utils import sum_to
+from .functional_utils import given_views, sum_to
 from .graph import AccumulateGrad, grad_accumulator
 from .graph_root import GraphRoot
 from .ready_queue import heap_pop
@@ -48,7 +48,7 @@ __all__ = ["Step", "Contribution", "steps", "execution_order", "run", "start", "
 
 # ---------------------------------------------------------------- the loop
 def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | None = None,
-        emit: bool = True, snapshot: bool = True):
+        emit: bool = True, snapshot: bool = True, views: dict | None = None):
     """Run the graph from ``root``, whose gradient waits in ``buffers``; a generator.
 
     Each turn pops the next ready node, runs it (:func:`_execute`), sends its gradients along
@@ -57,7 +57,7 @@ def run(root, buffers: dict, keep_graph: bool, create_graph: bool, plan: Plan | 
     without ``emit`` the whole pass runs on the first ``next()``.
     """
     task = GraphTask(root, buffers, plan, keep_graph, create_graph,
-                     emit, (frozen if snapshot else _as_is) if emit else None)
+                     emit, (frozen if snapshot else _as_is) if emit else None, views)
     index, ready = 0, task.ready
     with _GradMode(create_graph) as mode:
         while ready:
@@ -148,7 +148,7 @@ def _execute(node, g, task: GraphTask):
         if node._hooked or var._hooks or var._post_acc_hooks or task.keep is not None:
             return _run_leaf(node, g, task)
         if g is not None and var._requires_grad:  # a plain leaf and no Step to show: the
-            node.accumulate(g, node in task.owned, task.create_graph)  # update alone
+            node.accumulate(g, node in task.owned, task.create_graph, task.views)  # alone
         return g, (), None
     if node._hooked:  # tensor hooks, retain_grad, pre-hooks (steps 1-3 in hooks.py)
         if node._tensor_pre_hooks or node._retains_grad:
@@ -184,7 +184,7 @@ def _run_leaf(node: AccumulateGrad, g, task: GraphTask):
     before = None if keep is None else keep(var._grad)
     if g is not None:
         if var._requires_grad:  # (a leaf set to requires_grad_(False) since keeps its .grad)
-            node.accumulate(g, owned, task.create_graph)
+            node.accumulate(g, owned, task.create_graph, task.views)
         for hook in list((var._post_acc_hooks or {}).values()):
             hook(var)
     if node._post_hooks:
@@ -233,7 +233,8 @@ def start(tensors, grad_tensors, retain_graph, create_graph, inputs, *, emit, sn
         inputs = as_tensors(inputs)
         if not inputs:
             raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
-    grads = make_grads(outputs, tensor_tuple(grad_tensors, len(outputs)), create_graph)
+    given = tensor_tuple(grad_tensors, len(outputs))
+    grads = make_grads(outputs, given, create_graph)
     if not outputs:
         return iter(())
     root, buffers = graph_root(outputs, grads)
@@ -244,7 +245,8 @@ def start(tensors, grad_tensors, retain_graph, create_graph, inputs, *, emit, sn
         warn_once("create_graph", CREATE_GRAPH_WARNING, _user_stacklevel())
     keep_graph = create_graph if retain_graph is None else retain_graph
     plan = None if inputs is None else _plan_for(inputs)
-    return run(root, buffers, keep_graph, create_graph, plan, emit, snapshot)
+    views = None if grad_tensors is None else given_views(given)  # (memory .grad may keep)
+    return run(root, buffers, keep_graph, create_graph, plan, emit, snapshot, views)
 
 
 def _loss_root(t):
@@ -255,7 +257,8 @@ def _loss_root(t):
     if node is None or t._base is not None or node._num_outputs != 1 or data.size != 1 \
             or data.dtype.kind != "f" or node._expected is not None:  # (a view's grad_fn may
         return None  # need bringing up to date; a tensor changed since, its gradient checking)
-    return node, {node: np.array(1, data.dtype).reshape(data.shape)}
+    g, shape = np.array(1, data.dtype), data.shape
+    return node, {node: g.reshape(shape) if shape else g}
 
 
 def _plan_for(inputs) -> Plan:

@@ -3,18 +3,25 @@ the layout of a leaf's ``.grad`` (arrays)."""
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
 from .._dtype import from_numpy_dtype
-from .._layout import _dense
+from .._layout import _dense, like_input
 from .._state import local as _mode
 from .._summation import reduce_sum, sum_leading
-from .._types import element_strides
+from .._tensor import Tensor
+from .._types import element_strides, row_major_strides
+from .zero_tensor import ZeroArray, as_grad
 
-__all__ = ["sum_to", "expand_to", "in_layout_of", "overlapping", "row_major_clone",
-           "refuse_inference", "only_inference", "not_into"]
+__all__ = ["sum_to", "expand_to", "first_grad", "copied", "in_layout_of", "obeys_contract",
+           "clone_obey_contract", "torch_strides", "writable_view", "share_version",
+           "given_views", "overlapping", "row_major_clone", "refuse_inference", "only_inference",
+           "not_into"]
 
 _ndarray = np.ndarray  # (a global: cheaper than np.ndarray, see _tensor.py)
+_wrap = Tensor._wrap
 
 
 def sum_to(g, shape: tuple, dtype=None):
@@ -67,8 +74,10 @@ def _cast(g, dtype, tensor: bool):
     if dtype is not None:
         dtype = getattr(dtype, "np", dtype)  # a minigrad dtype or a NumPy one
         if not tensor:
-            if g.dtype != dtype:
-                g = np.asarray(g).astype(dtype)
+            if g.dtype != dtype:  # (PyTorch's grad.to(dtype): preserve_format)
+                src, g = g, np.asarray(g).astype(dtype)
+                if 1 in g.shape:  # (a size-1 dimension keeps its stride, 0 included)
+                    g = like_input(g, src)
         elif g._data.dtype != dtype:
             g = g.to(from_numpy_dtype(dtype))
     return g
@@ -124,39 +133,147 @@ def only_inference(operands) -> bool:
     return True
 
 
+def first_grad(like: np.ndarray, grad, owned: bool, views: dict | None):
+    """The leaf's first ``.grad`` (``in_layout_of``), sharing the version counter of the memory
+    it views if it was kept (``share_version``)."""
+    strides = grad.strides
+    if strides == like.strides and grad.shape == like.shape and 0 not in strides and \
+            type(grad) is _ndarray:
+        flags = grad.flags  # the common case: a row-major gradient of a row-major leaf
+        if flags.c_contiguous:
+            if not owned:
+                return copied(grad.copy())
+            if flags.writeable:  # kept
+                t = _wrap(grad)
+                if grad.base is not None and views is not None:  # (a view: nn.Linear's
+                    share_version(t, grad, views)  # weight gradient, of fresh memory)
+                return t
+    t = as_grad(data := in_layout_of(like, grad, owned))
+    if data is grad or data.base is not None and np.may_share_memory(data, grad):  # kept
+        if data.base is not None and views is not None:  # (a view: of whose memory?)
+            share_version(t, data, views)
+    elif type(data) is _ndarray:  # a copy (a ZeroArray's stays a ZeroTensor, as PyTorch's)
+        t._vc = array("q", (1,))
+    return t
+
+
+def copied(data: np.ndarray):
+    """A ``.grad`` PyTorch copied the gradient into (``new_empty_strided(...).copy_(grad)``):
+    its version is 1, ``copy_`` counting as a change."""
+    t = _wrap(data)
+    t._vc = array("q", (1,))
+    return t
+
+
 def in_layout_of(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray:
-    """``grad`` (kept if ``owned``, else copied) laid out in memory as the leaf ``like`` is:
-    PyTorch's layout contract for ``.grad`` (a row-major leaf gets a row-major ``.grad`` even
-    when the gradient arrived transposed, as from ``x.t()``)."""
-    if grad.strides == like.strides and grad.shape == like.shape:
-        # kept if owned, even a view whose memory another tensor shares (nn.Linear's weight
-        # gradient; a view of the gradient given to backward): PyTorch steals a gradient no
-        # other tensor object holds, so .grad may share the caller's memory, as there
-        return grad if owned and grad.flags.writeable else grad.copy(order="K")  # (read-only:
-        # minigrad's own broadcast of a one-element gradient, memory PyTorch would not share)
-    if grad.shape != like.shape:  # (the leaf's data swapped by `.data =`)
-        return _misshapen(like, grad, owned)
-    if like.flags.c_contiguous:
-        return grad.copy()  # (the usual leaf, row-major: 3x cheaper than empty_like + copyto)
-    out = np.empty_like(like, dtype=grad.dtype)  # (order K: the leaf's own layout)
-    np.copyto(out, grad)
-    return out
+    """The first ``.grad`` of the leaf whose array is ``like``, as PyTorch's ``AccumulateGrad``
+    stores it: ``grad`` itself if the engine ``owned`` it (no other tensor object holds it; it
+    may still share memory, as a view) and it obeys the layout contract, else a copy that does
+    (``clone_obey_contract``: in the leaf's strides, and in its shape if an in-place shape op
+    or ``.data =`` changed the leaf since; a row-major copy for an expanded leaf)."""
+    strides = grad.strides
+    if strides == like.strides and grad.shape == like.shape and 0 not in strides:
+        flags = grad.flags  # a row-major gradient of a row-major leaf
+        if flags.c_contiguous:
+            if owned and flags.writeable:
+                return grad
+            if not owned:
+                return grad.copy()
+    zeros = type(grad) is ZeroArray  # (PyTorch's ZeroTensor: immutable, kept as it is)
+    if (owned or zeros) and obeys_contract(grad, like):
+        if zeros or grad.flags.writeable:
+            return grad
+        kept = writable_view(grad)  # (read-only: a view of minigrad's own broadcast)
+        if kept is not None:
+            return kept
+    return clone_obey_contract(grad, like)
 
 
-def _misshapen(like: np.ndarray, grad: np.ndarray, owned: bool) -> np.ndarray:
-    """PyTorch's first ``.grad`` of another shape than its leaf (whose data ``.data =`` or an
-    in-place shape op changed since its ``AccumulateGrad`` was made): the gradient itself if it
-    may be kept and its strides agree with the leaf's wherever its sizes are not 1, and are not
-    0 where they are (PyTorch's layout contract); else a copy into the leaf's shape, broadcast
-    as ``copy_`` does (its error if it cannot)."""
-    size = grad.itemsize
-    if owned and all(s != 0 if n == 1 else
-                     (i < like.ndim and s // size == like.strides[i] // like.itemsize)
-                     for i, (n, s) in enumerate(zip(grad.shape, grad.strides))):
-        return grad
-    if not_into(like.shape, grad.shape):
+def writable_view(a: np.ndarray) -> np.ndarray | None:
+    """``a`` as a writable view of the same memory, if the array owning that memory is
+    writable (``a`` is a read-only view of a broadcast: the gradient of a sum, a slice of it);
+    None otherwise (a ZeroTensor's memory, a scalar)."""
+    owner = _owner(a)
+    if not isinstance(owner, _ndarray) or not owner.flags.writeable:
+        return None
+    offset = a.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+    try:
+        return _ndarray(a.shape, a.dtype, owner, offset, a.strides)
+    except (TypeError, ValueError):  # (memory NumPy cannot view so: copied instead)
+        return None
+
+
+def share_version(t, data: np.ndarray, views: dict) -> None:
+    """Give the kept ``.grad`` ``t`` (array ``data``, a view) the version counter of the tensor
+    whose memory it views, as PyTorch's stolen gradient shares it: a gradient given to
+    backward, or another leaf's ``.grad`` made of the same gradient this pass (``views``: id of
+    the memory's owner -> (owner, the first tensor seen to view it))."""
+    owner = _owner(data)
+    entry = views.get(id(owner))
+    if entry is None:  # (its version counter is made only if a second tensor comes)
+        views[id(owner)] = (owner, t)
+    else:
+        t._vc = entry[1]._vc
+
+
+def given_views(tensors) -> dict:
+    """``share_version``'s start: the memory of the gradients given to backward."""
+    views = {}
+    for g in tensors:
+        if g is not None:
+            owner = _owner(g._data)
+            views[id(owner)] = (owner, g)
+    return views
+
+
+def _owner(a):
+    """The object owning the memory array ``a`` views (``a`` itself if it owns it)."""
+    while isinstance(a, _ndarray) and a.base is not None:
+        a = a.base
+    return a
+
+
+def torch_strides(a: np.ndarray) -> tuple:
+    """The strides (in elements) PyTorch's tensor of the gradient array ``a`` has: its own,
+    except a new empty array NumPy made (all strides 0), row-major as ``Tensor._wrap`` makes
+    it (a view of a tensor keeps that tensor's)."""
+    if a.size or not a.ndim or any(a.strides) or a.base is not None:
+        return element_strides(a)
+    return row_major_strides(a.shape)
+
+
+def obeys_contract(grad: np.ndarray, like: np.ndarray) -> bool:
+    """PyTorch's ``obeys_layout_contract(grad, variable)``: for a leaf that is non-overlapping
+    and dense, each dimension of the gradient of size other than 1 has the leaf's stride at
+    that index, and none of size 1 has stride 0 (the views cat and stack give); for any other
+    leaf, the gradient is row-major."""
+    shape, strides = grad.shape, torch_strides(grad)
+    mine = element_strides(like)
+    if _dense(like.shape, mine):
+        for i, n in enumerate(shape):
+            if n != 1:
+                if i >= len(mine) or strides[i] != mine[i]:  # (PyTorch reads past the end)
+                    return False
+            elif not strides[i]:
+                return False
+        return True
+    return not grad.size or all(n == 1 or s == r for n, s, r in
+                                zip(shape, strides, row_major_strides(shape)))
+
+
+def clone_obey_contract(grad: np.ndarray, like: np.ndarray) -> np.ndarray:
+    """PyTorch's ``clone_obey_contract``: for a non-overlapping and dense leaf, new memory in
+    the leaf's shape and strides with ``grad`` copied in (broadcast as ``copy_`` does, with its
+    error if it cannot); for any other leaf, a row-major copy of ``grad``."""
+    mine = element_strides(like)
+    if not _dense(like.shape, mine):
+        return np.array(grad, order="C")
+    if grad.shape != like.shape and not_into(like.shape, grad.shape):
         raise not_into(like.shape, grad.shape)
-    out = np.empty_like(like, dtype=grad.dtype)
+    shape, item = like.shape, grad.itemsize
+    span = 0 if 0 in shape else 1 + sum((n - 1) * s for n, s in zip(shape, mine))
+    out = np.ndarray(shape, grad.dtype, buffer=np.empty(span, grad.dtype),
+                     strides=tuple(s * item for s in mine))
     np.copyto(out, grad)
     return out
 

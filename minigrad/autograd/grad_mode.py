@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import inspect
 
-from .._state import inference_blocks
+from .._state import inference_blocks, inference_entered
 from .._state import local as _mode
 from .._torch_names import TorchNamed
 
@@ -194,6 +194,8 @@ class inference_mode(_DecoratorContextManager):
         self.prev = (_mode.grad_enabled, _mode.inference_mode)
         if self.mode:
             _mode.grad_enabled = False
+            if not inference_entered:  # (inference tensors may exist from now on)
+                inference_entered.append(None)
         _mode.inference_mode = bool(self.mode)
 
     def __exit__(self, *exc) -> None:

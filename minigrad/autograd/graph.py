@@ -21,6 +21,7 @@ import numpy as np
 
 from .._quiet import quiet, restore
 from .._state import anomaly as _anomaly
+from .._state import inference_entered
 from .._state import local as _mode
 from .._tensor import Tensor
 from .._torch_names import torch_name
@@ -30,10 +31,10 @@ from . import functional_utils as _fu
 from ._rule import _r
 from .anomaly_mode import keep_forward_trace
 from .formulas import write_backward
-from .functional_utils import in_layout_of, not_into, only_inference, refuse_inference
+from .functional_utils import not_into, only_inference, refuse_inference
 from .reshaped import no_gradient_into, not_differentiable
-from .saved import FREED, SavedTensor
-from .zero_tensor import added, as_grad
+from .saved import FREED, SavedTensor, saved_properties
+from .zero_tensor import added
 
 __all__ = ["Node", "AccumulateGrad", "CopyBackwards", "SavedTensor", "RemovableHandle",
            "grad_accumulator", "should_record", "record", "record_raising"]
@@ -93,6 +94,7 @@ class Node(metaclass=_NodeMeta):
             "_s_" + name for name in cls.saved
             if not isinstance(getattr(cls, "_s_" + name, None), property))
         cls._frees = tuple("_s_" + n for n in cls.saved_tensors_names + cls.saved_lists)
+        saved_properties(cls)  # `_saved_<name>`, `_raw_saved_<name>`
         write_backward(cls)  # a rule made of formulas and no backward: written from the rule
 
     def name(self) -> str:
@@ -155,23 +157,6 @@ class Node(metaclass=_NodeMeta):
                 value.release()
             elif value is not None and name in self._frees:
                 setattr(self, name, FREED)  # (formulas read it through value(): they raise)
-
-    def __getattr__(self, name: str):
-        # `_saved_self`, `_saved_exponent`, ...: what PyTorch shows of the values kept for backward
-        if name.startswith("_raw_saved_") and name in self._saved_names():
-            value = getattr(self, "_s_" + name[11:])
-            if isinstance(value, (int, float)):  # x * 2: PyTorch's tensor(2), hooks and all
-                value = SavedTensor(Tensor._wrap(np.array(value)))
-                setattr(self, "_s_" + name[11:], value)
-            return value
-        if name.startswith("_saved_") and name[7:] in type(self).saved:
-            value = getattr(self, "_s_" + name[7:], None)
-            if type(value) is SavedTensor:
-                return value.unpack(self)
-            if name[7:] in type(self).saved_tensors_names and isinstance(value, (int, float)):
-                return Tensor._wrap(np.array(value))
-            return tuple(value) if type(value) is list else value  # int lists come as tuples
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __call__(self, *grads):
         """Run this node's backward formula on tensors, like calling a PyTorch ``grad_fn`` (with
@@ -260,18 +245,18 @@ class AccumulateGrad(Node):
             hook(var)
         return ()
 
-    def accumulate(self, grad, owned: bool = False, create_graph: bool = False) -> None:
-        """Add ``grad`` into ``variable.grad`` as PyTorch does: the first gradient is kept if the
-        engine ``owned`` it (no one else holds the array), else copied; later ones are added in
-        place. Under ``create_graph`` both are recorded (``CopyBackwards``, ``AddBackward0``)."""
-        var = self.variable
-        old = var._grad
+    def accumulate(self, grad, owned: bool = False, create_graph: bool = False,
+                   views: dict | None = None) -> None:
+        """Add ``grad`` into ``variable.grad`` as PyTorch does: the first one kept if the engine
+        ``owned`` it and it obeys the layout contract (then sharing the version counter of the
+        memory it views, see ``views``), else copied; later ones added in place. Under
+        ``create_graph`` both are recorded (``CopyBackwards``, ``AddBackward0``)."""
+        var, old = self.variable, self.variable._grad
         if create_graph:
-            if not isinstance(grad, Tensor):
-                grad = Tensor._wrap(grad)
+            grad = grad if isinstance(grad, Tensor) else Tensor._wrap(grad)
             var._grad = _recorded_copy(grad, var._data) if old is None else old + grad
         elif old is None:
-            var._grad = as_grad(in_layout_of(var._data, grad, owned))
+            var._grad = _fu.first_grad(var._data, grad, owned, views)
         else:
             d = old._data
             if d.flags.writeable:
@@ -311,7 +296,7 @@ def _recorded_copy(g, like: np.ndarray):
     its shape too if the leaf's changed since (``copy_``'s broadcast and errors)."""
     if _fu.overlapping(like):  # an expanded leaf: a row-major clone (clone_obey_contract)
         return _fu.row_major_clone(g)
-    t = Tensor._wrap(in_layout_of(like, g._data, False))
+    t = _fu.copied(_fu.clone_obey_contract(g._data, like))
     if should_record(g):
         record(CopyBackwards(), t, None, g)
     return t
@@ -345,8 +330,9 @@ def should_record(*inputs) -> bool:
                 found = True
             elif t._requires_grad:
                 found = True
-    return found and (type(t := inputs[0]) is Tensor and not (t._inference or t._data_inference)
-                      or not only_inference(inputs))  # (a normal first operand: the fast way)
+    return found and (not inference_entered  # (no inference tensor exists yet: the fast way)
+                      or type(t := inputs[0]) is Tensor and not (t._inference or t._data_inference)
+                      or not only_inference(inputs))  # (a normal first operand: the quick test)
 
 
 def record(node: Node, outputs, *inputs, broadcast: bool = False):

@@ -22,12 +22,15 @@ import functools
 import re
 import weakref
 
+import numpy as np
+
 from .._dtype import cpu_type_name
+from .._state import inference_entered
 from .._state import local as _mode
 from .._tensor import Tensor
 
 __all__ = ["SavedTensor", "FREED_MESSAGE", "DETACHED_MESSAGE", "INFERENCE_MESSAGE",
-           "default_hooks", "FREED", "check_saved"]
+           "default_hooks", "FREED", "check_saved", "saved_properties"]
 
 # saved_tensors_hooks' (pack, unpack) pairs, innermost last; the list is changed in place only
 default_hooks: list = []
@@ -69,7 +72,7 @@ class SavedTensor:
                  "packed", "unpack_hook", "source", "view_fn")
 
     def __init__(self, tensor, output_of=None):
-        if tensor._inference or tensor._data_inference:
+        if inference_entered and (tensor._inference or tensor._data_inference):
             raise RuntimeError(INFERENCE_MESSAGE if tensor.is_inference() else
                                "Inference tensors do not track version counter.")
         if default_hooks:  # inside saved_tensors_hooks: keep what its pack hook returns
@@ -331,3 +334,41 @@ def _op_name(node) -> str:
     the in-place errors (a custom Function's ``EBackward`` -> ``E``;
     ``torch::autograd::CopyBackwards`` as it is)."""
     return re.sub(r"Backward(0?$|(?=\d+$))", "", node.name(), count=1)
+
+
+# ---------------------------------------------------------------- what a node shows of them
+def saved_properties(cls) -> None:
+    """Give node class ``cls`` PyTorch's ``_saved_<name>`` and ``_raw_saved_<name>`` for each
+    value it keeps: properties, as PyTorch's (a ``__getattr__`` on ``Node`` would make Python
+    read every attribute of every node the slow way)."""
+    for name in cls.saved:
+        setattr(cls, "_saved_" + name, property(functools.partial(_saved, name)))
+        setattr(cls, "_raw_saved_" + name, property(functools.partial(_raw_saved, name)))
+
+
+def _saved(name: str, node):
+    """``node._saved_<name>``: what PyTorch shows of a value kept for backward."""
+    if name not in type(node).saved:  # (a subclass keeping other values than its parent)
+        raise _no_attribute(node, "_saved_" + name)
+    value = getattr(node, "_s_" + name, None)
+    if type(value) is SavedTensor:
+        return value.unpack(node)
+    if name in type(node).saved_tensors_names and isinstance(value, (int, float)):
+        return Tensor._wrap(np.array(value))
+    return tuple(value) if type(value) is list else value  # int lists come as tuples
+
+
+def _raw_saved(name: str, node):
+    """``node._raw_saved_<name>``: the SavedTensor itself (``x * 2``'s 2 made one: PyTorch keeps
+    tensor(2), hooks and all), for the values PyTorch saves as tensors."""
+    if "_raw_saved_" + name not in node._saved_names():
+        raise _no_attribute(node, "_raw_saved_" + name)
+    value = getattr(node, "_s_" + name)
+    if isinstance(value, (int, float)):
+        value = SavedTensor(Tensor._wrap(np.array(value)))
+        setattr(node, "_s_" + name, value)
+    return value
+
+
+def _no_attribute(node, name: str) -> AttributeError:
+    return AttributeError(f"'{type(node).__name__}' object has no attribute '{name}'")

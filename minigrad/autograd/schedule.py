@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._layout import like_input
 from . import hooks as _hooks
 from .graph import AccumulateGrad
 from .graph_root import GraphRoot
@@ -42,7 +43,7 @@ class GraphTask:
     """
 
     def __init__(self, root, buffers: dict, plan: Plan | None = None, keep_graph=True,
-                 create_graph=False, arrivals: bool = False, keep=None):
+                 create_graph=False, arrivals: bool = False, keep=None, views=None):
         self.deps = _dependencies(root)
         self.ready = [root]
         self.buffers = buffers
@@ -57,6 +58,7 @@ class GraphTask:
         self.create_graph = create_graph
         self.keep = keep  # how a gradient is kept for a Step: a frozen copy, or as is
         self.owned: set = set()  # AccumulateGrad nodes whose gradient no one else holds
+        self.views = {} if views is None else views  # memory kept as .grad: its version counter
         self.arrivals: dict | None = {} if arrivals else None  # node -> [(nr, sender, edge, g)]
         if arrivals:
             self._note_start(root)
@@ -89,7 +91,10 @@ class GraphTask:
                 if type(nxt) is AccumulateGrad and _fresh(gi, g, out, node):
                     self.owned.add(nxt)
             elif gi is not None:
-                buffers[nxt] = buffers[nxt] + gi
+                old = buffers[nxt]
+                buffers[nxt] = s = old + gi
+                if type(s) is _ndarray and 1 in s.shape and 0 in old.strides:
+                    buffers[nxt] = like_input(s, old)  # (PyTorch adds into the first in place)
                 self.owned.add(nxt)  # the sum is a new array
             if left == 0:
                 if self.ready:

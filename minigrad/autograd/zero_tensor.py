@@ -49,6 +49,7 @@ IMMUTABLE_COPY = ("ZeroTensors are immutable. Please materialize the tensor usin
 TO_NUMPY = " Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array."
 NOT_GRAD = "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
 
+_ndarray = np.ndarray  # (a module global: NumPy's __getattr__ stops Python caching np.<name>)
 _KEEP = {np.multiply, np.divide, np.matmul}  # a zero operand: zeros (dividing: the numerator)
 _BOTH = {np.add, np.subtract}  # zeros only if both are
 
@@ -86,7 +87,7 @@ def efficient_zeros(like):
 def as_grad(g) -> Tensor:
     """A gradient the engine computed, as the tensor a learner gets (``.grad``, the results of
     ``autograd.grad``): a ZeroArray becomes a tensor flagged ``_zero`` (its memory read-only)."""
-    if type(g) is np.ndarray:
+    if type(g) is _ndarray:
         return Tensor._wrap(g)
     if type(g) is ZeroArray:
         g = g.view(np.ndarray)

@@ -25,6 +25,7 @@ from ..autograd._rule import _r
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import check_saved
+from ._batchnorm_grads import as_rows, channels_last, from_rows, kernel_grads
 from ._kernel_dtypes import refuse
 
 __all__ = ["batch_norm", "NativeBatchNormBackward0", "NativeBatchNormBackwardBackward0"]
@@ -65,11 +66,26 @@ class NativeBatchNormBackward0(Node):
         need = [f is not None for f, _ in self.next_functions]
         if isinstance(g, Tensor):  # create_graph: the gradients are an op of their own
             return _recorded(self, g, x, w, need)
+        return self.arrays(g, x, w, need)
+
+    def arrays(self, g: np.ndarray, x: Tensor, w, need) -> tuple:
+        """The three gradients as arrays: float32 and float64 as PyTorch's kernels compute
+        them (``_batchnorm_grads``), float16 by the formulas of ``grads``."""
+        a = x._data
+        stat = _value(self._s_result1)._data.dtype  # (float32 for float16 input: its dtypes)
+        if a.dtype in (np.float32, np.float64) and stat == a.dtype:
+            if self._s_training:
+                mean, invstd = _value(self._s_result1)._data, _value(self._s_result2)._data
+            else:
+                mean = _value(self._s_running_mean)._data
+                var = _value(self._s_running_var)._data.astype(np.float64)
+                invstd = (1 / np.sqrt(var + self._s_eps)).astype(a.dtype)
+            return kernel_grads(g, a, None if w is None else w._data, mean, invstd,
+                                self._s_training, need)
         with no_grad():
             grads = self.grads(Tensor._wrap(g), x, w, need, recompute=False)
-        stat = self._s_result1.get().dtype  # (float32 for float16 input: back to its dtypes)
         return tuple(None if d is None else d._data.astype(t, copy=False)
-                     for d, t in zip(grads, (x._data.dtype, stat, stat)))
+                     for d, t in zip(grads, (a.dtype, stat, stat)))
 
     def grads(self, g: Tensor, x: Tensor, w, need, recompute: bool) -> tuple:
         """(grad_input, grad_weight, grad_bias) as tensor ops on ``g``, ``x`` and ``w``; with
@@ -144,9 +160,8 @@ class NativeBatchNormBackwardBackward0(Node):
 def _recorded(first: NativeBatchNormBackward0, g: Tensor, x: Tensor, w, need) -> tuple:
     """The three gradients under create_graph: one NativeBatchNormBackwardBackward0 node of
     three outputs, edges (grad_out, input, weight, save_mean, save_invstd), as PyTorch's."""
-    with no_grad():
-        arrays = first.grads(Tensor._wrap(g._data), x, w, need, recompute=False)
-    outs = tuple(None if a is None else Tensor._wrap(a._data) for a in arrays)
+    arrays = first.arrays(g._data, x, w, need)
+    outs = tuple(None if a is None else Tensor._wrap(a) for a in arrays)
     if should_record(g, x, w):
         node = NativeBatchNormBackwardBackward0()
         node._first, node._need = first, need
@@ -187,9 +202,44 @@ def _channel_stats(x: np.ndarray):
     try:
         mean = (total(x) / n).astype(x.dtype)
         d = x - mean.reshape(shape)
+        if x.dtype == np.float64 and (x.size // x.shape[0] // x.shape[1]) % 2:
+            return mean, _odd_planes(d.reshape(x.shape[0], x.shape[1], -1))
         return mean, total(d * d).astype(x.dtype)
     finally:
         restore(token)
+
+
+def _odd_planes(d: np.ndarray) -> np.ndarray:
+    """The float64 kernel's ``var_sum += d * d`` over (N, C, plane) deviations of planes of
+    odd size as this PyTorch build runs it (measured bit for bit): two elements at a time
+    (products rounded, then added in order), each plane's last element with a multiply-add."""
+    acc = np.zeros(d.shape[1])
+    for plane in d:
+        acc = np.cumsum(np.concatenate([acc[:, None], plane[:, :-1] ** 2], axis=1),
+                        axis=1)[:, -1]
+        acc = fma(plane[:, -1], plane[:, -1], acc)
+    return acc
+
+
+def _generic_stats(x: np.ndarray, running_mean, running_var, momentum: float, eps: float):
+    """PyTorch's statistics of an input of any other layout (Normalization.cpp): the mean
+    by ``torch.mean``, the squared deviations from it in float64 one after the other in
+    memory order, 1/std and the running averages in float64 (updated in place)."""
+    c = x.shape[1]
+    n = x.size // c
+    dims = (0,) + tuple(range(2, x.ndim))
+    mean = (_summation.reduce_sum(x, dims) / x.dtype.type(n)).astype(x.dtype)
+    order = sorted(dims, key=lambda a: -x.strides[a])  # (outermost first)
+    d = np.transpose(x, [1] + order).reshape(c, -1) - mean.astype(np.float64)[:, None]
+    var_sum = np.cumsum(d * d, axis=1)[:, -1] if x.dtype == np.float64 else \
+        np.sum(d * d, axis=1)  # (float32 added in float64: any order rounds the same)
+    if running_mean is not None:
+        r = running_mean._data
+        r[...] = momentum * mean.astype(np.float64) + (1 - momentum) * r.astype(np.float64)
+    if running_var is not None:
+        r = running_var._data
+        r[...] = momentum * (var_sum / (n - 1)) + (1 - momentum) * r.astype(np.float64)
+    return mean, (1 / np.sqrt(var_sum / n + eps)).astype(x.dtype)
 
 
 def _channels_last_stats(x: np.ndarray):
@@ -269,9 +319,11 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
     empty = np.zeros(0, stat)
     token = quiet()
     try:
-        if training and stat == input._data.dtype and input.is_contiguous():
+        last = channels_last(x)  # (PyTorch's kernels read it as rows of channels)
+        kernel = stat == input._data.dtype and (last or input.is_contiguous())
+        if training and kernel:
             n = x.size // x.shape[1]
-            mean, var_sum = _channel_stats(x)
+            mean, var_sum = _channels_last_stats(as_rows(x)) if last else _channel_stats(x)
             t = x.dtype.type
             invstd = (1 / np.sqrt((var_sum / t(n)).astype(np.float64) + eps)).astype(stat)
             if running_mean is not None:
@@ -282,10 +334,11 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
                 running_var._data[...] = (np.float64(m) * (var_sum / t(n - 1)).astype(np.float64)
                                           + ((t(1) - m) * r).astype(np.float64)).astype(r.dtype)
             save_mean, save_invstd = mean, invstd
-            alpha = invstd if weight is None else invstd * weight._data
-            beta = fma(-mean, alpha, 0 if bias is None else bias._data)
-            result = Tensor._wrap(np.ascontiguousarray(fma(
-                x, alpha.reshape(shape), beta.reshape(shape)), input._data.dtype))
+            result = _transform(x, last, mean, invstd, weight, bias, shape)
+        elif training and stat == input._data.dtype:  # (any other layout)
+            mean, invstd = _generic_stats(x, running_mean, running_var, momentum, eps)
+            save_mean, save_invstd = mean, invstd
+            result = _generic_output(x, mean, invstd, weight, bias, shape)
         elif training:
             n = x.size // x.shape[1]
             mean = x.mean(dims)
@@ -299,6 +352,11 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
             save_mean, save_invstd = mean, invstd
             result = affine(centered * invstd.reshape(shape), weight, bias, shape,
                             input._data.dtype)
+        elif kernel:  # (eval: 1/std of the running variance in the input's dtype)
+            t = x.dtype.type
+            invstd = t(1) / np.sqrt(running_var._data + t(eps))
+            save_mean = save_invstd = empty
+            result = _transform(x, last, running_mean._data, invstd, weight, bias, shape)
         else:
             centered = x - running_mean._data.reshape(shape)
             invstd = (1 / np.sqrt(running_var._data + eps)).astype(stat)
@@ -318,6 +376,27 @@ def batch_norm(input: Tensor, running_mean, running_var, weight=None, bias=None,
     node._s_result1 = SavedTensor(Tensor._wrap(save_mean))
     node._s_result2 = SavedTensor(Tensor._wrap(save_invstd))
     return record(node, result, input, weight, bias)
+
+
+def _generic_output(x: np.ndarray, mean, invstd, weight, bias, shape) -> Tensor:
+    """PyTorch's generic loop: ``((x - mean) * invstd) * weight + bias``, one operation at
+    a time, with ``1`` and ``0`` for a missing weight and bias (``+ 0`` turns -0 into 0)."""
+    t = x.dtype.type
+    w = t(1) if weight is None else weight._data.reshape(shape)
+    b = t(0) if bias is None else bias._data.reshape(shape)
+    return Tensor._wrap(np.ascontiguousarray((x - mean.reshape(shape)) * invstd.reshape(shape)
+                                             * w + b))
+
+
+def _transform(x: np.ndarray, last: bool, mean, invstd, weight, bias, shape) -> Tensor:
+    """PyTorch's kernel for a contiguous or channels-last ``x``: ``x * alpha + beta`` with
+    one multiply-add, ``alpha = invstd * weight``, ``beta = bias - mean * alpha`` (another),
+    per channel; a channels-last ``x`` gives a channels-last result."""
+    alpha = invstd if weight is None else invstd * weight._data
+    beta = fma(-mean, alpha, 0 if bias is None else bias._data)
+    out = fma(x, alpha.reshape(shape), beta.reshape(shape))
+    return Tensor._wrap(from_rows(as_rows(out).astype(x.dtype, order="C"), x.shape)
+                        if last else np.ascontiguousarray(out, x.dtype))
 
 
 def affine(out: np.ndarray, weight, bias, shape, dtype) -> Tensor:

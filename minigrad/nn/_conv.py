@@ -25,7 +25,6 @@ import itertools
 
 import numpy as np
 
-from .._dtype import from_numpy_dtype
 from .._ops._core import value
 from .._quiet import quiet, restore
 from .._state import warn_once
@@ -34,7 +33,8 @@ from ..autograd._rule import _r
 from ..autograd.grad_mode import enable_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
 from ..autograd.saved import INFERENCE_MESSAGE
-from ._kernel_dtypes import refuse
+from . import _conv_kernels as kernels
+from ._conv_checks import _check_bias_type, _check_dtypes, _check_shapes, _invalid_arguments
 
 __all__ = ["convolution", "ConvolutionBackward0", "ConvolutionBackwardBackward0"]
 
@@ -63,8 +63,16 @@ def _grouped(a: np.ndarray, groups: int, axis: int) -> np.ndarray:
 
 
 def conv_forward(x, w, b, stride, padding, dilation, groups) -> np.ndarray:
-    """The convolution of arrays: ``x`` (N, C, *S) with ``w`` (O, C/groups, *K), plus ``b``."""
+    """The convolution of arrays: ``x`` (N, C, *S) with ``w`` (O, C/groups, *K), plus ``b``
+    (a non-finite filter value over the padding: as PyTorch's kernel, see ``_conv_kernels``)."""
     d = w.ndim - 2
+    if any(padding) and x.dtype == np.float32 and not np.isfinite(w).all() and \
+            kernels.skips_padding("forward", x.shape, w.shape, None, stride, padding, dilation,
+                                  groups):
+        out = kernels.forward_valid(x, w, stride, padding, dilation, groups)
+        if b is not None:
+            out = out + b.reshape((-1,) + (1,) * d)
+        return np.ascontiguousarray(out, dtype=x.dtype)
     xp = np.pad(x, ((0, 0), (0, 0)) + tuple((p, p) for p in padding))
     win = _grouped(_windows(xp, w.shape[2:], stride, dilation), groups, 1)
     pos, ker = _letters(d)
@@ -72,20 +80,29 @@ def conv_forward(x, w, b, stride, padding, dilation, groups) -> np.ndarray:
     out = np.einsum(f"ngc{pos}{ker},goc{ker}->ngo{pos}", win, _grouped(w, groups, 0),
                     optimize=True)
     out = out.reshape((x.shape[0], w.shape[0]) + out.shape[3:])
-    if b is not None:
-        out = out + b.reshape((-1,) + (1,) * d)
+    # PyTorch's kernels add the products to a sum that starts at +0 (or at the bias): a sum
+    # of products that are all -0 is +0 there (einsum keeps a single product's -0)
+    out = out + (0.0 if b is None else b.reshape((-1,) + (1,) * d))
     return np.ascontiguousarray(out, dtype=x.dtype)
 
 
-def conv_grad_weight(g, x, weight_shape, stride, padding, dilation, groups) -> np.ndarray:
-    """d(loss)/d(weight): the incoming gradient ``g`` dotted with the windows it came from."""
+def conv_grad_weight(g, x, weight_shape, stride, padding, dilation, groups,
+                     kind: str = "weight") -> np.ndarray:
+    """d(loss)/d(weight): the incoming gradient ``g`` dotted with the windows it came from
+    (a non-finite ``g`` next to the padding: as PyTorch's kernel for ``kind``, see
+    :func:`._conv_kernels.skips_padding`)."""
     d = len(weight_shape) - 2
+    if any(padding) and x.dtype == np.float32 and not np.isfinite(g).all() and \
+            kernels.skips_padding(kind, x.shape, weight_shape, g.shape, stride, padding,
+                                  dilation, groups):
+        gw = kernels.weight_grad_valid(g, x, weight_shape, stride, padding, dilation, groups)
+        return np.ascontiguousarray(gw, dtype=g.dtype)
     xp = np.pad(x, ((0, 0), (0, 0)) + tuple((p, p) for p in padding))
     win = _grouped(_windows(xp, weight_shape[2:], stride, dilation), groups, 1)
     pos, ker = _letters(d)
     gw = np.einsum(f"ngo{pos},ngc{pos}{ker}->goc{ker}", _grouped(g, groups, 1), win,
                    optimize=True)
-    return np.ascontiguousarray(gw.reshape(weight_shape), dtype=g.dtype)
+    return np.ascontiguousarray(gw.reshape(weight_shape) + 0.0, dtype=g.dtype)  # (+0 start)
 
 
 def conv_grad_input(g, w, input_shape, stride, padding, dilation, groups) -> np.ndarray:
@@ -105,7 +122,12 @@ def conv_grad_input(g, w, input_shape, stride, padding, dilation, groups) -> np.
             for ki, di, s, o in zip(k, dilation, stride, out))
         gxp[where] += cols[(Ellipsis,) + k]
     inner = (slice(None),) * 2 + tuple(slice(p, p + s) for p, s in zip(padding, input_shape[2:]))
-    return np.ascontiguousarray(gxp[inner])
+    gx = np.ascontiguousarray(gxp[inner])
+    if g.dtype == np.float32 and kernels.reads_past_the_width(input_shape, w.shape, stride,
+                                                              dilation, groups) \
+            and not np.isfinite(w).all():  # PyTorch's kernel multiplies zeros past the ends
+        gx[:, kernels.past_the_width(w, input_shape, out, stride, padding, dilation)] = np.nan
+    return gx
 
 
 def conv_grad_bias(g) -> np.ndarray:
@@ -189,7 +211,8 @@ class ConvolutionBackwardBackward0(Node):
             if gg_b is not None:
                 dg = dg + gg_b.reshape((-1,) + (1,) * (g.ndim - 2))
         dx = conv_grad_input(g, gg_w, x.shape, *geo) if need[1] and gg_w is not None else None
-        dw = conv_grad_weight(g, gg_i, w.shape, *geo) if need[2] and gg_i is not None else None
+        dw = conv_grad_weight(g, gg_i, w.shape, *geo, kind="weight2") \
+            if need[2] and gg_i is not None else None
         return dg, dx, dw
 
 
@@ -286,89 +309,6 @@ def _per_dim(v, d: int):
     return v if isinstance(v, (tuple, list)) else (v,) * d
 
 
-def _check_shapes(x, w, b, stride, padding, dilation, groups) -> None:
-    """PyTorch's ``check_shape_forward``, in its order."""
-    if groups <= 0:
-        raise RuntimeError("non-positive groups is not supported")
-    if any(p < 0 for p in padding):
-        raise RuntimeError("negative padding is not supported")
-    if any(s <= 0 for s in stride):
-        raise RuntimeError("non-positive stride is not supported")
-    if any(di <= 0 for di in dilation):
-        raise RuntimeError("non-positive dilation is not supported")
-    ws = list(w.shape)
-    if w.ndim != x.ndim:
-        raise RuntimeError(f"Expected {w.ndim}-dimensional input for {w.ndim}-dimensional "
-                           f"weight {ws}, but got {x.ndim}-dimensional input of size "
-                           f"{list(x.shape)} instead")
-    if ws[0] < groups:
-        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at "
-                           f"dimension 0, but got weight of size {ws} instead")
-    if ws[0] % groups:
-        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} "
-                           f"at dimension 0, but got weight of size [{ws}] instead")
-    if x.shape[1] != ws[1] * groups:
-        raise RuntimeError(f"Given groups={groups}, weight of size {ws}, expected input"
-                           f"{list(x.shape)} to have {ws[1] * groups} channels, but got "
-                           f"{x.shape[1]} channels instead")
-    if b is not None and (b.ndim != 1 or b.shape[0] != ws[0]):
-        raise RuntimeError(f"Given weight of size {ws}, expected bias to be 1-dimensional with "
-                           f"{ws[0]} elements, but got bias of size {list(b.shape)} instead")
-    padded = [s + 2 * p for s, p in zip(x.shape[2:], padding)]
-    kernel = [di * (k - 1) + 1 for k, di in zip(ws[2:], dilation)]
-    if any(p < k for p, k in zip(padded, kernel)):
-        raise RuntimeError("Calculated padded input size per channel: ("
-                           + " x ".join(map(str, padded)) + "). Kernel size: ("
-                           + " x ".join(map(str, kernel)) + "). Kernel size can't be greater "
-                           "than actual input size")
-    if x.shape[0] and x.shape[1] and 0 in x.shape[2:]:  # (a 1-d input shown as PyTorch's 2-d)
-        shape = list(x.shape[:2]) + [1] * (4 - x.ndim) + list(x.shape[2:])
-        raise RuntimeError("Only zero batch or zero channel inputs are supported, but got "
-                           f"input shape: {shape}")
-
-
-def _mkldnn(x, w, groups: int) -> bool:
-    """Whether PyTorch's CPU convolution takes its MKLDNN backend, whose dtype check differs
-    from the slow kernels': a float32 input, and several groups, samples or elements, or a
-    kernel larger than 3 x 3 (PyTorch's heuristic, with more than one thread)."""
-    if x.dtype != np.float32 or w.ndim < 3:
-        return False
-    kernel = w.shape[-2:] if w.ndim > 3 else (1, w.shape[-1])
-    size = x.shape[0] * x.shape[1] * int(np.prod(x.shape[2:4]))  # (PyTorch's 4 dimensions)
-    return groups > 1 or min(kernel) > 3 or x.shape[0] > 1 or size > 20480
-
-
-def _check_dtypes(x, w, b, dilation, groups: int) -> None:
-    """PyTorch's dtype checks after the shapes (the bias's came before, unless the padding was
-    a string), which differ for its MKLDNN backend (a float32 input, see :func:`_mkldnn`: the
-    weight's, then the bias's) and its slow kernels (the kernel's dtypes, then the weight's)."""
-    if _mkldnn(x, w, groups):
-        for name, other in (("weight", w), ("bias", b)):
-            if other is not None and other.dtype != x.dtype:
-                raise RuntimeError(f"Input type ({Tensor._wrap(x[:0]).type()}) and {name} type "
-                                   f"({Tensor._wrap(other[:0]).type()}) should be the same or "
-                                   f"input should be a MKLDNN tensor and {name} is a dense tensor")
-        return
-    if any(d > 1 for d in dilation):
-        refuse("slow_conv_dilated<>", x, "fc" if x.dtype != np.int64 else "fci")
-    else:
-        refuse("slow_conv2d_cpu", x, "fiuc")
-    if w.dtype != x.dtype:
-        raise RuntimeError(f"expected scalar type {from_numpy_dtype(x.dtype)._cpp} but found "
-                           f"{from_numpy_dtype(w.dtype)._cpp}")
-
-
-def _check_bias_type(x, b) -> None:
-    if b.dtype != x.dtype:
-        raise RuntimeError(f"Input type ({_C_TYPES[x.dtype.name]}) and bias type "
-                           f"({_C_TYPES[b.dtype.name]}) should be the same")
-
-
-_C_TYPES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
-            "uint8": "unsigned char", "bool": "bool", "float32": "float", "float64": "double",
-            "float16": "c10::Half"}
-
-
 def conv(d: int, input: Tensor, weight: Tensor, bias, stride, padding, dilation,
          groups: int) -> Tensor:
     """``F.conv{d}d``: checks, an unbatched input batched (``UnsqueezeBackward0``, then
@@ -399,7 +339,7 @@ def conv(d: int, input: Tensor, weight: Tensor, bias, stride, padding, dilation,
     if should_record(input, weight, bias) and (input.is_inference() or weight.is_inference()):
         raise RuntimeError(INFERENCE_MESSAGE)  # (autograd saves both before the kernel checks)
     _check_shapes(x, w, b, stride, padding, dilation, groups)
-    _check_dtypes(x, w, b, dilation, groups)
+    _check_dtypes(x, w, b, stride, dilation, groups)
     out = convolution(input, weight, bias, stride, padding, dilation, groups, saved_padding)
     return out.squeeze(0) if unbatched else out
 
@@ -427,16 +367,3 @@ def _string_padding(padding: str, input: Tensor, weight: Tensor, stride, dilatio
             extra += [0, t % 2]
         input = pad(input, tuple(extra))
     return input, left, None
-
-
-def _invalid_arguments(d: int, input, weight) -> TypeError:
-    """PyTorch's argument parser's error for an input or weight that is not a tensor."""
-    def name(v):
-        return "Tensor" if isinstance(v, Tensor) else type(v).__name__
-
-    sig = "(Tensor input, Tensor weight, Tensor bias = None, tuple of ints stride = 1, {}, " \
-          "tuple of ints dilation = 1, int groups = 1)"
-    forms = [sig.format("tuple of ints padding = 0"), sig.format('str padding = "valid"')]
-    return TypeError(f"conv{d}d() received an invalid combination of arguments - got "
-                     f"({name(input)}, {name(weight)}), but expected one of:\n"
-                     + "".join(f" * {form}\n" for form in forms))

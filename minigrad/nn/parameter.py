@@ -32,6 +32,7 @@ class Parameter(Tensor):
         data = data.detach()  # a non-tensor fails here, as in PyTorch
         self._data = data._data
         self._vc = data._vc  # an in-place change of `data` is a change of the parameter too
+        self._requires_grad, self._grad_fn, self._base = False, None, None
         if requires_grad:
             if self._data.dtype.kind != "f":
                 raise RuntimeError(

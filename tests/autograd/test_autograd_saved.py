@@ -223,3 +223,18 @@ def test_raw_saved_values_are_the_saved_tensor_objects():
     assert raw.unpack() is x
     with pytest.raises(AttributeError):
         _ = (x + 1).grad_fn._raw_saved_alpha
+
+
+@pytest.mark.parametrize("name", list(OPS))
+def test_saved_values_are_read_through_the_node_class_as_in_pytorch(torch, name):
+    """PyTorch's node classes carry one descriptor per saved value and no ``__getattr__``
+    (minigrad's properties: a ``__getattr__`` would slow every read of a node's attributes)."""
+    def run(L):
+        x = L.tensor([1.5, 2.5], requires_grad=True)
+        cls = type(OPS[name](L, x, L.tensor([3., 4.])).grad_fn)
+        return ({n for n in dir(cls) if n.startswith("_saved_")},
+                any(hasattr(c, "__getattr__") for c in cls.__mro__))
+
+    (ours, our_hook), (theirs, their_hook) = run(mg), run(torch)
+    assert theirs <= ours  # (minigrad's Node has _saved_attrs and _saved_names too)
+    assert our_hook is their_hook is False
