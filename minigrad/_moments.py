@@ -111,10 +111,12 @@ def _chunks(vec: np.ndarray):
     return tuple(np.concatenate(p, axis=min(i, 1)) for i, p in enumerate(zip(*parts)))
 
 
-def _cascade(cnt, m1, m2, depth: int):
+def _cascade(cnt, m1, m2, depth: int, second=None):
     """The chunks merged as RowwiseMoments' stack of ``depth`` levels does it: at each level
     every second arrival is merged into the one before and carried up (the top level keeps
-    what it gets); then the levels left over are merged into level 0, bottom up."""
+    what it gets); then the levels left over are merged into level 0, bottom up. ``second``:
+    the chunks' other halves (float16: each vector of 16 halves is two float vectors, whose
+    chunk moments arrive one after the other)."""
     zero = np.zeros((m1.shape[0], 1, m1.shape[2]), m1.dtype)
     empty = (np.zeros(1, int), zero, zero)
     slots = []
@@ -123,9 +125,16 @@ def _cascade(cnt, m1, m2, depth: int):
         firsts = _merge(cnt[0::2], m1[:, 0::2], m2[:, 0::2],
                         np.zeros_like(cnt[0::2]), np.zeros_like(m1[:, 0::2]),
                         np.zeros_like(m1[:, 0::2]), vector=True)
+        if second is not None:
+            firsts = _merge(*(a[..., 0::2] if a.ndim == 1 else a[:, 0::2] for a in second),
+                            *firsts, vector=True)
         pairs = _merge(cnt[1::2], m1[:, 1::2], m2[:, 1::2],
                        *(a[..., :k // 2] if a.ndim == 1 else a[:, :k // 2] for a in firsts),
                        vector=True)
+        if second is not None:
+            pairs = _merge(*(a[..., 1::2] if a.ndim == 1 else a[:, 1::2] for a in second),
+                           *pairs, vector=True)
+            second = None  # (the levels above merge whole chunks' moments)
         if level == depth - 1:  # (the top: at most two arrive)
             slots.append(pairs if k == 2 else firsts if k == 1 else empty)
             break
@@ -140,16 +149,25 @@ def _cascade(cnt, m1, m2, depth: int):
 
 def rowwise_moments(x: np.ndarray):
     """``RowwiseMoments`` of each row of the 2-d float array ``x`` (AVX2 vectors: 8 floats or
-    4 doubles, as this PyTorch build runs them): ``(mean, variance)`` in x's dtype."""
-    t = x.dtype.type
+    4 doubles, as this PyTorch build runs them): ``(mean, variance)`` in x's dtype; float16
+    in float32 (its vectors of 16 halves as two float vectors), the moments float32."""
     lanes = 32 // x.dtype.itemsize
     rows, width = x.shape
     n = width // lanes
+    half = x.dtype == np.float16
+    if half:
+        x = x.astype(np.float32)
+    t = x.dtype.type
     token = quiet()
     try:
         chunks = -(-n // _CHUNK)
         depth = 1 if chunks <= 2 else int(chunks - 1).bit_length()  # (CeilLog2)
-        lane_m1, lane_m2 = _cascade(*_chunks(x[:, :n * lanes].reshape(rows, n, lanes)), depth)
+        vec = x[:, :n * lanes].reshape(rows, n, lanes)
+        if half:  # (each lane of the 8 floats then holds 2 n elements)
+            lane_m1, lane_m2 = _cascade(*_chunks(vec[..., :8]), depth, _chunks(vec[..., 8:]))
+            n, lanes = 2 * n, 8
+        else:
+            lane_m1, lane_m2 = _cascade(*_chunks(vec), depth)
         m0, m1, m2 = 0, np.zeros(rows, x.dtype), np.zeros(rows, x.dtype)
         for i in range(n * lanes, width):  # the rest, one by one
             xs = x[:, i]

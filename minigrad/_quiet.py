@@ -30,7 +30,7 @@ import functools
 
 import numpy as np
 
-__all__ = ["quiet", "restore", "quietly"]
+__all__ = ["quiet", "restore", "quietly", "nan_of_nothing"]
 
 try:  # NumPy 2: np.errstate is a context variable (private: NumPy may move it)
     from numpy._core._ufunc_config import _extobj_contextvar as _state
@@ -60,3 +60,10 @@ def quietly(fn, *args, **kwargs):
         return fn(*args, **kwargs)
     finally:
         restore(token)
+
+
+def nan_of_nothing(shape, dtype) -> np.ndarray:
+    """``0 / 0`` in ``dtype``: the NaN PyTorch's kernels give for a mean or variance over no
+    elements (this CPU's division gives it; on x86 its sign bit is set, as PyTorch's)."""
+    zero = np.zeros(shape, dtype)
+    return quietly(np.true_divide, zero, zero)

@@ -50,3 +50,12 @@ def warn_once(key: str, message: str, stacklevel: int) -> None:
         warned.add(key)
         import warnings
         warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)
+
+
+def detached_state(t, fresh_counter) -> tuple:
+    """``(version counter, _inference, _data_inference)`` of ``t.detach()``: ``t``'s own,
+    except that an inference tensor detached outside inference mode is still one but gets a
+    version counter of its own (``fresh_counter``), so it may be changed in place there."""
+    if t._inference and not t._data_normal and not local.inference_mode:
+        return fresh_counter, False, True
+    return t._vc, t._inference, t._data_inference

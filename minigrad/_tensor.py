@@ -15,6 +15,7 @@ from array import array
 import numpy as np
 
 from ._dtype import from_numpy_dtype
+from ._state import detached_state as _detached_state
 from ._state import inference_blocks as _inference_blocks
 from ._state import local as _mode
 from ._state import warn_once as _warn_once
@@ -57,10 +58,8 @@ class Tensor(metaclass=TorchNamed):
     _grad_fn: object  # None
     _output_nr = 0
     _accumulator = None  # weakref to this leaf's AccumulateGrad node
-    _retains_grad = False
-    _zero = False  # PyTorch's ZeroTensor (a gradient such as sgn's): see autograd/zero_tensor.py
-    _hooks = None  # hooks of a leaf tensor, run by its AccumulateGrad
-    _post_acc_hooks = None  # register_post_accumulate_grad_hook's hooks
+    _retains_grad = _zero = False  # _zero: PyTorch's ZeroTensor (see autograd/zero_tensor.py)
+    _hooks = _post_acc_hooks = None  # a leaf's hooks (run by its AccumulateGrad), post-accumulate
     _inference = False  # made inside inference_mode (then it has no version counter)
     _data_inference = _data_normal = False  # .data = t: t's data is (not) an inference tensor's
     _view_vc = None  # a view's (movement/indexing/join ops): its base's version at its grad_fn
@@ -203,7 +202,7 @@ class Tensor(metaclass=TorchNamed):
             if not requires_grad:
                 raise RuntimeError(ONLY_LEAF_MESSAGE)
             return self
-        if requires_grad and self._inference and not _mode.inference_mode:
+        if requires_grad and self.is_inference() and not _mode.inference_mode:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside "
                                "InferenceMode is not allowed.")
         if self._view_no_grad:  # (a view made in no_grad mode and made a leaf here
@@ -255,7 +254,7 @@ class Tensor(metaclass=TorchNamed):
 
     def retain_grad(self) -> None:
         """Keep ``.grad`` for this non-leaf tensor after backward (a no-op on leaves)."""
-        if not self._requires_grad:
+        if not self.requires_grad:  # (a view made in no_grad mode: while its base does)
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self._grad_fn is None or self._retains_grad:
             return
@@ -337,7 +336,8 @@ class Tensor(metaclass=TorchNamed):
     def detach(self) -> Tensor:
         """A new tensor sharing data and version counter, cut off from the graph."""
         t = Tensor._wrap(self._data)  # (an alias: its strides even where it is empty)
-        t._data, t._vc, t._inference, t._zero = self._data, self._vc, self._inference, self._zero
+        t._data, t._zero, t._data_normal = self._data, self._zero, self._data_normal
+        t._vc, t._inference, t._data_inference = _detached_state(self, t._vc)
         return t
 
     def detach_(self) -> Tensor:

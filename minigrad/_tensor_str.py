@@ -237,7 +237,7 @@ def tensor_repr(t, *, tensor_contents: str | None = None) -> str:
         name = "Invalid"
     if name is not None:
         suffixes.append(f"grad_fn=<{name}>")
-    elif t._requires_grad:
+    elif t.requires_grad:  # (a view made in no_grad mode: while its base requires grad)
         suffixes.append("requires_grad=True")
     text = _add_suffixes(prefix + text, suffixes, indent)
     if not plain and any(_is_parameter(c) for c in type(t).__mro__):

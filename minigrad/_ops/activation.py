@@ -21,7 +21,7 @@ from ..autograd.graph import Node, should_record
 from ._core import method
 from .movement import u64
 from .rounding import HALF
-from .unary import float_op, record_result
+from .unary import float_op, nan_signs_kept, record_result
 
 __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax"]
 
@@ -73,10 +73,12 @@ def sigmoid(input) -> Tensor:
 def _sigmoid(d):
     """PyTorch's kernel: ``1 / (1 + exp(-d))`` (exp overflows to inf for a very negative ``d``:
     0, quietly); tiny values stay (a tanh-based form rounds sigmoid(-20) to 0 in float32)."""
-    d = np.negative(d, out=np.empty_like(d))
-    np.exp(d, out=d)
-    d += 1
-    return np.reciprocal(d, out=d)
+    out = np.negative(d, out=np.empty_like(d))
+    np.exp(out, out=out)
+    if d.dtype == np.float32 and np.isnan(d).any():  # (a NaN goes through as -d's, sign
+        out = nan_signs_kept(-d, out)  # flipped, as in PyTorch's kernel)
+    out += 1
+    return np.reciprocal(out, out=out)
 
 
 class TanhBackward0(Node):

@@ -21,6 +21,8 @@ from .._quiet import quietly
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, record_raising, should_record
+from ..autograd.reshaped import not_differentiable
+from ..autograd.saved import refuse_inference
 from . import _formula as F
 from ._backward import call, data, masked_zero, scale
 from ._core import binary_operands, floor_div_floats, method, quiet_array, value, wrap_scalar
@@ -167,6 +169,8 @@ class FmodBackward1(_Binary):
 
 def _rem(name, np_fn, node0, node1):
     def op(input, other):
+        if isinstance(other, Tensor) and other.requires_grad and should_record(input, other):
+            refuse_inference(input, other)  # (both saved for other's gradient)
         xa, xb, dt = _operands(name, input, other)
         if dt.kind == "b":
             raise not_implemented(f"{name}_cpu", input.dtype)
@@ -292,7 +296,10 @@ class FmaxBackward0(_Binary):
               a="grad * ((a >= b) | isnan(b))", b="grad * ~((a >= b) | isnan(b))")
 
     def grads(self, g, x, y):
-        pick = self._pick(data(x), data(y))
+        try:
+            pick = self._pick(data(x), data(y))
+        except ValueError:  # (an operand's .data = swapped since: PyTorch's self >= other
+            raise broadcast_error(data(x), data(y)) from None  # fails to broadcast)
         return masked_zero(g, ~pick), masked_zero(g, pick)
 
     @staticmethod
@@ -323,6 +330,9 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True, in
             input = _scalar_tensor(input, other, keep=True)
         xa, xb, dt = binary_operands(input, other, float_result=float_only and ints)
         recorded = should_record(input, other)  # (a stale view's refusal before the shapes')
+        if recorded:
+            refuse_inference(*(t for t in (input, other) if node_cls is not HypotBackward0
+                                or t.requires_grad))
         _check_broadcast(input, other)
         if np.dtype(dt).kind in "iub" and not ints:
             cpp = {"b": "Bool", "u": "Byte"}.get(np.dtype(dt).kind, "Long" if np.dtype(
@@ -330,7 +340,9 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True, in
             raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{cpp}'")
         out = Tensor._wrap(in_iterator_layout(quiet_array(np_fn, xa, xb, dt), as_given(input, xa),
                                               as_given(other, xb)))
-        if recorded and np.dtype(dt).kind == "f":
+        if recorded:
+            if np.dtype(dt).kind != "f":  # (fmax/fmin of integers or bools: PyTorch's
+                raise not_differentiable(dt)  # autograd kernel refuses to give them a history)
             if scalars and not all(isinstance(v, Tensor) for v in given):
                 return _record_with_number(scalars, out, given, input, other)
             node = node_cls()

@@ -17,6 +17,7 @@ from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
+from ..autograd.saved import refuse_inference
 from ._core import broadcast_error, method, value
 from .arithmetic import check_bool_sub
 from .errors import empty_norm
@@ -59,6 +60,8 @@ def dist(input, other, p=2):
     if isinstance(p, str) or not isinstance(p, (int, float, Tensor)):
         raise TypeError(f"dist(): argument 'p' must be Number, not {type(p).__name__}")
     p = p.item() if isinstance(p, Tensor) else p  # (kept as given: PyTorch's saved p)
+    if should_record(input, other):  # (autograd saves both before the kernel's checks)
+        refuse_inference(input, other)
     if input.dtype.np.kind == "b" or other.dtype.np.kind == "b":  # (before the shapes)
         check_bool_sub(input, other)
     try:

@@ -130,11 +130,15 @@ def _out_of_bounds(shape: tuple, where: tuple, found: list) -> tuple:
     bad = [None if a is None else np.broadcast_to((a < -n) | (a >= n), full)
            for a, _, n in found]
     if 0 not in full and 0 not in _kept_sizes(shape, where):
-        first = np.flatnonzero(np.logical_or.reduce([b for b in bad if b is not None]))[0]
+        # (TensorIterator's order, by the index tensors' strides: a transposed one's memory order)
+        strides = [element_strides(np.broadcast_to(a, full)) for a, _, _ in found if a is not None]
+        order = tuple(iteration_order(full, strides))[::-1]
+        first = np.flatnonzero(np.logical_or.reduce(
+            [b.transpose(order) for b in bad if b is not None]).ravel())[0]
         for j, ((a, _, n), b) in enumerate(zip(found, bad)):
-            if b is not None and b.flat[first]:
-                raise IndexError(f"index {np.broadcast_to(a, full).flat[first]} is out of bounds "
-                                 f"for dimension {j} with size {n}")
+            if b is not None and b.transpose(order).flat[first]:
+                raise IndexError(f"index {np.broadcast_to(a, full).transpose(order).flat[first]} "
+                                 f"is out of bounds for dimension {j} with size {n}")
     if 0 in full:  # (then NumPy reads no value either)
         return tuple(a if type(a) is slice or a.dtype.kind == "b" else np.zeros(full, a.dtype)
                      for a in where)

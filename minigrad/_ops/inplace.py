@@ -386,10 +386,14 @@ def zero_(self):
 @method("masked_fill_")
 def masked_fill_(self, mask, value):
     """Write ``value`` where ``mask`` holds, in place (into expanded memory too, with
-    PyTorch's deprecation warning)."""
+    PyTorch's deprecation warning, once the autograd checks have passed)."""
+    return apply_inplace(self, _masked_filled, mask, value, fills=True)
+
+
+def _masked_filled(self, mask, value):
     if overlapping(self._data):
-        expanded_warning("masked_fill_", "mask", "scalar", stacklevel=4)
-    return apply_inplace(self, Tensor.masked_fill, mask, value, fills=True)
+        expanded_warning("masked_fill_", "mask", "scalar", stacklevel=7)
+    return self.masked_fill(mask, value)
 
 
 @method("fill_")

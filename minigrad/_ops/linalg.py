@@ -268,7 +268,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     # nn.Linear's case passes these few tests; anything else gets every check, in order
     if not (a.ndim == 2 and b.ndim == 2 and a.shape[1] == b.shape[0] and a.dtype.kind == "f"
             and a.dtype == b.dtype == bias.dtype and bias.shape == b.shape[1:]):
-        saved_inference(mat1, mat2)
+        saved_inference(mat1, mat2, input)
         check_addmm(input, mat1, mat2)
     token = quiet()  # overflow, inf * 0: inf and NaN as in PyTorch, no NumPy warning
     try:
@@ -336,8 +336,8 @@ def _foldable(big, small, transposed: bool) -> bool:
     PyTorch folds when the small operand needs a gradient (which avoids a large expanded copy
     in backward), and otherwise when flattening ``big`` costs no copy.
     """
-    if small._requires_grad:
-        return True
+    if small.requires_grad:  # (PyTorch's should_fold asks requires_grad(): a view made in
+        return True  # no_grad mode of a base requiring grad counts)
     if transposed and small._data.ndim == 2:
         return False
     d = np.swapaxes(big._data, -1, -2) if transposed else big._data

@@ -16,12 +16,12 @@ from .errors import not_implemented
 __all__ = ["short", "no_bool", "check_mm", "check_addmm", "addmm_bias", "saved_inference"]
 
 
-def saved_inference(a, b) -> None:
+def saved_inference(a, b, *others) -> None:
     """What PyTorch refuses before a product's own checks, as it reads the operands' histories
-    and saves each for the other's gradient: a view made in no_grad mode whose base changed in
-    place since (``should_record`` brings views up to date, and raises that), an inference
-    tensor saved."""
-    if should_record(a, b) and (a.is_inference() and b.requires_grad or
+    (``others`` too: addmm's input) and saves each of ``a``, ``b`` for the other's gradient: a
+    view made in no_grad mode whose base changed in place since (``should_record`` brings views
+    up to date, and raises that), an inference tensor saved."""
+    if should_record(a, b, *others) and (a.is_inference() and b.requires_grad or
                                 b.is_inference() and a.requires_grad):
         raise RuntimeError(INFERENCE_MESSAGE)
 

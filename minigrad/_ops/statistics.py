@@ -75,11 +75,15 @@ def _arguments(input, dim, unbiased, correction):
 @formula_function
 def var_backward(g, x, dims, correction, keepdim: bool):
     """PyTorch's ``var_backward``: ``2 / (n - correction) * g * (x - x.mean(dims))``;
-    ``dims`` None: over all elements; ``correction`` None: 1."""
+    ``dims`` None: over all elements; ``correction`` None: 1. Over all elements with no
+    degrees of freedom, ``g * where(x == x.mean(), nan, inf)`` (constant in x)."""
     correction = 1.0 if correction is None else float(correction)
     xd = data(x)
     if dims is None or xd.ndim == 0:
         dof, dims = xd.size - correction, None
+        if dof <= 0:
+            off = np.where(xd == data(mean_keep(xd, None)), np.nan, np.inf).astype(xd.dtype)
+            return g * F.constant(off, g)
     else:
         if not keepdim and xd.ndim > 1:
             g = unsqueeze_dims(g, dims)

@@ -74,9 +74,12 @@ def float_op(input, name: str, fn, node_cls, keep: str, quiet: bool = True) -> T
     as in PyTorch, without NumPy's warning (costs a context; tanh cannot warn)."""
     d = floats(input, name)
     if d.dtype is HALF:  # (PyTorch's float16 kernels compute in float32 and round once)
-        d = cast(quietly(fn, d.astype(np.float32)), HALF)
+        wide = d.astype(np.float32)
+        out = quietly(fn, wide)
+        d = cast(nan_signs_kept(wide, out) if name in _NAN_SIGN_LOST else out, HALF)
     else:
-        d = quietly(fn, d) if quiet else fn(d)
+        out = quietly(fn, d) if quiet else fn(d)
+        d = nan_signs_kept(d, out) if name in _NAN_SIGN_LOST else out
     out = Tensor._wrap(in_iterator_layout(d, input._data))
     if should_record(input):
         (record_result if keep == "result" else record_self)(node_cls(), out, input)
@@ -96,6 +99,21 @@ class ExpBackward0(Node):
 def exp(input) -> Tensor:
     """``e ** input``, elementwise."""
     return float_op(input, "exp", np.exp, ExpBackward0, "result")
+
+
+# the ops whose NumPy float32 loops make a NaN positive (PyTorch's float32 kernels pass its
+# sign on; float16 sin/cos/tanh and float64 tanh have rules of their own, not followed here)
+_NAN_SIGN_LOST = frozenset(("exp", "log", "sin", "cos", "tanh"))
+
+
+def nan_signs_kept(src, out):
+    """``out`` (an op of ``src`` that passes NaN through) with each NaN of ``src`` as it was:
+    NumPy's float32 ``exp`` (``log``, ``sin``...) makes a NaN positive, PyTorch's keeps its sign."""
+    if out.dtype == np.float32:
+        nan = np.isnan(src)
+        if nan.any():
+            return np.where(nan, src, out)
+    return out
 
 
 class LogBackward0(Node):

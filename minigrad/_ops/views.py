@@ -39,6 +39,9 @@ __all__ = ["view_of", "views_of", "strided", "overlapping", "as_strided", "AsStr
 
 
 # ---------------------------------------------------------------- making views
+NO_VERSION = "Inference tensors do not track version counter."
+
+
 def view_of(src: Tensor, data: np.ndarray, node: Node | None = None) -> Tensor:
     """``data`` (a NumPy view of ``src._data``) as a view of ``src``: shared memory and version.
 
@@ -69,9 +72,11 @@ def _attach(src: Tensor, outs: tuple, recorded, node: Node | None) -> None:
     """The history of new views ``outs`` of ``src``: ``node`` records them (as ``recorded``:
     one view is recorded as one output, so an integer one raises), or they are marked as made
     without grad; each remembers the version its ``grad_fn`` describes (see _sync_view)."""
-    if _mode.inference_mode or src._inference:  # a view is an inference tensor if its base is
-        for t in outs:
-            t._inference = src._inference
+    if _mode.inference_mode or src._inference or src._data_inference:
+        if src._data_normal:  # (no version counter, yet not an inference tensor: PyTorch's
+            raise RuntimeError(NO_VERSION)  # view reads the counter it lacks)
+        for t in outs:  # a view is an inference tensor if its base is
+            t._inference = src._inference or src._data_inference
     if node is not None:
         record(node, recorded, src)
         if src._view_no_grad or src._view_multi is not None:
@@ -85,15 +90,12 @@ def _attach(src: Tensor, outs: tuple, recorded, node: Node | None) -> None:
 def _made_without_grad(src: Tensor, outs: tuple) -> None:
     """Views made in no_grad (or inference) mode, or views of those: PyTorch forbids modifying
     them in place once that would be recorded, and a view of a base requiring grad shows
-    requires_grad=True but leads nowhere in a graph."""
+    requires_grad=True but leads nowhere in a graph: its own flag stays False, so that it
+    requires grad exactly while its base does (as PyTorch's view, which asks its base)."""
     mode = ("inference" if _mode.inference_mode else "no_grad" if not is_grad_enabled()
             else src._view_no_grad or "no_grad")
-    base = src if src._base is None else src._base
     for t in outs:
         t._view_no_grad = mode
-        # (a view of a view made a leaf by requires_grad_ follows their base: no grad)
-        if src._requires_grad and (base is src or base.requires_grad) and not t._inference:
-            t._requires_grad = True  # (an inference view has no autograd metadata: False)
 
 
 def _chain(src: Tensor, outs: tuple, node: Node) -> None:

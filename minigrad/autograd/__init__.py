@@ -89,7 +89,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
     root, buffers = engine.graph_root(outs, grads)
     captures: dict = {}
     for i, t in enumerate(ins):
-        if not t._requires_grad:
+        if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
         node, nr = engine.gradient_edge(t)
         captures.setdefault(node, []).append((nr, i))

@@ -271,7 +271,7 @@ def make_grads(outputs, grads, create_graph: bool) -> list:
     made = []
     for i, (out, g) in enumerate(zip(outputs, grads)):
         if g is None:
-            if out._requires_grad:
+            if out.requires_grad:
                 data = out._data
                 if data.size != 1:
                     raise RuntimeError("grad can be implicitly created only for scalar outputs")

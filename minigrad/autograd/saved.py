@@ -221,6 +221,15 @@ FREED.released, FREED.vc, FREED.version = True, [0], 0
 _NO_VERSION = [0]  # a hooked saved tensor has no version to check (PyTorch's neither)
 
 
+def refuse_inference(*saved) -> None:
+    """PyTorch's autograd saves an op's operands before its kernel checks them (shapes, dtypes):
+    an inference tensor among ``saved`` (tensors, or None and numbers) raises first."""
+    for t in saved:
+        if getattr(t, "_inference", False) or getattr(t, "_data_inference", False):
+            raise RuntimeError(INFERENCE_MESSAGE if t.is_inference() else
+                               "Inference tensors do not track version counter.")
+
+
 def _pack(saved: SavedTensor, tensor, pack_hook, unpack_hook) -> None:
     """Keep ``pack_hook(tensor)`` (run in no_grad mode) and what rebuilds the tensor's history."""
     version, prev = tensor._vc[0], _mode.grad_enabled

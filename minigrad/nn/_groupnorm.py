@@ -18,12 +18,12 @@ import numpy as np
 
 from .._moments import fma, rowwise_moments
 from .._ops.arithmetic import div_by_number, mul_by_number
-from .._quiet import quiet, restore
+from .._quiet import nan_of_nothing, quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ..autograd.saved import check_saved
+from ..autograd.saved import check_saved, refuse_inference
 from ._batchnorm import _value
 from ._kernel_dtypes import refuse, refuse_mixed
 
@@ -66,13 +66,19 @@ def _recorded(node, dy, dmean, drstd, x, w, need) -> tuple:
     arrays = not isinstance(next(t for t in (dy, dmean, drstd) if t is not None), Tensor)
     if arrays:  # (a gradient for mean or 1/std in a plain backward)
         dy, dmean, drstd = (None if t is None else Tensor._wrap(t) for t in (dy, dmean, drstd))
+    half = arrays and x._data.dtype == np.float16  # (its kernel computes in float32)
+    if half:
+        dy, dmean, drstd, x, w = (None if t is None else Tensor._wrap(t._data.astype(np.float32))
+                                  for t in (dy, dmean, drstd, x, w))
     n, c, hxw, groups = node._s_N, node._s_C, node._s_HxW, node._s_group
     d = c // groups
     s = 1.0 / (d * hxw) if d * hxw else 0.0  # (no elements: the gradients are empty)
     with enable_grad() if not arrays else no_grad():
         xt = x.reshape(n, groups, d, hxw)
-        mean = _value(node._s_result1).reshape(n, groups, 1, 1)
-        rstd = _value(node._s_result2).reshape(n, groups, 1, 1)
+        mean, rstd = (_value(r).reshape(n, groups, 1, 1) for r in (node._s_result1,
+                                                                      node._s_result2))
+        if half:
+            mean, rstd = (Tensor._wrap(t._data.astype(np.float32)) for t in (mean, rstd))
         dx = dw = db_ = None
         if dy is not None:
             dyt = dy.reshape(n, groups, d, hxw)
@@ -100,7 +106,10 @@ def _recorded(node, dy, dmean, drstd, x, w, need) -> tuple:
         if need[2] and dy is not None:
             db_ = db.sum(0).reshape(c)
     grads = (dx, dw, db_)
-    return tuple(None if t is None else t._data for t in grads) if arrays else grads
+    if arrays:
+        return tuple(None if t is None else t._data.astype(np.float16) if half else t._data
+                     for t in grads)
+    return grads
 
 
 def _var_mean_grad(cube, dmean, drstd, xt, n, groups):
@@ -112,16 +121,15 @@ def _var_mean_grad(cube, dmean, drstd, xt, n, groups):
 def _moments(xg: np.ndarray, eps: float):
     """Each row's mean and ``1 / sqrt(max(var, 0) + eps)`` as PyTorch's group-norm kernel:
     ``RowwiseMoments`` in the input's dtype, the root and division in float64 (eps a double)."""
-    if not xg.shape[1]:  # (no elements: NaN, PyTorch's 0 / 0)
-        nan = np.full(xg.shape[0], np.nan, xg.dtype)
-        return nan, nan
-    mean, var = rowwise_moments(xg)
+    if not xg.shape[1]:  # (no elements: mean 0 and rstd PyTorch's 0 / 0, as its kernel)
+        return np.zeros(xg.shape[0], xg.dtype), nan_of_nothing(xg.shape[0], xg.dtype)
+    mean, var = rowwise_moments(xg)  # (float16: float32 moments, the kernel's opmath)
     token = quiet()
     try:
         rstd = 1 / np.sqrt(np.maximum(var, 0).astype(np.float64) + eps)
     finally:
         restore(token)
-    return mean, rstd.astype(xg.dtype)
+    return mean, rstd.astype(mean.dtype)
 
 
 def _normalised(x4: np.ndarray, mean, rstd, weight, bias) -> np.ndarray:
@@ -130,18 +138,21 @@ def _normalised(x4: np.ndarray, mean, rstd, weight, bias) -> np.ndarray:
     as one multiply-add (so a constant group gives the rounding error, not always 0)."""
     n, g, d, _ = x4.shape
     m, r = mean.reshape(n, g, 1, 1), rstd.reshape(n, g, 1, 1)
+    out = x4.dtype
+    x4 = x4.astype(m.dtype, copy=False)  # (float16: computed in float32, then rounded)
     token = quiet()
     try:
         if weight is None and bias is None:
-            return np.ascontiguousarray((x4 - m) * r)
-        w = 1 if weight is None else weight._data.reshape(1, g, d, 1)
-        b = np.zeros(1, x4.dtype) if bias is None else bias._data.reshape(1, g, d, 1)
+            return np.ascontiguousarray((x4 - m) * r, out)
+        w = 1 if weight is None else weight._data.reshape(1, g, d, 1).astype(m.dtype)
+        b = np.zeros(1, m.dtype) if bias is None else \
+            bias._data.reshape(1, g, d, 1).astype(m.dtype)
         scale = r * w
         full = np.broadcast_shapes(scale.shape, m.shape, b.shape)
         shift = fma(np.broadcast_to(-scale, full), np.broadcast_to(m, full),
                     np.broadcast_to(b, full))
         return np.ascontiguousarray(fma(np.broadcast_to(scale, x4.shape), x4,
-                                        np.broadcast_to(shift, x4.shape)))
+                                        np.broadcast_to(shift, x4.shape)), out)
     finally:
         restore(token)
 
@@ -166,6 +177,8 @@ def _check(input: Tensor, num_groups: int, weight, bias) -> None:
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
                                f"channels in input, but got {name} of shape {shown} "
                                f"and input of shape {shape}")
+    if should_record(input, weight, bias):  # (autograd saves input and weight before the
+        refuse_inference(input, weight)  # kernel's checks)
     refuse_mixed(input._data, weight, bias)
     refuse("GroupNormKernelImpl", input._data)
 
@@ -190,7 +203,8 @@ def group_norm(input: Tensor, num_groups: int, weight=None, bias=None,
     node._s_input = SavedTensor(input)
     node._s_weight = None if weight is None else SavedTensor(weight)
     # the mean and 1/std are the node's outputs 1 and 2 in PyTorch: recorded and saved as such
-    stats = [Tensor._wrap(stat.reshape(n, num_groups)) for stat in (mean, rstd)]
+    stats = [Tensor._wrap(stat.reshape(n, num_groups).astype(x.dtype, copy=False))
+             for stat in (mean, rstd)]
     record(node, (result, *stats), input, weight, bias)
     node._s_result1, node._s_result2 = (SavedTensor(t, node) for t in stats)
     return result

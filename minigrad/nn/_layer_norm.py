@@ -15,7 +15,7 @@ import numpy as np
 
 from .._moments import fma, rowwise_moments
 from .._ops.errors import not_implemented
-from .._quiet import quiet, restore
+from .._quiet import nan_of_nothing, quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.grad_mode import enable_grad
@@ -151,7 +151,12 @@ def _layer_norm_grads(g, x, mean, rstd, w, k: int, need) -> tuple:
     """The gradients by PyTorch's layer-norm backward kernel's formula, in the input's dtype:
     with ``ds = sum(g w x)``, ``db = sum(g w)`` over each row, ``dx = rstd g w + b x + c``,
     ``b = (db mean - ds) rstd^3 / n``, ``c = -b mean - db rstd / n``; ``dw = sum(g (rstd x -
-    rstd mean))`` over the rows (so a constant row gives PyTorch's rounding noise, not 0)."""
+    rstd mean))`` over the rows (so a constant row gives PyTorch's rounding noise, not 0);
+    float16 in float32 (the kernel's opmath), then rounded."""
+    if x.dtype == np.float16:
+        wide = [None if a is None else a.astype(np.float32) for a in (g, x, mean, rstd, w)]
+        return tuple(None if d is None else d.astype(np.float16)
+                     for d in _layer_norm_grads(*wide, k, need))
     t = x.dtype.type
     n = int(np.prod(x.shape[x.ndim - k:]))
     rows = x.shape[:x.ndim - k]
@@ -179,13 +184,14 @@ def _layer_moments(x: np.ndarray, n: int, k: int, eps: float):
     """Each row's mean and ``1 / sqrt(var + eps)`` as PyTorch's layer-norm kernel computes
     them: ``RowwiseMoments`` and the root in the input's dtype (eps cast to it)."""
     m = x.size // n if n else int(np.prod(x.shape[:x.ndim - k]))
-    if not n or not m:  # (nothing to normalise: mean 0, rstd NaN, as PyTorch's kernel)
-        return np.zeros(m, x.dtype), np.full(m, np.nan, x.dtype)
+    if not n or not m:  # (nothing to normalise: mean 0, rstd 0 / 0, as PyTorch's kernel)
+        return np.zeros(m, x.dtype), nan_of_nothing(m, x.dtype)
     rows = np.ascontiguousarray(x).reshape(m, n)
-    mean, var = rowwise_moments(rows)
+    mean, var = rowwise_moments(rows)  # (float16: in float32, the kernel's opmath)
+    t = mean.dtype.type
     token = quiet()
     try:
-        return mean, (x.dtype.type(1) / np.sqrt(var + x.dtype.type(eps))).astype(x.dtype)
+        return mean, (t(1) / np.sqrt(var + t(eps))).astype(mean.dtype)
     finally:
         restore(token)
 
@@ -196,6 +202,8 @@ def _layer_output(x, mean, rstd, weight, bias) -> np.ndarray:
     without a bias (so no -0)."""
     token = quiet()
     try:
+        if x.dtype != mean.dtype:
+            return _half_output(x, mean, rstd, weight, bias)
         centred = x - mean
         if weight is None and bias is None:
             return centred * rstd + 0
@@ -209,6 +217,17 @@ def _layer_output(x, mean, rstd, weight, bias) -> np.ndarray:
                    np.broadcast_to(bias._data, x.shape))
     finally:
         restore(token)
+
+
+def _half_output(x, mean, rstd, weight, bias) -> np.ndarray:
+    """float16: the mixed kernel's float32 steps ``(x * rstd + -rstd * mean) * w + b``, each
+    line one fused multiply-add (as this build compiles it), then rounded to float16."""
+    f = mean.dtype
+    xf = x.astype(f)
+    y = fma(xf, np.broadcast_to(rstd, x.shape), np.broadcast_to(-rstd * mean, x.shape))
+    w = np.ones(1, f) if weight is None else weight._data.astype(f)
+    b = np.zeros(1, f) if bias is None else bias._data.astype(f)
+    return fma(y, np.broadcast_to(w, x.shape), np.broadcast_to(b, x.shape))
 
 
 def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
@@ -239,6 +258,6 @@ def layer_norm(input: Tensor, normalized_shape, weight=None, bias=None,
     node._s_input = SavedTensor(input)
     node._s_weight = None if weight is None else SavedTensor(weight)
     node._s_bias = None if bias is None else SavedTensor(bias)
-    node._s_result1 = SavedTensor(Tensor._wrap(mean))
-    node._s_result2 = SavedTensor(Tensor._wrap(rstd))
+    node._s_result1 = SavedTensor(Tensor._wrap(mean.astype(x.dtype, copy=False)))
+    node._s_result2 = SavedTensor(Tensor._wrap(rstd.astype(x.dtype, copy=False)))
     return record(node, out, input, weight, bias)

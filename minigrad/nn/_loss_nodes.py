@@ -13,7 +13,7 @@ import numpy as np
 from .._dtype import from_numpy_dtype
 from .._ops import _formula as F
 from .._ops._core import binary_operands, in_iterator_layout, value
-from .._quiet import quiet, restore
+from .._quiet import nan_of_nothing, quiet, restore
 from .._summation import nll_total, reduce_sum
 from .._tensor import Tensor
 from ..autograd._rule import _r
@@ -46,8 +46,8 @@ _UINT64 = 2**64 - 1  # PyTorch shows a saved negative int as its uint64 bit patt
 def _reduce(per_element, reduction: int):
     ordered = per_element.dtype.kind == "f" and per_element.itemsize > 2  # PyTorch's order
     if reduction == 1:
-        if per_element.size == 0:  # the mean of nothing: nan, without NumPy's warning
-            return np.full((), np.nan, per_element.dtype)
+        if per_element.size == 0:  # the mean of nothing: PyTorch's 0 / 0
+            return nan_of_nothing((), per_element.dtype)
         if ordered:  # (PyTorch's mean: the sum, divided)
             return np.asarray(reduce_sum(per_element) / per_element.dtype.type(per_element.size))
         return np.asarray(per_element.mean())
@@ -246,9 +246,10 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None, ignore_index:
     """
     ndim = input._data.ndim
     if ndim == 3 or ndim > 4:
-        n, c = input._data.shape[:2]
-        out = _nll(input.view(n, c, 1, -1), target.view(n, 1, -1), weight, ignore_index,
-                   reduction, NllLoss2DBackward0)
+        n, c = input._data.shape[:2]  # (an empty input or target: viewed as (.., 0, 0))
+        x = input.view(n, c, 1, -1) if input._data.size else input.view(n, c, 0, 0)
+        t = target.view(n, 1, -1) if target._data.size else target.view(n, 0, 0)
+        out = _nll(x, t, weight, ignore_index, reduction, NllLoss2DBackward0)
         return out.view(target._data.shape) if reduction == 0 else out
     return _nll(input, target, weight, ignore_index, reduction,
                 NllLoss2DBackward0 if ndim == 4 else NllLossBackward0)
@@ -276,7 +277,9 @@ def _nll(input, target, weight, ignore_index, reduction, node_cls):
                 counted = t != ignore_index
                 losses = np.where(counted, losses, dtype.type(0))
             total = np.asarray(add(w, counted), dtype)
-        if reduction == 1:  # (no sample counts: 0 / 0 is nan, as in PyTorch)
+        if reduction == 1 and not t.size:  # (no samples: PyTorch fills its quiet NaN)
+            data = np.full((), np.nan, dtype)
+        elif reduction == 1:  # (no sample counts: 0 / 0 is nan, as in PyTorch)
             data = np.asarray(add(losses, counted) / total)
         elif reduction == 2:
             data = np.asarray(add(losses, counted))

@@ -58,7 +58,7 @@ def check_nll_args(input: Tensor, target: Tensor, weight: Tensor | None) -> None
         if weight._data.dtype != x.dtype:
             raise RuntimeError(f"expected scalar type {input.dtype._legacy_name[:-6]} but "
                                f"found {weight.dtype._legacy_name[:-6]}")
-        if weight._requires_grad:
+        if weight.requires_grad:
             raise RuntimeError("The function 'nll_loss_forward' is not differentiable with "
                                "respect to argument 'weight'. This input cannot have "
                                "requires_grad True.")

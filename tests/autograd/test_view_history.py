@@ -95,6 +95,37 @@ PROGRAMS["no_grad_multi_view_then_base_changed"] = (
     "x = torch.ones(2, 3, requires_grad=True); a = x * 1\n"
     "with torch.no_grad():\n    vs = a.split(1)\na.mul_(2)\nr = vs[0].grad_fn")
 
+# a view made in no_grad mode requires grad exactly while its base does (PyTorch's view asks
+# its base): it follows the base's requires_grad_ either way, and its printed form too; a view
+# made a leaf of its own by requires_grad_ keeps its own flag (fuzz seed 6515)
+for _name, _code in (
+        ("base_stops", "b.requires_grad_(False); r = (v.requires_grad, repr(v))"),
+        ("base_stops_and_starts", "b.requires_grad_(False); b.requires_grad_(); "
+                                  "r = (v.requires_grad, repr(v), (v * 2).grad_fn)"),
+        ("base_starts_later", "r = (v.requires_grad, repr(v))"),
+        ("view_of_view", "w = v[0]\nb.requires_grad_(False); r = (v.requires_grad, "
+                         "w.requires_grad)"),
+        ("own_leaf", "b.requires_grad_(False)\nv.requires_grad_(); b.requires_grad_(); "
+                     "b.requires_grad_(False); r = (v.requires_grad, v.is_leaf)"),
+        ("grad_of_it", "r = torch.autograd.grad((v * 2).sum(), b, allow_unused=True)"),
+        ("retain_grad", "v.retain_grad(); b.requires_grad_(False); r = v.retain_grad()"),
+        ("matmul_folds", "r = (v.reshape(3, 1) @ torch.ones(2, 1, 3), torch.ones(2, 1, 3) @ "
+                         "v.reshape(3, 1), (torch.ones(2, 2, 1, 3) @ v.reshape(3, 1)).grad_fn)"),
+        ("matmul_shapes", "r = (v @ torch.ones(2, 3, 1), (v @ torch.ones(2, 3, 1)).grad_fn)"),
+        ("needs_grad_checks", "b.requires_grad_(False)\nr = torch.nn.functional.nll_loss("
+                              "torch.ones(2, 3), "
+                              "torch.tensor([0, 1]), weight=v.reshape(3))")):
+    _start = "b.requires_grad_(True); " if _name == "base_starts_later" else ""
+    PROGRAMS[f"no_grad_view_follows_its_base_{_name}"] = (
+        "b = torch.tensor([1., 2., 3.], requires_grad={})\nwith torch.no_grad():\n"
+        "    v = b[None]\n{}{}".format(_name != "base_starts_later", _start, _code))
+
+# addmm reads its input's history (and refuses a stale view made in no_grad mode) before its
+# own dtype checks (fuzz seed 6826)
+PROGRAMS["no_grad_view_stale_addmm_input"] = (
+    "x = torch.ones(1, 1, requires_grad=True); a = x * 1\nwith torch.no_grad():\n    v = a[-1:]\n"
+    "a.tanh_()\nr = torch.addmm(v, a, torch.ones(1, 1, dtype=torch.int64))")
+
 # a view whose memory `.data =` swapped, then changed in place: its history is read from the
 # base at the view's offset in its new memory (PyTorch's as_strided); elements that land
 # outside the base get no gradient

@@ -69,6 +69,14 @@ BOUNDS = [  # out of bounds: the first bad element, its first bad index, numbere
     "lib.ones(2, 3)[True, 0, 5]", "lib.ones(2, 3, 4)[0, ..., 9]", "lib.ones(2, 3, 4)[0, 0, 9]",
     "lib.ones(2, 3, 4)[lib.ones(2, 3) > 0, 9]", f"lib.ones(2, 3, 4)[0, {T}([0]), 9]",
     "lib.ones(2, 3)[..., None, 5]", put("lib.ones(2, 3, 1)", "(Ellipsis, -2)", "1."),
+    # a transposed index tensor is read in its memory order (TensorIterator's order by the
+    # index tensors' strides: fuzz seed 6013)
+    f"(i := {T}([[2, 5, 4], [4, -2, -1]]).t(), lib.ones(3, 2)[i])",
+    f"(i := {T}([[2, 5, 4], [4, -2, -1]], dtype=lib.int32).t(), i[i], i[:, i], i[i, i])",
+    f"lib.ones(3, 3)[{T}([[0, 5], [7, 1]]).t(), {T}([[0, 1], [8, 1]])]",
+    f"lib.ones(3, 3)[{T}([[0, 1], [1, 1]]), {T}([[0, 5], [7, 1]]).t()]",
+    f"lib.ones(9, 9)[{T}([[0, 15], [17, 11]]).t()[None].expand(3, 2, 2)]",
+    f"lib.ones(9, 9).index_put_(({T}([[0, 15], [17, 11]]).t(),), lib.ones(1))",
 ]
 
 SHAPES = [  # the values must expand to the indexing result (after the index checks)

@@ -109,3 +109,26 @@ def test_mode_keeps_what_pytorch_keeps(torch):
         return kept, x.grad.tolist()
 
     assert kept(mg) == kept(torch)
+
+
+# over all elements with no degrees of freedom (n <= correction) PyTorch's var_backward is
+# grad * where(x == x.mean(), nan, inf): no 2 / (n - correction), and constant in x (so under
+# create_graph the gradient of a var of nothing does not require grad; fuzz seed 7513)
+NO_DOF = [f"(lambda x: (lambda g: (g, g.requires_grad))(lib.autograd.grad({call}, x, "
+          f"create_graph=True{extra})[0]))(lib.tensor({data}, requires_grad=True))"
+          for call, data in (("x.var(correction=3)", "[1., 2.]"), ("x.var(correction=2)",
+                                                                    "[1., 2.]"),
+                             ("x.var()", "[1.]"), ("x.var(unbiased=False).sum()", "[]"),
+                             ("x.std(correction=2)", "[1., 3.]"), ("x.var()", "2."),
+                             ("lib.var_mean(x, correction=2)[0]", "[1., 2.]"),
+                             ("x.var(0, correction=3)", "[1., 2.]"),
+                             ("lib.var_mean(x, correction=4)[0] + x.var(0)", "[1., 2., 4.]"))
+          for extra in ("", ", allow_unused=True, materialize_grads=True")]
+NO_DOF += ["(lambda x: (lambda g: (g, g.grad_fn.name()))(lib.autograd.grad(x.var(correction=2),"
+           " x, lib.tensor(2., requires_grad=True), create_graph=True)[0]))(lib.tensor([1., 2.],"
+           " requires_grad=True))"]
+
+
+@pytest.mark.parametrize("code", NO_DOF)
+def test_gradient_without_degrees_of_freedom_as_pytorch(torch, code):
+    assert_same_outcome(torch, code)

@@ -229,6 +229,28 @@ NAN_SIGNS += [f"lib.signbit({e})" for e in (
     "lib.tensor([-0., 0.]).clamp(max=-0.)", "lib.tensor([-0., 0.]).clamp_min(0.)",
     "lib.tensor([-0., 0.], dtype=lib.float16).clamp(-0., 0.)",
     "lib.tensor([-0., 0.]).clamp(min=lib.tensor(0.))")]
+# the NaN of a mean over no elements: PyTorch's 0 / 0 (sign bit set on x86), except nll_loss of no
+# samples, which PyTorch fills with a positive quiet NaN; layer/group norm's saved mean and rstd
+NAN_SIGNS += [f"lib.signbit({e})" for e in (
+    "F.mse_loss(lib.ones(0), lib.ones(0))", "F.mse_loss(lib.ones(0, dtype=lib.float16), "
+    "lib.ones(0, dtype=lib.float16))", "F.mse_loss(lib.ones(1).cos(), lib.ones(0, dtype=lib.int32))",
+    "F.mse_loss(lib.ones(0, dtype=lib.float64, requires_grad=True), lib.ones(0))",
+    "F.nll_loss(lib.ones(0, 3), lib.ones(0, dtype=lib.long))",
+    "F.nll_loss(lib.ones(2, 3), lib.full((2,), -100))",
+    "F.nll_loss(lib.ones(0, 3, 2), lib.ones(0, 2, dtype=lib.long))",
+    "F.nll_loss(lib.ones(2, 3, 0), lib.ones(2, 0, dtype=lib.long))",
+    "F.nll_loss(lib.ones(2, 3, 2, 0), lib.ones(2, 2, 0, dtype=lib.long), weight=lib.ones(3))",
+    "F.group_norm(lib.ones(1, 2, 0, requires_grad=True), 1).grad_fn._saved_result2",
+    "F.layer_norm(lib.ones(2, 0, requires_grad=True), (0,)).grad_fn._saved_result2")]
+# exp passes a NaN's sign through (NumPy's float32 exp makes it positive), so sigmoid's NaN is
+# -x's (fuzz seed 7006)
+NAN_SIGNS += [f"lib.signbit({f}(lib.tensor([float('nan'), -float('nan')] * {n}{dt})))"
+              for f in ("lib.exp", "lib.sigmoid", "F.sigmoid") for n in (1, 9)
+              for dt in ("", ", dtype=lib.float64", ", dtype=lib.float16")]
+NAN_SIGNS += [f"lib.signbit(lib.{f}(lib.tensor([float('nan'), -float('nan')] * {n})))"
+              for f in ("log", "sin", "cos", "tanh") for n in (1, 9)]
+NAN_SIGNS += ["F.group_norm(lib.ones(1, 2, 0, requires_grad=True), 1).grad_fn._saved_result1",
+              "F.nll_loss(lib.ones(0, 3, 2), lib.ones(0, 2, dtype=lib.long), reduction='none')"]
 # var_mean/std_mean's mean is PyTorch's Welford running mean: NaN once inf meets a later number
 INF_MEANS = [f"lib.{f}(lib.tensor({d}){dim})" for f in ("var_mean", "std_mean")
              for d in ("[1., inf, 2.]", "[1., 2., inf]", "[-inf, 1.]", "[1., -inf]", "[inf, inf]",
