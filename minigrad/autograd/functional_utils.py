@@ -148,6 +148,8 @@ def first_grad(like: np.ndarray, grad, owned: bool, views: dict | None):
                 if grad.base is not None and views is not None:  # (a view: nn.Linear's
                     share_version(t, grad, views)  # weight gradient, of fresh memory)
                 return t
+    if isinstance(grad, np.generic):  # (a NumPy scalar, as indexing gives: a 0-d array)
+        grad = np.array(grad)
     t = as_grad(data := in_layout_of(like, grad, owned))
     if data is grad or data.base is not None and np.may_share_memory(data, grad):  # kept
         if data.base is not None and views is not None:  # (a view: of whose memory?)

@@ -57,6 +57,18 @@ y = x * lib.tensor([[1., 10.], [100., 1000.]])
 with lib.no_grad(): x.transpose_(0, 1)
 y.sum().backward()
 out = seen(x.grad)""",
+    "a 0-d gradient of a leaf whose .data grew: kept 0-d (fuzz seed 6022)": """
+x = lib.tensor(np.array(-3.5, dtype='float64'), requires_grad=True)
+y = lib.stack([x, x.asin()], -1)
+x.data = lib.tensor([[1., 2.], [3., 4.]])
+y.double().sum().backward()
+out = tuple(x.grad.shape), x.grad.dtype, x.shape""",
+    "a 0-d gradient through stack, one path: kept 0-d": """
+x = lib.tensor(np.array(0.5, dtype='float32'), requires_grad=True)
+y = lib.stack([x, x * 2])
+with lib.no_grad(): x.unsqueeze_(0)
+y.sum().backward()
+out = seen(x.grad)""",
     "an empty leaf unsqueezed (fuzz seed 3589)": """
 v1 = lib.tensor(np.zeros((2, 0), dtype='float32'), requires_grad=True)
 v14 = v1[-2, 1:]
