@@ -153,19 +153,23 @@ def test_a_chinese_plot_was_drawn_with_chinese_glyphs(path):
                     r'"([^"]*)"', cell.source)), "a plot without Chinese labels"
 
 
+DOC = ('"""', "'''")  # a docstring's quotes
+
+
 def english_comments(code: str) -> list[str]:
-    """The comments of one code cell written in English: a comment with no Chinese character
-    and a word that is not code (a word joined to code, ``WORD`` above, or a name the cell
-    uses, ``SumRowsFixed``, ``self``)."""
+    """The comments and docstrings of one code cell written in English: one with no Chinese
+    character and a word that is not code (a word joined to code, ``WORD`` above, or a name
+    the cell uses, ``SumRowsFixed``, ``self``)."""
     tokens = list(build._tokens(code))
     names = {t.string for t in tokens if t.type == build.tokenize.NAME}
-    return [t.string for t in tokens if t.type == build.tokenize.COMMENT
+    return [t.string for t in tokens if (t.type == build.tokenize.COMMENT or t.type ==
+                                         build.tokenize.STRING and t.string[:3] in DOC)
             and not re.search(r"[\u4e00-\u9fff]", t.string)
             and set(WORD.findall(t.string)) - names]
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_a_chinese_lesson_has_no_english_comment(path):
+def test_a_chinese_lesson_has_no_english_comment_or_docstring(path):
     nb = nbformat.read(path, as_version=4)
     assert [c for cell in nb.cells if cell.cell_type == "code"
             for c in english_comments(cell.source)] == []
@@ -177,6 +181,7 @@ def test_the_comment_scan_finds_english_prose_and_leaves_code_alone():
     found = [c for cell in english.cells if cell.cell_type == "code"
              for c in english_comments(cell.source)]
     assert "# the gate" in found and "# mul swaps the factors" in found
+    assert any(c.startswith(DOC[0] + 'A number that remembers') for c in found)
     code = "class SumRowsFixed:\n    pass\n# SumRowsFixed\nz = 1  # z.sum().backward()\n" \
            "y = 2  # d tanh(a) / da = 1 - tanh(a)²\nw = 3  # 门\n"
     assert english_comments(code) == []
