@@ -22,7 +22,7 @@ from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, record_raising, should_record
 from ..autograd.reshaped import not_differentiable
-from ..autograd.saved import refuse_inference
+from ..autograd.saved import refuse_saving_inference
 from . import _formula as F
 from ._backward import call, data, masked_zero, scale
 from ._core import binary_operands, floor_div_floats, method, quiet_array, value, wrap_scalar
@@ -170,7 +170,7 @@ class FmodBackward1(_Binary):
 def _rem(name, np_fn, node0, node1):
     def op(input, other):
         if isinstance(other, Tensor) and other.requires_grad and should_record(input, other):
-            refuse_inference(input, other)  # (both saved for other's gradient)
+            refuse_saving_inference(input, other)  # (both saved for other's gradient)
         xa, xb, dt = _operands(name, input, other)
         if dt.kind == "b":
             raise not_implemented(f"{name}_cpu", input.dtype)
@@ -331,7 +331,7 @@ def _binary(name, np_fn, node_cls, float_only=True, scalars=False, ints=True, in
         xa, xb, dt = binary_operands(input, other, float_result=float_only and ints)
         recorded = should_record(input, other)  # (a stale view's refusal before the shapes')
         if recorded:
-            refuse_inference(*(t for t in (input, other) if node_cls is not HypotBackward0
+            refuse_saving_inference(*(t for t in (input, other) if node_cls is not HypotBackward0
                                 or t.requires_grad))
         _check_broadcast(input, other)
         if np.dtype(dt).kind in "iub" and not ints:

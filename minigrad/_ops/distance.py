@@ -17,7 +17,7 @@ from .._quiet import quiet, restore
 from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ..autograd.saved import refuse_inference
+from ..autograd.saved import refuse_saving_inference
 from ._core import broadcast_error, method, value
 from .arithmetic import check_bool_sub
 from .errors import empty_norm
@@ -61,7 +61,7 @@ def dist(input, other, p=2):
         raise TypeError(f"dist(): argument 'p' must be Number, not {type(p).__name__}")
     p = p.item() if isinstance(p, Tensor) else p  # (kept as given: PyTorch's saved p)
     if should_record(input, other):  # (autograd saves both before the kernel's checks)
-        refuse_inference(input, other)
+        refuse_saving_inference(input, other)
     if input.dtype.np.kind == "b" or other.dtype.np.kind == "b":  # (before the shapes)
         check_bool_sub(input, other)
     try:

@@ -29,7 +29,7 @@ from .._types import row_major_strides
 from ..autograd._rule import _r
 from ..autograd.grad_mode import is_grad_enabled
 from ..autograd.graph import Node, record, should_record
-from ..autograd.saved import _op_name
+from ..autograd.saved import NO_VERSION_MESSAGE, _op_name
 from . import _formula as F
 from ._core import method
 
@@ -39,9 +39,6 @@ __all__ = ["view_of", "views_of", "strided", "overlapping", "as_strided", "AsStr
 
 
 # ---------------------------------------------------------------- making views
-NO_VERSION = "Inference tensors do not track version counter."
-
-
 def view_of(src: Tensor, data: np.ndarray, node: Node | None = None) -> Tensor:
     """``data`` (a NumPy view of ``src._data``) as a view of ``src``: shared memory and version.
 
@@ -74,7 +71,7 @@ def _attach(src: Tensor, outs: tuple, recorded, node: Node | None) -> None:
     without grad; each remembers the version its ``grad_fn`` describes (see _sync_view)."""
     if _mode.inference_mode or src._inference or src._data_inference:
         if src._data_normal:  # (no version counter, yet not an inference tensor: PyTorch's
-            raise RuntimeError(NO_VERSION)  # view reads the counter it lacks)
+            raise RuntimeError(NO_VERSION_MESSAGE)  # view reads the counter it lacks)
         for t in outs:  # a view is an inference tensor if its base is
             t._inference = src._inference or src._data_inference
     if node is not None:

@@ -30,7 +30,8 @@ from .._state import local as _mode
 from .._tensor import Tensor
 
 __all__ = ["SavedTensor", "FREED_MESSAGE", "DETACHED_MESSAGE", "INFERENCE_MESSAGE",
-           "default_hooks", "FREED", "check_saved", "saved_properties"]
+           "NO_VERSION_MESSAGE", "default_hooks", "FREED", "check_saved", "saved_properties",
+           "refuse_saving_inference"]
 
 # saved_tensors_hooks' (pack, unpack) pairs, innermost last; the list is changed in place only
 default_hooks: list = []
@@ -52,6 +53,7 @@ INFERENCE_MESSAGE = (
     "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead "
     "of `torch.inference_mode()`."
 )
+NO_VERSION_MESSAGE = "Inference tensors do not track version counter."
 
 
 
@@ -74,7 +76,7 @@ class SavedTensor:
     def __init__(self, tensor, output_of=None):
         if inference_entered and (tensor._inference or tensor._data_inference):
             raise RuntimeError(INFERENCE_MESSAGE if tensor.is_inference() else
-                               "Inference tensors do not track version counter.")
+                               NO_VERSION_MESSAGE)
         if default_hooks:  # inside saved_tensors_hooks: keep what its pack hook returns
             self.node = None if output_of is None else weakref.ref(output_of)
             return _pack(self, tensor, *default_hooks[-1])
@@ -221,13 +223,12 @@ FREED.released, FREED.vc, FREED.version = True, [0], 0
 _NO_VERSION = [0]  # a hooked saved tensor has no version to check (PyTorch's neither)
 
 
-def refuse_inference(*saved) -> None:
+def refuse_saving_inference(*saved) -> None:
     """PyTorch's autograd saves an op's operands before its kernel checks them (shapes, dtypes):
     an inference tensor among ``saved`` (tensors, or None and numbers) raises first."""
     for t in saved:
         if getattr(t, "_inference", False) or getattr(t, "_data_inference", False):
-            raise RuntimeError(INFERENCE_MESSAGE if t.is_inference() else
-                               "Inference tensors do not track version counter.")
+            raise RuntimeError(INFERENCE_MESSAGE if t.is_inference() else NO_VERSION_MESSAGE)
 
 
 def _pack(saved: SavedTensor, tensor, pack_hook, unpack_hook) -> None:

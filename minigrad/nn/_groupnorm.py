@@ -23,7 +23,7 @@ from .._tensor import Tensor
 from ..autograd._rule import _r
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..autograd.graph import Node, SavedTensor, record, should_record
-from ..autograd.saved import check_saved, refuse_inference
+from ..autograd.saved import check_saved, refuse_saving_inference
 from ._batchnorm import _value
 from ._kernel_dtypes import refuse, refuse_mixed
 
@@ -178,7 +178,7 @@ def _check(input: Tensor, num_groups: int, weight, bias) -> None:
                                f"channels in input, but got {name} of shape {shown} "
                                f"and input of shape {shape}")
     if should_record(input, weight, bias):  # (autograd saves input and weight before the
-        refuse_inference(input, weight)  # kernel's checks)
+        refuse_saving_inference(input, weight)  # kernel's checks)
     refuse_mixed(input._data, weight, bias)
     refuse("GroupNormKernelImpl", input._data)
 
